@@ -1,0 +1,5 @@
+"""`python -m zerolang` is the `zero` command."""
+
+from zerolang.cli.app import main
+
+main()

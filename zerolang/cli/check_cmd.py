@@ -1,0 +1,35 @@
+"""`zero check`: parse and validate graphs without running them."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Annotated
+
+import typer
+
+
+def check(
+    files: Annotated[list[Path], typer.Argument(help="The .0 files to check.", show_default=False, metavar="FILE...")],
+) -> None:
+    """Parse and validate each file; exit 1 if any has a problem."""
+    from zerolang.cli.output import print_error
+    from zerolang.errors import ValidationError, ZeroError
+    from zerolang.parser import parse, read_source
+    from zerolang.validator import validate
+
+    failed = 0
+    for file in files:
+        try:
+            source = read_source(file)
+            graph = parse(source, file)
+            problems = validate(graph, str(file))
+            if problems:
+                raise ValidationError(problems, source=source)
+        except ZeroError as error:
+            failed += 1
+            print_error(error)
+            continue
+        typer.echo(f"{file}: ok ({len(graph.nodes)} nodes)")
+    if failed:
+        typer.echo(f"{failed} of {len(files)} files have problems", err=True)
+        raise typer.Exit(1)

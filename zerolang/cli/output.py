@@ -1,0 +1,60 @@
+"""How the CLI shows results and errors: rich on a terminal, plain text in a pipe."""
+
+from __future__ import annotations
+
+import json
+import sys
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from zerolang.errors import ZeroError
+    from zerolang.interpreter import RunResult
+
+
+def print_error(error: ZeroError) -> None:
+    """`file:line:col: message`, the source line and a caret, on stderr."""
+    text = error.render()
+    if sys.stderr.isatty():
+        from rich.console import Console
+        from rich.text import Text
+
+        console = Console(stderr=True, highlight=False)
+        head, _, rest = text.partition("\n")
+        console.print(Text("error: ", style="bold red") + Text(head))
+        if rest:
+            console.print(Text(rest, style="dim"))
+    else:
+        sys.stderr.write(f"error: {text}\n")
+
+
+def show_value(value: Any) -> str:
+    """A runtime value as the table prints it: strings bare, everything else as JSON."""
+    from zerolang.values import to_json
+
+    plain = to_json(value)
+    if isinstance(plain, str) and type(value) is str:
+        return plain
+    return json.dumps(plain, ensure_ascii=False, sort_keys=True)
+
+
+def print_result(result: RunResult, *, trace: bool) -> None:
+    from rich.console import Console
+    from rich.table import Table
+
+    from zerolang.values import type_name
+
+    console = Console(highlight=False)
+    table = Table(title="outputs", title_justify="left", show_lines=False)
+    table.add_column("output", style="bold cyan", no_wrap=True)
+    table.add_column("type", style="magenta", no_wrap=True)
+    table.add_column("value", overflow="fold")
+    for name, value in result.outputs.items():
+        table.add_row(name, type_name(value), show_value(value))
+    console.print(table)
+    console.print(f"confidence [bold]{result.confidence:g}[/]   hash [dim]{result.hash}[/]")
+    if trace:
+        console.print("trace " + " → ".join(result.trace))
+
+
+def print_json(document: Any) -> None:
+    sys.stdout.write(json.dumps(document, ensure_ascii=False, indent=2) + "\n")

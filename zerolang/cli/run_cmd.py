@@ -1,0 +1,116 @@
+"""`zero run`: execute a graph and show its outputs."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Annotated, Any
+
+import typer
+
+
+def parse_input_option(option: str) -> tuple[str, Any]:
+    """`NAME=TEXT` gives a string, `NAME:=JSON` a typed value (the httpie convention)."""
+    from zerolang.errors import ZeroError
+
+    name, equals, text = option.partition("=")
+    if not equals or not name or name == ":":
+        raise ZeroError(f"invalid --input {option!r}: write NAME=TEXT for a string or NAME:=JSON for a typed value")
+    if not name.endswith(":"):
+        return name, text
+    name = name[:-1]
+    try:
+        return name, json.loads(text)
+    except json.JSONDecodeError as error:
+        raise ZeroError(f"invalid --input {option!r}: the value after := is not JSON ({error.msg})") from None
+
+
+def load_inputs_file(path: Path) -> dict[str, Any]:
+    from zerolang.errors import ZeroError
+    from zerolang.parser import read_source
+
+    text = read_source(path)
+    try:
+        document = json.loads(text)
+    except json.JSONDecodeError as error:
+        raise ZeroError(f"{path}:{error.lineno}:{error.colno}: invalid JSON: {error.msg}") from None
+    if not isinstance(document, dict):
+        raise ZeroError(f"{path}: --inputs must be a JSON object mapping input names to values")
+    return document
+
+
+def run(
+    file: Annotated[Path, typer.Argument(help="The .0 graph to run.", show_default=False, metavar="FILE")],
+    input_: Annotated[
+        list[str] | None,
+        typer.Option(
+            "--input",
+            "-i",
+            metavar="NAME=TEXT|NAME:=JSON",
+            help="A run input: NAME=TEXT gives a string, NAME:=JSON a typed value. Repeatable.",
+        ),
+    ] = None,
+    inputs_file: Annotated[
+        Path | None, typer.Option("--inputs", metavar="FILE.json", help="A JSON object of run inputs.")
+    ] = None,
+    as_json: Annotated[bool, typer.Option("--json", help="Print one JSON object: outputs, trace, confidence, hash.")] = False,
+    trace: Annotated[bool, typer.Option("--trace", help="Also print the nodes in execution order.")] = False,
+    max_steps: Annotated[
+        int, typer.Option("--max-steps", min=1, metavar="N", help="Stop with an error after this many nodes.")
+    ] = 10_000,
+    state: Annotated[
+        Path | None, typer.Option("--state", metavar="FILE", help="Persist LoadState/SaveState in this SQLite file.")
+    ] = None,
+    key: Annotated[
+        Path | None, typer.Option("--key", metavar="FILE", help="Ed25519 key (PEM) for real Sign/Verify.")
+    ] = None,
+) -> None:
+    """Run a graph: its outputs as a table, or --json."""
+    from zerolang.interpreter import run as run_graph
+    from zerolang.parser import parse, read_source
+    from zerolang.validator import validate_or_raise
+
+    inputs: dict[str, Any] = load_inputs_file(inputs_file) if inputs_file is not None else {}
+    for option in input_ or []:
+        name, value = parse_input_option(option)
+        inputs[name] = value
+    source = read_source(file)
+    graph = parse(source, file)
+    validate_or_raise(graph, str(file), source)
+    store = _state_store(state)
+    signer = _signer(key)
+    try:
+        from zerolang.values import from_json
+
+        values = {name: from_json(value) for name, value in inputs.items()}
+        result = run_graph(
+            graph, values, max_steps=max_steps, state=store, signer=signer, path=str(file), source=source
+        )
+    finally:
+        close = getattr(store, "close", None)
+        if close is not None:
+            close()
+    if as_json:
+        from zerolang.cli.output import print_json
+
+        print_json(result.to_json())
+    else:
+        from zerolang.cli.output import print_result
+
+        print_result(result, trace=trace)
+
+
+def _state_store(path: Path | None) -> Any:
+    if path is None:
+        return None
+    from zerolang.state import SqliteStateStore
+
+    return SqliteStateStore(path)
+
+
+def _signer(path: Path | None) -> Any:
+    if path is None:
+        return None
+    from zerolang.signing import Ed25519Signer
+
+    return Ed25519Signer.from_key_file(path)

@@ -1,0 +1,73 @@
+"""Finding the `.lark` grammars and building their parsers once.
+
+The grammars ship inside the wheel as `zerolang/grammars/`; in a source
+checkout they are read from the top-level `grammars/` folder. Built LALR
+tables are cached in the user's cache directory (never inside the installed
+package), keyed by lark on the grammar text and options.
+"""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+from typing import Any
+
+PACKAGE_DIR = Path(__file__).resolve().parent
+
+
+def grammar_path(name: str) -> Path:
+    """The file of grammar `name` (`zero`, `zeroc`, `query`), installed or in a checkout."""
+    for folder in (PACKAGE_DIR / "grammars", PACKAGE_DIR.parent / "grammars"):
+        candidate = folder / f"{name}.lark"
+        if candidate.is_file():
+            return candidate
+    raise FileNotFoundError(f"grammar {name}.lark is not installed with zerolang")
+
+
+def cache_dir() -> Path | None:
+    """Where built parsers are cached; `ZERO_CACHE_DIR` overrides, `ZERO_NO_CACHE=1` disables."""
+    if os.environ.get("ZERO_NO_CACHE"):
+        return None
+    override = os.environ.get("ZERO_CACHE_DIR")
+    if override:
+        folder = Path(override)
+    else:
+        from platformdirs import user_cache_dir
+
+        folder = Path(user_cache_dir("zerolang", appauthor=False))
+    try:
+        folder.mkdir(parents=True, exist_ok=True)
+    except OSError:
+        return None
+    return folder
+
+
+def lark_plugins() -> dict[str, Any]:
+    """lark-cython's faster lexer and parser when installed, else plain lark."""
+    if os.environ.get("ZERO_PURE_PYTHON"):
+        return {}
+    try:
+        import lark_cython
+    except ImportError:
+        return {}
+    return {"_plugins": lark_cython.plugins}
+
+
+def build_parser(name: str, transformer: Any = None, fast: bool = True, **options: Any) -> Any:
+    """An LALR parser for grammar `name`, its tables cached on disk; `fast=False` forces pure-Python lark."""
+    from lark import Lark
+
+    path = grammar_path(name)
+    folder = cache_dir()
+    plugins = lark_plugins() if fast else {}
+    kind = "cython" if plugins else "python"
+    cache_file = str(folder / f"{name}-{kind}.lark-cache") if folder else False
+    return Lark.open(
+        str(path),
+        parser="lalr",
+        transformer=transformer,
+        cache=cache_file,
+        maybe_placeholders=False,
+        **plugins,
+        **options,
+    )

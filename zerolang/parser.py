@@ -1,0 +1,242 @@
+"""Text to AST: the Lark LALR parser for `.0` files.
+
+The tree is built by an inline transformer (no intermediate parse tree), with
+lark-cython when installed. Comments are collected by a lexer callback and
+attached to their elements afterwards (`zerolang.trivia`), as lark's
+comment-collecting recipe does.
+"""
+
+from __future__ import annotations
+
+import json
+import threading
+from pathlib import Path
+from typing import Any
+
+from zerolang.ast import (
+    Array,
+    Bool,
+    Comment,
+    Element,
+    Entry,
+    Float,
+    Graph,
+    Int,
+    Map,
+    Node,
+    Null,
+    Span,
+    String,
+    Struct,
+    Value,
+)
+from zerolang.errors import ZeroError, ZeroSyntaxError
+
+INT64_MIN, INT64_MAX = -(2**63), 2**63 - 1
+
+
+def _span(token: Any) -> Span:
+    return Span(token.line, token.column, token.end_line, token.end_column, token.start_pos, token.end_pos)
+
+
+def _comment_span(token: Any) -> Span:
+    """Comment tokens come from a lexer callback, which does not fill in their end."""
+    size = len(token.value)
+    return Span(token.line, token.column, token.line, token.column + size, token.start_pos, token.start_pos + size)
+
+
+def _between(first: Any, last: Any) -> Span:
+    return Span(first.line, first.column, last.end_line, last.end_column, first.start_pos, last.end_pos)
+
+
+class _ParseState(threading.local):
+    """Per-parse scratch space shared by the cached parser's callbacks."""
+
+    def __init__(self) -> None:
+        self.text = ""
+        self.path: str | None = None
+        self.comments: list[Any] = []
+
+
+_state = _ParseState()
+
+
+def _collect_comment(token: Any) -> Any:
+    _state.comments.append(token)
+    return token
+
+
+def _fail(message: str, token: Any) -> ZeroSyntaxError:
+    return ZeroSyntaxError(message, path=_state.path, span=_span(token), source=_state.text)
+
+
+def _string(token: Any) -> str:
+    raw: str = token.value
+    if "\\" not in raw:
+        return raw[1:-1]
+    try:
+        decoded: str = json.loads(raw, strict=False)
+    except json.JSONDecodeError as error:
+        bad = raw[error.pos : error.pos + 6] if error.pos < len(raw) else raw
+        raise _fail(f"invalid escape `{bad.split(chr(34))[0]}` in string", token) from None
+    return decoded
+
+
+def _scalar(token: Any) -> Value:
+    kind = token.type
+    span = _span(token)
+    if kind == "STRING":
+        return String(_string(token), span=span)
+    if kind == "NAME":
+        name = token.value
+        if name in _LITERALS:
+            return _LITERALS[name](span)
+        return String(name, bare=True, span=span)
+    if kind == "NUMBER":
+        raw = token.value
+        if "." in raw or "e" in raw or "E" in raw:
+            return Float(float(raw), raw=raw, span=span)
+        number = int(raw)
+        if not INT64_MIN <= number <= INT64_MAX:
+            raise _fail(f"integer {raw} does not fit in 64 bits", token)
+        return Int(number, raw=raw, span=span)
+    raise AssertionError(f"unexpected token {kind}")
+
+
+_LITERALS: dict[str, Any] = {
+    "true": lambda span: Bool(True, span=span),
+    "false": lambda span: Bool(False, span=span),
+    "null": lambda span: Null(span=span),
+}
+
+
+def _value(child: Any) -> Value:
+    return child if isinstance(child, Element) else _scalar(child)
+
+
+def _blank_lines(items: list[Any], opening: Any) -> None:
+    """Mark items written after a blank line, so the formatter can keep one."""
+    text = _state.text
+    previous_end = opening.end_pos
+    for item in items:
+        if text.count("\n", previous_end, item.span.start) >= 2:
+            item.blank_before = True
+        previous_end = item.span.end
+
+
+class _Builder:
+    """Inline transformer: each method builds one AST container from its children."""
+
+    def entry(self, children: list[Any]) -> Entry:
+        key, raw_value = children
+        value = _value(raw_value)
+        quoted = key.type == "STRING"
+        name = _string(key) if quoted else key.value
+        span = Span(key.line, key.column, value.span.end_line, value.span.end_column, key.start_pos, value.span.end)
+        return Entry(key=name, value=value, key_quoted=quoted, key_span=_span(key), span=span)
+
+    def map(self, children: list[Any]) -> Map:
+        entries = children[1:-1]
+        _blank_lines(entries, children[0])
+        return Map(entries=entries, span=_between(children[0], children[-1]))
+
+    def array(self, children: list[Any]) -> Array:
+        items = [_value(child) for child in children[1:-1]]
+        _blank_lines(items, children[0])
+        return Array(items=items, span=_between(children[0], children[-1]))
+
+    def struct(self, children: list[Any]) -> Struct:
+        entries = children[2:-1]
+        _blank_lines(entries, children[1])
+        return Struct(entries=entries, name=children[0].value, span=_between(children[0], children[-1]))
+
+    def start(self, children: list[Any]) -> Graph:
+        top: Struct = children[0]
+        if top.name != "Graph":
+            span = top.span
+            name_span = Span(span.line, span.column, span.line, span.column + len(top.name), span.start)
+            raise ZeroSyntaxError(
+                f"expected `Graph {{ ... }}`, found `{top.name} {{ ... }}`",
+                path=_state.path,
+                span=name_span,
+                source=_state.text,
+            )
+        graph = Graph(top.entries, span=top.span)
+        nodes = graph.get("nodes")
+        if isinstance(nodes, Array):
+            for item in nodes.items:
+                if type(item) is Map:
+                    item.__class__ = Node  # same slots: a node is a map with typed accessors
+        return graph
+
+
+_parsers: dict[bool, Any] = {}
+
+
+def _parser(fast: bool = True) -> Any:
+    """The parser, built once per process (`fast=False`: pure-Python lark, for error details)."""
+    if fast not in _parsers:
+        from zerolang.grammar import build_parser
+
+        _parsers[fast] = build_parser("zero", _Builder(), fast, lexer_callbacks={"COMMENT": _collect_comment})
+    return _parsers[fast]
+
+
+def parse(text: str, path: str | Path | None = None) -> Graph:
+    """Parse `.0` source into a `Graph`; raises `ZeroSyntaxError` with file:line:col."""
+    from lark.exceptions import LarkError
+
+    from zerolang.trivia import attach_comments
+
+    _state.text = text
+    _state.path = str(path) if path is not None else None
+    _state.comments = []
+    try:
+        graph: Graph = _parser().parse(text)
+    except ZeroError:
+        raise
+    except LarkError:
+        raise _explain_syntax_error(text, _state.path) from None
+    finally:
+        tokens, _state.comments = _state.comments, []
+    comments = [Comment(token.value[1:], span=_comment_span(token)) for token in tokens]
+    attach_comments(graph, comments, text)
+    return graph
+
+
+def parse_file(path: str | Path) -> Graph:
+    """Read and parse a file; a missing or unreadable file is a `ZeroError` too."""
+    return parse(read_source(path), path)
+
+
+def read_source(path: str | Path) -> str:
+    try:
+        return Path(path).read_text(encoding="utf-8")
+    except FileNotFoundError:
+        raise ZeroError(f"{path}: no such file") from None
+    except IsADirectoryError:
+        raise ZeroError(f"{path}: is a directory, not a .0 file") from None
+    except UnicodeDecodeError as error:
+        raise ZeroError(f"{path}: not UTF-8 text (byte {error.start})") from None
+    except OSError as error:
+        raise ZeroError(f"{path}: {error.strerror or error}") from None
+
+
+def _explain_syntax_error(text: str, path: str | None) -> ZeroSyntaxError:
+    """Re-run the pure-Python parser, whose errors carry the parser state, and word them."""
+    from lark.exceptions import LarkError
+
+    from zerolang.syntax_errors import describe
+
+    _state.text = text
+    _state.path = path
+    try:
+        _parser(fast=False).parse(text)
+    except ZeroError as error:
+        return error if isinstance(error, ZeroSyntaxError) else ZeroSyntaxError(error.message, path=path)
+    except LarkError as error:
+        message, span = describe(error, text)
+        return ZeroSyntaxError(message, path=path, span=span, source=text)
+    finally:
+        _state.comments = []
+    return ZeroSyntaxError("syntax error", path=path, source=text)
