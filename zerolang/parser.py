@@ -9,6 +9,7 @@ comment-collecting recipe does.
 from __future__ import annotations
 
 import json
+import re
 import threading
 from pathlib import Path
 from typing import Any
@@ -70,16 +71,41 @@ def _fail(message: str, token: Any) -> ZeroSyntaxError:
     return ZeroSyntaxError(message, path=_state.path, span=_span(token), source=_state.text)
 
 
+_ESCAPE = re.compile(r'\\(?:["\\/bfnrt]|u[0-9a-fA-F]{4})')
+
+
 def _string(token: Any) -> str:
     raw: str = token.value
     if "\\" not in raw:
         return raw[1:-1]
     try:
         decoded: str = json.loads(raw, strict=False)
-    except json.JSONDecodeError as error:
-        bad = raw[error.pos : error.pos + 6] if error.pos < len(raw) else raw
-        raise _fail(f"invalid escape `{bad.split(chr(34))[0]}` in string", token) from None
+    except json.JSONDecodeError:
+        raise _bad_escape(token) from None
     return decoded
+
+
+def _bad_escape(token: Any) -> ZeroSyntaxError:
+    """Point at the first escape JSON would not accept."""
+    raw: str = token.value
+    index = raw.index("\\")
+    while index < len(raw):
+        valid = _ESCAPE.match(raw, index)
+        if valid is None:
+            break
+        index = raw.find("\\", valid.end())
+        if index < 0:
+            index = len(raw) - 1
+            break
+    shown = raw[index : index + 6] if raw[index + 1 : index + 2] == "u" else raw[index : index + 2]
+    column = token.column + index
+    span = Span(token.line, column, token.line, column + len(shown.rstrip('"')), token.start_pos + index)
+    return ZeroSyntaxError(
+        f"invalid escape `{shown.rstrip(chr(34))}` in string (valid: \\\" \\\\ \\/ \\b \\f \\n \\r \\t \\uXXXX)",
+        path=_state.path,
+        span=span,
+        source=_state.text,
+    )
 
 
 def _scalar(token: Any) -> Value:
