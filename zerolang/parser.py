@@ -225,7 +225,7 @@ def parse(text: str, path: str | Path | None = None) -> Graph:
         raise _explain_syntax_error(text, _state.path) from None
     finally:
         tokens, _state.comments = _state.comments, []
-    comments = [Comment(token.value[1:], span=_comment_span(token)) for token in tokens]
+    comments = [Comment(token.value[1:].rstrip(), span=_comment_span(token)) for token in tokens]
     attach_comments(graph, comments, text)
     return graph
 
