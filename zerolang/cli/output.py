@@ -28,11 +28,14 @@ def print_error(error: ZeroError) -> None:
 
 
 def show_value(value: Any) -> str:
-    """A runtime value as the table prints it: strings bare, everything else as JSON."""
+    """A runtime value as the table prints it: strings and hex bare, everything else as JSON.
+
+    The table's type column tells a String "null" from a Null, so quotes would only add noise.
+    """
     from zerolang.values import to_json
 
     plain = to_json(value)
-    if isinstance(plain, str) and type(value) is str:
+    if isinstance(plain, str):
         return plain
     return json.dumps(plain, ensure_ascii=False, sort_keys=True)
 
@@ -51,9 +54,10 @@ def print_result(result: RunResult, *, trace: bool) -> None:
     for name, value in result.outputs.items():
         table.add_row(name, type_name(value), show_value(value))
     console.print(table)
-    console.print(f"confidence [bold]{result.confidence:g}[/]   hash [dim]{result.hash}[/]")
+    console.print(f"[bold]confidence[/] {result.confidence!r}")
+    console.print(f"[bold]hash[/]       {result.hash}", soft_wrap=True)
     if trace:
-        console.print("trace " + " → ".join(result.trace))
+        console.print("[bold]trace[/]      " + " → ".join(result.trace), soft_wrap=True)
 
 
 def print_json(document: Any) -> None:
