@@ -1,0 +1,57 @@
+"""The built wheel, installed alone in a fresh virtual environment, carries its grammars and runs."""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+import venv
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+@pytest.mark.slow
+def test_wheel_installs_and_runs_outside_the_source_tree(tmp_path: Path) -> None:
+    dist = tmp_path / "dist"
+    subprocess.run(
+        [sys.executable, "-m", "build", "--wheel", "--outdir", str(dist), str(ROOT)],
+        check=True,
+        capture_output=True,
+    )
+    (wheel,) = dist.glob("zerolang-*.whl")
+    environment = tmp_path / "venv"
+    venv.create(environment, with_pip=True)
+    python = environment / "bin" / "python"
+    subprocess.run([str(python), "-m", "pip", "install", "--quiet", str(wheel)], check=True, capture_output=True)
+
+    elsewhere = tmp_path / "elsewhere"
+    elsewhere.mkdir()
+    clean_env = {key: value for key, value in os.environ.items() if key not in ("PYTHONPATH", "VIRTUAL_ENV")}
+    clean_env["ZERO_CACHE_DIR"] = str(tmp_path / "cache")
+    located = subprocess.run(
+        [str(python), "-c", "import zerolang.grammar as g; print(g.grammar_path('zero'))"],
+        cwd=elsewhere,
+        env=clean_env,
+        check=True,
+        capture_output=True,
+        text=True,
+    ).stdout.strip()
+    assert located.endswith("site-packages/zerolang/grammars/zero.lark"), located
+
+    zero = environment / "bin" / "zero"
+    completed = subprocess.run(
+        [str(zero), "run", str(ROOT / "examples" / "hello.0"), "--input", "name=Wheel", "--json"],
+        cwd=elsewhere,
+        env=clean_env,
+        check=True,
+        capture_output=True,
+        text=True,
+    )
+    assert json.loads(completed.stdout)["outputs"]["greeting"] == "Hello, Wheel"
+    assert list((tmp_path / "cache").glob("zero-*.lark-cache")), "the parser cache goes to the user cache dir"
+    installed = environment / "lib"
+    assert not list(installed.rglob("*.lark-cache")), "nothing is cached inside the installed package"
