@@ -133,6 +133,9 @@ class SqliteStateStore:
         self.close()
 
 
+_PLAIN = (bool, int, float, str)
+
+
 def encode_value(value: Value) -> object:
     """JSON data that keeps the variant: scalars and arrays as themselves, every
     dict a one-key tag (`{"map": ...}`, `{"bytes": hex}`, `{"hash": hex}`,
@@ -142,7 +145,7 @@ def encode_value(value: Value) -> object:
     as the same types; non-finite floats are written as `NaN` / `Infinity`,
     which Python's json reads back too.
     """
-    if value is None or type(value) is bool or type(value) is int or type(value) is float or type(value) is str:
+    if value is None or type(value) in _PLAIN:
         return value
     if type(value) is Confidence:
         return {"confidence": float(value)}
@@ -169,7 +172,7 @@ def decode_value(data: object) -> Value:
             return bytes.fromhex(payload)
         if tag == "hash" and type(payload) is str:
             return Hash(bytes.fromhex(payload))
-        if tag == "confidence" and type(payload) in (int, float):
+        if tag == "confidence" and isinstance(payload, (int, float)):
             return Confidence(payload)
         raise ValueError(f"unknown tag {tag!r}")
     return data

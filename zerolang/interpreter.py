@@ -1,0 +1,581 @@
+"""Running a graph: order the nodes, execute each once, hash the trace (spec §2-§3).
+
+A run has three phases. *Compile* reads every node's entries once and turns
+the node into a compact step tuple (its kind, the builtin or converted
+literal it needs, its inputs resolved to node indexes), reporting malformed
+nodes, unknown types and ops and dangling references before anything runs.
+*Order* is Kahn's algorithm with a heap on declaration index, so among ready
+nodes the one declared first always runs first and the trace is deterministic.
+*Execute* is a tight loop over the step tuples. No node runs unless the whole
+graph compiled, ordered and fits the step limit, so a bad graph never leaves
+half its `SaveState`s behind.
+"""
+
+from __future__ import annotations
+
+import gc
+import hashlib
+import time
+from collections.abc import Callable
+from dataclasses import dataclass
+from heapq import heappop, heappush
+from typing import Any
+
+from zerolang import ast
+from zerolang.builtins import BUILTINS, Params, RunContext
+from zerolang.catalog import (
+    DEFAULT_MAX_STEPS,
+    NODE_TYPES,
+    OP_ALIASES,
+    OP_PARAMS,
+    OPS,
+    TYPE_ALIASES,
+)
+from zerolang.catalog import suggest as _suggest
+from zerolang.errors import RunError, ZeroError
+from zerolang.signing import DigestSigner, Signer
+from zerolang.state import MemoryStateStore, StateStore
+from zerolang.values import Confidence, Value, as_number, canonical_json, from_literal, is_truthy, to_json
+
+
+@dataclass(slots=True)
+class RunResult:
+    """What a run produced: named outputs, the trace, the run's confidence and its execution hash."""
+
+    outputs: dict[str, object]
+    trace: list[str]
+    confidence: float
+    hash: str  # 64 lowercase hex digits
+
+    def to_json(self) -> dict[str, object]:
+        """The `zero run --json` document."""
+        return {
+            "outputs": {name: to_json(value) for name, value in self.outputs.items()},
+            "trace": list(self.trace),
+            "confidence": self.confidence,
+            "hash": self.hash,
+        }
+
+
+# Step kinds. A step is (kind, payload, params, input indexes, input fields or None);
+# the payload's type depends on the kind (see `_compile`), hence `Any`.
+_OPERATION, _CONSTANT, _EXTERNAL, _LOOKUP, _ROUTE, _PERMISSION = range(6)
+_KINDS = {
+    "Operation": _OPERATION,
+    "Constant": _CONSTANT,
+    "External": _EXTERNAL,
+    "Lookup": _LOOKUP,
+    "Route": _ROUTE,
+    "Permission": _PERMISSION,
+}
+_Step = tuple[int, Any, Params, tuple[int, ...], tuple[str | None, ...] | None]
+_NO_PARAMS: Params = {}
+_SENDER_CONFIDENCE = "sender_confidence"
+
+
+class _Graph:
+    """The facts every phase needs, read from the AST once: each node's entries, id and inputs.
+
+    `inputs[i]` are the node indexes of node i's input references, `input_fields[i]`
+    their `.field` parts (None when no reference has one), `deps[i]` those indexes
+    plus the implicit Route / Permission dependencies (duplicates kept: Kahn counts
+    them consistently). `in_order` says no node depends on a later one, so the
+    declaration order is the execution order.
+    """
+
+    __slots__ = (
+        "deps",
+        "fields",
+        "ids",
+        "in_order",
+        "index",
+        "input_fields",
+        "inputs",
+        "nodes",
+        "path",
+        "source",
+    )
+
+    def __init__(self, graph: ast.Graph, path: str | None, source: str | None) -> None:
+        self.path = path
+        self.source = source
+        self.nodes = nodes = graph.nodes
+        self.fields: list[dict[str, ast.Value]] = []
+        self.ids: list[str] = []
+        self.index: dict[str, int] = {}
+        all_fields = self.fields
+        ids = self.ids
+        index = self.index
+        for position, node in enumerate(nodes):
+            fields = {}
+            for entry in node.entries:
+                fields[entry.key] = entry.value  # later duplicates win, as in `Map.get`
+            node_id = fields.get("id")
+            if type(node_id) is not ast.String:
+                raise self.error("a node has no `id` string", node.span)
+            name = node_id.value
+            if name in index:
+                first = nodes[index[name]].span.line
+                raise self.error(f"duplicate node id `{name}` (first declared on line {first})", node_id.span)
+            index[name] = position
+            ids.append(name)
+            all_fields.append(fields)
+
+        # Resolve every `inputs` list; this loop runs once per node, so it stays flat.
+        self.inputs: list[tuple[int, ...]] = []
+        self.input_fields: list[tuple[str | None, ...] | None] = []
+        self.deps: list[tuple[int, ...]] = []
+        inputs_append = self.inputs.append
+        fields_append = self.input_fields.append
+        deps_append = self.deps.append
+        in_order = True
+        for position, fields in enumerate(all_fields):
+            raw = fields.get("inputs")
+            field_names: list[str | None] | None = None
+            if type(raw) is ast.Array:
+                indexes: list[int] = []
+                for item in raw.items:
+                    if type(item) is not ast.String:
+                        raise self.error(
+                            f"node `{ids[position]}`: an input must be a node id string", item.span
+                        )
+                    reference = item.value
+                    if "." in reference:
+                        head, _, field = reference.partition(".")
+                        if field_names is None:
+                            field_names = [None] * len(indexes)
+                        field_names.append(field)
+                    else:
+                        head = reference
+                        if field_names is not None:
+                            field_names.append(None)
+                    target = index.get(head)
+                    if target is None:
+                        raise self._dangling(position, reference, item.span)
+                    if target >= position:
+                        in_order = False
+                    indexes.append(target)
+                resolved = tuple(indexes)
+            elif raw is None or type(raw) is ast.Null:
+                resolved = ()
+            else:
+                raise self.error(f"node `{ids[position]}`: `inputs` must be a list of node ids", raw.span)
+            inputs_append(resolved)
+            fields_append(None if field_names is None else tuple(field_names))
+            deps = resolved
+            kind = fields.get("type")
+            if type(kind) is ast.String and (kind.value == "Route" or kind.value == "Permission"):
+                if kind.value == "Route":
+                    implicit = [index.get(name) for name in _condition_inputs(fields.get("conditions"))]
+                else:
+                    implicit = [index.get(_SENDER_CONFIDENCE)]
+                # Reading itself makes a node its own dependency: a cycle, as the validator says.
+                extra = tuple(target for target in implicit if target is not None)
+                if any(target >= position for target in extra):
+                    in_order = False
+                deps = resolved + extra
+            deps_append(deps)
+        self.in_order = in_order
+
+    def error(self, message: str, span: ast.Span | None) -> RunError:
+        return RunError(message, path=self.path, span=span, source=self.source)
+
+    def _dangling(self, position: int, reference: str, span: ast.Span) -> RunError:
+        head = reference.partition(".")[0]
+        hint = _suggest(head, self.ids)
+        message = f"node `{self.ids[position]}` input `{reference}` names no node"
+        return self.error(message + (f" (did you mean `{hint}`?)" if hint else ""), span)
+
+    def order(self) -> list[int]:
+        """Kahn's algorithm; among ready nodes the one declared first runs first."""
+        count = len(self.nodes)
+        if self.in_order:
+            # Every dependency is declared earlier, so by induction the smallest
+            # unrun node is always ready: Kahn with a min-heap yields 0, 1, 2, ...
+            return list(range(count))
+        waiting = [len(deps) for deps in self.deps]
+        users: list[list[int]] = [[] for _ in range(count)]
+        for position, deps in enumerate(self.deps):
+            for dep in deps:
+                users[dep].append(position)
+        ready = [position for position in range(count) if waiting[position] == 0]  # sorted, so a heap
+        order: list[int] = []
+        while ready:
+            position = heappop(ready)
+            order.append(position)
+            for user in users[position]:
+                waiting[user] -= 1
+                if waiting[user] == 0:
+                    heappush(ready, user)
+        if len(order) < count:
+            raise self._cycle_error(waiting)
+        return order
+
+    def _cycle_error(self, waiting: list[int]) -> RunError:
+        """Name the nodes of one actual cycle (not the nodes merely downstream of it)."""
+        stuck = {position for position, count in enumerate(waiting) if count > 0}
+        # Every stuck node has a stuck dependency, so following them must come back round.
+        position = min(stuck)
+        seen: dict[int, int] = {}
+        path: list[int] = []
+        while position not in seen:
+            seen[position] = len(path)
+            path.append(position)
+            position = min(dep for dep in self.deps[position] if dep in stuck)
+        cycle = path[seen[position] :]
+        cycle.reverse()  # dependencies were followed backwards; show the data flow
+        start = cycle.index(min(cycle))  # begin at the node declared first, where the error points
+        cycle = cycle[start:] + cycle[:start]
+        names = [self.ids[p] for p in cycle]
+        flow = " -> ".join([*names, names[0]])
+        return self.error(f"the graph has a cycle: {flow}", self.nodes[cycle[0]].span)
+
+
+def _condition_inputs(conditions: ast.Value | None) -> list[str]:
+    if not isinstance(conditions, ast.Array):
+        return []
+    names: list[str] = []
+    for item in conditions.items:
+        if isinstance(item, ast.Map):
+            value = item.get("input")
+            if isinstance(value, ast.String):
+                names.append(value.value)
+    return names
+
+
+def execution_order(graph: ast.Graph) -> list[ast.Node]:
+    """The nodes in the order `run` executes them; raises RunError for a cycle or a dangling input."""
+    facts = _Graph(graph, None, None)
+    return [facts.nodes[position] for position in facts.order()]
+
+
+def run(
+    graph: ast.Graph,
+    inputs: dict[str, object] | None = None,
+    *,
+    max_steps: int = DEFAULT_MAX_STEPS,
+    state: StateStore | None = None,
+    signer: Signer | None = None,
+    clock: Callable[[], float] | None = None,
+    path: str | None = None,
+    source: str | None = None,
+) -> RunResult:
+    """Run `graph` with the given run inputs (runtime values, by External name).
+
+    Every failure is a RunError carrying `path`, the failing node's span and
+    `source`, so it prints as `file:line:col: message`.
+    """
+    # The compile phase allocates a few small containers per node while the
+    # whole AST is alive, which makes CPython's cyclic GC re-scan the AST over
+    # and over (a third of the run time on large graphs). Nothing here creates
+    # reference cycles, so the collector is paused for the run and restored after.
+    collecting = gc.isenabled()
+    if collecting:
+        gc.disable()
+    try:
+        facts = _Graph(graph, path, source)
+        steps = _compile(facts)
+        order = facts.order()
+        if len(order) > max_steps:
+            position = order[max_steps]
+            raise facts.error(
+                f"step limit {max_steps} reached: node `{facts.ids[position]}` would be step"
+                f" {max_steps + 1} of {len(order)}",
+                facts.nodes[position].span,
+            )
+        context = RunContext(
+            state if state is not None else MemoryStateStore(),
+            signer if signer is not None else DigestSigner(),
+            clock if clock is not None else time.time,
+        )
+        values, confidence = _execute(facts, steps, order, inputs if inputs is not None else {}, context)
+        return RunResult(
+            outputs=_outputs(graph.outputs, facts.index, values),
+            trace=[facts.ids[position] for position in order],
+            confidence=float(confidence),
+            hash=_execution_hash(facts.ids, order, values),
+        )
+    finally:
+        if collecting:
+            gc.enable()
+
+
+def _execute(
+    facts: _Graph, steps: list[_Step], order: list[int], run_inputs: dict[str, object], context: RunContext
+) -> tuple[list[Value], float]:
+    """The hot loop: each step in order, its value stored by node index."""
+    values: list[Value] = [None] * len(steps)
+    confidence = 1.0
+    operation, constant, external, lookup, route = _OPERATION, _CONSTANT, _EXTERNAL, _LOOKUP, _ROUTE
+    for position in order:
+        kind, payload, params, indexes, field_names = steps[position]
+        if kind == operation:
+            if field_names is None:
+                arguments = [values[i] for i in indexes]
+            else:
+                arguments = [_field(values[i], f) for i, f in zip(indexes, field_names, strict=True)]
+            try:
+                values[position] = payload(arguments, params, context)
+            except Exception as error:
+                raise _op_error(facts, position, error) from error
+        elif kind == constant:
+            values[position] = payload
+        elif kind == external:
+            values[position] = run_inputs.get(payload)
+        elif kind == lookup:
+            table, default = payload
+            key: Value = None
+            if indexes:
+                key = values[indexes[0]]
+                if field_names is not None and field_names[0] is not None:
+                    key = _field(key, field_names[0])
+            values[position] = table.get(key if type(key) is str else "", default)
+        elif kind == route:
+            values[position], factor = _route(payload, values)
+            confidence *= factor
+        else:
+            values[position], factor = _permission(payload, values)
+            confidence *= factor
+    return values, confidence
+
+
+def _field(value: Value, name: str | None) -> Value:
+    """`node.field`: the field when the node's value is a map, else null."""
+    if name is None:
+        return value
+    return value.get(name) if type(value) is dict else None
+
+
+def _outputs(names: list[str], index: dict[str, int], values: list[Value]) -> dict[str, object]:
+    """Each output naming a node (`node` exactly, else `node.field`), keyed as written."""
+    outputs: dict[str, object] = {}
+    for name in names:
+        position = index.get(name)
+        if position is not None:
+            outputs[name] = values[position]
+            continue
+        head, dot, field = name.partition(".")
+        position = index.get(head)
+        if dot and position is not None:
+            outputs[name] = _field(values[position], field)
+    return outputs
+
+
+def _execution_hash(ids: list[str], order: list[int], values: list[Value]) -> str:
+    """SHA-256 over each traced node's id (UTF-8) followed by its value's canonical JSON."""
+    parts: list[bytes] = []
+    append = parts.append
+    for position in order:
+        append(ids[position].encode("utf-8", "surrogatepass"))
+        append(canonical_json(values[position]))
+    return hashlib.sha256(b"".join(parts)).hexdigest()
+
+
+def _op_error(facts: _Graph, position: int, error: Exception) -> RunError:
+    op = facts.fields[position].get("op")
+    op_name = op.value if isinstance(op, ast.String) else "?"
+    detail = error.message if isinstance(error, ZeroError) else f"{type(error).__name__}: {error}"
+    return facts.error(f"node `{facts.ids[position]}` ({op_name}): {detail}", facts.nodes[position].span)
+
+
+# -- Route and Permission -----------------------------------------------------------------
+
+# A compiled condition: (input node index or -1, input name, match_value or None,
+# whether threshold > 0, target, confidence).
+_Condition = tuple[int, str, str | None, bool, str, Confidence]
+
+
+def _route(conditions: tuple[_Condition, ...], values: list[Value]) -> tuple[Value, float]:
+    """The first matching condition's target, and the factor for the run's confidence."""
+    for position, name, match_value, needs_truthy, target, confidence in conditions:
+        value = values[position] if position >= 0 else None
+        if match_value is not None:
+            matched = type(value) is str and value == match_value
+        elif needs_truthy:
+            matched = is_truthy(value)
+        else:
+            matched = True
+        if matched:
+            return {"target": target, "confidence": confidence, "matched_input": name}, confidence
+    return None, 1.0
+
+
+def _permission(payload: tuple[str, float, int], values: list[Value]) -> tuple[Value, float]:
+    """Granted when `sender_confidence` (0.5 when absent) reaches `min_confidence`; denied costs x0.1."""
+    action, minimum, sender = payload
+    number = as_number(values[sender]) if sender >= 0 else None
+    that = Confidence(0.5 if number is None else number)
+    granted = that >= minimum
+    return {"granted": granted, "confidence": that, "action": action}, (that if granted else 0.1)
+
+
+# -- compiling one node -------------------------------------------------------------------
+
+
+def _compile(facts: _Graph) -> list[_Step]:
+    """One step per node: check its type-specific fields and convert its literals, once per run.
+
+    Constant and Operation, the bulk of every graph, are handled inline.
+    """
+    steps: list[_Step] = []
+    builtins = BUILTINS
+    string = ast.String
+    for position, fields in enumerate(facts.fields):
+        type_value = fields.get("type")
+        kind = type_value.value if type(type_value) is string else None
+        if kind == "Constant":
+            value = fields.get("value")
+            if value is None:
+                raise _missing(facts, position, "Constant", "value")
+            steps.append(
+                (
+                    _CONSTANT,
+                    from_literal(value),
+                    _NO_PARAMS,
+                    facts.inputs[position],
+                    facts.input_fields[position],
+                )
+            )
+        elif kind == "Operation":
+            op_value = fields.get("op")
+            op = op_value.value if type(op_value) is ast.String else None
+            if op is None or (builtin := builtins.get(op)) is None:
+                raise _unknown_op(facts, position, op_value)
+            raw_params = fields.get("params")
+            params = {} if raw_params is None else _params(facts, position, raw_params)
+            node_level = OP_PARAMS.get(op)
+            if node_level:
+                # Ours: op parameters written at node level count too; `params` wins.
+                for key in node_level:
+                    if key not in params and key in fields:
+                        params[key] = from_literal(fields[key])
+            steps.append((_OPERATION, builtin, params, facts.inputs[position], facts.input_fields[position]))
+        else:
+            steps.append(_compile_other(facts, position, kind, type_value))
+    return steps
+
+
+def _missing(facts: _Graph, position: int, kind: str, key: str) -> RunError:
+    return facts.error(f"{kind} node `{facts.ids[position]}` has no `{key}`", facts.nodes[position].span)
+
+
+def _unknown_op(facts: _Graph, position: int, op_value: ast.Value | None) -> RunError:
+    name = facts.ids[position]
+    if op_value is None:
+        return _missing(facts, position, "Operation", "op")
+    if not isinstance(op_value, ast.String):
+        return facts.error(f"node `{name}`: `op` must be an op name", op_value.span)
+    hint = _suggest(op_value.value, OPS, OP_ALIASES)
+    message = f"node `{name}` uses unknown op `{op_value.value}`"
+    return facts.error(message + (f" (did you mean `{hint}`?)" if hint else ""), op_value.span)
+
+
+def _params(facts: _Graph, position: int, value: ast.Value | None) -> Params:
+    """The node's `params` as a fresh dict (the node-level merge adds to it)."""
+    if value is None or type(value) is ast.Null:
+        return {}
+    if not isinstance(value, ast.Map):
+        raise facts.error(f"node `{facts.ids[position]}`: `params` must be a map", value.span)
+    return {entry.key: from_literal(entry.value) for entry in value.entries}
+
+
+def _compile_other(facts: _Graph, position: int, kind: str | None, type_value: ast.Value | None) -> _Step:
+    """The rarer node types, and the errors for a missing or unknown type."""
+    fields = facts.fields[position]
+    name = facts.ids[position]
+    indexes = facts.inputs[position]
+    field_names = facts.input_fields[position]
+    if kind is None or kind not in _KINDS:
+        if type_value is None:
+            raise facts.error(f"node `{name}` has no `type`", facts.nodes[position].span)
+        if kind is None:
+            raise facts.error(f"node `{name}`: `type` must be a node type name", type_value.span)
+        hint = _suggest(kind, list(NODE_TYPES), TYPE_ALIASES)
+        if kind == "Aggregate":
+            hint = "Operation` with `op: MergeMap"
+        message = f"node `{name}` has unknown type `{kind}`"
+        raise facts.error(message + (f" (use `{hint}`)" if hint else ""), type_value.span)
+
+    def text(key: str) -> str:
+        value = fields.get(key)
+        if value is None:
+            raise _missing(facts, position, kind, key)
+        if not isinstance(value, ast.String):
+            raise facts.error(f"node `{name}`: `{key}` must be a string", value.span)
+        return value.value
+
+    if kind == "External":
+        return (_EXTERNAL, text("uri").removeprefix("input://"), _NO_PARAMS, indexes, field_names)
+    if kind == "Lookup":
+        table_value = fields.get("table")
+        if table_value is None:
+            raise _missing(facts, position, kind, "table")
+        if not isinstance(table_value, ast.Map):
+            raise facts.error(f"node `{name}`: `table` must be a map", table_value.span)
+        table: dict[str, Value] = {}
+        for entry in table_value.entries:
+            item = from_literal(entry.value)
+            table[entry.key] = item if type(item) is str else canonical_json(item).decode()
+        default_value = fields.get("default")
+        default = (
+            "" if default_value is None or type(default_value) is ast.Null else from_literal(default_value)
+        )
+        return (_LOOKUP, (table, default), _NO_PARAMS, indexes, field_names)
+    if kind == "Route":
+        conditions = _compile_conditions(facts, position, fields.get("conditions"))
+        return (_ROUTE, conditions, _NO_PARAMS, indexes, None)
+    action = text("action")
+    minimum = fields.get("min_confidence")
+    if minimum is None:
+        raise _missing(facts, position, kind, "min_confidence")
+    threshold = _number(facts, f"node `{name}`", "min_confidence", minimum, 0.0)
+    sender = facts.index.get(_SENDER_CONFIDENCE, -1)
+    return (_PERMISSION, (action, threshold, sender), _NO_PARAMS, indexes, None)
+
+
+def _compile_conditions(facts: _Graph, position: int, conditions: ast.Value | None) -> tuple[_Condition, ...]:
+    name = facts.ids[position]
+    if not isinstance(conditions, ast.Array):
+        span = conditions.span if conditions is not None else facts.nodes[position].span
+        raise facts.error(f"node `{name}`: `conditions` must be a list of maps", span)
+    compiled: list[_Condition] = []
+    for number, item in enumerate(conditions.items, start=1):
+        if not isinstance(item, ast.Map):
+            raise facts.error(f"node `{name}`: condition {number} must be a map", item.span)
+        where = f"node `{name}` condition {number}"
+        keys = {entry.key: entry.value for entry in item.entries}
+        input_value = keys.get("input")
+        target_value = keys.get("target")
+        if not isinstance(input_value, ast.String):
+            raise facts.error(f"{where}: `input` must be a node id string", item.span)
+        if not isinstance(target_value, ast.String):
+            raise facts.error(f"{where}: `target` must be a string", item.span)
+        match_value = keys.get("match_value")
+        match: str | None = None
+        if match_value is not None and not isinstance(match_value, ast.Null):
+            if not isinstance(match_value, ast.String):
+                raise facts.error(f"{where}: `match_value` must be a string", match_value.span)
+            match = match_value.value
+        threshold = _number(facts, where, "threshold", keys.get("threshold"), 0.0)
+        confidence = _number(facts, where, "confidence", keys.get("confidence"), 1.0)
+        input_position = facts.index.get(input_value.value, -1)
+        compiled.append(
+            (
+                input_position,
+                input_value.value,
+                match,
+                threshold > 0,
+                target_value.value,
+                Confidence(confidence),
+            )
+        )
+    return tuple(compiled)
+
+
+def _number(facts: _Graph, where: str, key: str, value: ast.Value | None, default: float) -> float:
+    if value is None or isinstance(value, ast.Null):
+        return default
+    result = as_number(from_literal(value))
+    if result is None:
+        raise facts.error(f"{where}: `{key}` must be a number", value.span)
+    return result

@@ -1,0 +1,188 @@
+"""What `Sign` and `Verify` do: the old runtime's digest form, or real Ed25519.
+
+Without a key, `Sign` keeps the old runtime's placeholder (SHA-256 of the
+message, then 32 zero bytes) so hashes of existing graphs stay the same, and
+`Verify` recomputes that form instead of answering true for anything. With a
+key (`zero run --key FILE`), both are real Ed25519. `cryptography` is imported
+only when a key is used, so plain runs do not pay for it.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import hmac
+import os
+from pathlib import Path
+from typing import TYPE_CHECKING, Protocol
+
+from zerolang.errors import RunError, ZeroError
+
+if TYPE_CHECKING:
+    from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey, Ed25519PublicKey
+
+
+class Signer(Protocol):
+    """Signs and checks the canonical JSON bytes of a value."""
+
+    def sign(self, message: bytes) -> bytes: ...
+
+    def verify(self, message: bytes, signature: bytes, public_key: bytes | None = None) -> bool:
+        """True only when `signature` was checked and is valid for `message`."""
+        ...
+
+
+def digest_signature(message: bytes) -> bytes:
+    """The old runtime's placeholder signature: sha256(message) followed by 32 zero bytes."""
+    return hashlib.sha256(message).digest() + bytes(32)
+
+
+def ed25519_verify(public_key: bytes, message: bytes, signature: bytes) -> bool:
+    """Check an Ed25519 signature against a raw 32-byte public key; any failure is False."""
+    from cryptography.exceptions import InvalidSignature
+    from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PublicKey
+
+    try:
+        Ed25519PublicKey.from_public_bytes(public_key).verify(signature, message)
+    except (InvalidSignature, ValueError):
+        return False
+    return True
+
+
+class DigestSigner:
+    """No key: the digest form, checked for real (a public key given to Verify is used as Ed25519)."""
+
+    __slots__ = ()
+
+    def sign(self, message: bytes) -> bytes:
+        return digest_signature(message)
+
+    def verify(self, message: bytes, signature: bytes, public_key: bytes | None = None) -> bool:
+        if public_key is not None:
+            return ed25519_verify(public_key, message, signature)
+        return hmac.compare_digest(signature, digest_signature(message))
+
+
+class Ed25519Signer:
+    """Real signatures; with only a public key it can verify but not sign."""
+
+    __slots__ = ("_private", "_public", "source")
+
+    def __init__(
+        self, private_key: Ed25519PrivateKey | None, public_key: Ed25519PublicKey, source: str = "the key"
+    ) -> None:
+        self._private = private_key
+        self._public = public_key
+        self.source = source
+
+    @classmethod
+    def generate(cls) -> Ed25519Signer:
+        from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
+
+        private = Ed25519PrivateKey.generate()
+        return cls(private, private.public_key(), "a generated key")
+
+    @classmethod
+    def from_key_file(cls, path: str | Path) -> Ed25519Signer:
+        """Read a PEM PKCS8 private key, a PEM public key, or 64 hex characters (a raw seed)."""
+        from cryptography.exceptions import UnsupportedAlgorithm
+        from cryptography.hazmat.primitives import serialization
+        from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey, Ed25519PublicKey
+
+        where = str(path)
+        data = _read_key_file(where)
+        text = data.strip()
+        if text.startswith(b"-----BEGIN"):
+            header = text.split(b"\n", 1)[0]
+            if b"PUBLIC KEY" in header:
+                try:
+                    public = serialization.load_pem_public_key(data)
+                except (ValueError, UnsupportedAlgorithm):
+                    raise ZeroError(f"{where}: not a readable PEM public key") from None
+                if not isinstance(public, Ed25519PublicKey):
+                    raise ZeroError(f"{where}: not an Ed25519 key") from None
+                return cls(None, public, where)
+            if b"PRIVATE KEY" in header:
+                try:
+                    private = serialization.load_pem_private_key(data, password=None)
+                except TypeError:
+                    message = "the private key is encrypted; write it without a passphrase"
+                    raise ZeroError(f"{where}: {message}") from None
+                except (ValueError, UnsupportedAlgorithm):
+                    raise ZeroError(f"{where}: not a readable PEM private key") from None
+                if not isinstance(private, Ed25519PrivateKey):
+                    raise ZeroError(f"{where}: not an Ed25519 key") from None
+                return cls(private, private.public_key(), where)
+        elif len(text) == 64:
+            try:
+                seed = bytes.fromhex(text.decode("ascii"))
+            except (UnicodeDecodeError, ValueError):
+                pass
+            else:
+                private = Ed25519PrivateKey.from_private_bytes(seed)
+                return cls(private, private.public_key(), where)
+        raise ZeroError(
+            f"{where}: not an Ed25519 key (expected a PEM private key, a PEM public key or 64 hex characters)"
+        )
+
+    @property
+    def can_sign(self) -> bool:
+        return self._private is not None
+
+    @property
+    def public_key_bytes(self) -> bytes:
+        from cryptography.hazmat.primitives import serialization
+
+        return self._public.public_bytes(serialization.Encoding.Raw, serialization.PublicFormat.Raw)
+
+    def sign(self, message: bytes) -> bytes:
+        if self._private is None:
+            raise RunError(f"Sign needs an Ed25519 private key; {self.source} holds only a public key")
+        return self._private.sign(message)
+
+    def verify(self, message: bytes, signature: bytes, public_key: bytes | None = None) -> bool:
+        if public_key is not None:
+            return ed25519_verify(public_key, message, signature)
+        from cryptography.exceptions import InvalidSignature
+
+        try:
+            self._public.verify(signature, message)
+        except InvalidSignature:
+            return False
+        return True
+
+
+def _read_key_file(path: str) -> bytes:
+    try:
+        return Path(path).read_bytes()
+    except FileNotFoundError:
+        raise ZeroError(f"{path}: no such key file") from None
+    except IsADirectoryError:
+        raise ZeroError(f"{path}: is a directory, not a key file") from None
+    except OSError as error:
+        raise ZeroError(f"{path}: cannot read the key file ({error.strerror or error})") from None
+
+
+def generate_key_file(path: str | Path) -> str:
+    """Write a new Ed25519 private key as PEM PKCS8 (mode 0600); returns the public key in hex.
+
+    Replaces an existing file (the caller decides whether that is allowed).
+    """
+    from cryptography.hazmat.primitives import serialization
+    from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
+
+    private = Ed25519PrivateKey.generate()
+    pem = private.private_bytes(
+        serialization.Encoding.PEM, serialization.PrivateFormat.PKCS8, serialization.NoEncryption()
+    )
+    where = str(path)
+    try:
+        descriptor = os.open(where, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
+        try:
+            os.fchmod(descriptor, 0o600)  # an existing file keeps its mode through O_TRUNC
+            os.write(descriptor, pem)
+        finally:
+            os.close(descriptor)
+    except OSError as error:
+        raise ZeroError(f"{where}: cannot write the key file ({error.strerror or error})") from None
+    public = private.public_key().public_bytes(serialization.Encoding.Raw, serialization.PublicFormat.Raw)
+    return public.hex()
