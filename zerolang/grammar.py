@@ -42,32 +42,30 @@ def cache_dir() -> Path | None:
     return folder
 
 
-def lark_plugins() -> dict[str, Any]:
-    """lark-cython's faster lexer and parser when installed, else plain lark."""
-    if os.environ.get("ZERO_PURE_PYTHON"):
-        return {}
-    try:
-        import lark_cython
-    except ImportError:
-        return {}
-    return {"_plugins": lark_cython.plugins}
-
-
 def build_parser(name: str, transformer: Any = None, fast: bool = True, **options: Any) -> Any:
-    """An LALR parser for grammar `name`, its tables cached on disk; `fast=False` forces pure-Python lark."""
+    """An LALR parser for grammar `name`, its tables cached on disk.
+
+    `fast` lexes with `GrammarRegexLexer` (one regex built from the grammar's
+    terminals); otherwise lark's contextual lexer runs, whose errors know what
+    each parser state expected.
+    """
     from lark import Lark
 
     path = grammar_path(name)
     folder = cache_dir()
-    plugins = lark_plugins() if fast else {}
-    kind = "cython" if plugins else "python"
+    lexer: Any = "contextual"
+    if fast:
+        from zerolang.fastlex import GrammarRegexLexer
+
+        lexer = GrammarRegexLexer
+    kind = "fast" if fast else "contextual"
     cache_file = str(folder / f"{name}-{kind}.lark-cache") if folder else False
     return Lark.open(
         str(path),
         parser="lalr",
+        lexer=lexer,
         transformer=transformer,
         cache=cache_file,
         maybe_placeholders=False,
-        **plugins,
         **options,
     )

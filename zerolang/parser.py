@@ -8,6 +8,7 @@ comment-collecting recipe does.
 
 from __future__ import annotations
 
+import gc
 import json
 import re
 import threading
@@ -36,8 +37,11 @@ from zerolang.errors import ZeroError, ZeroSyntaxError
 INT64_MIN, INT64_MAX = -(2**63), 2**63 - 1
 
 
+_new_span = tuple.__new__  # Span(...) through NamedTuple's Python-level __new__ costs twice as much
+
+
 def _span(token: Any) -> Span:
-    return Span(token.line, token.column, token.end_line, token.end_column, token.start_pos, token.end_pos)
+    return _new_span(Span, (token.line, token.column, token.end_line, token.end_column, token.start_pos, token.end_pos))
 
 
 def _comment_span(token: Any) -> Span:
@@ -47,7 +51,7 @@ def _comment_span(token: Any) -> Span:
 
 
 def _between(first: Any, last: Any) -> Span:
-    return Span(first.line, first.column, last.end_line, last.end_column, first.start_pos, last.end_pos)
+    return _new_span(Span, (first.line, first.column, last.end_line, last.end_column, first.start_pos, last.end_pos))
 
 
 class _ParseState(threading.local):
@@ -136,12 +140,10 @@ _LITERALS: dict[str, Any] = {
 }
 
 
-def _value(child: Any) -> Value:
-    return child if isinstance(child, Element) else _scalar(child)
-
-
-def _blank_lines(items: list[Any], opening: Any) -> None:
+def _blank_lines(items: list[Any], opening: Any, closing: Any) -> None:
     """Mark items written after a blank line, so the formatter can keep one."""
+    if closing.line - opening.line < 2:
+        return
     text = _state.text
     previous_end = opening.end_pos
     for item in items:
@@ -155,25 +157,26 @@ class _Builder:
 
     def entry(self, children: list[Any]) -> Entry:
         key, raw_value = children
-        value = _value(raw_value)
+        value = raw_value if isinstance(raw_value, Element) else _scalar(raw_value)
         quoted = key.type == "STRING"
         name = _string(key) if quoted else key.value
-        span = Span(key.line, key.column, value.span.end_line, value.span.end_column, key.start_pos, value.span.end)
+        end = value.span
+        span = _new_span(Span, (key.line, key.column, end.end_line, end.end_column, key.start_pos, end.end))
         return Entry(key=name, value=value, key_quoted=quoted, key_span=_span(key), span=span)
 
     def map(self, children: list[Any]) -> Map:
         entries = children[1:-1]
-        _blank_lines(entries, children[0])
+        _blank_lines(entries, children[0], children[-1])
         return Map(entries=entries, span=_between(children[0], children[-1]))
 
     def array(self, children: list[Any]) -> Array:
-        items = [_value(child) for child in children[1:-1]]
-        _blank_lines(items, children[0])
+        items = [child if isinstance(child, Element) else _scalar(child) for child in children[1:-1]]
+        _blank_lines(items, children[0], children[-1])
         return Array(items=items, span=_between(children[0], children[-1]))
 
     def struct(self, children: list[Any]) -> Struct:
         entries = children[2:-1]
-        _blank_lines(entries, children[1])
+        _blank_lines(entries, children[1], children[-1])
         return Struct(entries=entries, name=children[0].value, span=_between(children[0], children[-1]))
 
     def start(self, children: list[Any]) -> Graph:
@@ -217,6 +220,10 @@ def parse(text: str, path: str | Path | None = None) -> Graph:
     _state.text = text
     _state.path = str(path) if path is not None else None
     _state.comments = []
+    # The tree holds no reference cycles, so the cycle collector has nothing to find while it
+    # grows; left on, it rescans the growing tree and more than doubles the parse time.
+    collecting = gc.isenabled()
+    gc.disable()
     try:
         graph: Graph = _parser().parse(text)
     except ZeroError:
@@ -224,6 +231,8 @@ def parse(text: str, path: str | Path | None = None) -> Graph:
     except LarkError:
         raise _explain_syntax_error(text, _state.path) from None
     finally:
+        if collecting:
+            gc.enable()
         tokens, _state.comments = _state.comments, []
     comments = [Comment(token.value[1:].rstrip(), span=_comment_span(token)) for token in tokens]
     attach_comments(graph, comments, text)

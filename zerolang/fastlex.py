@@ -1,0 +1,95 @@
+"""A faster lexer for lark, compiled from the grammar's own terminals.
+
+lark's standard lexer tries each position against its terminals in Python and
+builds a `str`-subclass token per match; on `.0` text that is more than half
+of parse time. This lexer joins the same terminal regexes (read from the
+grammar, so the `.lark` file stays the single source of truth) into one
+pattern scanned by `re.finditer`, and makes tuple tokens. It applies only to
+grammars whose terminals never compete for the same text, which holds for
+`.0`. Anything it cannot match raises `LexError`; the caller then re-lexes
+with lark's own lexer, whose errors say what was expected.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable, Iterator
+from typing import Any, NamedTuple
+
+from lark.exceptions import LexError
+from lark.lexer import Lexer
+
+
+class FastToken(NamedTuple):
+    """The token fields lark's parser and our tree builder read, as a cheap tuple."""
+
+    type: str
+    value: str
+    start_pos: int
+    line: int
+    column: int
+    end_line: int
+    end_column: int
+    end_pos: int
+
+
+class UnlexableText(LexError):
+    """Text no terminal matches; re-lex with lark's lexer for the worded error."""
+
+    def __init__(self, position: int) -> None:
+        super().__init__(f"no terminal matches at offset {position}")
+        self.position = position
+
+
+_new_token = tuple.__new__
+
+
+class GrammarRegexLexer(Lexer):
+    """One alternation of every terminal, highest lark priority first, ignored terminals skipped."""
+
+    __future_interface__ = 0
+
+    def __init__(self, lexer_conf: Any) -> None:
+        terminals = sorted(
+            lexer_conf.terminals,
+            key=lambda t: (-t.priority, -t.pattern.max_width, -len(t.pattern.value), t.name),
+        )
+        ignored = set(lexer_conf.ignore)
+        callbacks: dict[str, Callable[[Any], Any]] = dict(lexer_conf.callbacks)
+        groups = []
+        self._kinds: list[tuple[str, bool, bool, Callable[[Any], Any] | None]] = [("", False, False, None)]
+        for terminal in terminals:
+            regex = terminal.pattern.to_regexp()
+            groups.append(f"({regex})")
+            multiline = "\n" in regex or "\\n" in regex or "\\s" in regex or regex.startswith("[^")
+            self._kinds.append((terminal.name, terminal.name in ignored, multiline, callbacks.get(terminal.name)))
+        self._pattern = re.compile("|".join(groups), lexer_conf.g_regex_flags)
+
+    def lex(self, text: str) -> Iterator[FastToken]:  # type: ignore[override]
+        kinds = self._kinds
+        line, line_start, position = 1, 0, 0
+        for match in self._pattern.finditer(text):
+            start = match.start()
+            if start != position:
+                raise UnlexableText(position)
+            position = match.end()
+            kind, ignored, multiline, callback = kinds[match.lastindex or 0]
+            value = match.group()
+            column = start - line_start + 1
+            if multiline and "\n" in value:
+                newlines = value.count("\n")
+                end_line = line + newlines
+                line_start = start + value.rindex("\n") + 1
+                end_column = position - line_start + 1
+            else:
+                end_line, end_column = line, column + len(value)
+            if ignored:
+                if callback is not None:
+                    callback(_new_token(FastToken, (kind, value, start, line, column, end_line, end_column, position)))
+                line = end_line
+                continue
+            token = _new_token(FastToken, (kind, value, start, line, column, end_line, end_column, position))
+            line = end_line
+            yield token
+        if position != len(text):
+            raise UnlexableText(position)
