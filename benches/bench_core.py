@@ -58,7 +58,9 @@ def generate(count: int, seed: int = 7) -> Graph:
         elif choice == 2:
             nodes.append(_node(node_id, "Operation", op="Concat", inputs=[a, b], params={"separator": " "}))
         elif choice == 3:
-            nodes.append(_node(node_id, "Operation", op="SetField", inputs=[a, b], params={"field": rng.choice(WORDS)}))
+            nodes.append(
+                _node(node_id, "Operation", op="SetField", inputs=[a, b], params={"field": rng.choice(WORDS)})
+            )
         else:
             nodes.append(_node(node_id, "Operation", op="Identity", inputs=[a]))
     outputs = [f"n{count - 1}"]
@@ -99,12 +101,12 @@ def main() -> None:
         text = print_graph(graph)
         megabytes = len(text.encode()) / 1e6
         parse(text)  # warm: builds or loads the cached parser
-        parse_seconds = best_of(repeats, lambda: parse(text))
+        parse_seconds = best_of(repeats, lambda text=text: parse(text))
         parsed = parse(text)
-        validate_seconds = best_of(repeats, lambda: validate(parsed))
-        run_seconds = best_of(repeats, lambda: run(parsed, max_steps=size))
+        validate_seconds = best_of(repeats, lambda parsed=parsed: validate(parsed))
+        run_seconds = best_of(repeats, lambda parsed=parsed, size=size: run(parsed, max_steps=size))
         as_json = json.dumps(to_python(parsed))
-        json_seconds = best_of(repeats, lambda: json.loads(as_json))
+        json_seconds = best_of(repeats, lambda as_json=as_json: json.loads(as_json))
         rows.append(
             f"| {size:,} | {megabytes:.2f} MB | {megabytes / parse_seconds:.2f} MB/s | "
             f"{size / validate_seconds:,.0f} nodes/s | {size / run_seconds:,.0f} nodes/s | "

@@ -6,7 +6,21 @@ import string
 
 from hypothesis import strategies as st
 
-from zerolang.ast import Array, Bool, Comment, Entry, Float, Graph, Int, Map, Node, Null, String, Struct, Value
+from zerolang.ast import (
+    Array,
+    Bool,
+    Comment,
+    Entry,
+    Float,
+    Graph,
+    Int,
+    Map,
+    Node,
+    Null,
+    String,
+    Struct,
+    Value,
+)
 from zerolang.catalog import OPS
 
 IDENTIFIERS = st.from_regex(r"[A-Za-z_][A-Za-z0-9_]{0,8}", fullmatch=True).filter(
@@ -50,8 +64,14 @@ def _entries(values: st.SearchStrategy[Value]) -> st.SearchStrategy[list[Entry]]
 
 def _containers(children: st.SearchStrategy[Value]) -> st.SearchStrategy[Value]:
     return st.one_of(
-        st.builds(lambda items, dangling: Array(items=items, dangling=dangling), st.lists(_decorate(children), max_size=4), COMMENTS),
-        st.builds(lambda entries, dangling: Map(entries=entries, dangling=dangling), _entries(children), COMMENTS),
+        st.builds(
+            lambda items, dangling: Array(items=items, dangling=dangling),
+            st.lists(_decorate(children), max_size=4),
+            COMMENTS,
+        ),
+        st.builds(
+            lambda entries, dangling: Map(entries=entries, dangling=dangling), _entries(children), COMMENTS
+        ),
         st.builds(lambda name, entries: Struct(entries=entries, name=name), IDENTIFIERS, _entries(children)),
     )
 
@@ -86,19 +106,41 @@ def runnable_graphs(draw: st.DrawFn) -> Graph:
     ids: list[str] = []
     for index in range(count):
         node_id = f"n{index}"
-        kind = draw(st.sampled_from(["Constant", "Operation", "Operation", "External", "Lookup"]) if ids else st.just("Constant"))
+        kind = draw(
+            st.sampled_from(["Constant", "Operation", "Operation", "External", "Lookup"])
+            if ids
+            else st.just("Constant")
+        )
         entries = [Entry(key="id", value=String(node_id)), Entry(key="type", value=String(kind))]
         if kind == "Constant":
             entries.append(Entry(key="value", value=draw(LITERALS)))
         elif kind == "External":
-            entries.append(Entry(key="uri", value=String(f"input://{draw(st.sampled_from(['a', 'b', 'c']))}")))
+            entries.append(
+                Entry(key="uri", value=String(f"input://{draw(st.sampled_from(['a', 'b', 'c']))}"))
+            )
         elif kind == "Lookup":
-            table = Map(entries=[Entry(key=draw(st.text(max_size=4)), value=String(draw(st.text(max_size=4))))])
-            entries += [Entry(key="table", value=table), Entry(key="inputs", value=Array(items=[String(draw(st.sampled_from(ids)))]))]
+            table = Map(
+                entries=[Entry(key=draw(st.text(max_size=4)), value=String(draw(st.text(max_size=4))))]
+            )
+            entries += [
+                Entry(key="table", value=table),
+                Entry(key="inputs", value=Array(items=[String(draw(st.sampled_from(ids)))])),
+            ]
         else:
             op = draw(st.sampled_from(SAFE_OPS))
             inputs = draw(st.lists(st.sampled_from(ids), max_size=3))
-            params = Map(entries=[Entry(key=k, value=draw(SCALARS)) for k in draw(st.lists(st.sampled_from(["field", "prefix", "separator", "index"]), max_size=2, unique=True))])
+            params = Map(
+                entries=[
+                    Entry(key=k, value=draw(SCALARS))
+                    for k in draw(
+                        st.lists(
+                            st.sampled_from(["field", "prefix", "separator", "index"]),
+                            max_size=2,
+                            unique=True,
+                        )
+                    )
+                ]
+            )
             entries += [
                 Entry(key="op", value=String(op)),
                 Entry(key="inputs", value=Array(items=[String(i) for i in inputs])),

@@ -88,7 +88,9 @@ def test_typed_input_and_inputs_file(tmp_path: Path) -> None:
         ' { id: "s", type: External, uri: "input://s" } ], outputs: ["n", "s"] }',
     )
     inputs = write(tmp_path, "inputs.json", json.dumps({"n": 1, "s": "from file"}))
-    result = runner.invoke(app, ["run", graph, "--inputs", inputs, "--input", "n:=[1, {\"a\": true}]", "--json"])
+    result = runner.invoke(
+        app, ["run", graph, "--inputs", inputs, "--input", 'n:=[1, {"a": true}]', "--json"]
+    )
     assert result.exit_code == 0, result.output
     assert json.loads(result.stdout)["outputs"] == {"n": [1, {"a": True}], "s": "from file"}
     text = runner.invoke(app, ["run", graph, "--input", "n=42", "--json"])
@@ -98,7 +100,10 @@ def test_typed_input_and_inputs_file(tmp_path: Path) -> None:
 @pytest.mark.parametrize(
     ("arguments", "message"),
     [
-        (["--input", "name"], "invalid --input 'name': write NAME=TEXT for a string or NAME:=JSON for a typed value"),
+        (
+            ["--input", "name"],
+            "invalid --input 'name': write NAME=TEXT for a string or NAME:=JSON for a typed value",
+        ),
         (["--input", "name:={"], "invalid --input 'name:={': the value after := is not JSON"),
         (["--inputs", "/nonexistent.json"], "/nonexistent.json: no such file"),
     ],
@@ -125,7 +130,9 @@ def test_syntax_error_exits_1_with_location(tmp_path: Path) -> None:
 
 
 def test_invalid_graph_exits_1_listing_problems(tmp_path: Path) -> None:
-    graph = write(tmp_path, "agg.0", 'Graph { name: "x", nodes: [ { id: "m", type: Aggregate } ], outputs: ["m"] }')
+    graph = write(
+        tmp_path, "agg.0", 'Graph { name: "x", nodes: [ { id: "m", type: Aggregate } ], outputs: ["m"] }'
+    )
     result = runner.invoke(app, ["run", graph])
     assert result.exit_code == 1
     assert "use `Operation` with `op: MergeMap` [Z001]" in result.output
@@ -160,7 +167,9 @@ def test_usage_errors_exit_2() -> None:
 def test_check_ok_and_problems(tmp_path: Path) -> None:
     ok = runner.invoke(app, ["check", HELLO])
     assert ok.exit_code == 0 and ok.stdout.strip() == f"{HELLO}: ok (5 nodes)"
-    bad = write(tmp_path, "bad.0", 'Graph { name: "x", nodes: [ { id: "a", type: Operation, op: Eq } ], outputs: [] }')
+    bad = write(
+        tmp_path, "bad.0", 'Graph { name: "x", nodes: [ { id: "a", type: Operation, op: Eq } ], outputs: [] }'
+    )
     result = runner.invoke(app, ["check", HELLO, bad])
     assert result.exit_code == 1
     assert "unknown op `Eq`: did you mean `Equals`? [Z003]" in result.output
@@ -188,9 +197,13 @@ def test_sign_and_verify_without_and_with_a_key(tmp_path: Path) -> None:
 def test_state_persists_with_state_file(tmp_path: Path) -> None:
     graph = write(tmp_path, "state.0", STATE_GRAPH)
     state = str(tmp_path / "state.db")
-    first = json.loads(runner.invoke(app, ["run", graph, "-i", "value:=41", "--state", state, "--json"]).stdout)
+    first = json.loads(
+        runner.invoke(app, ["run", graph, "-i", "value:=41", "--state", state, "--json"]).stdout
+    )
     assert first["outputs"]["before"] == {"session_id": "s1", "trust_score": 0.5, "message_count": 0}
-    second = json.loads(runner.invoke(app, ["run", graph, "-i", "value:=42", "--state", state, "--json"]).stdout)
+    second = json.loads(
+        runner.invoke(app, ["run", graph, "-i", "value:=42", "--state", state, "--json"]).stdout
+    )
     assert second["outputs"]["before"] == 41
     fresh = json.loads(runner.invoke(app, ["run", graph, "-i", "value:=42", "--json"]).stdout)
     assert fresh["outputs"]["before"]["session_id"] == "s1"
@@ -213,7 +226,10 @@ def test_help_is_fast() -> None:
     best = min(_timed(command) for _ in range(3))
     assert best < 0.6, f"zero --help took {best:.2f}s"
     modules = subprocess.run(
-        [sys.executable, "-X", "importtime", "-m", "zerolang", "--help"], capture_output=True, text=True, check=True
+        [sys.executable, "-X", "importtime", "-m", "zerolang", "--help"],
+        capture_output=True,
+        text=True,
+        check=True,
     ).stderr
     for heavy in ("lark", "rich", "cryptography", "sqlite3", "zerolang.interpreter"):
         assert f" {heavy}\n" not in modules, f"{heavy} is imported by --help"

@@ -39,7 +39,7 @@ def test_spec_example_parses_into_typed_graph() -> None:
 
 def test_quoted_and_bare_keys_mean_the_same() -> None:
     quoted = parse('Graph { "name": "x", "nodes": [], "outputs": [] }')
-    bare = parse("Graph { name: \"x\", nodes: [], outputs: [] }")
+    bare = parse('Graph { name: "x", nodes: [], outputs: [] }')
     assert quoted == bare
     assert quoted.entries[0].key_quoted and not bare.entries[0].key_quoted
 
@@ -105,7 +105,7 @@ def test_int_and_float_are_distinct() -> None:
 def test_typed_struct_literals_and_unknown_fields() -> None:
     graph = parse(
         "Graph { proofs: [ HaltingProof { max_steps: 3, fuel_budget: 100 }, MemoryBound { max_bytes: 524288 } ],"
-        " nodes: [ { id: a, type: Constant, value: 1, tensor_type: f32, description: \"d\" } ] }"
+        ' nodes: [ { id: a, type: Constant, value: 1, tensor_type: f32, description: "d" } ] }'
     )
     proofs = graph.get("proofs")
     assert isinstance(proofs, Array)
@@ -115,13 +115,17 @@ def test_typed_struct_literals_and_unknown_fields() -> None:
 
 
 def test_unknown_node_types_and_ops_still_parse() -> None:
-    graph = parse("Graph { nodes: [ { id: x, type: Aggregate }, { id: y, type: Operation, op: Eq }, { id: z, type: Lookup, input: \"x\" } ] }")
+    graph = parse(
+        'Graph { nodes: [ { id: x, type: Aggregate }, { id: y, type: Operation, op: Eq }, { id: z, type: Lookup, input: "x" } ] }'
+    )
     assert [node.type for node in graph.nodes] == ["Aggregate", "Operation", "Lookup"]
     assert graph.nodes[1].op == "Eq"
 
 
 def test_literal_inputs_parse() -> None:
-    graph = parse('Graph { nodes: [ { id: x, type: Operation, op: GetField, inputs: ["input.metadata", "type"] } ] }')
+    graph = parse(
+        'Graph { nodes: [ { id: x, type: Operation, op: GetField, inputs: ["input.metadata", "type"] } ] }'
+    )
     assert graph.nodes[0].inputs == ["input.metadata", "type"]
 
 
@@ -141,7 +145,9 @@ def test_spans_point_at_source() -> None:
 
 def test_comments_attach_to_their_elements() -> None:
     graph = parse(SPEC_EXAMPLE)
-    assert [comment.text for comment in graph.leading] == [" comment lines, and inline comments after a value"]
+    assert [comment.text for comment in graph.leading] == [
+        " comment lines, and inline comments after a value"
+    ]
     name = graph.entry("name")
     assert name is not None and name.trailing is not None and name.trailing.text == " required"
     metadata = graph.entry("metadata")
@@ -185,7 +191,9 @@ def test_comment_inside_a_node_map() -> None:
 
 def test_equality_ignores_layout_but_not_meaning() -> None:
     compact = parse('Graph{name:"x",nodes:[{id:a,type:Constant,value:1}],outputs:["a"]}')
-    spread = parse('Graph {\n  name: "x",\n  nodes: [\n    { "id": "a", "type": "Constant", "value": 1 },\n  ],\n  outputs: ["a"],\n}\n')
+    spread = parse(
+        'Graph {\n  name: "x",\n  nodes: [\n    { "id": "a", "type": "Constant", "value": 1 },\n  ],\n  outputs: ["a"],\n}\n'
+    )
     assert compact == spread
     assert compact != parse('Graph{name:"x",nodes:[{id:a,type:Constant,value:2}],outputs:["a"]}')
 

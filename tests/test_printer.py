@@ -22,7 +22,9 @@ Graph {
   outputs: ["b",],
 }
 """
-    assert print_graph(parse(source)) == """# header
+    assert (
+        print_graph(parse(source))
+        == """# header
 Graph {
     name: "t",  # the name
     nodes: [
@@ -33,6 +35,7 @@ Graph {
     outputs: ["b"],
 }
 """
+    )
 
 
 def test_long_node_breaks_one_field_per_line() -> None:

@@ -16,7 +16,7 @@ BAD_SOURCES = {
     "unclosed_graph": 'Graph {\n    name: "x",\n',
     "unclosed_list": 'Graph { nodes: [ { id: "a" }, ',
     "wrong_closer": "Graph { a: [1, 2 }",
-    "missing_colon": "Graph { name \"x\" }",
+    "missing_colon": 'Graph { name "x" }',
     "missing_value": "Graph { name: }",
     "double_colon": "Graph { a: : }",
     "stray_comma": "Graph { , }",
@@ -64,7 +64,7 @@ def test_arbitrary_text_raises_only_our_error(text: str) -> None:
         error.render()
 
 
-GRAPH_ALPHABET = st.sampled_from(list('Graph{}[]:,"#\n abc1-.e\\u0x') + ["Graph", "nodes", "true", "null", "id"])
+GRAPH_ALPHABET = st.sampled_from([*'Graph{}[]:,"#\n abc1-.e\\u0x', "Graph", "nodes", "true", "null", "id"])
 
 
 @settings(max_examples=300, deadline=None)

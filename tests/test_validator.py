@@ -49,7 +49,10 @@ def test_graph_fields_of_the_wrong_kind() -> None:
         ("{ id: a, type: External }", "node `a` is an `External` but has no `uri` field"),
         ("{ id: a, type: Lookup }", "node `a` is a `Lookup` but has no `table` field"),
         ("{ id: a, type: Route }", "node `a` is a `Route` but has no `conditions` field"),
-        ("{ id: a, type: Permission, action: x }", "node `a` is a `Permission` but has no `min_confidence` field"),
+        (
+            "{ id: a, type: Permission, action: x }",
+            "node `a` is a `Permission` but has no `min_confidence` field",
+        ),
         ("{ id: a, type: Route, conditions: [{ input: a }] }", "a route condition has no `target` field"),
     ],
 )
@@ -144,14 +147,14 @@ def test_output_naming_no_node() -> None:
     "node",
     [
         "{ id: 1, type: Constant, value: 1 }",
-        "{ id: a, type: Constant, value: 1, inputs: \"x\" }",
+        '{ id: a, type: Constant, value: 1, inputs: "x" }',
         "{ id: a, type: Constant, value: 1, inputs: [1] }",
         "{ id: a, type: Constant, value: 1, params: [] }",
         "{ id: a, type: Operation, op: 3 }",
         "{ id: a, type: Lookup, table: [] }",
         "{ id: a, type: Route, conditions: {} }",
-        "{ id: a, type: Route, conditions: [\"x\"] }",
-        "{ id: a, type: Permission, action: x, min_confidence: \"high\" }",
+        '{ id: a, type: Route, conditions: ["x"] }',
+        '{ id: a, type: Permission, action: x, min_confidence: "high" }',
         "{ id: a, type: External, uri: 5 }",
     ],
 )
@@ -166,7 +169,10 @@ def test_a_node_must_be_a_map() -> None:
 def test_every_problem_carries_its_span() -> None:
     source = 'Graph {\n  name: "t",\n  nodes: [\n    { id: a, type: Operation, op: Eq },\n  ],\n  outputs: ["zz"],\n}\n'
     found = validate(parse(source), "g.0")
-    assert [(p.code, p.span.line, p.span.column) for p in found if p.span] == [("Z003", 4, 35), ("Z007", 6, 13)]
+    assert [(p.code, p.span.line, p.span.column) for p in found if p.span] == [
+        ("Z003", 4, 35),
+        ("Z007", 6, 13),
+    ]
     assert found[0].headline() == "g.0:4:35: Z003 unknown op `Eq`: did you mean `Equals`?"
 
 
@@ -189,4 +195,13 @@ def test_validation_error_renders_all_problems(snapshot: SnapshotAssertion) -> N
     with pytest.raises(ValidationError) as caught:
         validate_or_raise(parse(source, "broken.0"), "broken.0", source)
     assert caught.value.render() == snapshot
-    assert [d.code for d in caught.value.diagnostics] == ["Z001", "Z005", "Z003", "Z006", "Z002", "Z012", "Z004", "Z007"]
+    assert [d.code for d in caught.value.diagnostics] == [
+        "Z001",
+        "Z005",
+        "Z003",
+        "Z006",
+        "Z002",
+        "Z012",
+        "Z004",
+        "Z007",
+    ]

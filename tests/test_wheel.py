@@ -26,7 +26,9 @@ def test_wheel_installs_and_runs_outside_the_source_tree(tmp_path: Path) -> None
     environment = tmp_path / "venv"
     venv.create(environment, with_pip=True)
     python = environment / "bin" / "python"
-    subprocess.run([str(python), "-m", "pip", "install", "--quiet", str(wheel)], check=True, capture_output=True)
+    subprocess.run(
+        [str(python), "-m", "pip", "install", "--quiet", str(wheel)], check=True, capture_output=True
+    )
 
     elsewhere = tmp_path / "elsewhere"
     elsewhere.mkdir()

@@ -125,7 +125,9 @@ OP_PARAMS: dict[str, tuple[str, ...]] = {
 DEFAULT_MAX_STEPS = 10_000
 
 
-def suggest(name: str, candidates: tuple[str, ...] | list[str], aliases: dict[str, str] | None = None) -> str | None:
+def suggest(
+    name: str, candidates: tuple[str, ...] | list[str], aliases: dict[str, str] | None = None
+) -> str | None:
     """The one name `name` most likely meant, or None when nothing is close."""
     import difflib
 

@@ -62,7 +62,9 @@ class GrammarRegexLexer(Lexer):
             regex = terminal.pattern.to_regexp()
             groups.append(f"({regex})")
             multiline = "\n" in regex or "\\n" in regex or "\\s" in regex or regex.startswith("[^")
-            self._kinds.append((terminal.name, terminal.name in ignored, multiline, callbacks.get(terminal.name)))
+            self._kinds.append(
+                (terminal.name, terminal.name in ignored, multiline, callbacks.get(terminal.name))
+            )
         self._pattern = re.compile("|".join(groups), lexer_conf.g_regex_flags)
 
     def lex(self, text: str) -> Iterator[FastToken]:  # type: ignore[override]
@@ -85,7 +87,11 @@ class GrammarRegexLexer(Lexer):
                 end_line, end_column = line, column + len(value)
             if ignored:
                 if callback is not None:
-                    callback(_new_token(FastToken, (kind, value, start, line, column, end_line, end_column, position)))
+                    callback(
+                        _new_token(
+                            FastToken, (kind, value, start, line, column, end_line, end_column, position)
+                        )
+                    )
                 line = end_line
                 continue
             token = _new_token(FastToken, (kind, value, start, line, column, end_line, end_column, position))

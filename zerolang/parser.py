@@ -12,8 +12,9 @@ import gc
 import json
 import re
 import threading
+from collections.abc import Callable
 from pathlib import Path
-from typing import Any
+from typing import Any, cast
 
 from zerolang.ast import (
     Array,
@@ -41,17 +42,23 @@ _new_span = tuple.__new__  # Span(...) through NamedTuple's Python-level __new__
 
 
 def _span(token: Any) -> Span:
-    return _new_span(Span, (token.line, token.column, token.end_line, token.end_column, token.start_pos, token.end_pos))
+    return _new_span(
+        Span, (token.line, token.column, token.end_line, token.end_column, token.start_pos, token.end_pos)
+    )
 
 
 def _comment_span(token: Any) -> Span:
     """Comment tokens come from a lexer callback, which does not fill in their end."""
     size = len(token.value)
-    return Span(token.line, token.column, token.line, token.column + size, token.start_pos, token.start_pos + size)
+    return Span(
+        token.line, token.column, token.line, token.column + size, token.start_pos, token.start_pos + size
+    )
 
 
 def _between(first: Any, last: Any) -> Span:
-    return _new_span(Span, (first.line, first.column, last.end_line, last.end_column, first.start_pos, last.end_pos))
+    return _new_span(
+        Span, (first.line, first.column, last.end_line, last.end_column, first.start_pos, last.end_pos)
+    )
 
 
 class _ParseState(threading.local):
@@ -75,6 +82,7 @@ def _fail(message: str, token: Any) -> ZeroSyntaxError:
     return ZeroSyntaxError(message, path=_state.path, span=_span(token), source=_state.text)
 
 
+VALID_ESCAPES = r"\" \\ \/ \b \f \n \r \t \uXXXX"
 _ESCAPE = re.compile(r'\\(?:["\\/bfnrt]|u[0-9a-fA-F]{4})')
 
 
@@ -102,10 +110,11 @@ def _bad_escape(token: Any) -> ZeroSyntaxError:
             index = len(raw) - 1
             break
     shown = raw[index : index + 6] if raw[index + 1 : index + 2] == "u" else raw[index : index + 2]
+    shown = shown.rstrip('"')
     column = token.column + index
-    span = Span(token.line, column, token.line, column + len(shown.rstrip('"')), token.start_pos + index)
+    span = Span(token.line, column, token.line, column + len(shown), token.start_pos + index)
     return ZeroSyntaxError(
-        f"invalid escape `{shown.rstrip(chr(34))}` in string (valid: \\\" \\\\ \\/ \\b \\f \\n \\r \\t \\uXXXX)",
+        f"invalid escape `{shown}` in string (valid: {VALID_ESCAPES})",
         path=_state.path,
         span=span,
         source=_state.text,
@@ -119,8 +128,9 @@ def _scalar(token: Any) -> Value:
         return String(_string(token), span=span)
     if kind == "NAME":
         name = token.value
-        if name in _LITERALS:
-            return _LITERALS[name](span)
+        literal = _LITERALS.get(name)
+        if literal is not None:
+            return literal(span)
         return String(name, bare=True, span=span)
     if kind == "NUMBER":
         raw = token.value
@@ -133,7 +143,7 @@ def _scalar(token: Any) -> Value:
     raise AssertionError(f"unexpected token {kind}")
 
 
-_LITERALS: dict[str, Any] = {
+_LITERALS: dict[str, Callable[[Span], Value]] = {
     "true": lambda span: Bool(True, span=span),
     "false": lambda span: Bool(False, span=span),
     "null": lambda span: Null(span=span),
@@ -157,7 +167,7 @@ class _Builder:
 
     def entry(self, children: list[Any]) -> Entry:
         key, raw_value = children
-        value = raw_value if isinstance(raw_value, Element) else _scalar(raw_value)
+        value: Value = cast(Value, raw_value) if isinstance(raw_value, Element) else _scalar(raw_value)
         quoted = key.type == "STRING"
         name = _string(key) if quoted else key.value
         end = value.span
@@ -170,7 +180,7 @@ class _Builder:
         return Map(entries=entries, span=_between(children[0], children[-1]))
 
     def array(self, children: list[Any]) -> Array:
-        items = [child if isinstance(child, Element) else _scalar(child) for child in children[1:-1]]
+        items = [cast(Value, item) if isinstance(item, Element) else _scalar(item) for item in children[1:-1]]
         _blank_lines(items, children[0], children[-1])
         return Array(items=items, span=_between(children[0], children[-1]))
 

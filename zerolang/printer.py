@@ -16,8 +16,23 @@ from __future__ import annotations
 import json
 import math
 import re
+from typing import cast
 
-from zerolang.ast import Array, Bool, Comment, Element, Entry, Float, Graph, Int, Map, Null, String, Struct, Value
+from zerolang.ast import (
+    Array,
+    Bool,
+    Comment,
+    Element,
+    Entry,
+    Float,
+    Graph,
+    Int,
+    Map,
+    Null,
+    String,
+    Struct,
+    Value,
+)
 
 IDENTIFIER = re.compile(r"[A-Za-z_][A-Za-z0-9_]*(?:-[A-Za-z0-9_]+)*\Z")
 KEYWORDS = frozenset({"true", "false", "null"})
@@ -133,7 +148,7 @@ class _Printer:
                 body = head + self.value(element.value, level + 1, element.key, room)
             else:
                 room = self.width - len(inner) - 1
-                body = self.value(element, level + 1, None, room)
+                body = self.value(cast(Value, element), level + 1, None, room)
             line = inner + body + ","
             if element.trailing is not None:
                 line += "  " + _comment(element.trailing)

@@ -31,10 +31,10 @@ _CLOSERS = {"LBRACE": "`}`", "LSQB": "`]`"}
 def _expected_words(expected: set[str]) -> str:
     names = set(expected)
     words: list[str] = []
-    if _VALUE_STARTS <= names:
+    if names >= _VALUE_STARTS:
         words.append("a value")
         names -= _VALUE_STARTS
-    elif _KEY_STARTS <= names and "LBRACE" not in names:
+    elif names >= _KEY_STARTS and "LBRACE" not in names:
         words.append("a key")
         names -= _KEY_STARTS
     order = ["COMMA", "COLON", "RSQB", "RBRACE", "LBRACE", "LSQB", "STRING", "NAME", "NUMBER", "$END"]
@@ -98,7 +98,9 @@ def _after(stack: list[Any]) -> str:
         return ""
     last = stack[-1]
     opened = _open_brackets(stack)
-    in_nodes = bool(opened) and opened[-1][1].type == "LSQB" and _container_key(stack, opened[-1][0]) == "nodes"
+    in_nodes = (
+        bool(opened) and opened[-1][1].type == "LSQB" and _container_key(stack, opened[-1][0]) == "nodes"
+    )
     if isinstance(last, Entry):
         return f" after the `{last.key}` field"
     kind = getattr(last, "type", None)
@@ -106,7 +108,12 @@ def _after(stack: list[Any]) -> str:
         return " after a node" if in_nodes else " after a map"
     if kind == "RSQB":
         return " after a list"
-    if len(stack) >= 3 and getattr(stack[-2], "type", None) == "COLON" and kind is not None and kind != "COLON":
+    if (
+        len(stack) >= 3
+        and getattr(stack[-2], "type", None) == "COLON"
+        and kind is not None
+        and kind != "COLON"
+    ):
         return f" after the `{str(stack[-3].value).strip(chr(34))}` field"
     if isinstance(last, (Node, Map)) and not isinstance(last, Struct):
         return " after a node" if in_nodes else " after a map"
@@ -184,7 +191,7 @@ def _describe_character(error: Any, text: str) -> tuple[str, Span]:
     char = text[position] if position < len(text) else ""
     span = Span(error.line, error.column, error.line, error.column + 1, position, position + 1)
     if char == '"':
-        return "unterminated string: a string must close with `\"` on the same line", span
+        return 'unterminated string: a string must close with `"` on the same line', span
     if char == "'":
         return "strings use double quotes: write \"...\" instead of '...'", span
     if char.isdigit() or char in "-+.":

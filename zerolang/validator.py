@@ -11,7 +11,7 @@ import heapq
 from collections.abc import Iterator
 
 from zerolang.ast import Array, Entry, Float, Graph, Int, Map, Node, Span, String, Value
-from zerolang.catalog import COMMON_FIELDS, NODE_TYPES, OP_ALIASES, OPS, TYPE_ALIASES, suggest
+from zerolang.catalog import NODE_TYPES, OP_ALIASES, OPS, TYPE_ALIASES, suggest
 from zerolang.dependencies import dependencies, input_references, reference_target
 from zerolang.errors import Diagnostic, ValidationError
 
@@ -62,7 +62,9 @@ def _check(graph: Graph) -> Iterator[Diagnostic]:
             continue
         if node_id in ids:
             first = ids[node_id].span.line
-            yield Diagnostic(DUPLICATE_ID, f"duplicate node id `{node_id}` (first defined on line {first})", _id_span(node))
+            yield Diagnostic(
+                DUPLICATE_ID, f"duplicate node id `{node_id}` (first defined on line {first})", _id_span(node)
+            )
         else:
             ids[node_id] = node
     for node in nodes:
@@ -104,12 +106,16 @@ def _graph_fields(graph: Graph) -> Iterator[Diagnostic]:
         entry = graph.entry(key)
         if entry is not None and not isinstance(entry.value, kind):
             wanted = {String: "a string", Array: "a list", Int: "an integer"}[kind]
-            yield Diagnostic(WRONG_KIND, f"`{key}` must be {wanted}, not {_kind(entry.value)}", entry.value.span)
+            yield Diagnostic(
+                WRONG_KIND, f"`{key}` must be {wanted}, not {_kind(entry.value)}", entry.value.span
+            )
     outputs = graph.get("outputs")
     if isinstance(outputs, Array):
         for item in outputs.items:
             if not isinstance(item, String):
-                yield Diagnostic(WRONG_KIND, f"an output must be a node id string, not {_kind(item)}", item.span)
+                yield Diagnostic(
+                    WRONG_KIND, f"an output must be a node id string, not {_kind(item)}", item.span
+                )
 
 
 def _node(node: Node) -> Iterator[Diagnostic]:
@@ -120,7 +126,9 @@ def _node(node: Node) -> Iterator[Diagnostic]:
         if entry is None:
             yield Diagnostic(MISSING_FIELD, f"{label} has no `{name}` field", _head(node.span))
         elif not isinstance(entry.value, String):
-            yield Diagnostic(WRONG_KIND, f"`{name}` must be a string, not {_kind(entry.value)}", entry.value.span)
+            yield Diagnostic(
+                WRONG_KIND, f"`{name}` must be a string, not {_kind(entry.value)}", entry.value.span
+            )
     yield from _common_fields(fields)
     type_entry = fields.get("type")
     if type_entry is None or not isinstance(type_entry.value, String):
@@ -132,7 +140,11 @@ def _node(node: Node) -> Iterator[Diagnostic]:
         return
     for name in node_type.required:
         if name not in fields:
-            yield Diagnostic(MISSING_FIELD, f"{label} is {_article(type_name)} `{type_name}` but has no `{name}` field", _head(node.span))
+            yield Diagnostic(
+                MISSING_FIELD,
+                f"{label} is {_article(type_name)} `{type_name}` but has no `{name}` field",
+                _head(node.span),
+            )
     yield from _type_fields(type_name, fields)
 
 
@@ -158,11 +170,17 @@ def _common_fields(fields: dict[str, Entry]) -> Iterator[Diagnostic]:
     inputs = fields.get("inputs")
     if inputs is not None:
         if not isinstance(inputs.value, Array):
-            yield Diagnostic(WRONG_KIND, f"`inputs` must be a list of node ids, not {_kind(inputs.value)}", inputs.value.span)
+            yield Diagnostic(
+                WRONG_KIND,
+                f"`inputs` must be a list of node ids, not {_kind(inputs.value)}",
+                inputs.value.span,
+            )
         else:
             for item in inputs.value.items:
                 if not isinstance(item, String):
-                    yield Diagnostic(WRONG_KIND, f"an input must be a node id string, not {_kind(item)}", item.span)
+                    yield Diagnostic(
+                        WRONG_KIND, f"an input must be a node id string, not {_kind(item)}", item.span
+                    )
     params = fields.get("params")
     if params is not None and not isinstance(params.value, Map):
         yield Diagnostic(WRONG_KIND, f"`params` must be a map, not {_kind(params.value)}", params.value.span)
@@ -180,12 +198,16 @@ def _type_fields(type_name: str, fields: dict[str, Entry]) -> Iterator[Diagnosti
         elif isinstance(op, String) and op.value not in OPS:
             hint = suggest(op.value, OPS, OP_ALIASES)
             message = f"unknown op `{op.value}`"
-            message += f": did you mean `{hint}`?" if hint else " (see `zero check --help` for the 37 builtins)"
+            message += (
+                f": did you mean `{hint}`?" if hint else " (see `zero check --help` for the 37 builtins)"
+            )
             yield Diagnostic(UNKNOWN_OP, message, op.span)
     elif type_name == "External":
         uri = value_of("uri")
         if uri is not None and not isinstance(uri, String):
-            yield Diagnostic(WRONG_KIND, f"`uri` must be a string like \"input://message\", not {_kind(uri)}", uri.span)
+            yield Diagnostic(
+                WRONG_KIND, f'`uri` must be a string like "input://message", not {_kind(uri)}', uri.span
+            )
     elif type_name == "Lookup":
         table = value_of("table")
         if table is not None and not isinstance(table, Map):
@@ -195,7 +217,9 @@ def _type_fields(type_name: str, fields: dict[str, Entry]) -> Iterator[Diagnosti
     elif type_name == "Permission":
         threshold = value_of("min_confidence")
         if threshold is not None and not isinstance(threshold, (Int, Float)):
-            yield Diagnostic(WRONG_KIND, f"`min_confidence` must be a number, not {_kind(threshold)}", threshold.span)
+            yield Diagnostic(
+                WRONG_KIND, f"`min_confidence` must be a number, not {_kind(threshold)}", threshold.span
+            )
         action = value_of("action")
         if action is not None and not isinstance(action, String):
             yield Diagnostic(WRONG_KIND, f"`action` must be a string, not {_kind(action)}", action.span)
@@ -205,16 +229,22 @@ def _route(conditions: Value | None) -> Iterator[Diagnostic]:
     if conditions is None:
         return
     if not isinstance(conditions, Array):
-        yield Diagnostic(WRONG_KIND, f"`conditions` must be a list of maps, not {_kind(conditions)}", conditions.span)
+        yield Diagnostic(
+            WRONG_KIND, f"`conditions` must be a list of maps, not {_kind(conditions)}", conditions.span
+        )
         return
     for condition in conditions.items:
         if not isinstance(condition, Map):
-            yield Diagnostic(WRONG_KIND, f"a route condition must be a map, not {_kind(condition)}", condition.span)
+            yield Diagnostic(
+                WRONG_KIND, f"a route condition must be a map, not {_kind(condition)}", condition.span
+            )
             continue
         for name in ("input", "target"):
             value = condition.get(name)
             if value is None:
-                yield Diagnostic(MISSING_FIELD, f"a route condition has no `{name}` field", _head(condition.span))
+                yield Diagnostic(
+                    MISSING_FIELD, f"a route condition has no `{name}` field", _head(condition.span)
+                )
             elif not isinstance(value, String):
                 yield Diagnostic(WRONG_KIND, f"`{name}` must be a string, not {_kind(value)}", value.span)
         for name in ("threshold", "confidence"):
@@ -251,7 +281,9 @@ def _outputs(graph: Graph, ids: dict[str, Node]) -> Iterator[Diagnostic]:
 def _cycles(nodes: list[Node], ids: dict[str, Node]) -> Iterator[Diagnostic]:
     """Kahn's algorithm; whatever cannot be ordered lies on or behind a cycle."""
     order = {node_id: index for index, node_id in enumerate(ids)}
-    depends = {node_id: [dep for dep in dependencies(node, ids) if dep in ids] for node_id, node in ids.items()}
+    depends = {
+        node_id: [dep for dep in dependencies(node, ids) if dep in ids] for node_id, node in ids.items()
+    }
     waiting = {node_id: len(deps) for node_id, deps in depends.items()}
     dependents: dict[str, list[str]] = {}
     for node_id, deps in depends.items():

@@ -38,14 +38,15 @@ def _version(value: bool) -> None:
 @app.callback()
 def _root(
     version: Annotated[
-        bool, typer.Option("--version", "-V", callback=_version, is_eager=True, help="Print the version and exit.")
+        bool,
+        typer.Option("--version", "-V", callback=_version, is_eager=True, help="Print the version and exit."),
     ] = False,
 ) -> None:
     """Tools for the 0-lang graph language."""
 
 
 def reports_errors(command: Callable[P, None]) -> Callable[P, None]:
-    """Our own errors become one clear message and exit code 1, inside typer (so its test runner sees them)."""
+    """Our errors become one clear message and exit code 1, inside typer so its test runner sees them."""
 
     @functools.wraps(command)
     def wrapper(*args: P.args, **kwargs: P.kwargs) -> None:

@@ -9,7 +9,9 @@ import typer
 
 
 def check(
-    files: Annotated[list[Path], typer.Argument(help="The .0 files to check.", show_default=False, metavar="FILE...")],
+    files: Annotated[
+        list[Path], typer.Argument(help="The .0 files to check.", show_default=False, metavar="FILE...")
+    ],
 ) -> None:
     """Parse and validate each file; exit 1 if any has a problem."""
     from zerolang.cli.output import print_error

@@ -9,7 +9,9 @@ import typer
 
 
 def keygen(
-    file: Annotated[Path, typer.Argument(help="Where to write the PEM private key.", show_default=False, metavar="FILE")],
+    file: Annotated[
+        Path, typer.Argument(help="Where to write the PEM private key.", show_default=False, metavar="FILE")
+    ],
     force: Annotated[bool, typer.Option("--force", help="Overwrite an existing file.")] = False,
 ) -> None:
     """Write a new Ed25519 private key (PEM, mode 0600) for real Sign/Verify."""

@@ -15,7 +15,9 @@ def parse_input_option(option: str) -> tuple[str, Any]:
 
     name, equals, text = option.partition("=")
     if not equals or not name or name == ":":
-        raise ZeroError(f"invalid --input {option!r}: write NAME=TEXT for a string or NAME:=JSON for a typed value")
+        raise ZeroError(
+            f"invalid --input {option!r}: write NAME=TEXT for a string or NAME:=JSON for a typed value"
+        )
     if not name.endswith(":"):
         return name, text
     name = name[:-1]
@@ -53,13 +55,16 @@ def run(
     inputs_file: Annotated[
         Path | None, typer.Option("--inputs", metavar="FILE.json", help="A JSON object of run inputs.")
     ] = None,
-    as_json: Annotated[bool, typer.Option("--json", help="Print one JSON object: outputs, trace, confidence, hash.")] = False,
+    as_json: Annotated[
+        bool, typer.Option("--json", help="Print one JSON object: outputs, trace, confidence, hash.")
+    ] = False,
     trace: Annotated[bool, typer.Option("--trace", help="Also print the nodes in execution order.")] = False,
     max_steps: Annotated[
         int, typer.Option("--max-steps", min=1, metavar="N", help="Stop with an error after this many nodes.")
     ] = 10_000,
     state: Annotated[
-        Path | None, typer.Option("--state", metavar="FILE", help="Persist LoadState/SaveState in this SQLite file.")
+        Path | None,
+        typer.Option("--state", metavar="FILE", help="Persist LoadState/SaveState in this SQLite file."),
     ] = None,
     key: Annotated[
         Path | None, typer.Option("--key", metavar="FILE", help="Ed25519 key (PEM) for real Sign/Verify.")
