@@ -42,6 +42,17 @@ def cache_dir() -> Path | None:
     return folder
 
 
+def _code_digest() -> str:
+    """lark keys its cache on the grammar and options; the lexer it pickles is our code, so key on that too."""
+    import hashlib
+
+    from zerolang import __version__
+
+    digest = hashlib.sha256(__version__.encode())
+    digest.update((PACKAGE_DIR / "fastlex.py").read_bytes())
+    return digest.hexdigest()[:12]
+
+
 def build_parser(name: str, transformer: Any = None, fast: bool = True, **options: Any) -> Any:
     """An LALR parser for grammar `name`, its tables cached on disk.
 
@@ -59,7 +70,13 @@ def build_parser(name: str, transformer: Any = None, fast: bool = True, **option
 
         lexer = GrammarRegexLexer
     kind = "fast" if fast else "contextual"
-    cache_file = str(folder / f"{name}-{kind}.lark-cache") if folder else False
+    cache_file: str | bool = False
+    if folder is not None:
+        current = folder / f"{name}-{kind}-{_code_digest()}.lark-cache"
+        if not current.exists():
+            for stale in folder.glob(f"{name}-{kind}-*.lark-cache"):
+                stale.unlink(missing_ok=True)
+        cache_file = str(current)
     return Lark.open(
         str(path),
         parser="lalr",
