@@ -40,29 +40,40 @@ def _node(node_id: str, kind: str, **fields: object) -> Node:
 
 
 def generate(count: int, seed: int = 7) -> Graph:
-    """A graph of `count` simple nodes: constants feeding adds, concats, field sets and hashes."""
+    """A graph of `count` simple nodes: every fifth a constant, the rest one-step ops over earlier nodes.
+
+    The ops are constant-time (arithmetic, comparison, logic, identity, field reads) so the
+    run row measures the interpreter, not ever-growing strings or maps.
+    """
     rng = random.Random(seed)
     nodes: list[Node] = []
+    numbers: list[str] = []
     for index in range(count):
         node_id = f"n{index}"
         if index < 2 or index % 5 == 0:
-            if rng.random() < 0.5:
+            if rng.random() < 0.7:
                 nodes.append(_node(node_id, "Constant", value=rng.randint(-1000, 1000)))
+                numbers.append(node_id)
             else:
-                nodes.append(_node(node_id, "Constant", value=f"{rng.choice(WORDS)} {rng.choice(WORDS)}"))
+                nodes.append(
+                    _node(node_id, "Constant", value={"label": f"{rng.choice(WORDS)} {rng.choice(WORDS)}"})
+                )
             continue
-        a, b = f"n{rng.randrange(index)}", f"n{rng.randrange(index)}"
+        a, b = rng.choice(numbers), rng.choice(numbers)
         choice = index % 5
         if choice == 1:
             nodes.append(_node(node_id, "Operation", op="Add", inputs=[a, b]))
+            numbers.append(node_id)
         elif choice == 2:
-            nodes.append(_node(node_id, "Operation", op="Concat", inputs=[a, b], params={"separator": " "}))
+            nodes.append(_node(node_id, "Operation", op="GreaterThan", inputs=[a, b]))
         elif choice == 3:
             nodes.append(
-                _node(node_id, "Operation", op="SetField", inputs=[a, b], params={"field": rng.choice(WORDS)})
+                _node(node_id, "Operation", op="Multiply", inputs=[a, b], params={"note": rng.choice(WORDS)})
             )
+            numbers.append(node_id)
         else:
             nodes.append(_node(node_id, "Operation", op="Identity", inputs=[a]))
+            numbers.append(node_id)
     outputs = [f"n{count - 1}"]
     return Graph(
         [

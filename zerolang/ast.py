@@ -118,6 +118,10 @@ class Map(Element):
                 found = entry
         return found
 
+    def fields(self) -> dict[str, Value]:
+        """Every key's value at once (later duplicates win): one pass instead of a `get` per key."""
+        return {entry.key: entry.value for entry in self.entries}
+
     def keys(self) -> Iterator[str]:
         return (entry.key for entry in self.entries)
 

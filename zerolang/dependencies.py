@@ -8,9 +8,9 @@ them dependencies so they always run first.
 
 from __future__ import annotations
 
-from collections.abc import Container
+from collections.abc import Container, Mapping
 
-from zerolang.ast import Array, Map, Node, String
+from zerolang.ast import Array, Map, Node, String, Value
 
 SENDER_CONFIDENCE = "sender_confidence"
 
@@ -20,7 +20,10 @@ def reference_target(reference: str) -> str:
     return reference.split(".", 1)[0]
 
 
-def input_references(node: Node) -> list[String]:
+Fields = Mapping[str, Value]
+
+
+def input_references(node: Node | Fields) -> list[String]:
     """The string items of `inputs`, as written (with their spans)."""
     value = node.get("inputs")
     if not isinstance(value, Array):
@@ -28,9 +31,10 @@ def input_references(node: Node) -> list[String]:
     return [item for item in value.items if isinstance(item, String)]
 
 
-def implicit_reads(node: Node, known: Container[str]) -> list[String]:
+def implicit_reads(node: Node | Fields, known: Container[str]) -> list[String]:
     """Nodes a Route or Permission reads beside its inputs, where such nodes exist."""
-    kind = node.type
+    kind_value = node.get("type")
+    kind = kind_value.value if isinstance(kind_value, String) else None
     if kind == "Route":
         conditions = node.get("conditions")
         reads: list[String] = []
@@ -41,12 +45,12 @@ def implicit_reads(node: Node, known: Container[str]) -> list[String]:
                     if isinstance(name, String) and name.value in known:
                         reads.append(name)
         return reads
-    if kind == "Permission" and SENDER_CONFIDENCE in known:
-        return [String(SENDER_CONFIDENCE, span=node.span)]
+    if kind == "Permission" and isinstance(kind_value, String) and SENDER_CONFIDENCE in known:
+        return [String(SENDER_CONFIDENCE, span=kind_value.span)]
     return []
 
 
-def dependencies(node: Node, known: Container[str]) -> list[str]:
+def dependencies(node: Node | Fields, known: Container[str]) -> list[str]:
     """Ids of the nodes `node` must run after, in order, without repeats."""
     seen: dict[str, None] = {}
     for reference in input_references(node):

@@ -43,7 +43,7 @@ def cache_dir() -> Path | None:
 
 
 def _code_digest() -> str:
-    """lark keys its cache on the grammar and options; the lexer it pickles is our code, so key on that too."""
+    """lark keys its cache on grammar and options; the lexer it pickles is our code, so key on that too."""
     import hashlib
 
     from zerolang import __version__

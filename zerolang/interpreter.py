@@ -13,7 +13,6 @@ half its `SaveState`s behind.
 
 from __future__ import annotations
 
-import gc
 import hashlib
 import time
 from collections.abc import Callable
@@ -33,6 +32,7 @@ from zerolang.catalog import (
 )
 from zerolang.catalog import suggest as _suggest
 from zerolang.errors import RunError, ZeroError
+from zerolang.gcpause import paused_gc
 from zerolang.signing import DigestSigner, Signer
 from zerolang.state import MemoryStateStore, StateStore
 from zerolang.values import Confidence, Value, as_number, canonical_json, from_literal, is_truthy, to_json
@@ -265,14 +265,9 @@ def run(
     Every failure is a RunError carrying `path`, the failing node's span and
     `source`, so it prints as `file:line:col: message`.
     """
-    # The compile phase allocates a few small containers per node while the
-    # whole AST is alive, which makes CPython's cyclic GC re-scan the AST over
-    # and over (a third of the run time on large graphs). Nothing here creates
-    # reference cycles, so the collector is paused for the run and restored after.
-    collecting = gc.isenabled()
-    if collecting:
-        gc.disable()
-    try:
+    # The compile phase allocates a few small containers per node while the whole AST
+    # is alive; nothing here creates reference cycles (see zerolang.gcpause).
+    with paused_gc():
         facts = _Graph(graph, path, source)
         steps = _compile(facts)
         order = facts.order()
@@ -295,9 +290,6 @@ def run(
             confidence=float(confidence),
             hash=_execution_hash(facts.ids, order, values),
         )
-    finally:
-        if collecting:
-            gc.enable()
 
 
 def _execute(

@@ -8,7 +8,6 @@ comment-collecting recipe does.
 
 from __future__ import annotations
 
-import gc
 import json
 import re
 import threading
@@ -34,6 +33,7 @@ from zerolang.ast import (
     Value,
 )
 from zerolang.errors import ZeroError, ZeroSyntaxError
+from zerolang.gcpause import paused_gc
 
 INT64_MIN, INT64_MAX = -(2**63), 2**63 - 1
 
@@ -230,19 +230,14 @@ def parse(text: str, path: str | Path | None = None) -> Graph:
     _state.text = text
     _state.path = str(path) if path is not None else None
     _state.comments = []
-    # The tree holds no reference cycles, so the cycle collector has nothing to find while it
-    # grows; left on, it rescans the growing tree and more than doubles the parse time.
-    collecting = gc.isenabled()
-    gc.disable()
     try:
-        graph: Graph = _parser().parse(text)
+        with paused_gc():  # the tree has no cycles for the collector to find (zerolang.gcpause)
+            graph: Graph = _parser().parse(text)
     except ZeroError:
         raise
     except LarkError:
         raise _explain_syntax_error(text, _state.path) from None
     finally:
-        if collecting:
-            gc.enable()
         tokens, _state.comments = _state.comments, []
     comments = [Comment(token.value[1:].rstrip(), span=_comment_span(token)) for token in tokens]
     attach_comments(graph, comments, text)

@@ -12,8 +12,9 @@ from collections.abc import Iterator
 
 from zerolang.ast import Array, Entry, Float, Graph, Int, Map, Node, Span, String, Value
 from zerolang.catalog import NODE_TYPES, OP_ALIASES, OPS, TYPE_ALIASES, suggest
-from zerolang.dependencies import dependencies, input_references, reference_target
+from zerolang.dependencies import Fields, dependencies, input_references, reference_target
 from zerolang.errors import Diagnostic, ValidationError
+from zerolang.gcpause import paused_gc
 
 AGGREGATE = "Z001"
 UNKNOWN_TYPE = "Z002"
@@ -30,7 +31,8 @@ GRAPH_REQUIRED = ("name", "nodes", "outputs")
 
 def validate(graph: Graph, path: str | None = None) -> list[Diagnostic]:
     """Every problem that would stop `graph` from running, in source order."""
-    problems = list(_check(graph))
+    with paused_gc():
+        problems = list(_check(graph))
     for problem in problems:
         problem.path = path
     problems.sort(key=lambda problem: (problem.span or Span(0, 0, 0, 0)).start)
@@ -55,22 +57,25 @@ def _check(graph: Graph) -> Iterator[Diagnostic]:
         else:
             yield Diagnostic(WRONG_KIND, "a node must be a map `{ id: ..., type: ... }`", item.span)
     ids: dict[str, Node] = {}
+    fields_by_id: dict[str, Fields] = {}
     for node in nodes:
-        yield from _node(node)
-        node_id = node.id
-        if node_id is None:
+        entries = {entry.key: entry for entry in node.entries}
+        yield from _node(node, entries)
+        id_entry = entries.get("id")
+        if id_entry is None or not isinstance(id_entry.value, String):
             continue
+        node_id = id_entry.value.value
         if node_id in ids:
             first = ids[node_id].span.line
-            yield Diagnostic(
-                DUPLICATE_ID, f"duplicate node id `{node_id}` (first defined on line {first})", _id_span(node)
-            )
+            message = f"duplicate node id `{node_id}` (first defined on line {first})"
+            yield Diagnostic(DUPLICATE_ID, message, id_entry.value.span)
         else:
             ids[node_id] = node
-    for node in nodes:
-        yield from _inputs(node, ids)
+            fields_by_id[node_id] = {key: entry.value for key, entry in entries.items()}
+    for node_id, fields in fields_by_id.items():
+        yield from _inputs(node_id, fields, ids)
     yield from _outputs(graph, ids)
-    yield from _cycles(nodes, ids)
+    yield from _cycles(fields_by_id, ids)
 
 
 def _head(span: Span) -> Span:
@@ -118,9 +123,10 @@ def _graph_fields(graph: Graph) -> Iterator[Diagnostic]:
                 )
 
 
-def _node(node: Node) -> Iterator[Diagnostic]:
-    fields = {entry.key: entry for entry in node.entries}
-    label = f"node `{node.id}`" if node.id is not None else "this node"
+def _node(node: Node, fields: dict[str, Entry]) -> Iterator[Diagnostic]:
+    id_entry = fields.get("id")
+    node_id = id_entry.value.value if id_entry is not None and isinstance(id_entry.value, String) else None
+    label = f"node `{node_id}`" if node_id is not None else "this node"
     for name in ("id", "type"):
         entry = fields.get(name)
         if entry is None:
@@ -253,13 +259,13 @@ def _route(conditions: Value | None) -> Iterator[Diagnostic]:
                 yield Diagnostic(WRONG_KIND, f"`{name}` must be a number, not {_kind(value)}", value.span)
 
 
-def _inputs(node: Node, ids: dict[str, Node]) -> Iterator[Diagnostic]:
-    for reference in input_references(node):
+def _inputs(node_id: str, fields: Fields, ids: dict[str, Node]) -> Iterator[Diagnostic]:
+    for reference in input_references(fields):
         target = reference_target(reference.value)
         if target in ids:
             continue
         hint = suggest(target, list(ids)) if len(ids) < 5000 else None
-        message = f"node `{node.id}` reads input `{reference.value}`, but no node is named `{target}`"
+        message = f"node `{node_id}` reads input `{reference.value}`, but no node is named `{target}`"
         if hint:
             message += f": did you mean `{hint}`?"
         yield Diagnostic(UNKNOWN_INPUT, message, reference.span)
@@ -278,11 +284,12 @@ def _outputs(graph: Graph, ids: dict[str, Node]) -> Iterator[Diagnostic]:
             yield Diagnostic(UNKNOWN_OUTPUT, message, item.span)
 
 
-def _cycles(nodes: list[Node], ids: dict[str, Node]) -> Iterator[Diagnostic]:
+def _cycles(fields_by_id: dict[str, Fields], ids: dict[str, Node]) -> Iterator[Diagnostic]:
     """Kahn's algorithm; whatever cannot be ordered lies on or behind a cycle."""
     order = {node_id: index for index, node_id in enumerate(ids)}
     depends = {
-        node_id: [dep for dep in dependencies(node, ids) if dep in ids] for node_id, node in ids.items()
+        node_id: [dep for dep in dependencies(fields, ids) if dep in ids]
+        for node_id, fields in fields_by_id.items()
     }
     waiting = {node_id: len(deps) for node_id, deps in depends.items()}
     dependents: dict[str, list[str]] = {}
