@@ -173,7 +173,7 @@ def test_check_ok_and_problems(tmp_path: Path) -> None:
     result = runner.invoke(app, ["check", HELLO, bad])
     assert result.exit_code == 1
     assert "unknown op `Eq`: did you mean `Equals`? [Z003]" in result.output
-    assert "1 of 2 files have problems" in result.output
+    assert "1 of 2 files has problems" in result.output
 
 
 def test_sign_and_verify_without_and_with_a_key(tmp_path: Path) -> None:

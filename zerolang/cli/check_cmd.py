@@ -33,5 +33,6 @@ def check(
             continue
         typer.echo(f"{file}: ok ({len(graph.nodes)} nodes)")
     if failed:
-        typer.echo(f"{failed} of {len(files)} files have problems", err=True)
+        verb = "has" if failed == 1 else "have"
+        typer.echo(f"{failed} of {len(files)} files {verb} problems", err=True)
         raise typer.Exit(1)

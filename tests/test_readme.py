@@ -1,0 +1,80 @@
+"""The README tells the truth: its example commands print what it shows, and CI runs its test line."""
+
+from __future__ import annotations
+
+import os
+import re
+import shlex
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parent.parent
+README = (ROOT / "README.md").read_text(encoding="utf-8")
+
+
+def console_examples() -> list[tuple[str, str]]:
+    """Each `$ zero ...` command in a console block, with the output shown under it."""
+    examples: list[tuple[str, str]] = []
+    for block in re.findall(r"```console\n(.*?)```", README, flags=re.DOTALL):
+        command: str | None = None
+        output: list[str] = []
+        for line in block.splitlines():
+            if line.startswith("$ "):
+                if command is not None:
+                    examples.append((command, "\n".join(output)))
+                command, output = line[2:], []
+            else:
+                output.append(line)
+        if command is not None:
+            examples.append((command, "\n".join(output)))
+    return examples
+
+
+def quick_start() -> list[str]:
+    section = README.split("## Quick start", 1)[1]
+    block = re.search(r"```bash\n(.*?)```", section, flags=re.DOTALL)
+    assert block is not None
+    return [line for line in block.group(1).splitlines() if line.strip()]
+
+
+EXAMPLES = console_examples()
+
+
+def test_readme_has_examples_for_every_command() -> None:
+    commands = {shlex.split(command)[1] for command, _ in EXAMPLES}
+    assert {"run", "check", "keygen"} <= commands
+
+
+@pytest.mark.parametrize(("command", "expected"), EXAMPLES, ids=[command for command, _ in EXAMPLES])
+def test_readme_example_output(command: str, expected: str, tmp_path: Path) -> None:
+    arguments = shlex.split(command)
+    assert arguments[0] == "zero"
+    environment = {**os.environ, "COLUMNS": "100", "NO_COLOR": "1", "TERM": "dumb"}
+    if arguments[1] == "keygen":
+        arguments[2] = str(tmp_path / arguments[2])
+    completed = subprocess.run(
+        [sys.executable, "-m", "zerolang", *arguments[1:]],
+        cwd=ROOT,
+        env=environment,
+        capture_output=True,
+        text=True,
+        check=False,
+    )
+    printed = (completed.stdout + completed.stderr).rstrip("\n")
+    actual = "\n".join(line.rstrip() for line in printed.splitlines())
+    if arguments[1] == "keygen":
+        actual = re.sub(r"\S*signer\.pem", "signer.pem", actual)
+        actual = re.sub(r"[0-9a-f]{64}", "<hex>", actual)
+        expected = re.sub(r"[0-9a-f]{64}", "<hex>", expected)
+    assert actual == expected.rstrip("\n")
+
+
+def test_quick_start_has_two_lines_and_ci_runs_the_test_line() -> None:
+    install_and_run, install_and_test = quick_start()
+    assert "zero run" in install_and_run and "pip install" in install_and_run
+    assert "pytest" in install_and_test and "pip install" in install_and_test
+    ci = (ROOT / ".ci" / "run").read_text(encoding="utf-8")
+    assert install_and_test in ci.splitlines()
