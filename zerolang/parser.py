@@ -33,6 +33,7 @@ from zerolang.ast import (
     Value,
 )
 from zerolang.errors import ZeroError, ZeroSyntaxError
+from zerolang.files import read_text
 from zerolang.gcpause import paused_gc
 
 INT64_MIN, INT64_MAX = -(2**63), 2**63 - 1
@@ -250,16 +251,8 @@ def parse_file(path: str | Path) -> Graph:
 
 
 def read_source(path: str | Path) -> str:
-    try:
-        return Path(path).read_text(encoding="utf-8")
-    except FileNotFoundError:
-        raise ZeroError(f"{path}: no such file") from None
-    except IsADirectoryError:
-        raise ZeroError(f"{path}: is a directory, not a .0 file") from None
-    except UnicodeDecodeError as error:
-        raise ZeroError(f"{path}: not UTF-8 text (byte {error.start})") from None
-    except OSError as error:
-        raise ZeroError(f"{path}: {error.strerror or error}") from None
+    """A `.0` file's text; a missing or unreadable file is a `ZeroError`."""
+    return read_text(path, "file")
 
 
 def _explain_syntax_error(text: str, path: str | None) -> ZeroSyntaxError:

@@ -16,6 +16,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Protocol
 
 from zerolang.errors import RunError, ZeroError
+from zerolang.files import read_bytes
 
 if TYPE_CHECKING:
     from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey, Ed25519PublicKey
@@ -89,7 +90,7 @@ class Ed25519Signer:
         from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey, Ed25519PublicKey
 
         where = str(path)
-        data = _read_key_file(where)
+        data = read_bytes(where, "key file")
         text = data.strip()
         if text.startswith(b"-----BEGIN"):
             header = text.split(b"\n", 1)[0]
@@ -149,17 +150,6 @@ class Ed25519Signer:
         except InvalidSignature:
             return False
         return True
-
-
-def _read_key_file(path: str) -> bytes:
-    try:
-        return Path(path).read_bytes()
-    except FileNotFoundError:
-        raise ZeroError(f"{path}: no such key file") from None
-    except IsADirectoryError:
-        raise ZeroError(f"{path}: is a directory, not a key file") from None
-    except OSError as error:
-        raise ZeroError(f"{path}: cannot read the key file ({error.strerror or error})") from None
 
 
 def generate_key_file(path: str | Path) -> str:

@@ -1,0 +1,28 @@
+"""Reading a user's file: every way it can fail is one clear `ZeroError` line, never a traceback."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from zerolang.errors import ZeroError
+
+
+def read_bytes(path: str | Path, what: str = "file") -> bytes:
+    """The file's bytes; `what` names it in errors ("key file", ".0 file")."""
+    try:
+        return Path(path).read_bytes()
+    except FileNotFoundError:
+        raise ZeroError(f"{path}: no such {what}") from None
+    except IsADirectoryError:
+        raise ZeroError(f"{path}: is a directory, not a {what}") from None
+    except OSError as error:
+        raise ZeroError(f"{path}: cannot read the {what} ({error.strerror or error})") from None
+
+
+def read_text(path: str | Path, what: str = "file") -> str:
+    """The file as UTF-8 text."""
+    data = read_bytes(path, what)
+    try:
+        return data.decode("utf-8")
+    except UnicodeDecodeError as error:
+        raise ZeroError(f"{path}: not UTF-8 text (byte {error.start})") from None
