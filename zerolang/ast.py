@@ -36,10 +36,15 @@ NO_SPAN = Span(0, 0, 0, 0)
 
 @dataclass(slots=True)
 class Comment:
-    """A `#` comment; `text` is everything after the `#`, as written."""
+    """A `#` comment; `text` is everything after the `#`, trailing blanks dropped.
+
+    `blank_after` records a blank line written after an own-line comment, so a
+    comment that heads a section keeps its distance from what follows.
+    """
 
     text: str
     span: Span = field(default=NO_SPAN, compare=False, repr=False)
+    blank_after: bool = field(default=False, compare=False, repr=False)
 
 
 @dataclass(slots=True, kw_only=True)

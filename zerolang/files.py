@@ -26,3 +26,30 @@ def read_text(path: str | Path, what: str = "file") -> str:
         return data.decode("utf-8")
     except UnicodeDecodeError as error:
         raise ZeroError(f"{path}: not UTF-8 text (byte {error.start})") from None
+
+
+def write_text_atomic(path: str | Path, text: str) -> None:
+    """Replace a file's text all at once: a crash leaves the old file or the new one, never half of one.
+
+    `newline=""` keeps the text's own line endings (the formatter keeps CRLF files CRLF).
+    """
+    import os
+    import tempfile
+
+    target = Path(path)
+    try:
+        mode = target.stat().st_mode & 0o7777
+    except FileNotFoundError:
+        mode = 0o644
+    handle, temporary = tempfile.mkstemp(prefix=f".{target.name}.", suffix=".tmp", dir=target.parent)
+    try:
+        with os.fdopen(handle, "w", encoding="utf-8", newline="") as stream:
+            stream.write(text)
+        os.chmod(temporary, mode)
+        os.replace(temporary, target)
+    except OSError as error:
+        Path(temporary).unlink(missing_ok=True)
+        raise ZeroError(f"{path}: cannot write ({error.strerror or error})") from None
+    except BaseException:
+        Path(temporary).unlink(missing_ok=True)
+        raise

@@ -9,6 +9,10 @@ double-quoted strings with JSON escapes; bare identifiers for `type` and
 `op`; a map or list on one line when it fits the width and holds no
 comment, else one element per line with a trailing comma; the graph and its
 node list always one element per line; at most one blank line kept.
+
+`compat=True` prints the fully quoted JSON-like style the old runtime's
+regex parser reads: every key and string quoted, no trailing commas, struct
+literals as plain maps (that parser knows no struct names).
 """
 
 from __future__ import annotations
@@ -41,9 +45,9 @@ INDENT = "    "
 DEFAULT_WIDTH = 100
 
 
-def print_graph(graph: Graph, *, width: int = DEFAULT_WIDTH) -> str:
-    """The canonical text of `graph`, ending in one newline."""
-    return _Printer(width).graph(graph)
+def print_graph(graph: Graph, *, width: int = DEFAULT_WIDTH, compat: bool = False) -> str:
+    """The canonical text of `graph` (or its old-runtime form), ending in one newline."""
+    return _Printer(width, compat).graph(graph)
 
 
 def quote(text: str) -> str:
@@ -84,6 +88,16 @@ def _comment(comment: Comment) -> str:
     return "#" + comment.text.rstrip()
 
 
+def _comment_lines(comments: list[Comment], indent: str) -> list[str]:
+    """Own-line comments, each followed by the blank line it had in the source, if any."""
+    lines: list[str] = []
+    for comment in comments:
+        lines.append(indent + _comment(comment))
+        if comment.blank_after:
+            lines.append("")
+    return lines
+
+
 def _has_comments(value: Value) -> bool:
     if isinstance(value, Array):
         return bool(value.dangling) or any(
@@ -97,13 +111,28 @@ def _has_comments(value: Value) -> bool:
 
 
 class _Printer:
-    def __init__(self, width: int) -> None:
+    def __init__(self, width: int, compat: bool = False) -> None:
         self.width = width
+        self.compat = compat
+
+    def key(self, key: str) -> str:
+        return quote(key) if self.compat else format_key(key)
+
+    def scalar(self, value: Value, key: str | None) -> str:
+        return format_scalar(value, None if self.compat else key)
+
+    def struct_prefix(self, value: Map) -> str:
+        if isinstance(value, Struct) and not isinstance(value, Graph) and not self.compat:
+            return f"{value.name} "
+        return ""
 
     def graph(self, graph: Graph) -> str:
-        lines = [_comment(comment) for comment in graph.leading]
+        lines = _comment_lines(graph.leading, "")
         lines.append(self.block(graph, 0, always_break=True))
-        lines.extend(_comment(comment) for comment in graph.footer)
+        footer = _comment_lines(graph.footer, "")
+        if footer and footer[-1] == "":
+            footer.pop()
+        lines.extend(footer)
         return "\n".join(lines) + "\n"
 
     def value(self, value: Value, level: int, key: str | None, room: int) -> str:
@@ -115,18 +144,18 @@ class _Printer:
                 if len(flat) <= room:
                     return flat
             return self.block(value, level, always_break=True)
-        return format_scalar(value, key)
+        return self.scalar(value, key)
 
     def flat(self, value: Value, key: str | None = None) -> str:
         if isinstance(value, Array):
             return "[" + ", ".join(self.flat(item) for item in value.items) + "]"
         if isinstance(value, Map):
-            prefix = f"{value.name} " if isinstance(value, Struct) and not isinstance(value, Graph) else ""
+            prefix = self.struct_prefix(value)
             if not value.entries:
                 return prefix + "{}"
-            body = ", ".join(f"{format_key(e.key)}: {self.flat(e.value, e.key)}" for e in value.entries)
+            body = ", ".join(f"{self.key(e.key)}: {self.flat(e.value, e.key)}" for e in value.entries)
             return prefix + "{ " + body + " }"
-        return format_scalar(value, key)
+        return self.scalar(value, key)
 
     def block(self, value: Map | Array, level: int, *, always_break: bool) -> str:
         inner = INDENT * (level + 1)
@@ -134,25 +163,29 @@ class _Printer:
             opening, closing = "[", "]"
             elements: list[Element] = list(value.items)
         else:
-            prefix = f"{value.name} " if isinstance(value, Struct) else ""
+            prefix = f"{value.name} " if isinstance(value, Graph) else self.struct_prefix(value)
             opening, closing = prefix + "{", "}"
             elements = list(value.entries)
         lines = [opening]
+        last = len(elements) - 1
         for index, element in enumerate(elements):
             if element.blank_before and index > 0:
                 lines.append("")
-            lines.extend(inner + _comment(comment) for comment in element.leading)
+            lines.extend(_comment_lines(element.leading, inner))
             if isinstance(element, Entry):
-                head = f"{format_key(element.key)}: "
+                head = f"{self.key(element.key)}: "
                 room = self.width - len(inner) - len(head) - 1
                 body = head + self.value(element.value, level + 1, element.key, room)
             else:
                 room = self.width - len(inner) - 1
                 body = self.value(cast(Value, element), level + 1, None, room)
-            line = inner + body + ","
+            line = inner + body + ("" if self.compat and index == last else ",")
             if element.trailing is not None:
                 line += "  " + _comment(element.trailing)
             lines.append(line)
-        lines.extend(inner + _comment(comment) for comment in value.dangling)
+        dangling = _comment_lines(value.dangling, inner)
+        if dangling and dangling[-1] == "":
+            dangling.pop()
+        lines.extend(dangling)
         lines.append(INDENT * level + closing)
         return "\n".join(lines)

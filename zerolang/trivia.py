@@ -23,6 +23,15 @@ def attach_comments(graph: Graph, comments: list[Comment], text: str) -> None:
     graph.footer = [comment for comment in comments if comment.span.start >= end]
     inside = [comment for comment in comments if start <= comment.span.start < end]
     _distribute(graph, inside, text)
+    _mark_blank_after(graph.leading, start, text)
+    _mark_blank_after(graph.footer, len(text), text)
+
+
+def _mark_blank_after(comments: list[Comment], next_start: int, text: str) -> None:
+    """Note which own-line comments have a blank line before the next comment or `next_start`."""
+    for index, comment in enumerate(comments):
+        following = comments[index + 1].span.start if index + 1 < len(comments) else next_start
+        comment.blank_after = text.count("\n", comment.span.end, following) >= 2
 
 
 def _children(container: Map | Array) -> Sequence[Element]:
@@ -76,4 +85,6 @@ def _blank_before_comments(container: Map | Array, children: Sequence[Element], 
     for child in children:
         if child.leading:
             child.blank_before = text.count("\n", previous_end, child.leading[0].span.start) >= 2
+            _mark_blank_after(child.leading, child.span.start, text)
         previous_end = child.trailing.span.end if child.trailing is not None else child.span.end
+    _mark_blank_after(container.dangling, container.span.end - 1, text)

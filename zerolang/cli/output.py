@@ -7,7 +7,7 @@ import sys
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
-    from zerolang.errors import ZeroError
+    from zerolang.errors import Diagnostic, ZeroError
     from zerolang.interpreter import RunResult
 
 
@@ -25,6 +25,31 @@ def print_error(error: ZeroError) -> None:
             console.print(Text(rest, style="dim"))
     else:
         sys.stderr.write(f"error: {text}\n")
+
+
+def print_diagnostic(diagnostic: Diagnostic, source: str | None) -> None:
+    """A warning or finding: `file:line:col: CODE message`, the line and a caret, on stderr."""
+    from zerolang.errors import source_excerpt
+
+    lines = [
+        f"{diagnostic.location()}: {diagnostic.severity.value}: {diagnostic.message} [{diagnostic.code}]"
+    ]
+    if source is not None and diagnostic.span is not None and diagnostic.span.line:
+        lines.extend(source_excerpt(source, diagnostic.span))
+    sys.stderr.write("\n".join(lines) + "\n")
+
+
+def print_diff(diff: str) -> None:
+    """A unified diff: coloured by rich on a terminal, plain text in a pipe."""
+    if not diff:
+        return
+    if sys.stdout.isatty():
+        from rich.console import Console
+        from rich.syntax import Syntax
+
+        Console().print(Syntax(diff, "diff", theme="ansi_dark", background_color="default"))
+    else:
+        sys.stdout.write(diff if diff.endswith("\n") else diff + "\n")
 
 
 def show_value(value: Any) -> str:

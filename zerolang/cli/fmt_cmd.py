@@ -1,0 +1,171 @@
+"""`zero fmt`: rewrite `.0` files in the canonical style, or check or show what would change."""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+from typing import Annotated
+
+import typer
+
+SKIPPED_DIRECTORIES = frozenset(
+    {".git", ".hg", ".venv", "venv", "node_modules", "__pycache__", ".tox", "build", "dist"}
+)
+
+
+def fmt(
+    paths: Annotated[
+        list[str] | None,
+        typer.Argument(
+            help="Files or folders (searched for *.0); `-` reads stdin and writes stdout.",
+            show_default=False,
+            metavar="[PATH]...",
+        ),
+    ] = None,
+    check: Annotated[
+        bool, typer.Option("--check", help="Change nothing; exit 1 if any file would change.")
+    ] = False,
+    diff: Annotated[bool, typer.Option("--diff", help="Print a unified diff instead of writing.")] = False,
+    compat: Annotated[
+        bool,
+        typer.Option(
+            "--compat",
+            help="Print the fully quoted style the old runtime reads; warn about strings it would corrupt.",
+        ),
+    ] = False,
+    line_width: Annotated[
+        int | None,
+        typer.Option(
+            "--line-width",
+            min=20,
+            max=1000,
+            metavar="N",
+            help="Override [tool.zero] line-width (default 100).",
+        ),
+    ] = None,
+) -> None:
+    """Format .0 files in place (folders recursively)."""
+    code = run_fmt(paths or ["."], check=check, diff=diff, compat=compat, line_width=line_width)
+    if code:
+        raise typer.Exit(code)
+
+
+def expand(paths: list[str]) -> list[Path]:
+    """Files named directly, and every `*.0` under named folders (hidden and tool folders skipped)."""
+    found: list[Path] = []
+    for raw in paths:
+        path = Path(raw)
+        if path.is_dir():
+            for candidate in sorted(path.rglob("*.0")):
+                relative = candidate.relative_to(path).parts[:-1]
+                if any(part in SKIPPED_DIRECTORIES or part.startswith(".") for part in relative):
+                    continue
+                if candidate.is_file():
+                    found.append(candidate)
+        else:
+            found.append(path)
+    return found
+
+
+def run_fmt(paths: list[str], *, check: bool, diff: bool, compat: bool, line_width: int | None) -> int:
+    """Format, check or diff each path; the exit code: 1 if a file failed, or would change under --check."""
+    if "-" in paths:
+        if len(paths) > 1:
+            raise typer.BadParameter("`-` (stdin) cannot be combined with other paths", param_hint="PATH")
+        return _format_stdin(check=check, diff=diff, compat=compat, line_width=line_width)
+    from zerolang.cli.output import print_error
+    from zerolang.config import settings_for
+    from zerolang.errors import ZeroError
+    from zerolang.files import read_text, write_text_atomic
+
+    files = expand(paths)
+    if not files:
+        typer.echo(f"warning: no .0 files under {', '.join(paths)}", err=True)
+        return 0
+    changed = unchanged = failed = 0
+    for file in files:
+        try:
+            text = read_text(file)
+            width = line_width or settings_for(file).line_width
+            if compat:
+                _print_compat(text, str(file), width)
+                continue
+            formatted = _format(text, str(file), width)
+            if formatted == text:
+                unchanged += 1
+                continue
+            changed += 1
+            if diff:
+                _print_diff(text, formatted, str(file))
+            if check:
+                typer.echo(f"would reformat {file}")
+            elif not diff:
+                write_text_atomic(file, formatted)
+        except ZeroError as error:
+            failed += 1
+            print_error(error)
+    if not compat:
+        typer.echo(_summary(changed, unchanged, failed, dry=check or diff), err=True)
+    return 1 if failed or (check and changed) else 0
+
+
+def _format(text: str, path: str, width: int) -> str:
+    from zerolang.formatter import format_source
+
+    return format_source(text, path, width=width)
+
+
+def _format_stdin(*, check: bool, diff: bool, compat: bool, line_width: int | None) -> int:
+    from zerolang.config import settings_for
+
+    text = sys.stdin.read()
+    width = line_width or settings_for(Path.cwd()).line_width
+    if compat:
+        _print_compat(text, "<stdin>", width)
+        return 0
+    formatted = _format(text, "<stdin>", width)
+    if diff:
+        _print_diff(text, formatted, "<stdin>")
+    elif check:
+        if formatted != text:
+            typer.echo("would reformat <stdin>")
+    else:
+        sys.stdout.write(formatted)
+    return 1 if check and formatted != text else 0
+
+
+def _print_compat(text: str, path: str, width: int) -> None:
+    from zerolang.cli.output import print_diagnostic
+    from zerolang.formatter import to_compat
+
+    result = to_compat(text, path, width=width)
+    sys.stdout.write(result.text)
+    for warning in result.warnings:
+        print_diagnostic(warning, text)
+
+
+def _print_diff(before: str, after: str, path: str) -> None:
+    import difflib
+
+    from zerolang.cli.output import print_diff
+
+    lines = difflib.unified_diff(
+        before.splitlines(keepends=True),
+        after.splitlines(keepends=True),
+        f"{path} (original)",
+        f"{path} (formatted)",
+    )
+    print_diff("".join(lines))
+
+
+def _summary(changed: int, unchanged: int, failed: int, *, dry: bool) -> str:
+    def count(number: int, what: str) -> str:
+        return f"{number} file{'s' if number != 1 else ''} {what}"
+
+    parts = [
+        count(changed, "would be reformatted" if dry else "reformatted"),
+        count(unchanged, "already formatted"),
+    ]
+    if failed:
+        parts.append(count(failed, "could not be formatted"))
+    return ", ".join(parts)
