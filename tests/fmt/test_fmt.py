@@ -85,9 +85,9 @@ def test_compat_style_and_warnings() -> None:
     result = to_compat(source, "x.0")
     assert '"type": "Constant"' in result.text and '"outputs": ["t"]' in result.text
     assert '"proofs": [{ "n": 1 }]' in result.text
+    lines = result.text.splitlines()
     assert not any(
-        line.rstrip().endswith(",") and next_line.strip() in ("]", "}")
-        for line, next_line in zip(result.text.splitlines(), result.text.splitlines()[1:])
+        lines[i].endswith(",") and lines[i + 1].strip() in ("]", "}") for i in range(len(lines) - 1)
     )
     messages = [(w.code, w.span.line if w.span else 0, w.message) for w in result.warnings]
     assert (
