@@ -1,0 +1,52 @@
+"""`zero lint`: rules that find what breaks a `.0` graph or silently loses data, with fixes.
+
+Public API:
+
+- `lint_graph(graph, source, path, settings)`: the findings for a parsed graph;
+- `lint_source(source, path, settings)`: the same from text, a syntax error being one finding;
+- `fix_source(source, path, settings, unsafe=False)`: apply fixes, get the new text and what remains;
+- `RULES`: every rule by code (`Rule.code`, `.name`, `.severity`, `.fix`, `.summary`, `.explanation`).
+
+Rules live in `zerolang.lint.rules`, one small module each; a rule is a
+function decorated with `@rule(code, name, severity, fix)` whose docstring
+says why it matters. Fixes edit the syntax tree and the canonical printer
+writes the file; nothing is ever patched as text.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from zerolang.config import Settings
+from zerolang.errors import ZeroSyntaxError
+from zerolang.lint.fixes import FixResult, fix_source
+from zerolang.lint.linter import lint_graph, syntax_finding
+from zerolang.lint.model import Applicability, Finding, Fix, Rule, Violation, rule
+from zerolang.lint.rules import RULES
+from zerolang.parser import parse
+
+__all__ = [
+    "RULES",
+    "Applicability",
+    "Finding",
+    "Fix",
+    "FixResult",
+    "Rule",
+    "Violation",
+    "fix_source",
+    "lint_graph",
+    "lint_source",
+    "rule",
+]
+
+
+def lint_source(
+    source: str, path: str | Path | None = None, settings: Settings | None = None
+) -> list[Finding]:
+    """Parse and lint `source`; text that does not parse gives one finding at the parser's place."""
+    name = str(path) if path is not None else None
+    try:
+        graph = parse(source, path)
+    except ZeroSyntaxError as error:
+        return [syntax_finding(error, name)]
+    return lint_graph(graph, source, path, settings)

@@ -1,0 +1,102 @@
+"""Linting files and folders: discovery, settings per file, fixing and writing back."""
+
+from __future__ import annotations
+
+import dataclasses
+from collections.abc import Iterator
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from zerolang.config import Settings, settings_for
+from zerolang.errors import ZeroError, ZeroSyntaxError
+from zerolang.files import read_text
+from zerolang.lint.fixes import fix_source
+from zerolang.lint.linter import lint_graph, syntax_finding
+from zerolang.lint.model import Finding
+from zerolang.parser import parse
+
+# Folders never searched for `.0` files: tools' caches and virtual environments.
+SKIPPED_FOLDERS = frozenset({"node_modules", "__pycache__"})
+
+
+@dataclass(slots=True)
+class FileResult:
+    """One file's outcome: what remains to report, what was fixed, and its (possibly fixed) source."""
+
+    path: str
+    source: str | None
+    findings: list[Finding]
+    fixed: list[Finding] = field(default_factory=list)
+
+
+@dataclass(frozen=True, slots=True)
+class Options:
+    """What the command line asks for; `select`/`ignore` replace the config's when given."""
+
+    fix: bool = False
+    unsafe_fixes: bool = False
+    select: tuple[str, ...] | None = None
+    ignore: tuple[str, ...] | None = None
+
+
+def discover(paths: list[Path]) -> Iterator[Path]:
+    """Files named on the command line as they are; folders searched for `*.0`, in sorted order.
+
+    A path that does not exist is an error before anything is linted.
+    """
+    for path in paths:
+        if not path.exists():
+            raise ZeroError(f"{path}: no such file or folder")
+    seen: set[Path] = set()
+    for path in paths:
+        found = sorted(_walk(path)) if path.is_dir() else [path]
+        for file in found:
+            key = file.resolve()
+            if key not in seen:
+                seen.add(key)
+                yield file
+
+
+def _walk(folder: Path) -> Iterator[Path]:
+    for child in folder.iterdir():
+        if child.is_dir():
+            if not child.name.startswith(".") and child.name not in SKIPPED_FOLDERS:
+                yield from _walk(child)
+        elif child.suffix == ".0" and child.is_file():
+            yield child
+
+
+def settings_with(options: Options, path: Path) -> Settings:
+    """The file's own settings, with the command line's `select` and `ignore` in place of the config's."""
+    settings = settings_for(path)
+    lint = settings.lint
+    if options.select is not None:
+        lint = dataclasses.replace(lint, select=options.select)
+    if options.ignore is not None:
+        lint = dataclasses.replace(lint, ignore=options.ignore)
+    return dataclasses.replace(settings, lint=lint)
+
+
+def lint_file(path: Path, options: Options) -> FileResult:
+    """Lint one file (fixing it in place with `options.fix`); a file that does not parse is one finding."""
+    name = str(path)
+    settings = settings_with(options, path)
+    try:
+        source = read_text(path, ".0 file")
+    except ZeroError as error:  # not UTF-8, unreadable: reported like a file that does not parse
+        error.message = error.message.removeprefix(f"{name}: ")
+        return FileResult(name, None, [syntax_finding(error, name)])
+    try:
+        if options.fix:
+            result = fix_source(source, path, settings, unsafe=options.unsafe_fixes)
+            if result.changed:
+                path.write_text(result.source, encoding="utf-8")
+            return FileResult(name, result.source, result.findings, result.fixed)
+        graph = parse(source, path)
+    except ZeroSyntaxError as error:
+        return FileResult(name, source, [syntax_finding(error, name)])
+    return FileResult(name, source, lint_graph(graph, source, path, settings))
+
+
+def lint_paths(paths: list[Path], options: Options) -> list[FileResult]:
+    return [lint_file(path, options) for path in discover(paths)]
