@@ -64,13 +64,14 @@ def reports_errors(command: Callable[P, None]) -> Callable[P, None]:
 
 
 def _register() -> None:
-    from zerolang.cli import check_cmd, fmt_cmd, keygen_cmd, lint_cmd, run_cmd
+    from zerolang.cli import check_cmd, fmt_cmd, keygen_cmd, lint_cmd, run_cmd, viz_cmd
 
     app.command("run")(reports_errors(run_cmd.run))
     app.command("check")(reports_errors(check_cmd.check))
     app.command("fmt")(reports_errors(fmt_cmd.fmt))
     app.command("keygen")(reports_errors(keygen_cmd.keygen))
     app.command("lint")(reports_errors(lint_cmd.lint))
+    app.command("viz")(reports_errors(viz_cmd.viz))
 
 
 _register()

@@ -1,0 +1,21 @@
+"""What the editor grammar tests share: the files they highlight and where their golden files live."""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent.parent
+HERE = Path(__file__).resolve().parent
+GOLDEN = HERE / "golden"
+UPDATE = os.environ.get("ZERO_UPDATE_GOLDEN") == "1"
+
+# Every example, the schema, the syntax tour, and samples of .0c text and of invalid .0 text.
+SOURCES = sorted(
+    [
+        *(ROOT / "examples").rglob("*.0"),
+        ROOT / "schema" / "schema.0",
+        ROOT / "tests" / "highlight" / "tour.0",
+        *(HERE / "samples").iterdir(),
+    ]
+)
