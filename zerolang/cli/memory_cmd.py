@@ -1,0 +1,362 @@
+"""`zero memory`: ingest facts, compile one input to `.0`, get a concept back, stats, check.
+
+The database is `--db PATH`, else `$ZERO_MEMORY_DB`, else `memory.db` in the
+per-user data directory (`platformdirs.user_data_dir("zerolang")`, e.g.
+`~/.local/share/zerolang/memory.db` on Linux). Heavy imports stay inside the
+commands, so `zero --help` does not pay for SQLite or the compiler.
+"""
+
+from __future__ import annotations
+
+import functools
+import json
+import sys
+from collections.abc import Callable
+from pathlib import Path
+from typing import TYPE_CHECKING, Annotated, ParamSpec
+
+import typer
+
+if TYPE_CHECKING:
+    from zerolang.memory.ingest import SourcedInput
+    from zerolang.memory.normalize import AliasTable
+    from zerolang.memory.store import CheckReport, ConceptView, InsertResult, MemoryStore
+
+P = ParamSpec("P")
+DB_ENV = "ZERO_MEMORY_DB"
+
+memory_app = typer.Typer(
+    name="memory",
+    help="0-memory: compile facts into .0 graphs, store them, get them back by label or hash.",
+    no_args_is_help=True,
+    add_completion=False,
+    pretty_exceptions_enable=False,
+    rich_markup_mode=None,
+    context_settings={"help_option_names": ["-h", "--help"]},
+)
+
+
+def _reports_errors(command: Callable[P, None]) -> Callable[P, None]:
+    """The app's error boundary (ZeroError -> one line, exit 1), imported when a command runs.
+
+    Importing `zerolang.cli.app` at module level would be circular: it registers this module.
+    """
+
+    @functools.wraps(command)
+    def wrapper(*args: P.args, **kwargs: P.kwargs) -> None:
+        from zerolang.cli.app import reports_errors
+
+        reports_errors(command)(*args, **kwargs)
+
+    return wrapper
+
+
+def _command(name: str) -> Callable[[Callable[P, None]], Callable[P, None]]:
+    def register(function: Callable[P, None]) -> Callable[P, None]:
+        memory_app.command(name)(_reports_errors(function))
+        return function
+
+    return register
+
+
+DbOption = Annotated[
+    Path | None,
+    typer.Option(
+        "--db",
+        envvar=DB_ENV,
+        metavar="PATH",
+        show_envvar=True,
+        help="The memory database (SQLite). Default: memory.db in the per-user data directory.",
+    ),
+]
+AliasOption = Annotated[
+    Path | None,
+    typer.Option(
+        "--aliases",
+        metavar="FILE.json",
+        help='Extra aliases, a JSON object {"alias": "canonical label"}, on top of the built-in ones.',
+    ),
+]
+JsonOption = Annotated[bool, typer.Option("--json", help="Print one JSON document.")]
+
+
+def default_db() -> Path:
+    """The per-user default database: `<user data dir>/zerolang/memory.db`."""
+    from platformdirs import user_data_dir
+
+    return Path(user_data_dir("zerolang", appauthor=False)) / "memory.db"
+
+
+def resolve_db(option: Path | None) -> Path:
+    """`--db` (or `$ZERO_MEMORY_DB`, which typer folds into it), else the per-user default."""
+    return option if option is not None and str(option) else default_db()
+
+
+def _open(option: Path | None, *, create: bool) -> MemoryStore:
+    from zerolang.errors import ZeroError
+    from zerolang.memory.store import MemoryStore
+
+    path = resolve_db(option)
+    if create and str(path) != ":memory:":
+        if option is None:
+            try:
+                path.parent.mkdir(parents=True, exist_ok=True)
+            except OSError as error:
+                raise ZeroError(
+                    f"{path.parent}: cannot create the data directory ({error.strerror})"
+                ) from None
+        elif not path.parent.is_dir():
+            raise ZeroError(f"{path}: no such directory {path.parent}")
+    return MemoryStore(path, create=create)
+
+
+def _aliases(path: Path | None) -> AliasTable:
+    from zerolang.memory.normalize import AliasTable
+
+    return AliasTable.default() if path is None else AliasTable.from_file(path)
+
+
+def _print_json(document: object) -> None:
+    sys.stdout.write(json.dumps(document, ensure_ascii=False, indent=2) + "\n")
+
+
+# ---- ingest ---------------------------------------------------------------------------------
+
+
+@_command("ingest")
+def ingest(
+    file: Annotated[
+        str,
+        typer.Argument(
+            help="A JSON object, a JSON array of them, or JSON Lines; - reads stdin.",
+            show_default=False,
+            metavar="FILE|-",
+        ),
+    ],
+    db: DbOption = None,
+    aliases: AliasOption = None,
+    as_json: Annotated[
+        bool,
+        typer.Option("--json", help="Print the totals: {new_concepts, new_facts, new_episodes, duplicates}."),
+    ] = False,
+    batch_size: Annotated[
+        int, typer.Option("--batch-size", min=1, metavar="N", help="Records per committed transaction.")
+    ] = 1000,
+) -> None:
+    """Compile inputs and store them. Re-ingesting is safe: stored episodes count as duplicates.
+
+    Every record is validated before anything is written; each is stored
+    atomically and the ingest commits as it goes, so an interrupted run keeps
+    what it finished and a rerun completes the rest.
+    """
+    from zerolang.memory.ingest import ingest as ingest_inputs
+    from zerolang.memory.ingest import load_inputs
+
+    table = _aliases(aliases)
+    inputs = load_inputs(file)
+    with _open(db, create=True) as store:
+        if sys.stderr.isatty() and inputs:
+            totals = _ingest_with_progress(store, inputs, table, batch_size)
+        else:
+            totals = ingest_inputs(store, inputs, aliases=table, batch_size=batch_size)
+        path = store.path
+    if as_json:
+        _print_json(totals.to_json())
+        return
+    tuples = sum(len(item.input.tuples) for item in inputs)
+    name = "<stdin>" if file == "-" else file
+    typer.echo(
+        f"Ingested {_plural(len(inputs), 'record')} ({_plural(tuples, 'tuple')}) from {name} into {path}:\n"
+        f"  {_plural(totals.new_concepts, 'new concept')}, {_plural(totals.new_facts, 'new fact')},"
+        f" {_plural(totals.new_episodes, 'new episode')}, {_plural(totals.duplicates, 'duplicate')}"
+    )
+
+
+def _ingest_with_progress(
+    store: MemoryStore, inputs: list[SourcedInput], table: AliasTable, batch_size: int
+) -> InsertResult:
+    """The ingest with a transient rich progress bar on stderr (only ever on a terminal)."""
+    from rich.console import Console
+    from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
+
+    from zerolang.memory.ingest import ingest as ingest_inputs
+
+    columns = (
+        TextColumn("ingesting"),
+        BarColumn(),
+        MofNCompleteColumn(),
+        TextColumn("records"),
+        TimeRemainingColumn(),
+    )
+    with Progress(*columns, console=Console(stderr=True), transient=True) as bar:
+        task = bar.add_task("ingest", total=len(inputs))
+        return ingest_inputs(
+            store,
+            inputs,
+            aliases=table,
+            batch_size=batch_size,
+            progress=lambda state: bar.update(task, completed=state.done),
+        )
+
+
+def _plural(count: int, noun: str) -> str:
+    return f"{count:,} {noun}" if count == 1 else f"{count:,} {noun}s"
+
+
+# ---- compile --------------------------------------------------------------------------------
+
+
+@_command("compile")
+def compile_(
+    file: Annotated[
+        str,
+        typer.Argument(
+            help="One compiler input (a JSON object); - reads stdin.", show_default=False, metavar="FILE|-"
+        ),
+    ],
+    output: Annotated[
+        Path | None,
+        typer.Option("--output", "-o", metavar="OUT.0", help="Write the graph here instead of stdout."),
+    ] = None,
+    aliases: AliasOption = None,
+) -> None:
+    """Print the .0 graph of one input: `zero run` on it recomputes the record's hashes."""
+    from zerolang.errors import ZeroError
+    from zerolang.memory.compiler import compile_input
+    from zerolang.memory.ingest import load_inputs
+    from zerolang.printer import print_graph
+
+    inputs = load_inputs(file)
+    if len(inputs) != 1:
+        raise ZeroError(
+            f"{file}: holds {len(inputs)} inputs; `compile` takes one (use `zero memory ingest` for many)"
+        )
+    graph, _ = compile_input(inputs[0].input, _aliases(aliases))
+    text = print_graph(graph)
+    if output is None:
+        sys.stdout.write(text)
+        return
+    from zerolang.files import write_text_atomic
+
+    write_text_atomic(output, text)
+    typer.echo(f"Wrote {output}", err=True)
+
+
+# ---- get ------------------------------------------------------------------------------------
+
+
+@_command("get")
+def get(
+    query: Annotated[
+        str,
+        typer.Argument(
+            help="A label (normalised, aliases resolved), a concept hash, or a unique hash prefix.",
+            show_default=False,
+            metavar="LABEL|HASH",
+        ),
+    ],
+    db: DbOption = None,
+    aliases: AliasOption = None,
+    as_json: Annotated[
+        bool, typer.Option("--json", help="Print {concept, facts} as JSON (see the README for the shape).")
+    ] = False,
+) -> None:
+    """Show a concept and every fact it is the subject or object of, with their episodes."""
+    from zerolang.errors import ZeroError
+    from zerolang.memory.normalize import normalize_label
+
+    table = _aliases(aliases)
+    with _open(db, create=False) as store:
+        concept = store.find_concept(query, table)
+        if concept is None:
+            resolved = table.resolve(query)
+            shown = f" (looked up as `{resolved}`)" if resolved != query and normalize_label(query) else ""
+            raise ZeroError(f"no concept `{query}`{shown} in {store.path}")
+        view = store.recall(concept)
+    if as_json:
+        _print_json(view.to_json())
+    else:
+        _print_view(view)
+
+
+def _print_view(view: ConceptView) -> None:
+    concept = view.concept
+    lines = [
+        f"concept     {concept.label}",
+        f"hash        {concept.hash}",
+        f"aliases     {', '.join(concept.aliases) if concept.aliases else '-'}",
+        f"confidence  {concept.confidence:g}",
+        f"created     {concept.created_at}",
+        f"updated     {concept.updated_at}",
+        "",
+        f"{_plural(len(view.facts), 'fact')}:" if view.facts else "no facts",
+    ]
+    for fact in view.facts:
+        lines.append(f"  {fact.subject} --{fact.fact.predicate}--> {fact.object}")
+        lines.append(
+            f"    fact {fact.fact.fact_hash.short()}  confidence {fact.fact.confidence:.4g}"
+            f"  {_plural(fact.fact.observations, 'observation')}"
+        )
+        for episode in fact.episodes:
+            lines.append(
+                f"    episode {episode.episode_hash.short()}  {episode.event_time}  {episode.source}"
+                f"  {episode.scope}  confidence {episode.confidence:g}"
+            )
+    typer.echo("\n".join(lines))
+
+
+# ---- stats, check ---------------------------------------------------------------------------
+
+
+@_command("stats")
+def stats(
+    db: DbOption = None,
+    as_json: Annotated[
+        bool, typer.Option("--json", help="Print {concepts, facts, episodes, contexts} as JSON.")
+    ] = False,
+) -> None:
+    """Count what the database holds."""
+    with _open(db, create=False) as store:
+        counts = store.counts()
+        path = store.path
+    if as_json:
+        _print_json(counts.to_json())
+        return
+    typer.echo(
+        f"database  {path}\n"
+        f"concepts  {counts.concepts:,}\n"
+        f"facts     {counts.facts:,}\n"
+        f"episodes  {counts.episodes:,}\n"
+        f"contexts  {counts.contexts:,}"
+    )
+
+
+@_command("check")
+def check(
+    db: DbOption = None,
+    as_json: Annotated[bool, typer.Option("--json", help="Print {ok, checked, problems} as JSON.")] = False,
+) -> None:
+    """Recompute every hash and resolve every reference (like git fsck); exit 1 if anything is wrong."""
+    with _open(db, create=False) as store:
+        report = store.check()
+        path = store.path
+    if as_json:
+        _print_json(report.to_json())
+    else:
+        _print_report(report, path)
+    if not report.ok:
+        raise typer.Exit(1)
+
+
+def _print_report(report: CheckReport, path: str) -> None:
+    counts = report.counts
+    checked = (
+        f"{_plural(counts.concepts, 'concept')}, {_plural(counts.facts, 'fact')},"
+        f" {_plural(counts.episodes, 'episode')}, {_plural(counts.contexts, 'context')}"
+    )
+    if report.ok:
+        typer.echo(f"ok: {path}: {checked} verified")
+        return
+    for problem in report.problems:
+        typer.echo(str(problem))
+    typer.echo(f"error: {path}: {_plural(len(report.problems), 'problem')} in {checked}", err=True)
