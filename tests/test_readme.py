@@ -15,10 +15,15 @@ ROOT = Path(__file__).resolve().parent.parent
 README = (ROOT / "README.md").read_text(encoding="utf-8")
 
 
-def console_examples() -> list[tuple[str, str]]:
-    """Each `$ zero ...` command in a console block, with the output shown under it."""
-    examples: list[tuple[str, str]] = []
+DB = "/tmp/memory.db"  # README examples use this database; tests give each block a fresh one
+NOW = re.compile(r"(created_at\": \"|created  +|updated_at\": \"|updated  +)\d{4}-\d\d-\d\dT[\d:.]+Z")
+
+
+def console_blocks() -> list[list[tuple[str, str]]]:
+    """Each console block: its `$ zero ...` commands, each with the output shown under it."""
+    blocks: list[list[tuple[str, str]]] = []
     for block in re.findall(r"```console\n(.*?)```", README, flags=re.DOTALL):
+        examples: list[tuple[str, str]] = []
         command: str | None = None
         output: list[str] = []
         for line in block.splitlines():
@@ -30,7 +35,16 @@ def console_examples() -> list[tuple[str, str]]:
                 output.append(line)
         if command is not None:
             examples.append((command, "\n".join(output)))
-    return examples
+        blocks.append(examples)
+    return blocks
+
+
+def console_examples() -> list[tuple[str, str]]:
+    return [example for block in console_blocks() if not _uses_db(block) for example in block]
+
+
+def _uses_db(block: list[tuple[str, str]]) -> bool:
+    return any(DB in command for command, _ in block)
 
 
 def quick_start() -> list[str]:
@@ -44,8 +58,8 @@ EXAMPLES = console_examples()
 
 
 def test_readme_has_examples_for_every_command() -> None:
-    commands = {shlex.split(command)[1] for command, _ in EXAMPLES}
-    assert {"run", "check", "keygen"} <= commands
+    commands = {shlex.split(command)[1] for block in console_blocks() for command, _ in block}
+    assert {"run", "check", "fmt", "lint", "viz", "keygen", "memory"} <= commands
 
 
 @pytest.mark.parametrize(("command", "expected"), EXAMPLES, ids=[command for command, _ in EXAMPLES])
@@ -55,6 +69,12 @@ def test_readme_example_output(command: str, expected: str, tmp_path: Path) -> N
     environment = {**os.environ, "COLUMNS": "100", "NO_COLOR": "1", "TERM": "dumb"}
     if arguments[1] == "keygen":
         arguments[2] = str(tmp_path / arguments[2])
+    scratch = {
+        argument: str(tmp_path / Path(argument).name)
+        for argument in arguments
+        if argument.startswith("/tmp/")
+    }
+    arguments = [scratch.get(argument, argument) for argument in arguments]
     completed = subprocess.run(
         [sys.executable, "-m", "zerolang", *arguments[1:]],
         cwd=ROOT,
@@ -64,12 +84,37 @@ def test_readme_example_output(command: str, expected: str, tmp_path: Path) -> N
         check=False,
     )
     printed = (completed.stdout + completed.stderr).rstrip("\n")
+    for readme_path, real_path in scratch.items():
+        printed = printed.replace(real_path, readme_path)
     actual = "\n".join(line.rstrip() for line in printed.splitlines())
     if arguments[1] == "keygen":
         actual = re.sub(r"\S*signer\.pem", "signer.pem", actual)
         actual = re.sub(r"[0-9a-f]{64}", "<hex>", actual)
         expected = re.sub(r"[0-9a-f]{64}", "<hex>", expected)
     assert actual == expected.rstrip("\n")
+
+
+MEMORY_BLOCKS = [block for block in console_blocks() if _uses_db(block)]
+
+
+@pytest.mark.parametrize("block", MEMORY_BLOCKS, ids=[block[0][0] for block in MEMORY_BLOCKS])
+def test_readme_memory_session(block: list[tuple[str, str]], tmp_path: Path) -> None:
+    """A block of `zero memory` commands runs in order on a fresh database; times of day are masked."""
+    database = str(tmp_path / "memory.db")
+    environment = {**os.environ, "COLUMNS": "100", "NO_COLOR": "1", "TERM": "dumb"}
+    for command, expected in block:
+        arguments = [database if argument == DB else argument for argument in shlex.split(command)]
+        completed = subprocess.run(
+            [sys.executable, "-m", "zerolang", *arguments[1:]],
+            cwd=ROOT,
+            env=environment,
+            capture_output=True,
+            text=True,
+            check=False,
+        )
+        printed = (completed.stdout + completed.stderr).rstrip("\n").replace(database, DB)
+        actual = "\n".join(line.rstrip() for line in printed.splitlines())
+        assert NOW.sub(r"\1<now>", actual) == NOW.sub(r"\1<now>", expected.rstrip("\n")), command
 
 
 def test_quick_start_has_two_lines_and_ci_runs_the_test_line() -> None:
