@@ -53,3 +53,14 @@ def write_text_atomic(path: str | Path, text: str) -> None:
     except BaseException:
         Path(temporary).unlink(missing_ok=True)
         raise
+
+
+def read_json(path: str | Path, what: str = "JSON file") -> object:
+    """A JSON document from a file; invalid JSON is reported at its file:line:col."""
+    import json
+
+    text = read_text(path, what)
+    try:
+        return json.loads(text)
+    except json.JSONDecodeError as error:
+        raise ZeroError(f"{path}:{error.lineno}:{error.colno}: invalid JSON: {error.msg}") from None

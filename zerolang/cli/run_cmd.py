@@ -29,13 +29,9 @@ def parse_input_option(option: str) -> tuple[str, Any]:
 
 def load_inputs_file(path: Path) -> dict[str, Any]:
     from zerolang.errors import ZeroError
-    from zerolang.parser import read_source
+    from zerolang.files import read_json
 
-    text = read_source(path)
-    try:
-        document = json.loads(text)
-    except json.JSONDecodeError as error:
-        raise ZeroError(f"{path}:{error.lineno}:{error.colno}: invalid JSON: {error.msg}") from None
+    document = read_json(path, "file")
     if not isinstance(document, dict):
         raise ZeroError(f"{path}: --inputs must be a JSON object mapping input names to values")
     return document

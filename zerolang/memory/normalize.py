@@ -14,7 +14,6 @@ and ` Ltm ` are the same alias. Users extend the defaults from a JSON file.
 
 from __future__ import annotations
 
-import json
 import re
 from collections.abc import Iterator, Mapping
 from pathlib import Path
@@ -97,13 +96,9 @@ class AliasTable:
     @classmethod
     def from_file(cls, path: str | Path, base: AliasTable | None = None) -> AliasTable:
         """`base` (the defaults unless given) extended by a JSON object `{"alias": "canonical", ...}`."""
-        from zerolang.files import read_text
+        from zerolang.files import read_json
 
-        text = read_text(path, "alias file")
-        try:
-            document = json.loads(text)
-        except json.JSONDecodeError as error:
-            raise ZeroError(f"{path}:{error.lineno}:{error.colno}: invalid JSON: {error.msg}") from None
+        document = read_json(path, "alias file")
         if not isinstance(document, dict):
             raise ZeroError(f'{path}: an alias file is a JSON object {{"alias": "canonical label", ...}}')
         try:
