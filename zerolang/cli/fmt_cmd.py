@@ -8,10 +8,6 @@ from typing import Annotated
 
 import typer
 
-SKIPPED_DIRECTORIES = frozenset(
-    {".git", ".hg", ".venv", "venv", "node_modules", "__pycache__", ".tox", "build", "dist"}
-)
-
 
 def fmt(
     paths: Annotated[
@@ -50,23 +46,6 @@ def fmt(
         raise typer.Exit(code)
 
 
-def expand(paths: list[str]) -> list[Path]:
-    """Files named directly, and every `*.0` under named folders (hidden and tool folders skipped)."""
-    found: list[Path] = []
-    for raw in paths:
-        path = Path(raw)
-        if path.is_dir():
-            for candidate in sorted(path.rglob("*.0")):
-                relative = candidate.relative_to(path).parts[:-1]
-                if any(part in SKIPPED_DIRECTORIES or part.startswith(".") for part in relative):
-                    continue
-                if candidate.is_file():
-                    found.append(candidate)
-        else:
-            found.append(path)
-    return found
-
-
 def run_fmt(paths: list[str], *, check: bool, diff: bool, compat: bool, line_width: int | None) -> int:
     """Format, check or diff each path; the exit code: 1 if a file failed, or would change under --check."""
     if "-" in paths:
@@ -76,9 +55,9 @@ def run_fmt(paths: list[str], *, check: bool, diff: bool, compat: bool, line_wid
     from zerolang.cli.output import print_error
     from zerolang.config import settings_for
     from zerolang.errors import ZeroError
-    from zerolang.files import read_text, write_text_atomic
+    from zerolang.files import find_sources, read_text, write_text_atomic
 
-    files = expand(paths)
+    files = find_sources([Path(path) for path in paths])
     if not files:
         typer.echo(f"warning: no .0 files under {', '.join(paths)}", err=True)
         return 0

@@ -3,20 +3,18 @@
 from __future__ import annotations
 
 import dataclasses
-from collections.abc import Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 
 from zerolang.config import Settings, settings_for
 from zerolang.errors import ZeroError, ZeroSyntaxError
-from zerolang.files import read_text
+from zerolang.files import find_sources, read_text
 from zerolang.lint.fixes import fix_source
 from zerolang.lint.linter import lint_graph, syntax_finding
 from zerolang.lint.model import Finding
 from zerolang.parser import parse
 
 # Folders never searched for `.0` files: tools' caches and virtual environments.
-SKIPPED_FOLDERS = frozenset({"node_modules", "__pycache__"})
 
 
 @dataclass(slots=True)
@@ -39,31 +37,12 @@ class Options:
     ignore: tuple[str, ...] | None = None
 
 
-def discover(paths: list[Path]) -> Iterator[Path]:
-    """Files named on the command line as they are; folders searched for `*.0`, in sorted order.
-
-    A path that does not exist is an error before anything is linted.
-    """
+def discover(paths: list[Path]) -> list[Path]:
+    """The files to lint; a path that does not exist is an error before anything is linted."""
     for path in paths:
         if not path.exists():
             raise ZeroError(f"{path}: no such file or folder")
-    seen: set[Path] = set()
-    for path in paths:
-        found = sorted(_walk(path)) if path.is_dir() else [path]
-        for file in found:
-            key = file.resolve()
-            if key not in seen:
-                seen.add(key)
-                yield file
-
-
-def _walk(folder: Path) -> Iterator[Path]:
-    for child in folder.iterdir():
-        if child.is_dir():
-            if not child.name.startswith(".") and child.name not in SKIPPED_FOLDERS:
-                yield from _walk(child)
-        elif child.suffix == ".0" and child.is_file():
-            yield child
+    return find_sources(paths)
 
 
 def settings_with(options: Options, path: Path) -> Settings:
