@@ -21,6 +21,7 @@ if TYPE_CHECKING:
     from zerolang.memory.ingest import SourcedInput
     from zerolang.memory.normalize import AliasTable
     from zerolang.memory.store import CheckReport, ConceptView, InsertResult, MemoryStore
+    from zerolang.memory.tiers import Clock
 
 P = ParamSpec("P")
 DB_ENV = "ZERO_MEMORY_DB"
@@ -360,3 +361,166 @@ def _print_report(report: CheckReport, path: str) -> None:
     for problem in report.problems:
         typer.echo(str(problem))
     typer.echo(f"error: {path}: {_plural(len(report.problems), 'problem')} in {checked}", err=True)
+
+
+# ---- tiers: consolidate, sweep (zerolang.memory.tiers) --------------------------------------
+
+NowOption = Annotated[
+    str | None,
+    typer.Option(
+        "--now", metavar="TIME", help="Act as of this ISO 8601 time (decay, `since`); default: now."
+    ),
+]
+
+
+def as_of(text: str | None) -> Clock:
+    """The clock `--now` asks for (the system clock without it); a bad time is a `ZeroError`."""
+    from datetime import UTC, datetime
+
+    from zerolang.errors import ZeroError
+    from zerolang.memory.tiers import system_clock
+
+    if text is None:
+        return system_clock
+    try:
+        moment = datetime.fromisoformat(text)
+    except ValueError:
+        raise ZeroError(f"--now: not an ISO 8601 time: {text!r}") from None
+    if moment.tzinfo is None:
+        moment = moment.replace(tzinfo=UTC)
+    return lambda: moment
+
+
+HalfLifeOption = Annotated[
+    float, typer.Option("--half-life-days", min=0.001, metavar="DAYS", help="Episode half-life in days.")
+]
+
+
+@_command("consolidate")
+def consolidate(
+    db: DbOption = None,
+    min_episodes: Annotated[
+        int, typer.Option("--min-episodes", min=1, metavar="N", help="Episodes a fact needs to be promoted.")
+    ] = 3,
+    min_confidence: Annotated[
+        float,
+        typer.Option(
+            "--min-confidence", min=0.0, max=1.0, help="Confidence an episode keeps after decay to count."
+        ),
+    ] = 0.1,
+    half_life_days: HalfLifeOption = 7.0,
+    now: NowOption = None,
+    as_json: Annotated[
+        bool, typer.Option("--json", help="Print {promoted, reinforced, pruned} as JSON.")
+    ] = False,
+) -> None:
+    """Promote facts seen in enough still-confident episodes to semantic memory, then sweep the decayed."""
+    from zerolang.memory.tiers import consolidate as run_consolidation
+
+    with _open(db, create=False) as store:
+        result = run_consolidation(
+            store,
+            min_episodes=min_episodes,
+            min_confidence=min_confidence,
+            half_life=half_life_days * 86400,
+            clock=as_of(now),
+        )
+    if as_json:
+        _print_json(result.to_json())
+        return
+    typer.echo(
+        f"{_plural(result.promoted, 'fact')} promoted to semantic memory, {result.reinforced} reinforced,"
+        f" {_plural(result.pruned, 'decayed episode')} pruned"
+    )
+
+
+@_command("sweep")
+def sweep(
+    db: DbOption = None,
+    min_confidence: Annotated[
+        float,
+        typer.Option("--min-confidence", min=0.0, max=1.0, help="Remove episodes decayed below this."),
+    ] = 0.01,
+    half_life_days: HalfLifeOption = 7.0,
+    now: NowOption = None,
+    as_json: Annotated[
+        bool, typer.Option("--json", help="Print {removed, episodes: [...]} as JSON.")
+    ] = False,
+) -> None:
+    """Remove episodes whose confidence decayed below the minimum (semantic facts keep theirs)."""
+    from zerolang.memory.tiers import EpisodicMemory
+
+    with _open(db, create=False) as store:
+        removed = EpisodicMemory(store, half_life_days * 86400, min_confidence, as_of(now)).sweep()
+    if as_json:
+        _print_json({"removed": len(removed), "episodes": [episode.to_json() for episode in removed]})
+        return
+    typer.echo(f"{_plural(len(removed), 'decayed episode')} removed")
+
+
+# ---- export, import, checkpoint (.0c, levels, deltas: zerolang.formats) ---------------------
+
+
+@_command("export")
+def export(
+    db: DbOption = None,
+    form: Annotated[
+        str, typer.Option("--format", metavar="0|0c|json", help="0c (compact), json, or 0 (verbose graphs).")
+    ] = "0c",
+    level: Annotated[
+        str, typer.Option("--level", metavar="L0|L1|L2", help="L0 ids, L1 labels and facts, L2 everything.")
+    ] = "L2",
+    since: Annotated[
+        str | None,
+        typer.Option(
+            "--since", metavar="CHECKPOINT", help="Only what was added since this checkpoint: a delta."
+        ),
+    ] = None,
+    output: Annotated[Path | None, typer.Option("--output", "-o", metavar="FILE", help="Write here.")] = None,
+) -> None:
+    """Write the memory as .0c (at a detail level), JSON or .0 graphs; --since writes a delta."""
+    from zerolang.errors import ZeroError
+    from zerolang.files import write_text_atomic
+    from zerolang.formats.exchange import Format
+    from zerolang.formats.exchange import export as export_store
+    from zerolang.formats.levels import Level
+
+    if form not in Format._value2member_map_ or level not in Level._value2member_map_:
+        raise ZeroError(f"--format is 0, 0c or json and --level L0, L1 or L2 (got {form!r}, {level!r})")
+    with _open(db, create=False) as store:
+        text = export_store(store, Format(form), Level(level), since)
+    if output is None:
+        sys.stdout.write(text)
+    else:
+        write_text_atomic(output, text)
+
+
+@_command("checkpoint")
+def checkpoint(db: DbOption = None, as_json: JsonOption = False) -> None:
+    """Print the store's checkpoint: a hash of every concept and episode, then the counts."""
+    from zerolang.formats.checkpoint import of_store
+
+    with _open(db, create=False) as store:
+        state = of_store(store)
+    if as_json:
+        _print_json({"checkpoint": state.hash, "concepts": state.concepts, "relations": state.relations})
+    else:
+        typer.echo(str(state))
+
+
+@_command("import")
+def import_(
+    file: Annotated[str, typer.Argument(help="A .0c (L2) export or delta, or a JSON export; - reads stdin.")],
+    db: DbOption = None,
+) -> None:
+    """Load an export into the store, all or nothing; a delta applies only on its base checkpoint."""
+    from zerolang.files import read_text
+    from zerolang.formats.checkpoint import of_store
+    from zerolang.formats.exchange import import_text
+
+    text = sys.stdin.read() if file == "-" else read_text(file)
+    name = "<stdin>" if file == "-" else file
+    with _open(db, create=True) as store:
+        kind, relations = import_text(store, text, name)
+        state = of_store(store)
+    typer.echo(f"Imported {name} ({kind}, {_plural(relations, 'relation')}); checkpoint {state}")

@@ -1,0 +1,85 @@
+"""`zero query`, `zero memory consolidate` and `zero memory sweep` end to end through typer's runner."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+from typer.testing import CliRunner
+
+from tests.query.conftest import EXAMPLE
+from zerolang.cli.app import app
+
+runner = CliRunner()
+
+
+def ingested(tmp_path: Path) -> str:
+    db = str(tmp_path / "memory.db")
+    result = runner.invoke(app, ["memory", "ingest", str(EXAMPLE), "--db", db])
+    assert result.exit_code == 0, result.output
+    return db
+
+
+def test_query_table_json_and_explain(tmp_path: Path) -> None:
+    db = ingested(tmp_path)
+    table = runner.invoke(app, ["query", 'recall "agent" depth 2 limit 10', "--db", db])
+    assert table.exit_code == 0, table.output
+    lines = table.stdout.splitlines()
+    assert lines[0].split() == ["#", "concept", "depth", "score", "via"]
+    assert lines[1].split()[:3] == ["1", "long-term-memory", "1"]
+    document = json.loads(runner.invoke(app, ["query", "match (?x needs ?y)", "--db", db, "--json"]).stdout)
+    assert document == [
+        {
+            "bindings": {"x": "agent", "y": "long-term-memory"},
+            "confidence": 0.985,
+            "facts": ["agent needs long-term-memory"],
+        }
+    ]
+    explained = runner.invoke(app, ["query", "recall agent rank by activation", "--db", db, "--explain"])
+    assert explained.exit_code == 0
+    assert "plan:" in explained.stdout and "spreading activation" in explained.stdout
+    assert "connectivity  activation" in explained.stdout.splitlines()[-5]
+
+
+def test_query_errors_have_a_caret_and_exit_1(tmp_path: Path) -> None:
+    db = ingested(tmp_path)
+    result = runner.invoke(app, ["query", "recall agent depht 2", "--db", db])
+    assert result.exit_code == 1
+    assert "<query>:1:14: expected" in result.stderr
+    assert "  |              ^^^^^" in result.stderr
+
+
+def test_query_needs_an_existing_database(tmp_path: Path) -> None:
+    result = runner.invoke(app, ["query", "recall agent", "--db", str(tmp_path / "none.db")])
+    assert result.exit_code == 1
+    assert "no memory database here" in result.stderr
+
+
+def test_consolidate_and_sweep(tmp_path: Path) -> None:
+    db = ingested(tmp_path)
+    # the example was observed in February 2026: by now every episode has decayed below 0.01
+    sweep = runner.invoke(app, ["memory", "sweep", "--db", db, "--json", "--half-life-days", "100000"])
+    assert json.loads(sweep.stdout) == {"removed": 0, "episodes": []}
+    promoted = runner.invoke(
+        app,
+        ["memory", "consolidate", "--db", db, "--min-episodes", "2", "--half-life-days", "100000", "--json"],
+    )
+    assert json.loads(promoted.stdout) == {"promoted": 1, "reinforced": 0, "pruned": 0}
+    text = runner.invoke(app, ["memory", "sweep", "--db", db])
+    assert text.exit_code == 0
+    assert text.stdout == "7 decayed episodes removed\n"  # of 9: the semantic fact keeps its two
+    stats = json.loads(runner.invoke(app, ["memory", "stats", "--db", db, "--json"]).stdout)
+    assert stats == {"concepts": 2, "facts": 1, "episodes": 2, "contexts": 2}
+    assert runner.invoke(app, ["memory", "check", "--db", db]).exit_code == 0
+
+
+def test_now_pins_the_clock(tmp_path: Path) -> None:
+    db = ingested(tmp_path)
+    args = ["query", "recall agent depth 1", "--db", db, "--json", "--now", "2026-02-26T13:30:00Z"]
+    (row,) = json.loads(runner.invoke(app, args).stdout)
+    assert row["factors"]["recency"] == 0.5  # newest episode 2026-02-19T14:30+01:00: one half-life
+    sweep = runner.invoke(app, ["memory", "sweep", "--db", db, "--now", "2026-02-21", "--json"])
+    assert json.loads(sweep.stdout)["removed"] == 0
+    bad = runner.invoke(app, ["query", "recall agent", "--db", db, "--now", "yesterday"])
+    assert bad.exit_code == 1
+    assert "--now: not an ISO 8601 time: 'yesterday'" in bad.stderr

@@ -1,0 +1,50 @@
+"""Small stores with hand-computable numbers, and a pinned clock."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from datetime import UTC, datetime, timedelta
+
+import pytest
+
+from zerolang.memory import MemoryStore, ingest
+from zerolang.memory.types import CompilerInput, ContextMeta, SemanticTuple
+
+T0 = datetime(2026, 3, 1, tzinfo=UTC)
+DAY = timedelta(days=1)
+NOW = "2026-03-01T00:00:00.000Z"
+
+
+class Clock:
+    """A settable clock: `clock()` is now, `clock.advance(days=...)` moves it."""
+
+    def __init__(self, start: datetime = T0) -> None:
+        self.now = start
+
+    def __call__(self) -> datetime:
+        return self.now
+
+    def advance(self, **delta: float) -> None:
+        self.now += timedelta(**delta)
+
+
+def fact_input(*tuples: tuple[str, str, str, float], when: datetime = T0, scope: str = "s") -> CompilerInput:
+    meta = ContextMeta(when.isoformat().replace("+00:00", "Z"), "user_prompt", scope)
+    return CompilerInput(tuple(SemanticTuple(s, p, o, c) for s, p, o, c in tuples), meta)
+
+
+def add(
+    store: MemoryStore, *tuples: tuple[str, str, str, float], when: datetime = T0, scope: str = "s"
+) -> None:
+    ingest(store, [fact_input(*tuples, when=when, scope=scope)], now=NOW)
+
+
+@pytest.fixture
+def clock() -> Clock:
+    return Clock()
+
+
+@pytest.fixture
+def store() -> Iterator[MemoryStore]:
+    with MemoryStore() as memory:
+        yield memory

@@ -1,0 +1,90 @@
+"""`zero query "..."`: run a 0-memory query (docs/query.md) against the memory database."""
+
+from __future__ import annotations
+
+import json
+import sys
+from typing import TYPE_CHECKING, Annotated
+
+import typer
+
+from zerolang.cli.memory_cmd import DbOption, NowOption, as_of
+
+if TYPE_CHECKING:
+    from zerolang.query.executor import QueryResult
+
+
+def query(
+    text: Annotated[
+        str, typer.Argument(help="The query, e.g. 'recall \"agent\" depth 2 limit 10'.", metavar="QUERY")
+    ],
+    db: DbOption = None,
+    as_json: Annotated[bool, typer.Option("--json", help="Print the results as a JSON list.")] = False,
+    explain: Annotated[bool, typer.Option("--explain", help="Show the plan and every score factor.")] = False,
+    now: NowOption = None,
+) -> None:
+    """Recall from a concept or match triple patterns in the memory database."""
+    from zerolang.cli.memory_cmd import _open
+    from zerolang.query.executor import run_query
+    from zerolang.query.parser import parse_query
+
+    parsed = parse_query(text)  # a bad query fails before the database is opened
+    clock = as_of(now)
+    with _open(db, create=False) as store:
+        result = run_query(store, parsed, clock=clock)
+    for note in result.notes:
+        sys.stderr.write(f"note: {note}\n")
+    if as_json:
+        document: object = {"plan": result.plan, "results": result.rows} if explain else result.rows
+        sys.stdout.write(json.dumps(document, ensure_ascii=False, indent=2) + "\n")
+        return
+    if explain:
+        typer.echo("plan:")
+        typer.echo("\n".join(f"  {i}. {step}" for i, step in enumerate(result.plan, 1)))
+    _print_table(result, explain)
+
+
+def _columns(result: QueryResult, explain: bool) -> list[str]:
+    if result.kind == "match":
+        return [*(f"?{name}" for name in result.variables), "confidence", "facts"]
+    factors = ["confidence", "recency", "frequency", "connectivity"]
+    if result.rows and "activation" in result.rows[0]["factors"]:  # type: ignore[operator]
+        factors.append("activation")
+    return ["#", "concept", "depth", "score", *(factors if explain else []), "via"]
+
+
+def _cells(row: dict[str, object], kind: str, columns: list[str]) -> list[str]:
+    if kind == "match":
+        bindings: dict[str, str] = row["bindings"]  # type: ignore[assignment]
+        facts: list[str] = row["facts"]  # type: ignore[assignment]
+        return [
+            *(bindings[c[1:]] for c in columns if c.startswith("?")),
+            f"{row['confidence']:.3f}",
+            "; ".join(facts),
+        ]
+    factors: dict[str, float] = row["factors"]  # type: ignore[assignment]
+    path: list[str] = row["path"]  # type: ignore[assignment]
+    cells = [str(row["rank"]), str(row["concept"]), str(row["depth"]), f"{row['score']:.3f}"]
+    cells += [f"{factors[c]:.3f}" for c in columns[4:-1]]
+    return [*cells, path[-1]]
+
+
+def _print_table(result: QueryResult, explain: bool) -> None:
+    if not result.rows:
+        typer.echo("no results")
+        return
+    columns = _columns(result, explain)
+    rows = [_cells(row, result.kind, columns) for row in result.rows]
+    if sys.stdout.isatty():
+        from rich.console import Console
+        from rich.table import Table
+
+        table = Table(*columns, show_lines=False)
+        for row in rows:
+            table.add_row(*row)
+        Console().print(table)
+        return
+    widths = [max(len(c), *(len(r[i]) for r in rows)) for i, c in enumerate(columns)]
+    lines = ["  ".join(c.ljust(w) for c, w in zip(columns, widths, strict=True)).rstrip()]
+    lines += ["  ".join(v.ljust(w) for v, w in zip(r, widths, strict=True)).rstrip() for r in rows]
+    typer.echo("\n".join(lines))

@@ -1,0 +1,201 @@
+"""Recall: traversal from a seed concept, ranked by importance or by spreading activation.
+
+- `traversal`: BFS over both edge directions, bounded depth, results and edge confidence;
+- `ranking`: the weighted `confidence x recency x frequency x connectivity` score;
+- `activation`: spreading activation, the second ranker.
+
+`recall` ties them together and touches what it returns (the episodes of the
+fact that reached each result), so access counts feed later frequency.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Collection
+from dataclasses import dataclass, field
+from typing import Literal
+
+from zerolang.errors import ZeroError
+from zerolang.memory.recall.activation import DEFAULT_DECAY, spread
+from zerolang.memory.recall.ranking import (
+    DEFAULT_WEIGHTS,
+    Weights,
+    degrees,
+    fact_stats,
+    factors_for,
+    importance,
+)
+from zerolang.memory.recall.traversal import Edge, EdgeFilter, TraversalConfig, TraversalHit, bfs, neighbours
+from zerolang.memory.store import MemoryStore
+from zerolang.memory.tiers import DEFAULT_HALF_LIFE, Clock, EpisodicMemory, system_clock
+from zerolang.memory.types import ConceptHash, EpisodeHash, FactHash
+
+Ranker = Literal["score", "activation"]
+
+__all__ = [
+    "DEFAULT_WEIGHTS",
+    "Edge",
+    "EdgeFilter",
+    "RecallOptions",
+    "RecallResult",
+    "TraversalConfig",
+    "TraversalHit",
+    "Weights",
+    "bfs",
+    "neighbours",
+    "recall",
+    "recall_from",
+    "spread",
+]
+
+
+@dataclass(frozen=True, slots=True)
+class RecallOptions:
+    depth: int = 2
+    limit: int = 10
+    min_confidence: float = 0.1
+    ranker: Ranker = "score"
+    weights: Weights = DEFAULT_WEIGHTS
+    half_life: float = DEFAULT_HALF_LIFE
+    activation_decay: float = DEFAULT_DECAY
+    predicates: frozenset[str] | None = None
+    candidates: int | None = None  # traversal pool; default max(50, 5 * limit)
+    touch: bool = True
+
+
+@dataclass(frozen=True, slots=True)
+class RecallResult:
+    """One recalled concept, its score and every factor behind it."""
+
+    concept: ConceptHash
+    label: str
+    depth: int
+    path: tuple[FactHash, ...]
+    path_labels: tuple[str, ...]  # each fact on the path as `subject predicate object`
+    score: float
+    factors: dict[str, float] = field(default_factory=dict)
+
+    def to_json(self) -> dict[str, object]:
+        return {
+            "concept": self.label,
+            "hash": str(self.concept),
+            "depth": self.depth,
+            "score": round(self.score, 6),
+            "factors": {name: round(value, 6) for name, value in self.factors.items()},
+            "path": list(self.path_labels),
+        }
+
+
+def recall(
+    store: MemoryStore,
+    seed: str,
+    options: RecallOptions = RecallOptions(),
+    *,
+    clock: Clock = system_clock,
+    edge_filter: EdgeFilter | None = None,
+) -> list[RecallResult]:
+    """Recall from the concept named `seed` (label, alias or hash); unknown seeds are a `ZeroError`."""
+    concept = store.find_concept(seed)
+    if concept is None:
+        raise ZeroError(f"no concept {seed!r} in {store.path}")
+    return recall_from(store, concept.hash, options, clock=clock, edge_filter=edge_filter)
+
+
+def recall_from(
+    store: MemoryStore,
+    seed: ConceptHash,
+    options: RecallOptions = RecallOptions(),
+    *,
+    clock: Clock = system_clock,
+    edge_filter: EdgeFilter | None = None,
+) -> list[RecallResult]:
+    episodic = EpisodicMemory(store, options.half_life, clock=clock)
+    db = store._db
+    pool = options.candidates if options.candidates is not None else max(50, 5 * options.limit)
+    config = TraversalConfig(options.depth, pool, options.min_confidence, options.predicates)
+    hits = bfs(db, seed, config, edge_filter)
+    stats = fact_stats(db, [hit.path[-1].digest for hit in hits])
+    factors = factors_for(
+        hits, stats, degrees(db, [h.concept.digest for h in hits]), episodic.now(), options.half_life
+    )
+    if options.ranker == "activation":
+        active = spread(
+            db,
+            seed,
+            max_depth=options.depth,
+            min_confidence=options.min_confidence,
+            decay=options.activation_decay,
+            predicates=options.predicates,
+            edge_filter=edge_filter,
+        )
+        for hit, entry in zip(hits, factors, strict=True):
+            entry["activation"] = active.get(hit.concept.digest, 0.0)
+        scores = [entry["activation"] for entry in factors]
+    else:
+        scores = [importance(entry, options.weights) for entry in factors]
+    order = sorted(range(len(hits)), key=lambda i: (-scores[i], hits[i].depth, hits[i].concept.digest))
+    chosen = order[: options.limit]
+    results = _results(
+        store, [hits[i] for i in chosen], [scores[i] for i in chosen], [factors[i] for i in chosen]
+    )
+    if options.touch:
+        touched = [episode for i in chosen for episode in stats[hits[i].path[-1].digest].episodes]
+        episodic.touch(EpisodeHash(key) for key in touched)
+    return results
+
+
+def _results(
+    store: MemoryStore, hits: list[TraversalHit], scores: list[float], factors: list[dict[str, float]]
+) -> list[RecallResult]:
+    facts = {key.digest for hit in hits for key in hit.path}
+    texts = fact_texts(store, sorted(facts))
+    labels = concept_labels(store, [hit.concept.digest for hit in hits])
+    return [
+        RecallResult(
+            hit.concept,
+            labels.get(hit.concept.digest, hit.concept.short()),
+            hit.depth,
+            hit.path,
+            tuple(texts.get(key.digest, key.short()) for key in hit.path),
+            score,
+            entry,
+        )
+        for hit, score, entry in zip(hits, scores, factors, strict=True)
+    ]
+
+
+def concept_labels(store: MemoryStore, keys: Collection[bytes]) -> dict[bytes, str]:
+    from zerolang.memory.tiers import chunks
+
+    found: dict[bytes, str] = {}
+    for chunk, marks in chunks(sorted(set(keys))):
+        found.update(store._db.execute(f"SELECT hash, label FROM concepts WHERE hash IN ({marks})", chunk))
+    return found
+
+
+def fact_texts(store: MemoryStore, keys: Collection[bytes]) -> dict[bytes, str]:
+    """Each fact as `subject predicate object`, labels resolved."""
+    from zerolang.memory.tiers import chunks
+
+    found: dict[bytes, str] = {}
+    for chunk, marks in chunks(sorted(set(keys))):
+        rows = store._db.execute(
+            f"""SELECT f.hash, s.label, f.predicate, o.label FROM facts f
+                JOIN concepts s ON s.hash = f.subject_hash JOIN concepts o ON o.hash = f.object_hash
+                WHERE f.hash IN ({marks})""",
+            chunk,
+        )
+        found.update((row[0], f"{row[1]} {row[2]} {row[3]}") for row in rows)
+    return found
+
+
+def touch_facts(store: MemoryStore, facts: Collection[bytes], clock: Clock = system_clock) -> None:
+    """Touch every episode of `facts` (what a query returned)."""
+    from zerolang.memory.tiers import chunks
+
+    episodes: list[bytes] = []
+    for chunk, marks in chunks(sorted(set(facts))):
+        rows = store._db.execute(
+            f"SELECT hash FROM episodes WHERE fact_hash IN ({marks}) ORDER BY hash", chunk
+        )
+        episodes.extend(row[0] for row in rows)
+    EpisodicMemory(store, clock=clock).touch(EpisodeHash(key) for key in episodes)

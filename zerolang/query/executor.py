@@ -1,0 +1,496 @@
+"""Planning and running a `Query` against a `MemoryStore`.
+
+recall: BFS from the seed (predicate sets pushed into SQL, context, time and
+tier filters applied to each level's facts in one batched query), ranked by
+score or activation, then `where`, `order by`, `limit`; the returned facts
+are touched. match: patterns run most-constant first, each as one indexed
+SQL query with the variables already bound pushed in as `IN (...)`, joined
+on shared variables in Python.
+"""
+
+from __future__ import annotations
+
+import math
+import sqlite3
+from collections.abc import Callable, Collection, Sequence
+from dataclasses import dataclass, field
+
+from zerolang.memory.recall import (
+    RecallOptions,
+    RecallResult,
+    concept_labels,
+    fact_texts,
+    recall_from,
+    touch_facts,
+)
+from zerolang.memory.recall.ranking import DEFAULT_WEIGHTS
+from zerolang.memory.recall.traversal import Edge, EdgeFilter
+from zerolang.memory.store import MemoryStore
+from zerolang.memory.tiers import (
+    DEFAULT_HALF_LIFE,
+    DEFAULT_MIN_CONFIDENCE,
+    Clock,
+    chunks,
+    decay,
+    ensure_tiers,
+    parse_time,
+    system_clock,
+)
+from zerolang.query.ast import Label, Pattern, Query, QueryError, Var
+from zerolang.query.parser import parse_query
+
+DEFAULT_RECALL_LIMIT = 10
+DEFAULT_MATCH_LIMIT = 100
+MAX_INTERMEDIATE = 200_000  # joined rows a match may build before it asks for a narrower query
+
+Binding = dict[str, bytes | str]
+
+
+@dataclass(slots=True)
+class QueryResult:
+    """Result rows (JSON-ready dicts), the plan that produced them and notes for the user."""
+
+    kind: str
+    rows: list[dict[str, object]]
+    plan: list[str] = field(default_factory=list)
+    notes: list[str] = field(default_factory=list)
+    variables: tuple[str, ...] = ()
+
+    def to_json(self) -> list[dict[str, object]]:
+        return self.rows
+
+
+def run_query(
+    store: MemoryStore, query: Query | str, *, clock: Clock = system_clock, touch: bool = True
+) -> QueryResult:
+    """Parse (if text) and execute a query; every user mistake is a `QueryError`."""
+    parsed = parse_query(query) if isinstance(query, str) else query
+    ensure_tiers(store)
+    notes = []
+    if parsed.detail is not None:
+        notes.append(
+            f"as {parsed.detail}: detail levels arrive with the formats work; full records are shown"
+        )
+    if parsed.kind == "recall":
+        result = _recall(store, parsed, clock, touch)
+    else:
+        result = _match(store, parsed, clock, touch)
+    result.notes[:0] = notes
+    return result
+
+
+# ---- fact filters ---------------------------------------------------------------------------
+
+
+def _window(query: Query, now: float) -> tuple[float, float] | None:
+    window = query.window
+    if window is None:
+        return None
+    if window.since is not None:
+        return (now - window.since, math.inf)
+    assert window.start is not None and window.end is not None
+    return (parse_time(window.start), parse_time(window.end))
+
+
+def fact_filter(
+    db: sqlite3.Connection, query: Query, now: float
+) -> Callable[[Collection[bytes]], set[bytes]] | None:
+    """Which facts pass the context, time and tier clauses (None when there are none)."""
+    window = _window(query, now)
+    contextual = window is not None or query.sources or query.scopes
+    if not contextual and not query.tiers:
+        return None
+
+    def allowed(keys: Collection[bytes]) -> set[bytes]:
+        found = set(keys)
+        if contextual:
+            found &= _in_context(db, sorted(found), query, window)
+        if query.tiers:
+            found &= _in_tiers(db, sorted(found), query.tiers, now)
+        return found
+
+    return allowed
+
+
+def _in_context(
+    db: sqlite3.Connection, keys: Sequence[bytes], query: Query, window: tuple[float, float] | None
+) -> set[bytes]:
+    """Facts with at least one episode whose context matches every context clause."""
+    found: set[bytes] = set()
+    for chunk, marks in chunks(keys):
+        rows = db.execute(
+            f"""SELECT e.fact_hash, c.event_time, c.source, c.scope FROM episodes e
+                JOIN contexts c ON c.hash = e.context_hash WHERE e.fact_hash IN ({marks})""",
+            chunk,
+        )
+        for fact, event_time, source, scope in rows:
+            if fact in found or (query.sources and source not in query.sources):
+                continue
+            if query.scopes and scope not in query.scopes:
+                continue
+            if window is not None and not window[0] <= parse_time(event_time) <= window[1]:
+                continue
+            found.add(fact)
+    return found
+
+
+def _in_tiers(
+    db: sqlite3.Connection, keys: Sequence[bytes], tiers: Collection[str], now: float
+) -> set[bytes]:
+    found: set[bytes] = set()
+    for chunk, marks in chunks(keys):
+        if "semantic" in tiers:
+            rows = db.execute(f"SELECT fact_hash FROM semantic_facts WHERE fact_hash IN ({marks})", chunk)
+            found.update(row[0] for row in rows)
+        if "working" in tiers:
+            rows = db.execute(
+                f"""SELECT e.fact_hash FROM working_items w JOIN episodes e ON e.hash = w.episode_hash
+                    WHERE e.fact_hash IN ({marks})""",
+                chunk,
+            )
+            found.update(row[0] for row in rows)
+        if "episodic" in tiers:
+            rows = db.execute(
+                f"""SELECT e.fact_hash, e.confidence, c.event_time FROM episodes e
+                    JOIN contexts c ON c.hash = e.context_hash WHERE e.fact_hash IN ({marks})""",
+                chunk,
+            )
+            for fact, confidence, event_time in rows:
+                alive = decay(confidence, DEFAULT_HALF_LIFE, now - parse_time(event_time))
+                if alive >= DEFAULT_MIN_CONFIDENCE:
+                    found.add(fact)
+    return found
+
+
+def _filter_plan(query: Query) -> list[str]:
+    parts = [f"source = {s}" for s in query.sources] + [f"scope = {s}" for s in query.scopes]
+    if query.window is not None:
+        parts.append(query.window.text)
+    if query.tiers:
+        parts.append("from " + ", ".join(query.tiers))
+    return [f"filter facts (an episode must match): {'; '.join(parts)}"] if parts else []
+
+
+# ---- recall ---------------------------------------------------------------------------------
+
+
+def _recall(store: MemoryStore, query: Query, clock: Clock, touch: bool) -> QueryResult:
+    assert query.seed is not None
+    seed = store.find_concept(query.seed.text)
+    if seed is None:
+        raise QueryError(f"no concept {query.seed.text!r} in this memory", query.source, query.seed.span)
+    limit = query.limit or DEFAULT_RECALL_LIMIT
+    ranker = query.ranker or "score"
+    depth = query.depth or 2
+    pool = max(50, 5 * limit)
+    ranked_order = query.order is None or (query.order[0] == ranker and query.order[1] is not False)
+    options = RecallOptions(
+        depth=depth,
+        limit=limit if ranked_order and not query.compares else pool,  # else filter/reorder the pool
+        ranker=ranker,
+        predicates=frozenset(query.predicates) if query.predicates is not None else None,
+        candidates=pool,
+        touch=False,
+    )
+    now = clock().timestamp()
+    allowed = fact_filter(store._db, query, now)
+    results = recall_from(store, seed.hash, options, clock=clock, edge_filter=_edge_filter(allowed))
+    results = [r for r in results if all(c.holds(_recall_number(r, c.field)) for c in query.compares)]
+    order_key, descending = _recall_order(query, ranker)
+    results.sort(key=lambda r: r.label)
+    results.sort(key=lambda r: _recall_field(r, order_key), reverse=descending)
+    results = results[:limit]
+    if touch:
+        touch_facts(store, [r.path[-1].digest for r in results], clock)
+    rows = []
+    for rank, result in enumerate(results, 1):
+        row = result.to_json()
+        rows.append({"rank": rank, **row})
+    plan = _recall_plan(query, seed.label, depth, pool, ranker, order_key, descending, limit, touch)
+    return QueryResult("recall", rows, plan)
+
+
+def _edge_filter(allowed: Callable[[Collection[bytes]], set[bytes]] | None) -> EdgeFilter | None:
+    if allowed is None:
+        return None
+
+    def keep(edges: list[Edge]) -> list[Edge]:
+        passed = allowed([edge.fact for edge in edges])
+        return [edge for edge in edges if edge.fact in passed]
+
+    return keep
+
+
+def _recall_field(result: RecallResult, name: str) -> float | str:
+    if name in ("label", "concept"):
+        return result.label
+    if name == "score":
+        return result.score
+    if name == "depth":
+        return result.depth
+    return result.factors.get(name, 0.0)
+
+
+def _recall_number(result: RecallResult, name: str) -> float:
+    value = _recall_field(result, name)
+    return value if isinstance(value, float | int) else 0.0
+
+
+def _recall_order(query: Query, ranker: str) -> tuple[str, bool]:
+    if query.order is None:
+        return (ranker, True)
+    key, descending = query.order
+    if descending is None:
+        descending = key not in ("label", "concept", "depth")
+    return (key, descending)
+
+
+def _recall_plan(
+    query: Query,
+    seed: str,
+    depth: int,
+    pool: int,
+    ranker: str,
+    order_key: str,
+    descending: bool,
+    limit: int,
+    touch: bool,
+) -> list[str]:
+    traverse = f"traverse: BFS from {seed!r}, both directions, depth {depth}, edges with confidence >= 0.1"
+    if query.predicates is not None:
+        traverse += f", predicate in ({', '.join(query.predicates)})"
+    plan = [traverse + f", best {pool} paths by path confidence (product along the path)"]
+    plan += _filter_plan(query)
+    w = DEFAULT_WEIGHTS
+    if ranker == "activation":
+        plan.append(
+            "rank: spreading activation (1.0 at the seed, x edge confidence x 0.5 per hop, summed over paths)"
+        )
+    else:
+        plan.append(
+            f"rank: score = {w.confidence:.2f} confidence + {w.recency:.2f} recency"
+            f" + {w.frequency:.2f} frequency + {w.connectivity:.2f} connectivity"
+            " (recency half-life 7d; frequency, connectivity relative to the best)"
+        )
+    if query.compares:
+        plan.append("where " + " and ".join(str(c) for c in query.compares))
+    plan.append(f"order by {order_key} {'desc' if descending else 'asc'}, limit {limit}")
+    if touch:
+        plan.append("touch: one access for each episode of each returned concept's last fact")
+    return plan
+
+
+# ---- match ----------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class _Resolved:
+    """A pattern with its constants resolved: concept digests and a normalised predicate."""
+
+    pattern: Pattern
+    subject: bytes | None
+    predicate: str | None
+    object: bytes | None
+    missing: str | None  # a constant naming no concept: the pattern matches nothing
+
+
+def _resolve(store: MemoryStore, pattern: Pattern) -> _Resolved:
+    from zerolang.memory.normalize import normalize_predicate
+
+    concepts: list[bytes | None] = []
+    missing = None
+    for term in (pattern.subject, pattern.object):
+        if isinstance(term, Label):
+            found = store.find_concept(term.text)
+            concepts.append(None if found is None else found.hash.digest)
+            if found is None:
+                missing = term.text
+        else:
+            concepts.append(None)
+    predicate = normalize_predicate(pattern.predicate.text) if isinstance(pattern.predicate, Label) else None
+    return _Resolved(pattern, concepts[0], predicate, concepts[1], missing)
+
+
+def _check_variables(query: Query) -> None:
+    """A variable names either concepts or predicates, never both."""
+    kinds: dict[str, str] = {}
+    for pattern in query.patterns:
+        for term, kind in (
+            (pattern.subject, "concept"),
+            (pattern.predicate, "predicate"),
+            (pattern.object, "concept"),
+        ):
+            if isinstance(term, Var) and kinds.setdefault(term.name, kind) != kind:
+                raise QueryError(
+                    f"?{term.name} is used both as a {kinds[term.name]} and as a {kind}",
+                    query.source,
+                    term.span,
+                )
+
+
+def _constants(pattern: Pattern) -> int:
+    return sum(isinstance(term, Label) for term in pattern.terms())
+
+
+_FactRow = tuple[bytes, bytes, str, bytes, float, int]
+
+
+def _fetch(
+    db: sqlite3.Connection, item: _Resolved, query: Query, bound: tuple[str, str, list[bytes | str]] | None
+) -> list[_FactRow]:
+    """The facts matching one pattern's constants, `where` and predicate set, and a bound variable."""
+    where: list[str] = []
+    args: list[object] = []
+    for column, value in (
+        ("subject_hash", item.subject),
+        ("predicate", item.predicate),
+        ("object_hash", item.object),
+    ):
+        if value is not None:
+            where.append(f"{column} = ?")
+            args.append(value)
+    for compare in query.compares:
+        op = "=" if compare.op == "=" else compare.op
+        where.append(f"{compare.field if compare.field == 'confidence' else 'observations'} {op} ?")
+        args.append(compare.value)
+    if query.predicates is not None:
+        where.append(f"predicate IN ({','.join('?' * len(query.predicates))})")
+        args.extend(query.predicates)
+    pattern = item.pattern
+    if isinstance(pattern.subject, Var) and pattern.subject == pattern.object:
+        where.append("subject_hash = object_hash")
+    columns = "hash, subject_hash, predicate, object_hash, confidence, observations"
+    base = f"SELECT {columns} FROM facts" + (" WHERE " + " AND ".join(where) if where else "")
+    if bound is None:
+        return list(db.execute(base + " ORDER BY hash", args))
+    column, _, values = bound
+    rows: list[_FactRow] = []
+    joiner = " AND " if where else " WHERE "
+    for chunk, marks in chunks(values):  # type: ignore[arg-type]
+        rows.extend(db.execute(f"{base}{joiner}{column} IN ({marks}) ORDER BY hash", [*args, *chunk]))
+    return rows
+
+
+def _pushdown(
+    pattern: Pattern, bindings: list[tuple[Binding, tuple[bytes, ...]]]
+) -> tuple[str, str, list[bytes | str]] | None:
+    """The first variable of `pattern` already bound, as (column, name, distinct values)."""
+    if not bindings or not bindings[0][0]:
+        return None
+    for term, column in (
+        (pattern.subject, "subject_hash"),
+        (pattern.object, "object_hash"),
+        (pattern.predicate, "predicate"),
+    ):
+        if isinstance(term, Var) and term.name in bindings[0][0]:
+            values = sorted({binding[term.name] for binding, _ in bindings}, key=lambda v: (str(type(v)), v))
+            return (column, term.name, values)
+    return None
+
+
+def _join(
+    bindings: list[tuple[Binding, tuple[bytes, ...]]], pattern: Pattern, rows: list[_FactRow]
+) -> list[tuple[Binding, tuple[bytes, ...]]]:
+    joined = []
+    for binding, facts in bindings:
+        for row in rows:
+            extended = _bind(binding, pattern, row)
+            if extended is not None:
+                joined.append((extended, (*facts, row[0])))
+    return joined
+
+
+def _bind(binding: Binding, pattern: Pattern, row: _FactRow) -> Binding | None:
+    values: tuple[bytes | str, ...] = (row[1], row[2], row[3])
+    extended = dict(binding)
+    for term, value in zip(pattern.terms(), values, strict=True):
+        if isinstance(term, Var) and extended.setdefault(term.name, value) != value:
+            return None
+    return extended
+
+
+def _match(store: MemoryStore, query: Query, clock: Clock, touch: bool) -> QueryResult:
+    _check_variables(query)
+    db = store._db
+    now = clock().timestamp()
+    allowed = fact_filter(db, query, now)
+    resolved = [_resolve(store, p) for p in sorted(query.patterns, key=lambda p: -_constants(p))]
+    plan = [
+        f"pattern {i}: {item.pattern} ({_constants(item.pattern)} constants)"
+        for i, item in enumerate(resolved, 1)
+    ]
+    plan += _filter_plan(query)
+    notes = [
+        f"no concept {item.missing!r}: {item.pattern} matches nothing" for item in resolved if item.missing
+    ]
+    bindings: list[tuple[Binding, tuple[bytes, ...]]] = [({}, ())]
+    if notes:
+        bindings = []
+    for item in resolved:
+        if not bindings:
+            break
+        rows = _fetch(db, item, query, _pushdown(item.pattern, bindings))
+        if allowed is not None:
+            passed = allowed([row[0] for row in rows])
+            rows = [row for row in rows if row[0] in passed]
+        bindings = _join(bindings, item.pattern, rows)
+        if len(bindings) > MAX_INTERMEDIATE:
+            raise QueryError(
+                f"the patterns match over {MAX_INTERMEDIATE} rows;"
+                " add constants, a predicate set or a confidence filter",
+                query.source,
+                item.pattern.span,
+            )
+    confidences = _confidences(db, {fact for _, facts in bindings for fact in facts})
+    # a fact matched by two patterns counts once; one row per binding
+    unique = {tuple(sorted(b.items())): (b, tuple(dict.fromkeys(facts))) for b, facts in bindings}
+    return _match_rows(store, query, list(unique.values()), confidences, plan, notes, clock, touch)
+
+
+def _confidences(db: sqlite3.Connection, facts: set[bytes]) -> dict[bytes, float]:
+    found: dict[bytes, float] = {}
+    for chunk, marks in chunks(sorted(facts)):
+        found.update(db.execute(f"SELECT hash, confidence FROM facts WHERE hash IN ({marks})", chunk))
+    return found
+
+
+def _match_rows(
+    store: MemoryStore,
+    query: Query,
+    bindings: list[tuple[Binding, tuple[bytes, ...]]],
+    confidences: dict[bytes, float],
+    plan: list[str],
+    notes: list[str],
+    clock: Clock,
+    touch: bool,
+) -> QueryResult:
+    variables = tuple(dict.fromkeys(t.name for p in query.patterns for t in p.terms() if isinstance(t, Var)))
+    labels = concept_labels(store, {v for b, _ in bindings for v in b.values() if isinstance(v, bytes)})
+
+    def shown(binding: Binding) -> dict[str, str]:
+        return {name: labels.get(v, v.hex()) if isinstance(v, bytes) else v for name, v in binding.items()}
+
+    scored = [(shown(b), facts, math.prod(confidences[f] for f in facts)) for b, facts in bindings]
+    key, descending = query.order if query.order is not None else ("confidence", True)
+    if key == "observations":
+        key = "confidence"
+    descending = (key == "confidence") if descending is None else descending
+    scored.sort(key=lambda row: tuple(row[0].get(v, "") for v in variables))
+    if key == "confidence":
+        scored.sort(key=lambda row: row[2], reverse=descending)
+    else:
+        scored.sort(key=lambda row: row[0].get(key[1:], ""), reverse=descending)
+    limit = query.limit or DEFAULT_MATCH_LIMIT
+    scored = scored[:limit]
+    texts = fact_texts(store, {f for _, facts, _ in scored for f in facts})
+    rows: list[dict[str, object]] = [
+        {"bindings": b, "confidence": round(c, 6), "facts": [texts[f] for f in facts]}
+        for b, facts, c in scored
+    ]
+    if touch:
+        touch_facts(store, {f for _, facts, _ in scored for f in facts}, clock)
+    plan.append("join on shared variables; confidence = product of the matched facts' confidences")
+    plan.append(f"order by {key} {'desc' if descending else 'asc'}, limit {limit}")
+    if touch:
+        plan.append("touch: one access for each episode of each returned fact")
+    return QueryResult("match", rows, plan, notes, variables)

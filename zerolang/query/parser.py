@@ -1,0 +1,337 @@
+"""Query text -> `Query`: lark LALR with the contextual lexer, then a typed builder.
+
+The contextual lexer (not `fastlex`) is used because the language leans on
+context: `2026-02-01` is a date only after `between`, `7d` a duration only
+after `since`. Queries are one line, so its speed is not a concern. Every
+failure is a `QueryError` saying what was expected, with a caret.
+"""
+
+from __future__ import annotations
+
+import json
+import threading
+from datetime import date, datetime, timedelta
+from typing import Any
+
+from zerolang.ast import Span
+from zerolang.query.ast import (
+    MATCH_FIELDS,
+    RECALL_FIELDS,
+    Compare,
+    Label,
+    Pattern,
+    Query,
+    QueryError,
+    Term,
+    Var,
+    Window,
+)
+
+_FRIENDLY = {
+    "STRING": 'a quoted label ("...")',
+    "NAME": "a name",
+    "VAR": "a variable (?x)",
+    "INT": "a whole number",
+    "NUMBER": "a number",
+    "DURATION": "a duration (30m, 12h, 7d, 2w)",
+    "DATE": "a date (2026-02-01)",
+    "COMPARE": "a comparison (>, >=, <, <=, =, !=)",
+    "TIER": "a tier (working, episodic, semantic, all)",
+    "RANKER": "score or activation",
+    "DIRECTION": "asc or desc",
+    "LEVEL": "L0, L1 or L2",
+    "$END": "the end of the query",
+}
+_SECONDS = {"s": 1, "m": 60, "h": 3600, "d": 86400, "w": 7 * 86400}
+_lock = threading.Lock()
+_parser: Any = None
+
+
+def _get_parser() -> Any:
+    global _parser
+    with _lock:
+        if _parser is None:
+            from zerolang.grammar import build_parser
+
+            _parser = build_parser("query", None, False)
+        return _parser
+
+
+def parse_query(text: str) -> Query:
+    """Parse one query; raises `QueryError` (a `ZeroError`) on anything wrong with it."""
+    from lark.exceptions import LarkError
+
+    if not isinstance(text, str):
+        raise TypeError("a query is a string")
+    try:
+        tree = _get_parser().parse(text)
+    except LarkError as error:
+        raise _describe(error, text) from None
+    return _Builder(text).query(tree.children[0])
+
+
+# ---- errors ---------------------------------------------------------------------------------
+
+
+def _words(names: set[str]) -> str:
+    parser = _get_parser()
+    patterns = {terminal.name: terminal.pattern for terminal in parser.terminals}
+    words = []
+    for name in sorted(names, key=lambda n: (n not in _FRIENDLY, n == "$END", n)):
+        pattern = patterns.get(name)
+        if name in _FRIENDLY:
+            words.append(_FRIENDLY[name])
+        elif pattern is not None and pattern.type == "str":
+            words.append(f"`{pattern.value}`")
+        else:
+            words.append(name.lower())
+    unique = list(dict.fromkeys(words))
+    if len(unique) <= 1:
+        return unique[0] if unique else "something else"
+    return ", ".join(unique[:-1]) + " or " + unique[-1]
+
+
+def _span_at(text: str, position: int, width: int = 1) -> Span:
+    position = max(0, min(position, len(text)))
+    line = text.count("\n", 0, position) + 1
+    column = position - (text.rfind("\n", 0, position) + 1) + 1
+    return Span(line, column, line, column + max(width, 1), position, position + width)
+
+
+def _accepted_before(text: str) -> set[str]:
+    """The terminals the parser accepts where the lexer stopped (lexer states merge, so ask the parser)."""
+    from lark.exceptions import LarkError
+
+    interactive = _get_parser().parse_interactive(text)
+    try:
+        for _ in interactive.iter_parse():
+            pass
+    except LarkError:
+        return set(interactive.accepts())
+    return set()
+
+
+def _describe(error: Any, text: str) -> QueryError:
+    from lark.exceptions import UnexpectedCharacters, UnexpectedEOF, UnexpectedToken
+
+    if isinstance(error, UnexpectedToken):
+        token = error.token
+        expected = _words(set(error.accepts or error.expected))
+        if token.type == "$END":
+            return QueryError(
+                f"expected {expected}, found the end of the query", text, _span_at(text, len(text))
+            )
+        start = token.start_pos if token.start_pos is not None else 0
+        found = f"`{token.value}`"
+        return QueryError(
+            f"expected {expected}, found {found}", text, _span_at(text, start, len(token.value))
+        )
+    if isinstance(error, UnexpectedCharacters):
+        expected = _words(_accepted_before(text) or set(error.allowed or ()))
+        position = error.pos_in_stream or 0
+        char = text[position] if position < len(text) else ""
+        return QueryError(f"expected {expected}, found {char!r}", text, _span_at(text, position))
+    if isinstance(error, UnexpectedEOF):
+        expected = _words(set(error.expected))
+        return QueryError(f"expected {expected}, found the end of the query", text, _span_at(text, len(text)))
+    return QueryError(f"not a query ({error})", text)
+
+
+# ---- the builder ----------------------------------------------------------------------------
+
+
+def _span(token: Any) -> Span:
+    return Span(token.line, token.column, token.end_line, token.end_column, token.start_pos, token.end_pos)
+
+
+class _Builder:
+    """Walks the lark tree into a `Query`, checking what the grammar cannot (fields, repeats)."""
+
+    def __init__(self, text: str) -> None:
+        self.text = text
+        self.fields: dict[str, Any] = {}
+
+    def fail(self, message: str, token: Any) -> QueryError:
+        return QueryError(message, self.text, _span(token))
+
+    def once(self, key: str, value: Any, token: Any) -> None:
+        if key in self.fields:
+            raise self.fail(f"`{key}` is given twice", token)
+        self.fields[key] = value
+
+    def query(self, tree: Any) -> Query:
+        kind = "recall" if tree.data == "recall_query" else "match"
+        if kind == "recall":
+            seed = self.label(tree.children[0])
+            patterns: tuple[Pattern, ...] = ()
+            clauses = tree.children[1:]
+        else:
+            seed = None
+            patterns = tuple(self.pattern(c) for c in tree.children if c.data == "pattern")
+            clauses = [c for c in tree.children if c.data != "pattern"]
+        self.compares: list[Compare] = []
+        self.sources: list[str] = []
+        self.scopes: list[str] = []
+        for clause in clauses:
+            getattr(self, f"clause_{clause.data}")(clause, kind)
+        self.check_order(kind, patterns)
+        return Query(
+            kind,  # type: ignore[arg-type]
+            self.text,
+            seed,
+            patterns,
+            tuple(self.compares),
+            self.fields.get("predicate in"),
+            tuple(self.sources),
+            tuple(self.scopes),
+            self.fields.get("window"),
+            self.fields.get("from", ()),
+            self.fields.get("depth"),
+            self.fields.get("limit"),
+            self.fields.get("rank by"),
+            self.fields.get("order by"),
+            self.fields.get("as"),
+        )
+
+    def label(self, tree: Any) -> Label:
+        token = tree.children[0]
+        value = self.unquote(token) if token.type == "STRING" else token.value
+        if not value.strip():
+            raise self.fail("a label cannot be empty", token)
+        return Label(value, _span(token))
+
+    def unquote(self, token: Any) -> str:
+        """A quoted label's text: JSON string escapes, and it must be encodable (no lone surrogates)."""
+        try:
+            value: str = json.loads(token.value, strict=False)
+            value.encode("utf-8")
+        except (ValueError, UnicodeEncodeError):
+            raise self.fail(f"bad escape in the quoted label {token.value}", token) from None
+        return value
+
+    def term(self, tree: Any) -> Term:
+        if tree.data == "var":
+            token = tree.children[0]
+            return Var(token.value[1:], _span(token))
+        return self.label(tree)
+
+    def pattern(self, tree: Any) -> Pattern:
+        subject, predicate, obj = (self.term(c) for c in tree.children)
+        first, last = subject.span, obj.span
+        span = Span(
+            first.line, first.column - 1, last.end_line, last.end_column + 1, first.start - 1, last.end + 1
+        )
+        return Pattern(subject, predicate, obj, span)
+
+    def clause_depth(self, tree: Any, kind: str) -> None:
+        token = tree.children[0]
+        if kind != "recall":
+            raise self.fail("`depth` applies to recall; a match follows its patterns", token)
+        value = int(token.value)
+        if not 1 <= value <= 10:
+            raise self.fail("depth must be between 1 and 10", token)
+        self.once("depth", value, token)
+
+    def clause_limit(self, tree: Any, kind: str) -> None:
+        token = tree.children[0]
+        value = int(token.value)
+        if not 1 <= value <= 100_000:
+            raise self.fail("limit must be between 1 and 100000", token)
+        self.once("limit", value, token)
+
+    def clause_where(self, tree: Any, kind: str) -> None:
+        for condition in tree.children:
+            getattr(self, f"cond_{condition.data}")(condition, kind)
+
+    def cond_compare(self, tree: Any, kind: str) -> None:
+        name, op, number = tree.children
+        allowed = RECALL_FIELDS if kind == "recall" else MATCH_FIELDS
+        if name.value not in allowed:
+            raise self.fail(f"expected a field ({', '.join(allowed)}), found `{name.value}`", name)
+        self.compares.append(Compare(name.value, op.value, float(number.value), _span(name)))
+
+    def cond_predicate_in(self, tree: Any, kind: str) -> None:
+        from zerolang.memory.normalize import normalize_predicate
+
+        labels = [self.label(c) for c in tree.children]
+        self.once(
+            "predicate in",
+            tuple(dict.fromkeys(normalize_predicate(x.text) for x in labels)),
+            tree.children[0].children[0],
+        )
+
+    def cond_source_is(self, tree: Any, kind: str) -> None:
+        self.sources.append(self.label(tree.children[0]).text)
+
+    def cond_scope_is(self, tree: Any, kind: str) -> None:
+        self.scopes.append(self.label(tree.children[0]).text)
+
+    def clause_since(self, tree: Any, kind: str) -> None:
+        token = tree.children[0]
+        seconds = float(int(token.value[:-1]) * _SECONDS[token.value[-1]])
+        self.once("window", Window(since=seconds, text=f"since {token.value}"), token)
+
+    def clause_between(self, tree: Any, kind: str) -> None:
+        first, last = tree.children
+        start, end = self.moment(first, False), self.moment(last, True)
+        if start > end:
+            raise self.fail("the window ends before it starts", last)
+        self.once(
+            "window", Window(start=start, end=end, text=f"between {first.value} and {last.value}"), first
+        )
+
+    def moment(self, token: Any, end_of_day: bool) -> str:
+        """A DATE token as an ISO time; a bare date is its first (or, at the end, its last) instant."""
+        value = token.value
+        try:
+            if "T" in value:
+                moment = datetime.fromisoformat(value)
+                return moment.isoformat()
+            day = date.fromisoformat(value)
+        except ValueError:
+            raise self.fail(f"{value} is not a valid date", token) from None
+        if end_of_day:
+            return (
+                datetime.combine(day, datetime.min.time()) + timedelta(days=1, microseconds=-1)
+            ).isoformat()
+        return datetime.combine(day, datetime.min.time()).isoformat()
+
+    def clause_tiers(self, tree: Any, kind: str) -> None:
+        names = [token.value for token in tree.children]
+        tiers = () if "all" in names else tuple(dict.fromkeys(names))
+        self.once("from", tiers, tree.children[0])
+
+    def clause_rank(self, tree: Any, kind: str) -> None:
+        token = tree.children[0]
+        if kind != "recall":
+            raise self.fail("`rank by` applies to recall; order a match with `order by`", token)
+        self.once("rank by", token.value, token)
+
+    def clause_order(self, tree: Any, kind: str) -> None:
+        key = tree.children[0]
+        descending = None if len(tree.children) < 2 else tree.children[1].value == "desc"
+        self.once("order by", (key.value, descending), key)
+        self.order_token = key
+
+    def clause_detail(self, tree: Any, kind: str) -> None:
+        token = tree.children[0]
+        self.once("as", token.value, token)
+
+    def check_order(self, kind: str, patterns: tuple[Pattern, ...]) -> None:
+        order = self.fields.get("order by")
+        if order is None:
+            return
+        key = order[0]
+        if kind == "recall":
+            allowed = {*RECALL_FIELDS, "label", "concept"}
+            if key not in allowed:
+                raise self.fail(
+                    f"expected a field to order by ({', '.join(sorted(allowed))}), found `{key}`",
+                    self.order_token,
+                )
+            return
+        names = {f"?{t.name}" for p in patterns for t in p.terms() if isinstance(t, Var)}
+        if key not in names | set(MATCH_FIELDS):
+            raise self.fail(
+                f"expected a variable of the patterns or confidence, found `{key}`", self.order_token
+            )
