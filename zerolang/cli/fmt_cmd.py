@@ -89,6 +89,10 @@ def run_fmt(paths: list[str], *, check: bool, diff: bool, compat: bool, line_wid
 
 
 def _format(text: str, path: str, width: int) -> str:
+    if path.endswith(".0c"):  # compact memory: its own canonical form (zerolang.formats)
+        from zerolang.formats.compact import format_text
+
+        return format_text(text, path)
     from zerolang.formatter import format_source
 
     return format_source(text, path, width=width)

@@ -65,6 +65,10 @@ def lint_file(path: Path, options: Options) -> FileResult:
     except ZeroError as error:  # not UTF-8, unreadable: reported like a file that does not parse
         error.message = error.message.removeprefix(f"{name}: ")
         return FileResult(name, None, [syntax_finding(error, name)])
+    if path.suffix == ".0c":  # the compact memory format has its own checks (zerolang.formats.lint)
+        from zerolang.formats.lint import findings
+
+        return FileResult(name, source, findings(source, name))
     try:
         if options.fix:
             result = fix_source(source, path, settings, unsafe=options.unsafe_fixes)
