@@ -41,6 +41,27 @@ def test_query_table_json_and_explain(tmp_path: Path) -> None:
     assert "connectivity  activation" in explained.stdout.splitlines()[-5]
 
 
+def test_query_as_levels_prints_the_result_facts_as_a_document(tmp_path: Path) -> None:
+    from zerolang.formats.compact import parse as parse_compact
+
+    db = ingested(tmp_path)
+    query = "match (?x needs ?y) as {}"
+    l0 = runner.invoke(app, ["query", query.format("L0"), "--db", db])
+    assert l0.exit_code == 0, l0.output
+    assert l0.stdout.startswith("0M:1.0 L0 concepts=2 relations=2")
+    l1 = runner.invoke(app, ["query", query.format("L1"), "--db", db]).stdout
+    assert l1.splitlines()[0] == "0M:1.0 L1 concepts=2 facts=1"
+    assert l1.splitlines()[1].startswith("# L1: left out: confidences")
+    assert "agent" in l1 and "long-term-memory" in l1
+    l2 = runner.invoke(app, ["query", query.format("L2"), "--db", db]).stdout
+    snapshot = parse_compact(l2)
+    assert sorted(c.label for c in snapshot.concepts) == ["agent", "long-term-memory"]
+    assert {r.predicate for r in snapshot.relations} == {"needs"} and len(snapshot.relations) == 2
+    as_json = json.loads(runner.invoke(app, ["query", query.format("L1"), "--db", db, "--json"]).stdout)
+    assert as_json["level"] == "L1" and as_json["document"] == l1
+    assert as_json["results"][0]["bindings"] == {"x": "agent", "y": "long-term-memory"}
+
+
 def test_query_errors_have_a_caret_and_exit_1(tmp_path: Path) -> None:
     db = ingested(tmp_path)
     result = runner.invoke(app, ["query", "recall agent depht 2", "--db", db])

@@ -11,6 +11,7 @@ import typer
 from zerolang.cli.memory_cmd import DbOption, NowOption, as_of
 
 if TYPE_CHECKING:
+    from zerolang.memory.store import MemoryStore
     from zerolang.query.executor import QueryResult
 
 
@@ -30,10 +31,20 @@ def query(
 
     parsed = parse_query(text)  # a bad query fails before the database is opened
     clock = as_of(now)
+    document_text: str | None = None
     with _open(db, create=False) as store:
         result = run_query(store, parsed, clock=clock)
+        if parsed.detail is not None:
+            document_text = _at_level(store, result, parsed.detail)
     for note in result.notes:
         sys.stderr.write(f"note: {note}\n")
+    if document_text is not None:
+        if as_json:
+            answer = {"level": parsed.detail, "document": document_text, "results": result.rows}
+            sys.stdout.write(json.dumps(answer, ensure_ascii=False, indent=2) + "\n")
+        else:
+            sys.stdout.write(document_text if document_text.endswith("\n") else document_text + "\n")
+        return
     if as_json:
         document: object = {"plan": result.plan, "results": result.rows} if explain else result.rows
         sys.stdout.write(json.dumps(document, ensure_ascii=False, indent=2) + "\n")
@@ -42,6 +53,14 @@ def query(
         typer.echo("plan:")
         typer.echo("\n".join(f"  {i}. {step}" for i, step in enumerate(result.plan, 1)))
     _print_table(result, explain)
+
+
+def _at_level(store: MemoryStore, result: QueryResult, level: str) -> str:
+    """The facts behind the results as a document of their own, at detail level L0, L1 or L2 (`.0c`)."""
+    from zerolang.formats.levels import Level, render
+    from zerolang.formats.model import read_facts
+
+    return render(read_facts(store, result.facts), Level(level))
 
 
 def _columns(result: QueryResult, explain: bool) -> list[str]:

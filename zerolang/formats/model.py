@@ -104,15 +104,43 @@ def read_store(store: MemoryStore) -> Snapshot:
     Relations follow their context, grouped by subject, so `.0c` can group
     them on one line. Facts are not listed: the store derives them from episodes.
     """
+    return _read(store, None)
+
+
+def read_facts(store: MemoryStore, facts: Iterable[bytes]) -> Snapshot:
+    """The part of the store behind `facts` (raw FactHash digests): their episodes, concepts and contexts.
+
+    What `zero query ... as L0|L1|L2` prints: the results as a document of their own.
+    """
+    return _read(store, list(dict.fromkeys(facts)))
+
+
+def _read(store: MemoryStore, facts: list[bytes] | None) -> Snapshot:
     db = store._db  # a bulk read: the store's per-concept API would make 10,000x slower
+    rows: list[tuple[bytes, bytes, bytes, str, bytes, float, bytes, str]] = []
+    episodes = (
+        "SELECT e.hash, e.fact_hash, f.subject_hash, f.predicate, f.object_hash, e.confidence,"
+        " e.context_hash, e.created_at FROM episodes e JOIN facts f ON f.hash = e.fact_hash"
+    )
+    if facts is None:
+        rows = db.execute(episodes).fetchall()
+    else:
+        for start in range(0, len(facts), 500):
+            chunk = facts[start : start + 500]
+            marks = ",".join("?" * len(chunk))
+            rows += db.execute(f"{episodes} WHERE e.fact_hash IN ({marks})", chunk).fetchall()
+    wanted_concepts = None if facts is None else {row[2] for row in rows} | {row[4] for row in rows}
+    wanted_contexts = None if facts is None else {row[6] for row in rows}
     aliases: dict[bytes, list[str]] = {}
     for key, alias in db.execute("SELECT concept_hash, alias FROM concept_aliases ORDER BY id"):
-        aliases.setdefault(key, []).append(alias)
+        if wanted_concepts is None or key in wanted_concepts:
+            aliases.setdefault(key, []).append(alias)
     concepts = tuple(
         ConceptNode(ConceptHash(key), label, tuple(aliases.get(key, ())), confidence, created, updated)
         for key, label, confidence, created, updated in db.execute(
             "SELECT hash, label, confidence, created_at, updated_at FROM concepts ORDER BY created_at, hash"
         )
+        if wanted_concepts is None or key in wanted_concepts
     )
     contexts = tuple(
         Context(
@@ -123,11 +151,8 @@ def read_store(store: MemoryStore) -> Snapshot:
             "SELECT hash, event_time, source, scope, agent_id, session_id, metadata, created_at"
             " FROM contexts ORDER BY created_at, hash"
         )
+        if wanted_contexts is None or key in wanted_contexts
     )
-    rows = db.execute(
-        "SELECT e.hash, e.fact_hash, f.subject_hash, f.predicate, f.object_hash, e.confidence,"
-        " e.context_hash, e.created_at FROM episodes e JOIN facts f ON f.hash = e.fact_hash"
-    ).fetchall()
     return Snapshot(concepts, contexts, _ordered(rows, concepts, contexts))
 
 

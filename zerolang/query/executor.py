@@ -55,6 +55,9 @@ class QueryResult:
     plan: list[str] = field(default_factory=list)
     notes: list[str] = field(default_factory=list)
     variables: tuple[str, ...] = ()
+    facts: list[bytes] = field(
+        default_factory=list
+    )  # the FactHash digests behind the rows, for `as L0|L1|L2`
 
     def to_json(self) -> list[dict[str, object]]:
         return self.rows
@@ -66,17 +69,9 @@ def run_query(
     """Parse (if text) and execute a query; every user mistake is a `QueryError`."""
     parsed = parse_query(query) if isinstance(query, str) else query
     ensure_tiers(store)
-    notes = []
-    if parsed.detail is not None:
-        notes.append(
-            f"as {parsed.detail}: detail levels arrive with the formats work; full records are shown"
-        )
     if parsed.kind == "recall":
-        result = _recall(store, parsed, clock, touch)
-    else:
-        result = _match(store, parsed, clock, touch)
-    result.notes[:0] = notes
-    return result
+        return _recall(store, parsed, clock, touch)
+    return _match(store, parsed, clock, touch)
 
 
 # ---- fact filters ---------------------------------------------------------------------------
@@ -207,7 +202,8 @@ def _recall(store: MemoryStore, query: Query, clock: Clock, touch: bool) -> Quer
         row = result.to_json()
         rows.append({"rank": rank, **row})
     plan = _recall_plan(query, seed.label, depth, pool, ranker, order_key, descending, limit, touch)
-    return QueryResult("recall", rows, plan)
+    facts = list(dict.fromkeys(fact.digest for result in results for fact in result.path))
+    return QueryResult("recall", rows, plan, facts=facts)
 
 
 def _edge_filter(allowed: Callable[[Collection[bytes]], set[bytes]] | None) -> EdgeFilter | None:
@@ -493,4 +489,5 @@ def _match_rows(
     plan.append(f"order by {key} {'desc' if descending else 'asc'}, limit {limit}")
     if touch:
         plan.append("touch: one access for each episode of each returned fact")
-    return QueryResult("match", rows, plan, notes, variables)
+    facts = list(dict.fromkeys(fact for _, matched, _ in scored for fact in matched))
+    return QueryResult("match", rows, plan, notes, variables, facts)
