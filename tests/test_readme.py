@@ -100,10 +100,11 @@ MEMORY_BLOCKS = [block for block in console_blocks() if _uses_db(block)]
 @pytest.mark.parametrize("block", MEMORY_BLOCKS, ids=[block[0][0] for block in MEMORY_BLOCKS])
 def test_readme_memory_session(block: list[tuple[str, str]], tmp_path: Path) -> None:
     """A block of `zero memory` commands runs in order on a fresh database; times of day are masked."""
-    database = str(tmp_path / "memory.db")
     environment = {**os.environ, "COLUMNS": "100", "NO_COLOR": "1", "TERM": "dumb"}
     for command, expected in block:
-        arguments = [database if argument == DB else argument for argument in shlex.split(command)]
+        arguments = shlex.split(command)
+        scratch = {a: str(tmp_path / Path(a).name) for a in arguments if a.startswith("/tmp/")}
+        arguments = [scratch.get(argument, argument) for argument in arguments]
         completed = subprocess.run(
             [sys.executable, "-m", "zerolang", *arguments[1:]],
             cwd=ROOT,
@@ -112,7 +113,9 @@ def test_readme_memory_session(block: list[tuple[str, str]], tmp_path: Path) -> 
             text=True,
             check=False,
         )
-        printed = (completed.stdout + completed.stderr).rstrip("\n").replace(database, DB)
+        printed = (completed.stdout + completed.stderr).rstrip("\n")
+        for readme_path, real_path in scratch.items():
+            printed = printed.replace(real_path, readme_path)
         actual = "\n".join(line.rstrip() for line in printed.splitlines())
         assert NOW.sub(r"\1<now>", actual) == NOW.sub(r"\1<now>", expected.rstrip("\n")), command
 
