@@ -19,7 +19,7 @@ P = ParamSpec("P")
 
 app = typer.Typer(
     name="zero",
-    help="Tools for the 0-lang graph language: run, check and more.",
+    help="The 0-lang toolchain: run, check, format, lint and draw .0 graphs; store, query and export 0-memory.",
     no_args_is_help=True,
     add_completion=False,
     pretty_exceptions_enable=False,
@@ -42,7 +42,7 @@ def _root(
         typer.Option("--version", "-V", callback=_version, is_eager=True, help="Print the version and exit."),
     ] = False,
 ) -> None:
-    """Tools for the 0-lang graph language."""
+    """The 0-lang toolchain: run, check, format, lint and draw .0 graphs; store, query and export 0-memory."""
 
 
 def reports_errors(command: Callable[P, None]) -> Callable[P, None]:
