@@ -16,10 +16,13 @@ import typer
 from zerolang import __version__
 
 P = ParamSpec("P")
+SUMMARY = (
+    "The 0-lang toolchain: run, check, format, lint and draw .0 graphs; store, query and export 0-memory."
+)
 
 app = typer.Typer(
     name="zero",
-    help="The 0-lang toolchain: run, check, format, lint and draw .0 graphs; store, query and export 0-memory.",
+    help=SUMMARY,
     no_args_is_help=True,
     add_completion=False,
     pretty_exceptions_enable=False,
@@ -42,7 +45,7 @@ def _root(
         typer.Option("--version", "-V", callback=_version, is_eager=True, help="Print the version and exit."),
     ] = False,
 ) -> None:
-    """The 0-lang toolchain: run, check, format, lint and draw .0 graphs; store, query and export 0-memory."""
+    """The 0-lang toolchain."""
 
 
 def reports_errors(command: Callable[P, None]) -> Callable[P, None]:
