@@ -10,12 +10,15 @@ HERE = Path(__file__).resolve().parent
 GOLDEN = HERE / "golden"
 UPDATE = os.environ.get("ZERO_UPDATE_GOLDEN") == "1"
 
-# Every example, the schema, the syntax tour, and samples of .0c text and of invalid .0 text.
+# Every example, the schema, the syntax tour, samples of invalid .0 text, and the .0c samples
+# (L0, L1, L2, a delta, quoting) of tests/highlight/samples.
+COMPACT_SAMPLES = sorted((ROOT / "tests" / "highlight" / "samples").glob("*.0c"))
 SOURCES = sorted(
     [
         *(ROOT / "examples").rglob("*.0"),
         ROOT / "schema" / "schema.0",
         ROOT / "tests" / "highlight" / "tour.0",
         *(HERE / "samples").iterdir(),
+        *COMPACT_SAMPLES,
     ]
 )

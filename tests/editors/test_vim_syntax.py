@@ -18,7 +18,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.editors.common import GOLDEN, HERE, ROOT, SOURCES, UPDATE
+from tests.editors.common import COMPACT_SAMPLES, GOLDEN, HERE, ROOT, SOURCES, UPDATE
 from zerolang.catalog import NODE_TYPES, OPS
 
 TOUR = ROOT / "tests" / "highlight" / "tour.0"
@@ -98,9 +98,48 @@ def test_vim_marks_what_matters() -> None:
         assert expected in pairs, expected
 
 
+@pytest.mark.slow
+def test_vim_marks_the_parts_of_0c_lines() -> None:
+    groups = vim_groups(COMPACT_SAMPLES)
+    pairs: set[tuple[str, ...]] = set()
+    for source in COMPACT_SAMPLES:
+        lines = groups[str(source)].splitlines()
+        assert lines[0] == "filetype=zeroc commentstring=# %s"
+        pairs |= {tuple(line.split("\t")[1:]) for line in lines[1:]}
+    for expected in [
+        ("zerocHeaderMark", "0M:1.0"),
+        ("zerocLevel", "L0"),
+        ("zerocLevel", "delta"),
+        ("zerocLabel", "long-term-memory"),
+        ("zerocAlias", "LTM"),
+        ("zerocConceptConfidence", "30"),
+        ("zerocContextMark", "X:"),
+        ("zerocEvent", "2026-02-18T00:00:00Z"),
+        ("zerocSource", "user_prompt"),
+        ("zerocScope", "0-memory_design"),
+        ("zerocFieldValue", "openclaw-1"),
+        ("zerocKey", '"run"'),
+        ("zerocNone", "-"),
+        ("zerocTimeMark", "@"),
+        ("zerocTime", "2026-02-20T10:00:00.000Z"),
+        ("zerocSubject", "1"),
+        ("zerocRelation", "includes"),
+        ("zerocObject", "4"),
+        ("zerocConfidence", "85"),
+        ("zerocConfidence", ".955"),
+        ("zerocEscape", "\\t"),
+        ("zerocShortId", "a"),
+    ]:
+        assert expected in pairs, expected
+    assert not [pair for pair in pairs if pair[0] in ("zerocIllegal", "zerocBadEscape")]
+
+
 def test_vim_files_exist() -> None:
     vim = ROOT / "editors" / "vim"
-    assert "*.0,*.0c" in (vim / "ftdetect" / "zero.vim").read_text(encoding="utf-8")
+    assert "*.0 setfiletype zero" in (vim / "ftdetect" / "zero.vim").read_text(encoding="utf-8")
+    assert "*.0c setfiletype zeroc" in (vim / "ftdetect" / "zeroc.vim").read_text(encoding="utf-8")
+    assert 'b:current_syntax = "zeroc"' in (vim / "syntax" / "zeroc.vim").read_text(encoding="utf-8")
+    assert "commentstring=#" in (vim / "ftplugin" / "zeroc.vim").read_text(encoding="utf-8")
     syntax = (vim / "syntax" / "zero.vim").read_text(encoding="utf-8")
     for name in (*NODE_TYPES, *OPS):
         assert re.search(rf"\b{name}\b", syntax), name

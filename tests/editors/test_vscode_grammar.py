@@ -2,7 +2,8 @@
 
 `tokenize.js` runs `vscode-textmate` with `vscode-oniguruma` (installed from
 npm into a cache folder outside the repository, reused across runs) over the
-examples and compares every token's scopes with `golden/<stem>.scopes`. It
+examples (`.0` with `zero.tmLanguage.json`, the `.0c` samples with
+`zeroc.tmLanguage.json`) and compares every token's scopes with `golden/<stem>.scopes`. It
 skips, saying why, where `node` or `npm` is missing or the install fails.
 After a deliberate grammar change, regenerate the golden files and review:
 
@@ -22,7 +23,7 @@ from types import ModuleType
 
 import pytest
 
-from tests.editors.common import GOLDEN, HERE, ROOT, SOURCES, UPDATE
+from tests.editors.common import COMPACT_SAMPLES, GOLDEN, HERE, ROOT, SOURCES, UPDATE
 from zerolang.catalog import NODE_TYPES, OPS
 
 VSCODE = ROOT / "editors" / "vscode"
@@ -64,15 +65,28 @@ def test_manifest_is_ready_to_package() -> None:
         assert manifest.get(field), field
     assert manifest["engines"]["vscode"].startswith("^")
     assert "Programming Languages" in manifest["categories"]
-    (language,) = manifest["contributes"]["languages"]
+    language, compact = manifest["contributes"]["languages"]
     assert language["id"] == "zero"
-    assert set(language["extensions"]) == {".0", ".0c"}
-    (grammar,) = manifest["contributes"]["grammars"]
+    assert language["extensions"] == [".0"]
+    assert compact["id"] == "zero-compact"
+    assert compact["extensions"] == [".0c"]
+    grammar, compact_grammar = manifest["contributes"]["grammars"]
     assert grammar == {
         "language": "zero",
         "scopeName": "source.zero",
         "path": "./syntaxes/zero.tmLanguage.json",
     }
+    assert compact_grammar == {
+        "language": "zero-compact",
+        "scopeName": "source.zeroc",
+        "path": "./syntaxes/zeroc.tmLanguage.json",
+    }
+    for path in (compact["configuration"], compact_grammar["path"]):
+        assert (VSCODE / path).is_file(), path
+    assert (
+        json.loads((VSCODE / compact_grammar["path"]).read_text(encoding="utf-8"))["scopeName"]
+        == "source.zeroc"
+    )
     for path in (language["configuration"], grammar["path"], "README.md", "CHANGELOG.md", "LICENSE"):
         assert (VSCODE / path).is_file(), path
     assert (VSCODE / ".vscodeignore").is_file()
@@ -122,16 +136,9 @@ def node_modules() -> Path:
     return folder / "node_modules"
 
 
-@pytest.fixture(scope="session")
-def scopes(node_modules: Path) -> dict[str, str]:
-    """Every source tokenized by VS Code's engine, in one node process."""
+def tokenize(node_modules: Path, grammar: str, sources: list[Path]) -> dict[str, str]:
     result = subprocess.run(
-        [
-            "node",
-            str(HERE / "tokenize.js"),
-            str(VSCODE / "syntaxes" / "zero.tmLanguage.json"),
-            *map(str, SOURCES),
-        ],
+        ["node", str(HERE / "tokenize.js"), str(VSCODE / "syntaxes" / grammar), *map(str, sources)],
         capture_output=True,
         text=True,
         timeout=120,
@@ -141,6 +148,16 @@ def scopes(node_modules: Path) -> dict[str, str]:
     assert result.returncode == 0, result.stderr
     output: dict[str, str] = json.loads(result.stdout)
     return output
+
+
+@pytest.fixture(scope="session")
+def scopes(node_modules: Path) -> dict[str, str]:
+    """Every source tokenized by VS Code's engine with its language's grammar, one node process each."""
+    graphs = [source for source in SOURCES if source.suffix != ".0c"]
+    return {
+        **tokenize(node_modules, "zero.tmLanguage.json", graphs),
+        **tokenize(node_modules, "zeroc.tmLanguage.json", COMPACT_SAMPLES),
+    }
 
 
 @pytest.mark.slow
@@ -195,6 +212,60 @@ def test_vscode_marks_what_matters(scopes: dict[str, str]) -> None:
     assert ("\\w", "invalid.illegal.unrecognized-escape.zero") in errors
     assert (".", "invalid.illegal.character.zero") in errors
     assert ("after", "support.type.property-name.zero") in errors  # an open string ends with its line
+
+
+@pytest.mark.slow
+def test_vscode_marks_the_parts_of_0c_lines(scopes: dict[str, str]) -> None:
+    samples = HERE.parent / "highlight" / "samples"
+    l2 = token_scopes(scopes[str(samples / "memory_l2.0c")])
+    for expected in [
+        ("0M", "keyword.control.header.zeroc"),
+        ("1.0", "constant.numeric.version.zeroc"),
+        ("long-term-memory", "entity.name.type.concept.zeroc"),
+        ("LTM", "variable.other.alias.zeroc"),
+        ("|", "punctuation.separator.zeroc"),
+        ("X", "keyword.other.context.zeroc"),
+        ("2026-02-18T00:00:00Z", "constant.other.date.event.zeroc"),
+        ("user_prompt", "entity.name.tag.source.zeroc"),
+        ("0-memory_design", "entity.name.namespace.scope.zeroc"),
+        ("s", "variable.parameter.field.zeroc"),
+        ("design-review-1", "string.unquoted.field.zeroc"),
+        ('"run"', "support.type.property-name.zeroc"),
+        ('"bench_memory"', "string.quoted.double.zeroc"),
+        ("@", "keyword.other.time.zeroc"),
+        ("2026-02-20T10:00:00.000Z", "constant.other.date.zeroc"),
+        ("1", "constant.other.id.subject.zeroc"),
+        ("includes", "entity.name.function.predicate.zeroc"),
+        ("4", "constant.other.id.object.zeroc"),
+        ("85", "constant.numeric.confidence.percent.zeroc"),
+        (
+            " memory_l2.0c: the store of examples/memory_input.json at L2 (docs/0c-format.md)",
+            "comment.line.number-sign.zeroc",
+        ),
+    ]:
+        assert expected in l2, expected
+    quoted = token_scopes(scopes[str(samples / "memory_quoted.0c")])
+    for expected in [
+        ('\\"', "constant.character.escape.zeroc"),
+        ("\\t", "constant.character.escape.zeroc"),
+        ("30", "constant.numeric.confidence.percent.zeroc"),
+        (".955", "constant.numeric.confidence.fraction.zeroc"),
+        ("1e-09", "constant.numeric.confidence.fraction.zeroc"),
+        ("2026-01-01T00:00:00.000Z", "constant.other.date.zeroc"),
+        ("-", "constant.language.none.zeroc"),
+        ("; ", "punctuation.separator.relation.zeroc"),
+    ]:
+        assert expected in quoted, expected
+    l0 = token_scopes(scopes[str(samples / "memory_l0.0c")])
+    assert ("L0", "keyword.other.level.zeroc") in l0
+    assert ("8", "constant.numeric.integer.count.zeroc") in l0
+    assert ("a", "constant.numeric.hex.id.zeroc") in l0
+    delta = token_scopes(scopes[str(samples / "memory_delta.0c")])
+    assert ("delta", "keyword.other.level.zeroc") in delta
+    assert (
+        "c97467cd9ebe7ebf1764d734203b50f5244c4e4d8b8e930161a6f619532e542c",
+        "constant.numeric.hex.checkpoint.zeroc",
+    ) in delta
 
 
 @pytest.mark.slow

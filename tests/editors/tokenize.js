@@ -13,6 +13,7 @@ const oniguruma = require("vscode-oniguruma");
 
 async function main() {
   const [grammarPath, ...files] = process.argv.slice(2);
+  const raw = vsctm.parseRawGrammar(fs.readFileSync(grammarPath, "utf8"), grammarPath);
   const wasm = fs.readFileSync(path.join(path.dirname(require.resolve("vscode-oniguruma")), "onig.wasm"));
   await oniguruma.loadWASM(wasm.buffer.slice(wasm.byteOffset, wasm.byteOffset + wasm.byteLength));
   const registry = new vsctm.Registry({
@@ -20,12 +21,9 @@ async function main() {
       createOnigScanner: (patterns) => new oniguruma.OnigScanner(patterns),
       createOnigString: (text) => new oniguruma.OnigString(text),
     }),
-    loadGrammar: async (scopeName) => {
-      if (scopeName !== "source.zero") return null;
-      return vsctm.parseRawGrammar(fs.readFileSync(grammarPath, "utf8"), grammarPath);
-    },
+    loadGrammar: async (scopeName) => (scopeName === raw.scopeName ? raw : null),
   });
-  const grammar = await registry.loadGrammar("source.zero");
+  const grammar = await registry.loadGrammar(raw.scopeName);
   const result = {};
   for (const file of files) {
     const out = [];

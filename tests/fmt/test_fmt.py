@@ -177,4 +177,40 @@ def test_fmt_compat_prints_and_warns(tmp_path: Path) -> None:
 
 def test_no_files_found_is_a_warning(tmp_path: Path) -> None:
     result = runner.invoke(app, ["fmt", str(tmp_path)])
-    assert result.exit_code == 0 and "no .0 files" in result.output
+    assert result.exit_code == 0 and "no .0 or .0c files" in result.output
+
+
+def test_fmt_finds_0c_files_in_folders(tmp_path: Path) -> None:
+    loose = "0M:1.0\nagent\nb\nX:2026-01-01 s c\n@2026-01-01\n1 uses2 .95\n1 likes1\n"
+    canonical = "0M:1.0\nagent\nb\nX:2026-01-01 s c\n@2026-01-01\n1 uses2 95; likes1\n"
+    memory = write(tmp_path, "memory/deep/a.0c", loose)
+    graph = write(tmp_path, "g.0", 'Graph{name:"g",nodes:[],outputs:[]}')
+    hidden = write(tmp_path, ".cache/b.0c", loose)
+    other = write(tmp_path, "notes.0cx", loose)
+    check = runner.invoke(app, ["fmt", "--check", str(tmp_path)])
+    assert check.exit_code == 1
+    assert f"would reformat {memory}" in check.output and f"would reformat {graph}" in check.output
+    assert "2 files would be reformatted" in check.output
+    assert runner.invoke(app, ["fmt", str(tmp_path)]).exit_code == 0
+    assert memory.read_text(encoding="utf-8") == canonical
+    assert hidden.read_text(encoding="utf-8") == other.read_text(encoding="utf-8") == loose
+    assert runner.invoke(app, ["fmt", "--check", str(tmp_path)]).exit_code == 0
+
+
+def test_fmt_reports_a_bad_0c_file_in_a_folder(tmp_path: Path) -> None:
+    bad = write(tmp_path, "m/bad.0c", "0M:1.0\nagent\n1 uses9\n")
+    result = runner.invoke(app, ["fmt", str(tmp_path)])
+    assert result.exit_code == 1
+    assert str(bad) in result.output and "1 file could not be formatted" in result.output
+
+
+def test_fmt_keeps_l0_and_l1_exports_and_checks_them(tmp_path: Path) -> None:
+    samples = ROOT / "tests" / "highlight" / "samples"
+    for sample in samples.glob("*.0c"):
+        write(tmp_path, sample.name, sample.read_text(encoding="utf-8"))
+    assert runner.invoke(app, ["fmt", "--check", str(tmp_path)]).exit_code == 0
+    bad = write(tmp_path, "bad_l1.0c", "0M:1.0 L1 concepts=1 facts=1\nagent\n1 likes2\n")
+    result = runner.invoke(app, ["fmt", str(tmp_path)])
+    assert result.exit_code == 1
+    assert f"{bad}:3:3: there is no concept 2" in result.output
+    assert bad.read_text(encoding="utf-8") == "0M:1.0 L1 concepts=1 facts=1\nagent\n1 likes2\n"

@@ -1,4 +1,7 @@
-"""The Pygments lexer: golden token streams, no `Error` on valid text, and discovery through the entry point.
+"""The Pygments lexers: golden token streams, no `Error` on valid text, and discovery through the entry point.
+
+`ZeroLexer` reads `.0` graphs, `ZeroCompactLexer` the `.0c` compact memory
+format (samples of L0, L1, L2 and a delta in `samples/`).
 
 Golden files are `golden/<stem>.tokens`, one `TokenType<TAB>repr(value)` per
 token. After a deliberate change to the lexer, regenerate them and review the diff:
@@ -31,17 +34,40 @@ if __name__ == "__main__":  # run as a script from anywhere
     sys.path.insert(0, str(ROOT))
 
 from tests.editors.common import SOURCES as EDITOR_SOURCES  # noqa: E402
+from tests.formats.strategies import histories, records  # noqa: E402
 from tests.strategies import commented_graphs, runnable_graphs  # noqa: E402
 from zerolang.ast import Graph  # noqa: E402
 from zerolang.catalog import NODE_TYPES, OPS  # noqa: E402
-from zerolang.errors import ZeroSyntaxError  # noqa: E402
+from zerolang.errors import ZeroError, ZeroSyntaxError  # noqa: E402
+from zerolang.formats.compact import parse as compact_parse  # noqa: E402
+from zerolang.formats.compact import serialize as compact_serialize  # noqa: E402
+from zerolang.formats.levels import Level  # noqa: E402
+from zerolang.formats.levels import render as render_level  # noqa: E402
+from zerolang.formats.model import read_store  # noqa: E402
 from zerolang.grammar import grammar_path  # noqa: E402
-from zerolang.highlight import KNOWN_OP, KNOWN_TYPE, UNKNOWN_NAME, ZeroLexer  # noqa: E402
+from zerolang.highlight import (  # noqa: E402
+    ALIAS,
+    CONCEPT_ID,
+    CONCEPT_LABEL,
+    FIELD_VALUE,
+    KNOWN_OP,
+    KNOWN_TYPE,
+    PREDICATE,
+    SCOPE,
+    SHORT_HASH,
+    SOURCE,
+    TIME,
+    UNKNOWN_NAME,
+    ZeroCompactLexer,
+    ZeroLexer,
+)
+from zerolang.memory.store import MemoryStore  # noqa: E402
+from zerolang.memory.types import MemoryRecord  # noqa: E402
 from zerolang.parser import parse  # noqa: E402
 from zerolang.printer import print_graph  # noqa: E402
 
 GOLDEN = Path(__file__).resolve().parent / "golden"
-SOURCES = EDITOR_SOURCES  # every example, the schema, tour.0 and the .0c / invalid samples
+SOURCES = EDITOR_SOURCES  # every example, the schema, tour.0, the .0c samples and an invalid .0 sample
 UPDATE = os.environ.get("ZERO_UPDATE_GOLDEN") == "1"
 
 
@@ -49,8 +75,18 @@ def tokens(text: str) -> list[tuple[_TokenType, str]]:
     return list(ZeroLexer().get_tokens(text))
 
 
-def render(text: str) -> str:
-    return "".join(f"{kind}\t{value!r}\n" for kind, value in tokens(text))
+def compact_tokens(text: str) -> list[tuple[_TokenType, str]]:
+    return list(ZeroCompactLexer().get_tokens(text))
+
+
+def render(text: str, compact: bool = False) -> str:
+    found = compact_tokens(text) if compact else tokens(text)
+    return "".join(f"{kind}\t{value!r}\n" for kind, value in found)
+
+
+def render_file(source: Path) -> str:
+    """The token stream of a file, by the lexer its suffix names."""
+    return render(source.read_text(encoding="utf-8"), compact=source.suffix == ".0c")
 
 
 def golden_path(source: Path) -> Path:
@@ -60,7 +96,7 @@ def golden_path(source: Path) -> Path:
 def update_all() -> None:
     GOLDEN.mkdir(exist_ok=True)
     for source in SOURCES:
-        golden_path(source).write_text(render(source.read_text(encoding="utf-8")), encoding="utf-8")
+        golden_path(source).write_text(render_file(source), encoding="utf-8")
 
 
 def test_golden_names_are_unique() -> None:
@@ -69,7 +105,7 @@ def test_golden_names_are_unique() -> None:
 
 @pytest.mark.parametrize("source", SOURCES, ids=lambda path: str(path.relative_to(ROOT)))
 def test_golden_tokens(source: Path) -> None:
-    actual = render(source.read_text(encoding="utf-8"))
+    actual = render_file(source)
     golden = golden_path(source)
     if UPDATE:
         golden.write_text(actual, encoding="utf-8")
@@ -248,21 +284,13 @@ def test_an_unterminated_string_does_not_swallow_the_next_line() -> None:
     assert kinds["Constant"] is KNOWN_TYPE
 
 
-COMPACT = """0M:1.0
-# Concepts  (C:short_hash:label)
-C:a1b2c3d4:agent
-R:a1b2c3d4>needs>e5f6a7b8:0.98   # a relation
-X:f3a4b5c6:t=2026-02-18T00:00:00Z,src=user_prompt,scope=design
-"""
-
-
-def test_compact_format_and_plain_text_have_no_error_tokens() -> None:
-    for text in (COMPACT, "Just some text; with {odd} \\ punctuation @ 'quotes' and \"unclosed\n", ""):
-        assert [value for kind, value in tokens(text) if kind in Error] == []
-    kinds = kinds_of(COMPACT)
-    assert kinds["0M"] is Keyword
-    assert kinds["# a relation"] is Token.Comment.Single
-    assert kinds["0.98"] is Token.Literal.Number
+def test_text_that_is_not_a_graph_has_no_error_tokens() -> None:
+    text = "Just some text; with {odd} \\ punctuation @ 'quotes' and \"unclosed\n# a note\n"
+    for sample in (text, "0M:1.0\nagent\n1 likes1\n", ""):
+        found = tokens(sample)
+        assert [value for kind, value in found if kind in Error] == []
+        assert "".join(value for _, value in found) == sample or sample == ""
+    assert kinds_of(text)["# a note"] is Token.Comment.Single
 
 
 @settings(max_examples=100, deadline=None, suppress_health_check=[HealthCheck.too_slow])
@@ -296,7 +324,11 @@ def test_found_through_the_entry_point() -> None:
     assert isinstance(get_lexer_by_name("zero"), ZeroLexer)
     assert isinstance(get_lexer_by_name("0lang"), ZeroLexer)
     assert isinstance(get_lexer_for_filename("graph.0"), ZeroLexer)
-    assert find_lexer_class_for_filename("memory.0c") is ZeroLexer
+    assert find_lexer_class_for_filename("graph.0") is ZeroLexer
+    for alias in ("zeroc", "0c"):
+        assert isinstance(get_lexer_by_name(alias), ZeroCompactLexer)
+    assert isinstance(get_lexer_for_filename("memory.0c"), ZeroCompactLexer)
+    assert find_lexer_class_for_filename("memory.0c") is ZeroCompactLexer
 
 
 def pygmentize() -> Path:
@@ -327,6 +359,216 @@ def test_pygmentize_guesses_from_the_file_name() -> None:
         [str(pygmentize()), "-N", "graph.0"], capture_output=True, text=True, timeout=60, check=False
     )
     assert result.stdout.strip() == "zero"
+    result = subprocess.run(
+        [str(pygmentize()), "-N", "memory.0c"], capture_output=True, text=True, timeout=60, check=False
+    )
+    assert result.stdout.strip() == "zeroc"
+
+
+# ---- .0c: the compact memory format ---------------------------------------------------------
+
+SAMPLES = Path(__file__).resolve().parent / "samples"
+
+
+def compact_kinds(text: str) -> list[tuple[_TokenType, str]]:
+    """The non-blank tokens of a `.0c` text."""
+    return [(kind, value) for kind, value in compact_tokens(text) if value.strip()]
+
+
+def test_every_level_has_a_sample() -> None:
+    headers = {path.name: path.read_text(encoding="utf-8") for path in SAMPLES.glob("*.0c")}
+    assert "\n0M:1.0\n" in headers["memory_l2.0c"]
+    assert headers["memory_l1.0c"].startswith("0M:1.0 L1 ")
+    assert headers["memory_l0.0c"].startswith("0M:1.0 L0 ")
+    assert headers["memory_delta.0c"].startswith("0M:1.0 delta base=")
+
+
+@pytest.mark.parametrize("sample", sorted(SAMPLES.glob("*.0c")), ids=lambda path: path.name)
+def test_compact_samples_are_valid_and_lex_without_errors(sample: Path) -> None:
+    text = sample.read_text(encoding="utf-8")
+    if "L0" not in text.split("\n", 1)[0] and "L1" not in text.split("\n", 1)[0]:
+        compact_parse(text)  # the L2 samples (and the delta) are documents the parser accepts
+    found = compact_tokens(text)
+    assert [value for kind, value in found if kind in Error] == []
+    assert "".join(value for _, value in found) == text
+
+
+def test_compact_header_lines() -> None:
+    assert compact_kinds("0M:1.0\n") == [
+        (Keyword.Namespace, "0M"),
+        (Token.Punctuation, ":"),
+        (Token.Literal.Number.Float, "1.0"),
+    ]
+    assert compact_kinds("0M:1.0 L0 concepts=8 relations=9\na:8 c\nb:c\n")[3:] == [
+        (Keyword, "L0"),
+        (Name.Attribute, "concepts"),
+        (Token.Operator, "="),
+        (Token.Literal.Number.Integer, "8"),
+        (Name.Attribute, "relations"),
+        (Token.Operator, "="),
+        (Token.Literal.Number.Integer, "9"),
+        (SHORT_HASH, "a"),
+        (Token.Punctuation, ":"),
+        (SHORT_HASH, "8"),
+        (SHORT_HASH, "c"),
+        (SHORT_HASH, "b"),
+        (Token.Punctuation, ":"),
+        (SHORT_HASH, "c"),
+    ]
+    base = "c97467cd9ebe7ebf1764d734203b50f5244c4e4d8b8e930161a6f619532e542c"
+    assert compact_kinds(f"0M:1.0 delta base={base}\n")[3:] == [
+        (Keyword, "delta"),
+        (Name.Attribute, "base"),
+        (Token.Operator, "="),
+        (SHORT_HASH, base),
+    ]
+
+
+def test_compact_concept_lines() -> None:
+    text = '0M:1.0\n# note\n"say \\"hi\\""|LTM|"^odd"|=30|@2026-01-01T00:00:00Z|^"2026 later"\nagent\n'
+    assert compact_kinds(text)[3:] == [
+        (Token.Comment.Single, "# note"),
+        (Token.Literal.String.Double, '"'),
+        (Token.Literal.String.Double, "say "),
+        (Token.Literal.String.Escape, '\\"'),
+        (Token.Literal.String.Double, "hi"),
+        (Token.Literal.String.Escape, '\\"'),
+        (Token.Literal.String.Double, '"'),
+        (Token.Punctuation, "|"),
+        (ALIAS, "LTM"),
+        (Token.Punctuation, "|"),
+        (Token.Literal.String.Double, '"'),
+        (Token.Literal.String.Double, "^odd"),
+        (Token.Literal.String.Double, '"'),
+        (Token.Punctuation, "|"),
+        (Token.Operator, "="),
+        (Token.Literal.Number.Integer, "30"),
+        (Token.Punctuation, "|"),
+        (Token.Operator, "@"),
+        (TIME, "2026-01-01T00:00:00Z"),
+        (Token.Punctuation, "|"),
+        (Token.Operator, "^"),
+        (Token.Literal.String.Double, '"'),
+        (Token.Literal.String.Double, "2026 later"),
+        (Token.Literal.String.Double, '"'),
+        (CONCEPT_LABEL, "agent"),
+    ]
+
+
+def test_compact_context_time_and_relation_lines() -> None:
+    text = (
+        "0M:1.0\na\nb\n"
+        'X:2026-02-18T00:00:00Z "chat log" design a=bot s=r-1 m={"k\\u00e9":"v"} c=-\n'
+        "@2026-02-20T10:00:00.000Z\n"
+        '1 includes2 85; "v2"1 .955; needs2\n'
+    )
+    assert compact_kinds(text)[5:] == [
+        (Keyword.Declaration, "X"),
+        (Token.Punctuation, ":"),
+        (TIME, "2026-02-18T00:00:00Z"),
+        (Token.Literal.String.Double, '"'),
+        (Token.Literal.String.Double, "chat log"),
+        (Token.Literal.String.Double, '"'),
+        (SCOPE, "design"),
+        (Name.Attribute, "a"),
+        (Token.Operator, "="),
+        (FIELD_VALUE, "bot"),
+        (Name.Attribute, "s"),
+        (Token.Operator, "="),
+        (FIELD_VALUE, "r-1"),
+        (Name.Attribute, "m"),
+        (Token.Operator, "="),
+        (Token.Punctuation, "{"),
+        (Name.Attribute, '"'),
+        (Name.Attribute, "k"),
+        (Token.Literal.String.Escape, "\\u00e9"),
+        (Name.Attribute, '"'),
+        (Token.Punctuation, ":"),
+        (Token.Literal.String.Double, '"'),
+        (Token.Literal.String.Double, "v"),
+        (Token.Literal.String.Double, '"'),
+        (Token.Punctuation, "}"),
+        (Name.Attribute, "c"),
+        (Token.Operator, "="),
+        (Keyword.Constant, "-"),
+        (Keyword, "@"),
+        (TIME, "2026-02-20T10:00:00.000Z"),
+        (CONCEPT_ID, "1"),
+        (PREDICATE, "includes"),
+        (CONCEPT_ID, "2"),
+        (Token.Literal.Number.Integer, "85"),
+        (Token.Punctuation, ";"),
+        (Token.Literal.String.Double, '"'),
+        (Token.Literal.String.Double, "v2"),
+        (Token.Literal.String.Double, '"'),
+        (CONCEPT_ID, "1"),
+        (Token.Literal.Number.Float, ".955"),
+        (Token.Punctuation, ";"),
+        (PREDICATE, "needs"),
+        (CONCEPT_ID, "2"),
+    ]
+    assert compact_kinds("0M:1.0\nX:t src scope\n")[5:] == [(TIME, "t"), (SOURCE, "src"), (SCOPE, "scope")]
+
+
+def test_labels_that_look_like_other_lines_are_concepts() -> None:
+    kinds = dict((value, kind) for kind, value in compact_kinds("0M:1.0\n12\nx:y\n0Mx\n1 a2\n"))
+    assert kinds["12"] is CONCEPT_LABEL
+    assert kinds["x:y"] is CONCEPT_LABEL
+    assert kinds["0Mx"] is CONCEPT_LABEL
+    assert kinds["a"] is PREDICATE
+
+
+@pytest.mark.parametrize(
+    ("text", "bad"),
+    [
+        ('0M:1.0\n"bad \\q escape"\n', "\\"),
+        ("0M:1.0\na\n1 uses1 likes1\n", " "),
+        ("0M:1.0\nX:t s c z=1\n", "z=1"),
+    ],
+    ids=["invalid escape", "two relations without `; `", "an unknown context field"],
+)
+def test_compact_error_tokens_where_the_parser_rejects_the_text(text: str, bad: str) -> None:
+    with pytest.raises(ZeroError):
+        compact_parse(text)
+    errors = [value for kind, value in compact_tokens(text) if kind in Error]
+    assert errors and errors[0] == bad
+
+
+def lexes_cleanly(text: str) -> None:
+    found = compact_tokens(text)
+    assert [(kind, value) for kind, value in found if kind in Error] == []
+    assert "".join(value for _, value in found) == text.replace("\r\n", "\n")  # Pygments reads CRLF as LF
+
+
+@settings(max_examples=80, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(records())
+def test_serialized_records_lex_without_errors(record: MemoryRecord) -> None:
+    text = compact_serialize(record)
+    lexes_cleanly(text)
+    lexes_cleanly(text.replace("\n", "\r\n"))
+    for level in (Level.L0, Level.L1):
+        lexes_cleanly(render_level(record, level))
+
+
+@settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(histories())
+def test_serialized_stores_and_deltas_lex_without_errors(history: list[MemoryRecord]) -> None:
+    with MemoryStore() as store:
+        for record in history:
+            store.insert_record(record)
+        snapshot = read_store(store)
+    text = compact_serialize(snapshot)
+    lexes_cleanly(text)
+    lexes_cleanly(compact_serialize(snapshot, header=f"0M:1.0 delta base={'ab' * 32}"))
+    ids = [value for kind, value in compact_tokens(text) if kind is CONCEPT_ID]
+    assert len(ids) >= len(snapshot.relations)  # every object (and each line's subject) is an id
+    assert all(1 <= int(value) <= len(snapshot.concepts) for value in ids)
+
+
+def test_analyse_text_recognises_a_compact_document() -> None:
+    assert ZeroCompactLexer.analyse_text("# exported\n0M:1.0\nagent\n") > 0
+    assert ZeroCompactLexer.analyse_text("Graph { }") == 0
+    assert ZeroLexer.analyse_text("0M:1.0\n") == 0
 
 
 if __name__ == "__main__":

@@ -1,4 +1,4 @@
-"""`zero fmt`: rewrite `.0` files in the canonical style, or check or show what would change."""
+"""`zero fmt`: rewrite `.0` and `.0c` files in the canonical style, or check or show what would change."""
 
 from __future__ import annotations
 
@@ -8,12 +8,15 @@ from typing import Annotated
 
 import typer
 
+# The files a folder is searched for: graphs, and 0-memory in the compact format.
+SUFFIXES = (".0", ".0c")
+
 
 def fmt(
     paths: Annotated[
         list[str] | None,
         typer.Argument(
-            help="Files or folders (searched for *.0); `-` reads stdin and writes stdout.",
+            help="Files or folders (searched for *.0 and *.0c); `-` reads stdin and writes stdout.",
             show_default=False,
             metavar="[PATH]...",
         ),
@@ -40,7 +43,7 @@ def fmt(
         ),
     ] = None,
 ) -> None:
-    """Format .0 files in place (folders recursively)."""
+    """Format .0 and .0c files in place (folders recursively)."""
     code = run_fmt(paths or ["."], check=check, diff=diff, compat=compat, line_width=line_width)
     if code:
         raise typer.Exit(code)
@@ -57,9 +60,9 @@ def run_fmt(paths: list[str], *, check: bool, diff: bool, compat: bool, line_wid
     from zerolang.errors import ZeroError
     from zerolang.files import find_sources, read_text, write_text_atomic
 
-    files = find_sources([Path(path) for path in paths])
+    files = find_sources([Path(path) for path in paths], SUFFIXES)
     if not files:
-        typer.echo(f"warning: no .0 files under {', '.join(paths)}", err=True)
+        typer.echo(f"warning: no .0 or .0c files under {', '.join(paths)}", err=True)
         return 0
     changed = unchanged = failed = 0
     for file in files:
@@ -89,9 +92,17 @@ def run_fmt(paths: list[str], *, check: bool, diff: bool, compat: bool, line_wid
 
 
 def _format(text: str, path: str, width: int) -> str:
+    from zerolang.errors import Severity, ZeroError
+
     if path.endswith(".0c"):  # compact memory: its own canonical form (zerolang.formats)
         from zerolang.formats.compact import format_text
+        from zerolang.formats.lint import findings, level
 
+        if level(text) != "L2":  # an L0 or L1 export is a lossy view with no other form: checked, kept
+            problems = [finding for finding in findings(text, path) if finding.severity is Severity.ERROR]
+            if problems:
+                raise ZeroError(problems[0].message, path=path, span=problems[0].span, source=text)
+            return text
         return format_text(text, path)
     from zerolang.formatter import format_source
 

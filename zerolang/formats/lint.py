@@ -5,9 +5,18 @@
     C003  a confidence that is not a number in [0, 1] (bad number)
 
 Anything else that does not parse is a syntax finding (no code), as for `.0` files.
+`select`, `ignore` and `per-file-ignores` (`zerolang.lint.selection`) choose
+among these codes like among the Z rules; a syntax finding is always reported.
+
+L1 and L0 documents (lossy exports, `0M:1.0 L1 ...`) are checked as what they are:
+an L1 body is concept and relation lines without contexts or times (so the same
+checks apply), an L0 body is lines of short ids (`a:3f 41c`).
 """
 
 from __future__ import annotations
+
+import re
+from collections.abc import Collection
 
 from zerolang.ast import Span
 from zerolang.errors import Severity
@@ -22,8 +31,68 @@ RULES = {
 }
 
 
-def findings(source: str, path: str | None = None) -> list[Finding]:
-    """All the problems of a `.0c` document, in line order."""
+_L0_LINE = re.compile(r"[0-9a-f]+:[0-9a-f]+(?: [0-9a-f]+)*")
+# An L1 body read as L2: one context and one time before its first line (their values do not matter).
+_L1_SHIM = ("X:2000-01-01 - -", "@-")
+
+
+def level(source: str) -> str:
+    """`L0` or `L1` when the header (the first line that is not blank or a comment) says so, else `L2`."""
+    for line in source.split("\n"):
+        if line.strip() and not line.startswith("#"):
+            words = line.split()
+            return words[1] if words[0].startswith("0M:") and words[1:2] in (["L0"], ["L1"]) else "L2"
+    return "L2"
+
+
+def findings(source: str, path: str | None = None, enabled: Collection[str] | None = None) -> list[Finding]:
+    """The problems of a `.0c` document, in line order: all of them, or those whose code is `enabled`."""
+    kind = level(source)
+    found = (
+        _l0_findings(source, path) if kind == "L0" else _l1_findings(source, path) if kind == "L1" else None
+    )
+    if found is None:
+        found = _l2_findings(source, path)
+    if enabled is not None:
+        found = [finding for finding in found if finding.code is None or finding.code in enabled]
+    return sorted(found, key=lambda finding: finding.sort_key)
+
+
+def _header_index(lines: list[str]) -> int:
+    return next(index for index, line in enumerate(lines) if line.strip() and not line.startswith("#"))
+
+
+def _l0_findings(source: str, path: str | None) -> list[Finding]:
+    lines = source.split("\n")
+    header = _header_index(lines)
+    return [
+        _finding(None, "an L0 line is short ids grouped by their first digits (`a:3f 41c`)", number, 1, path)
+        for number, line in enumerate(lines, 1)
+        if number > header + 1
+        and line.strip()
+        and not line.startswith("#")
+        and not _L0_LINE.fullmatch(line.removesuffix("\r"))
+    ]
+
+
+def _l1_findings(source: str, path: str | None) -> list[Finding]:
+    """The L2 checks on the body, read with a context and a time before it; lines keep their numbers."""
+    lines = source.split("\n")
+    header = _header_index(lines)
+    shim = [*lines[:header], "0M:1.0", *_L1_SHIM, *lines[header + 1 :]]
+
+    def moved(line: int) -> int:
+        return header + 1 if line <= header + 1 + len(_L1_SHIM) else line - len(_L1_SHIM)
+
+    found = []
+    for finding in _l2_findings("\n".join(shim), path):
+        line, column = (finding.span.line, finding.span.column) if finding.span is not None else (1, 1)
+        message = re.sub(r"(?<=line )\d+", lambda number: str(moved(int(number.group()))), finding.message)
+        found.append(_finding(finding.code, message, moved(line), column, path))
+    return found
+
+
+def _l2_findings(source: str, path: str | None) -> list[Finding]:
     reader, faults = scan(source)
     found = [
         _finding(
@@ -48,7 +117,7 @@ def findings(source: str, path: str | None = None) -> list[Finding]:
             if not 1 <= number <= len(keys):
                 message = f"there is no concept {number} (the document defines {len(keys)})"
                 found.append(_finding("C001", message, line, column, path))
-    return sorted(found, key=lambda finding: finding.sort_key)
+    return found
 
 
 def _finding(code: str | None, message: str, line: int, column: int, path: str | None) -> Finding:

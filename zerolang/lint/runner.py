@@ -12,9 +12,11 @@ from zerolang.files import find_sources, read_text
 from zerolang.lint.fixes import fix_source
 from zerolang.lint.linter import lint_graph, syntax_finding
 from zerolang.lint.model import Finding
+from zerolang.lint.selection import enabled_codes
 from zerolang.parser import parse
 
-# Folders never searched for `.0` files: tools' caches and virtual environments.
+# The files a folder is searched for: graphs, and 0-memory in the compact format.
+SUFFIXES = (".0", ".0c")
 
 
 @dataclass(slots=True)
@@ -42,7 +44,7 @@ def discover(paths: list[Path]) -> list[Path]:
     for path in paths:
         if not path.exists():
             raise ZeroError(f"{path}: no such file or folder")
-    return find_sources(paths)
+    return find_sources(paths, SUFFIXES)
 
 
 def settings_with(options: Options, path: Path) -> Settings:
@@ -61,14 +63,14 @@ def lint_file(path: Path, options: Options) -> FileResult:
     name = str(path)
     settings = settings_with(options, path)
     try:
-        source = read_text(path, ".0 file")
+        source = read_text(path, ".0c file" if path.suffix == ".0c" else ".0 file")
     except ZeroError as error:  # not UTF-8, unreadable: reported like a file that does not parse
         error.message = error.message.removeprefix(f"{name}: ")
         return FileResult(name, None, [syntax_finding(error, name)])
     if path.suffix == ".0c":  # the compact memory format has its own checks (zerolang.formats.lint)
         from zerolang.formats.lint import findings
 
-        return FileResult(name, source, findings(source, name))
+        return FileResult(name, source, findings(source, name, enabled_codes(settings, path)))
     try:
         if options.fix:
             result = fix_source(source, path, settings, unsafe=options.unsafe_fixes)

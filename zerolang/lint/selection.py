@@ -1,6 +1,7 @@
 """Which rules apply to a file: `select`, `ignore` and `per-file-ignores`, as ruff reads them.
 
-A selector is a rule code (`Z008`), a prefix of codes (`Z00`, `Z`) or `ALL`.
+A selector is a rule code (`Z008`, or `C001` for the `.0c` checks of
+`zerolang.formats.lint`), a prefix of codes (`Z00`, `Z`, `C`) or `ALL`.
 The most specific selector that matches a code decides: `select = ["Z"]`
 with `ignore = ["Z01"]` and `select = ["Z011"]` keeps Z011. With no
 `select`, every rule is selected. Per-file-ignores are globs relative to the
@@ -22,6 +23,13 @@ from zerolang.lint.rules import RULES
 ALL = "ALL"
 
 
+def all_codes() -> tuple[str, ...]:
+    """Every code a selector can name: the `.0` rules (Z...) and the `.0c` checks (C...)."""
+    from zerolang.formats.lint import RULES as COMPACT_RULES  # imported late: formats needs lint.model
+
+    return (*RULES, *COMPACT_RULES)
+
+
 def parse_selectors(values: Iterable[str]) -> tuple[str, ...]:
     """Comma-separated selectors from the command line, upper-cased, in order, without blanks."""
     return tuple(part.strip().upper() for value in values for part in value.split(",") if part.strip())
@@ -29,7 +37,8 @@ def parse_selectors(values: Iterable[str]) -> tuple[str, ...]:
 
 def unknown_selectors(selectors: Iterable[str]) -> list[str]:
     """Selectors that match no rule: a typo the user must hear about, not a silent no-op."""
-    return [s for s in selectors if s != ALL and not any(code.startswith(s) for code in RULES)]
+    codes = all_codes()
+    return [s for s in selectors if s != ALL and not any(code.startswith(s) for code in codes)]
 
 
 def _specificity(selector: str, code: str) -> int:
@@ -57,9 +66,10 @@ def enabled_codes(settings: Settings, path: str | Path | None) -> frozenset[str]
     bad = unknown_selectors([*lint.select, *ignore])
     if bad:
         raise ZeroError(
-            f"{where}[tool.zero.lint]: unknown rule code `{bad[0]}` (the codes are Z001 to {max(RULES)})"
+            f"{where}[tool.zero.lint]: unknown rule code `{bad[0]}` "
+            f"(the codes are Z001 to {max(RULES)}, and C001 to C003 for .0c files)"
         )
-    return frozenset(code for code in RULES if is_enabled(code, lint.select, ignore))
+    return frozenset(code for code in all_codes() if is_enabled(code, lint.select, ignore))
 
 
 def matches(glob: str, path: Path, root: Path | None) -> bool:

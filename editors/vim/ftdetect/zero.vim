@@ -1,2 +1,2 @@
-" 0-lang graphs (.0) and the .0c compact memory format.
-autocmd BufRead,BufNewFile *.0,*.0c setfiletype zero
+" 0-lang graphs (.0); the .0c compact memory format is ftdetect/zeroc.vim.
+autocmd BufRead,BufNewFile *.0 setfiletype zero
