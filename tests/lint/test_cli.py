@@ -156,6 +156,16 @@ def test_explain() -> None:
     assert output.rstrip().endswith("Fix: none")
 
 
+def test_explain_compact_codes() -> None:
+    code, output = lint("--explain", "C001")
+    assert code == 0
+    assert output.startswith(
+        "C001 dangling reference (error, .0c files)\n\nA relation names a concept number"
+    )
+    code, _ = lint("--explain", "C999")
+    assert code == 2
+
+
 def test_help_lists_every_rule() -> None:
     result = runner.invoke(app, ["lint", "--help"])
     assert result.exit_code == 0

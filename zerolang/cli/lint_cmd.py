@@ -24,7 +24,7 @@ def lint(
     paths: Annotated[
         list[Path] | None,
         typer.Argument(
-            help="Files and folders (searched for *.0 files) to lint; default: the current folder.",
+            help="Files and folders (searched for *.0 and *.0c files) to lint; default: the current folder.",
             show_default=False,
             metavar="[PATH]...",
         ),
@@ -115,11 +115,27 @@ def _selectors(values: list[str] | None, option: str) -> tuple[str, ...] | None:
     return selectors
 
 
+def _compact_summary(code: str) -> str:
+    """The `.0c` rule's line from `zerolang.formats.lint`'s docstring, where the C codes are described."""
+    from zerolang.formats import lint as compact_lint
+
+    for line in (compact_lint.__doc__ or "").splitlines():
+        if line.strip().startswith(code):
+            return line.strip()[len(code) :].strip().capitalize() + "."
+    return ""
+
+
 def _explanation(code: str) -> str:
     from zerolang.lint.rules import RULES
 
-    rule = RULES.get(code.strip().upper())
+    wanted = code.strip().upper()
+    rule = RULES.get(wanted)
     if rule is None:
+        from zerolang.formats.lint import RULES as COMPACT_RULES
+
+        if wanted in COMPACT_RULES:
+            head = f"{wanted} {COMPACT_RULES[wanted]} (error, .0c files)"
+            return f"{head}\n\n{_compact_summary(wanted)}\n\nFix: none"
         raise typer.BadParameter(f"unknown rule code `{code}`", param_hint="'--explain'")
     fix = {
         None: "none",
