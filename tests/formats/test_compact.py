@@ -2,12 +2,15 @@
 
 from __future__ import annotations
 
+from collections.abc import Iterator
+from contextlib import contextmanager
+
 import pytest
 from hypothesis import given, settings
 
 from tests.formats.strategies import histories, records
 from zerolang.errors import ZeroError
-from zerolang.formats import CompactError, Snapshot, parse, parse_record, serialize
+from zerolang.formats import CompactError, Snapshot, compact, parse, parse_record, serialize
 from zerolang.formats.compact import confidence, read_confidence
 from zerolang.formats.model import read_store
 from zerolang.grammar import build_parser
@@ -40,8 +43,29 @@ def test_a_store_round_trips(history: list[MemoryRecord]) -> None:
 
 @settings(max_examples=25, deadline=None)
 @given(records())
-def test_the_grammar_accepts_what_the_serializer_writes(record: MemoryRecord) -> None:
-    build_parser("zeroc", fast=False).parse(serialize(record))
+def test_the_grammar_reads_what_the_serializer_writes_with_either_lexer(record: MemoryRecord) -> None:
+    """`parse` lexes with `StateRegexLexer`; lark's contextual lexer (for errors) must read the same."""
+    text = serialize(record)
+    build_parser("zeroc", fast=False).parse(text)  # the grammar alone, no tree builder
+    fast = parse(text)
+    with _only_the_contextual_lexer():
+        assert parse(text) == fast == Snapshot.of_record(record)
+
+
+@contextmanager
+def _only_the_contextual_lexer() -> Iterator[None]:
+    from lark.exceptions import LexError
+
+    def refuse(text: str) -> None:
+        raise LexError("use the contextual lexer")
+
+    fast = compact._parser(fast=True)
+    original = fast.parse
+    fast.parse = refuse
+    try:
+        yield
+    finally:
+        fast.parse = original
 
 
 @pytest.mark.parametrize("value", [0.0, 1.0, 0.5, 0.95, 0.07, 0.123, 1e-9, 5e-324, 0.1 + 0.2, 0.999999])
@@ -101,15 +125,59 @@ def test_errors_name_line_and_column_with_a_caret(text: str, line: int, column: 
     assert rendered[-1].index("^") - rendered[-1].index("|") - 2 == column - 1
 
 
-SYNTAX = [0, 6, 7, 8, 10, 11]  # the BAD cases no grammar can accept (the others are checks of meaning)
+SYNTAX = [0, 6, 7, 8, 10, 11, 12]  # the BAD cases no grammar can accept (the others are checks of meaning)
 
 
 @pytest.mark.parametrize("index", SYNTAX)
-def test_the_grammar_rejects_what_the_parser_rejects_as_syntax(index: int) -> None:
+def test_syntax_errors_are_the_grammars(index: int) -> None:
     from lark.exceptions import LarkError
 
     with pytest.raises(LarkError):
         build_parser("zeroc", fast=False).parse(BAD[index][0])
+
+
+HEAD = "0M:1.0\nagent\nX:2026-01-01 s c\n@2026-01-01\n"
+WORDED = [
+    (HEAD + "1 uses1;x1\n", 5, 8, "expected `; ` and another relation or the end of the line, found `;x1`"),
+    (HEAD + "1 uses1 95 x\n", 5, 11, "another relation or the end of the line, found a space"),
+    (HEAD + "1 x\n", 5, 3, "expected a predicate and the object's number (`uses12`), found `x`"),
+    (HEAD + '1 "v2\n', 5, 3, "bad quoted string"),
+    (HEAD + '1 "a b"1 9x\n', 5, 10, "not a confidence: '9x'"),
+    ("0M:1.0\nagent\tx\n", 2, 6, "found `\\t` (a label or alias with a tab"),
+    ("0M:1.0\na|b|\n", 2, 5, "expected a label, found the end of the line"),
+    ("0M:1.0\n@a b\n", 2, 3, "expected the end of the line, found a space"),
+    ("0M:1.0\n@\n", 2, 2, "expected a value, found the end of the line"),
+    ("0M:1.x\n", 1, 4, "expected the version (`1.0`), found `1.x`"),
+    ("0M:1.0\nagent\n0M:1.0\n", 3, 1, "a second header"),
+    ("0M:1.0\nagent|@x|=5\n", 2, 9, "expected `|^UPDATED` or the end of the line, found `|=5`"),
+    ("0M:1.0\nX:2026-01-01 s c s=1 a=2\n", 2, 22, "expected m={metadata}, c=CREATED or the end"),
+    ("0M:1.0\nX:2026-01-01 s c m=[]\n", 2, 20, "expected a JSON object, found `[]`"),
+    ('0M:1.0\nX:2026-01-01 s c m={"a":1}\n', 2, 20, "metadata is a JSON object of strings"),
+    ('0M:1.0\n"a\\q"\n', 2, 3, "bad quoted string: Invalid \\escape"),
+    ("# only a comment\n\n", 1, 1, "starts with `0M:1.0`"),
+]
+
+
+@pytest.mark.parametrize(("text", "line", "column", "words"), WORDED)
+def test_syntax_errors_say_what_was_expected_and_found(text: str, line: int, column: int, words: str) -> None:
+    with pytest.raises(CompactError) as caught:
+        parse(text, "bad.0c")
+    assert words in caught.value.message
+    assert caught.value.location() == f"bad.0c:{line}:{column}"
+
+
+def test_blank_lines_comments_and_crlf_are_read_as_the_spec_says(example_record: MemoryRecord) -> None:
+    text = serialize(example_record)
+    padded = "  \n# a note\n\n" + text.replace("\n", "\r\n", 3).replace("\n", "\n \t\n", 1)
+    assert parse_record(padded) == example_record
+    assert parse_record(text.rstrip("\n")) == example_record
+
+
+def test_scan_resumes_after_each_syntax_error() -> None:
+    text = HEAD + "1 x\nbad\tlabel\n1 uses1 abc\n1 uses1 5\n"
+    reader, faults = compact.scan(text)
+    assert [(fault.line, fault.column) for fault in faults] == [(5, 3), (6, 4), (7, 9)]
+    assert [relation[2] for relation in reader.relations] == [1]
 
 
 def test_a_document_of_two_contexts_is_not_a_record() -> None:

@@ -18,18 +18,26 @@ first and last relation unless written. Confidences are
 percent when that is exact (`95` = 0.95), else a fraction (`.955`); 1 is left
 out, and so is a concept's confidence when it is the highest of its relations.
 `@time` lines set the time of what follows. Measured choices: docs/0c-format.md.
+
+Parsing is `grammars/zeroc.lark` through lark's LALR parser, with an inline
+transformer (`_Builder`) filling a per-parse `_Reader`; `_build` then
+resolves numbers and recomputes every hash.
 """
 
 from __future__ import annotations
 
 import json
 import re
+import threading
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
 
 from zerolang.ast import Span
 from zerolang.errors import ZeroError
 from zerolang.formats.model import Context, Snapshot
+from zerolang.gcpause import paused_gc
 from zerolang.memory.hashing import concept_hash, context_hash, episode_hash, fact_hash
 from zerolang.memory.types import (
     ConceptHash,
@@ -49,7 +57,6 @@ HEADER = f"0M:{VERSION}"
 
 _WORD = re.compile(r'[^\s"]\S*')  # a bare word: no whitespace, not opening a quote
 _PREDICATE = re.compile(r'[^\s;"\d](?:[^\s;"]*[^\s;"\d])?')
-_RELATION = re.compile(r'([^\s;"\d](?:[^\s;"]*[^\s;"\d])?)(\d+)')
 
 
 _LINE_KINDS = re.compile(r"\d+ |X:|0M:")  # a bare label must not look like another line
@@ -255,32 +262,400 @@ class _Reader:
     contexts: list[tuple[ContextNode, str | None, bool]] = field(default_factory=list)
     relations: list[tuple[int, str, int, float, int, str, tuple[int, int]]] = field(default_factory=list)
     now: str | None = None
-    line: int = 0
     places: dict[str, list[int]] = field(default_factory=lambda: {"concept": [], "context": []})
-    header: str = ""
+    header: str | None = None
+
+
+class _ParseState(threading.local):
+    """Per-parse scratch space shared by the cached parser's callbacks."""
+
+    def __init__(self) -> None:
+        self.reader = _Reader()
+        self.faults: list[_Fault] = []
+
+
+_state = _ParseState()
+
+
+def _text(token: Any) -> str:
+    """The text of a WORD, LABEL, ITEM or (JSON-decoded) STRING token."""
+    value: str = token.value
+    return _decode(value, token.column) if token.type == "STRING" else value
+
+
+def _decode(value: str, column: int) -> str:
+    """A JSON string literal's text (`column`: where it starts, for a bad escape)."""
+    if "\\" not in value:
+        return value[1:-1]
+    try:
+        decoded: str = json.loads(value)
+    except json.JSONDecodeError as error:
+        raise _Fault(column + error.pos, f"bad quoted string: {error.msg}") from None
+    return decoded
+
+
+def _number(text: str, column: int) -> float:
+    try:
+        return read_confidence(text)
+    except ValueError as error:
+        raise _Fault(column, str(error)) from None
+
+
+_SPLIT_RELATION = re.compile(r'([^\s;"\d](?:[^\s;"]*[^\s;"\d])?|"(?:[^"\\]|\\.)*")(\d+)(?: (.+))?')
+
+
+class _Builder:
+    """Inline transformer: each method reads one line of the grammar into the parse's `_Reader`.
+
+    A problem of meaning (a bad number, a relation before its context) is a
+    fault of that line; the parse goes on, so that `scan` reports them all.
+    """
+
+    def header(self, children: list[Any]) -> None:
+        version = children[0]
+        major, _, minor = version.value.partition(".")
+        rest = children[1].value.removesuffix("\r") if len(children) > 1 else ""
+        if _state.reader.header is not None:
+            return  # a re-parse after a syntax error (see `scan`): the header was read
+        _state.reader.header = rest
+        if major != VERSION.split(".")[0]:
+            message = f"this reader knows .0c {VERSION}, not {major}.{minor}"
+            _state.faults.append(_Fault(version.column, message, version.line))
+
+    def time(self, children: list[Any]) -> None:
+        token = children[0]
+        try:
+            _state.reader.now = _text(token)
+        except _Fault as fault:
+            _state.faults.append(_Fault(fault.column, fault.message, token.line))
+
+    def agent(self, children: list[Any]) -> tuple[str, Any]:
+        return "a", children[0]
+
+    def session(self, children: list[Any]) -> tuple[str, Any]:
+        return "s", children[0]
+
+    def metadata(self, children: list[Any]) -> tuple[str, Any]:
+        return "m", children[0]
+
+    def created(self, children: list[Any]) -> tuple[str, Any]:
+        return "c", children[0]
+
+    def context(self, children: list[Any]) -> None:
+        line = children[0].line
+        try:
+            _context(_state.reader, children, line)
+        except _Fault as fault:
+            _state.faults.append(_Fault(fault.column, fault.message, line))
+
+    def relations(self, children: list[Any]) -> None:
+        line = children[0].line
+        try:
+            _relations(_state.reader, children, line)
+        except _Fault as fault:
+            _state.faults.append(_Fault(fault.column, fault.message, line))
+
+    def stated_confidence(self, children: list[Any]) -> tuple[str, Any]:
+        return "=", children[0]
+
+    def stated_created(self, children: list[Any]) -> tuple[str, Any]:
+        return "@", children[0]
+
+    def stated_updated(self, children: list[Any]) -> tuple[str, Any]:
+        return "^", children[0]
+
+    def concept(self, children: list[Any]) -> None:
+        line = children[0].line
+        try:
+            _concept(_state.reader, children, line)
+        except _Fault as fault:
+            _state.faults.append(_Fault(fault.column, fault.message, line))
+
+
+def _context(reader: _Reader, children: list[Any], line: int) -> None:
+    event_time, source, scope = (_text(token) for token in children[:3])
+    extra: dict[str, Any] = dict(children[3:])
+    metadata: dict[str, str] = {}
+    if "m" in extra:
+        token = extra.pop("m")
+        try:
+            value = json.loads(token.value)
+        except json.JSONDecodeError as error:
+            raise _Fault(token.column + error.pos, f"bad metadata: {error.msg}") from None
+        if not all(isinstance(v, str) for v in value.values()):
+            raise _Fault(token.column, "metadata is a JSON object of strings")
+        metadata = value
+    fields = {key: _text(token) for key, token in extra.items()}
+    try:
+        meta = ContextMeta(event_time, source, scope, fields.get("a"), fields.get("s"), metadata)
+    except InputError as error:
+        raise _Fault(3, f"bad context: {error}") from None
+    created = fields.get("c")
+    reader.places["context"].append(line)
+    reader.contexts.append(
+        (ContextNode(context_hash(meta), meta), None if created == "-" else created, created is not None)
+    )
+
+
+def _relations(reader: _Reader, children: list[Any], line: int) -> None:
+    """`subject predicateOBJECT[ confidence][; predicateOBJECT[ confidence]]...`."""
+    if not reader.contexts:
+        raise _Fault(1, "a relation comes after the `X:` line of its context")
+    if reader.now is None:
+        raise _Fault(1, "no time yet: write an `@time` line before the first concept or relation")
+    subject, created, context = int(children[0].value[:-1]), reader.now, len(reader.contexts) - 1
+    add = reader.relations.append
+    for token in children[1:]:
+        skip = 2 if token.type == "NEXT_RELATION" else 0  # `; predicateOBJECT`
+        found = _SPLIT_RELATION.fullmatch(token.value, skip)
+        assert found is not None, token  # the grammar's RELATION
+        verb, obj, stated = found.groups()
+        column = token.column + skip
+        if verb[0] == '"':
+            verb = _decode(verb, column)
+        value = 1.0 if stated is None else _number(stated, token.column + found.start(3))
+        add((subject, verb, int(obj), value, context, created, (line, column)))
+
+
+def _concept(reader: _Reader, children: list[Any], line: int) -> None:
+    """`label|alias...[|=confidence][|@created][|^updated]`."""
+    names: list[str] = []
+    marks: dict[str, str] = {}
+    stated: float | None = None
+    for child in children:
+        if type(child) is tuple:
+            mark, token = child
+            if mark == "=":
+                stated = _number(token.value, token.column)
+            else:
+                marks[mark] = _text(token)
+        else:
+            names.append(_text(child))
+    reader.concepts.append((names[0], tuple(names[1:]), stated, marks.get("@"), marks.get("^")))
+    reader.places["concept"].append(line)
+
+
+_parsers: dict[bool, Any] = {}
+
+
+def _parser(fast: bool = True) -> Any:
+    """The LALR parser of `grammars/zeroc.lark`, built once per process, its tables cached on disk.
+
+    `fast` lexes with `StateRegexLexer`; otherwise lark's contextual lexer
+    runs, whose errors know what each parser state expected.
+    """
+    if fast not in _parsers:
+        from zerolang.grammar import build_parser
+
+        if fast:
+            _parsers[fast] = _build_fast_parser()
+        else:
+            _parsers[fast] = build_parser("zeroc", _Builder(), fast=False)
+    return _parsers[fast]
+
+
+def _build_fast_parser() -> Any:
+    import hashlib
+
+    from lark import Lark
+
+    from zerolang import __version__
+    from zerolang.formats.statelex import StateRegexLexer
+    from zerolang.grammar import cache_dir, grammar_path
+
+    cache: str | bool = False
+    folder = cache_dir()
+    if folder is not None:  # lark keys its cache on grammar and options; the lexer is our code
+        digest = hashlib.sha256(__version__.encode())
+        digest.update(Path(__file__).with_name("statelex.py").read_bytes())
+        current = folder / f"zeroc-state-{digest.hexdigest()[:12]}.lark-cache"
+        if not current.exists():
+            for stale in folder.glob("zeroc-state-*.lark-cache"):
+                stale.unlink(missing_ok=True)
+        cache = str(current)
+    return Lark.open(
+        str(grammar_path("zeroc")),
+        parser="lalr",
+        lexer=StateRegexLexer,
+        transformer=_Builder(),
+        cache=cache,
+        maybe_placeholders=False,
+    )
+
+
+def _header_line(lines: list[str]) -> int:
+    """The number of the header line: the first that is neither blank nor a comment (0: none)."""
+    for number, line in enumerate(lines, start=1):
+        if line.strip() and not line.startswith("#"):
+            return number
+    return 0
 
 
 def scan(text: str) -> tuple[_Reader, list[_Fault]]:
-    """Read every line, collecting each line's first problem (the linter reports them all)."""
-    reader = _Reader()
-    faults: list[_Fault] = []
-    seen_header = False
-    for number, raw in enumerate(text.split("\n"), start=1):
-        line = raw.removesuffix("\r")
-        if not line.strip() or line.startswith("#"):
-            continue
-        reader.line = number
+    """Read every line, collecting each line's first problem (the linter reports them all).
+
+    A document that lexes is read in one pass of the fast parser. Otherwise
+    lark's contextual parser reads it again, for its errors; after a syntax
+    error it resumes on the next line: the text parsed again is the header
+    followed by the lines after the error, blank lines standing in for the
+    others so that lines and columns stay the same.
+    """
+    from lark.exceptions import LarkError, UnexpectedInput
+
+    try:
+        reader = _state.reader = _Reader()
+        faults = _state.faults = []
         try:
-            if seen_header:
-                _read_line(reader, line)
-            else:
-                seen_header = True
-                reader.header = _header(line)
-        except _Fault as fault:
-            faults.append(_Fault(fault.column, fault.message, number))
-    if not seen_header:
-        faults.append(_Fault(1, f"a .0c document starts with `{HEADER}`", 1))
-    return reader, faults
+            with paused_gc():  # the parse makes no reference cycles (zerolang.gcpause)
+                _parser().parse(text)
+            return reader, _sorted(reader, faults)
+        except LarkError:
+            pass
+        reader = _state.reader = _Reader()
+        faults = _state.faults = []
+        lines = text.split("\n")
+        header = _header_line(lines)
+        remaining, last = text, 0
+        while True:
+            try:
+                _parser(fast=False).parse(remaining)
+                break
+            except UnexpectedInput as error:
+                fault = _syntax_fault(error, lines, header)
+                faults.append(fault)
+                resume = max(fault.line, header)
+                if not header or resume >= len(lines) or resume <= last:
+                    break
+                last = resume
+                blank = "\n" * (resume - header + 1)
+                remaining = "\n" * (header - 1) + HEADER + blank + "\n".join(lines[resume:])
+                if reader.header is None:
+                    reader.header = ""
+    finally:
+        _state.reader, _state.faults = _Reader(), []
+    return reader, _sorted(reader, faults)
+
+
+def _sorted(reader: _Reader, faults: list[_Fault]) -> list[_Fault]:
+    reader.header = reader.header or ""
+    return sorted(faults, key=lambda fault: fault.line)
+
+
+# what each terminal of the grammar is, in words ("expected X, found Y")
+_EXPECTED = {
+    "VERSION": "the version (`1.0`)",
+    "WORD": "a value",
+    "STRING": "a quoted string",
+    "JSON_OBJECT": "a JSON object",
+    "RELATION": "a predicate and the object's number (`uses12`)",
+    "NEXT_RELATION": "`; ` and another relation",
+    "CONFIDENCE": "a confidence",
+    "ITEM": "a label",
+    "LABEL": "a label",
+    "SPACE": "a space",
+    "_NL": "the end of the line",
+    "$END": "the end of the line",
+    "__ANON_0": "`0M:1.0`",
+}
+
+
+def _expected_words(names: Iterable[str]) -> str:
+    names = set(names)
+    if names & {"WORD", "ITEM", "LABEL"}:
+        names.discard("STRING")  # a bare value or label, else a quoted one: said once
+    words: list[str] = []
+    for name in sorted(names, key=lambda name: (name in ("_NL", "$END"), name)):
+        word = _EXPECTED.get(name) or _literal(name)
+        if word not in words:
+            words.append(word)
+    if len(words) <= 1:
+        return words[0] if words else "something else"
+    return ", ".join(words[:-1]) + " or " + words[-1]
+
+
+def _literal(name: str) -> str:
+    """A literal terminal in words: the optional fields are shown with what follows them."""
+    pattern = next((t.pattern.value for t in _parser().terminals if t.name == name), name)
+    shown = {" a=": "a=AGENT", " s=": "s=SESSION", " m=": "m={metadata}", " c=": "c=CREATED"}
+    shown |= {"|=": "`|=CONFIDENCE`", "|@": "`|@CREATED`", "|^": "`|^UPDATED`"}
+    return shown.get(pattern, f"`{pattern}`")
+
+
+def _syntax_fault(error: Any, lines: list[str], header: int) -> _Fault:
+    """A lark syntax error as a `_Fault` worded "expected X, found Y", at the column it concerns."""
+    from lark.exceptions import UnexpectedCharacters, UnexpectedToken
+
+    if isinstance(error, UnexpectedToken) and error.token.type in ("$END", "_NL"):
+        expected = set(error.expected)
+        if error.token.type == "$END":
+            number = len(lines)
+            column = len(lines[-1].removesuffix("\r")) + 1
+        else:
+            number, column = error.token.line, error.token.column
+    elif isinstance(error, (UnexpectedCharacters, UnexpectedToken)):
+        expected = set(error.allowed if isinstance(error, UnexpectedCharacters) else error.expected)
+        number, column = error.line, error.column
+    else:  # pragma: no cover - UnexpectedEOF does not happen with lark's LALR parser
+        return _Fault(1, str(error).splitlines()[0], 1)
+    if not header or (number <= header and not lines[header - 1].startswith("0M:")):
+        return _Fault(1, f"a .0c document starts with `{HEADER}`", header or 1)
+    line = lines[number - 1].removesuffix("\r") if number <= len(lines) else ""
+    at = column - 1
+    if number != header and line.startswith("0M:") and at == 0:
+        return _Fault(1, "a second header (quote a label that starts with `0M:`)", number)
+    confidence = _bad_confidence(line, at, expected)
+    if confidence is not None:
+        return _Fault(confidence.column, confidence.message, number)
+    if at < len(line) and line[at] == '"':
+        message = 'bad quoted string: it does not close with `"` on this line'
+        return _Fault(column, message, number)
+    context = line.startswith("X:")
+    if context and line[at : at + 1] == " " and at + 1 < len(line) and "SPACE" not in expected:
+        at, column = at + 1, column + 1  # ` q=1`: the space is right, what follows is not
+    message = f"expected {_expected_words(expected)}, found {_found(line, at)}"
+    if context and expected & {"SPACE", "WORD", "STRING"}:
+        message += " (a context is `X:EVENT_TIME SOURCE SCOPE`)"
+    elif expected & {"ITEM", "VBAR"} and line[at : at + 1].isspace():
+        message += " (a label or alias with a tab or spaces around it is written quoted)"
+    return _Fault(column, message, number)
+
+
+def _found(line: str, at: int) -> str:
+    """What the line has at `at`, in words."""
+    if at >= len(line):
+        return "the end of the line"
+    char = line[at]
+    if char == " ":
+        return "a space"
+    if char.isspace() or not char.isprintable():
+        return f"`{json.dumps(char)[1:-1]}`"
+    return f"`{line[at:].split(maxsplit=1)[0]}`"
+
+
+def _bad_confidence(line: str, at: int, expected: set[str]) -> _Fault | None:
+    """A confidence the lexer stopped in (`uses1 abc`, `|=2x`): say what is wrong with the number."""
+    start = -1
+    if line[:1].isdigit() and " " in line:  # a relations line: `... uses1 CONF`
+        entry = max(line.rfind("; ", 0, at) + 2, line.index(" ") + 1, line.rfind('"', 0, at) + 1)
+        space = line.rfind(" ", entry, at)
+        if space > entry:  # in the confidence
+            start = space + 1
+        elif at < len(line) and line[at] == " " and at > entry:  # where the confidence starts
+            start = at + 1
+    else:  # a concept line: `...|=CONF|...`
+        mark = line.rfind("|=", 0, at)
+        if mark >= 0 and "|" not in line[mark + 2 : at]:
+            start = mark + 2
+    if start < 0:
+        return None
+    found = re.compile(r"[^\s;|]+").match(line, start)
+    if found is None:
+        return _Fault(start + 1, "expected a confidence")
+    try:
+        read_confidence(found.group())
+    except ValueError as error:
+        return _Fault(start + 1, str(error))
+    return None
 
 
 def parse(text: str, name: str = "<0c>") -> Snapshot:
@@ -289,7 +664,8 @@ def parse(text: str, name: str = "<0c>") -> Snapshot:
     try:
         if faults:
             raise faults[0]
-        return _build(reader)
+        with paused_gc():
+            return _build(reader)
     except _Fault as fault:
         raise CompactError(name, fault.line or 1, fault.column, fault.message, text) from None
 
@@ -305,201 +681,12 @@ def parse_record(text: str, name: str = "<0c>") -> MemoryRecord:
 
 def parse_header(text: str) -> str:
     """The header line's words after the version (`base=...` in a delta), or ''."""
-    for line in text.split("\n"):
-        if line.strip() and not line.startswith("#"):
-            try:
-                return _header(line.rstrip("\r"))
-            except _Fault:
-                return ""
-    return ""
-
-
-def _header(line: str) -> str:
-    match = re.fullmatch(r"0M:(\d+)\.(\d+)(?: (.*))?", line)
-    if match is None:
-        raise _Fault(1, f"a .0c document starts with `{HEADER}`")
-    if match.group(1) != VERSION.split(".")[0]:
-        raise _Fault(4, f"this reader knows .0c {VERSION}, not {match.group(1)}.{match.group(2)}")
-    return match.group(3) or ""
-
-
-def _read_line(reader: _Reader, line: str) -> None:
-    if line[0] == "@":
-        reader.now, end = _word(line, 1)
-        if end != len(line):
-            raise _Fault(end + 1, "expected the end of the line after the time")
-    elif line.startswith("X:"):
-        _context(reader, line)
-    elif _LINE_KINDS.match(line):
-        if line.startswith("0M:"):
-            raise _Fault(1, "a second header (quote a label that starts with `0M:`)")
-        _relations(reader, line)
-    else:
-        _concept(reader, line)
-
-
-def _word(line: str, at: int) -> tuple[str, int]:
-    """A bare word or JSON string starting at `at`; its text and where it ends."""
-    if at >= len(line):
-        raise _Fault(at + 1, "expected a value, found the end of the line")
-    if line[at] == '"':
-        return _string(line, at)
-    match = _WORD.match(line, at)
-    if match is None:
-        raise _Fault(at + 1, "expected a value")
-    return match.group(), match.end()
-
-
-def _string(line: str, at: int) -> tuple[str, int]:
-    try:
-        value, end = json.JSONDecoder().raw_decode(line, at)
-    except json.JSONDecodeError as error:
-        raise _Fault(error.colno, f"bad quoted string: {error.msg}") from None
-    if not isinstance(value, str):
-        raise _Fault(at + 1, "expected a quoted string")
-    return value, end
-
-
-def _item(line: str, at: int) -> tuple[str, int]:
-    """A label or alias: a JSON string, or bare text up to the next `|`."""
-    if at < len(line) and line[at] == '"':
-        return _string(line, at)
-    end = line.find("|", at)
-    end = len(line) if end < 0 else end
-    text = line[at:end]
-    if not text:
-        raise _Fault(at + 1, "expected a label")
-    if not _is_item(text):
-        raise _Fault(at + 1, "this text has to be quoted (it has surrounding spaces, a tab or starts with ^)")
-    return text, end
-
-
-def _time(reader: _Reader) -> str:
-    if reader.now is None:
-        raise _Fault(1, "no time yet: write an `@time` line before the first concept or relation")
-    return reader.now
-
-
-def _concept(reader: _Reader, line: str) -> None:
-    """`label|alias...[|=confidence][|@created][|^updated]`."""
-    names: list[str] = []
-    marks: dict[str, str] = {}
-    at = 0
-    while True:
-        lead = line[at : at + 1]
-        if lead in ("=", "@", "^") and names:
-            if lead in marks:
-                raise _Fault(at + 1, f"`{lead}` is given twice")
-            marks[lead], at = _item(line, at + 1)
-        else:
-            if marks:
-                raise _Fault(at + 1, "aliases come before `=confidence`, `@created` and `^updated`")
-            text, at = _item(line, at)
-            names.append(text)
-        if at == len(line):
-            break
-        if line[at] != "|":
-            raise _Fault(at + 1, "expected `|` or the end of the line after a quoted label")
-        at += 1
-    stated = _number(marks["="], line.index("|=") + 3) if "=" in marks else None
-    reader.concepts.append((names[0], tuple(names[1:]), stated, marks.get("@"), marks.get("^")))
-    reader.places["concept"].append(reader.line)
-
-
-def _number(text: str, column: int) -> float:
-    try:
-        return read_confidence(text)
-    except ValueError as error:
-        raise _Fault(column, str(error)) from None
-
-
-_CONTEXT_KEYS = {"a": "agent_id", "s": "session_id", "m": "metadata", "c": "created_at"}
-
-
-def _context(reader: _Reader, line: str) -> None:
-    at = 2
-    fields: list[str] = []
-    extra: dict[str, str] = {}
-    metadata: dict[str, str] = {}
-    while at < len(line):
-        if len(fields) < 3:
-            value, at = _word(line, at)
-            fields.append(value)
-        else:
-            start = at
-            key = line[at : at + 2]
-            if key[:1] not in _CONTEXT_KEYS or key[1:] != "=":
-                raise _Fault(at + 1, "expected a=AGENT, s=SESSION, m={metadata} or c=CREATED")
-            if key[0] in extra or (key[0] == "m" and metadata):
-                raise _Fault(at + 1, f"`{key}` is given twice")
-            if key[0] == "m":
-                metadata, at = _metadata(line, at + 2)
-            else:
-                extra[key[0]], at = _word(line, at + 2)
-            if start == at:
-                raise _Fault(at + 1, "expected a value")
-        if at < len(line):
-            if line[at] != " ":
-                raise _Fault(at + 1, "expected a space between fields")
-            at += 1
-    if len(fields) < 3:
-        raise _Fault(len(line) + 1, "a context is `X:EVENT_TIME SOURCE SCOPE`")
-    try:
-        meta = ContextMeta(fields[0], fields[1], fields[2], extra.get("a"), extra.get("s"), metadata)
-    except InputError as error:
-        raise _Fault(3, f"bad context: {error}") from None
-    created = extra.get("c")
-    stated = created is not None
-    reader.places["context"].append(reader.line)
-    reader.contexts.append(
-        (ContextNode(context_hash(meta), meta), None if created == "-" else created, stated)
-    )
-
-
-def _metadata(line: str, at: int) -> tuple[dict[str, str], int]:
-    try:
-        value, end = json.JSONDecoder().raw_decode(line, at)
-    except json.JSONDecodeError as error:
-        raise _Fault(error.colno, f"bad metadata: {error.msg}") from None
-    if not isinstance(value, dict) or not all(isinstance(v, str) for v in value.values()):
-        raise _Fault(at + 1, "metadata is a JSON object of strings")
-    return value, end
-
-
-def _relations(reader: _Reader, line: str) -> None:
-    """`subject predicateOBJECT[ confidence][; predicateOBJECT[ confidence]]...`."""
-    if not reader.contexts:
-        raise _Fault(1, "a relation comes after the `X:` line of its context")
-    space = line.index(" ")
-    subject, at = int(line[:space]), space + 1
-    created = _time(reader)
-    while True:
-        entry_column = at + 1
-        if at < len(line) and line[at] == '"':
-            verb, at = _string(line, at)
-            found = re.compile(r"\d+").match(line, at)
-            if found is None:
-                raise _Fault(at + 1, "expected the object's number right after the predicate")
-            obj, at = int(found.group()), found.end()
-        else:
-            found = _RELATION.match(line, at)
-            if found is None:
-                raise _Fault(at + 1, "expected a predicate and the object's number (`uses12`)")
-            verb, obj, at = found.group(1), int(found.group(2)), found.end()
-        value = 1.0
-        if at < len(line) and line[at] == " ":
-            number = re.compile(r"[^\s;]+").match(line, at + 1)
-            if number is None:
-                raise _Fault(at + 2, "expected a confidence")
-            value = _number(number.group(), at + 2)
-            at = number.end()
-        place = (reader.line, entry_column)
-        reader.relations.append((subject, verb, obj, value, len(reader.contexts) - 1, created, place))
-        if at == len(line):
-            return
-        if not line.startswith("; ", at):
-            raise _Fault(at + 1, "expected `; ` before the next relation, or the end of the line")
-        at += 2
+    lines = text.split("\n")
+    header = _header_line(lines)
+    if not header:
+        return ""
+    reader, faults = scan(lines[header - 1] + "\n")
+    return "" if faults else reader.header or ""
 
 
 def _build(reader: _Reader) -> Snapshot:
