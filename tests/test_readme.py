@@ -62,19 +62,18 @@ def test_readme_has_examples_for_every_command() -> None:
     assert {"run", "check", "fmt", "lint", "viz", "keygen", "memory"} <= commands
 
 
-@pytest.mark.parametrize(("command", "expected"), EXAMPLES, ids=[command for command, _ in EXAMPLES])
-def test_readme_example_output(command: str, expected: str, tmp_path: Path) -> None:
+def run_readme_command(command: str, tmp_path: Path) -> str:
+    """Run a README `$ zero ...` line as a user would; `/tmp/...` paths become files under `tmp_path`.
+
+    Returns stdout and stderr as a terminal would show them, with the README's paths put back.
+    """
     arguments = shlex.split(command)
     assert arguments[0] == "zero"
-    environment = {**os.environ, "COLUMNS": "100", "NO_COLOR": "1", "TERM": "dumb"}
     if arguments[1] == "keygen":
         arguments[2] = str(tmp_path / arguments[2])
-    scratch = {
-        argument: str(tmp_path / Path(argument).name)
-        for argument in arguments
-        if argument.startswith("/tmp/")
-    }
+    scratch = {a: str(tmp_path / Path(a).name) for a in arguments if a.startswith("/tmp/")}
     arguments = [scratch.get(argument, argument) for argument in arguments]
+    environment = {**os.environ, "COLUMNS": "100", "NO_COLOR": "1", "TERM": "dumb"}
     completed = subprocess.run(
         [sys.executable, "-m", "zerolang", *arguments[1:]],
         cwd=ROOT,
@@ -86,8 +85,13 @@ def test_readme_example_output(command: str, expected: str, tmp_path: Path) -> N
     printed = (completed.stdout + completed.stderr).rstrip("\n")
     for readme_path, real_path in scratch.items():
         printed = printed.replace(real_path, readme_path)
-    actual = "\n".join(line.rstrip() for line in printed.splitlines())
-    if arguments[1] == "keygen":
+    return "\n".join(line.rstrip() for line in printed.splitlines())
+
+
+@pytest.mark.parametrize(("command", "expected"), EXAMPLES, ids=[command for command, _ in EXAMPLES])
+def test_readme_example_output(command: str, expected: str, tmp_path: Path) -> None:
+    actual = run_readme_command(command, tmp_path)
+    if command.startswith("zero keygen"):
         actual = re.sub(r"\S*signer\.pem", "signer.pem", actual)
         actual = re.sub(r"[0-9a-f]{64}", "<hex>", actual)
         expected = re.sub(r"[0-9a-f]{64}", "<hex>", expected)
@@ -100,23 +104,8 @@ MEMORY_BLOCKS = [block for block in console_blocks() if _uses_db(block)]
 @pytest.mark.parametrize("block", MEMORY_BLOCKS, ids=[block[0][0] for block in MEMORY_BLOCKS])
 def test_readme_memory_session(block: list[tuple[str, str]], tmp_path: Path) -> None:
     """A block of `zero memory` commands runs in order on a fresh database; times of day are masked."""
-    environment = {**os.environ, "COLUMNS": "100", "NO_COLOR": "1", "TERM": "dumb"}
     for command, expected in block:
-        arguments = shlex.split(command)
-        scratch = {a: str(tmp_path / Path(a).name) for a in arguments if a.startswith("/tmp/")}
-        arguments = [scratch.get(argument, argument) for argument in arguments]
-        completed = subprocess.run(
-            [sys.executable, "-m", "zerolang", *arguments[1:]],
-            cwd=ROOT,
-            env=environment,
-            capture_output=True,
-            text=True,
-            check=False,
-        )
-        printed = (completed.stdout + completed.stderr).rstrip("\n")
-        for readme_path, real_path in scratch.items():
-            printed = printed.replace(real_path, readme_path)
-        actual = "\n".join(line.rstrip() for line in printed.splitlines())
+        actual = run_readme_command(command, tmp_path)
         assert NOW.sub(r"\1<now>", actual) == NOW.sub(r"\1<now>", expected.rstrip("\n")), command
 
 
