@@ -138,3 +138,21 @@ def test_l1_and_l0_documents_are_checked_as_what_they_are(tmp_path: Path) -> Non
     l0.write_text("0M:1.0 L0 concepts=2 relations=1\na:3f 41c\nnot ids\n", encoding="utf-8")
     (l0_result,) = lint_paths([l0], Options())
     assert [(f.code, f.span.line if f.span else 0) for f in l0_result.findings] == [(None, 3)]
+
+
+@pytest.mark.parametrize("report", ["json", "sarif", "github"])
+def test_every_report_format_carries_c_codes(report: str, tmp_path: Path) -> None:
+    bad = tmp_path / "bad.0c"
+    bad.write_text(
+        "0M:1.0\nagent\nX:2026-02-18T00:00:00Z user_prompt s\n@2026-02-18T00:00:00Z\n1 needs9 95\n"
+    )
+    result = runner.invoke(app, ["lint", "--format", report, str(bad)])
+    assert result.exit_code == 1, result.output
+    assert "C001" in result.stdout
+    if report == "sarif":
+        import json
+
+        run = json.loads(result.stdout)["runs"][0]
+        rules = [rule["id"] for rule in run["tool"]["driver"]["rules"]]
+        (finding,) = run["results"]
+        assert finding["ruleId"] == "C001" and rules[finding["ruleIndex"]] == "C001"

@@ -44,6 +44,25 @@ def _syntax_rule() -> dict[str, Any]:
     }
 
 
+def _compact_rules() -> list[dict[str, Any]]:
+    """The `.0c` checks (C001...), which are not Z rules but can be reported in the same run."""
+    from zerolang.formats.lint import RULES as COMPACT_RULES
+
+    rules = []
+    for code, name in COMPACT_RULES.items():
+        text = f"{name} in a .0c document"
+        rules.append(
+            {
+                "id": code,
+                "name": name.replace(" ", "-"),
+                "shortDescription": {"text": text},
+                "fullDescription": {"text": text},
+                "defaultConfiguration": {"level": "error"},
+            }
+        )
+    return rules
+
+
 def _uri(path: str | None) -> str:
     if path is None:
         return ""
@@ -75,7 +94,7 @@ def _result(finding: Finding, index: dict[str, int]) -> dict[str, Any]:
 
 
 def document(results: list[FileResult]) -> dict[str, Any]:
-    rules = [_rule(rule) for rule in RULES.values()] + [_syntax_rule()]
+    rules = [_rule(rule) for rule in RULES.values()] + _compact_rules() + [_syntax_rule()]
     index = {rule["id"]: position for position, rule in enumerate(rules)}
     return {
         "$schema": SCHEMA,
