@@ -239,3 +239,16 @@ def _timed(command: list[str]) -> float:
     start = time.perf_counter()
     subprocess.run(command, capture_output=True, check=True)
     return time.perf_counter() - start
+
+
+def test_check_reads_0c_documents(tmp_path: Path) -> None:
+    database = str(tmp_path / "memory.db")
+    example = str(ROOT / "examples" / "memory_input.json")
+    assert runner.invoke(app, ["memory", "ingest", example, "--db", database]).exit_code == 0
+    document = tmp_path / "memory.0c"
+    assert runner.invoke(app, ["memory", "export", "--db", database, "-o", str(document)]).exit_code == 0
+    ok = runner.invoke(app, ["check", str(document)])
+    assert ok.exit_code == 0 and ok.stdout.strip() == f"{document}: ok (8 concepts, 9 relations)"
+    broken = write(tmp_path, "broken.0c", document.read_text(encoding="utf-8") + "1 needs99 95\n")
+    result = runner.invoke(app, ["check", broken])
+    assert result.exit_code == 1 and "there is no concept 99" in result.output
