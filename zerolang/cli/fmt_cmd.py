@@ -70,6 +70,8 @@ def run_fmt(paths: list[str], *, check: bool, diff: bool, compat: bool, line_wid
             text = read_text(file)
             width = line_width or settings_for(file).line_width
             if compat:
+                if file.suffix == ".0c":
+                    raise ZeroError(f"{file}: --compat prints .0 graphs for the old runtime; .0c has no such form")
                 _print_compat(text, str(file), width)
                 continue
             formatted = _format(text, str(file), width)
