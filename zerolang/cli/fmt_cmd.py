@@ -71,7 +71,8 @@ def run_fmt(paths: list[str], *, check: bool, diff: bool, compat: bool, line_wid
             width = line_width or settings_for(file).line_width
             if compat:
                 if file.suffix == ".0c":
-                    raise ZeroError(f"{file}: --compat prints .0 graphs for the old runtime; .0c has no such form")
+                    message = "--compat prints .0 graphs for the old runtime; .0c has no such form"
+                    raise ZeroError(f"{file}: {message}")
                 _print_compat(text, str(file), width)
                 continue
             formatted = _format(text, str(file), width)
