@@ -31,6 +31,7 @@ from zerolang.catalog import (
     TYPE_ALIASES,
 )
 from zerolang.catalog import suggest as _suggest
+from zerolang.dependencies import SENDER_CONFIDENCE, implicit_reads
 from zerolang.errors import RunError, ZeroError
 from zerolang.gcpause import paused_gc
 from zerolang.signing import DigestSigner, Signer
@@ -70,7 +71,6 @@ _KINDS = {
 }
 _Step = tuple[int, Any, Params, tuple[int, ...], tuple[str | None, ...] | None]
 _NO_PARAMS: Params = {}
-_SENDER_CONFIDENCE = "sender_confidence"
 
 
 class _Graph:
@@ -165,12 +165,9 @@ class _Graph:
             deps = resolved
             kind = fields.get("type")
             if type(kind) is ast.String and (kind.value == "Route" or kind.value == "Permission"):
-                if kind.value == "Route":
-                    implicit = [index.get(name) for name in _condition_inputs(fields.get("conditions"))]
-                else:
-                    implicit = [index.get(_SENDER_CONFIDENCE)]
-                # Reading itself makes a node its own dependency: a cycle, as the validator says.
-                extra = tuple(target for target in implicit if target is not None)
+                # The shared rule (zerolang.dependencies); reading itself makes a node its own
+                # dependency: a cycle, as the validator says.
+                extra = tuple(index[read.value] for read in implicit_reads(fields, index))
                 if any(target >= position for target in extra):
                     in_order = False
                 deps = resolved + extra
@@ -229,18 +226,6 @@ class _Graph:
         names = [self.ids[p] for p in cycle]
         flow = " -> ".join([*names, names[0]])
         return self.error(f"the graph has a cycle: {flow}", self.nodes[cycle[0]].span)
-
-
-def _condition_inputs(conditions: ast.Value | None) -> list[str]:
-    if not isinstance(conditions, ast.Array):
-        return []
-    names: list[str] = []
-    for item in conditions.items:
-        if isinstance(item, ast.Map):
-            value = item.get("input")
-            if isinstance(value, ast.String):
-                names.append(value.value)
-    return names
 
 
 def execution_order(graph: ast.Graph) -> list[ast.Node]:
@@ -521,7 +506,7 @@ def _compile_other(facts: _Graph, position: int, kind: str | None, type_value: a
     if minimum is None:
         raise _missing(facts, position, kind, "min_confidence")
     threshold = _number(facts, f"node `{name}`", "min_confidence", minimum, 0.0)
-    sender = facts.index.get(_SENDER_CONFIDENCE, -1)
+    sender = facts.index.get(SENDER_CONFIDENCE, -1)
     return (_PERMISSION, (action, threshold, sender), _NO_PARAMS, indexes, None)
 
 
