@@ -25,6 +25,7 @@ if str(HERE.parent) not in sys.path:  # run from a checkout without installing
     sys.path.insert(0, str(HERE.parent))
 
 from zerolang.catalog import NODE_TYPES, OPS  # noqa: E402
+from zerolang.highlight import BARE_WORD, FRACTION, PERCENT, PREDICATE_PATTERN  # noqa: E402
 
 TM_LANGUAGE = HERE / "vscode" / "syntaxes" / "zero.tmLanguage.json"
 TM_COMPACT = HERE / "vscode" / "syntaxes" / "zeroc.tmLanguage.json"
@@ -206,12 +207,12 @@ def tm_language_text() -> str:
 
 # `.0c` (docs/0c-format.md): the terminals of grammars/zeroc.lark.
 C_STRING = r'"(?:[^"\\]|\\.)*"'
-C_WORD = r'[^\s"]\S*'
+C_WORD = BARE_WORD
 C_VALUE = rf"(?:{C_STRING}|{C_WORD})"
 C_ITEM = r'[^|"][^|]*'
-C_PREDICATE = r'[^\s;"\d](?:[^\s;"]*[^\s;"\d])?'
-C_PERCENT = r"\d{1,3}(?![.\deE])"
-C_FRACTION = r"(?:\d*\.\d+|\d+)(?:[eE][-+]?\d+)?"
+C_PREDICATE = PREDICATE_PATTERN
+C_PERCENT = PERCENT
+C_FRACTION = FRACTION
 
 
 def _c(scope: str) -> dict[str, str]:

@@ -182,14 +182,15 @@ class ZeroLexer(RegexLexer):  # type: ignore[misc,unused-ignore]
 
 # `.0c` (docs/0c-format.md, grammars/zeroc.lark): the terminals, and what each kind of value is.
 _EOL = r"(?=\r?\n)"
-_BARE_WORD = r'[^\s"]\S*'  # a context field or a time, unquoted
+# The `.0c` pieces, shared with the VS Code grammar (editors/build_grammars.py imports them).
+BARE_WORD = r'[^\s"]\S*'  # a context field or a time, unquoted
 _BARE_ITEM = (
     r'[^|"\r\n][^|\r\n]*'  # a label or alias, unquoted (a label's first character is checked by the line)
 )
-_PREDICATE = r'[^\s;"\d](?:[^\s;"]*[^\s;"\d])?'
-_PERCENT = r"\d{1,3}(?![.\deE])"
-_FRACTION = r"(?:\d*\.\d+|\d+)(?:[eE][-+]?\d+)?"
-_CONFIDENCE = rf"(?:{_PERCENT}|{_FRACTION})"
+PREDICATE_PATTERN = r'[^\s;"\d](?:[^\s;"]*[^\s;"\d])?'
+PERCENT = r"\d{1,3}(?![.\deE])"
+FRACTION = r"(?:\d*\.\d+|\d+)(?:[eE][-+]?\d+)?"
+_CONFIDENCE = rf"(?:{PERCENT}|{FRACTION})"
 _RELATION_END = r";|[ \t]|\r?\n"
 _ITEM_END = r"\||\r?\n"
 
@@ -207,8 +208,8 @@ SHORT_HASH = Number.Hex  # L0 ids and a delta's base checkpoint
 def _confidence(before: str, *tokens: object, end: str) -> list[object]:
     """A confidence after `before` (` ` in a relation, `|=` on a concept): a percent or a fraction."""
     return [
-        (rf"{before}({_PERCENT})(?={end})", bygroups(*tokens, Number.Integer)),
-        (rf"{before}({_FRACTION})(?={end})", bygroups(*tokens, Number.Float)),
+        (rf"{before}({PERCENT})(?={end})", bygroups(*tokens, Number.Integer)),
+        (rf"{before}({FRACTION})(?={end})", bygroups(*tokens, Number.Float)),
     ]
 
 
@@ -216,7 +217,7 @@ def _value(token: object) -> list[object]:
     """One whitespace-free word or a JSON string (a context field, a time), then back."""
     return [
         (r"[ \t]+", Whitespace),
-        (_BARE_WORD, token, "#pop"),
+        (BARE_WORD, token, "#pop"),
         (r'"', String.Double, ("#pop", "string")),
         default("#pop"),
     ]
@@ -312,14 +313,14 @@ class ZeroCompactLexer(RegexLexer):  # type: ignore[misc,unused-ignore]
         ],
         # `@TIME`: the creation time of the relations below.
         "time": [
-            (_BARE_WORD, TIME),
+            (BARE_WORD, TIME),
             (r'"', String.Double, "string"),
             (r"\r?\n", Whitespace, "#pop"),
             (r"[^\r\n]", Error),
         ],
         # `S predicateO[ CONF][; predicateO[ CONF]]...`, after the subject and its space.
         "relations": [
-            (rf"({_PREDICATE})(\d+)", bygroups(PREDICATE, CONCEPT_ID)),
+            (rf"({PREDICATE_PATTERN})(\d+)", bygroups(PREDICATE, CONCEPT_ID)),
             (r'"', String.Double, ("object", "string")),
             *_confidence("( )", Whitespace, end=_RELATION_END),
             (r"(;)( )", bygroups(Punctuation, Whitespace)),
