@@ -13,7 +13,7 @@ import json
 from collections.abc import Iterable
 from dataclasses import dataclass
 
-from zerolang.memory.store import MemoryStore
+from zerolang.memory.store import MemoryStore, chunks
 from zerolang.memory.types import (
     ConceptHash,
     ConceptNode,
@@ -125,9 +125,7 @@ def _read(store: MemoryStore, facts: list[bytes] | None) -> Snapshot:
     if facts is None:
         rows = db.execute(episodes).fetchall()
     else:
-        for start in range(0, len(facts), 500):
-            chunk = facts[start : start + 500]
-            marks = ",".join("?" * len(chunk))
+        for chunk, marks in chunks(facts):
             rows += db.execute(f"{episodes} WHERE e.fact_hash IN ({marks})", chunk).fetchall()
     wanted_concepts = None if facts is None else {row[2] for row in rows} | {row[4] for row in rows}
     wanted_contexts = None if facts is None else {row[6] for row in rows}

@@ -69,7 +69,15 @@ from zerolang.memory.types import (
 SCHEMA_VERSION = 1
 APPLICATION_ID = 0x5A4D454D  # "ZMEM": marks the file as a zerolang memory database
 DEFAULT_BATCH_SIZE = 1000
-_IN_CHUNK = 500  # hashes per `IN (...)` query, well under SQLite's variable limit
+IN_CHUNK = 500  # hashes per `IN (...)` query, well under SQLite's variable limit
+
+
+def chunks(keys: Sequence[bytes], size: int = IN_CHUNK) -> Iterator[tuple[Sequence[bytes], str]]:
+    """`keys` in slices for `IN (...)`, each with its `?,?,...` placeholders."""
+    for start in range(0, len(keys), size):
+        chunk = keys[start : start + size]
+        yield chunk, ",".join("?" * len(chunk))
+
 
 SCHEMA = """
 CREATE TABLE concepts (
@@ -595,9 +603,7 @@ class MemoryStore:
     def _stored_concepts(self, keys: Sequence[bytes]) -> dict[bytes, tuple[float, str]]:
         """(confidence, updated_at) of those of `keys` already stored."""
         found: dict[bytes, tuple[float, str]] = {}
-        for start in range(0, len(keys), _IN_CHUNK):
-            chunk = keys[start : start + _IN_CHUNK]
-            marks = ",".join("?" * len(chunk))
+        for chunk, marks in chunks(keys):
             query = f"SELECT hash, confidence, updated_at FROM concepts WHERE hash IN ({marks})"
             found.update((row[0], (row[1], row[2])) for row in self._db.execute(query, chunk))
         return found
@@ -605,9 +611,7 @@ class MemoryStore:
     def _existing(self, table: str, keys: Sequence[bytes]) -> set[bytes]:
         """Which of `keys` are already stored in `table`."""
         found: set[bytes] = set()
-        for start in range(0, len(keys), _IN_CHUNK):
-            chunk = keys[start : start + _IN_CHUNK]
-            marks = ",".join("?" * len(chunk))
+        for chunk, marks in chunks(keys):
             rows = self._db.execute(f"SELECT hash FROM {table} WHERE hash IN ({marks})", chunk)
             found.update(row[0] for row in rows)
         return found

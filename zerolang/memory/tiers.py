@@ -24,14 +24,13 @@ from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 from datetime import UTC, datetime
 
-from zerolang.memory.store import MemoryStore
+from zerolang.memory.store import MemoryStore, chunks
 from zerolang.memory.types import EpisodeHash, FactHash
 
 Clock = Callable[[], datetime]
 DEFAULT_HALF_LIFE = 7 * 24 * 3600.0  # seconds
 DEFAULT_MIN_CONFIDENCE = 0.01
 DEFAULT_WORKING_CAPACITY = 20
-IN_CHUNK = 500  # hashes per `IN (...)`, well under SQLite's variable limit
 
 TIERS_SCHEMA = """
 CREATE TABLE IF NOT EXISTS working_items (
@@ -97,13 +96,6 @@ def ensure_tiers(store: MemoryStore) -> sqlite3.Connection:
                 if statement.strip():
                     db.execute(statement)
     return db
-
-
-def chunks(keys: Sequence[bytes], size: int = IN_CHUNK) -> Iterable[tuple[Sequence[bytes], str]]:
-    """`keys` in slices for `IN (...)`, each with its `?,?,...` placeholders."""
-    for start in range(0, len(keys), size):
-        chunk = keys[start : start + size]
-        yield chunk, ",".join("?" * len(chunk))
 
 
 # ---- working memory -------------------------------------------------------------------------

@@ -25,12 +25,11 @@ from zerolang.memory.recall import (
 )
 from zerolang.memory.recall.ranking import DEFAULT_WEIGHTS
 from zerolang.memory.recall.traversal import Edge, EdgeFilter
-from zerolang.memory.store import MemoryStore
+from zerolang.memory.store import MemoryStore, chunks
 from zerolang.memory.tiers import (
     DEFAULT_HALF_LIFE,
     DEFAULT_MIN_CONFIDENCE,
     Clock,
-    chunks,
     decay,
     ensure_tiers,
     parse_time,

@@ -164,7 +164,7 @@ def _results(
 
 
 def concept_labels(store: MemoryStore, keys: Collection[bytes]) -> dict[bytes, str]:
-    from zerolang.memory.tiers import chunks
+    from zerolang.memory.store import chunks
 
     found: dict[bytes, str] = {}
     for chunk, marks in chunks(sorted(set(keys))):
@@ -174,7 +174,7 @@ def concept_labels(store: MemoryStore, keys: Collection[bytes]) -> dict[bytes, s
 
 def fact_texts(store: MemoryStore, keys: Collection[bytes]) -> dict[bytes, str]:
     """Each fact as `subject predicate object`, labels resolved."""
-    from zerolang.memory.tiers import chunks
+    from zerolang.memory.store import chunks
 
     found: dict[bytes, str] = {}
     for chunk, marks in chunks(sorted(set(keys))):
@@ -190,7 +190,7 @@ def fact_texts(store: MemoryStore, keys: Collection[bytes]) -> dict[bytes, str]:
 
 def touch_facts(store: MemoryStore, facts: Collection[bytes], clock: Clock = system_clock) -> None:
     """Touch every episode of `facts` (what a query returned)."""
-    from zerolang.memory.tiers import chunks
+    from zerolang.memory.store import chunks
 
     episodes: list[bytes] = []
     for chunk, marks in chunks(sorted(set(facts))):

@@ -19,7 +19,8 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from zerolang.memory.recall.traversal import TraversalHit
-from zerolang.memory.tiers import chunks, decay, parse_time
+from zerolang.memory.store import chunks
+from zerolang.memory.tiers import decay, parse_time
 
 
 @dataclass(frozen=True, slots=True)

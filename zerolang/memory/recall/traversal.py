@@ -15,7 +15,7 @@ from collections.abc import Callable, Collection, Sequence
 from dataclasses import dataclass
 from typing import NamedTuple
 
-from zerolang.memory.tiers import chunks
+from zerolang.memory.store import chunks
 from zerolang.memory.types import ConceptHash, FactHash
 
 
