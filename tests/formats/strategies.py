@@ -57,5 +57,6 @@ def histories(draw: st.DrawFn) -> list[MemoryRecord]:
     """Records over time that share concepts (a small label pool), as a store receives them."""
     pool = st.sampled_from(draw(st.lists(label, min_size=2, max_size=6, unique_by=normalize_label)))
     count = draw(st.integers(1, 6))
-    stamps = sorted(draw(st.lists(stamp, min_size=count, max_size=count)))
+    # Each ingest at its own millisecond: `delta.since` finds past states by creation time.
+    stamps = sorted(draw(st.lists(stamp, min_size=count, max_size=count, unique=True)))
     return [compile_record(draw(inputs(pool)), AliasTable.empty(), now=now) for now in stamps]

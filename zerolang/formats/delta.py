@@ -102,7 +102,9 @@ def since(store: MemoryStore, base: str) -> Delta:
 
     A store keeps no history, but every concept and episode carries its
     creation time, so each past state is "everything created up to t": the
-    times are tried newest first until one hashes to `base`.
+    times are tried newest first until one hashes to `base`. Two ingests in
+    the same millisecond are therefore one state here: a checkpoint taken
+    between them is refused as "not a past state".
     """
     current = read_store(store)
     relations = sorted(current.relations, key=lambda r: r.created_at)
