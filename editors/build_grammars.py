@@ -43,9 +43,8 @@ def _names(names: list[str] | tuple[str, ...]) -> str:
     return "|".join(sorted(names, key=lambda name: (-len(name), name)))
 
 
-def _named_entry(key: str, known: str, kind: str, known_scope: str) -> dict[str, Any]:
-    """`type: X` or `op: X` in a node: X is coloured when the runtime has it, marked when not."""
-    unknown_scope = f"invalid.deprecated.unknown-{kind}.zero"
+def _key_begins(key: str) -> dict[str, Any]:
+    """A rule that begins at `key:` or `"key":`, scoping the key and the colon."""
     return {
         "begin": rf'{BEFORE}(?:({key})|("{key}"))\s*(:)',
         "beginCaptures": {
@@ -53,6 +52,14 @@ def _named_entry(key: str, known: str, kind: str, known_scope: str) -> dict[str,
             "2": {"name": "support.type.property-name.zero"},
             "3": {"name": "punctuation.separator.key-value.zero"},
         },
+    }
+
+
+def _named_entry(key: str, known: str, kind: str, known_scope: str) -> dict[str, Any]:
+    """`type: X` or `op: X` in a node: X is coloured when the runtime has it, marked when not."""
+    unknown_scope = f"invalid.deprecated.unknown-{kind}.zero"
+    return {
+        **_key_begins(key),
         "end": r"(?=[,}\]])",
         "patterns": [
             {"include": "#comment"},
@@ -108,12 +115,7 @@ def tm_language() -> dict[str, Any]:
                 "patterns": [{"include": "#comment"}, {"include": "#nodes"}, {"include": "#value"}],
             },
             "nodes": {
-                "begin": rf'{BEFORE}(?:(nodes)|("nodes"))\s*(:)',
-                "beginCaptures": {
-                    "1": {"name": "support.type.property-name.zero"},
-                    "2": {"name": "support.type.property-name.zero"},
-                    "3": {"name": "punctuation.separator.key-value.zero"},
-                },
+                **_key_begins("nodes"),
                 "end": r"(?<=\])|(?=[,}])",
                 "patterns": [
                     {"include": "#comment"},
