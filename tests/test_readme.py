@@ -113,5 +113,17 @@ def test_quick_start_has_two_lines_and_ci_runs_the_test_line() -> None:
     install_and_run, install_and_test = quick_start()
     assert "zero run" in install_and_run and "pip install" in install_and_run
     assert "pytest" in install_and_test and "pip install" in install_and_test
+    for check in ("ruff check", "ruff format --check", "mypy --strict"):
+        assert f"&& {check}" in install_and_test, f"the test line should also run `{check}`"
     ci = (ROOT / ".ci" / "run").read_text(encoding="utf-8")
     assert install_and_test in ci.splitlines()
+
+
+def test_package_hygiene_files() -> None:
+    """A license matching pyproject, pre-commit hooks for fmt and lint, private keys never committed."""
+    assert (ROOT / "LICENSE").read_text(encoding="utf-8").startswith("MIT License")
+    assert 'license = "MIT"' in (ROOT / "pyproject.toml").read_text(encoding="utf-8")
+    hooks = (ROOT / ".pre-commit-hooks.yaml").read_text(encoding="utf-8")
+    assert "entry: zero fmt" in hooks and "entry: zero lint" in hooks
+    assert "*.pem" in (ROOT / ".gitignore").read_text(encoding="utf-8").splitlines()
+    assert (ROOT / "zerolang" / "py.typed").exists()

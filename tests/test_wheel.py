@@ -7,6 +7,7 @@ import os
 import subprocess
 import sys
 import venv
+import zipfile
 from pathlib import Path
 
 import pytest
@@ -23,6 +24,7 @@ def test_wheel_installs_and_runs_outside_the_source_tree(tmp_path: Path) -> None
         capture_output=True,
     )
     (wheel,) = dist.glob("zerolang-*.whl")
+    _assert_packaged(wheel)
     environment = tmp_path / "venv"
     venv.create(environment, with_pip=True)
     python = environment / "bin" / "python"
@@ -57,3 +59,15 @@ def test_wheel_installs_and_runs_outside_the_source_tree(tmp_path: Path) -> None
     assert list((tmp_path / "cache").glob("zero-*.lark-cache")), "the parser cache goes to the user cache dir"
     installed = environment / "lib"
     assert not list(installed.rglob("*.lark-cache")), "nothing is cached inside the installed package"
+
+
+def _assert_packaged(wheel: Path) -> None:
+    """Typed (PEP 561), licensed, and versioned from the one `__version__`."""
+    from zerolang import __version__
+
+    names = zipfile.ZipFile(wheel).namelist()
+    assert "zerolang/py.typed" in names
+    assert any(name.endswith("LICENSE") and ".dist-info/" in name for name in names), names
+    metadata = zipfile.ZipFile(wheel).read(next(n for n in names if n.endswith(".dist-info/METADATA")))
+    assert f"\nVersion: {__version__}\n" in metadata.decode()
+    assert wheel.name.startswith(f"zerolang-{__version__}-")

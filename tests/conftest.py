@@ -1,0 +1,27 @@
+"""Hypothesis profiles for the whole suite.
+
+`ci` (chosen when the `CI` environment variable is set, as `.ci/run` does) is
+derandomised, so a run is reproducible, bounds every property test's examples
+and never lets a slow example fail a test on a loaded machine. `dev` (the
+default) draws fresh examples each run. Pick one explicitly with
+`HYPOTHESIS_PROFILE=ci python -m pytest`.
+"""
+
+from __future__ import annotations
+
+import os
+
+from hypothesis import HealthCheck, settings
+
+settings.register_profile(
+    "ci",
+    derandomize=True,
+    max_examples=50,
+    deadline=None,
+    print_blob=True,
+    suppress_health_check=[HealthCheck.too_slow],
+    database=None,
+)
+settings.register_profile("dev", derandomize=False, max_examples=50, deadline=None)
+
+settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE") or ("ci" if os.environ.get("CI") else "dev"))
