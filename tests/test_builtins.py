@@ -318,13 +318,20 @@ def test_timestamp_uses_the_clock() -> None:
 @pytest.mark.parametrize(
     ("text", "intent"),
     [
-        ("Hello there", "greeting"),
-        ("  hey?", "greeting"),  # greeting wins over question
-        ("hi", "greeting"),
-        ("What time is it?", "question"),
-        ("Please stop", "request"),
+        # The old runtime's rules exactly: case-sensitive, on the text as given (no trimming).
+        ("hello there", "greeting"),
+        ("Hello there", "statement"),
+        ("Can you help", "statement"),
         ("well, can you help", "request"),
-        ("COULD YOU look", "request"),
+        ("hey?", "greeting"),  # greeting wins over question
+        ("  hey", "statement"),
+        ("hi", "greeting"),
+        ("his turn", "greeting"),  # a prefix, not a word
+        ("What time is it?", "question"),
+        ("please stop", "request"),
+        ("Please stop", "statement"),
+        ("COULD YOU look", "statement"),
+        ("could you look", "request"),
         ("The sky is blue", "statement"),
         ("", "statement"),
     ],

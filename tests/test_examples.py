@@ -250,9 +250,9 @@ ROUTER_CASES = {
     "unknown-command": RouterCase(
         "/dance", 1.0, "unknown_command", "unknown_command", "run_command", "statement", True, 1.0
     ),
-    # ClassifyIntent checks greetings first, then "?", then requests
+    # ClassifyIntent checks greetings first, then "?", then requests (case-sensitive, as in Rust)
     "greeting-beats-question": RouterCase(
-        "Hey, can you help?", 0.9, "greeter", "greeter", "greeter", "greeting", True, 0.95 * 0.9
+        "hey, can you help?", 0.9, "greeter", "greeter", "greeter", "greeting", True, 0.95 * 0.9
     ),
     "no-message": RouterCase(
         None, None, "ask_for_confirmation", "chat_skill", "chat_skill", "statement", False, 0.6 * 0.1

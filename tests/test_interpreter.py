@@ -7,10 +7,11 @@ import json
 
 import pytest
 
-from zerolang.errors import RunError
+from zerolang.errors import RunError, ValidationError
 from zerolang.interpreter import RunResult, execution_order, run
 from zerolang.parser import parse
 from zerolang.state import MISSING, MemoryStateStore
+from zerolang.validator import validate
 from zerolang.values import Confidence, Hash
 
 
@@ -310,56 +311,89 @@ def test_step_limit_runs_nothing() -> None:
     assert store.load("1") is MISSING
 
 
+def invalid(nodes: str, **options: object) -> list[tuple[str, str]]:
+    """What `run` says of a graph that cannot run: the validator's (code, message) pairs, all of them."""
+    source = graph_of(nodes)
+    with pytest.raises(ValidationError) as caught:
+        run(parse(source, "t.0"), path="t.0", source=source, **options)  # type: ignore[arg-type]
+    error = caught.value
+    assert error.diagnostics == validate(parse(source, "t.0"), "t.0"), "the validator's own diagnostics"
+    assert error.path == "t.0" and error.source == source
+    return [(diagnostic.code, diagnostic.message) for diagnostic in error.diagnostics]
+
+
 def test_cycle_names_the_nodes_on_it() -> None:
-    error = run_error("""
+    source = graph_of("""
         { id: "start", type: Constant, value: 1 },
         { id: "a", type: Operation, op: Identity, inputs: ["c", "start"] },
         { id: "b", type: Operation, op: Identity, inputs: ["a"] },
         { id: "c", type: Operation, op: Identity, inputs: ["b"] },
         { id: "downstream", type: Operation, op: Identity, inputs: ["c"] },
     """)
-    assert error.message == "the graph has a cycle: a -> b -> c -> a"
-    assert error.span is not None and error.span.line == 4  # node `a`, the first declared on the cycle
+    with pytest.raises(ValidationError) as caught:
+        run(parse(source))
+    (problem,) = caught.value.diagnostics
+    assert (problem.code, problem.message) == ("Z005", "cycle between nodes: a -> b -> c -> a")
+    assert problem.span is not None and problem.span.line == 4  # node `a`, the first declared on the cycle
 
 
 def test_self_reference_is_a_cycle() -> None:
-    error = run_error('{ id: "me", type: Operation, op: Identity, inputs: ["me"] }')
-    assert error.message == "the graph has a cycle: me -> me"
+    assert invalid('{ id: "me", type: Operation, op: Identity, inputs: ["me"] }') == [
+        ("Z005", "cycle between nodes: me -> me")
+    ]
 
 
 def test_implicit_self_reads_are_cycles() -> None:
     route = '{ id: "r", type: Route, conditions: [ { input: "r", target: "t" } ] }'
-    assert run_error(route).message == "the graph has a cycle: r -> r"
+    assert invalid(route) == [("Z005", "cycle between nodes: r -> r")]
     permission = '{ id: "sender_confidence", type: Permission, action: "a", min_confidence: 0 }'
-    assert run_error(permission).message == "the graph has a cycle: sender_confidence -> sender_confidence"
+    assert invalid(permission) == [("Z005", "cycle between nodes: sender_confidence -> sender_confidence")]
 
 
 def test_dangling_input_names_node_and_reference() -> None:
-    error = run_error("""
+    source = graph_of("""
         { id: "message", type: Constant, value: 1 },
         { id: "user", type: Operation, op: Identity, inputs: ["mesage.text"] },
     """)
-    assert error.message.startswith("node `user` input `mesage.text` names no node")
-    assert "did you mean `message`?" in error.message
-    assert error.span is not None and error.span.line == 4  # at the reference itself
+    with pytest.raises(ValidationError) as caught:
+        run(parse(source))
+    (problem,) = caught.value.diagnostics
+    assert problem.message == (
+        "node `user` reads input `mesage.text`, but no node is named `mesage`: did you mean `message`?"
+    )
+    assert problem.span is not None and problem.span.line == 4  # at the reference itself
 
 
 def test_unknown_op() -> None:
-    error = run_error('{ id: "x", type: Operation, op: Eq, inputs: [] }')
-    assert error.message == "node `x` uses unknown op `Eq` (did you mean `Equals`?)"
-    assert run_error('{ id: "x", type: Operation }').message == "Operation node `x` has no `op`"
+    assert invalid('{ id: "x", type: Operation, op: Eq, inputs: [] }') == [
+        ("Z003", "unknown op `Eq`: did you mean `Equals`?")
+    ]
+    assert invalid('{ id: "x", type: Operation }') == [
+        ("Z012", "node `x` is an `Operation` but has no `op` field")
+    ]
 
 
 def test_unknown_type() -> None:
-    error = run_error('{ id: "agg", type: Aggregate, inputs: [] }')
-    assert error.message == "node `agg` has unknown type `Aggregate` (use `Operation` with `op: MergeMap`)"
-    assert run_error('{ id: "x", type: Blorp }').message == "node `x` has unknown type `Blorp`"
-    assert run_error('{ id: "x" }').message == "node `x` has no `type`"
+    assert invalid('{ id: "agg", type: Aggregate, inputs: [] }') == [
+        ("Z001", "node type `Aggregate` does not exist in the runtime: use `Operation` with `op: MergeMap`")
+    ]
+    assert invalid('{ id: "x", type: Blorp }')[0][0] == "Z002"
+    assert invalid('{ id: "x" }') == [("Z012", "node `x` has no `type` field")]
+
+
+def test_every_problem_is_reported_not_just_the_first() -> None:
+    found = invalid('{ id: "x", type: Operation, op: Nope }, { id: "y", type: Blorp, inputs: ["z"] }')
+    assert [code for code, _ in found] == ["Z003", "Z002", "Z004"]
+
+
+def test_execution_order_refuses_what_run_refuses() -> None:
+    with pytest.raises(ValidationError):
+        execution_order(parse(graph_of('{ id: "me", type: Operation, op: Identity, inputs: ["me"] }')))
 
 
 def test_compile_errors_come_before_any_side_effect() -> None:
     store = MemoryStateStore()
-    run_error(
+    invalid(
         """
         { id: "save", type: Operation, op: SaveState, inputs: ["k", "k"] },
         { id: "k", type: Constant, value: "key" },
@@ -371,33 +405,59 @@ def test_compile_errors_come_before_any_side_effect() -> None:
 
 
 @pytest.mark.parametrize(
-    ("nodes", "message"),
+    ("nodes", "expected"),
     [
-        ("{ type: Constant, value: 1 }", "a node has no `id` string"),
+        ("{ type: Constant, value: 1 }", ("Z012", "this node has no `id` field")),
         (
             '{ id: "a", type: Constant, value: 1 }, { id: "a", type: Constant, value: 2 }',
-            "duplicate node id `a` (first declared on line 2)",
+            ("Z006", "duplicate node id `a` (first defined on line 2)"),
         ),
-        ('{ id: "c", type: Constant }', "Constant node `c` has no `value`"),
-        ('{ id: "e", type: External, uri: 5 }', "node `e`: `uri` must be a string"),
-        ('{ id: "l", type: Lookup, table: [] }', "node `l`: `table` must be a map"),
-        ('{ id: "p", type: Permission, action: "x" }', "Permission node `p` has no `min_confidence`"),
+        ('{ id: "c", type: Constant }', ("Z012", "node `c` is a `Constant` but has no `value` field")),
+        (
+            '{ id: "e", type: External, uri: 5 }',
+            ("Z014", '`uri` must be a string like "input://message", not a number'),
+        ),
+        ('{ id: "l", type: Lookup, table: [] }', ("Z014", "`table` must be a map of strings, not a list")),
+        (
+            '{ id: "p", type: Permission, action: "x" }',
+            ("Z012", "node `p` is a `Permission` but has no `min_confidence` field"),
+        ),
         (
             '{ id: "p", type: Permission, action: "x", min_confidence: "high" }',
-            "`min_confidence` must be a number",
+            ("Z014", "`min_confidence` must be a number, not a string"),
         ),
         (
             '{ id: "r", type: Route, conditions: [ { target: "t" } ] }',
-            "condition 1: `input` must be a node id",
+            ("Z012", "a route condition has no `input` field"),
         ),
-        ('{ id: "r", type: Route, conditions: [ 1 ] }', "node `r`: condition 1 must be a map"),
-        ('{ id: "o", type: Operation, op: Identity, inputs: [1] }', "an input must be a node id string"),
-        ('{ id: "o", type: Operation, op: Identity, inputs: "a" }', "`inputs` must be a list of node ids"),
-        ('{ id: "o", type: Operation, op: Identity, params: [] }', "`params` must be a map"),
+        (
+            '{ id: "r", type: Route, conditions: [ 1 ] }',
+            ("Z014", "a route condition must be a map, not a number"),
+        ),
+        (
+            '{ id: "r", type: Route, conditions: [ { input: "r2", target: "t", match_value: 3 } ] }, { id: "r2", type: Constant, value: 1 }',
+            ("Z014", "`match_value` must be a string, not a number"),
+        ),
+        (
+            '{ id: "o", type: Operation, op: Identity, inputs: [1] }',
+            ("Z014", "an input must be a node id string, not a number"),
+        ),
+        (
+            '{ id: "o", type: Operation, op: Identity, inputs: "a" }',
+            ("Z014", "`inputs` must be a list of node ids, not a string"),
+        ),
+        (
+            '{ id: "o", type: Operation, op: Identity, inputs: null }',
+            ("Z014", "`inputs` must be a list of node ids, not null"),
+        ),
+        (
+            '{ id: "o", type: Operation, op: Identity, params: [] }',
+            ("Z014", "`params` must be a map, not a list"),
+        ),
     ],
 )
-def test_malformed_nodes_are_run_errors(nodes: str, message: str) -> None:
-    assert message in run_error(nodes).message
+def test_malformed_nodes_are_the_validators_diagnostics(nodes: str, expected: tuple[str, str]) -> None:
+    assert invalid(nodes) == [expected]
 
 
 def test_builtin_failures_become_run_errors() -> None:

@@ -1,14 +1,23 @@
-"""The 37 builtin ops, one small pure function each (spec §5).
+"""The builtin ops, one small pure function each (spec §5), and the one table that describes them.
 
 Each takes the input values in order, the node's params (already converted,
 node-level fields merged in) and the run's context, and returns a value.
 They never mutate their inputs: a value may be shared by several consumers.
 "first string" means the first input if it is a string, else "".
+
+`@builtin` registers a function as an op with everything else that knows
+about it: the inputs it reads, the params it reads (with their docs), the
+names people write for it (`aliases`, renamed by `zero lint --fix`; `similar`,
+only suggested) and its docstring as its documentation. The catalog, the
+validator, the linter, `zero ops`, the highlighters and the editor grammars
+all derive from `OPERATIONS`, so adding an op is this one decorated function
+plus its tests.
 """
 
 from __future__ import annotations
 
 import hashlib
+import inspect
 import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
@@ -31,6 +40,91 @@ class RunContext:
 Inputs = list[Value]
 Params = dict[str, Value]
 Builtin = Callable[[Inputs, Params, RunContext], Value]
+
+
+@dataclass(frozen=True, slots=True)
+class Param:
+    """One parameter an op reads from `params`, and what it means."""
+
+    name: str
+    doc: str
+
+
+ANY_PARAMS: dict[str, str] = {"*": "every key of `params` becomes a key of the map"}
+
+
+@dataclass(frozen=True, slots=True)
+class Operation:
+    """A builtin op as users see it: name, group, what it reads, its docs and the names meant for it.
+
+    `reads` names the inputs in order ("a, b"; "values..." for any number; "" for
+    none). `params` are the keys the op reads from `params` (a `*` param means it
+    reads them all). `aliases` are other names for exactly this op; `similar`
+    are names for something close that takes other params (only suggested).
+    """
+
+    name: str
+    group: str
+    function: Builtin
+    reads: str
+    params: tuple[Param, ...]
+    aliases: tuple[str, ...]
+    similar: tuple[str, ...]
+    doc: str
+
+    @property
+    def summary(self) -> str:
+        """The docstring's first line."""
+        return self.doc.split("\n", 1)[0]
+
+    @property
+    def param_names(self) -> tuple[str, ...]:
+        return tuple(param.name for param in self.params if param.name != "*")
+
+    @property
+    def reads_any_param(self) -> bool:
+        return any(param.name == "*" for param in self.params)
+
+    @property
+    def signature(self) -> str:
+        """`StartsWith(text) {prefix}`: its inputs in parentheses, then the params it reads in braces."""
+        params = ", ".join(param.name if param.name != "*" else "any key..." for param in self.params)
+        return f"{self.name}({self.reads})" + (f" {{{params}}}" if params else "")
+
+
+OPERATIONS: dict[str, Operation] = {}
+"""Every builtin op by name, in the order the docs list them."""
+
+
+def builtin(
+    name: str,
+    group: str,
+    *,
+    reads: str,
+    params: dict[str, str] | None = None,
+    aliases: tuple[str, ...] = (),
+    similar: tuple[str, ...] = (),
+) -> Callable[[Builtin], Builtin]:
+    """Register the decorated function as the op `name`; its docstring is the op's documentation."""
+
+    def register(function: Builtin) -> Builtin:
+        if name in OPERATIONS:
+            raise ValueError(f"builtin {name} registered twice")
+        if not function.__doc__:
+            raise TypeError(f"builtin {name} needs a docstring: it is the op's documentation")
+        OPERATIONS[name] = Operation(
+            name=name,
+            group=group,
+            function=function,
+            reads=reads,
+            params=tuple(Param(key, doc) for key, doc in (params or {}).items()),
+            aliases=aliases,
+            similar=similar,
+            doc=inspect.cleandoc(function.__doc__),
+        )
+        return function
+
+    return register
 
 
 def _first(inputs: Inputs) -> Value:
@@ -59,42 +153,63 @@ def _number(value: Value, default: float) -> float:
 # -- strings ------------------------------------------------------------------------------
 
 
+@builtin("Identity", "strings", reads="value")
 def identity(inputs: Inputs, params: Params, ctx: RunContext) -> Value:
     """The first input, or null."""
     return inputs[0] if inputs else None
 
 
+@builtin(
+    "StartsWith",
+    "strings",
+    reads="text",
+    params={"prefix": 'the prefix to look for (default "", which always matches)'},
+)
 def starts_with(inputs: Inputs, params: Params, ctx: RunContext) -> Value:
     """Whether the first string starts with `params.prefix` (a missing prefix is "", which always matches)."""
     return _first_str(inputs).startswith(_str_param(params, "prefix"))
 
 
+@builtin("EndsWith", "strings", reads="text", params={"suffix": 'the suffix to look for (default "")'})
 def ends_with(inputs: Inputs, params: Params, ctx: RunContext) -> Value:
     """Whether the first string ends with `params.suffix`."""
     return _first_str(inputs).endswith(_str_param(params, "suffix"))
 
 
+@builtin(
+    "Contains", "strings", reads="text", params={"pattern": 'the text to look for, literally (default "")'}
+)
 def contains(inputs: Inputs, params: Params, ctx: RunContext) -> Value:
     """Whether the first string contains `params.pattern`."""
     return _str_param(params, "pattern") in _first_str(inputs)
 
 
+@builtin("ExtractFirstWord", "strings", reads="text")
 def extract_first_word(inputs: Inputs, params: Params, ctx: RunContext) -> Value:
     """The first whitespace-separated word of the first string, or ""."""
     words = _first_str(inputs).split(maxsplit=1)
     return words[0] if words else ""
 
 
+@builtin("ExtractParams", "strings", reads="text")
 def extract_params(inputs: Inputs, params: Params, ctx: RunContext) -> Value:
     """The words of the first string after the first one."""
     return _first_str(inputs).split()[1:]
 
 
+@builtin(
+    "Concat",
+    "strings",
+    reads="texts...",
+    params={"separator": 'put between the strings (default "")'},
+    similar=("StringFormat",),
+)
 def concat(inputs: Inputs, params: Params, ctx: RunContext) -> Value:
     """The string inputs joined by `params.separator` (default ""); other inputs are skipped."""
     return _str_param(params, "separator").join([value for value in inputs if type(value) is str])
 
 
+@builtin("Split", "strings", reads="text", params={"separator": 'where to cut (default " ")'})
 def split(inputs: Inputs, params: Params, ctx: RunContext) -> Value:
     """The first string split on `params.separator` (default " "); "" splits like Rust's `split("")`."""
     text = _first_str(inputs)
@@ -104,21 +219,25 @@ def split(inputs: Inputs, params: Params, ctx: RunContext) -> Value:
     return text.split(separator)
 
 
+@builtin("Trim", "strings", reads="text")
 def trim(inputs: Inputs, params: Params, ctx: RunContext) -> Value:
     """The first string without leading and trailing whitespace."""
     return _first_str(inputs).strip()
 
 
+@builtin("ToLower", "strings", reads="text", aliases=("Lower",))
 def to_lower(inputs: Inputs, params: Params, ctx: RunContext) -> Value:
     """The first string in lower case."""
     return _first_str(inputs).lower()
 
 
+@builtin("ToUpper", "strings", reads="text", aliases=("Upper",))
 def to_upper(inputs: Inputs, params: Params, ctx: RunContext) -> Value:
     """The first string in upper case."""
     return _first_str(inputs).upper()
 
 
+@builtin("Length", "strings", reads="value", aliases=("Len",))
 def length(inputs: Inputs, params: Params, ctx: RunContext) -> Value:
     """Length of a String, Array, Map or Bytes, else 0.
 
@@ -134,6 +253,14 @@ def length(inputs: Inputs, params: Params, ctx: RunContext) -> Value:
 # -- maps and arrays ----------------------------------------------------------------------
 
 
+@builtin(
+    "GetField",
+    "maps and arrays",
+    reads="map",
+    params={"field": "the key to read"},
+    aliases=("Get",),
+    similar=("JsonGet",),
+)
 def get_field(inputs: Inputs, params: Params, ctx: RunContext) -> Value:
     """The first input's `params.field`, or null (also when the input is not a map)."""
     value = inputs[0] if inputs else None
@@ -143,6 +270,9 @@ def get_field(inputs: Inputs, params: Params, ctx: RunContext) -> Value:
     return None
 
 
+@builtin(
+    "SetField", "maps and arrays", reads="map, value", params={"field": "the key to set"}, aliases=("Set",)
+)
 def set_field(inputs: Inputs, params: Params, ctx: RunContext) -> Value:
     """A copy of the first input (a new map if it is not one) with `params.field` set to the second input."""
     value = inputs[0] if inputs else None
@@ -153,11 +283,13 @@ def set_field(inputs: Inputs, params: Params, ctx: RunContext) -> Value:
     return result
 
 
+@builtin("CreateMap", "maps and arrays", reads="", params=ANY_PARAMS)
 def create_map(inputs: Inputs, params: Params, ctx: RunContext) -> Value:
     """A map of `params` (the inputs are ignored)."""
     return dict(params)
 
 
+@builtin("MergeMap", "maps and arrays", reads="maps...", aliases=("Merge", "Aggregate"))
 def merge_map(inputs: Inputs, params: Params, ctx: RunContext) -> Value:
     """The map inputs merged left to right (later keys win); non-maps are skipped."""
     result: dict[str, Value] = {}
@@ -167,6 +299,7 @@ def merge_map(inputs: Inputs, params: Params, ctx: RunContext) -> Value:
     return result
 
 
+@builtin("ArrayPush", "maps and arrays", reads="array, value", aliases=("Push",))
 def array_push(inputs: Inputs, params: Params, ctx: RunContext) -> Value:
     """A copy of the first input (a new array if it is not one) with the second input appended."""
     value = inputs[0] if inputs else None
@@ -176,6 +309,7 @@ def array_push(inputs: Inputs, params: Params, ctx: RunContext) -> Value:
     return result
 
 
+@builtin("ArrayGet", "maps and arrays", reads="array", params={"index": "the position, from 0 (default 0)"})
 def array_get(inputs: Inputs, params: Params, ctx: RunContext) -> Value:
     """Element `params.index` (default 0) of the first input; null when out of range or not an Int."""
     value = inputs[0] if inputs else None
@@ -188,6 +322,7 @@ def array_get(inputs: Inputs, params: Params, ctx: RunContext) -> Value:
 # -- arithmetic and comparison ------------------------------------------------------------
 
 
+@builtin("Add", "arithmetic", reads="numbers...", aliases=("Sum",))
 def add(inputs: Inputs, params: Params, ctx: RunContext) -> Value:
     """The Float sum of the numeric inputs (others skipped); 0.0 for none."""
     total = 0.0
@@ -197,6 +332,7 @@ def add(inputs: Inputs, params: Params, ctx: RunContext) -> Value:
     return total
 
 
+@builtin("Multiply", "arithmetic", reads="numbers...", aliases=("Mul",))
 def multiply(inputs: Inputs, params: Params, ctx: RunContext) -> Value:
     """The Float product of the numeric inputs (others skipped); 1.0 for none."""
     product = 1.0
@@ -206,11 +342,13 @@ def multiply(inputs: Inputs, params: Params, ctx: RunContext) -> Value:
     return product
 
 
+@builtin("Subtract", "arithmetic", reads="a, b", aliases=("Sub",))
 def subtract(inputs: Inputs, params: Params, ctx: RunContext) -> Value:
     """First minus second as Float; a missing or non-numeric operand is 0."""
     return _number(_first(inputs), 0.0) - _number(_second(inputs), 0.0)
 
 
+@builtin("Divide", "arithmetic", reads="a, b", aliases=("Div",))
 def divide(inputs: Inputs, params: Params, ctx: RunContext) -> Value:
     """First over second as Float (missing first 0, missing divisor 1); dividing by zero is an error."""
     divisor = _number(_second(inputs), 1.0)
@@ -219,21 +357,25 @@ def divide(inputs: Inputs, params: Params, ctx: RunContext) -> Value:
     return _number(_first(inputs), 0.0) / divisor
 
 
+@builtin("Equals", "comparison", reads="a, b", aliases=("Eq", "Equal"))
 def equals(inputs: Inputs, params: Params, ctx: RunContext) -> Value:
     """Variant-strict structural equality of the first two inputs (missing = null)."""
     return values_equal(_first(inputs), _second(inputs))
 
 
+@builtin("NotEquals", "comparison", reads="a, b", aliases=("Neq", "NotEqual"))
 def not_equals(inputs: Inputs, params: Params, ctx: RunContext) -> Value:
     """The negation of `Equals`."""
     return not values_equal(_first(inputs), _second(inputs))
 
 
+@builtin("GreaterThan", "comparison", reads="a, b", aliases=("Gt",))
 def greater_than(inputs: Inputs, params: Params, ctx: RunContext) -> Value:
     """First > second as numbers (non-numbers count as 0)."""
     return _number(_first(inputs), 0.0) > _number(_second(inputs), 0.0)
 
 
+@builtin("LessThan", "comparison", reads="a, b", aliases=("Lt",))
 def less_than(inputs: Inputs, params: Params, ctx: RunContext) -> Value:
     """First < second as numbers (non-numbers count as 0)."""
     return _number(_first(inputs), 0.0) < _number(_second(inputs), 0.0)
@@ -242,21 +384,25 @@ def less_than(inputs: Inputs, params: Params, ctx: RunContext) -> Value:
 # -- logic --------------------------------------------------------------------------------
 
 
+@builtin("And", "logic", reads="values...")
 def and_(inputs: Inputs, params: Params, ctx: RunContext) -> Value:
     """Whether every input is truthy (true for no inputs)."""
     return all(is_truthy(value) for value in inputs)
 
 
+@builtin("Or", "logic", reads="values...")
 def or_(inputs: Inputs, params: Params, ctx: RunContext) -> Value:
     """Whether any input is truthy (false for no inputs)."""
     return any(is_truthy(value) for value in inputs)
 
 
+@builtin("Not", "logic", reads="value")
 def not_(inputs: Inputs, params: Params, ctx: RunContext) -> Value:
     """Whether the first input is falsy (a missing input is null, so true)."""
     return not is_truthy(_first(inputs))
 
 
+@builtin("If", "logic", reads="condition, then, else")
 def if_(inputs: Inputs, params: Params, ctx: RunContext) -> Value:
     """The second input if the first is truthy, else the third (missing = null)."""
     if is_truthy(_first(inputs)):
@@ -267,6 +413,7 @@ def if_(inputs: Inputs, params: Params, ctx: RunContext) -> Value:
 # -- hashing, signing, time ---------------------------------------------------------------
 
 
+@builtin("Hash", "hashing, signing, time", reads="values...", aliases=("Sha256",))
 def hash_(inputs: Inputs, params: Params, ctx: RunContext) -> Value:
     """SHA-256 over the inputs in order: strings as UTF-8, Bytes raw, anything else as canonical JSON."""
     digest = hashlib.sha256()
@@ -280,11 +427,13 @@ def hash_(inputs: Inputs, params: Params, ctx: RunContext) -> Value:
     return Hash(digest.digest())
 
 
+@builtin("Sign", "hashing, signing, time", reads="value")
 def sign(inputs: Inputs, params: Params, ctx: RunContext) -> Value:
     """A 64-byte signature of the first input's canonical JSON: the digest form, or Ed25519 with a key."""
     return ctx.signer.sign(canonical_json(_first(inputs)))
 
 
+@builtin("Verify", "hashing, signing, time", reads="value, signature, public_key")
 def verify(inputs: Inputs, params: Params, ctx: RunContext) -> Value:
     """Whether the second input is a valid signature of the first; never true for an unchecked one."""
     public_key = _public_key(inputs[2]) if len(inputs) > 2 else None  # a bad key fails whatever the signature
@@ -306,14 +455,28 @@ def _public_key(value: Value) -> bytes:
     raise RunError("Verify's third input must be an Ed25519 public key: 32 bytes or 64 hex characters")
 
 
+@builtin("Timestamp", "hashing, signing, time", reads="", aliases=("Now",))
 def timestamp(inputs: Inputs, params: Params, ctx: RunContext) -> Value:
     """Milliseconds since the Unix epoch, from the run's clock."""
     return int(ctx.clock() * 1000)
 
 
+@builtin(
+    "ClassifyIntent",
+    "strings",
+    reads="text",
+    params={"classes": "accepted and ignored, as in the old runtime (the four classes are fixed)"},
+)
 def classify_intent(inputs: Inputs, params: Params, ctx: RunContext) -> Value:
-    """greeting / question / request / statement, by the old runtime's keyword rules on the first string."""
-    text = _first_str(inputs).strip().lower()
+    """greeting / question / request / statement, by the old runtime's rules on the first string, exactly.
+
+    `greeting` if it starts with "hi", "hello" or "hey"; else `question` if it
+    contains "?"; else `request` if it starts with "please" or contains "can you"
+    or "could you"; else `statement`. Case-sensitive and on the text as given,
+    as in the Rust runtime: "Hello there" and "Can you help" are statements
+    there and here. Put a `ToLower` (and a `Trim`) before it to ignore case.
+    """
+    text = _first_str(inputs)
     if text.startswith(("hi", "hello", "hey")):
         return "greeting"
     if "?" in text:
@@ -331,6 +494,7 @@ def _state_key(inputs: Inputs) -> str:
     return value if type(value) is str else canonical_json(value).decode("utf-8", "surrogatepass")
 
 
+@builtin("LoadState", "state", reads="key")
 def load_state(inputs: Inputs, params: Params, ctx: RunContext) -> Value:
     """The value stored under the first input, or the old runtime's session map when none is."""
     key = _state_key(inputs)
@@ -340,6 +504,7 @@ def load_state(inputs: Inputs, params: Params, ctx: RunContext) -> Value:
     return value
 
 
+@builtin("SaveState", "state", reads="key, value")
 def save_state(inputs: Inputs, params: Params, ctx: RunContext) -> Value:
     """Store the second input (null if missing) under the first; returns the stored value."""
     value = _second(inputs)
@@ -347,42 +512,5 @@ def save_state(inputs: Inputs, params: Params, ctx: RunContext) -> Value:
     return value
 
 
-BUILTINS: dict[str, Builtin] = {
-    "Identity": identity,
-    "StartsWith": starts_with,
-    "EndsWith": ends_with,
-    "Contains": contains,
-    "ExtractFirstWord": extract_first_word,
-    "ExtractParams": extract_params,
-    "Concat": concat,
-    "Split": split,
-    "Trim": trim,
-    "ToLower": to_lower,
-    "ToUpper": to_upper,
-    "Length": length,
-    "GetField": get_field,
-    "SetField": set_field,
-    "CreateMap": create_map,
-    "MergeMap": merge_map,
-    "ArrayPush": array_push,
-    "ArrayGet": array_get,
-    "Add": add,
-    "Multiply": multiply,
-    "Subtract": subtract,
-    "Divide": divide,
-    "Equals": equals,
-    "NotEquals": not_equals,
-    "GreaterThan": greater_than,
-    "LessThan": less_than,
-    "And": and_,
-    "Or": or_,
-    "Not": not_,
-    "If": if_,
-    "Hash": hash_,
-    "Sign": sign,
-    "Verify": verify,
-    "Timestamp": timestamp,
-    "ClassifyIntent": classify_intent,
-    "LoadState": load_state,
-    "SaveState": save_state,
-}
+BUILTINS: dict[str, Builtin] = {name: spec.function for name, spec in OPERATIONS.items()}
+"""What the interpreter calls: each op's function by name."""

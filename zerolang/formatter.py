@@ -11,6 +11,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
+from zerolang import codes
 from zerolang.ast import Array, Comment, Element, Entry, Graph, Map, String, Struct, Value, walk
 from zerolang.errors import Diagnostic, Severity, ZeroError
 from zerolang.parser import parse
@@ -90,12 +91,18 @@ def to_compat(text: str, path: str | None = None, *, width: int = DEFAULT_WIDTH)
             reason = _corruption(element.value)
             if reason:
                 message = f"the old runtime's parser would corrupt this string: {reason}"
-                warnings.append(Diagnostic("C001", message, element.span, Severity.WARNING, path))
+                warnings.append(
+                    Diagnostic(
+                        codes.COMPAT_CORRUPTED_STRING.code, message, element.span, Severity.WARNING, path
+                    )
+                )
         elif isinstance(element, Struct) and not isinstance(element, Graph):
             message = (
                 f"`{element.name} {{ ... }}` is printed as a plain map: the old parser knows no struct names"
             )
-            warnings.append(Diagnostic("C002", message, element.span, Severity.WARNING, path))
+            warnings.append(
+                Diagnostic(codes.COMPAT_STRUCT_NAME.code, message, element.span, Severity.WARNING, path)
+            )
     return CompatResult(print_graph(graph, width=width, compat=True), warnings)
 
 

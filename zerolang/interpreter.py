@@ -2,8 +2,11 @@
 
 A run has three phases. *Compile* reads every node's entries once and turns
 the node into a compact step tuple (its kind, the builtin or converted
-literal it needs, its inputs resolved to node indexes), reporting malformed
-nodes, unknown types and ops and dangling references before anything runs.
+literal it needs, its inputs resolved to node indexes). It only *detects*
+that a graph cannot run (a malformed node, an unknown type or op, a dangling
+reference, a cycle); the validator, the one home of those rules, then says
+why, so `run` raises the very diagnostics `zero check` prints (a
+ValidationError), and the fast path never pays for the validator's work.
 *Order* is Kahn's algorithm with a heap on declaration index, so among ready
 nodes the one declared first always runs first and the trace is deterministic.
 *Execute* is a tight loop over the step tuples. No node runs unless the whole
@@ -22,20 +25,13 @@ from typing import Any
 
 from zerolang import ast
 from zerolang.builtins import BUILTINS, Params, RunContext
-from zerolang.catalog import (
-    DEFAULT_MAX_STEPS,
-    NODE_TYPES,
-    OP_ALIASES,
-    OP_PARAMS,
-    OPS,
-    TYPE_ALIASES,
-)
-from zerolang.catalog import suggest as _suggest
+from zerolang.catalog import DEFAULT_MAX_STEPS, OP_PARAMS
 from zerolang.dependencies import SENDER_CONFIDENCE, implicit_reads
-from zerolang.errors import RunError, ZeroError
+from zerolang.errors import RunError, ValidationError, ZeroError
 from zerolang.gcpause import paused_gc
 from zerolang.signing import DigestSigner, Signer
 from zerolang.state import MemoryStateStore, StateStore
+from zerolang.validator import validate
 from zerolang.values import Confidence, Value, as_number, canonical_json, from_literal, is_truthy, to_json
 
 
@@ -112,11 +108,10 @@ class _Graph:
                 fields[entry.key] = entry.value  # later duplicates win, as in `Map.get`
             node_id = fields.get("id")
             if type(node_id) is not ast.String:
-                raise self.error("a node has no `id` string", node.span)
+                raise Invalid
             name = node_id.value
             if name in index:
-                first = nodes[index[name]].span.line
-                raise self.error(f"duplicate node id `{name}` (first declared on line {first})", node_id.span)
+                raise Invalid
             index[name] = position
             ids.append(name)
             all_fields.append(fields)
@@ -136,9 +131,7 @@ class _Graph:
                 indexes: list[int] = []
                 for item in raw.items:
                     if type(item) is not ast.String:
-                        raise self.error(
-                            f"node `{ids[position]}`: an input must be a node id string", item.span
-                        )
+                        raise Invalid
                     reference = item.value
                     if "." in reference:
                         head, _, field = reference.partition(".")
@@ -151,15 +144,15 @@ class _Graph:
                             field_names.append(None)
                     target = index.get(head)
                     if target is None:
-                        raise self._dangling(position, reference, item.span)
+                        raise Invalid
                     if target >= position:
                         in_order = False
                     indexes.append(target)
                 resolved = tuple(indexes)
-            elif raw is None or type(raw) is ast.Null:
+            elif raw is None:
                 resolved = ()
             else:
-                raise self.error(f"node `{ids[position]}`: `inputs` must be a list of node ids", raw.span)
+                raise Invalid
             inputs_append(resolved)
             fields_append(None if field_names is None else tuple(field_names))
             deps = resolved
@@ -176,12 +169,6 @@ class _Graph:
 
     def error(self, message: str, span: ast.Span | None) -> RunError:
         return RunError(message, path=self.path, span=span, source=self.source)
-
-    def _dangling(self, position: int, reference: str, span: ast.Span) -> RunError:
-        head = reference.partition(".")[0]
-        hint = _suggest(head, self.ids)
-        message = f"node `{self.ids[position]}` input `{reference}` names no node"
-        return self.error(message + (f" (did you mean `{hint}`?)" if hint else ""), span)
 
     def order(self) -> list[int]:
         """Kahn's algorithm; among ready nodes the one declared first runs first."""
@@ -205,33 +192,30 @@ class _Graph:
                 if waiting[user] == 0:
                     heappush(ready, user)
         if len(order) < count:
-            raise self._cycle_error(waiting)
+            raise Invalid  # a cycle: the validator names its nodes
         return order
 
-    def _cycle_error(self, waiting: list[int]) -> RunError:
-        """Name the nodes of one actual cycle (not the nodes merely downstream of it)."""
-        stuck = {position for position, count in enumerate(waiting) if count > 0}
-        # Every stuck node has a stuck dependency, so following them must come back round.
-        position = min(stuck)
-        seen: dict[int, int] = {}
-        path: list[int] = []
-        while position not in seen:
-            seen[position] = len(path)
-            path.append(position)
-            position = min(dep for dep in self.deps[position] if dep in stuck)
-        cycle = path[seen[position] :]
-        cycle.reverse()  # dependencies were followed backwards; show the data flow
-        start = cycle.index(min(cycle))  # begin at the node declared first, where the error points
-        cycle = cycle[start:] + cycle[:start]
-        names = [self.ids[p] for p in cycle]
-        flow = " -> ".join([*names, names[0]])
-        return self.error(f"the graph has a cycle: {flow}", self.nodes[cycle[0]].span)
+
+class Invalid(Exception):
+    """Compile found that the graph cannot run; `explain` asks the validator why."""
+
+
+def explain(graph: ast.Graph, path: str | None, source: str | None) -> ZeroError:
+    """The validator's diagnostics for a graph compile refused, as the error to raise."""
+    problems = validate(graph, path)
+    if problems:
+        return ValidationError(problems, source=source)
+    # Unreachable while compile checks a subset of the validator's rules (a property test holds it).
+    return RunError("the graph cannot run, but the validator finds no problem", path=path, source=source)
 
 
 def execution_order(graph: ast.Graph) -> list[ast.Node]:
-    """The nodes in the order `run` executes them; raises RunError for a cycle or a dangling input."""
-    facts = _Graph(graph, None, None)
-    return [facts.nodes[position] for position in facts.order()]
+    """The nodes in the order `run` executes them; raises ValidationError when the graph cannot run."""
+    try:
+        facts = _Graph(graph, None, None)
+        return [facts.nodes[position] for position in facts.order()]
+    except Invalid:
+        raise explain(graph, None, None) from None
 
 
 def run(
@@ -247,15 +231,20 @@ def run(
 ) -> RunResult:
     """Run `graph` with the given run inputs (runtime values, by External name).
 
-    Every failure is a RunError carrying `path`, the failing node's span and
-    `source`, so it prints as `file:line:col: message`.
+    A graph that cannot run raises the validator's ValidationError (every
+    problem, as `zero check` reports them); a failure while running is a
+    RunError. Both carry `path`, spans and `source`, so they print as
+    `file:line:col: message`.
     """
     # The compile phase allocates a few small containers per node while the whole AST
     # is alive; nothing here creates reference cycles (see zerolang.gcpause).
     with paused_gc():
-        facts = _Graph(graph, path, source)
-        steps = _compile(facts)
-        order = facts.order()
+        try:
+            facts = _Graph(graph, path, source)
+            steps = _compile(facts)
+            order = facts.order()
+        except Invalid:
+            raise explain(graph, path, source) from None
         if len(order) > max_steps:
             position = order[max_steps]
             raise facts.error(
@@ -402,8 +391,8 @@ def _compile(facts: _Graph) -> list[_Step]:
         kind = type_value.value if type(type_value) is string else None
         if kind == "Constant":
             value = fields.get("value")
-            if value is None:
-                raise _missing(facts, position, "Constant", "value")
+            if value is None or ("params" in fields and type(fields["params"]) is not ast.Map):
+                raise Invalid
             steps.append(
                 (
                     _CONSTANT,
@@ -417,9 +406,9 @@ def _compile(facts: _Graph) -> list[_Step]:
             op_value = fields.get("op")
             op = op_value.value if type(op_value) is ast.String else None
             if op is None or (builtin := builtins.get(op)) is None:
-                raise _unknown_op(facts, position, op_value)
+                raise Invalid
             raw_params = fields.get("params")
-            params = {} if raw_params is None else _params(facts, position, raw_params)
+            params = {} if raw_params is None else _params(raw_params)
             node_level = OP_PARAMS.get(op)
             if node_level:
                 # Ours: op parameters written at node level count too; `params` wins.
@@ -432,63 +421,33 @@ def _compile(facts: _Graph) -> list[_Step]:
     return steps
 
 
-def _missing(facts: _Graph, position: int, kind: str, key: str) -> RunError:
-    return facts.error(f"{kind} node `{facts.ids[position]}` has no `{key}`", facts.nodes[position].span)
-
-
-def _unknown_op(facts: _Graph, position: int, op_value: ast.Value | None) -> RunError:
-    name = facts.ids[position]
-    if op_value is None:
-        return _missing(facts, position, "Operation", "op")
-    if not isinstance(op_value, ast.String):
-        return facts.error(f"node `{name}`: `op` must be an op name", op_value.span)
-    hint = _suggest(op_value.value, OPS, OP_ALIASES)
-    message = f"node `{name}` uses unknown op `{op_value.value}`"
-    return facts.error(message + (f" (did you mean `{hint}`?)" if hint else ""), op_value.span)
-
-
-def _params(facts: _Graph, position: int, value: ast.Value | None) -> Params:
+def _params(value: ast.Value) -> Params:
     """The node's `params` as a fresh dict (the node-level merge adds to it)."""
-    if value is None or type(value) is ast.Null:
-        return {}
     if not isinstance(value, ast.Map):
-        raise facts.error(f"node `{facts.ids[position]}`: `params` must be a map", value.span)
+        raise Invalid
     return {entry.key: from_literal(entry.value) for entry in value.entries}
 
 
 def _compile_other(facts: _Graph, position: int, kind: str | None, type_value: ast.Value | None) -> _Step:
-    """The rarer node types, and the errors for a missing or unknown type."""
+    """The rarer node types; a missing or unknown type cannot run."""
     fields = facts.fields[position]
-    name = facts.ids[position]
     indexes = facts.inputs[position]
     field_names = facts.input_fields[position]
-    if kind is None or kind not in _KINDS:
-        if type_value is None:
-            raise facts.error(f"node `{name}` has no `type`", facts.nodes[position].span)
-        if kind is None:
-            raise facts.error(f"node `{name}`: `type` must be a node type name", type_value.span)
-        hint = _suggest(kind, list(NODE_TYPES), TYPE_ALIASES)
-        if kind == "Aggregate":
-            hint = "Operation` with `op: MergeMap"
-        message = f"node `{name}` has unknown type `{kind}`"
-        raise facts.error(message + (f" (use `{hint}`)" if hint else ""), type_value.span)
+    if kind is None or kind not in _KINDS or ("params" in fields and type(fields["params"]) is not ast.Map):
+        raise Invalid  # every node's `params`, read or not, must be a map
 
     def text(key: str) -> str:
         value = fields.get(key)
-        if value is None:
-            raise _missing(facts, position, kind, key)
         if not isinstance(value, ast.String):
-            raise facts.error(f"node `{name}`: `{key}` must be a string", value.span)
+            raise Invalid
         return value.value
 
     if kind == "External":
         return (_EXTERNAL, text("uri").removeprefix("input://"), _NO_PARAMS, indexes, field_names)
     if kind == "Lookup":
         table_value = fields.get("table")
-        if table_value is None:
-            raise _missing(facts, position, kind, "table")
         if not isinstance(table_value, ast.Map):
-            raise facts.error(f"node `{name}`: `table` must be a map", table_value.span)
+            raise Invalid
         table: dict[str, Value] = {}
         for entry in table_value.entries:
             item = from_literal(entry.value)
@@ -499,42 +458,37 @@ def _compile_other(facts: _Graph, position: int, kind: str | None, type_value: a
         )
         return (_LOOKUP, (table, default), _NO_PARAMS, indexes, field_names)
     if kind == "Route":
-        conditions = _compile_conditions(facts, position, fields.get("conditions"))
+        conditions = _compile_conditions(facts, fields.get("conditions"))
         return (_ROUTE, conditions, _NO_PARAMS, indexes, None)
     action = text("action")
     minimum = fields.get("min_confidence")
-    if minimum is None:
-        raise _missing(facts, position, kind, "min_confidence")
-    threshold = _number(facts, f"node `{name}`", "min_confidence", minimum, 0.0)
+    if minimum is None or isinstance(minimum, ast.Null):
+        raise Invalid
+    threshold = _number(minimum, 0.0)
     sender = facts.index.get(SENDER_CONFIDENCE, -1)
     return (_PERMISSION, (action, threshold, sender), _NO_PARAMS, indexes, None)
 
 
-def _compile_conditions(facts: _Graph, position: int, conditions: ast.Value | None) -> tuple[_Condition, ...]:
-    name = facts.ids[position]
+def _compile_conditions(facts: _Graph, conditions: ast.Value | None) -> tuple[_Condition, ...]:
     if not isinstance(conditions, ast.Array):
-        span = conditions.span if conditions is not None else facts.nodes[position].span
-        raise facts.error(f"node `{name}`: `conditions` must be a list of maps", span)
+        raise Invalid
     compiled: list[_Condition] = []
-    for number, item in enumerate(conditions.items, start=1):
+    for item in conditions.items:
         if not isinstance(item, ast.Map):
-            raise facts.error(f"node `{name}`: condition {number} must be a map", item.span)
-        where = f"node `{name}` condition {number}"
+            raise Invalid
         keys = {entry.key: entry.value for entry in item.entries}
         input_value = keys.get("input")
         target_value = keys.get("target")
-        if not isinstance(input_value, ast.String):
-            raise facts.error(f"{where}: `input` must be a node id string", item.span)
-        if not isinstance(target_value, ast.String):
-            raise facts.error(f"{where}: `target` must be a string", item.span)
+        if not isinstance(input_value, ast.String) or not isinstance(target_value, ast.String):
+            raise Invalid
         match_value = keys.get("match_value")
         match: str | None = None
         if match_value is not None and not isinstance(match_value, ast.Null):
             if not isinstance(match_value, ast.String):
-                raise facts.error(f"{where}: `match_value` must be a string", match_value.span)
+                raise Invalid
             match = match_value.value
-        threshold = _number(facts, where, "threshold", keys.get("threshold"), 0.0)
-        confidence = _number(facts, where, "confidence", keys.get("confidence"), 1.0)
+        threshold = _number(keys.get("threshold"), 0.0)
+        confidence = _number(keys.get("confidence"), 1.0)
         input_position = facts.index.get(input_value.value, -1)
         compiled.append(
             (
@@ -549,10 +503,11 @@ def _compile_conditions(facts: _Graph, position: int, conditions: ast.Value | No
     return tuple(compiled)
 
 
-def _number(facts: _Graph, where: str, key: str, value: ast.Value | None, default: float) -> float:
+def _number(value: ast.Value | None, default: float) -> float:
+    """A numeric field (null or absent: `default`); anything else cannot run."""
     if value is None or isinstance(value, ast.Null):
         return default
     result = as_number(from_literal(value))
     if result is None:
-        raise facts.error(f"{where}: `{key}` must be a number", value.span)
+        raise Invalid
     return result

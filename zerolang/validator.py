@@ -1,7 +1,7 @@
 """Can this graph run? Every reason it cannot, each at its place in the source.
 
 The checks are small functions over the AST returning `Diagnostic`s with the
-stable rule codes the linter also uses (Z001 ... Z014), so `zero check`,
+stable codes of `zerolang.codes` the linter also uses, so `zero check`,
 `zero run` and `zero lint` report a problem the same way.
 """
 
@@ -10,21 +10,23 @@ from __future__ import annotations
 import heapq
 from collections.abc import Iterator
 
-from zerolang.ast import Array, Entry, Float, Graph, Int, Map, Node, Span, String, Value
+from zerolang import codes
+from zerolang.ast import Array, Entry, Float, Graph, Int, Map, Node, Null, Span, String, Value
 from zerolang.catalog import NODE_TYPES, OP_ALIASES, OPS, TYPE_ALIASES, suggest
 from zerolang.dependencies import Fields, dependencies, input_references, reference_target
 from zerolang.errors import Diagnostic, ValidationError
 from zerolang.gcpause import paused_gc
 
-AGGREGATE = "Z001"
-UNKNOWN_TYPE = "Z002"
-UNKNOWN_OP = "Z003"
-UNKNOWN_INPUT = "Z004"
-CYCLE = "Z005"
-DUPLICATE_ID = "Z006"
-UNKNOWN_OUTPUT = "Z007"
-MISSING_FIELD = "Z012"
-WRONG_KIND = "Z014"
+# The codes of `zerolang.codes` the validator reports, as the strings diagnostics carry.
+AGGREGATE = codes.AGGREGATE.code
+UNKNOWN_TYPE = codes.UNKNOWN_TYPE.code
+UNKNOWN_OP = codes.UNKNOWN_OP.code
+UNKNOWN_INPUT = codes.UNKNOWN_INPUT.code
+CYCLE = codes.CYCLE.code
+DUPLICATE_ID = codes.DUPLICATE_ID.code
+UNKNOWN_OUTPUT = codes.UNKNOWN_OUTPUT.code
+MISSING_FIELD = codes.MISSING_FIELD.code
+WRONG_KIND = codes.WRONG_KIND.code
 
 GRAPH_REQUIRED = ("name", "nodes", "outputs")
 
@@ -204,9 +206,7 @@ def _type_fields(type_name: str, fields: dict[str, Entry]) -> Iterator[Diagnosti
         elif isinstance(op, String) and op.value not in OPS:
             hint = suggest(op.value, OPS, OP_ALIASES)
             message = f"unknown op `{op.value}`"
-            message += (
-                f": did you mean `{hint}`?" if hint else " (see `zero check --help` for the 37 builtins)"
-            )
+            message += f": did you mean `{hint}`?" if hint else f" (`zero ops` lists the {len(OPS)} builtins)"
             yield Diagnostic(UNKNOWN_OP, message, op.span)
     elif type_name == "External":
         uri = value_of("uri")
@@ -255,8 +255,12 @@ def _route(conditions: Value | None) -> Iterator[Diagnostic]:
                 yield Diagnostic(WRONG_KIND, f"`{name}` must be a string, not {_kind(value)}", value.span)
         for name in ("threshold", "confidence"):
             value = condition.get(name)
-            if value is not None and not isinstance(value, (Int, Float)):
+            if value is not None and not isinstance(value, (Int, Float, Null)):
                 yield Diagnostic(WRONG_KIND, f"`{name}` must be a number, not {_kind(value)}", value.span)
+        match_value = condition.get("match_value")
+        if match_value is not None and not isinstance(match_value, (String, Null)):
+            message = f"`match_value` must be a string, not {_kind(match_value)}"
+            yield Diagnostic(WRONG_KIND, message, match_value.span)
 
 
 def _inputs(node_id: str, fields: Fields, ids: dict[str, Node]) -> Iterator[Diagnostic]:

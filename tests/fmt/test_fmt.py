@@ -91,12 +91,12 @@ def test_compat_style_and_warnings() -> None:
     )
     messages = [(w.code, w.span.line if w.span else 0, w.message) for w in result.warnings]
     assert (
-        "C001",
+        "P001",
         1,
         "the old runtime's parser would corrupt this string: `18T00:` would be quoted as a key",
     ) in messages
-    assert any(code == "C001" and "`#`" in message for code, _, message in messages)
-    assert any(code == "C002" for code, _, _ in messages)
+    assert any(code == "P001" and "`#`" in message for code, _, message in messages)
+    assert any(code == "P002" for code, _, _ in messages)
 
 
 # The command

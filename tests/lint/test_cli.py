@@ -160,7 +160,7 @@ def test_explain_compact_codes() -> None:
     code, output = lint("--explain", "C001")
     assert code == 0
     assert output.startswith(
-        "C001 dangling reference (error, .0c files)\n\nA relation names a concept number"
+        "C001 dangling-reference (error, .0c files)\n\nA relation names a concept number"
     )
     code, _ = lint("--explain", "C999")
     assert code == 2

@@ -67,7 +67,17 @@ def reports_errors(command: Callable[P, None]) -> Callable[P, None]:
 
 
 def _register() -> None:
-    from zerolang.cli import check_cmd, fmt_cmd, keygen_cmd, lint_cmd, memory_cmd, query_cmd, run_cmd, viz_cmd
+    from zerolang.cli import (
+        check_cmd,
+        fmt_cmd,
+        keygen_cmd,
+        lint_cmd,
+        memory_cmd,
+        ops_cmd,
+        query_cmd,
+        run_cmd,
+        viz_cmd,
+    )
 
     app.command("run")(reports_errors(run_cmd.run))
     app.command("check")(reports_errors(check_cmd.check))
@@ -75,6 +85,7 @@ def _register() -> None:
     app.command("keygen")(reports_errors(keygen_cmd.keygen))
     app.command("lint")(reports_errors(lint_cmd.lint))
     app.command("viz")(reports_errors(viz_cmd.viz))
+    app.command("ops")(reports_errors(ops_cmd.ops))
     app.add_typer(memory_cmd.memory_app, name="memory")
     app.command("query")(reports_errors(query_cmd.query))
 

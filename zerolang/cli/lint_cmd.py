@@ -115,28 +115,21 @@ def _selectors(values: list[str] | None, option: str) -> tuple[str, ...] | None:
     return selectors
 
 
-def _compact_summary(code: str) -> str:
-    """The `.0c` rule's line from `zerolang.formats.lint`'s docstring, where the C codes are described."""
-    from zerolang.formats import lint as compact_lint
-
-    for line in (compact_lint.__doc__ or "").splitlines():
-        if line.strip().startswith(code):
-            return line.strip()[len(code) :].strip().capitalize() + "."
-    return ""
-
-
 def _explanation(code: str) -> str:
+    from zerolang.codes import CODES
     from zerolang.lint.rules import RULES
 
     wanted = code.strip().upper()
     rule = RULES.get(wanted)
     if rule is None:
-        from zerolang.formats.lint import RULES as COMPACT_RULES
-
-        if wanted in COMPACT_RULES:
-            head = f"{wanted} {COMPACT_RULES[wanted]} (error, .0c files)"
-            return f"{head}\n\n{_compact_summary(wanted)}\n\nFix: none"
-        raise typer.BadParameter(f"unknown rule code `{code}`", param_hint="'--explain'")
+        other = CODES.get(wanted)
+        if other is None:
+            raise typer.BadParameter(f"unknown rule code `{code}`", param_hint="'--explain'")
+        compact = wanted.startswith("C")
+        where = "error, .0c files" if compact else f"warning, `zero {other.reporter}`"
+        head = f"{other.code} {other.name} ({where})"
+        summary = other.summary[:1].upper() + other.summary[1:] + "."
+        return f"{head}\n\n{summary}\n\nFix: none"
     fix = {
         None: "none",
         "safe": "safe (applied by --fix)",

@@ -1,8 +1,10 @@
 """`zero lint` for `.0c`: every problem of a document, not just the first the parser stops at.
 
-    C001  a relation names a concept number the document does not define (dangling reference)
-    C002  a concept or context defined twice (duplicate entity: numbers would be ambiguous)
-    C003  a confidence that is not a number in [0, 1] (bad number)
+    C001  dangling-reference  a relation names a concept number the document does not define
+    C002  duplicate-entity    a concept or context defined twice: its number would be ambiguous
+    C003  bad-number          a confidence that is not a number in [0, 1]
+
+(their codes, names and summaries live in `zerolang.codes`).
 
 Anything else that does not parse is a syntax finding (no code), as for `.0` files.
 `select`, `ignore` and `per-file-ignores` (`zerolang.lint.selection`) choose
@@ -18,17 +20,16 @@ from __future__ import annotations
 import re
 from collections.abc import Collection
 
+from zerolang import codes
 from zerolang.ast import Span
+from zerolang.codes import COMPACT, codes_for
 from zerolang.errors import Severity
 from zerolang.formats.compact import scan
 from zerolang.lint.model import Finding
 from zerolang.memory.hashing import concept_hash
 
-RULES = {
-    "C001": "dangling reference",
-    "C002": "duplicate entity",
-    "C003": "bad number",
-}
+# The `.0c` checks by code, with their summaries (zerolang.codes).
+RULES = {code.code: code.summary for code in codes_for(COMPACT)}
 
 
 _L0_LINE = re.compile(r"[0-9a-f]+:[0-9a-f]+(?: [0-9a-f]+)*")
@@ -96,7 +97,11 @@ def _l2_findings(source: str, path: str | None) -> list[Finding]:
     reader, faults = scan(source)
     found = [
         _finding(
-            "C003" if "confidence" in fault.message else None, fault.message, fault.line, fault.column, path
+            codes.BAD_NUMBER.code if "confidence" in fault.message else None,
+            fault.message,
+            fault.line,
+            fault.column,
+            path,
         )
         for fault in faults
     ]
@@ -109,14 +114,20 @@ def _l2_findings(source: str, path: str | None) -> list[Finding]:
         for key, line in zip(items, lines, strict=True):
             if key in first:
                 found.append(
-                    _finding("C002", f"this {kind} is already defined on line {first[key]}", line, 1, path)
+                    _finding(
+                        codes.DUPLICATE_ENTITY.code,
+                        f"this {kind} is already defined on line {first[key]}",
+                        line,
+                        1,
+                        path,
+                    )
                 )
             first.setdefault(key, line)
     for subject, _, obj, _, _, _, (line, column) in reader.relations:
         for number in (subject, obj):
             if not 1 <= number <= len(keys):
                 message = f"there is no concept {number} (the document defines {len(keys)})"
-                found.append(_finding("C001", message, line, column, path))
+                found.append(_finding(codes.DANGLING_REFERENCE.code, message, line, column, path))
     return found
 
 

@@ -1,8 +1,8 @@
 """What a lint rule is and what it reports: rules, violations, findings and fixes.
 
 A rule is a small function from a `Context` (one parsed graph and what the
-validator said about it) to `Violation`s; `@rule` registers it with its code,
-name, severity and the kind of fix it offers, and its docstring is the
+validator said about it) to `Violation`s; `@rule` registers it with its code and
+name (from `zerolang.codes`), severity and the kind of fix it offers, and its docstring is the
 explanation `zero lint --explain` prints. The linter turns violations into
 `Finding`s, which carry the code, severity and file, so rules never repeat them.
 """
@@ -16,6 +16,7 @@ from enum import StrEnum
 from typing import TYPE_CHECKING
 
 from zerolang.ast import Graph, Span
+from zerolang.codes import Code
 from zerolang.errors import Severity
 
 if TYPE_CHECKING:
@@ -102,17 +103,16 @@ class Rule:
 REGISTRY: dict[str, Rule] = {}
 
 
-def rule(
-    code: str, name: str, severity: Severity, fix: Applicability | None = None
-) -> Callable[[Check], Check]:
-    """Register a check under a stable code; its docstring is the rule's documentation."""
+def rule(code: Code, severity: Severity, fix: Applicability | None = None) -> Callable[[Check], Check]:
+    """Register a check under its code from `zerolang.codes`; its docstring is the rule's documentation."""
 
     def register(check: Check) -> Check:
         if not check.__doc__:
             raise TypeError(f"rule {code} needs a docstring saying why it matters")
-        if code in REGISTRY:
+        if code.code in REGISTRY:
             raise ValueError(f"rule code {code} registered twice")
-        REGISTRY[code] = Rule(code, name, severity, fix, check, inspect.cleandoc(check.__doc__))
+        doc = inspect.cleandoc(check.__doc__)
+        REGISTRY[code.code] = Rule(code.code, code.name, severity, fix, check, doc)
         return check
 
     return register

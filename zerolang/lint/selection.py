@@ -16,6 +16,7 @@ from collections.abc import Iterable
 from functools import cache
 from pathlib import Path
 
+from zerolang.codes import code_range
 from zerolang.config import Settings
 from zerolang.errors import ZeroError
 from zerolang.lint.rules import RULES
@@ -67,7 +68,8 @@ def enabled_codes(settings: Settings, path: str | Path | None) -> frozenset[str]
     if bad:
         raise ZeroError(
             f"{where}[tool.zero.lint]: unknown rule code `{bad[0]}` "
-            f"(the codes are Z001 to {max(RULES)}, and C001 to C003 for .0c files)"
+            f"(the codes are {code_range('Z')}, and {code_range('C')} for .0c files;"
+            " `zero lint --help` lists them)"
         )
     return frozenset(code for code in all_codes() if is_enabled(code, lint.select, ignore))
 

@@ -46,15 +46,15 @@ def _syntax_rule() -> dict[str, Any]:
 
 def _compact_rules() -> list[dict[str, Any]]:
     """The `.0c` checks (C001...), which are not Z rules but can be reported in the same run."""
-    from zerolang.formats.lint import RULES as COMPACT_RULES
+    from zerolang.codes import COMPACT, codes_for
 
     rules = []
-    for code, name in COMPACT_RULES.items():
-        text = f"{name} in a .0c document"
+    for code in codes_for(COMPACT):
+        text = f"{code.summary} (a .0c document)"
         rules.append(
             {
-                "id": code,
-                "name": name.replace(" ", "-"),
+                "id": code.code,
+                "name": code.name,
                 "shortDescription": {"text": text},
                 "fullDescription": {"text": text},
                 "defaultConfiguration": {"level": "error"},

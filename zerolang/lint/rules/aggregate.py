@@ -4,16 +4,16 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 
+from zerolang import codes
 from zerolang.ast import Array, Graph, Node, String
 from zerolang.dependencies import reference_target
 from zerolang.errors import Severity
 from zerolang.lint.context import Context
 from zerolang.lint.edits import identifier, set_entry
 from zerolang.lint.model import Applicability, Fix, Violation, rule
-from zerolang.validator import AGGREGATE
 
 
-@rule(AGGREGATE, "aggregate-node", Severity.ERROR, Applicability.SAFE)
+@rule(codes.AGGREGATE, Severity.ERROR, Applicability.SAFE)
 def aggregate_node(context: Context) -> Iterator[Violation]:
     """A node of type `Aggregate`, which no runtime has.
 
@@ -25,7 +25,7 @@ def aggregate_node(context: Context) -> Iterator[Violation]:
     MergeMap drops inputs that are not maps and lets colliding keys overwrite
     each other, which is why the 0-memory files use a chain of `SetField`s.
     """
-    for diagnostic in context.diagnostics_for(AGGREGATE):
+    for diagnostic in context.diagnostics_for(codes.AGGREGATE.code):
         node = context.node_at(diagnostic.span)
         fix = _fix(node, context.outputs) if node is not None and node.id is not None else None
         yield Violation(diagnostic.message, diagnostic.span, fix)

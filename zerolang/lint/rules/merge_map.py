@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 
+from zerolang import codes
 from zerolang.ast import Node, String
 from zerolang.dependencies import input_references, reference_target
 from zerolang.errors import Severity
@@ -19,7 +20,7 @@ def merge_maps(context: Context) -> Iterator[tuple[Node, list[String]]]:
             yield node, input_references(node)
 
 
-@rule("Z008", "merge-map-non-map", Severity.WARNING)
+@rule(codes.MERGE_MAP_NON_MAP, Severity.WARNING)
 def merge_map_non_map(context: Context) -> Iterator[Violation]:
     """A `MergeMap` input that can never be a map: it is dropped at run time.
 
@@ -42,7 +43,7 @@ def merge_map_non_map(context: Context) -> Iterator[Violation]:
                 )
 
 
-@rule("Z009", "merge-map-key-collision", Severity.WARNING)
+@rule(codes.MERGE_MAP_COLLISION, Severity.WARNING)
 def merge_map_key_collision(context: Context) -> Iterator[Violation]:
     """`MergeMap` inputs that certainly share a key: the later one silently wins.
 

@@ -6,20 +6,21 @@ import difflib
 from collections.abc import Iterator
 from functools import cache
 
+from zerolang import codes
 from zerolang.ast import Array, Entry, Graph, Map
-from zerolang.catalog import COMMON_FIELDS, NODE_TYPES, OP_PARAMS
+from zerolang.catalog import COMMON_FIELDS, CONDITION_FIELDS, GRAPH_FIELDS, NODE_TYPES, OP_PARAMS
 from zerolang.errors import Severity
 from zerolang.lint.context import Context
 from zerolang.lint.edits import rename_key
 from zerolang.lint.model import Applicability, Fix, Violation, rule
 
-GRAPH_KEYS = ("name", "version", "description", "nodes", "outputs", "entry_point", "metadata", "proofs")
-CONDITION_KEYS = ("input", "match_value", "threshold", "target", "confidence")
+GRAPH_KEYS = GRAPH_FIELDS
+CONDITION_KEYS = tuple(CONDITION_FIELDS)
 # Real-world variants too short or too different for a spelling match.
 VARIANTS = {"url": "uri", "match": "match_value"}
 
 
-@rule("Z015", "misspelled-key", Severity.WARNING, Applicability.UNSAFE)
+@rule(codes.MISSPELLED_KEY, Severity.WARNING, Applicability.UNSAFE)
 def misspelled_key(context: Context) -> Iterator[Violation]:
     """A key nothing reads that is a likely misspelling of a missing one (`inptus`, `vaule`).
 

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 
+from zerolang import codes
 from zerolang.ast import Entry, Graph, Map, Node
 from zerolang.catalog import OP_PARAMS
 from zerolang.errors import Severity
@@ -12,7 +13,7 @@ from zerolang.lint.edits import move_into_params
 from zerolang.lint.model import Applicability, Fix, Violation, rule
 
 
-@rule("Z010", "node-level-param", Severity.WARNING, Applicability.SAFE)
+@rule(codes.NODE_LEVEL_PARAM, Severity.WARNING, Applicability.SAFE)
 def node_level_param(context: Context) -> Iterator[Violation]:
     """An op parameter written at node level (`field: "x"` beside `op: GetField`).
 

@@ -4,13 +4,14 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 
+from zerolang import codes
 from zerolang.dependencies import SENDER_CONFIDENCE
 from zerolang.errors import Severity
 from zerolang.lint.context import Context, id_span
 from zerolang.lint.model import Violation, rule
 
 
-@rule("Z018", "permission-without-sender", Severity.WARNING)
+@rule(codes.PERMISSION_WITHOUT_SENDER, Severity.WARNING)
 def permission_without_sender(context: Context) -> Iterator[Violation]:
     """A Permission in a graph with no `sender_confidence` node: it always sees 0.5.
 

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 
+from zerolang import codes
 from zerolang.ast import Array, Float, Int, Map, Node, Null, String
 from zerolang.catalog import suggest
 from zerolang.dependencies import reference_target
@@ -17,7 +18,7 @@ def conditions(node: Node) -> list[Map]:
     return [item for item in value.items if isinstance(item, Map)] if isinstance(value, Array) else []
 
 
-@rule("Z016", "condition-reads-no-node", Severity.WARNING)
+@rule(codes.CONDITION_READS_NO_NODE, Severity.WARNING)
 def condition_reads_no_node(context: Context) -> Iterator[Violation]:
     """A Route condition whose `input` names no node: it always reads null.
 
@@ -42,7 +43,7 @@ def condition_reads_no_node(context: Context) -> Iterator[Violation]:
             yield Violation(message, name.span)
 
 
-@rule("Z017", "unreachable-condition", Severity.WARNING)
+@rule(codes.UNREACHABLE_CONDITION, Severity.WARNING)
 def unreachable_condition(context: Context) -> Iterator[Violation]:
     """A Route condition after one that always matches: it can never be chosen.
 

@@ -5,21 +5,18 @@ from __future__ import annotations
 import difflib
 from collections.abc import Iterator
 
+from zerolang import codes
 from zerolang.ast import Graph, Node
-from zerolang.catalog import OP_ALIASES, OPS
+from zerolang.catalog import LOOSE_ALIASES, OP_ALIASES, OPS
 from zerolang.errors import Severity
 from zerolang.lint.context import Context
 from zerolang.lint.edits import identifier, set_entry
 from zerolang.lint.model import Applicability, Fix, Violation, rule
-from zerolang.validator import UNKNOWN_OP
-
-# Aliases whose builtin reads different parameters: named in the message, never renamed.
-LOOSE_ALIASES = frozenset({"JsonGet", "StringFormat"})
 
 
-@rule(UNKNOWN_OP, "unknown-op", Severity.ERROR, Applicability.SAFE)
+@rule(codes.UNKNOWN_OP, Severity.ERROR, Applicability.SAFE)
 def unknown_op(context: Context) -> Iterator[Violation]:
-    """An `op` that is not one of the 37 builtins (`Eq`, `JsonParse`, `HttpGet`...).
+    """An `op` that is not a builtin (`Eq`, `JsonParse`, `HttpGet`...; `zero ops` lists them).
 
     An unknown op stops the whole graph before it runs. Where the name is a
     known alias with the same meaning (`Eq` -> `Equals`, `Sha256` -> `Hash`), a
@@ -27,7 +24,7 @@ def unknown_op(context: Context) -> Iterator[Violation]:
     the fix renames it. Aliases whose builtin takes other parameters
     (`StringFormat` -> `Concat`, `JsonGet` -> `GetField`) are only suggested.
     """
-    for diagnostic in context.diagnostics_for(UNKNOWN_OP):
+    for diagnostic in context.diagnostics_for(codes.UNKNOWN_OP.code):
         node = context.node_at(diagnostic.span)
         name = node.op if node is not None else None
         target = unambiguous_op(name) if name is not None else None

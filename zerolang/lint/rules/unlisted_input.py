@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 
+from zerolang import codes
 from zerolang.ast import Array, Entry, Graph, Node, String
 from zerolang.dependencies import implicit_reads, input_references, reference_target
 from zerolang.errors import Severity
@@ -13,7 +14,7 @@ from zerolang.lint.model import Applicability, Fix, Violation, rule
 from zerolang.printer import quote
 
 
-@rule("Z013", "unlisted-input", Severity.WARNING, Applicability.SAFE)
+@rule(codes.UNLISTED_INPUT, Severity.WARNING, Applicability.SAFE)
 def unlisted_input(context: Context) -> Iterator[Violation]:
     """A node reads something that is not listed in its `inputs`.
 

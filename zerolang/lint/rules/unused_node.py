@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 
+from zerolang import codes
 from zerolang.ast import Graph, Node
 from zerolang.dependencies import dependencies, reference_target
 from zerolang.errors import Severity
@@ -16,7 +17,7 @@ EFFECTS = frozenset({"Route", "Permission"})
 EFFECT_OPS = frozenset({"SaveState"})
 
 
-@rule("Z011", "unused-node", Severity.WARNING, Applicability.UNSAFE)
+@rule(codes.UNUSED_NODE, Severity.WARNING, Applicability.UNSAFE)
 def unused_node(context: Context) -> Iterator[Violation]:
     """A node no output depends on.
 

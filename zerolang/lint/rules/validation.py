@@ -10,27 +10,19 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 
+from zerolang import codes
 from zerolang.errors import Severity
 from zerolang.lint.context import Context
 from zerolang.lint.model import Violation, rule
-from zerolang.validator import (
-    CYCLE,
-    DUPLICATE_ID,
-    MISSING_FIELD,
-    UNKNOWN_INPUT,
-    UNKNOWN_OUTPUT,
-    UNKNOWN_TYPE,
-    WRONG_KIND,
-)
 
 
-def reported(context: Context, code: str) -> Iterator[Violation]:
+def reported(context: Context, code: codes.Code) -> Iterator[Violation]:
     """The validator's diagnostics for `code`, as violations."""
-    for diagnostic in context.diagnostics_for(code):
+    for diagnostic in context.diagnostics_for(code.code):
         yield Violation(diagnostic.message, diagnostic.span)
 
 
-@rule(UNKNOWN_TYPE, "unknown-node-type", Severity.ERROR)
+@rule(codes.UNKNOWN_TYPE, Severity.ERROR)
 def unknown_node_type(context: Context) -> Iterator[Violation]:
     """A node `type` the runtime does not have (`Input`, `Branch`, `RateLimit`...).
 
@@ -39,10 +31,10 @@ def unknown_node_type(context: Context) -> Iterator[Violation]:
     node runs. The message names the closest real type (`Input` -> `External`,
     `Branch` -> `Route`); the fields differ, so the change is yours to make.
     """
-    return reported(context, UNKNOWN_TYPE)
+    return reported(context, codes.UNKNOWN_TYPE)
 
 
-@rule(UNKNOWN_INPUT, "unknown-input", Severity.ERROR)
+@rule(codes.UNKNOWN_INPUT, Severity.ERROR)
 def unknown_input(context: Context) -> Iterator[Violation]:
     """An input that names no node.
 
@@ -50,10 +42,10 @@ def unknown_input(context: Context) -> Iterator[Violation]:
     node called `input`. Old files often wrote literals or field paths there;
     the old runtime reported every such input as a cycle, ours names it.
     """
-    return reported(context, UNKNOWN_INPUT)
+    return reported(context, codes.UNKNOWN_INPUT)
 
 
-@rule(CYCLE, "cycle", Severity.ERROR)
+@rule(codes.CYCLE, Severity.ERROR)
 def cycle(context: Context) -> Iterator[Violation]:
     """Nodes that read each other in a loop, named in data-flow order.
 
@@ -61,30 +53,30 @@ def cycle(context: Context) -> Iterator[Violation]:
     node, so the graph cannot run. A Route's conditions and a Permission's
     `sender_confidence` count as reads too.
     """
-    return reported(context, CYCLE)
+    return reported(context, codes.CYCLE)
 
 
-@rule(DUPLICATE_ID, "duplicate-id", Severity.ERROR)
+@rule(codes.DUPLICATE_ID, Severity.ERROR)
 def duplicate_id(context: Context) -> Iterator[Violation]:
     """Two nodes with the same `id`.
 
     Inputs and outputs name nodes by id, so a repeated id makes every reference
     to it ambiguous; the runtime refuses the graph.
     """
-    return reported(context, DUPLICATE_ID)
+    return reported(context, codes.DUPLICATE_ID)
 
 
-@rule(UNKNOWN_OUTPUT, "unknown-output", Severity.ERROR)
+@rule(codes.UNKNOWN_OUTPUT, Severity.ERROR)
 def unknown_output(context: Context) -> Iterator[Violation]:
     """A graph output that names no node.
 
     An output is a node id, or `node.field` for one field of a map value. An
     output naming nothing would silently be missing from every run's result.
     """
-    return reported(context, UNKNOWN_OUTPUT)
+    return reported(context, codes.UNKNOWN_OUTPUT)
 
 
-@rule(MISSING_FIELD, "missing-field", Severity.ERROR)
+@rule(codes.MISSING_FIELD, Severity.ERROR)
 def missing_field(context: Context) -> Iterator[Violation]:
     """A field the graph or a node's type requires is missing.
 
@@ -93,14 +85,14 @@ def missing_field(context: Context) -> Iterator[Violation]:
     Route condition its `input` and `target`...). A misspelled field is
     usually the cause: Z015 names it.
     """
-    return reported(context, MISSING_FIELD)
+    return reported(context, codes.MISSING_FIELD)
 
 
-@rule(WRONG_KIND, "wrong-kind", Severity.ERROR)
+@rule(codes.WRONG_KIND, Severity.ERROR)
 def wrong_kind(context: Context) -> Iterator[Violation]:
     """A field holds the wrong kind of value (`inputs: "a"`, `params: []`...).
 
     The runtime cannot use such a field: a string where a list of node ids
     belongs, a number where a map belongs. Caught here, before any node runs.
     """
-    return reported(context, WRONG_KIND)
+    return reported(context, codes.WRONG_KIND)

@@ -1,0 +1,45 @@
+"""`zero ops`: the builtin ops (and node types) with their docs."""
+
+from __future__ import annotations
+
+from typing import Annotated
+
+import typer
+
+
+def ops(
+    name: Annotated[
+        str | None,
+        typer.Argument(
+            help="One op or node type to describe in full (aliases work: `Eq`).", show_default=False
+        ),
+    ] = None,
+    as_json: Annotated[bool, typer.Option("--json", help="Print the ops as JSON.")] = False,
+) -> None:
+    """List the builtin ops with what each reads and does, or describe one."""
+    import json
+
+    from zerolang.builtins import OPERATIONS, Operation
+    from zerolang.errors import ZeroError
+    from zerolang.opdocs import closest, describe, listing, lookup, to_json
+
+    if name is None:
+        if as_json:
+            typer.echo(json.dumps([to_json(op) for op in OPERATIONS.values()], indent=2, ensure_ascii=False))
+        else:
+            typer.echo("\n".join(listing()))
+        return
+    found = lookup(name)
+    if found is None:
+        hint = closest(name)
+        meant = f": did you mean `{hint}`?" if hint else " (`zero ops` lists them)"
+        raise ZeroError(f"`{name}` is neither a builtin op nor a node type{meant}")
+    if as_json:
+        if not isinstance(found, Operation):
+            raise ZeroError(f"`{found.name}` is a node type: --json describes ops only")
+        typer.echo(json.dumps(to_json(found), indent=2, ensure_ascii=False))
+        return
+    text = describe(found.name) or ""
+    if found.name != name:
+        text = f"(`{name}` is {found.name})\n\n{text}"
+    typer.echo(text)
