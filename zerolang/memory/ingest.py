@@ -11,7 +11,6 @@ but the error message, which names the file, the line and the field:
 from __future__ import annotations
 
 import json
-import sys
 from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
@@ -39,13 +38,10 @@ class SourcedInput:
 
 def read_document(path: str | Path) -> tuple[str, str]:
     """(display name, text) of a file, or of stdin for `-`."""
+    from zerolang.files import read_stdin_text, read_text
+
     if str(path) == STDIN:
-        data = sys.stdin.buffer.read()
-        try:
-            return "<stdin>", data.decode("utf-8")
-        except UnicodeDecodeError as error:
-            raise ZeroError(f"<stdin>: not UTF-8 text (byte {error.start})") from None
-    from zerolang.files import read_text
+        return "<stdin>", read_stdin_text()
 
     return str(path), read_text(path, "input file")
 
