@@ -123,7 +123,7 @@ def replace_with(path: str | Path, fill: Callable[[Path], object], *, mode: int 
     try:
         handle, name = tempfile.mkstemp(dir=target.parent, prefix=f".{target.name}.", suffix=".tmp")
     except OSError as error:
-        raise ZeroError(f"{path}: cannot write in {target.parent} ({error.strerror or error})") from None
+        raise ZeroError(f"{path}: cannot write here ({error.strerror or error})") from None
     os.close(handle)
     temporary = Path(name)
     try:
