@@ -186,13 +186,31 @@ def _sync_folder(folder: Path) -> None:
 
 def read_json(path: str | Path, what: str = "JSON file") -> object:
     """A JSON document from a file; invalid JSON is reported at its file:line:col."""
+    return parse_json(read_text(path, what), str(path))
+
+
+def parse_json(text: str, where: str) -> object:
+    """JSON text as data. Invalid JSON, nesting deeper than `limits.MAX_DEPTH` and a lone surrogate
+    escape are each one error at `where:line:col`; nothing deep reaches the recursive decoder."""
     import json
 
-    text = read_text(path, what)
+    from zerolang.escapes import LONE_SURROGATE, first_lone_surrogate, lone_surrogate_escape
+    from zerolang.limits import MAX_DEPTH, TOO_DEEP, span_at, too_deep_at
+
+    deep = too_deep_at(text)
+    if deep is not None:
+        raise ZeroError(TOO_DEEP.format(limit=MAX_DEPTH), path=where, span=span_at(text, deep), source=text)
     try:
-        return json.loads(text)
+        document: object = json.loads(text)
     except json.JSONDecodeError as error:
-        raise ZeroError(f"{path}:{error.lineno}:{error.colno}: invalid JSON: {error.msg}") from None
+        span = span_at(text, error.pos)
+        raise ZeroError(f"invalid JSON: {error.msg}", path=where, span=span, source=text) from None
+    if first_lone_surrogate(document) is not None:
+        offset, escape = lone_surrogate_escape(text) or (0, "\\u")
+        raise ZeroError(
+            LONE_SURROGATE.format(escape=escape), path=where, span=span_at(text, offset), source=text
+        )
+    return document
 
 
 # Folders no one means when they point `zero fmt` or `zero lint` at a project.

@@ -34,6 +34,7 @@ from zerolang.catalog import suggest as _suggest
 from zerolang.dependencies import SENDER_CONFIDENCE, implicit_reads
 from zerolang.errors import RunError, ZeroError
 from zerolang.gcpause import paused_gc
+from zerolang.limits import Limits, Meter
 from zerolang.signing import DigestSigner, Signer
 from zerolang.state import MemoryStateStore, StateStore
 from zerolang.values import Confidence, Value, as_number, canonical_json, from_literal, is_truthy, to_json
@@ -244,11 +245,13 @@ def run(
     clock: Callable[[], float] | None = None,
     path: str | None = None,
     source: str | None = None,
+    limits: Limits | None = None,
 ) -> RunResult:
     """Run `graph` with the given run inputs (runtime values, by External name).
 
     Every failure is a RunError carrying `path`, the failing node's span and
-    `source`, so it prints as `file:line:col: message`.
+    `source`, so it prints as `file:line:col: message`. `limits` bounds the size
+    and nesting of what operations make (zerolang.limits; default: its defaults).
     """
     # The compile phase allocates a few small containers per node while the whole AST
     # is alive; nothing here creates reference cycles (see zerolang.gcpause).
@@ -268,7 +271,10 @@ def run(
             signer if signer is not None else DigestSigner(),
             clock if clock is not None else time.time,
         )
-        values, confidence = _execute(facts, steps, order, inputs if inputs is not None else {}, context)
+        meter = Meter(limits if limits is not None else Limits())
+        values, confidence = _execute(
+            facts, steps, order, inputs if inputs is not None else {}, context, meter.charge
+        )
         return RunResult(
             outputs=_outputs(graph.outputs, facts.index, values),
             trace=[facts.ids[position] for position in order],
@@ -278,9 +284,18 @@ def run(
 
 
 def _execute(
-    facts: _Graph, steps: list[_Step], order: list[int], run_inputs: dict[str, object], context: RunContext
+    facts: _Graph,
+    steps: list[_Step],
+    order: list[int],
+    run_inputs: dict[str, object],
+    context: RunContext,
+    charge: Callable[[Value], str | None],
 ) -> tuple[list[Value], float]:
-    """The hot loop: each step in order, its value stored by node index."""
+    """The hot loop: each step in order, its value stored by node index.
+
+    What an operation makes is charged to the run's meter (zerolang.limits): the only
+    values that can grow beyond what the source and the inputs hold.
+    """
     values: list[Value] = [None] * len(steps)
     confidence = 1.0
     operation, constant, external, lookup, route = _OPERATION, _CONSTANT, _EXTERNAL, _LOOKUP, _ROUTE
@@ -292,9 +307,13 @@ def _execute(
             else:
                 arguments = [_field(values[i], f) for i, f in zip(indexes, field_names, strict=True)]
             try:
-                values[position] = payload(arguments, params, context)
+                made = values[position] = payload(arguments, params, context)
             except Exception as error:
                 raise _op_error(facts, position, error) from error
+            if type(made) is list or type(made) is dict or type(made) is str:
+                problem = charge(made)
+                if problem is not None:
+                    raise _op_error(facts, position, RunError(problem))
         elif kind == constant:
             values[position] = payload
         elif kind == external:

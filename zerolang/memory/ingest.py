@@ -17,6 +17,7 @@ from pathlib import Path
 
 from zerolang.ast import Span
 from zerolang.errors import ZeroError
+from zerolang.limits import MAX_DEPTH, TOO_DEEP, too_deep_at
 from zerolang.memory.compiler import compile_record, utc_now
 from zerolang.memory.normalize import AliasTable
 from zerolang.memory.store import DEFAULT_BATCH_SIZE, InsertResult, MemoryStore, Progress
@@ -55,6 +56,9 @@ def load_inputs(path: str | Path) -> list[SourcedInput]:
 def parse_inputs(text: str, name: str = "<input>") -> list[SourcedInput]:
     """Every input in `text`: a JSON object, a JSON array of objects, or JSON Lines."""
     text = text.removeprefix("\ufeff")
+    deep = too_deep_at(text)
+    if deep is not None:
+        raise ZeroError(TOO_DEEP.format(limit=MAX_DEPTH), path=name, span=_span(text, deep))
     start = _skip(text, 0)
     if start == len(text):
         raise ZeroError(f"{name}: no input: expected a JSON object, a JSON array of objects, or JSON Lines")
