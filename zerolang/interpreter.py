@@ -29,6 +29,7 @@ from zerolang.catalog import DEFAULT_MAX_STEPS, OP_PARAMS
 from zerolang.dependencies import SENDER_CONFIDENCE, implicit_reads
 from zerolang.errors import RunError, ValidationError, ZeroError
 from zerolang.gcpause import paused_gc
+from zerolang.limits import Limits, Meter
 from zerolang.signing import DigestSigner, Signer
 from zerolang.state import MemoryStateStore, StateStore
 from zerolang.validator import validate
@@ -228,13 +229,15 @@ def run(
     clock: Callable[[], float] | None = None,
     path: str | None = None,
     source: str | None = None,
+    limits: Limits | None = None,
 ) -> RunResult:
     """Run `graph` with the given run inputs (runtime values, by External name).
 
     A graph that cannot run raises the validator's ValidationError (every
     problem, as `zero check` reports them); a failure while running is a
     RunError. Both carry `path`, spans and `source`, so they print as
-    `file:line:col: message`.
+    `file:line:col: message`. `limits` bounds the size and nesting of what
+    operations make (zerolang.limits; default: its defaults).
     """
     # The compile phase allocates a few small containers per node while the whole AST
     # is alive; nothing here creates reference cycles (see zerolang.gcpause).
@@ -257,7 +260,10 @@ def run(
             signer if signer is not None else DigestSigner(),
             clock if clock is not None else time.time,
         )
-        values, confidence = _execute(facts, steps, order, inputs if inputs is not None else {}, context)
+        meter = Meter(limits if limits is not None else Limits())
+        values, confidence = _execute(
+            facts, steps, order, inputs if inputs is not None else {}, context, meter.charge
+        )
         return RunResult(
             outputs=_outputs(graph.outputs, facts.index, values),
             trace=[facts.ids[position] for position in order],
@@ -267,9 +273,18 @@ def run(
 
 
 def _execute(
-    facts: _Graph, steps: list[_Step], order: list[int], run_inputs: dict[str, object], context: RunContext
+    facts: _Graph,
+    steps: list[_Step],
+    order: list[int],
+    run_inputs: dict[str, object],
+    context: RunContext,
+    charge: Callable[[Value], str | None],
 ) -> tuple[list[Value], float]:
-    """The hot loop: each step in order, its value stored by node index."""
+    """The hot loop: each step in order, its value stored by node index.
+
+    What an operation makes is charged to the run's meter (zerolang.limits): the only
+    values that can grow beyond what the source and the inputs hold.
+    """
     values: list[Value] = [None] * len(steps)
     confidence = 1.0
     operation, constant, external, lookup, route = _OPERATION, _CONSTANT, _EXTERNAL, _LOOKUP, _ROUTE
@@ -281,9 +296,13 @@ def _execute(
             else:
                 arguments = [_field(values[i], f) for i, f in zip(indexes, field_names, strict=True)]
             try:
-                values[position] = payload(arguments, params, context)
+                made = values[position] = payload(arguments, params, context)
             except Exception as error:
                 raise _op_error(facts, position, error) from error
+            if type(made) is list or type(made) is dict or type(made) is str:
+                problem = charge(made)
+                if problem is not None:
+                    raise _op_error(facts, position, RunError(problem))
         elif kind == constant:
             values[position] = payload
         elif kind == external:

@@ -33,8 +33,10 @@ from zerolang.ast import (
     Value,
 )
 from zerolang.errors import ZeroError, ZeroSyntaxError
+from zerolang.escapes import LONE_SURROGATE, has_lone_surrogate, lone_surrogate_escape
 from zerolang.files import read_text
 from zerolang.gcpause import paused_gc
+from zerolang.limits import MAX_DEPTH, TOO_DEEP, span_at, too_deep_at
 
 INT64_MIN, INT64_MAX = -(2**63), 2**63 - 1
 
@@ -95,7 +97,21 @@ def _string(token: Any) -> str:
         decoded: str = json.loads(raw, strict=False)
     except json.JSONDecodeError:
         raise _bad_escape(token) from None
+    if has_lone_surrogate(decoded):
+        raise _lone_surrogate(token)
     return decoded
+
+
+def _lone_surrogate(token: Any) -> ZeroSyntaxError:
+    """Point at the escape that makes half a character (zerolang.escapes)."""
+    raw: str = token.value
+    found = lone_surrogate_escape(raw)
+    index, shown = found if found is not None else (0, raw)
+    column, start = token.column + index, token.start_pos + index
+    span = Span(token.line, column, token.line, column + len(shown), start, start + len(shown))
+    return ZeroSyntaxError(
+        LONE_SURROGATE.format(escape=shown), path=_state.path, span=span, source=_state.text
+    )
 
 
 def _bad_escape(token: Any) -> ZeroSyntaxError:
@@ -240,6 +256,10 @@ def parse(text: str, path: str | Path | None = None) -> Graph:
         raise _explain_syntax_error(text, _state.path) from None
     finally:
         tokens, _state.comments = _state.comments, []
+    deep = too_deep_at(text)  # the parse itself is iterative; what walks the tree next is not
+    if deep is not None:
+        span = span_at(text, deep)
+        raise ZeroSyntaxError(TOO_DEEP.format(limit=MAX_DEPTH), path=_state.path, span=span, source=text)
     comments = [Comment(token.value[1:].rstrip(), span=_comment_span(token)) for token in tokens]
     attach_comments(graph, comments, text)
     return graph

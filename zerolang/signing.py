@@ -11,12 +11,11 @@ from __future__ import annotations
 
 import hashlib
 import hmac
-import os
 from pathlib import Path
 from typing import TYPE_CHECKING, Protocol
 
 from zerolang.errors import RunError, ZeroError
-from zerolang.files import read_bytes
+from zerolang.files import read_bytes, write_bytes_atomic
 
 if TYPE_CHECKING:
     from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey, Ed25519PublicKey
@@ -164,15 +163,6 @@ def generate_key_file(path: str | Path) -> str:
     pem = private.private_bytes(
         serialization.Encoding.PEM, serialization.PrivateFormat.PKCS8, serialization.NoEncryption()
     )
-    where = str(path)
-    try:
-        descriptor = os.open(where, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
-        try:
-            os.fchmod(descriptor, 0o600)  # an existing file keeps its mode through O_TRUNC
-            os.write(descriptor, pem)
-        finally:
-            os.close(descriptor)
-    except OSError as error:
-        raise ZeroError(f"{where}: cannot write the key file ({error.strerror or error})") from None
+    write_bytes_atomic(path, pem, mode=0o600)
     public = private.public_key().public_bytes(serialization.Encoding.Raw, serialization.PublicFormat.Raw)
     return public.hex()

@@ -118,8 +118,9 @@ def canonical_json(value: Value) -> bytes:
     """Sorted keys, no spaces, UTF-8: the same bytes on every run and machine.
 
     Scalars take a fast path (the interpreter hashes every node's value) that
-    produces exactly what the encoder would. Lone surrogates pass through
-    rather than failing, so any string a run can hold can be hashed.
+    produces exactly what the encoder would. Every reader refuses lone surrogates
+    (zerolang.escapes), so a run never holds one; `surrogatepass` only keeps this
+    function total for values built by hand.
     """
     if type(value) is int:
         return int.__repr__(value).encode()

@@ -100,9 +100,10 @@ def clauses(draw: st.DrawFn, kind: str) -> str:
 def queries(draw: st.DrawFn, concepts: st.SearchStrategy[str] = labels) -> str:
     if draw(st.booleans()):
         return f"recall {draw(concepts)} {draw(clauses('recall'))}"
-    patterns = draw(
-        st.lists(st.builds(lambda s, p, o: f"({s} {p} {o})", terms, terms, terms), min_size=1, max_size=3)
-    )
+    triples = draw(st.lists(st.tuples(terms, terms, terms), min_size=1, max_size=3))
+    if len(triples) > 1:  # patterns join on a shared variable (a cross join is refused)
+        triples = [(s, p, "?j") if i == 0 else ("?j", p, o) for i, (s, p, o) in enumerate(triples)]
+    patterns = [f"({s} {p} {o})" for s, p, o in triples]
     return f"match {', '.join(patterns)} {draw(clauses('match'))}"
 
 

@@ -114,8 +114,9 @@ def _format(text: str, path: str, width: int) -> str:
 
 def _format_stdin(*, check: bool, diff: bool, compat: bool, line_width: int | None) -> int:
     from zerolang.config import settings_for
+    from zerolang.files import read_stdin_text
 
-    text = sys.stdin.read()
+    text = read_stdin_text()
     width = line_width or settings_for(Path.cwd()).line_width
     if compat:
         _print_compat(text, "<stdin>", width)

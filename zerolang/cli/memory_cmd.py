@@ -514,11 +514,11 @@ def import_(
     db: DbOption = None,
 ) -> None:
     """Load an export into the store, all or nothing; a delta applies only on its base checkpoint."""
-    from zerolang.files import read_text
+    from zerolang.files import read_stdin_text, read_text
     from zerolang.formats.checkpoint import of_store
     from zerolang.formats.exchange import import_text
 
-    text = sys.stdin.read() if file == "-" else read_text(file)
+    text = read_stdin_text() if file == "-" else read_text(file)
     name = "<stdin>" if file == "-" else file
     with _open(db, create=True) as store:
         kind, relations = import_text(store, text, name)

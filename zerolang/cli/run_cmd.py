@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import json
 from pathlib import Path
 from typing import Annotated, Any
 
@@ -21,10 +20,19 @@ def parse_input_option(option: str) -> tuple[str, Any]:
     if not name.endswith(":"):
         return name, text
     name = name[:-1]
+    from zerolang.files import parse_json
+
     try:
-        return name, json.loads(text)
-    except json.JSONDecodeError as error:
-        raise ZeroError(f"invalid --input {option!r}: the value after := is not JSON ({error.msg})") from None
+        return name, parse_json(text, f"--input {name}")
+    except ZeroError as error:
+        if len(option) > 60:
+            option = option[:57] + "..."
+        reason = error.message.removeprefix("invalid JSON: ")
+        if reason != error.message:
+            raise ZeroError(
+                f"invalid --input {option!r}: the value after := is not JSON ({reason})"
+            ) from None
+        raise ZeroError(f"invalid --input {option!r}: {reason}") from None
 
 
 def load_inputs_file(path: Path) -> dict[str, Any]:
@@ -58,6 +66,22 @@ def run(
     max_steps: Annotated[
         int, typer.Option("--max-steps", min=1, metavar="N", help="Stop with an error after this many nodes.")
     ] = 10_000,
+    max_value_size: Annotated[
+        str,
+        typer.Option(
+            "--max-value-size",
+            metavar="SIZE",
+            help="Stop with an error when one node's value takes more memory than this (e.g. 256M).",
+        ),
+    ] = "64M",
+    max_memory: Annotated[
+        str,
+        typer.Option(
+            "--max-memory",
+            metavar="SIZE",
+            help="Stop with an error when all node values together take more than this (e.g. 2G).",
+        ),
+    ] = "512M",
     state: Annotated[
         Path | None,
         typer.Option("--state", metavar="FILE", help="Persist LoadState/SaveState in this SQLite file."),
@@ -68,9 +92,14 @@ def run(
 ) -> None:
     """Run a graph: its outputs as a table, or --json."""
     from zerolang.interpreter import run as run_graph
+    from zerolang.limits import Limits
     from zerolang.parser import parse, read_source
     from zerolang.validator import validate_or_raise
 
+    limits = Limits(
+        max_value_bytes=_size_option("--max-value-size", max_value_size),
+        max_run_bytes=_size_option("--max-memory", max_memory),
+    )
     inputs: dict[str, Any] = load_inputs_file(inputs_file) if inputs_file is not None else {}
     for option in input_ or []:
         name, value = parse_input_option(option)
@@ -85,7 +114,14 @@ def run(
 
         values = {name: from_json(value) for name, value in inputs.items()}
         result = run_graph(
-            graph, values, max_steps=max_steps, state=store, signer=signer, path=str(file), source=source
+            graph,
+            values,
+            max_steps=max_steps,
+            state=store,
+            signer=signer,
+            path=str(file),
+            source=source,
+            limits=limits,
         )
     finally:
         close = getattr(store, "close", None)
@@ -99,6 +135,18 @@ def run(
         from zerolang.cli.output import print_result
 
         print_result(result, trace=trace)
+
+
+def _size_option(name: str, text: str) -> int:
+    from zerolang.limits import parse_size
+
+    try:
+        size = parse_size(text)
+    except ValueError as error:
+        raise typer.BadParameter(str(error), param_hint=name) from None
+    if size <= 0:
+        raise typer.BadParameter("must be more than 0", param_hint=name)
+    return size
 
 
 def _state_store(path: Path | None) -> Any:

@@ -9,7 +9,6 @@ beside the target, then a rename).
 
 from __future__ import annotations
 
-from collections.abc import Callable
 from enum import StrEnum
 from pathlib import Path
 from typing import Annotated
@@ -63,6 +62,7 @@ def viz(
 ) -> None:
     """Draw a graph: nodes with their id and op or type, edges from inputs, outputs and unknowns marked."""
     from zerolang.errors import ZeroError
+    from zerolang.files import write_text_atomic
     from zerolang.parser import parse, read_source
     from zerolang.viz import to_dot, to_mermaid
 
@@ -83,7 +83,7 @@ def viz(
     if output is None:
         typer.echo(text, nl=False)
         return
-    write_atomically(output, text.encode("utf-8"))
+    write_text_atomic(output, text)
     typer.echo(f"wrote {output}")
 
 
@@ -93,6 +93,7 @@ def render(dot_text: str, output: Path, image_format: str) -> None:
     import subprocess
 
     from zerolang.errors import ZeroError
+    from zerolang.files import replace_with
 
     program = shutil.which("dot")
     if program is None:
@@ -118,50 +119,4 @@ def render(dot_text: str, output: Path, image_format: str) -> None:
             message = result.stderr.decode("utf-8", "replace").strip() or f"exit status {result.returncode}"
             raise ZeroError(f"{output}: Graphviz's dot failed: {message}")
 
-    _replace_with(output, run_dot)
-
-
-def write_atomically(path: Path, data: bytes) -> None:
-    """Write `data` to `path` whole or not at all."""
-    _replace_with(path, lambda temporary: temporary.write_bytes(data))
-
-
-def _replace_with(path: Path, fill: Callable[[Path], object]) -> None:
-    """Let `fill` write a temporary file in `path`'s folder, then rename it over `path`.
-
-    A failure at any point (a full disk, a crashed renderer, Ctrl-C) leaves
-    `path` as it was and no temporary file behind.
-    """
-    import os
-    import tempfile
-
-    from zerolang.errors import ZeroError
-
-    folder = path.parent
-    try:
-        handle, name = tempfile.mkstemp(dir=folder, prefix=f".{path.name}.", suffix=".tmp")
-    except OSError as error:
-        raise ZeroError(f"{path}: cannot write here ({error.strerror or error})") from None
-    os.close(handle)
-    temporary = Path(name)
-    try:
-        fill(temporary)
-        os.chmod(temporary, _mode_for(path))
-        os.replace(temporary, path)
-    except OSError as error:
-        raise ZeroError(f"{path}: cannot write ({error.strerror or error})") from None
-    finally:
-        temporary.unlink(missing_ok=True)
-
-
-def _mode_for(path: Path) -> int:
-    """An existing file keeps its permissions; a new one gets the usual ones (0666 less the umask)."""
-    import os
-    import stat
-
-    try:
-        return stat.S_IMODE(path.stat().st_mode)
-    except OSError:
-        mask = os.umask(0)
-        os.umask(mask)
-        return 0o666 & ~mask
+    replace_with(output, run_dot)

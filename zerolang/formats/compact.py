@@ -36,8 +36,10 @@ from typing import Any
 
 from zerolang.ast import Span
 from zerolang.errors import ZeroError
+from zerolang.escapes import LONE_SURROGATE, first_lone_surrogate, has_lone_surrogate, lone_surrogate_escape
 from zerolang.formats.model import Context, Snapshot
 from zerolang.gcpause import paused_gc
+from zerolang.limits import MAX_DEPTH, TOO_DEEP, too_deep_at
 from zerolang.memory.hashing import concept_hash, context_hash, episode_hash, fact_hash
 from zerolang.memory.types import (
     ConceptHash,
@@ -291,6 +293,9 @@ def _decode(value: str, column: int) -> str:
         decoded: str = json.loads(value)
     except json.JSONDecodeError as error:
         raise _Fault(column + error.pos, f"bad quoted string: {error.msg}") from None
+    if has_lone_surrogate(decoded):
+        offset, escape = lone_surrogate_escape(value) or (0, value)
+        raise _Fault(column + offset, LONE_SURROGATE.format(escape=escape))
     return decoded
 
 
@@ -378,12 +383,19 @@ def _context(reader: _Reader, children: list[Any], line: int) -> None:
     metadata: dict[str, str] = {}
     if "m" in extra:
         token = extra.pop("m")
+        deep = too_deep_at(token.value)
+        if deep is not None:
+            raise _Fault(token.column + deep, TOO_DEEP.format(limit=MAX_DEPTH))
         try:
             value = json.loads(token.value)
         except json.JSONDecodeError as error:
             raise _Fault(token.column + error.pos, f"bad metadata: {error.msg}") from None
-        if not all(isinstance(v, str) for v in value.values()):
+        if not isinstance(value, dict) or not all(isinstance(v, str) for v in value.values()):
             raise _Fault(token.column, "metadata is a JSON object of strings")
+        escape = first_lone_surrogate(value)
+        if escape is not None:
+            offset, escape = lone_surrogate_escape(token.value) or (0, escape)
+            raise _Fault(token.column + offset, LONE_SURROGATE.format(escape=escape))
         metadata = value
     fields = {key: _text(token) for key, token in extra.items()}
     try:

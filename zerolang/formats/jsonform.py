@@ -79,11 +79,9 @@ def from_json(document: Any, name: str = "<json>") -> Snapshot:
 
 
 def loads(text: str, name: str = "<json>") -> Snapshot:
-    try:
-        document = json.loads(text)
-    except json.JSONDecodeError as error:
-        raise ZeroError(f"{name}:{error.lineno}:{error.colno}: {error.msg}") from None
-    return from_json(document, name)
+    from zerolang.files import parse_json
+
+    return from_json(parse_json(text, name), name)
 
 
 def _read(document: Any) -> Snapshot:

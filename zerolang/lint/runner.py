@@ -8,7 +8,7 @@ from pathlib import Path
 
 from zerolang.config import Settings, settings_for
 from zerolang.errors import ZeroError, ZeroSyntaxError
-from zerolang.files import find_sources, read_text
+from zerolang.files import find_sources, read_text, write_text_atomic
 from zerolang.lint.fixes import fix_source
 from zerolang.lint.linter import lint_graph, syntax_finding
 from zerolang.lint.model import Finding
@@ -75,7 +75,7 @@ def lint_file(path: Path, options: Options) -> FileResult:
         if options.fix:
             result = fix_source(source, path, settings, unsafe=options.unsafe_fixes)
             if result.changed:
-                path.write_text(result.source, encoding="utf-8")
+                write_text_atomic(path, result.source)
             return FileResult(name, result.source, result.findings, result.fixed)
         graph = parse(source, path)
     except ZeroSyntaxError as error:

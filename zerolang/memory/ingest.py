@@ -11,13 +11,13 @@ but the error message, which names the file, the line and the field:
 from __future__ import annotations
 
 import json
-import sys
 from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
 
 from zerolang.ast import Span
 from zerolang.errors import ZeroError
+from zerolang.limits import MAX_DEPTH, TOO_DEEP, too_deep_at
 from zerolang.memory.compiler import compile_record, utc_now
 from zerolang.memory.normalize import AliasTable
 from zerolang.memory.store import DEFAULT_BATCH_SIZE, InsertResult, MemoryStore, Progress
@@ -39,13 +39,10 @@ class SourcedInput:
 
 def read_document(path: str | Path) -> tuple[str, str]:
     """(display name, text) of a file, or of stdin for `-`."""
+    from zerolang.files import read_stdin_text, read_text
+
     if str(path) == STDIN:
-        data = sys.stdin.buffer.read()
-        try:
-            return "<stdin>", data.decode("utf-8")
-        except UnicodeDecodeError as error:
-            raise ZeroError(f"<stdin>: not UTF-8 text (byte {error.start})") from None
-    from zerolang.files import read_text
+        return "<stdin>", read_stdin_text()
 
     return str(path), read_text(path, "input file")
 
@@ -59,6 +56,9 @@ def load_inputs(path: str | Path) -> list[SourcedInput]:
 def parse_inputs(text: str, name: str = "<input>") -> list[SourcedInput]:
     """Every input in `text`: a JSON object, a JSON array of objects, or JSON Lines."""
     text = text.removeprefix("\ufeff")
+    deep = too_deep_at(text)
+    if deep is not None:
+        raise ZeroError(TOO_DEEP.format(limit=MAX_DEPTH), path=name, span=_span(text, deep))
     start = _skip(text, 0)
     if start == len(text):
         raise ZeroError(f"{name}: no input: expected a JSON object, a JSON array of objects, or JSON Lines")

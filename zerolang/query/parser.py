@@ -42,6 +42,9 @@ _FRIENDLY = {
     "LEVEL": "L0, L1 or L2",
     "$END": "the end of the query",
 }
+# A query's `where` becomes one SQL expression; SQLite refuses a tree past 1000 deep. No real
+# question needs more than a few conditions, so the cap is far below SQLite's and stated.
+MAX_CONDITIONS = 100
 _SECONDS = {"s": 1, "m": 60, "h": 3600, "d": 86400, "w": 7 * 86400}
 _lock = threading.Lock()
 _parser: Any = None
@@ -172,9 +175,11 @@ class _Builder:
         self.compares: list[Compare] = []
         self.sources: list[str] = []
         self.scopes: list[str] = []
+        self.conditions = 0
         for clause in clauses:
             getattr(self, f"clause_{clause.data}")(clause, kind)
         self.check_order(kind, patterns)
+        self.check_join(patterns)
         return Query(
             kind,  # type: ignore[arg-type]
             self.text,
@@ -241,6 +246,15 @@ class _Builder:
 
     def clause_where(self, tree: Any, kind: str) -> None:
         for condition in tree.children:
+            self.conditions += 1
+            if self.conditions > MAX_CONDITIONS:
+                first = condition
+                while not hasattr(first, "line"):  # the condition's first token
+                    first = first.children[0]
+                raise self.fail(
+                    f"more than {MAX_CONDITIONS} `where` conditions; a query holds at most {MAX_CONDITIONS}",
+                    first,
+                )
             getattr(self, f"cond_{condition.data}")(condition, kind)
 
     def cond_compare(self, tree: Any, kind: str) -> None:
@@ -316,6 +330,27 @@ class _Builder:
     def clause_detail(self, tree: Any, kind: str) -> None:
         token = tree.children[0]
         self.once("as", token.value, token)
+
+    def check_join(self, patterns: tuple[Pattern, ...]) -> None:
+        """Patterns must be joined by shared variables: two that share none are a cross join
+        (every fact times every fact) that no `limit` makes cheap, so it is refused, with the place."""
+        variables = [{t.name for t in p.terms() if isinstance(t, Var)} for p in patterns]
+        groups: list[set[str]] = []  # the variables of each connected group of patterns
+        for names in variables:
+            if names:  # a pattern of labels only matches at most one fact: a filter, not a join
+                joined = [group for group in groups if group & names]
+                groups = [group for group in groups if not group & names] + [names.union(*joined)]
+        if len(groups) < 2:
+            return
+        main = next(group for group in groups if next(n for n in variables if n) <= group)
+        lonely = next(p for p, names in zip(patterns, variables, strict=True) if names and not names <= main)
+        raise QueryError(
+            f"pattern {lonely} shares no variable with the other patterns: that is a cross join of "
+            "every fact with every fact; join them on a variable (e.g. `(?a ?p ?b), (?b ?q ?c)`) "
+            "or ask two queries",
+            self.text,
+            lonely.span,
+        )
 
     def check_order(self, kind: str, patterns: tuple[Pattern, ...]) -> None:
         order = self.fields.get("order by")
