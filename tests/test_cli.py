@@ -5,7 +5,6 @@ from __future__ import annotations
 import json
 import subprocess
 import sys
-import time
 from pathlib import Path
 
 import pytest
@@ -217,28 +216,6 @@ def test_console_script_never_shows_a_traceback(tmp_path: Path) -> None:
     assert completed.returncode == 1
     assert completed.stderr.startswith(f"error: {graph}:1:15: strings use double quotes")
     assert "Traceback" not in completed.stderr
-
-
-def test_help_is_fast() -> None:
-    """`zero --help` imports only typer; the README reports the measured time (benches/bench_core.py)."""
-    command = [sys.executable, "-m", "zerolang", "--help"]
-    subprocess.run(command, capture_output=True, check=True)
-    best = min(_timed(command) for _ in range(3))
-    assert best < 0.6, f"zero --help took {best:.2f}s"
-    modules = subprocess.run(
-        [sys.executable, "-X", "importtime", "-m", "zerolang", "--help"],
-        capture_output=True,
-        text=True,
-        check=True,
-    ).stderr
-    for heavy in ("lark", "rich", "cryptography", "sqlite3", "zerolang.interpreter"):
-        assert f" {heavy}\n" not in modules, f"{heavy} is imported by --help"
-
-
-def _timed(command: list[str]) -> float:
-    start = time.perf_counter()
-    subprocess.run(command, capture_output=True, check=True)
-    return time.perf_counter() - start
 
 
 def test_check_reads_0c_documents(tmp_path: Path) -> None:
