@@ -218,18 +218,6 @@ def test_console_script_never_shows_a_traceback(tmp_path: Path) -> None:
     assert "Traceback" not in completed.stderr
 
 
-def test_help_imports_nothing_heavy() -> None:
-    """`zero --help` loads only typer (its speed is measured by benches/bench_core.py, never asserted here)."""
-    modules = subprocess.run(
-        [sys.executable, "-X", "importtime", "-m", "zerolang", "--help"],
-        capture_output=True,
-        text=True,
-        check=True,
-    ).stderr
-    for heavy in ("lark", "rich", "cryptography", "sqlite3", "zerolang.interpreter"):
-        assert f" {heavy}\n" not in modules, f"{heavy} is imported by --help"
-
-
 def test_check_reads_0c_documents(tmp_path: Path) -> None:
     database = str(tmp_path / "memory.db")
     example = str(ROOT / "examples" / "memory_input.json")

@@ -56,9 +56,9 @@ def test_wheel_installs_and_runs_outside_the_source_tree(tmp_path: Path) -> None
         text=True,
     )
     assert json.loads(completed.stdout)["outputs"]["greeting"] == "Hello, Wheel"
-    assert list((tmp_path / "cache").glob("zero-*.lark-cache")), "the parser cache goes to the user cache dir"
+    assert list((tmp_path / "cache").glob("zero-*.parser")), "the parser cache goes to the user cache dir"
     installed = environment / "lib"
-    assert not list(installed.rglob("*.lark-cache")), "nothing is cached inside the installed package"
+    assert not list(installed.rglob("*.parser")), "nothing is cached inside the installed package"
 
 
 def _assert_packaged(wheel: Path) -> None:

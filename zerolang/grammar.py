@@ -1,18 +1,22 @@
 """Finding the `.lark` grammars and building their parsers once.
 
 The grammars ship inside the wheel as `zerolang/grammars/`; in a source
-checkout they are read from the top-level `grammars/` folder. Built LALR
-tables are cached in the user's cache directory (never inside the installed
-package), keyed by lark on the grammar text and options.
+checkout they are read from the top-level `grammars/` folder. A built LALR
+parser is cached in the user's private cache folder (`zerolang.cache`: signed,
+plain data, never a pickle) and loaded from there by later processes without
+reading or analysing the grammar again.
 """
 
 from __future__ import annotations
 
-import os
+import sys
 from pathlib import Path
 from typing import Any
 
 PACKAGE_DIR = Path(__file__).resolve().parent
+
+# Options of lark's that hold our objects (classes, callbacks): given again on every load, never cached.
+_LIVE_OPTIONS = ("transformer", "lexer_callbacks", "lexer", "postlex", "tree_class", "edit_terminals")
 
 
 def grammar_path(name: str) -> Path:
@@ -25,64 +29,119 @@ def grammar_path(name: str) -> Path:
 
 
 def cache_dir() -> Path | None:
-    """Where built parsers are cached; `ZERO_CACHE_DIR` overrides, `ZERO_NO_CACHE=1` disables."""
-    if os.environ.get("ZERO_NO_CACHE"):
-        return None
-    override = os.environ.get("ZERO_CACHE_DIR")
-    if override:
-        folder = Path(override)
-    else:
-        from platformdirs import user_cache_dir
+    """Where built parsers are cached (`zerolang.cache.cache_dir`)."""
+    from zerolang.cache import cache_dir as private_cache_dir
 
-        folder = Path(user_cache_dir("zerolang", appauthor=False))
-    try:
-        folder.mkdir(parents=True, exist_ok=True)
-    except OSError:
-        return None
-    return folder
+    return private_cache_dir()
 
 
-def _code_digest() -> str:
-    """lark keys its cache on grammar and options; the lexer it pickles is our code, so key on that too."""
+def import_lark() -> Any:
+    """`import lark`, without the third-party `regex` module lark imports only to offer `regex=True`.
+
+    We never ask for it, and it is a fifth of lark's import time. `regex`
+    stays importable for everyone else: it is hidden only while lark loads.
+    """
+    if "lark" not in sys.modules and "regex" not in sys.modules:
+        sys.modules["regex"] = None  # type: ignore[assignment]  # makes `import regex` raise ImportError
+        try:
+            import lark
+        finally:
+            del sys.modules["regex"]
+    import lark
+
+    return lark
+
+
+def _cache_key(name: str, grammar: str, lexer: Any, options: dict[str, Any]) -> str:
+    """What the built tables depend on: grammar, options, our lexer's code, and the versions."""
     import hashlib
 
     from zerolang import __version__
 
-    digest = hashlib.sha256(__version__.encode())
-    digest.update((PACKAGE_DIR / "fastlex.py").read_bytes())
-    return digest.hexdigest()[:12]
+    lark = sys.modules["lark"]
+    digest = hashlib.sha256(f"{name}\0{__version__}\0{lark.__version__}\0{sys.version_info[:2]}".encode())
+    digest.update(grammar.encode())
+    digest.update(repr(sorted((k, repr(v)) for k, v in options.items() if k not in _LIVE_OPTIONS)).encode())
+    if isinstance(lexer, type):
+        module = sys.modules[lexer.__module__]
+        digest.update(f"{lexer.__module__}.{lexer.__qualname__}".encode())
+        digest.update(Path(module.__file__ or "").read_bytes())
+    else:
+        digest.update(str(lexer).encode())
+    return digest.hexdigest()[:20]
 
 
-def build_parser(name: str, transformer: Any = None, fast: bool = True, **options: Any) -> Any:
-    """An LALR parser for grammar `name`, its tables cached on disk.
+def build_parser(
+    name: str, transformer: Any = None, fast: bool = True, *, lexer: Any = None, **options: Any
+) -> Any:
+    """An LALR parser for grammar `name`, loaded from the user cache when it was built before.
 
     `fast` lexes with `GrammarRegexLexer` (one regex built from the grammar's
     terminals); otherwise lark's contextual lexer runs, whose errors know what
-    each parser state expected.
+    each parser state expected. `lexer` gives another lexer class instead.
     """
+    import_lark()
     from lark import Lark
 
-    path = grammar_path(name)
-    folder = cache_dir()
-    lexer: Any = "contextual"
-    if fast:
-        from zerolang.fastlex import GrammarRegexLexer
+    if lexer is None:
+        if fast:
+            from zerolang.fastlex import GrammarRegexLexer
 
-        lexer = GrammarRegexLexer
+            lexer = GrammarRegexLexer
+        else:
+            lexer = "contextual"
+    options = {"parser": "lalr", "maybe_placeholders": False, **options}
+    live = {key: options.pop(key) for key in _LIVE_OPTIONS if key in options}
+    live["transformer"] = transformer
+    path = grammar_path(name)
+    grammar = path.read_text(encoding="utf-8")
     kind = "fast" if fast else "contextual"
-    cache_file: str | bool = False
-    if folder is not None:
-        current = folder / f"{name}-{kind}-{_code_digest()}.lark-cache"
-        if not current.exists():
-            for stale in folder.glob(f"{name}-{kind}-*.lark-cache"):
-                stale.unlink(missing_ok=True)
-        cache_file = str(current)
-    return Lark.open(
-        str(path),
-        parser="lalr",
-        lexer=lexer,
-        transformer=transformer,
-        cache=cache_file,
-        maybe_placeholders=False,
-        **options,
-    )
+    if isinstance(lexer, type) and lexer.__name__ != "GrammarRegexLexer":
+        kind = lexer.__name__
+    file_name = f"{name}-{kind}-{_cache_key(name, grammar, lexer, options)}.parser"
+
+    cached = _load_cached(file_name, lexer, live)
+    if cached is not None:
+        return cached
+    parser = Lark(grammar, lexer=lexer, source_path=str(path), **options, **live)
+    _save_cached(parser, file_name, f"{name}-{kind}-*.parser")
+    return parser
+
+
+def _load_cached(file_name: str, lexer: Any, live: dict[str, Any]) -> Any:
+    import marshal
+
+    from lark import Lark
+
+    from zerolang.cache import load
+
+    payload = load(file_name)
+    if payload is None:
+        return None
+    try:
+        document = marshal.loads(payload)
+        data, memo = document["data"], document["memo"]
+        data["parser"]["lexer_conf"]["lexer_type"] = lexer
+        data["options"]["lexer"] = lexer
+        from_dict: Any = Lark._load_from_dict
+        return from_dict(data, memo, **{k: v for k, v in live.items() if k != "lexer"})
+    except Exception:  # a file of ours from an incompatible build: rebuild it
+        return None
+
+
+def _save_cached(parser: Any, file_name: str, stale: str) -> None:
+    import marshal
+
+    from lark.grammar import Rule
+    from lark.lexer import TerminalDef
+
+    from zerolang.cache import store
+
+    data, memo = parser.memo_serialize([TerminalDef, Rule])
+    data["options"] = {k: v for k, v in data["options"].items() if k not in _LIVE_OPTIONS}
+    data["parser"]["lexer_conf"]["lexer_type"] = None
+    try:
+        payload = marshal.dumps({"data": data, "memo": memo})
+    except ValueError:  # something that is not plain data: do not cache what we could not read back
+        return
+    store(file_name, payload, stale)

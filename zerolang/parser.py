@@ -240,6 +240,7 @@ def _parser(fast: bool = True) -> Any:
 
 def parse(text: str, path: str | Path | None = None) -> Graph:
     """Parse `.0` source into a `Graph`; raises `ZeroSyntaxError` with file:line:col."""
+    parser = _parser()  # first: it imports lark the light way (zerolang.grammar.import_lark)
     from lark.exceptions import LarkError
 
     from zerolang.trivia import attach_comments
@@ -249,7 +250,7 @@ def parse(text: str, path: str | Path | None = None) -> Graph:
     _state.comments = []
     try:
         with paused_gc():  # the tree has no cycles for the collector to find (zerolang.gcpause)
-            graph: Graph = _parser().parse(text)
+            graph: Graph = parser.parse(text)
     except ZeroError:
         raise
     except LarkError:

@@ -1,7 +1,20 @@
 """The `zero` application: the command table and the error boundary.
 
-Commands import their machinery inside the function body, so `zero --help`
-and `zero --version` load only typer.
+Commands are registered lazily: `COMMANDS` names, for each command, the
+module and object that implement it and the one-line summary `zero --help`
+shows. A command's module is imported only when that command runs (or its
+own `--help` is asked for), so `zero --help`, `zero --version` and every
+command load only typer and what that one command needs.
+
+Adding a command is one line in `COMMANDS`:
+
+    "ops": Command("zerolang.cli.ops_cmd:ops", "Summary, the first line of the function's docstring."),
+
+The object is either a function written for typer (its parameters annotated
+with `typer.Argument`/`typer.Option`; it is wrapped in `reports_errors`) or a
+`typer.Typer` holding sub-commands (`zero memory ...`). The summary must equal
+the first paragraph of the command's help: `tests/test_cli_startup.py` checks
+every entry, imports nothing else, and checks what each command imports.
 """
 
 from __future__ import annotations
@@ -9,9 +22,11 @@ from __future__ import annotations
 import functools
 import sys
 from collections.abc import Callable
-from typing import Annotated, ParamSpec
+from importlib import import_module
+from typing import Annotated, Any, NamedTuple, ParamSpec
 
 import typer
+from typer.core import TyperGroup
 
 from zerolang import __version__
 
@@ -20,8 +35,123 @@ SUMMARY = (
     "The 0-lang toolchain: run, check, format, lint and draw .0 graphs; store, query and export 0-memory."
 )
 
+
+class Command(NamedTuple):
+    """Where a command lives (`module:object`) and what `zero --help` says of it."""
+
+    target: str
+    summary: str
+
+
+# The command table, in the order `zero --help` lists it.
+COMMANDS: dict[str, Command] = {
+    "run": Command("zerolang.cli.run_cmd:run", "Run a graph: its outputs as a table, or --json."),
+    "check": Command(
+        "zerolang.cli.check_cmd:check",
+        "Parse and validate each file (.0 graphs, .0c memory documents); exit 1 if any has a problem.",
+    ),
+    "fmt": Command("zerolang.cli.fmt_cmd:fmt", "Format .0 and .0c files in place (folders recursively)."),
+    "keygen": Command(
+        "zerolang.cli.keygen_cmd:keygen",
+        "Write a new Ed25519 private key (PEM, mode 0600) for real Sign/Verify.",
+    ),
+    "lint": Command(
+        "zerolang.cli.lint_cmd:lint",
+        "Lint .0 files: what stops a graph from running, and what loses data silently.",
+    ),
+    "viz": Command(
+        "zerolang.cli.viz_cmd:viz",
+        "Draw a graph: nodes with their id and op or type, edges from inputs, outputs and unknowns marked.",
+    ),
+    "ops": Command(
+        "zerolang.cli.ops_cmd:ops", "List the builtin ops with what each reads and does, or describe one."
+    ),
+    "query": Command(
+        "zerolang.cli.query_cmd:query",
+        "Recall from a concept or match triple patterns in the memory database.",
+    ),
+    "memory": Command(
+        "zerolang.cli.memory_cmd:memory_app",
+        "0-memory: compile facts into .0 graphs, store them, get them back by label or hash.",
+    ),
+}
+
+
+def reports_errors(command: Callable[P, None]) -> Callable[P, None]:
+    """Our errors become one clear message and exit code 1, inside typer so its test runner sees them."""
+
+    @functools.wraps(command)
+    def wrapper(*args: P.args, **kwargs: P.kwargs) -> None:
+        from zerolang.errors import ZeroError
+
+        try:
+            command(*args, **kwargs)
+        except ZeroError as error:
+            from zerolang.cli.output import print_error
+
+            print_error(error)
+            raise typer.Exit(1) from None
+
+    return wrapper
+
+
+def load_command(name: str) -> Any:
+    """Import command `name`'s module and turn its function or sub-app into a click command."""
+    module_name, _, attribute = COMMANDS[name].target.partition(":")
+    target = getattr(import_module(module_name), attribute)
+    if isinstance(target, typer.Typer):
+        command = typer.main.get_command(target)
+    else:
+        single = typer.Typer(add_completion=False, rich_markup_mode=None)
+        single.command(name)(reports_errors(target))
+        command = typer.main.get_command(single)
+    command.name = name
+    return command
+
+
+class LazyGroup(TyperGroup):
+    """A group that knows its commands from `COMMANDS` and imports one only when it is used."""
+
+    def list_commands(self, ctx: Any) -> list[str]:
+        return [*COMMANDS, *(name for name in self.commands if name not in COMMANDS)]
+
+    def get_command(self, ctx: Any, cmd_name: str) -> Any:
+        if cmd_name not in self.commands and cmd_name in COMMANDS:
+            self.commands[cmd_name] = load_command(cmd_name)
+        return self.commands.get(cmd_name)
+
+    def format_commands(self, ctx: Any, formatter: Any) -> None:
+        """The command list from the table's summaries, without importing any command."""
+        from typer._click.utils import make_default_short_help
+
+        names = self.list_commands(ctx)
+        limit = formatter.width - 6 - max(len(name) for name in names)
+        rows = []
+        for name in names:
+            entry = COMMANDS.get(name)
+            if entry is not None:
+                rows.append((name, make_default_short_help(entry.summary, limit)))
+            else:
+                rows.append((name, self.commands[name].get_short_help_str(limit)))
+        with formatter.section("Commands"):
+            formatter.write_dl(rows)
+
+    def resolve_command(self, ctx: Any, args: list[str]) -> Any:
+        try:
+            return self._click_resolve_command(ctx, args)
+        except typer._click.exceptions.UsageError as error:
+            from difflib import get_close_matches
+
+            matches = get_close_matches(args[0], self.list_commands(ctx)) if args else []
+            if matches:
+                suggestions = ", ".join(repr(match) for match in matches)
+                error.message = f"{error.message.rstrip('.')}. Did you mean {suggestions}?"
+            raise
+
+
 app = typer.Typer(
     name="zero",
+    cls=LazyGroup,
     help=SUMMARY,
     no_args_is_help=True,
     add_completion=False,
@@ -46,51 +176,6 @@ def _root(
     ] = False,
 ) -> None:
     """The 0-lang toolchain."""
-
-
-def reports_errors(command: Callable[P, None]) -> Callable[P, None]:
-    """Our errors become one clear message and exit code 1, inside typer so its test runner sees them."""
-
-    @functools.wraps(command)
-    def wrapper(*args: P.args, **kwargs: P.kwargs) -> None:
-        from zerolang.errors import ZeroError
-
-        try:
-            command(*args, **kwargs)
-        except ZeroError as error:
-            from zerolang.cli.output import print_error
-
-            print_error(error)
-            raise typer.Exit(1) from None
-
-    return wrapper
-
-
-def _register() -> None:
-    from zerolang.cli import (
-        check_cmd,
-        fmt_cmd,
-        keygen_cmd,
-        lint_cmd,
-        memory_cmd,
-        ops_cmd,
-        query_cmd,
-        run_cmd,
-        viz_cmd,
-    )
-
-    app.command("run")(reports_errors(run_cmd.run))
-    app.command("check")(reports_errors(check_cmd.check))
-    app.command("fmt")(reports_errors(fmt_cmd.fmt))
-    app.command("keygen")(reports_errors(keygen_cmd.keygen))
-    app.command("lint")(reports_errors(lint_cmd.lint))
-    app.command("viz")(reports_errors(viz_cmd.viz))
-    app.command("ops")(reports_errors(ops_cmd.ops))
-    app.add_typer(memory_cmd.memory_app, name="memory")
-    app.command("query")(reports_errors(query_cmd.query))
-
-
-_register()
 
 
 def main() -> None:

@@ -31,7 +31,6 @@ import re
 import threading
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
-from pathlib import Path
 from typing import Any
 
 from zerolang.ast import Span
@@ -467,32 +466,10 @@ def _parser(fast: bool = True) -> Any:
 
 
 def _build_fast_parser() -> Any:
-    import hashlib
-
-    from lark import Lark
-
-    from zerolang import __version__
     from zerolang.formats.statelex import StateRegexLexer
-    from zerolang.grammar import cache_dir, grammar_path
+    from zerolang.grammar import build_parser
 
-    cache: str | bool = False
-    folder = cache_dir()
-    if folder is not None:  # lark keys its cache on grammar and options; the lexer is our code
-        digest = hashlib.sha256(__version__.encode())
-        digest.update(Path(__file__).with_name("statelex.py").read_bytes())
-        current = folder / f"zeroc-state-{digest.hexdigest()[:12]}.lark-cache"
-        if not current.exists():
-            for stale in folder.glob("zeroc-state-*.lark-cache"):
-                stale.unlink(missing_ok=True)
-        cache = str(current)
-    return Lark.open(
-        str(grammar_path("zeroc")),
-        parser="lalr",
-        lexer=StateRegexLexer,
-        transformer=_Builder(),
-        cache=cache,
-        maybe_placeholders=False,
-    )
+    return build_parser("zeroc", _Builder(), lexer=StateRegexLexer)
 
 
 def _header_line(lines: list[str]) -> int:
