@@ -68,7 +68,6 @@ def reports_errors(command: Callable[P, None]) -> Callable[P, None]:
 
 def _register() -> None:
     from zerolang.cli import check_cmd, fmt_cmd, keygen_cmd, lint_cmd, memory_cmd, query_cmd, run_cmd, viz_cmd
-    from zerolang.cli import lsp_cmd
 
     app.command("run")(reports_errors(run_cmd.run))
     app.command("check")(reports_errors(check_cmd.check))
@@ -78,7 +77,9 @@ def _register() -> None:
     app.command("viz")(reports_errors(viz_cmd.viz))
     app.add_typer(memory_cmd.memory_app, name="memory")
     app.command("query")(reports_errors(query_cmd.query))
-    app.command("lsp")(reports_errors(lsp_cmd.lsp))
+    from zerolang.cli.lsp_cmd import lsp
+
+    app.command("lsp")(reports_errors(lsp))
 
 
 _register()

@@ -24,6 +24,6 @@ def lsp(
     try:
         from zerolang.lsp.server import serve_stdio
     except ImportError as error:
-        missing = error.name or "pygls"
+        missing = (error.name or "pygls").split(".")[0]
         raise ZeroError(f"zero lsp needs {missing}: pip install 'zerolang[lsp]'") from None
     serve_stdio()
