@@ -11,9 +11,10 @@ import inspect
 from dataclasses import dataclass
 from pathlib import Path
 
+from zerolang import config
 from zerolang.ast import Graph, Value
 from zerolang.catalog import COMMON_FIELDS, NODE_TYPES, OP_ALIASES, OP_PARAMS, OPS, TYPE_ALIASES, suggest
-from zerolang.config import Settings, settings_for
+from zerolang.config import Settings, find_pyproject, settings_for
 from zerolang.errors import Severity, ZeroError
 from zerolang.lint.model import Finding, Fix
 
@@ -95,10 +96,28 @@ _NODE_TYPE_DOCS: dict[str, str] = {
 }
 
 
+_SEEN: dict[Path, float] = {}
+
+
 def settings(path: str | None) -> Settings:
-    """The `[tool.zero]` settings for a file (the nearest pyproject.toml), defaults when it has none."""
+    """The `[tool.zero]` settings for a file (the nearest pyproject.toml), defaults when it has none.
+
+    The config module reads each pyproject.toml once per process; a server runs
+    for hours, so an edited pyproject.toml (a new mtime) is read again.
+    """
+    if not path:
+        return Settings()
+    pyproject = find_pyproject(Path(path).resolve())
+    if pyproject is not None:
+        try:
+            mtime = pyproject.stat().st_mtime
+        except OSError:
+            mtime = 0.0
+        if _SEEN.setdefault(pyproject, mtime) != mtime:
+            _SEEN[pyproject] = mtime
+            config._load.cache_clear()
     try:
-        return settings_for(Path(path)) if path else Settings()
+        return settings_for(Path(path))
     except ZeroError:
         return Settings()  # a broken pyproject.toml must not stop the editor
 
