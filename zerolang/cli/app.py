@@ -66,6 +66,9 @@ COMMANDS: dict[str, Command] = {
     "ops": Command(
         "zerolang.cli.ops_cmd:ops", "List the builtin ops with what each reads and does, or describe one."
     ),
+    "lsp": Command(
+        "zerolang.cli.lsp_cmd:lsp", "Start the language server: editors run it and talk LSP over stdin and stdout."
+    ),
     "query": Command(
         "zerolang.cli.query_cmd:query",
         "Recall from a concept or match triple patterns in the memory database.",

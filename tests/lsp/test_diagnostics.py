@@ -1,0 +1,77 @@
+"""Diagnostics: the validator's and the linter's findings, published on open and again on every change."""
+
+from __future__ import annotations
+
+import pytest
+from lsprotocol import types
+
+from tests.lsp.conftest import Session, position_of
+from tests.lsp.samples import GREETER, MEMORY_L2
+
+pytestmark = pytest.mark.asyncio
+
+
+async def test_findings_on_open_then_updated_as_the_text_changes(session: Session) -> None:
+    uri = await session.open("greeter.0", GREETER)
+    found = {d.code: d for d in session.diagnostics(uri)}
+    assert set(found) == {"Z003", "Z011"}
+    eq = found["Z003"]
+    assert eq.severity == types.DiagnosticSeverity.Error
+    assert eq.source == "zero"
+    assert "did you mean `Equals`" in eq.message
+    assert eq.range.start == position_of(GREETER, "Eq,")
+    assert eq.range.end == position_of(GREETER, "Eq,", shift=2)
+    unused = found["Z011"]
+    assert unused.severity == types.DiagnosticSeverity.Warning
+    assert list(unused.tags or []) == [types.DiagnosticTag.Unnecessary]
+    assert unused.range.start == position_of(GREETER, '"unused"')
+
+    # The user types a reference to a node that does not exist: the validator's Z004 appears.
+    broken = GREETER.replace('inputs: ["hello", "message"]', 'inputs: ["hello", "mesage"]')
+    await session.change(uri, broken)
+    z004 = [d for d in session.diagnostics(uri) if d.code == "Z004"]
+    assert len(z004) == 1
+    assert "did you mean `message`" in z004[0].message
+    assert z004[0].range.start == position_of(broken, '"mesage"')
+
+    # ... fixes everything: the diagnostics are cleared.
+    clean = GREETER.replace("op: Eq", "op: Equals").replace(
+        '    { id: "unused", type: Constant, value: 1 },\n', ""
+    )
+    await session.change(uri, clean)
+    assert session.diagnostics(uri) == []
+
+
+async def test_text_that_does_not_parse_is_one_error_where_the_parser_stopped(session: Session) -> None:
+    text = GREETER.replace('uri: "input://message" }', 'uri: "input://message" ')
+    uri = await session.open("broken.0", text)
+    (only,) = session.diagnostics(uri)
+    assert only.code is None
+    assert only.severity == types.DiagnosticSeverity.Error
+    assert only.range.start.line == 5  # the line after the map left open
+
+
+async def test_columns_are_utf16_units_after_astral_characters(session: Session) -> None:
+    text = 'Graph { name: "😀😀", nodes: [{ id: "a", type: Operation, op: Eq }], outputs: ["a"] }\n'
+    uri = await session.open("emoji.0", text)
+    (eq,) = [d for d in session.diagnostics(uri) if d.code == "Z003"]
+    # Each 😀 is one code point but two UTF-16 units: the op starts 2 units later than its index.
+    assert eq.range.start.character == text.index("Eq") + 2
+
+
+async def test_noqa_comments_and_settings_are_respected(session: Session) -> None:
+    (session.folder / "pyproject.toml").write_text('[tool.zero.lint]\nignore = ["Z011"]\n', encoding="utf-8")
+    text = GREETER.replace("op: Eq, inputs", "op: Eq, inputs").replace(
+        "# is it a greeting?", "# zero: noqa: Z003"
+    )
+    uri = await session.open("quiet.0", text)
+    assert session.diagnostics(uri) == []
+
+
+async def test_compact_documents_get_their_own_checks(session: Session) -> None:
+    text = MEMORY_L2.replace("7 is_part_of8 75", "7 is_part_of42 75")
+    uri = await session.open("memory.0c", text)
+    (dangling,) = session.diagnostics(uri)
+    assert dangling.code == "C001"
+    assert "no concept 42" in dangling.message
+    assert dangling.range.start.line == text.split("\n").index("7 is_part_of42 75")

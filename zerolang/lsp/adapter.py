@@ -1,0 +1,306 @@
+"""The language server's one door into the toolchain: parsing, checks, fixes, formatting and the catalog.
+
+Everything the server knows about `.0` and `.0c` comes through these functions,
+so when the parser, the linter or the catalog of builtins change shape, this is
+the one file to re-point. Nothing here knows about the protocol.
+"""
+
+from __future__ import annotations
+
+import inspect
+from dataclasses import dataclass
+from pathlib import Path
+
+from zerolang import config
+from zerolang.ast import Graph, Value
+from zerolang.catalog import COMMON_FIELDS, NODE_TYPES, OP_ALIASES, OP_PARAMS, OPS, TYPE_ALIASES, suggest
+from zerolang.config import Settings, find_pyproject, settings_for
+from zerolang.errors import Severity, ZeroError
+from zerolang.lint.model import Finding, Fix
+
+__all__ = [
+    "COMMON_FIELDS",
+    "CONDITION_FIELDS",
+    "GRAPH_FIELDS",
+    "NODE_TYPES",
+    "OPS",
+    "Finding",
+    "Fix",
+    "Severity",
+    "ZeroError",
+    "compact_findings",
+    "compact_outline",
+    "field_doc",
+    "fix_all",
+    "format_text",
+    "lint_graph",
+    "node_type_doc",
+    "op_doc",
+    "op_params",
+    "param_doc",
+    "parse",
+    "print_value",
+    "settings",
+    "syntax_finding",
+    "unknown_name_hint",
+]
+
+GRAPH_FIELDS: dict[str, str] = {
+    "name": "The graph's name (required).",
+    "nodes": "The list of nodes, `{ id: ..., type: ... }` maps (required).",
+    "outputs": "The node ids (or `node.field` references) whose values the run returns (required).",
+    "version": "An integer version of the graph (default 1).",
+    "description": "What the graph does, in words.",
+    "entry_point": "The node a run starts from, for tools (the runtime orders nodes by their inputs).",
+    "metadata": "Free-form map for tools; the runtime ignores it.",
+    "proofs": "Typed structs such as `HaltingProof { max_steps: 50 }`; the runtime ignores them.",
+}
+
+NODE_FIELDS: dict[str, str] = {
+    "id": "The node's id: other nodes' `inputs`, route conditions and `outputs` name it.",
+    "type": "The node type: " + ", ".join(f"`{name}`" for name in NODE_TYPES) + ".",
+    "inputs": "The values this node reads, in order: node ids, or `node.field` for one field of a map.",
+    "params": "The op's parameters (a map); each builtin reads its own names.",
+    "uri": 'External: the run input this node produces, `"input://NAME"` (given as `--input NAME=...`).',
+    "value": "Constant: the value this node produces.",
+    "op": "Operation: the builtin applied to the inputs and params.",
+    "table": "Lookup: a map from strings to strings; the first input is the key.",
+    "default": 'Lookup: the value when the key is not in the table (else `""`).',
+    "conditions": "Route: the conditions tried in order; the first that matches gives the target.",
+    "action": "Permission: the action asked for, copied into the result.",
+    "min_confidence": "Permission: granted when the `sender_confidence` node's value is at least this.",
+    "description": "What the node does, in words; the runtime ignores it.",
+}
+
+CONDITION_FIELDS: dict[str, str] = {
+    "input": "The node whose (whole) value this condition reads.",
+    "match_value": "Matches when the value is a string equal to this.",
+    "threshold": "Without `match_value`: above 0, matches when the value is truthy; 0 always matches.",
+    "target": "The target the route produces when this condition matches first.",
+    "confidence": "Multiplies the run's confidence when this condition matches (default 1.0).",
+}
+
+_NODE_TYPE_DOCS: dict[str, str] = {
+    "External": "The run input named by `uri` (`input://message` is `--input message=...`), else null.",
+    "Constant": "Always its `value`.",
+    "Operation": "The builtin `op` applied to the values of `inputs` and to `params`.",
+    "Lookup": '`table[first input]` as a string, else `default`, else `""`.',
+    "Route": (
+        "The first of `conditions` that matches: `{target, confidence, matched_input}`, or null. "
+        "`match_value` matches an equal string; `threshold > 0` a truthy value; neither always matches."
+    ),
+    "Permission": (
+        "`{granted, confidence, action}`: granted when the value of the node `sender_confidence` "
+        "(0.5 when absent) is at least `min_confidence`."
+    ),
+}
+
+
+_SEEN: dict[Path, float] = {}
+
+
+def settings(path: str | None) -> Settings:
+    """The `[tool.zero]` settings for a file (the nearest pyproject.toml), defaults when it has none.
+
+    The config module reads each pyproject.toml once per process; a server runs
+    for hours, so an edited pyproject.toml (a new mtime) is read again.
+    """
+    if not path:
+        return Settings()
+    pyproject = find_pyproject(Path(path).resolve())
+    if pyproject is not None:
+        try:
+            mtime = pyproject.stat().st_mtime
+        except OSError:
+            mtime = 0.0
+        if _SEEN.setdefault(pyproject, mtime) != mtime:
+            _SEEN[pyproject] = mtime
+            config._load.cache_clear()
+    try:
+        return settings_for(Path(path))
+    except ZeroError:
+        return Settings()  # a broken pyproject.toml must not stop the editor
+
+
+def parse(source: str, path: str | None) -> Graph:
+    """The graph with every element's span; raises `ZeroSyntaxError` (a `ZeroError`)."""
+    from zerolang.parser import parse as parse_graph
+
+    return parse_graph(source, path)
+
+
+def lint_graph(graph: Graph, source: str, path: str | None) -> list[Finding]:
+    """The validator's and the linter's findings (those the file's settings enable), with their fixes."""
+    from zerolang.lint import lint_graph as run_rules
+
+    return run_rules(graph, source, path, settings(path))
+
+
+def syntax_finding(error: ZeroError, path: str | None) -> Finding:
+    from zerolang.lint.linter import syntax_finding as make
+
+    return make(error, path)
+
+
+def fix_all(source: str, path: str | None) -> str:
+    """The source with every safe fix applied (the text unchanged when there is none)."""
+    from zerolang.lint import fix_source
+
+    return fix_source(source, path, settings(path)).source
+
+
+def compact_findings(source: str, path: str | None) -> list[Finding]:
+    """The `.0c` checks (dangling references, duplicates, bad numbers, syntax)."""
+    from zerolang.formats.lint import findings
+    from zerolang.lint.selection import enabled_codes
+
+    return findings(source, path, enabled_codes(settings(path), Path(path) if path else None))
+
+
+def format_text(source: str, path: str | None) -> str:
+    """`zero fmt` of a `.0` or `.0c` document; raises `ZeroError` when it cannot be formatted."""
+    if path is not None and path.endswith(".0c"):
+        from zerolang.formats.compact import format_text as format_compact
+        from zerolang.formats.lint import level
+
+        if level(source) != "L2":
+            return source  # an L0 or L1 export has no other form (as `zero fmt` keeps it)
+        return format_compact(source, path)
+    from zerolang.formatter import format_source
+
+    return format_source(source, path, width=settings(path).line_width)
+
+
+def print_value(value: Value, level: int, key: str | None, path: str | None) -> str:
+    """One value in the canonical style, as the formatter would print it at indent `level`."""
+    from zerolang.printer import INDENT, _Printer
+
+    width = settings(path).line_width
+    room = width - len(INDENT) * level - (len(key) + 2 if key else 0) - 1
+    return _Printer(width).value(value, level, key, room)
+
+
+@dataclass(frozen=True, slots=True)
+class CompactEntry:
+    """A numbered concept of a `.0c` document, or one of its contexts, and the line it is on (from 1)."""
+
+    kind: str
+    number: int
+    label: str
+    line: int
+
+
+@dataclass(frozen=True, slots=True)
+class CompactReference:
+    """A concept number in a relation line: 1-based line and column of its first digit."""
+
+    number: int
+    line: int
+    column: int
+    length: int
+
+
+@dataclass(frozen=True, slots=True)
+class CompactOutline:
+    concepts: list[CompactEntry]
+    contexts: list[CompactEntry]
+    references: list[CompactReference]
+
+
+def compact_outline(source: str) -> CompactOutline:
+    """The concepts, contexts and concept numbers of an L2 or L1 `.0c` document, as far as it reads."""
+    import re
+
+    from zerolang.formats.compact import scan
+    from zerolang.formats.lint import level
+
+    if level(source) == "L0":
+        return CompactOutline([], [], [])
+    reader, _ = scan(source)
+    concepts = [
+        CompactEntry("concept", number, label, line)
+        for number, ((label, *_), line) in enumerate(
+            zip(reader.concepts, reader.places["concept"], strict=False), 1
+        )
+    ]
+    contexts = [
+        CompactEntry("context", number, f"{node.meta.source} {node.meta.scope}", line)
+        for number, ((node, _, _), line) in enumerate(
+            zip(reader.contexts, reader.places["context"], strict=False), 1
+        )
+    ]
+    references: list[CompactReference] = []
+    lines = source.split("\n")
+    subject = re.compile(r"(\d+) ")
+    obj = re.compile(r"(\d+)(?=\s|;|$)")
+    seen_lines: set[int] = set()
+    for number, _, object_number, _, _, _, (line, column) in reader.relations:
+        text = lines[line - 1] if 0 < line <= len(lines) else ""
+        if line not in seen_lines:
+            seen_lines.add(line)
+            head = subject.match(text)
+            if head is not None:
+                references.append(CompactReference(number, line, 1, len(head.group(1))))
+        found = obj.search(text, column - 1)
+        if found is not None and int(found.group(1)) == object_number:
+            references.append(CompactReference(object_number, line, found.start(1) + 1, len(found.group(1))))
+    return CompactOutline(concepts, contexts, references)
+
+
+def node_type_doc(name: str) -> str | None:
+    node_type = NODE_TYPES.get(name)
+    if node_type is None:
+        return None
+    fields = ", ".join(f"`{field}`" for field in node_type.required)
+    optional = ", ".join(f"`{field}`" for field in node_type.optional)
+    text = f"**{name}** (node type)\n\n{_NODE_TYPE_DOCS.get(name, '')}\n\nFields: {fields}"
+    return text + (f"; optional {optional}" if optional else "")
+
+
+def op_params(op: str) -> tuple[str, ...]:
+    return OP_PARAMS.get(op, ())
+
+
+def op_doc(name: str) -> str | None:
+    """The builtin's documentation (its docstring) and the params it reads, as markdown."""
+    from zerolang.builtins import BUILTINS
+
+    builtin = BUILTINS.get(name)
+    if builtin is None:
+        return None
+    text = f"**{name}** (op)\n\n{inspect.cleandoc(builtin.__doc__ or '')}"
+    params = op_params(name)
+    if params:
+        text += "\n\nParams: " + ", ".join(f"`{param}`" for param in params)
+    aliases = sorted(alias for alias, target in OP_ALIASES.items() if target == name)
+    if aliases:
+        text += "\n\nOften miswritten as " + ", ".join(f"`{alias}`" for alias in aliases)
+    return text
+
+
+def param_doc(op: str, param: str) -> str | None:
+    if param not in op_params(op):
+        reads = op_params(op)
+        said = ", ".join(f"`{name}`" for name in reads) if reads else "no params"
+        return f"`{param}`: `{op}` does not read this param (it reads {said})"
+    return f"`{param}`: a param of `{op}`\n\n{op_doc(op) or ''}"
+
+
+def field_doc(key: str, where: str, node_type: str | None = None) -> str | None:
+    """A key's meaning where it is written: `graph`, `node` or `condition`."""
+    table = {"graph": GRAPH_FIELDS, "node": NODE_FIELDS, "condition": CONDITION_FIELDS}.get(where, {})
+    text = table.get(key)
+    if text is None:
+        return None
+    if where == "node" and node_type in NODE_TYPES:
+        required = NODE_TYPES[node_type].required
+        if key in required:
+            text += f" Required for `{node_type}`."
+    return f"`{key}` ({where} field)\n\n{text}"
+
+
+def unknown_name_hint(name: str, kind: str) -> str | None:
+    """What an unknown op or node type most likely meant."""
+    if kind == "op":
+        return suggest(name, OPS, OP_ALIASES)
+    return suggest(name, list(NODE_TYPES), TYPE_ALIASES)

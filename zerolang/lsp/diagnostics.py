@@ -1,0 +1,36 @@
+"""Findings as LSP diagnostics: the validator's and the linter's for `.0`, the `.0c` checks for `.0c`."""
+
+from __future__ import annotations
+
+from lsprotocol import types
+
+from zerolang.lsp import adapter
+from zerolang.lsp.positions import LineIndex
+
+SOURCE = "zero"
+# Findings that mean "this text does nothing": editors fade it rather than underline it.
+UNNECESSARY = frozenset({"Z011"})
+
+
+def to_diagnostic(finding: adapter.Finding, lines: LineIndex) -> types.Diagnostic:
+    severity = (
+        types.DiagnosticSeverity.Error
+        if finding.severity is adapter.Severity.ERROR
+        else types.DiagnosticSeverity.Warning
+    )
+    message = finding.message
+    if finding.fix is not None:
+        unsafe = "" if finding.fix.safe else " (unsafe)"
+        message += f" [fix{unsafe}: {finding.fix.description}]"
+    return types.Diagnostic(
+        range=lines.span_range(finding.span),
+        message=message,
+        severity=severity,
+        code=finding.code,
+        source=SOURCE,
+        tags=[types.DiagnosticTag.Unnecessary] if finding.code in UNNECESSARY else None,
+    )
+
+
+def diagnostics(findings: list[adapter.Finding], lines: LineIndex) -> list[types.Diagnostic]:
+    return [to_diagnostic(finding, lines) for finding in findings]

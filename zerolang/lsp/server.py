@@ -1,0 +1,204 @@
+"""`zero lsp`: the pygls language server for `.0` graphs and `.0c` memory documents.
+
+Each handler is a few lines: it finds the document's analysis (parsed and
+checked once per version) and hands it to the feature module that knows the
+answer (`diagnostics`, `actions`, `hover`, `navigation`, `completion`,
+`symbols`, `compact`). Positions are converted in the encoding the client chose.
+"""
+
+from __future__ import annotations
+
+import logging
+from typing import Any
+
+from lsprotocol import types
+from pygls.exceptions import JsonRpcException
+from pygls.lsp.server import LanguageServer
+from pygls.workspace import TextDocument
+
+from zerolang import __version__
+from zerolang.lsp import actions, adapter, completion, navigation, symbols
+from zerolang.lsp import compact as compact_features
+from zerolang.lsp import hover as hover_feature
+from zerolang.lsp.analysis import Analysis, analyse
+from zerolang.lsp.diagnostics import diagnostics
+from zerolang.lsp.positions import LineIndex
+
+logger = logging.getLogger(__name__)
+
+REQUEST_FAILED = -32803  # LSP's RequestFailed
+
+
+class ZeroLanguageServer(LanguageServer):
+    """A language server that keeps one `Analysis` per open `.0` document and version."""
+
+    def __init__(self) -> None:
+        super().__init__(
+            "zero-lsp", __version__, text_document_sync_kind=types.TextDocumentSyncKind.Incremental
+        )
+        self.analyses: dict[str, tuple[int | None, str, Analysis]] = {}
+
+    @property
+    def encoding(self) -> str:
+        return str(self.workspace.position_encoding or types.PositionEncodingKind.Utf16)
+
+    def document(self, uri: str) -> TextDocument:
+        return self.workspace.get_text_document(uri)
+
+    def analysis(self, document: TextDocument) -> Analysis:
+        cached = self.analyses.get(document.uri)
+        source = document.source
+        if cached is not None and cached[0] == document.version and cached[1] == source:
+            return cached[2]
+        result = analyse(source, document.path, self.encoding)
+        self.analyses[document.uri] = (document.version, source, result)
+        return result
+
+    def offset(self, document: TextDocument, position: types.Position) -> int:
+        return LineIndex(document.source, self.encoding).offset(position)
+
+    def publish(self, uri: str) -> None:
+        document = self.document(uri)
+        if is_compact(document):
+            findings = adapter.compact_findings(document.source, document.path)
+            found = diagnostics(findings, LineIndex(document.source, self.encoding))
+        else:
+            analysis = self.analysis(document)
+            found = diagnostics(analysis.findings, analysis.lines)
+        self.text_document_publish_diagnostics(
+            types.PublishDiagnosticsParams(uri=uri, diagnostics=found, version=document.version)
+        )
+
+
+def is_compact(document: TextDocument) -> bool:
+    return document.uri.endswith(".0c") or document.language_id == "zero-compact"
+
+
+def create_server() -> ZeroLanguageServer:
+    """A new server with every feature registered (tests start one per session)."""
+    server = ZeroLanguageServer()
+    _register(server)
+    return server
+
+
+def _register(server: ZeroLanguageServer) -> None:
+    @server.feature(types.TEXT_DOCUMENT_DID_OPEN)
+    def did_open(ls: ZeroLanguageServer, params: types.DidOpenTextDocumentParams) -> None:
+        ls.publish(params.text_document.uri)
+
+    @server.feature(types.TEXT_DOCUMENT_DID_CHANGE)
+    def did_change(ls: ZeroLanguageServer, params: types.DidChangeTextDocumentParams) -> None:
+        ls.publish(params.text_document.uri)
+
+    @server.feature(types.TEXT_DOCUMENT_DID_SAVE)
+    def did_save(ls: ZeroLanguageServer, params: types.DidSaveTextDocumentParams) -> None:
+        ls.publish(params.text_document.uri)  # pyproject.toml settings may have changed
+
+    @server.feature(types.TEXT_DOCUMENT_DID_CLOSE)
+    def did_close(ls: ZeroLanguageServer, params: types.DidCloseTextDocumentParams) -> None:
+        ls.analyses.pop(params.text_document.uri, None)
+        ls.text_document_publish_diagnostics(
+            types.PublishDiagnosticsParams(uri=params.text_document.uri, diagnostics=[])
+        )
+
+    @server.feature(
+        types.TEXT_DOCUMENT_CODE_ACTION,
+        types.CodeActionOptions(code_action_kinds=[types.CodeActionKind.QuickFix, actions.FIX_ALL]),
+    )
+    def code_action(ls: ZeroLanguageServer, params: types.CodeActionParams) -> list[types.CodeAction] | None:
+        document = ls.document(params.text_document.uri)
+        if is_compact(document):
+            return None
+        only = [str(kind) for kind in params.context.only] if params.context.only else None
+        return actions.code_actions(ls.analysis(document), document.uri, params.range, only)
+
+    @server.feature(types.TEXT_DOCUMENT_FORMATTING)
+    def formatting(ls: ZeroLanguageServer, params: types.DocumentFormattingParams) -> list[types.TextEdit]:
+        document = ls.document(params.text_document.uri)
+        source = document.source
+        try:
+            formatted = adapter.format_text(source, document.path or _suffix_path(document))
+        except adapter.ZeroError as error:
+            ls.window_log_message(
+                types.LogMessageParams(type=types.MessageType.Warning, message=f"not formatted: {error}")
+            )
+            return []
+        if formatted == source:
+            return []
+        lines = LineIndex(source, ls.encoding)
+        return [types.TextEdit(range=lines.range(0, len(source)), new_text=formatted)]
+
+    @server.feature(types.TEXT_DOCUMENT_HOVER)
+    def hover(ls: ZeroLanguageServer, params: types.HoverParams) -> types.Hover | None:
+        document = ls.document(params.text_document.uri)
+        offset = ls.offset(document, params.position)
+        if is_compact(document):
+            return compact_features.hover(document.source, offset, ls.encoding)
+        return hover_feature.hover(ls.analysis(document), offset)
+
+    @server.feature(types.TEXT_DOCUMENT_DEFINITION)
+    def definition(ls: ZeroLanguageServer, params: types.DefinitionParams) -> types.Location | None:
+        document = ls.document(params.text_document.uri)
+        offset = ls.offset(document, params.position)
+        if is_compact(document):
+            return compact_features.definition(document.source, document.uri, offset, ls.encoding)
+        return navigation.definition(ls.analysis(document), document.uri, offset)
+
+    @server.feature(types.TEXT_DOCUMENT_REFERENCES)
+    def references(ls: ZeroLanguageServer, params: types.ReferenceParams) -> list[types.Location]:
+        document = ls.document(params.text_document.uri)
+        offset = ls.offset(document, params.position)
+        declaration = params.context.include_declaration
+        if is_compact(document):
+            return compact_features.references(
+                document.source, document.uri, offset, declaration, ls.encoding
+            )
+        return navigation.references(ls.analysis(document), document.uri, offset, declaration)
+
+    @server.feature(types.TEXT_DOCUMENT_PREPARE_RENAME)
+    def prepare_rename(
+        ls: ZeroLanguageServer, params: types.PrepareRenameParams
+    ) -> types.PrepareRenamePlaceholder | None:
+        document = ls.document(params.text_document.uri)
+        if is_compact(document):
+            return None
+        return navigation.prepare_rename(ls.analysis(document), ls.offset(document, params.position))
+
+    @server.feature(types.TEXT_DOCUMENT_RENAME, types.RenameOptions(prepare_provider=True))
+    def rename(ls: ZeroLanguageServer, params: types.RenameParams) -> types.WorkspaceEdit | None:
+        document = ls.document(params.text_document.uri)
+        if is_compact(document):
+            return None
+        offset = ls.offset(document, params.position)
+        try:
+            return navigation.rename(ls.analysis(document), document.uri, offset, params.new_name)
+        except navigation.RenameError as error:
+            raise JsonRpcException(str(error), code=REQUEST_FAILED) from None
+
+    @server.feature(
+        types.TEXT_DOCUMENT_COMPLETION, types.CompletionOptions(trigger_characters=completion.TRIGGERS)
+    )
+    def complete(ls: ZeroLanguageServer, params: types.CompletionParams) -> types.CompletionList | None:
+        document = ls.document(params.text_document.uri)
+        if is_compact(document):
+            return None
+        return completion.completions(document.source, ls.offset(document, params.position), ls.encoding)
+
+    @server.feature(types.TEXT_DOCUMENT_DOCUMENT_SYMBOL)
+    def document_symbol(
+        ls: ZeroLanguageServer, params: types.DocumentSymbolParams
+    ) -> list[types.DocumentSymbol]:
+        document = ls.document(params.text_document.uri)
+        if is_compact(document):
+            return symbols.compact_symbols(document.source, ls.encoding)
+        return symbols.graph_symbols(ls.analysis(document))
+
+
+def _suffix_path(document: TextDocument) -> str | None:
+    """A name for a document that is not a file: its suffix still says `.0` or `.0c`."""
+    return "untitled.0c" if is_compact(document) else None
+
+
+def serve_stdio(**_: Any) -> None:
+    """Serve one client over stdin and stdout until it sends `exit`."""
+    create_server().start_io()
