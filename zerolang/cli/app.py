@@ -77,6 +77,9 @@ def _register() -> None:
     app.command("viz")(reports_errors(viz_cmd.viz))
     app.add_typer(memory_cmd.memory_app, name="memory")
     app.command("query")(reports_errors(query_cmd.query))
+    from zerolang.cli import archive_cmd
+
+    app.add_typer(archive_cmd.archive_app, name="archive")
 
 
 _register()
