@@ -27,6 +27,7 @@ def record(number: int, **changes: object) -> IndexRecord:
         source_channel="dm:alice",
         source_session="s-1",
         created_at=f"2026-11-{10 + number % 10:02d}T10:00:00Z",
+        consent_scope="personal",
     )
     return replace(base, **changes)  # type: ignore[arg-type]
 
@@ -134,6 +135,7 @@ def test_touch_counts_accesses(index: IndexStore) -> None:
         ({"consent_flags": ("Revoked!",)}, "consent flag"),
         ({"created_at": "now"}, "created_at"),
         ({"source_channel": ""}, "source_channel"),
+        ({"consent_scope": ""}, "consent_scope"),
     ],
 )
 def test_records_are_validated(changes: dict[str, object], message: str) -> None:

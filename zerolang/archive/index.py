@@ -8,7 +8,9 @@ One `IndexRecord` per archived document: its summary, its hash, and coordinates:
 - **y_privacy**, public (-15) to private (+15); **z_abstraction**, abstract (-15) to physical (+15):
   integers, checked to lie in -15..15;
 - `cluster_id`, `decay_score` (0..1), `reinforcement_count`, `last_accessed_at`;
-- `consent_flags` (e.g. `revoked`), `source_session`, `source_channel`, `created_at`.
+- `consent_scope` (copied from the document, so the policy can decide on a summary without
+  opening the archive), `consent_flags` (e.g. `revoked`), `source_session`, `source_channel`,
+  `created_at`.
 
 `IndexStore` is the small protocol an index implements; `MemoryIndex` (here) and `SqliteIndex`
 (`index_sqlite.py`, the only place with SQL) implement it and pass one contract suite.
@@ -63,6 +65,7 @@ class IndexRecord:
     day: date
     source_channel: str
     created_at: str
+    consent_scope: str
     y_privacy: int = 0
     z_abstraction: int = 0
     cluster_id: str | None = None
@@ -89,6 +92,8 @@ class IndexRecord:
             raise IndexError_(f"reinforcement_count must be a whole number >= 0, not {count!r}")
         if not isinstance(self.source_channel, str) or not self.source_channel:
             raise IndexError_(f"index record {self.hash}: source_channel must be a non-empty string")
+        if not isinstance(self.consent_scope, str) or not self.consent_scope:
+            raise IndexError_(f"index record {self.hash}: consent_scope must be a non-empty string")
         parse_time(self.created_at, "created_at")
         if self.last_accessed_at is not None:
             parse_time(self.last_accessed_at, "last_accessed_at")
@@ -115,6 +120,7 @@ class IndexRecord:
             "decay_score": self.decay_score,
             "reinforcement_count": self.reinforcement_count,
             "last_accessed_at": self.last_accessed_at,
+            "consent_scope": self.consent_scope,
             "consent_flags": list(self.consent_flags),
             "source_session": self.source_session,
             "source_channel": self.source_channel,

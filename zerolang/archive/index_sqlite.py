@@ -36,6 +36,7 @@ CREATE TABLE IF NOT EXISTS memory_index (
     decay_score         REAL NOT NULL CHECK (decay_score BETWEEN 0 AND 1),
     reinforcement_count INTEGER NOT NULL CHECK (reinforcement_count >= 0),
     last_accessed_at    TEXT,
+    consent_scope       TEXT NOT NULL,
     consent_flags       TEXT NOT NULL,
     source_session      TEXT,
     source_channel      TEXT NOT NULL,
@@ -46,7 +47,7 @@ CREATE INDEX IF NOT EXISTS memory_index_day ON memory_index (day, created_at);
 """
 COLUMNS = (
     "hash, summary, day, y_privacy, z_abstraction, cluster_id, decay_score, reinforcement_count,"
-    " last_accessed_at, consent_flags, source_session, source_channel, created_at"
+    " last_accessed_at, consent_scope, consent_flags, source_session, source_channel, created_at"
 )
 
 
@@ -79,7 +80,7 @@ class SqliteIndex:
 
     def put(self, record: IndexRecord) -> None:
         self._write(
-            f"INSERT OR REPLACE INTO memory_index ({COLUMNS}) VALUES ({', '.join('?' * 13)})", _row(record)
+            f"INSERT OR REPLACE INTO memory_index ({COLUMNS}) VALUES ({', '.join('?' * 14)})", _row(record)
         )
 
     def get(self, hash_text: str) -> IndexRecord | None:
@@ -146,6 +147,7 @@ def _row(record: IndexRecord) -> tuple[Any, ...]:
         record.decay_score,
         record.reinforcement_count,
         record.last_accessed_at,
+        record.consent_scope,
         _flags_text(record.consent_flags),
         record.source_session,
         record.source_channel,
@@ -164,10 +166,11 @@ def _record(row: tuple[Any, ...]) -> IndexRecord:
         decay_score=row[6],
         reinforcement_count=row[7],
         last_accessed_at=row[8],
-        consent_flags=tuple(row[9].split()),
-        source_session=row[10],
-        source_channel=row[11],
-        created_at=row[12],
+        consent_scope=row[9],
+        consent_flags=tuple(row[10].split()),
+        source_session=row[11],
+        source_channel=row[12],
+        created_at=row[13],
     )
 
 
