@@ -69,6 +69,10 @@ COMMANDS: dict[str, Command] = {
     "lsp": Command(
         "zerolang.cli.lsp_cmd:lsp", "Start the language server: editors run it and talk LSP over stdin and stdout."
     ),
+    "archive": Command(
+        "zerolang.cli.archive_cmd:archive_app",
+        "The document archive: immutable memory documents by SHA-256, in hot, warm and cold tiers.",
+    ),
     "query": Command(
         "zerolang.cli.query_cmd:query",
         "Recall from a concept or match triple patterns in the memory database.",

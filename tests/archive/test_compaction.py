@@ -1,0 +1,242 @@
+"""Compaction: the seven steps, idempotence, and byte-for-byte expansion through the policy."""
+
+from __future__ import annotations
+
+from datetime import date
+from pathlib import Path
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from zerolang.archive import Archive
+from zerolang.archive.compaction import (
+    CompactionError,
+    Conversation,
+    compact,
+    expand,
+    is_summary_block,
+    keep_last,
+)
+from zerolang.archive.gate import Gate
+from zerolang.archive.index import MemoryIndex
+from zerolang.archive.policy import Caller, parse_policy
+from zerolang.archive.summarize import extractive_summary
+from zerolang.errors import ZeroError
+
+POLICY = parse_policy(
+    {
+        "version": 1,
+        "scopes": {"personal": {"uses": ["summary", "full"]}, "team": {"uses": ["summary"]}},
+        "channels": {
+            "dm:alice": {"reads": ["dm:alice"], "clearance": 5},
+            "dm:bob": {"reads": ["dm:bob"], "clearance": 5},
+        },
+    }
+)
+ALICE = Caller("dm:alice")
+
+TURNS = [
+    ("user", "I'm planning a trip to Lisbon in May. Any tips for food?"),
+    ("assistant", "Try pastéis de nata at Manteigaria. Lisbon's tascas serve grilled sardines in May."),
+    ("user", "Great, and I'm vegetarian, so no sardines."),
+    ("assistant", "Then look for Ao 26 Vegan Food Project; Lisbon has plenty of vegetarian tascas."),
+    ("user", "Remember that I'm vegetarian for the rest of the trip planning."),
+    ("assistant", "Noted."),
+]
+
+
+def chat(turns: list[tuple[str, str]] = TURNS) -> Conversation:
+    messages = tuple(
+        {"role": role, "content": text, "at": f"2026-11-2{index // 3}T10:0{index % 10}:00Z"}
+        for index, (role, text) in enumerate(turns)
+    )
+    return Conversation("dm:alice", "trip-42", messages)
+
+
+@pytest.fixture
+def parts(tmp_path: Path) -> tuple[Archive, MemoryIndex, Gate]:
+    archive = Archive(tmp_path / "archive", create=True)
+    index = MemoryIndex()
+    return archive, index, Gate(archive, index, POLICY, clock=lambda: "2026-11-24T00:00:00Z")
+
+
+def test_the_seven_steps(parts: tuple[Archive, MemoryIndex, Gate]) -> None:
+    archive, index, _ = parts
+    original = chat()
+    result = compact(
+        original,
+        *keep_last(original, 2),
+        archive=archive,
+        index=index,
+        consent_scope="personal",
+        privacy=3,
+        abstraction=-2,
+        cluster_id="travel",
+        tags=["trip"],
+    )
+    assert result.changed and result.document is not None and result.record is not None
+    block, *rest = result.conversation.messages
+    assert rest == list(original.messages[4:])
+    assert is_summary_block(block) and block["hash"] == result.document.hash and block["count"] == 4
+    assert block["content"].startswith(f"[4 messages archived as sha256:{result.document.hash}] ")
+    stored = archive.get(result.document.hash)  # steps 2-4: the exact messages, archived
+    assert list(stored.messages) == list(original.messages[:4])
+    assert (stored.channel, stored.session, stored.consent_scope, stored.tags) == (
+        "dm:alice",
+        "trip-42",
+        "personal",
+        ("trip",),
+    )
+    assert stored.created_at == "2026-11-21T10:03:00Z"  # the newest message's time, not the clock
+    record = index.get(result.document.hash)  # steps 5-6
+    assert record is not None and record.summary == block["summary"]
+    assert (record.y_privacy, record.z_abstraction, record.cluster_id) == (3, -2, "travel")
+    assert record.day == date(2026, 11, 21) and record.t_x(date(2026, 11, 24)) == -3
+    assert "Lisbon" in record.summary
+
+
+def test_compacting_twice_changes_nothing(parts: tuple[Archive, MemoryIndex, Gate]) -> None:
+    archive, index, _ = parts
+    once = compact(chat(), *keep_last(chat(), 2), archive=archive, index=index, consent_scope="personal")
+    before = (archive.stats().documents, index.count())
+    twice = compact(
+        once.conversation,
+        *keep_last(once.conversation, 2),
+        archive=archive,
+        index=index,
+        consent_scope="personal",
+    )
+    assert not twice.changed and twice.conversation == once.conversation
+    assert (archive.stats().documents, index.count()) == before
+    again = compact(chat(), *keep_last(chat(), 2), archive=archive, index=index, consent_scope="personal")
+    assert again.conversation.to_jsonl() == once.conversation.to_jsonl()  # the same range: the same block
+
+
+def test_expanding_restores_the_bytes_when_the_policy_allows(
+    parts: tuple[Archive, MemoryIndex, Gate],
+) -> None:
+    archive, index, gate = parts
+    original = chat()
+    compacted = compact(original, 1, 5, archive=archive, index=index, consent_scope="personal").conversation
+    assert compacted.to_jsonl() != original.to_jsonl()
+    result = expand(compacted, gate, ALICE)
+    assert result.conversation.to_jsonl() == original.to_jsonl()
+    assert result.conversation == original and result.refused == []
+
+
+def test_expanding_refuses_what_the_policy_refuses(parts: tuple[Archive, MemoryIndex, Gate]) -> None:
+    archive, index, gate = parts
+    compacted = compact(chat(), 0, 4, archive=archive, index=index, consent_scope="team").conversation
+    result = expand(compacted, gate, ALICE)
+    assert result.conversation == compacted
+    assert [rule for _, rule in result.refused] == ["consent.use"]
+    personal = compact(chat(), 0, 4, archive=archive, index=index, consent_scope="personal").conversation
+    bob = expand(personal, gate, Caller("dm:bob"))
+    assert [rule for _, rule in bob.refused] == ["channel.boundary"]
+    assert bob.conversation == personal  # the block stays; nothing of the range comes back
+
+
+def test_nested_compaction_expands_all_the_way(parts: tuple[Archive, MemoryIndex, Gate]) -> None:
+    archive, index, gate = parts
+    original = chat()
+    first = compact(original, 0, 2, archive=archive, index=index, consent_scope="personal").conversation
+    second = compact(first, 0, 3, archive=archive, index=index, consent_scope="personal").conversation
+    assert len(second.messages) == 3 and is_summary_block(second.messages[0])
+    assert expand(second, gate, ALICE).conversation.to_jsonl() == original.to_jsonl()
+    shallow = expand(second, gate, ALICE, deep=False).conversation
+    assert shallow == first
+
+
+def test_the_summariser_is_pluggable(parts: tuple[Archive, MemoryIndex, Gate]) -> None:
+    archive, index, _ = parts
+    result = compact(
+        chat(),
+        0,
+        2,
+        archive=archive,
+        index=index,
+        consent_scope="personal",
+        summarizer=lambda messages: f"{len(messages)} turns about travel",
+    )
+    assert result.conversation.messages[0]["summary"] == "2 turns about travel"
+    with pytest.raises(CompactionError, match="no text"):
+        compact(
+            chat(), 2, 4, archive=archive, index=index, consent_scope="personal", summarizer=lambda m: " "
+        )
+
+
+@pytest.mark.parametrize(("start", "end"), [(-1, 2), (3, 2), (0, 7)])
+def test_ranges_outside_the_conversation(
+    parts: tuple[Archive, MemoryIndex, Gate], start: int, end: int
+) -> None:
+    archive, index, _ = parts
+    with pytest.raises(CompactionError, match="not inside the 6 messages"):
+        compact(chat(), start, end, archive=archive, index=index, consent_scope="personal")
+
+
+def test_bad_inputs(parts: tuple[Archive, MemoryIndex, Gate]) -> None:
+    archive, index, _ = parts
+    with pytest.raises(ZeroError, match="privacy must be an integer from -15 to 15"):
+        compact(chat(), 0, 2, archive=archive, index=index, consent_scope="personal", privacy=20)
+    with pytest.raises(CompactionError, match="message 0"):
+        Conversation("c", "s", ({"content": "no role"},))
+    assert not compact(chat(), 2, 2, archive=archive, index=index, consent_scope="personal").changed
+    with pytest.raises(CompactionError, match="keep_last"):
+        keep_last(chat(), -1)
+
+
+def test_jsonl_round_trip() -> None:
+    original = chat()
+    assert Conversation.from_jsonl(original.to_jsonl(), channel="dm:alice", session="trip-42") == original
+
+
+def test_extractive_summary_is_deterministic_and_only_quotes() -> None:
+    messages = [{"role": role, "content": text} for role, text in TURNS]
+    summary = extractive_summary(messages)
+    assert summary == extractive_summary(messages)
+    assert len(summary) <= 280
+    assert summary.startswith(("user: ", "assistant: "))
+    assert extractive_summary([{"role": "user", "content": ""}]) == "1 message without text"
+    long = extractive_summary([{"role": "user", "content": "word " * 200}], max_chars=50)
+    assert len(long) <= 50 and long.endswith("…")
+
+
+texts = st.text(alphabet=st.characters(exclude_categories=("Cs",)), max_size=40)
+
+
+@settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(
+    st.lists(st.tuples(st.sampled_from(["user", "assistant", "tool"]), texts), min_size=1, max_size=8),
+    st.data(),
+)
+def test_any_range_round_trips(
+    parts: tuple[Archive, MemoryIndex, Gate], turns: list[tuple[str, str]], data: st.DataObject
+) -> None:
+    archive, index, gate = parts
+    original = Conversation("dm:alice", "s", tuple({"role": role, "content": text} for role, text in turns))
+    start = data.draw(st.integers(min_value=0, max_value=len(turns)))
+    end = data.draw(st.integers(min_value=start, max_value=len(turns)))
+    compacted = compact(
+        original,
+        start,
+        end,
+        archive=archive,
+        index=index,
+        consent_scope="personal",
+        created_at="2026-11-20T00:00:00Z",
+    )
+    assert len(compacted.conversation.messages) == len(turns) - (end - start) + (1 if end > start else 0)
+    assert expand(compacted.conversation, gate, ALICE).conversation.to_jsonl() == original.to_jsonl()
+
+
+@settings(max_examples=100, deadline=None)
+@given(st.lists(st.text(alphabet="abc .!?\n", max_size=60), min_size=1, max_size=6))
+def test_the_extractive_summary_only_quotes_the_conversation(contents: list[str]) -> None:
+    summary = extractive_summary([{"role": "user", "content": text} for text in contents], max_chars=10_000)
+    spoken = " ".join(" ".join(text.split()) for text in contents)
+    if summary.endswith("without text"):
+        assert not spoken.strip()
+        return
+    pieces = summary.removeprefix("user: ").split(" user: ")
+    assert all(piece and piece in spoken for piece in pieces)
