@@ -77,6 +77,9 @@ def _register() -> None:
     app.command("viz")(reports_errors(viz_cmd.viz))
     app.add_typer(memory_cmd.memory_app, name="memory")
     app.command("query")(reports_errors(query_cmd.query))
+    from zerolang.cli import capture_cmd
+
+    app.command("capture")(reports_errors(capture_cmd.capture))
 
 
 _register()
