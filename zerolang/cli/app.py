@@ -73,6 +73,10 @@ COMMANDS: dict[str, Command] = {
         "zerolang.cli.archive_cmd:archive_app",
         "The document archive: immutable memory documents by SHA-256, in hot, warm and cold tiers.",
     ),
+    "capture": Command(
+        "zerolang.cli.capture_cmd:capture",
+        "Capture transcripts as experiences: what was said, thought and answered in each turn.",
+    ),
     "query": Command(
         "zerolang.cli.query_cmd:query",
         "Recall from a concept or match triple patterns in the memory database.",

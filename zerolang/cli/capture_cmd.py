@@ -1,0 +1,70 @@
+"""`zero capture FILE...`: store agent transcripts as experiences (three layers per turn)."""
+
+from __future__ import annotations
+
+import json
+import sys
+from pathlib import Path
+from typing import Annotated
+
+import typer
+
+from zerolang.cli.experience_db import ExperienceDbOption, open_store
+
+
+def capture(
+    files: Annotated[
+        list[Path],
+        typer.Argument(
+            help="Transcripts: pi/OpenClaw or Claude Code JSONL, OpenAI chat JSON/JSONL.", show_default=False
+        ),
+    ],
+    db: ExperienceDbOption = None,
+    as_json: Annotated[
+        bool, typer.Option("--json", help="Print one object: {turns, experiences, concepts, edges} added.")
+    ] = False,
+    user: Annotated[
+        str | None, typer.Option("--user", metavar="NAME", help="Who the user is (default: user).")
+    ] = None,
+    agent: Annotated[
+        str | None, typer.Option("--agent", metavar="NAME", help="Who the agent is (default: assistant).")
+    ] = None,
+    fmt: Annotated[
+        str | None,
+        typer.Option(
+            "--format", metavar="FORMAT", help="pi, claude-code or openai (default: read from the content)."
+        ),
+    ] = None,
+) -> None:
+    """Capture transcripts as experiences: what was said, thought and answered in each turn.
+
+    Every file is read before anything is stored; capturing again adds only what is new.
+    """
+    from zerolang.errors import ZeroError
+    from zerolang.experience.capture import capture_files
+    from zerolang.experience.transcripts import FORMATS
+
+    if fmt is not None and fmt not in FORMATS:
+        raise ZeroError(f"--format {fmt!r}: expected one of {', '.join(FORMATS)}")
+    names = {key: value for key, value in (("user", user), ("assistant", agent)) if value}
+    with open_store(db, create=True) as store:
+        result = capture_files(store, files, names=names, fmt=fmt)
+    if as_json:
+        sys.stdout.write(json.dumps(result.added.as_dict()) + "\n")
+        return
+    added = result.added
+    for item in result.files:
+        typer.echo(
+            f"{item.path}: {item.format}, {_plural(item.sessions, 'session')}, {_plural(item.turns, 'turn')}"
+        )
+    if not any(added.as_dict().values()):
+        typer.echo("Nothing new: every turn was already captured.")
+        return
+    typer.echo(
+        f"Added {_plural(added.turns, 'turn')}, {_plural(added.experiences, 'experience')}, "
+        f"{_plural(added.concepts, 'concept')}, {_plural(added.edges, 'edge')}."
+    )
+
+
+def _plural(count: int, noun: str) -> str:
+    return f"{count:,} {noun}" if count == 1 else f"{count:,} {noun}s"

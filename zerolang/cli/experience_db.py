@@ -1,0 +1,52 @@
+"""Where `zero capture` and `zero recall` keep experiences: `--db`, `$ZERO_EXPERIENCE_DB`, or the default.
+
+The default is `experiences.db` in the per-user data directory (next to the
+0-memory's `memory.db`, e.g. `~/.local/share/zerolang/experiences.db`).
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import TYPE_CHECKING, Annotated
+
+import typer
+
+if TYPE_CHECKING:
+    from zerolang.experience.sqlite_store import SqliteExperienceStore
+
+DB_ENV = "ZERO_EXPERIENCE_DB"
+
+ExperienceDbOption = Annotated[
+    Path | None,
+    typer.Option(
+        "--db",
+        envvar=DB_ENV,
+        metavar="PATH",
+        show_envvar=True,
+        help="The experience database (SQLite). Default: experiences.db in the per-user data directory.",
+    ),
+]
+
+
+def default_db() -> Path:
+    from platformdirs import user_data_dir
+
+    return Path(user_data_dir("zerolang", appauthor=False)) / "experiences.db"
+
+
+def open_store(option: Path | None, *, create: bool) -> SqliteExperienceStore:
+    from zerolang.errors import ZeroError
+    from zerolang.experience.sqlite_store import SqliteExperienceStore
+
+    path = option if option is not None and str(option) else default_db()
+    if create and str(path) != ":memory:":
+        if option is None:
+            try:
+                path.parent.mkdir(parents=True, exist_ok=True)
+            except OSError as error:
+                raise ZeroError(
+                    f"{path.parent}: cannot create the data directory ({error.strerror})"
+                ) from None
+        elif not path.parent.is_dir():
+            raise ZeroError(f"{path}: no such directory {path.parent}")
+    return SqliteExperienceStore(path, create=create)

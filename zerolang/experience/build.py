@@ -1,0 +1,141 @@
+"""From messages to the records of experiential memory: turns, experiences, concepts, edges.
+
+A turn opens with each user message (or a compaction summary) and holds what
+the agent did until the next one. Each message gives at most one experience per
+layer:
+
+- a user message: INPUT (what was heard);
+- an assistant message: CONTEMPLATION (its thinking, then its tool calls) and
+  OUTPUT (what it said);
+- a tool result or a summary: CONTEMPLATION (what the agent saw or kept).
+
+Edges: each experience MENTIONS its concepts (weight: how often), is a SIBLING
+of the next experience of its turn, and each turn is followed (NEXT) by the
+next turn of its session. Everything is a pure function of its input, so the
+same transcript always gives the same records.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Iterable, Mapping
+
+from zerolang.experience.affect import AffectExtractor
+from zerolang.experience.concepts import ConceptExtractor, concept_id
+from zerolang.experience.ids import experience_id, turn_id
+from zerolang.experience.model import (
+    CaptureBatch,
+    Concept,
+    Edge,
+    EdgeKind,
+    Experience,
+    Layer,
+    Message,
+    Role,
+    Session,
+    Turn,
+)
+
+
+def turns_of(session: Session) -> list[Turn]:
+    """The session's messages grouped into turns."""
+    groups: list[list[Message]] = []
+    for message in session.messages:
+        if message.role is Role.SYSTEM:
+            continue
+        opens = message.role in {Role.USER, Role.SUMMARY}
+        if opens or not groups:
+            groups.append([message])
+        else:
+            groups[-1].append(message)
+    turns: list[Turn] = []
+    for position, group in enumerate(groups):
+        key = group[0].key or f"#{position}"
+        when = next((m.when for m in group if m.when), None)
+        turns.append(Turn(turn_id(session.id, key), session.id, position, key, when, tuple(group)))
+    return turns
+
+
+def layers_of(message: Message) -> list[tuple[Layer, str]]:
+    """What one message contributes to each layer (empty layers left out)."""
+    if message.role is Role.USER:
+        pairs = [(Layer.INPUT, message.text)]
+    elif message.role is Role.ASSISTANT:
+        inner = "\n".join(
+            part for part in (message.thinking, *(f"→ {call}" for call in message.tool_calls)) if part
+        )
+        pairs = [(Layer.CONTEMPLATION, inner), (Layer.OUTPUT, message.text)]
+    else:
+        pairs = [(Layer.CONTEMPLATION, message.text)]
+    return [(layer, text.strip()) for layer, text in pairs if text.strip()]
+
+
+def build(
+    sessions: Iterable[Session],
+    *,
+    affect: AffectExtractor,
+    concepts: ConceptExtractor,
+    names: Mapping[str, str] | None = None,
+) -> CaptureBatch:
+    """The records for these sessions; `names` renames speakers (`{"user": "David"}`)."""
+    batch = CaptureBatch()
+    for session in sessions:
+        previous: Turn | None = None
+        for turn in turns_of(session):
+            add_turn(
+                batch, turn, previous.id if previous else None, affect=affect, concepts=concepts, names=names
+            )
+            previous = turn
+    return batch
+
+
+def add_turn(
+    batch: CaptureBatch,
+    turn: Turn,
+    previous: str | None,
+    *,
+    affect: AffectExtractor,
+    concepts: ConceptExtractor,
+    names: Mapping[str, str] | None = None,
+) -> None:
+    """Append one turn's records (and the NEXT edge from `previous`, its turn before) to `batch`."""
+    batch.turns.append(turn)
+    if previous is not None:
+        batch.edges.append(Edge(previous, EdgeKind.NEXT, turn.id))
+    last: Experience | None = None
+    for ordinal, message in enumerate(turn.messages):
+        who = (names or {}).get(message.who, message.who)
+        for layer, text in layers_of(message):
+            experience = _experience(turn, ordinal, message, layer, who, text, affect)
+            batch.experiences.append(experience)
+            if last is not None:
+                batch.edges.append(Edge(last.id, EdgeKind.SIBLING, experience.id))
+            last = experience
+            for label, count in Counter(concepts.extract(text)).items():
+                ident = concept_id(label)
+                if ident not in batch.concept_ids:
+                    batch.concept_ids.add(ident)
+                    batch.concepts.append(Concept(ident, label))
+                batch.edges.append(Edge(experience.id, EdgeKind.MENTIONS, ident, float(count)))
+
+
+def _experience(
+    turn: Turn, ordinal: int, message: Message, layer: Layer, who: str, text: str, affect: AffectExtractor
+) -> Experience:
+    when = message.when or turn.when
+    ident = experience_id(
+        session=turn.session, turn=turn.id, layer=layer, who=who, what=text, when=when, ordinal=ordinal
+    )
+    return Experience(
+        id=ident,
+        layer=layer,
+        who=who,
+        what=text,
+        when=when,
+        session=turn.session,
+        turn=turn.id,
+        position=turn.position,
+        ordinal=ordinal,
+        affect=affect.score(text),
+        sources=(message.key,) if message.key else (),
+    )

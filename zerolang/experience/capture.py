@@ -1,0 +1,132 @@
+"""Capturing conversations: transcript files, or one turn at a time from an agent's end-of-turn hook.
+
+`capture_files` reads every file first (a malformed one raises before anything
+is written), then stores all their records in one transaction. Records are
+content-addressed, so capturing a file again adds nothing and a file that grew
+adds only its new turns (and the new layers of a turn that was still open).
+
+`TurnRecorder.record(...)` is seed 002's single `agent_end` hook: call it once
+per finished turn with what the user said, what the agent thought and what it
+answered; it links the turn to the session's previous one.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from zerolang.experience.affect import AffectExtractor, LexiconAffect
+from zerolang.experience.build import add_turn, build, turns_of
+from zerolang.experience.concepts import ConceptExtractor, DefaultConcepts
+from zerolang.experience.ids import session_id, turn_id
+from zerolang.experience.model import Added, CaptureBatch, Message, Role, Session, Turn
+from zerolang.experience.store import ExperienceStore
+from zerolang.experience.transcripts import read_transcript
+
+
+@dataclass(frozen=True, slots=True)
+class FileResult:
+    path: str
+    format: str
+    sessions: int
+    turns: int
+
+
+@dataclass(frozen=True, slots=True)
+class CaptureResult:
+    files: tuple[FileResult, ...]
+    added: Added
+
+
+@dataclass(slots=True)
+class Extractors:
+    """The pluggable parts of capture: affect and concepts (the documented defaults unless given)."""
+
+    affect: AffectExtractor = field(default_factory=LexiconAffect)
+    concepts: ConceptExtractor = field(default_factory=DefaultConcepts)
+
+
+def capture_files(
+    store: ExperienceStore,
+    paths: Sequence[str | Path],
+    *,
+    names: Mapping[str, str] | None = None,
+    extractors: Extractors | None = None,
+    fmt: str | None = None,
+) -> CaptureResult:
+    """Read every transcript, then store what is new in one transaction."""
+    parts = extractors or Extractors()
+    sessions: list[Session] = []
+    files: list[FileResult] = []
+    for path in paths:
+        read = read_transcript(path, fmt=fmt)
+        sessions.extend(read)
+        kind = read[0].format if read else (fmt or "")
+        turns = sum(len(turns_of(session)) for session in read)
+        files.append(FileResult(str(path), kind, len(read), turns))
+    batch = build(sessions, affect=parts.affect, concepts=parts.concepts, names=names)
+    return CaptureResult(tuple(files), store.add(batch))
+
+
+class TurnRecorder:
+    """Records a live conversation turn by turn (the end-of-turn hook).
+
+    >>> recorder = TurnRecorder(store, session="chat-42", user="David", agent="Lilu")
+    >>> recorder.record(user_said="...", thinking="...", agent_said="...")
+    """
+
+    def __init__(
+        self,
+        store: ExperienceStore,
+        *,
+        session: str,
+        user: str = "user",
+        agent: str = "assistant",
+        extractors: Extractors | None = None,
+    ) -> None:
+        self.store = store
+        self.session = session_id("hook", session)
+        self.user = user
+        self.agent = agent
+        self.extractors = extractors or Extractors()
+        self._previous: tuple[str, int] | None = store.last_turn(self.session)
+
+    def record(
+        self,
+        *,
+        user_said: str = "",
+        thinking: str = "",
+        agent_said: str = "",
+        tool_calls: Sequence[str] = (),
+        when: str | None = None,
+        key: str | None = None,
+        position: int | None = None,
+    ) -> Added:
+        """Store one finished turn; `key` names it (default: its position in the session)."""
+        if position is None:
+            position = 0 if self._previous is None else self._previous[1] + 1
+        messages: list[Message] = []
+        if user_said.strip():
+            messages.append(Message(Role.USER, self.user, text=user_said, when=when))
+        if thinking.strip() or agent_said.strip() or tool_calls:
+            messages.append(
+                Message(
+                    Role.ASSISTANT,
+                    self.agent,
+                    text=agent_said,
+                    thinking=thinking,
+                    tool_calls=tuple(tool_calls),
+                    when=when,
+                )
+            )
+        if not messages:
+            return Added()
+        name = key or f"#{position}"
+        turn = Turn(turn_id(self.session, name), self.session, position, name, when, tuple(messages))
+        batch = CaptureBatch()
+        previous = self._previous[0] if self._previous else None
+        add_turn(batch, turn, previous, affect=self.extractors.affect, concepts=self.extractors.concepts)
+        added = self.store.add(batch)
+        self._previous = (turn.id, position)
+        return added

@@ -1,0 +1,125 @@
+"""Concepts: what an experience is about, as normalised concept labels.
+
+`ConceptExtractor` is the interface; `DefaultConcepts` is deterministic and
+offline. It finds, in order of appearance and without repeats:
+
+1. known concepts: labels and aliases from an `AliasTable` (the memory's
+   default aliases plus any the user gives), matched as whole words, recorded
+   under their canonical label (`LTM` -> `long-term-memory`);
+2. names: runs of capitalised words (`Caroline`, `New York`); a single
+   capitalised word opening a sentence counts only if it is not a common word;
+3. noun phrases: runs of two or three content words (no stopword, no common
+   verb or adjective between them: `support group`, `adoption agency`), and
+   the single content words of four letters or more (`pottery`).
+
+Labels go through the memory's `normalize_label`, and a concept's id is the
+memory's ConceptHash of its label, so an experience and a fact about the same
+concept name the same node.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Protocol
+
+from zerolang.experience.words import COMMON, STOPWORDS, words
+from zerolang.memory.hashing import concept_hash
+from zerolang.memory.normalize import AliasTable, normalize_label
+
+_SENTENCE_END = re.compile(r"[.!?\n]\s*$")
+_CLAUSE = re.compile(r"[.,;:!?()\[\]{}\"\n]+")
+MAX_PHRASE = 3
+MIN_SINGLE = 4
+
+
+class ConceptExtractor(Protocol):
+    def extract(self, text: str) -> list[str]:
+        """The normalised labels of the concepts `text` mentions, first mention first, no repeats."""
+        ...
+
+
+def concept_id(label: str) -> str:
+    """The hex ConceptHash of a normalised label."""
+    return concept_hash(label).digest.hex()
+
+
+class DefaultConcepts:
+    """Known labels and aliases, capitalised names and noun phrases (see the module docstring)."""
+
+    def __init__(self, aliases: AliasTable | None = None) -> None:
+        self.aliases = aliases if aliases is not None else AliasTable.default()
+        known: dict[str, str] = {}
+        for alias, canonical in self.aliases.items():
+            known[normalize_label(alias)] = canonical
+            known[normalize_label(canonical)] = canonical
+        # longest first, so `long term memory` wins over `memory`
+        self._known = sorted(known.items(), key=lambda item: (-len(item[0]), item[0]))
+        self._patterns = [
+            (
+                re.compile(r"(?<![\w-])" + re.escape(alias).replace(r"\-", r"[\s_.-]") + r"(?![\w-])"),
+                canonical,
+            )
+            for alias, canonical in self._known
+        ]
+
+    def extract(self, text: str) -> list[str]:
+        found: list[tuple[int, str]] = []
+        lowered = text.lower()
+        for pattern, canonical in self._patterns:
+            match = pattern.search(lowered)
+            if match:
+                found.append((match.start(), canonical))
+        found.extend(_names(text))
+        found.extend(_phrases(text))
+        found.sort(key=lambda item: item[0])
+        out: list[str] = []
+        seen: set[str] = set()
+        for _, raw in found:
+            label = normalize_label(raw)
+            if label and label not in seen:
+                seen.add(label)
+                out.append(label)
+        return out
+
+
+def _names(text: str) -> list[tuple[int, str]]:
+    out: list[tuple[int, str]] = []
+    for match in re.finditer(r"\b[A-Z][a-zA-Z'’-]*(?:\s+[A-Z][a-zA-Z'’-]*)*", text):
+        parts = [p.rstrip("'’s") if p.endswith(("'s", "’s")) else p for p in match.group(0).split()]
+        sentence_start = match.start() == 0 or bool(_SENTENCE_END.search(text[: match.start()]))
+        while parts and (parts[0].lower() in STOPWORDS or (sentence_start and parts[0].lower() in COMMON)):
+            parts = parts[1:]  # "The", "I", a sentence-opening "Yesterday"
+            sentence_start = False
+        if not parts:
+            continue
+        if len(parts) == 1 and parts[0].lower() in COMMON:
+            continue
+        if len(parts) == 1 and len(parts[0]) < 2:
+            continue
+        out.append((match.start(), " ".join(parts)))
+    return out
+
+
+def _phrases(text: str) -> list[tuple[int, str]]:
+    out: list[tuple[int, str]] = []
+    offset = 0
+    for clause in _CLAUSE.split(text):
+        run: list[str] = []
+        for word in [*words(clause), ""]:
+            lower = word.lower()
+            content = (
+                bool(lower)
+                and lower not in STOPWORDS
+                and lower not in COMMON
+                and lower.isalpha()
+                and len(lower) > 2
+            )
+            if content:
+                run.append(lower)
+                continue
+            if len(run) >= 2:
+                out.append((offset, " ".join(run[-MAX_PHRASE:])))
+            out.extend((offset, single) for single in run if len(single) >= MIN_SINGLE)
+            run = []
+        offset += len(clause) + 1
+    return out

@@ -1,0 +1,51 @@
+"""Content addresses: SHA-256 over canonical bytes, like the memory's facts.
+
+Canonical bytes are the record as JSON with sorted keys, no insignificant
+whitespace and UTF-8 text (`canonical_bytes`). An experience's address covers
+everything that makes it that experience (session, turn, layer, who, when,
+what, its place in the turn) and nothing computed from it (affect, concepts),
+so a better extractor never changes an address.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+from collections.abc import Mapping
+
+from zerolang.experience.model import Layer
+
+
+def canonical_bytes(record: Mapping[str, object]) -> bytes:
+    return json.dumps(record, sort_keys=True, separators=(",", ":"), ensure_ascii=False).encode("utf-8")
+
+
+def address(record: Mapping[str, object]) -> str:
+    """The hex SHA-256 of a record's canonical bytes."""
+    return hashlib.sha256(canonical_bytes(record)).hexdigest()
+
+
+def session_id(fmt: str, native: str) -> str:
+    """A session's address from its format and its own id (or, lacking one, its first message)."""
+    return address({"kind": "session", "format": fmt, "id": native})
+
+
+def turn_id(session: str, key: str) -> str:
+    return address({"kind": "turn", "session": session, "key": key})
+
+
+def experience_id(
+    *, session: str, turn: str, layer: Layer, who: str, what: str, when: str | None, ordinal: int
+) -> str:
+    return address(
+        {
+            "kind": "experience",
+            "session": session,
+            "turn": turn,
+            "layer": layer.value,
+            "who": who,
+            "what": what,
+            "when": when,
+            "ordinal": ordinal,
+        }
+    )

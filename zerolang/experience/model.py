@@ -1,0 +1,150 @@
+"""The records of experiential memory: messages read from transcripts, turns, experiences, edges."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from enum import StrEnum
+
+
+class Layer(StrEnum):
+    """Seed 002 part 3: what was heard, what was thought, what was said."""
+
+    INPUT = "input"
+    CONTEMPLATION = "contemplation"
+    OUTPUT = "output"
+
+
+class Role(StrEnum):
+    """The speaker kinds a transcript message can have, after reading any format."""
+
+    USER = "user"
+    ASSISTANT = "assistant"
+    TOOL = "tool"
+    SUMMARY = "summary"  # a compaction or branch summary: what the agent remembered of earlier turns
+    SYSTEM = "system"
+
+
+AFFECTS: tuple[str, ...] = ("SEEKING", "RAGE", "FEAR", "LUST", "CARE", "PANIC_GRIEF", "PLAY")
+"""Panksepp's seven primary affects, in his order; `PANIC_GRIEF` is his PANIC/GRIEF."""
+
+
+@dataclass(frozen=True, slots=True)
+class Message:
+    """One message of a transcript, whatever its format, with where it came from.
+
+    `text` is what was said aloud, `thinking` the reasoning blocks, `tool_calls`
+    each call rendered as `name(arguments)`. `key` is the format's own id for the
+    message (pi `id`, Claude Code `uuid`/message id, OpenAI `id`), if it has one.
+    """
+
+    role: Role
+    who: str
+    text: str = ""
+    thinking: str = ""
+    tool_calls: tuple[str, ...] = ()
+    key: str | None = None
+    when: str | None = None
+    line: int = 0
+
+
+@dataclass(frozen=True, slots=True)
+class Session:
+    """One conversation read from a transcript file: its identity and its messages in order."""
+
+    id: str
+    format: str
+    messages: tuple[Message, ...]
+    source: str = ""
+
+
+@dataclass(frozen=True, slots=True)
+class Turn:
+    """A conversational turn: a user message and everything the agent did until the next one."""
+
+    id: str
+    session: str
+    position: int
+    key: str
+    when: str | None
+    messages: tuple[Message, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class Experience:
+    """One layer of one message of a turn: who, what, when, which layer, how it felt.
+
+    `id` is the SHA-256 of the record's canonical bytes (`ids.experience_id`), so
+    the same experience captured twice is the same record. `sources` are the
+    transcript ids of the message(s) it came from.
+    """
+
+    id: str
+    layer: Layer
+    who: str
+    what: str
+    when: str | None
+    session: str
+    turn: str
+    position: int
+    ordinal: int
+    affect: dict[str, float] = field(default_factory=dict)
+    sources: tuple[str, ...] = ()
+
+
+@dataclass(frozen=True, slots=True)
+class Concept:
+    """A concept an experience mentions: its normalised label and the memory's ConceptHash of it."""
+
+    id: str
+    label: str
+
+
+class EdgeKind(StrEnum):
+    MENTIONS = "mentions"  # experience -> concept
+    SIBLING = "sibling"  # experience -> the next experience of the same turn
+    NEXT = "next"  # turn -> the turn after it in its session
+
+
+@dataclass(frozen=True, slots=True)
+class Edge:
+    src: str
+    kind: EdgeKind
+    dst: str
+    weight: float = 1.0
+
+
+@dataclass(slots=True)
+class CaptureBatch:
+    """Everything one capture writes, in one transaction."""
+
+    turns: list[Turn] = field(default_factory=list)
+    experiences: list[Experience] = field(default_factory=list)
+    concepts: list[Concept] = field(default_factory=list)
+    edges: list[Edge] = field(default_factory=list)
+    concept_ids: set[str] = field(default_factory=set)  # the ids in `concepts`, to add each once
+
+
+@dataclass(frozen=True, slots=True)
+class Added:
+    """What a capture added: records that were not in the store before."""
+
+    turns: int = 0
+    experiences: int = 0
+    concepts: int = 0
+    edges: int = 0
+
+    def __add__(self, other: Added) -> Added:
+        return Added(
+            self.turns + other.turns,
+            self.experiences + other.experiences,
+            self.concepts + other.concepts,
+            self.edges + other.edges,
+        )
+
+    def as_dict(self) -> dict[str, int]:
+        return {
+            "turns": self.turns,
+            "experiences": self.experiences,
+            "concepts": self.concepts,
+            "edges": self.edges,
+        }

@@ -1,0 +1,57 @@
+"""The one interface experiential memory stores through.
+
+Capture writes a `CaptureBatch`; recall reads through the narrow queries below.
+`sqlite_store.SqliteExperienceStore` implements it (FTS5 bm25); a PostgreSQL
+implementation needs the same methods (full text by `ts_rank`). Ids are hex
+SHA-256 strings; search scores are "higher is better" and comparable only
+within one result list.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Collection, Sequence
+from typing import Protocol
+
+from zerolang.experience.model import Added, CaptureBatch, Experience
+
+
+class ExperienceStore(Protocol):
+    def add(self, batch: CaptureBatch) -> Added:
+        """Write the batch in one transaction; return what was not there before."""
+        ...
+
+    def search(self, terms: Sequence[str], limit: int) -> list[tuple[str, float]]:
+        """Experiences matching any of `terms` (full text, stemmed), best first, with their score."""
+        ...
+
+    def experiences(self, ids: Collection[str]) -> dict[str, Experience]: ...
+
+    def experiences_of_turns(self, turn_ids: Collection[str]) -> list[Experience]: ...
+
+    def neighbour_turns(self, turn_ids: Collection[str]) -> list[tuple[str, str]]:
+        """`(turn, neighbour)` for every NEXT edge touching one of `turn_ids`, either direction."""
+        ...
+
+    def mentions_of(self, experience_ids: Collection[str]) -> list[tuple[str, str, float]]:
+        """`(experience, concept, weight)` for the concepts these experiences mention."""
+        ...
+
+    def mentioning(self, concept_ids: Collection[str]) -> list[tuple[str, str]]:
+        """`(experience, concept)` for every experience that mentions one of `concept_ids`."""
+        ...
+
+    def concept_frequency(self, concept_ids: Collection[str]) -> dict[str, int]:
+        """How many experiences mention each concept (absent: none)."""
+        ...
+
+    def concept_labels(self, concept_ids: Collection[str]) -> dict[str, str]: ...
+
+    def last_turn(self, session: str) -> tuple[str, int] | None:
+        """The id and position of the session's latest turn, if it has any."""
+        ...
+
+    def counts(self) -> dict[str, int]:
+        """How many turns, experiences, concepts and edges the store holds."""
+        ...
+
+    def close(self) -> None: ...

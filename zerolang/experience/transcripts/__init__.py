@@ -1,0 +1,68 @@
+"""Reading agent transcripts into sessions of messages, whatever wrote them.
+
+`read_transcript(path)` looks at the content (not the file name) to tell the
+format: a pi/OpenClaw session (`{"type": "session", ...}` header, or its
+`message` entries), a Claude Code session (`uuid`/`parentUuid` lines) or an
+OpenAI-style chat (a JSON list of `{role, content}` messages, an object with
+`messages`, or JSONL of either). Any line that is not JSON, or not the shape its
+format needs, is a `ZeroError` at `file:line:col`, raised before anything is
+stored.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from zerolang.errors import ZeroError
+from zerolang.experience.model import Session
+from zerolang.experience.transcripts.jsonlines import Line, read_lines, read_text
+
+FORMATS = ("pi", "claude-code", "openai")
+
+
+def detect(lines: list[Line], path: str) -> str:
+    """The format of a transcript, from its first JSON value."""
+    if not lines:
+        raise ZeroError("empty transcript: no JSON lines", path=path)
+    first = lines[0].value
+    if isinstance(first, list):
+        return "openai"
+    if not isinstance(first, dict):
+        raise ZeroError("a transcript line must be a JSON object", path=path, span=lines[0].span)
+    kind = first.get("type")
+    if kind == "session" or (
+        kind == "message" and isinstance(first.get("message"), dict) and "uuid" not in first
+    ):
+        return "pi"
+    if "parentUuid" in first or "uuid" in first or "sessionId" in first:
+        return "claude-code"
+    if kind in {"summary", "file-history-snapshot", "user", "assistant", "system"}:
+        return "claude-code"
+    if "role" in first or "messages" in first:
+        return "openai"
+    raise ZeroError(
+        "unknown transcript format: expected a pi session, a Claude Code session or OpenAI chat messages",
+        path=path,
+        span=lines[0].span,
+    )
+
+
+def read_transcript(path: str | Path, *, fmt: str | None = None) -> list[Session]:
+    """The sessions in one transcript file (OpenAI JSONL of `{"messages": ...}` holds several)."""
+    name = str(path)
+    text = read_text(name)
+    lines = read_lines(text, name)
+    kind = fmt or detect(lines, name)
+    if kind == "pi":
+        from zerolang.experience.transcripts.pi import parse
+
+        return parse(lines, name)
+    if kind == "claude-code":
+        from zerolang.experience.transcripts.claude import parse
+
+        return parse(lines, name)
+    if kind == "openai":
+        from zerolang.experience.transcripts.openai import parse
+
+        return parse(lines, name)
+    raise ZeroError(f"unknown transcript format {kind!r} (known: {', '.join(FORMATS)})")

@@ -1,0 +1,127 @@
+"""JSON and JSON Lines with every value's line, and errors that say file:line:col."""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from zerolang.ast import Span
+from zerolang.errors import ZeroError
+
+
+@dataclass(frozen=True, slots=True)
+class Line:
+    """One JSON value of a transcript and where it starts."""
+
+    value: Any
+    line: int
+
+    @property
+    def span(self) -> Span:
+        return Span(self.line, 1, self.line, 1)
+
+
+def read_text(path: str) -> str:
+    try:
+        data = Path(path).read_bytes()
+    except FileNotFoundError:
+        raise ZeroError(f"{path}: no such file") from None
+    except IsADirectoryError:
+        raise ZeroError(f"{path}: is a directory, not a transcript") from None
+    except OSError as error:
+        raise ZeroError(f"{path}: cannot read ({error.strerror})") from None
+    try:
+        return data.decode("utf-8-sig")
+    except UnicodeDecodeError as error:
+        line = data[: error.start].count(b"\n") + 1
+        raise ZeroError("not UTF-8 text", path=path, span=Span(line, 1, line, 1)) from None
+
+
+def read_lines(text: str, path: str) -> list[Line]:
+    """A whole-file JSON document (when the file starts with `[` or is one object over many lines)
+    as one line-1 value, else one value per non-blank line."""
+    stripped = text.lstrip()
+    if stripped.startswith("["):
+        return [Line(_whole(text, path), 1)]
+    values: list[Line] = []
+    lines = text.splitlines()
+    for number, raw in enumerate(lines, start=1):
+        if not raw.strip():
+            continue
+        try:
+            values.append(Line(json.loads(raw), number))
+        except json.JSONDecodeError as error:
+            if number == _first_content_line(lines) and stripped.startswith("{"):
+                # maybe one pretty-printed JSON object (an OpenAI `{"messages": [...]}` file)
+                try:
+                    return [Line(json.loads(text), 1)]
+                except json.JSONDecodeError:
+                    pass
+            raise ZeroError(
+                f"malformed JSON line: {error.msg}",
+                path=path,
+                span=Span(number, error.colno, number, error.colno + 1),
+                source=text,
+            ) from None
+    return values
+
+
+def _first_content_line(lines: list[str]) -> int:
+    for number, raw in enumerate(lines, start=1):
+        if raw.strip():
+            return number
+    return 0
+
+
+def _whole(text: str, path: str) -> Any:
+    try:
+        return json.loads(text)
+    except json.JSONDecodeError as error:
+        raise ZeroError(
+            f"malformed JSON: {error.msg}",
+            path=path,
+            span=Span(error.lineno, error.colno, error.lineno, error.colno + 1),
+            source=text,
+        ) from None
+
+
+def shape_error(message: str, path: str, line: int) -> ZeroError:
+    """A value that is JSON but not what its format needs, at its line."""
+    return ZeroError(message, path=path, span=Span(line, 1, line, 1))
+
+
+def text_of(content: Any, path: str, line: int, *, kinds: tuple[str, ...] = ("text",)) -> str:
+    """The text of a message `content`: a string, or the `text` of its text blocks, joined."""
+    if content is None:
+        return ""
+    if isinstance(content, str):
+        return content
+    if isinstance(content, list):
+        parts: list[str] = []
+        for block in content:
+            if isinstance(block, str):
+                parts.append(block)
+            elif isinstance(block, dict):
+                if block.get("type") in kinds and isinstance(block.get("text"), str):
+                    parts.append(block["text"])
+            else:
+                raise shape_error("a content block must be an object or a string", path, line)
+        return "\n".join(part for part in parts if part)
+    raise shape_error("message content must be a string or a list of blocks", path, line)
+
+
+def arguments_text(arguments: Any) -> str:
+    """Tool-call arguments, compact: a JSON string left as it is, anything else as compact JSON."""
+    if isinstance(arguments, str):
+        return arguments
+    return json.dumps(arguments, ensure_ascii=False, separators=(",", ":"), sort_keys=True)
+
+
+TOOL_TEXT_LIMIT = 2000
+"""Tool results are kept up to this many characters: they are what the agent saw, not what it said."""
+
+
+def clip(text: str, limit: int = TOOL_TEXT_LIMIT) -> str:
+    return text if len(text) <= limit else text[:limit] + " …"

@@ -1,0 +1,59 @@
+"""Words: the one tokenizer and stopword list that concepts, affect and recall share."""
+
+from __future__ import annotations
+
+import re
+
+WORD = re.compile(r"[A-Za-z0-9][A-Za-z0-9'’\-]*")
+
+_STOPWORDS_TEXT = """
+a about above after again against ago all almost also although always am among an and another any
+anybody anyone anything anyway anywhere are aren't around as at away back be became because become
+been before being below beside besides between both but by can can't cannot could couldn't did
+didn't do does doesn't doing don't done down during each either else enough even ever every
+everybody everyone everything few for from further get gets getting got gotten had hadn't has hasn't
+have haven't having he he'd he'll he's her here here's hers herself him himself his how how's
+however i i'd i'll i'm i've if in into is isn't it it's its itself just let let's lot lots may me
+might mine more most much must mustn't my myself need needs neither never no nobody none nor not
+nothing now of off often oh ok okay on once one ones only onto or other others otherwise ought our
+ours ourselves out over own per perhaps please quite rather really same shall shan't she she'd
+she'll she's should shouldn't since so some somebody someone something sometimes somewhat soon still
+such than that that's the their theirs them themselves then there there's these they they'd they'll
+they're they've thing things this those though through thus till to too toward towards under until
+up upon us very via was wasn't we we'd we'll we're we've were weren't what what's whatever when
+when's whenever where where's wherever whether which while who who's whoever whom whose why why's
+will with within without won't would wouldn't yeah yes yet you you'd you'll you're you've your yours
+yourself yourselves hey hi hello thanks thank wow yep yup hmm um uh ah
+"""
+STOPWORDS: frozenset[str] = frozenset(_STOPWORDS_TEXT.split(maxsplit=-1))
+
+_COMMON_TEXT = """
+able actually add added almost already anyway asked ask awesome bad best better big bit came come
+comes coming could day days definitely did different doing done each easy else feel feeling feels
+felt find fine first found gave give given gives giving glad go goes going gone good great guess
+happy hard help helped hope hoping idea ideas important interesting keep kind knew know known last
+later least left less like liked likes little long look looked looking looks love loved made make
+makes making many maybe mean means meant much new next nice old part pretty probably put ready real
+right said saw say saying says see seeing seem seemed seems seen sense show showed shows small
+sounds start started stuff super sure take taken takes taking talk talked talking tell telling
+thought time times tried tries try trying turn two use used using want wanted wants way ways went
+whole wonderful work worked working works world year years amazing cool totally true truly glad
+lately recently today tomorrow yesterday week weeks month months morning night everything anything
+"""
+COMMON: frozenset[str] = frozenset(_COMMON_TEXT.split(maxsplit=-1))
+"""Frequent words that are rarely what a conversation is about: not concepts on their own."""
+
+
+def words(text: str) -> list[str]:
+    """The words of a text, as written (apostrophes normalised to `'`)."""
+    return [w.replace("’", "'").strip("'-") for w in WORD.findall(text)]
+
+
+def terms(text: str) -> list[str]:
+    """The lowercase content words of a text, stopwords left out, in order (repeats kept)."""
+    out: list[str] = []
+    for word in words(text):
+        lower = word.lower()
+        if lower and lower not in STOPWORDS and len(lower) > 1:
+            out.append(lower)
+    return out
