@@ -21,7 +21,10 @@ from typing import TYPE_CHECKING, Annotated, ParamSpec
 import typer
 
 if TYPE_CHECKING:
+    from rich.progress import TaskID
+
     from zerolang.memory.ingest import SourcedInput
+    from zerolang.memory.migrate import SpaceCopy
     from zerolang.memory.normalize import AliasTable
     from zerolang.memory.store import CheckReport, ConceptView, InsertResult, MemoryStore
     from zerolang.memory.tiers import Clock, Episode
@@ -608,3 +611,83 @@ def import_(
         kind, relations = import_text(store, text, name)
         state = of_store(store)
     typer.echo(f"Imported {name} ({kind}, {_plural(relations, 'relation')}); checkpoint {state}")
+
+
+# ---- migrate, grant (zerolang.memory.migrate, the PostgreSQL backend) ----------------------
+
+
+@_command("migrate")
+def migrate(
+    source: Annotated[
+        str, typer.Argument(help="The store to copy from: a SQLite file or a URL.", metavar="FROM")
+    ],
+    target: Annotated[str, typer.Argument(help="The store to copy to (created if missing).", metavar="TO")],
+    space: Annotated[
+        str | None,
+        typer.Option("--space", metavar="NAME", help="Copy only this space (default: every space)."),
+    ] = None,
+) -> None:
+    """Copy a whole store, or one space, to another store or backend; the checkpoints come out equal.
+
+    Rerunning an interrupted copy completes it without duplicates.
+    """
+    from zerolang.formats.checkpoint import of_store
+    from zerolang.memory.migrate import copy_store
+
+    with _open(source, create=False) as origin, _open(target, create=True) as destination:
+        spaces = None if space is None else [space]
+        if sys.stderr.isatty():
+            copies = _copy_with_progress(origin, destination, spaces)
+        else:
+            copies = copy_store(origin, destination, spaces)
+        for copy in copies:
+            before = of_store(origin.in_space(copy.space))
+            after = of_store(destination.in_space(copy.space))
+            status = "ok" if before.matches(after) else "MISMATCH"
+            typer.echo(
+                f"{copy.space}: {_plural(copy.records, 'record')},"
+                f" {_plural(copy.new_episodes, 'new episode')}, {copy.pruned} pruned;"
+                f" checkpoint {after.hash[:12]} {status}"
+            )
+            if status != "ok":
+                raise typer.Exit(1)
+        if not copies:
+            typer.echo(f"{origin.path}: nothing to copy")
+
+
+def _copy_with_progress(
+    origin: MemoryStore, destination: MemoryStore, spaces: list[str] | None
+) -> list[SpaceCopy]:
+    from rich.console import Console
+    from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
+
+    from zerolang.memory.migrate import CopyProgress, copy_store
+
+    columns = (TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(), TimeRemainingColumn())
+    with Progress(*columns, console=Console(stderr=True), transient=True) as bar:
+        tasks: dict[str, TaskID] = {}
+
+        def seen(state: CopyProgress) -> None:
+            if state.space not in tasks:
+                tasks[state.space] = bar.add_task(f"copying {state.space}", total=state.total)
+            bar.update(tasks[state.space], completed=state.done)
+
+        return copy_store(origin, destination, spaces, seen)
+
+
+@_command("grant")
+def grant(
+    role: Annotated[str, typer.Argument(help="A PostgreSQL role.", metavar="ROLE")],
+    db: DbOption = None,
+    space: SpaceOption = "default",
+) -> None:
+    """Let a PostgreSQL role read and write one space (row-level security keeps it out of the others)."""
+    from zerolang.errors import ZeroError
+
+    with _open(db, create=True, space=space) as store:
+        grant_space = getattr(store.backend, "grant_space", None)
+        if grant_space is None:
+            raise ZeroError(f"{store.path}: spaces are per role on PostgreSQL only (--db postgresql://...)")
+        grant_space(role, space)
+        path = store.path
+    typer.echo(f"{role} may read and write space {space} in {path}")

@@ -1,8 +1,9 @@
 """The merge rules, written once: every backend plans its writes here and only executes the plan.
 
 - **Episodes** are stored once: a relation whose EpisodeHash is already
-  stored (or came earlier in the batch) is a *duplicate* and changes nothing,
-  so re-ingesting an input is a no-op (timestamps included).
+  stored, or was pruned by maintenance (its evidence is already folded into
+  its fact), or came earlier in the batch, is a *duplicate* and changes
+  nothing, so re-ingesting an input is a no-op (timestamps included).
 - **Facts** (Bayesian fold): the first episode of a fact sets its confidence;
   each further new episode folds in as `1 - (1 - old) * (1 - new)`
   (independent evidence) and adds one observation; `updated_at` is the latest.

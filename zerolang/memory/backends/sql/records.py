@@ -80,7 +80,8 @@ class Records(SqlCore):
 
     def apply_records(self, records: Sequence[MemoryRecord]) -> InsertResult:
         with self.write():
-            stored = self._existing("episodes", merge.episode_keys(records))
+            keys = merge.episode_keys(records)
+            stored = self._existing("episodes", keys) | self._existing("pruned_episodes", keys)
             work = merge.pending(records, stored)
             if not work.fresh:
                 return InsertResult(duplicates=work.duplicates)
