@@ -48,15 +48,20 @@ def store() -> Iterator[MemoryStore]:
 
 
 def dump(store: MemoryStore) -> dict[str, list[tuple[object, ...]]]:
-    """Every row of every table, in key order: two equal dumps mean nothing changed."""
-    tables = {
-        "concepts": "SELECT * FROM concepts ORDER BY hash",
-        "concept_aliases": "SELECT * FROM concept_aliases ORDER BY id",
-        "contexts": "SELECT * FROM contexts ORDER BY hash",
-        "facts": "SELECT * FROM facts ORDER BY hash",
-        "episodes": "SELECT * FROM episodes ORDER BY hash",
+    """Everything the store's space holds, in key order: two equal dumps mean nothing changed."""
+    from zerolang.memory.backend import FactFilter
+
+    backend = store.backend
+    return {
+        "concepts": [tuple(vars_of(c)) for c in backend.scan_concepts()],
+        "contexts": [(node.hash, node.meta.to_json(), at) for node, at in backend.scan_contexts()],
+        "facts": [tuple(vars_of(f)) for f in backend.find_facts(FactFilter())],
+        "episodes": [tuple(vars_of(r)) for r in backend.scan_relations()],
     }
-    return {name: store._db.execute(query).fetchall() for name, query in tables.items()}
+
+
+def vars_of(value: object) -> list[object]:
+    return [getattr(value, name) for name in value.__slots__]  # type: ignore[attr-defined]
 
 
 def assert_graph_reproduces(graph: Graph, record: MemoryRecord) -> None:

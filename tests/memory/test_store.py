@@ -24,6 +24,12 @@ from .conftest import LATER, NOW, SPEC_CONTEXT, dump, make_input
 NEEDS = ("Agent", "needs", "LTM", 0.9)
 
 
+def sql(store: MemoryStore) -> sqlite3.Connection:
+    """The SQLite connection under a store (these tests tamper with rows behind the backend's back)."""
+    connection: sqlite3.Connection = store.backend.connection  # type: ignore[attr-defined]
+    return connection
+
+
 def test_insert_then_get_concept(store: MemoryStore) -> None:
     result = store.insert_record(compile_record(make_input(NEEDS), now=NOW))
     assert result == InsertResult(new_concepts=2, new_facts=1, new_episodes=1, duplicates=0)
@@ -161,9 +167,9 @@ def test_find_concept_by_hash_and_prefix(store: MemoryStore) -> None:
 def test_ambiguous_prefix(store: MemoryStore) -> None:
     store.insert_record(compile_record(make_input(NEEDS)))
     agent = str(concept_hash("agent"))
-    store._db.execute("PRAGMA foreign_keys = OFF")
+    sql(store).execute("PRAGMA foreign_keys = OFF")
     twin = bytes.fromhex(agent[:8] + "0" * 56)
-    store._db.execute("INSERT INTO concepts VALUES (?, 'twin', 1.0, 'x', 'x')", (twin,))
+    sql(store).execute("INSERT INTO concepts VALUES ('default', ?, 'twin', 1.0, 'x', 'x')", (twin,))
     with pytest.raises(
         ZeroError, match=f"hash prefix {agent[:8]} is ambiguous: {agent[:8]}0000, {agent[:12]}"
     ):
@@ -215,7 +221,7 @@ def test_counts(store: MemoryStore) -> None:
 
 
 def _fail_on_confidence(store: MemoryStore, confidence: float) -> None:
-    store._db.execute(
+    sql(store).execute(
         f"CREATE TEMP TRIGGER fail BEFORE INSERT ON episodes WHEN NEW.confidence = {confidence}"
         " BEGIN SELECT RAISE(ABORT, 'injected failure'); END"
     )
@@ -239,7 +245,7 @@ def test_a_batch_keeps_the_records_finished_before_a_failure(store: MemoryStore)
     with pytest.raises(sqlite3.IntegrityError):
         store.insert_records(records, batch_size=10)
     assert store.counts().episodes == 3
-    assert not store._db.in_transaction
+    assert not sql(store).in_transaction
     assert store.check().ok
 
 
@@ -260,8 +266,8 @@ def test_a_file_database_persists_in_wal_mode(tmp_path: Path) -> None:
     path = tmp_path / "memory.db"
     with MemoryStore(path) as store:
         store.insert_record(compile_record(make_input(NEEDS)))
-        assert store._db.execute("PRAGMA journal_mode").fetchone()[0] == "wal"
-        assert store._db.execute("PRAGMA foreign_keys").fetchone()[0] == 1
+        assert sql(store).execute("PRAGMA journal_mode").fetchone()[0] == "wal"
+        assert sql(store).execute("PRAGMA foreign_keys").fetchone()[0] == 1
     with MemoryStore(path, create=False) as store:
         assert store.counts().facts == 1
         assert store.check().ok
@@ -296,7 +302,7 @@ def filled(store: MemoryStore) -> MemoryStore:
     store.insert_record(compile_record(make_input(NEEDS, ("LTM", "includes", "episodic memory", 0.8))))
     store.insert_record(compile_record(make_input((*NEEDS[:3], 0.5), scope="two")))
     assert store.check().ok
-    store._db.execute("PRAGMA foreign_keys = OFF")
+    sql(store).execute("PRAGMA foreign_keys = OFF")
     return store
 
 
@@ -306,7 +312,7 @@ def _problems(store: MemoryStore) -> list[str]:
 
 def test_check_finds_a_tampered_label(filled: MemoryStore) -> None:
     agent = str(concept_hash("agent"))
-    filled._db.execute("UPDATE concepts SET label = 'agnet' WHERE label = 'agent'")
+    sql(filled).execute("UPDATE concepts SET label = 'agnet' WHERE label = 'agent'")
     problems = _problems(filled)
     assert any(p.startswith(f"concept {agent}: hash does not match its label 'agnet'") for p in problems)
 
@@ -314,8 +320,8 @@ def test_check_finds_a_tampered_label(filled: MemoryStore) -> None:
 def test_check_finds_a_tampered_fact_and_context(filled: MemoryStore) -> None:
     fact = str(fact_hash("agent", "needs", "long-term-memory"))
     context = str(context_hash(SPEC_CONTEXT))
-    filled._db.execute("UPDATE facts SET predicate = 'wants' WHERE predicate = 'needs'")
-    filled._db.execute("UPDATE contexts SET scope = 'elsewhere' WHERE hash = ?", (bytes.fromhex(context),))
+    sql(filled).execute("UPDATE facts SET predicate = 'wants' WHERE predicate = 'needs'")
+    sql(filled).execute("UPDATE contexts SET scope = 'elsewhere' WHERE hash = ?", (bytes.fromhex(context),))
     problems = _problems(filled)
     assert f"fact {fact}: hash does not match 'agent|wants|long-term-memory' " in " ".join(problems) + " "
     assert any(p.startswith(f"context {context}: hash does not match") for p in problems)
@@ -323,16 +329,16 @@ def test_check_finds_a_tampered_fact_and_context(filled: MemoryStore) -> None:
 
 def test_check_finds_folded_confidences_and_counts_that_disagree(filled: MemoryStore) -> None:
     fact = str(fact_hash("agent", "needs", "long-term-memory"))
-    filled._db.execute("UPDATE facts SET confidence = 0.5 WHERE hash = ?", (bytes.fromhex(fact),))
+    sql(filled).execute("UPDATE facts SET confidence = 0.5 WHERE hash = ?", (bytes.fromhex(fact),))
     assert any(p.startswith(f"fact {fact}: confidence 0.5 does not fold") for p in _problems(filled))
-    filled._db.execute("UPDATE facts SET observations = 7 WHERE hash = ?", (bytes.fromhex(fact),))
+    sql(filled).execute("UPDATE facts SET observations = 7 WHERE hash = ?", (bytes.fromhex(fact),))
     assert f"fact {fact}: records 7 observations but has 2 episodes" in _problems(filled)
 
 
 def test_check_finds_missing_references_and_orphans(filled: MemoryStore) -> None:
     agent = concept_hash("agent")
-    filled._db.execute("DELETE FROM concepts WHERE hash = ?", (agent.digest,))
-    filled._db.execute("DELETE FROM episodes WHERE confidence = 0.8")
+    sql(filled).execute("DELETE FROM concepts WHERE hash = ?", (agent.digest,))
+    sql(filled).execute("DELETE FROM episodes WHERE confidence = 0.8")
     problems = _problems(filled)
     fact = str(fact_hash("agent", "needs", "long-term-memory"))
     assert f"fact {fact}: its subject concept {agent} is missing" in problems
@@ -346,7 +352,7 @@ def test_check_finds_missing_references_and_orphans(filled: MemoryStore) -> None
 
 
 def test_check_finds_a_tampered_episode(filled: MemoryStore) -> None:
-    filled._db.execute("UPDATE episodes SET context_hash = ? WHERE confidence = 0.5", (b"\x01" * 32,))
+    sql(filled).execute("UPDATE episodes SET context_hash = ? WHERE confidence = 0.5", (b"\x01" * 32,))
     problems = _problems(filled)
     assert any("its context 0101" in p for p in problems)
     assert any("hash does not match its fact and context" in p for p in problems)

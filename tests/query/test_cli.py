@@ -88,9 +88,10 @@ def test_consolidate_and_sweep(tmp_path: Path) -> None:
     assert json.loads(promoted.stdout) == {"promoted": 1, "reinforced": 0, "pruned": 0}
     text = runner.invoke(app, ["memory", "sweep", "--db", db])
     assert text.exit_code == 0
-    assert text.stdout == "7 decayed episodes removed\n"  # of 9: the semantic fact keeps its two
+    # of 9: the semantic fact keeps its two; the other facts and every concept stay
+    assert text.stdout == "7 decayed episodes pruned (facts and concepts kept)\n"
     stats = json.loads(runner.invoke(app, ["memory", "stats", "--db", db, "--json"]).stdout)
-    assert stats == {"concepts": 2, "facts": 1, "episodes": 2, "contexts": 2}
+    assert stats == {"concepts": 8, "facts": 8, "episodes": 2, "contexts": 3}
     assert runner.invoke(app, ["memory", "check", "--db", db]).exit_code == 0
 
 

@@ -36,7 +36,7 @@ def graph(store: MemoryStore) -> MemoryStore:
 
 
 def hits_of(store: MemoryStore, depth: int, **options: object) -> dict[str, tuple[int, float]]:
-    hits = bfs(store._db, concept_hash("s"), TraversalConfig(max_depth=depth, **options))  # type: ignore[arg-type]
+    hits = bfs(store.backend, concept_hash("s"), TraversalConfig(max_depth=depth, **options))  # type: ignore[arg-type]
     labels = {concept_hash(x): x for x in "abcde"}
     return {labels[hit.concept]: (hit.depth, round(hit.path_confidence, 9)) for hit in hits}
 
@@ -49,7 +49,7 @@ def test_bfs_follows_both_directions_to_the_depth(graph: MemoryStore) -> None:
 
 def test_bfs_keeps_the_most_confident_path(graph: MemoryStore) -> None:
     (b,) = [
-        h for h in bfs(graph._db, concept_hash("s"), TraversalConfig(2)) if h.concept == concept_hash("b")
+        h for h in bfs(graph.backend, concept_hash("s"), TraversalConfig(2)) if h.concept == concept_hash("b")
     ]
     assert b.path == (fact_hash("s", "r", "a"), fact_hash("a", "r", "b"))
 
@@ -62,7 +62,7 @@ def test_bfs_limits_and_minimum_confidence(graph: MemoryStore) -> None:
 
 
 def test_activation_accumulates_where_paths_meet(graph: MemoryStore) -> None:
-    active = spread(graph._db, concept_hash("s"), max_depth=2, decay=0.5)
+    active = spread(graph.backend, concept_hash("s"), max_depth=2, decay=0.5)
     named = {x: active.get(concept_hash(x).digest) for x in "abc"}
     # a: 0.9 * 0.5; c: 0.5 * 0.5; b: 0.45 * 0.8 * 0.5 + 0.25 * 0.6 * 0.5 (two paths meet)
     assert named == pytest.approx({"a": 0.45, "c": 0.25, "b": 0.255})

@@ -41,7 +41,7 @@ def test_bayes_merge() -> None:
 def test_tables_are_created_idempotently_and_leave_the_schema_version(store: MemoryStore) -> None:
     ensure_tiers(store)
     ensure_tiers(store)
-    assert store._db.execute("PRAGMA user_version").fetchone()[0] == 1
+    assert store.backend.schema_version == 3  # type: ignore[attr-defined]
     assert store.check().ok
 
 
@@ -104,13 +104,22 @@ def test_sweep_removes_decayed_episodes_and_keeps_the_store_consistent(
     add(store, ("a", "r", "b", 0.5), when=T0, scope="new")
     memory = EpisodicMemory(store, min_confidence=0.01, clock=clock)
     # 70 days = 10 half-lives: 0.8 / 1024 and 0.9 / 1024 are below 0.01
+    before = store.counts()
+    assert sorted(e.base_confidence for e in memory.sweep(dry_run=True)) == [0.8, 0.9]
+    assert store.relation_count() == 3  # a dry run changes nothing
     swept = memory.sweep()
     assert sorted(e.base_confidence for e in swept) == [0.8, 0.9]
     assert store.check().ok
+    # the observations are pruned; the facts they taught and their concepts stay
     fact = store.get_fact(fact_hash("a", "r", "b"))
-    assert fact is not None and fact.observations == 1 and fact.confidence == pytest.approx(0.5)
-    assert store.get_fact(fact_hash("a", "r", "c")) is None
-    assert store.get_concept_by_label("c") is None
+    assert fact is not None and fact.observations == 2 and fact.confidence == pytest.approx(0.9)
+    lone = store.get_fact(fact_hash("a", "r", "c"))
+    assert lone is not None and lone.confidence == pytest.approx(0.9)
+    assert store.get_concept_by_label("c") is not None
+    after = store.counts()
+    assert (after.concepts, after.facts, after.contexts) == (before.concepts, before.facts, before.contexts)
+    assert after.episodes == 1
+    assert [p.reason for p in store.backend.pruned()] == ["decayed", "decayed"]
     assert memory.sweep() == []
 
 

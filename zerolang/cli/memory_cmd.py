@@ -1,9 +1,12 @@
 """`zero memory`: ingest facts, compile one input to `.0`, get a concept back, stats, check.
 
-The database is `--db PATH`, else `$ZERO_MEMORY_DB`, else `memory.db` in the
+The store is `--db PATH|URL`, else `$ZERO_MEMORY_DB`, else `memory.db` in the
 per-user data directory (`platformdirs.user_data_dir("zerolang")`, e.g.
-`~/.local/share/zerolang/memory.db` on Linux). Heavy imports stay inside the
-commands, so `zero --help` does not pay for SQLite or the compiler.
+`~/.local/share/zerolang/memory.db` on Linux): a file path is the embedded
+SQLite backend, a `postgresql://` URL a PostgreSQL server. `--space NAME`
+(or `$ZERO_MEMORY_SPACE`, default `default`) picks the space inside it.
+Heavy imports stay inside the commands, so `zero --help` does not pay for
+SQLite, psycopg or the compiler.
 """
 
 from __future__ import annotations
@@ -11,20 +14,24 @@ from __future__ import annotations
 import functools
 import json
 import sys
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Annotated, ParamSpec
 
 import typer
 
 if TYPE_CHECKING:
+    from rich.progress import TaskID
+
     from zerolang.memory.ingest import SourcedInput
+    from zerolang.memory.migrate import SpaceCopy
     from zerolang.memory.normalize import AliasTable
     from zerolang.memory.store import CheckReport, ConceptView, InsertResult, MemoryStore
-    from zerolang.memory.tiers import Clock
+    from zerolang.memory.tiers import Clock, Episode
 
 P = ParamSpec("P")
 DB_ENV = "ZERO_MEMORY_DB"
+SPACE_ENV = "ZERO_MEMORY_SPACE"
 
 memory_app = typer.Typer(
     name="memory",
@@ -61,13 +68,24 @@ def _command(name: str) -> Callable[[Callable[P, None]], Callable[P, None]]:
 
 
 DbOption = Annotated[
-    Path | None,
+    str | None,
     typer.Option(
         "--db",
         envvar=DB_ENV,
-        metavar="PATH",
+        metavar="PATH|URL",
         show_envvar=True,
-        help="The memory database (SQLite). Default: memory.db in the per-user data directory.",
+        help="The memory store: a SQLite file, or postgresql://user@host/dbname."
+        " Default: memory.db in the per-user data directory.",
+    ),
+]
+SpaceOption = Annotated[
+    str,
+    typer.Option(
+        "--space",
+        envvar=SPACE_ENV,
+        metavar="NAME",
+        show_envvar=True,
+        help="The space inside the store: spaces never see each other's records.",
     ),
 ]
 AliasOption = Annotated[
@@ -88,16 +106,23 @@ def default_db() -> Path:
     return Path(user_data_dir("zerolang", appauthor=False)) / "memory.db"
 
 
-def resolve_db(option: Path | None) -> Path:
+def resolve_db(option: str | Path | None) -> str | Path:
     """`--db` (or `$ZERO_MEMORY_DB`, which typer folds into it), else the per-user default."""
-    return option if option is not None and str(option) else default_db()
+    if option is None or not str(option):
+        return default_db()
+    from zerolang.memory.backends import is_url
+
+    return str(option) if is_url(option) else Path(option)
 
 
-def _open(option: Path | None, *, create: bool) -> MemoryStore:
+def _open(option: str | Path | None, *, create: bool, space: str = "default") -> MemoryStore:
     from zerolang.errors import ZeroError
     from zerolang.memory.store import MemoryStore
 
-    path = resolve_db(option)
+    location = resolve_db(option)
+    if isinstance(location, str):
+        return MemoryStore(location, space=space, create=create)
+    path = location
     if create and str(path) != ":memory:":
         if option is None:
             try:
@@ -108,7 +133,7 @@ def _open(option: Path | None, *, create: bool) -> MemoryStore:
                 ) from None
         elif not path.parent.is_dir():
             raise ZeroError(f"{path}: no such directory {path.parent}")
-    return MemoryStore(path, create=create)
+    return MemoryStore(path, space=space, create=create)
 
 
 def _aliases(path: Path | None) -> AliasTable:
@@ -135,6 +160,7 @@ def ingest(
         ),
     ],
     db: DbOption = None,
+    space: SpaceOption = "default",
     aliases: AliasOption = None,
     as_json: Annotated[
         bool,
@@ -155,7 +181,7 @@ def ingest(
 
     table = _aliases(aliases)
     inputs = load_inputs(file)
-    with _open(db, create=True) as store:
+    with _open(db, create=True, space=space) as store:
         if sys.stderr.isatty() and inputs:
             totals = _ingest_with_progress(store, inputs, table, batch_size)
         else:
@@ -257,6 +283,7 @@ def get(
         ),
     ],
     db: DbOption = None,
+    space: SpaceOption = "default",
     aliases: AliasOption = None,
     as_json: Annotated[
         bool, typer.Option("--json", help="Print {concept, facts} as JSON (see the README for the shape).")
@@ -267,7 +294,7 @@ def get(
     from zerolang.memory.normalize import normalize_label
 
     table = _aliases(aliases)
-    with _open(db, create=False) as store:
+    with _open(db, create=False, space=space) as store:
         concept = store.find_concept(query, table)
         if concept is None:
             resolved = table.resolve(query)
@@ -312,12 +339,13 @@ def _print_view(view: ConceptView) -> None:
 @_command("stats")
 def stats(
     db: DbOption = None,
+    space: SpaceOption = "default",
     as_json: Annotated[
         bool, typer.Option("--json", help="Print {concepts, facts, episodes, contexts} as JSON.")
     ] = False,
 ) -> None:
     """Count what the database holds."""
-    with _open(db, create=False) as store:
+    with _open(db, create=False, space=space) as store:
         counts = store.counts()
         path = store.path
     if as_json:
@@ -335,10 +363,11 @@ def stats(
 @_command("check")
 def check(
     db: DbOption = None,
+    space: SpaceOption = "default",
     as_json: Annotated[bool, typer.Option("--json", help="Print {ok, checked, problems} as JSON.")] = False,
 ) -> None:
     """Recompute every hash and resolve every reference (like git fsck); exit 1 if anything is wrong."""
-    with _open(db, create=False) as store:
+    with _open(db, create=False, space=space) as store:
         report = store.check()
         path = store.path
     if as_json:
@@ -396,9 +425,13 @@ HalfLifeOption = Annotated[
 ]
 
 
+DryRunOption = Annotated[bool, typer.Option("--dry-run", help="Print what would change and change nothing.")]
+
+
 @_command("consolidate")
 def consolidate(
     db: DbOption = None,
+    space: SpaceOption = "default",
     min_episodes: Annotated[
         int, typer.Option("--min-episodes", min=1, metavar="N", help="Episodes a fact needs to be promoted.")
     ] = 3,
@@ -410,52 +443,104 @@ def consolidate(
     ] = 0.1,
     half_life_days: HalfLifeOption = 7.0,
     now: NowOption = None,
+    dry_run: DryRunOption = False,
     as_json: Annotated[
         bool, typer.Option("--json", help="Print {promoted, reinforced, pruned} as JSON.")
     ] = False,
 ) -> None:
-    """Promote facts seen in enough still-confident episodes to semantic memory, then sweep the decayed."""
+    """Promote facts seen in enough still-confident episodes to semantic memory, then prune decayed episodes.
+
+    Pruning removes observations only: every fact and concept stays.
+    """
     from zerolang.memory.tiers import consolidate as run_consolidation
 
-    with _open(db, create=False) as store:
+    with _open(db, create=False, space=space) as store:
         result = run_consolidation(
             store,
             min_episodes=min_episodes,
             min_confidence=min_confidence,
             half_life=half_life_days * 86400,
             clock=as_of(now),
+            dry_run=dry_run,
         )
+        texts = _fact_texts(store, [e.fact_hash.digest for e in result.pruned_episodes]) if dry_run else {}
+        promoted = _fact_texts(store, [f.digest for f in result.promoted_facts]) if dry_run else {}
     if as_json:
-        _print_json(result.to_json())
+        document: dict[str, object] = result.to_json()
+        if dry_run:
+            document["dry_run"] = True
+            document["promoted_facts"] = [promoted[f.digest] for f in result.promoted_facts]
+            document["episodes"] = [e.to_json() for e in result.pruned_episodes]
+        _print_json(document)
+        return
+    if dry_run:
+        lines = [f"would promote: {promoted[f.digest]}" for f in result.promoted_facts]
+        lines += _pruned_lines(result.pruned_episodes, texts)
+        lines.append(
+            f"dry run: {_plural(result.promoted, 'fact')} would be promoted, {result.reinforced} reinforced,"
+            f" {_plural(result.pruned, 'decayed episode')} pruned; nothing changed"
+        )
+        typer.echo("\n".join(lines))
         return
     typer.echo(
         f"{_plural(result.promoted, 'fact')} promoted to semantic memory, {result.reinforced} reinforced,"
-        f" {_plural(result.pruned, 'decayed episode')} pruned"
+        f" {_plural(result.pruned, 'decayed episode')} pruned (facts and concepts kept)"
     )
+
+
+def _fact_texts(store: MemoryStore, facts: list[bytes]) -> dict[bytes, str]:
+    from zerolang.memory.recall import fact_texts
+
+    return fact_texts(store, facts)
+
+
+def _pruned_lines(episodes: Sequence[Episode], texts: dict[bytes, str]) -> list[str]:
+    return [
+        f"would prune: episode {e.episode_hash.short()}  {e.event_time}  {texts.get(e.fact_hash.digest, '?')}"
+        f"  (confidence {e.base_confidence:g})"
+        for e in episodes
+    ]
 
 
 @_command("sweep")
 def sweep(
     db: DbOption = None,
+    space: SpaceOption = "default",
     min_confidence: Annotated[
         float,
-        typer.Option("--min-confidence", min=0.0, max=1.0, help="Remove episodes decayed below this."),
+        typer.Option("--min-confidence", min=0.0, max=1.0, help="Prune episodes decayed below this."),
     ] = 0.01,
     half_life_days: HalfLifeOption = 7.0,
     now: NowOption = None,
+    dry_run: DryRunOption = False,
     as_json: Annotated[
         bool, typer.Option("--json", help="Print {removed, episodes: [...]} as JSON.")
     ] = False,
 ) -> None:
-    """Remove episodes whose confidence decayed below the minimum (semantic facts keep theirs)."""
+    """Prune episodes whose confidence decayed below the minimum; their facts and concepts stay.
+
+    Pruned episodes are logged (with the time and reason), so `check` still
+    verifies every fact and `export --since` explains what it cannot express.
+    Episodes of semantic facts are never pruned.
+    """
     from zerolang.memory.tiers import EpisodicMemory
 
-    with _open(db, create=False) as store:
-        removed = EpisodicMemory(store, half_life_days * 86400, min_confidence, as_of(now)).sweep()
+    with _open(db, create=False, space=space) as store:
+        memory = EpisodicMemory(store, half_life_days * 86400, min_confidence, as_of(now))
+        removed = memory.sweep(dry_run=dry_run)
+        texts = _fact_texts(store, [e.fact_hash.digest for e in removed]) if dry_run else {}
     if as_json:
-        _print_json({"removed": len(removed), "episodes": [episode.to_json() for episode in removed]})
+        document: dict[str, object] = {"removed": len(removed), "episodes": [e.to_json() for e in removed]}
+        if dry_run:
+            document["dry_run"] = True
+        _print_json(document)
         return
-    typer.echo(f"{_plural(len(removed), 'decayed episode')} removed")
+    if dry_run:
+        lines = _pruned_lines(removed, texts)
+        lines.append(f"dry run: {_plural(len(removed), 'decayed episode')} would be pruned; nothing changed")
+        typer.echo("\n".join(lines))
+        return
+    typer.echo(f"{_plural(len(removed), 'decayed episode')} pruned (facts and concepts kept)")
 
 
 # ---- export, import, checkpoint (.0c, levels, deltas: zerolang.formats) ---------------------
@@ -464,6 +549,7 @@ def sweep(
 @_command("export")
 def export(
     db: DbOption = None,
+    space: SpaceOption = "default",
     form: Annotated[
         str, typer.Option("--format", metavar="0|0c|json", help="0c (compact), json, or 0 (verbose graphs).")
     ] = "0c",
@@ -487,7 +573,7 @@ def export(
 
     if form not in Format._value2member_map_ or level not in Level._value2member_map_:
         raise ZeroError(f"--format is 0, 0c or json and --level L0, L1 or L2 (got {form!r}, {level!r})")
-    with _open(db, create=False) as store:
+    with _open(db, create=False, space=space) as store:
         text = export_store(store, Format(form), Level(level), since)
     if output is None:
         sys.stdout.write(text)
@@ -496,11 +582,11 @@ def export(
 
 
 @_command("checkpoint")
-def checkpoint(db: DbOption = None, as_json: JsonOption = False) -> None:
+def checkpoint(db: DbOption = None, space: SpaceOption = "default", as_json: JsonOption = False) -> None:
     """Print the store's checkpoint: a hash of every concept and episode, then the counts."""
     from zerolang.formats.checkpoint import of_store
 
-    with _open(db, create=False) as store:
+    with _open(db, create=False, space=space) as store:
         state = of_store(store)
     if as_json:
         _print_json({"checkpoint": state.hash, "concepts": state.concepts, "relations": state.relations})
@@ -512,6 +598,7 @@ def checkpoint(db: DbOption = None, as_json: JsonOption = False) -> None:
 def import_(
     file: Annotated[str, typer.Argument(help="A .0c (L2) export or delta, or a JSON export; - reads stdin.")],
     db: DbOption = None,
+    space: SpaceOption = "default",
 ) -> None:
     """Load an export into the store, all or nothing; a delta applies only on its base checkpoint."""
     from zerolang.files import read_stdin_text, read_text
@@ -520,7 +607,87 @@ def import_(
 
     text = read_stdin_text() if file == "-" else read_text(file)
     name = "<stdin>" if file == "-" else file
-    with _open(db, create=True) as store:
+    with _open(db, create=True, space=space) as store:
         kind, relations = import_text(store, text, name)
         state = of_store(store)
     typer.echo(f"Imported {name} ({kind}, {_plural(relations, 'relation')}); checkpoint {state}")
+
+
+# ---- migrate, grant (zerolang.memory.migrate, the PostgreSQL backend) ----------------------
+
+
+@_command("migrate")
+def migrate(
+    source: Annotated[
+        str, typer.Argument(help="The store to copy from: a SQLite file or a URL.", metavar="FROM")
+    ],
+    target: Annotated[str, typer.Argument(help="The store to copy to (created if missing).", metavar="TO")],
+    space: Annotated[
+        str | None,
+        typer.Option("--space", metavar="NAME", help="Copy only this space (default: every space)."),
+    ] = None,
+) -> None:
+    """Copy a whole store, or one space, to another store or backend; the checkpoints come out equal.
+
+    Rerunning an interrupted copy completes it without duplicates.
+    """
+    from zerolang.formats.checkpoint import of_store
+    from zerolang.memory.migrate import copy_store
+
+    with _open(source, create=False) as origin, _open(target, create=True) as destination:
+        spaces = None if space is None else [space]
+        if sys.stderr.isatty():
+            copies = _copy_with_progress(origin, destination, spaces)
+        else:
+            copies = copy_store(origin, destination, spaces)
+        for copy in copies:
+            before = of_store(origin.in_space(copy.space))
+            after = of_store(destination.in_space(copy.space))
+            status = "ok" if before.matches(after) else "MISMATCH"
+            typer.echo(
+                f"{copy.space}: {_plural(copy.records, 'record')},"
+                f" {_plural(copy.new_episodes, 'new episode')}, {copy.pruned} pruned;"
+                f" checkpoint {after.hash[:12]} {status}"
+            )
+            if status != "ok":
+                raise typer.Exit(1)
+        if not copies:
+            typer.echo(f"{origin.path}: nothing to copy")
+
+
+def _copy_with_progress(
+    origin: MemoryStore, destination: MemoryStore, spaces: list[str] | None
+) -> list[SpaceCopy]:
+    from rich.console import Console
+    from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
+
+    from zerolang.memory.migrate import CopyProgress, copy_store
+
+    columns = (TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(), TimeRemainingColumn())
+    with Progress(*columns, console=Console(stderr=True), transient=True) as bar:
+        tasks: dict[str, TaskID] = {}
+
+        def seen(state: CopyProgress) -> None:
+            if state.space not in tasks:
+                tasks[state.space] = bar.add_task(f"copying {state.space}", total=state.total)
+            bar.update(tasks[state.space], completed=state.done)
+
+        return copy_store(origin, destination, spaces, seen)
+
+
+@_command("grant")
+def grant(
+    role: Annotated[str, typer.Argument(help="A PostgreSQL role.", metavar="ROLE")],
+    db: DbOption = None,
+    space: SpaceOption = "default",
+) -> None:
+    """Let a PostgreSQL role read and write one space (row-level security keeps it out of the others)."""
+    from zerolang.errors import ZeroError
+
+    with _open(db, create=True, space=space) as store:
+        grant_space = getattr(store.backend, "grant_space", None)
+        if grant_space is None:
+            raise ZeroError(f"{store.path}: spaces are per role on PostgreSQL only (--db postgresql://...)")
+        grant_space(role, space)
+        path = store.path
+    typer.echo(f"{role} may read and write space {space} in {path}")

@@ -8,7 +8,7 @@ from typing import TYPE_CHECKING, Annotated
 
 import typer
 
-from zerolang.cli.memory_cmd import DbOption, NowOption, as_of
+from zerolang.cli.memory_cmd import DbOption, NowOption, SpaceOption, as_of
 
 if TYPE_CHECKING:
     from zerolang.memory.store import MemoryStore
@@ -20,6 +20,7 @@ def query(
         str, typer.Argument(help="The query, e.g. 'recall \"agent\" depth 2 limit 10'.", metavar="QUERY")
     ],
     db: DbOption = None,
+    space: SpaceOption = "default",
     as_json: Annotated[bool, typer.Option("--json", help="Print the results as a JSON list.")] = False,
     explain: Annotated[bool, typer.Option("--explain", help="Show the plan and every score factor.")] = False,
     now: NowOption = None,
@@ -32,7 +33,7 @@ def query(
     parsed = parse_query(text)  # a bad query fails before the database is opened
     clock = as_of(now)
     document_text: str | None = None
-    with _open(db, create=False) as store:
+    with _open(db, create=False, space=space) as store:
         result = run_query(store, parsed, clock=clock)
         if parsed.detail is not None:
             document_text = _at_level(store, result, parsed.detail)

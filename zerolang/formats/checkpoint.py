@@ -55,11 +55,8 @@ def of_snapshot(snapshot: Snapshot) -> Checkpoint:
 
 
 def of_store(store: MemoryStore) -> Checkpoint:
-    """The store's current checkpoint (two index scans)."""
-    db = store._db  # a bulk read: the store has no API listing every hash
-    concepts = [row[0] for row in db.execute("SELECT hash FROM concepts")]
-    episodes = [row[0] for row in db.execute("SELECT hash FROM episodes")]
-    return compute(concepts, episodes)
+    """The store's current checkpoint (two index scans, in hash order)."""
+    return compute(store.backend.concept_hashes(), store.backend.episode_hashes())
 
 
 def parse_checkpoint(text: str) -> str:

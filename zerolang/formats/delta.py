@@ -1,7 +1,8 @@
 """Deltas: what a memory gained since a checkpoint, as `.0c` text that applies only on that checkpoint.
 
-A store only grows (episodes are added, concepts merged by max confidence,
-latest update and alias union), so a delta is the new relations with their
+Knowledge only grows (episodes are added, concepts merged by max confidence,
+latest update and alias union; maintenance prunes observations, never facts
+or concepts, and logs what it pruned), so a delta is the new relations with their
 contexts and the concepts they mention, carrying the concepts' new values;
 applying it is inserting it. A change that growing cannot express (a removal,
 a confidence lowered) is refused by `diff` rather than silently dropped.
@@ -19,6 +20,7 @@ from zerolang.formats import checkpoint as checkpoints
 from zerolang.formats.checkpoint import Checkpoint
 from zerolang.formats.compact import HEADER, derived_confidences, parse, parse_header, serialize, time_spans
 from zerolang.formats.model import Snapshot, read_store, write_store
+from zerolang.memory.backend import PrunedEpisode
 from zerolang.memory.store import MemoryStore
 from zerolang.memory.types import ConceptHash, ConceptNode, EpisodeHash
 
@@ -100,27 +102,54 @@ def _merge(old: ConceptNode, new: ConceptNode) -> ConceptNode:
 def since(store: MemoryStore, base: str) -> Delta:
     """What the store gained since checkpoint `base`, found among its past states by time.
 
-    A store keeps no history, but every concept and episode carries its
-    creation time, so each past state is "everything created up to t": the
-    times are tried newest first until one hashes to `base`. Two ingests in
-    the same millisecond are therefore one state here: a checkpoint taken
-    between them is refused as "not a past state".
+    A store keeps no snapshots, but every concept and episode carries its
+    creation time and every episode maintenance pruned is logged with the
+    time it went, so each past state is "everything created up to t, less
+    what was pruned by t": the times are tried newest first until one hashes
+    to `base`. Two ingests in the same millisecond are therefore one state
+    here: a checkpoint taken between them is refused as "not a past state".
+    A base from before a prune is found, but refused with the reason: a delta
+    only adds, so it cannot carry the removal.
     """
     current = read_store(store)
-    relations = sorted(current.relations, key=lambda r: r.created_at)
-    times = sorted({r.created_at for r in relations}, reverse=True)
     if checkpoints.of_snapshot(current).hash == base:
         return Delta(base, Snapshot((), (), ()))
-    for time in times[1:]:
-        episodes = {r.episode_hash.digest for r in relations if r.created_at <= time}
+    pruned = store.backend.pruned()
+    lifetimes: list[tuple[str, str | None, bytes]] = [
+        (r.created_at, None, r.episode_hash.digest) for r in current.relations
+    ]
+    lifetimes += [(p.created_at, p.pruned_at, p.hash) for p in pruned]
+    times = sorted({t for t, _, _ in lifetimes} | {p.pruned_at for p in pruned}, reverse=True)
+    for time in times:
+        episodes = [
+            key for created, gone, key in lifetimes if created <= time and (gone is None or gone > time)
+        ]
         concepts = [c.hash.digest for c in current.concepts if c.created_at <= time]
         if checkpoints.compute(concepts, episodes).hash == base:
-            old = {r.episode_hash for r in relations if r.created_at <= time}
+            _refuse_removals(base, time, pruned)
+            old = {r.episode_hash for r in current.relations if r.created_at <= time}
             known = {c.hash for c in current.concepts if c.created_at <= time}
             return Delta(base, _additions(old, known, current))
     if checkpoints.compute([], []).hash == base:
         return Delta(base, current)
-    raise DeltaError(f"checkpoint {base[:12]} is not a past state of this store")
+    raise DeltaError(
+        f"checkpoint {base[:12]} is not a past state of this store"
+        " (export the whole store instead: zero memory export without --since)"
+    )
+
+
+def _refuse_removals(base: str, time: str, pruned: list[PrunedEpisode]) -> None:
+    """A base holding episodes pruned since cannot be brought up to date by additions."""
+    gone = [p for p in pruned if p.created_at <= time < p.pruned_at]
+    if not gone:
+        return
+    reasons = ", ".join(sorted({p.reason for p in gone}))
+    last = max(p.pruned_at for p in gone)
+    raise DeltaError(
+        f"since checkpoint {base[:12]}, maintenance pruned {len(gone)} of its relations ({reasons},"
+        f" last at {last}); a delta only adds, so it cannot carry that: export the whole store"
+        " instead (zero memory export without --since) and import it into an empty store"
+    )
 
 
 def apply(store: MemoryStore, delta: Delta) -> Checkpoint:

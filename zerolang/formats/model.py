@@ -9,19 +9,14 @@ same memory give equal snapshots.
 
 from __future__ import annotations
 
-import json
 from collections.abc import Iterable
 from dataclasses import dataclass
 
-from zerolang.memory.store import MemoryStore, chunks
+from zerolang.memory.store import MemoryStore
 from zerolang.memory.types import (
-    ConceptHash,
     ConceptNode,
     ContextHash,
-    ContextMeta,
     ContextNode,
-    EpisodeHash,
-    FactHash,
     MemoryRecord,
     RelationNode,
 )
@@ -116,69 +111,40 @@ def read_facts(store: MemoryStore, facts: Iterable[bytes]) -> Snapshot:
 
 
 def _read(store: MemoryStore, facts: list[bytes] | None) -> Snapshot:
-    db = store._db  # a bulk read: the store's per-concept API would make 10,000x slower
-    rows: list[tuple[bytes, bytes, bytes, str, bytes, float, bytes, str]] = []
-    episodes = (
-        "SELECT e.hash, e.fact_hash, f.subject_hash, f.predicate, f.object_hash, e.confidence,"
-        " e.context_hash, e.created_at FROM episodes e JOIN facts f ON f.hash = e.fact_hash"
-    )
+    backend = store.backend  # bulk scans in hash order: one pass per table, whatever the backend
+    relations = list(backend.scan_relations(facts))
     if facts is None:
-        rows = db.execute(episodes).fetchall()
+        concepts = list(backend.scan_concepts())
+        contexts = [Context(node, at) for node, at in backend.scan_contexts()]
     else:
-        for chunk, marks in chunks(facts):
-            rows += db.execute(f"{episodes} WHERE e.fact_hash IN ({marks})", chunk).fetchall()
-    wanted_concepts = None if facts is None else {row[2] for row in rows} | {row[4] for row in rows}
-    wanted_contexts = None if facts is None else {row[6] for row in rows}
-    aliases: dict[bytes, list[str]] = {}
-    for key, alias in db.execute("SELECT concept_hash, alias FROM concept_aliases ORDER BY id"):
-        if wanted_concepts is None or key in wanted_concepts:
-            aliases.setdefault(key, []).append(alias)
-    concepts = tuple(
-        ConceptNode(ConceptHash(key), label, tuple(aliases.get(key, ())), confidence, created, updated)
-        for key, label, confidence, created, updated in db.execute(
-            "SELECT hash, label, confidence, created_at, updated_at FROM concepts ORDER BY created_at, hash"
-        )
-        if wanted_concepts is None or key in wanted_concepts
-    )
-    contexts = tuple(
-        Context(
-            ContextNode(ContextHash(key), ContextMeta(time, source, scope, agent, session, json.loads(meta))),
-            at,
-        )
-        for key, time, source, scope, agent, session, meta, at in db.execute(
-            "SELECT hash, event_time, source, scope, agent_id, session_id, metadata, created_at"
-            " FROM contexts ORDER BY created_at, hash"
-        )
-        if wanted_contexts is None or key in wanted_contexts
-    )
-    return Snapshot(concepts, contexts, _ordered(rows, concepts, contexts))
+        wanted = {r.subject_hash.digest for r in relations} | {r.object_hash.digest for r in relations}
+        concepts = list(backend.concepts(sorted(wanted)).values())
+        found = backend.contexts(sorted({r.context_hash.digest for r in relations}))
+        contexts = [Context(node, at) for node, at in found.values()]
+    concepts.sort(key=lambda c: (c.created_at, c.hash.digest))
+    contexts.sort(key=lambda c: (c.created_at or "", c.node.hash.digest))
+    return Snapshot(tuple(concepts), tuple(contexts), _ordered(relations, tuple(concepts), tuple(contexts)))
 
 
 def _ordered(
-    rows: Iterable[tuple[bytes, bytes, bytes, str, bytes, float, bytes, str]],
-    concepts: tuple[ConceptNode, ...],
-    contexts: tuple[Context, ...],
+    relations: Iterable[RelationNode], concepts: tuple[ConceptNode, ...], contexts: tuple[Context, ...]
 ) -> tuple[RelationNode, ...]:
-    concept_rank = {c.hash.digest: index for index, c in enumerate(concepts)}
-    context_rank = {c.node.hash.digest: index for index, c in enumerate(contexts)}
-    ordered = sorted(rows, key=lambda r: (context_rank[r[6]], concept_rank[r[2]], r[7], r[0]))
+    concept_rank = {c.hash: index for index, c in enumerate(concepts)}
+    context_rank = {c.node.hash: index for index, c in enumerate(contexts)}
     return tuple(
-        RelationNode(
-            fact_hash=FactHash(fact),
-            episode_hash=EpisodeHash(episode),
-            subject_hash=ConceptHash(subject),
-            predicate=predicate,
-            object_hash=ConceptHash(obj),
-            confidence=confidence,
-            context_hash=ContextHash(context),
-            created_at=created,
+        sorted(
+            relations,
+            key=lambda r: (
+                context_rank[r.context_hash],
+                concept_rank[r.subject_hash],
+                r.created_at,
+                r.episode_hash.digest,
+            ),
         )
-        for episode, fact, subject, predicate, obj, confidence, context, created in ordered
     )
 
 
 def write_store(store: MemoryStore, snapshot: Snapshot) -> None:
     """Insert the snapshot into the store, all or nothing (hashes verified)."""
     with store.transaction():
-        for record in snapshot.to_records():
-            store.insert_record(record)
+        store.insert_records(snapshot.to_records())

@@ -5,17 +5,25 @@ and predicate, a context's three fields, an episode's two digests), every
 reference is resolved, and what the merge rules promise is verified: labels
 and predicates normalised, each fact's observation count and folded
 confidence in agreement with its episodes, nothing left unreferenced.
-One pass per table; the only state kept is one entry per row.
+One pass per table; the only state kept is one entry per row. Episodes that
+maintenance pruned still count towards their fact (the fact keeps what they
+taught) and keep their context referenced.
+
+The rows come from the backend's raw scans (`MemoryBackend.raw_*`), which
+trust nothing either: keys arrive as stored, hash or not.
 """
 
 from __future__ import annotations
 
-import sqlite3
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
 from zerolang.memory.hashing import concept_hash, context_hash_of, fact_hash
 from zerolang.memory.normalize import normalize_label, normalize_predicate
 from zerolang.memory.types import EpisodeHash
+
+if TYPE_CHECKING:
+    from zerolang.memory.backend import MemoryBackend
 
 
 @dataclass(frozen=True, slots=True)
@@ -33,14 +41,14 @@ class Problem:
         return {"kind": self.kind, "hash": self.hash, "message": self.message}
 
 
-def find_problems(db: sqlite3.Connection) -> list[Problem]:
-    """Every problem in the database behind `db`, table by table."""
-    return _Checker(db).run()
+def find_problems(backend: MemoryBackend) -> list[Problem]:
+    """Every problem in the backend's space, table by table."""
+    return _Checker(backend).run()
 
 
 class _Checker:
-    def __init__(self, db: sqlite3.Connection) -> None:
-        self.db = db
+    def __init__(self, backend: MemoryBackend) -> None:
+        self.db = backend
         self.problems: list[Problem] = []
 
     def report(self, kind: str, key: object, message: str) -> None:
@@ -59,11 +67,8 @@ class _Checker:
         return self.problems
 
     def database(self) -> None:
-        for (message,) in self.db.execute("PRAGMA quick_check"):
-            if message != "ok":
-                self.report("database", "", message)
-        for table, rowid, parent, _ in self.db.execute("PRAGMA foreign_key_check"):
-            self.report("database", "", f"{table} row {rowid} refers to a missing {parent} row")
+        for message in self.db.integrity_problems():
+            self.report("database", "", message)
 
     def digest_ok(self, kind: str, key: object) -> bool:
         if isinstance(key, bytes) and len(key) == 32:
@@ -74,7 +79,7 @@ class _Checker:
     def concepts(self) -> dict[bytes, str | None]:
         """Each concept's label, or None when its hash does not verify (its facts are then not rechecked)."""
         labels: dict[bytes, str | None] = {}
-        for key, label in self.db.execute("SELECT hash, label FROM concepts"):
+        for key, label in self.db.raw_concepts():
             labels[key] = label
             if not self.digest_ok("concept", key):
                 continue
@@ -84,7 +89,7 @@ class _Checker:
                 self.report("concept", key, f"hash does not match its label {label!r} ({expected.short()})")
             elif normalize_label(label) != label:
                 self.report("concept", key, f"label {label!r} is not normalised")
-        for key, alias in self.db.execute("SELECT concept_hash, alias FROM concept_aliases"):
+        for key, alias in self.db.raw_aliases():
             if key not in labels:
                 self.report("alias", key, f"alias {alias!r} names a missing concept")
         return labels
@@ -93,8 +98,7 @@ class _Checker:
         """(confidence, observations) per fact, and the concepts the facts mention."""
         facts: dict[bytes, tuple[float, int]] = {}
         mentioned: set[bytes] = set()
-        query = "SELECT hash, subject_hash, predicate, object_hash, confidence, observations FROM facts"
-        for key, subject, predicate, obj, confidence, observations in self.db.execute(query):
+        for key, subject, predicate, obj, confidence, observations in self.db.raw_facts():
             facts[key] = (confidence, observations)
             mentioned.update((subject, obj))
             if not self.digest_ok("fact", key):
@@ -115,9 +119,7 @@ class _Checker:
 
     def contexts(self) -> set[bytes]:
         contexts: set[bytes] = set()
-        for key, event_time, source, scope in self.db.execute(
-            "SELECT hash, event_time, source, scope FROM contexts"
-        ):
+        for key, event_time, source, scope in self.db.raw_contexts():
             contexts.add(key)
             if not self.digest_ok("context", key):
                 continue
@@ -131,8 +133,13 @@ class _Checker:
         """Check each episode and each fact's aggregates; returns the contexts the episodes refer to."""
         folded: dict[bytes, tuple[int, float]] = {}
         observed: set[bytes] = set()
-        query = "SELECT hash, fact_hash, context_hash, confidence FROM episodes"
-        for key, fact, context, confidence in self.db.execute(query):
+        for key, fact, context, confidence in self.db.raw_pruned():
+            observed.add(context)
+            count, keep = folded.get(fact, (0, 1.0))
+            folded[fact] = (count + 1, keep * (1.0 - confidence))
+            if fact not in facts:
+                self.report("pruned episode", key, f"its fact {_hex(fact)} is missing")
+        for key, fact, context, confidence in self.db.raw_episodes():
             observed.add(context)
             count, keep = folded.get(fact, (0, 1.0))
             folded[fact] = (count + 1, keep * (1.0 - confidence))

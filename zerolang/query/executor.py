@@ -3,18 +3,19 @@
 recall: BFS from the seed (predicate sets pushed into SQL, context, time and
 tier filters applied to each level's facts in one batched query), ranked by
 score or activation, then `where`, `order by`, `limit`; the returned facts
-are touched. match: patterns run most-constant first, each as one indexed
-SQL query with the variables already bound pushed in as `IN (...)`, joined
-on shared variables in Python.
+are touched. match: patterns run most-constant first, each as one
+`MemoryBackend.find_facts` call (an indexed query) with the variables already
+bound pushed in, joined on shared variables in Python. No SQL here: every
+read goes through the store's backend.
 """
 
 from __future__ import annotations
 
 import math
-import sqlite3
 from collections.abc import Callable, Collection, Sequence
 from dataclasses import dataclass, field
 
+from zerolang.memory.backend import FactFilter, MemoryBackend
 from zerolang.memory.recall import (
     RecallOptions,
     RecallResult,
@@ -25,13 +26,12 @@ from zerolang.memory.recall import (
 )
 from zerolang.memory.recall.ranking import DEFAULT_WEIGHTS
 from zerolang.memory.recall.traversal import Edge, EdgeFilter
-from zerolang.memory.store import MemoryStore, chunks
+from zerolang.memory.store import MemoryStore
 from zerolang.memory.tiers import (
     DEFAULT_HALF_LIFE,
     DEFAULT_MIN_CONFIDENCE,
     Clock,
     decay,
-    ensure_tiers,
     parse_time,
     system_clock,
 )
@@ -67,7 +67,6 @@ def run_query(
 ) -> QueryResult:
     """Parse (if text) and execute a query; every user mistake is a `QueryError`."""
     parsed = parse_query(query) if isinstance(query, str) else query
-    ensure_tiers(store)
     if parsed.kind == "recall":
         return _recall(store, parsed, clock, touch)
     return _match(store, parsed, clock, touch)
@@ -87,7 +86,7 @@ def _window(query: Query, now: float) -> tuple[float, float] | None:
 
 
 def fact_filter(
-    db: sqlite3.Connection, query: Query, now: float
+    db: MemoryBackend, query: Query, now: float
 ) -> Callable[[Collection[bytes]], set[bytes]] | None:
     """Which facts pass the context, time and tier clauses (None when there are none)."""
     window = _window(query, now)
@@ -107,52 +106,32 @@ def fact_filter(
 
 
 def _in_context(
-    db: sqlite3.Connection, keys: Sequence[bytes], query: Query, window: tuple[float, float] | None
+    db: MemoryBackend, keys: Sequence[bytes], query: Query, window: tuple[float, float] | None
 ) -> set[bytes]:
     """Facts with at least one episode whose context matches every context clause."""
     found: set[bytes] = set()
-    for chunk, marks in chunks(keys):
-        rows = db.execute(
-            f"""SELECT e.fact_hash, c.event_time, c.source, c.scope FROM episodes e
-                JOIN contexts c ON c.hash = e.context_hash WHERE e.fact_hash IN ({marks})""",
-            chunk,
-        )
-        for fact, event_time, source, scope in rows:
-            if fact in found or (query.sources and source not in query.sources):
-                continue
-            if query.scopes and scope not in query.scopes:
-                continue
-            if window is not None and not window[0] <= parse_time(event_time) <= window[1]:
-                continue
-            found.add(fact)
+    for row in db.episodes_of(keys):
+        if row.fact_hash in found or (query.sources and row.source not in query.sources):
+            continue
+        if query.scopes and row.scope not in query.scopes:
+            continue
+        if window is not None and not window[0] <= parse_time(row.event_time) <= window[1]:
+            continue
+        found.add(row.fact_hash)
     return found
 
 
-def _in_tiers(
-    db: sqlite3.Connection, keys: Sequence[bytes], tiers: Collection[str], now: float
-) -> set[bytes]:
+def _in_tiers(db: MemoryBackend, keys: Sequence[bytes], tiers: Collection[str], now: float) -> set[bytes]:
     found: set[bytes] = set()
-    for chunk, marks in chunks(keys):
-        if "semantic" in tiers:
-            rows = db.execute(f"SELECT fact_hash FROM semantic_facts WHERE fact_hash IN ({marks})", chunk)
-            found.update(row[0] for row in rows)
-        if "working" in tiers:
-            rows = db.execute(
-                f"""SELECT e.fact_hash FROM working_items w JOIN episodes e ON e.hash = w.episode_hash
-                    WHERE e.fact_hash IN ({marks})""",
-                chunk,
-            )
-            found.update(row[0] for row in rows)
-        if "episodic" in tiers:
-            rows = db.execute(
-                f"""SELECT e.fact_hash, e.confidence, c.event_time FROM episodes e
-                    JOIN contexts c ON c.hash = e.context_hash WHERE e.fact_hash IN ({marks})""",
-                chunk,
-            )
-            for fact, confidence, event_time in rows:
-                alive = decay(confidence, DEFAULT_HALF_LIFE, now - parse_time(event_time))
-                if alive >= DEFAULT_MIN_CONFIDENCE:
-                    found.add(fact)
+    if "semantic" in tiers:
+        found |= db.semantic_facts(keys)
+    if "working" in tiers:
+        found |= db.working_facts(keys)
+    if "episodic" in tiers:
+        for row in db.episodes_of(keys):
+            alive = decay(row.confidence, DEFAULT_HALF_LIFE, now - parse_time(row.event_time))
+            if alive >= DEFAULT_MIN_CONFIDENCE:
+                found.add(row.fact_hash)
     return found
 
 
@@ -187,7 +166,7 @@ def _recall(store: MemoryStore, query: Query, clock: Clock, touch: bool) -> Quer
         touch=False,
     )
     now = clock().timestamp()
-    allowed = fact_filter(store._db, query, now)
+    allowed = fact_filter(store.backend, query, now)
     results = recall_from(store, seed.hash, options, clock=clock, edge_filter=_edge_filter(allowed))
     results = [r for r in results if all(c.holds(_recall_number(r, c.field)) for c in query.compares)]
     order_key, descending = _recall_order(query, ranker)
@@ -331,39 +310,33 @@ _FactRow = tuple[bytes, bytes, str, bytes, float, int]
 
 
 def _fetch(
-    db: sqlite3.Connection, item: _Resolved, query: Query, bound: tuple[str, str, list[bytes | str]] | None
+    db: MemoryBackend, item: _Resolved, query: Query, bound: tuple[str, str, list[bytes | str]] | None
 ) -> list[_FactRow]:
     """The facts matching one pattern's constants, `where` and predicate set, and a bound variable."""
-    where: list[str] = []
-    args: list[object] = []
-    for column, value in (
-        ("subject_hash", item.subject),
-        ("predicate", item.predicate),
-        ("object_hash", item.object),
-    ):
-        if value is not None:
-            where.append(f"{column} = ?")
-            args.append(value)
-    for compare in query.compares:
-        op = "=" if compare.op == "=" else compare.op
-        where.append(f"{compare.field if compare.field == 'confidence' else 'observations'} {op} ?")
-        args.append(compare.value)
-    if query.predicates is not None:
-        where.append(f"predicate IN ({','.join('?' * len(query.predicates))})")
-        args.extend(query.predicates)
     pattern = item.pattern
-    if isinstance(pattern.subject, Var) and pattern.subject == pattern.object:
-        where.append("subject_hash = object_hash")
-    columns = "hash, subject_hash, predicate, object_hash, confidence, observations"
-    base = f"SELECT {columns} FROM facts" + (" WHERE " + " AND ".join(where) if where else "")
-    if bound is None:
-        return list(db.execute(base + " ORDER BY hash", args))
-    column, _, values = bound
-    rows: list[_FactRow] = []
-    joiner = " AND " if where else " WHERE "
-    for chunk, marks in chunks(values):  # type: ignore[arg-type]
-        rows.extend(db.execute(f"{base}{joiner}{column} IN ({marks}) ORDER BY hash", [*args, *chunk]))
-    return rows
+    where = FactFilter(
+        subject=item.subject,
+        predicate=item.predicate,
+        object=item.object,
+        predicates=None if query.predicates is None else frozenset(query.predicates),
+        compares=tuple(
+            ("confidence" if c.field == "confidence" else "observations", c.op, c.value)
+            for c in query.compares
+        ),
+        self_loop=isinstance(pattern.subject, Var) and pattern.subject == pattern.object,
+        bound=None if bound is None else (bound[0], bound[2]),
+    )
+    return [
+        (
+            f.fact_hash.digest,
+            f.subject_hash.digest,
+            f.predicate,
+            f.object_hash.digest,
+            f.confidence,
+            f.observations,
+        )
+        for f in db.find_facts(where)
+    ]
 
 
 def _pushdown(
@@ -406,7 +379,7 @@ def _bind(binding: Binding, pattern: Pattern, row: _FactRow) -> Binding | None:
 
 def _match(store: MemoryStore, query: Query, clock: Clock, touch: bool) -> QueryResult:
     _check_variables(query)
-    db = store._db
+    db = store.backend
     now = clock().timestamp()
     allowed = fact_filter(db, query, now)
     resolved = [_resolve(store, p) for p in sorted(query.patterns, key=lambda p: -_constants(p))]
@@ -442,11 +415,8 @@ def _match(store: MemoryStore, query: Query, clock: Clock, touch: bool) -> Query
     return _match_rows(store, query, list(unique.values()), confidences, plan, notes, clock, touch)
 
 
-def _confidences(db: sqlite3.Connection, facts: set[bytes]) -> dict[bytes, float]:
-    found: dict[bytes, float] = {}
-    for chunk, marks in chunks(sorted(facts)):
-        found.update(db.execute(f"SELECT hash, confidence FROM facts WHERE hash IN ({marks})", chunk))
-    return found
+def _confidences(db: MemoryBackend, facts: set[bytes]) -> dict[bytes, float]:
+    return {key: fact.confidence for key, fact in db.facts(sorted(facts)).items()}
 
 
 def _match_rows(

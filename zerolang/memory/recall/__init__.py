@@ -109,17 +109,17 @@ def recall_from(
     edge_filter: EdgeFilter | None = None,
 ) -> list[RecallResult]:
     episodic = EpisodicMemory(store, options.half_life, clock=clock)
-    db = store._db
+    backend = store.backend
     pool = options.candidates if options.candidates is not None else max(50, 5 * options.limit)
     config = TraversalConfig(options.depth, pool, options.min_confidence, options.predicates)
-    hits = bfs(db, seed, config, edge_filter)
-    stats = fact_stats(db, [hit.path[-1].digest for hit in hits])
+    hits = bfs(backend, seed, config, edge_filter)
+    stats = fact_stats(backend, [hit.path[-1].digest for hit in hits])
     factors = factors_for(
-        hits, stats, degrees(db, [h.concept.digest for h in hits]), episodic.now(), options.half_life
+        hits, stats, degrees(backend, [h.concept.digest for h in hits]), episodic.now(), options.half_life
     )
     if options.ranker == "activation":
         active = spread(
-            db,
+            backend,
             seed,
             max_depth=options.depth,
             min_confidence=options.min_confidence,
@@ -164,38 +164,22 @@ def _results(
 
 
 def concept_labels(store: MemoryStore, keys: Collection[bytes]) -> dict[bytes, str]:
-    from zerolang.memory.store import chunks
-
-    found: dict[bytes, str] = {}
-    for chunk, marks in chunks(sorted(set(keys))):
-        found.update(store._db.execute(f"SELECT hash, label FROM concepts WHERE hash IN ({marks})", chunk))
-    return found
+    return store.backend.labels(sorted(set(keys)))
 
 
 def fact_texts(store: MemoryStore, keys: Collection[bytes]) -> dict[bytes, str]:
     """Each fact as `subject predicate object`, labels resolved."""
-    from zerolang.memory.store import chunks
-
-    found: dict[bytes, str] = {}
-    for chunk, marks in chunks(sorted(set(keys))):
-        rows = store._db.execute(
-            f"""SELECT f.hash, s.label, f.predicate, o.label FROM facts f
-                JOIN concepts s ON s.hash = f.subject_hash JOIN concepts o ON o.hash = f.object_hash
-                WHERE f.hash IN ({marks})""",
-            chunk,
-        )
-        found.update((row[0], f"{row[1]} {row[2]} {row[3]}") for row in rows)
-    return found
+    facts = store.backend.facts(sorted(set(keys)))
+    labels = store.backend.labels(
+        [f.subject_hash.digest for f in facts.values()] + [f.object_hash.digest for f in facts.values()]
+    )
+    return {
+        key: f"{labels[f.subject_hash.digest]} {f.predicate} {labels[f.object_hash.digest]}"
+        for key, f in facts.items()
+    }
 
 
 def touch_facts(store: MemoryStore, facts: Collection[bytes], clock: Clock = system_clock) -> None:
     """Touch every episode of `facts` (what a query returned)."""
-    from zerolang.memory.store import chunks
-
-    episodes: list[bytes] = []
-    for chunk, marks in chunks(sorted(set(facts))):
-        rows = store._db.execute(
-            f"SELECT hash FROM episodes WHERE fact_hash IN ({marks}) ORDER BY hash", chunk
-        )
-        episodes.extend(row[0] for row in rows)
+    episodes = [row.hash for row in store.backend.episodes_of(sorted(set(facts)))]
     EpisodicMemory(store, clock=clock).touch(EpisodeHash(key) for key in episodes)

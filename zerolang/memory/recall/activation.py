@@ -9,10 +9,10 @@ strength. The seed itself never receives activation back.
 
 from __future__ import annotations
 
-import sqlite3
 from collections import defaultdict
 from collections.abc import Collection
 
+from zerolang.memory.backend import MemoryBackend
 from zerolang.memory.recall.traversal import EdgeFilter, neighbours
 from zerolang.memory.types import ConceptHash
 
@@ -20,7 +20,7 @@ DEFAULT_DECAY = 0.5
 
 
 def spread(
-    db: sqlite3.Connection,
+    backend: MemoryBackend,
     seed: ConceptHash,
     *,
     max_depth: int,
@@ -35,7 +35,7 @@ def spread(
     for _ in range(max_depth):
         if not pulse:
             break
-        edges = neighbours(db, sorted(pulse), min_confidence, predicates)
+        edges = neighbours(backend, sorted(pulse), min_confidence, predicates)
         if edge_filter is not None:
             edges = edge_filter(edges)
         arriving: dict[bytes, float] = defaultdict(float)

@@ -13,13 +13,12 @@ a result ranks where it does:
 
 from __future__ import annotations
 
-import sqlite3
 from collections import defaultdict
 from collections.abc import Sequence
 from dataclasses import dataclass
 
+from zerolang.memory.backend import MemoryBackend
 from zerolang.memory.recall.traversal import TraversalHit
-from zerolang.memory.store import chunks
 from zerolang.memory.tiers import decay, parse_time
 
 
@@ -52,38 +51,22 @@ def importance(factors: dict[str, float], weights: Weights = DEFAULT_WEIGHTS) ->
     )
 
 
-def fact_stats(db: sqlite3.Connection, facts: Sequence[bytes]) -> dict[bytes, FactStats]:
-    """Per fact: newest event time, summed access counts and episode hashes, in batched queries."""
+def fact_stats(backend: MemoryBackend, facts: Sequence[bytes]) -> dict[bytes, FactStats]:
+    """Per fact: newest event time, summed access counts and episode hashes (one batched read)."""
     newest: dict[bytes, float] = {}
     accesses: dict[bytes, int] = defaultdict(int)
     episodes: dict[bytes, list[bytes]] = defaultdict(list)
-    for chunk, marks in chunks(sorted(set(facts))):
-        rows = db.execute(
-            f"""SELECT e.fact_hash, e.hash, c.event_time, coalesce(a.access_count, 0)
-                FROM episodes e JOIN contexts c ON c.hash = e.context_hash
-                LEFT JOIN episode_access a ON a.episode_hash = e.hash
-                WHERE e.fact_hash IN ({marks}) ORDER BY e.hash""",
-            chunk,
-        )
-        for fact, episode, event_time, count in rows:
-            moment = parse_time(event_time)
-            newest[fact] = max(newest.get(fact, moment), moment)
-            accesses[fact] += count
-            episodes[fact].append(episode)
+    for row in backend.episodes_of(facts):
+        moment = parse_time(row.event_time)
+        newest[row.fact_hash] = max(newest.get(row.fact_hash, moment), moment)
+        accesses[row.fact_hash] += row.access_count
+        episodes[row.fact_hash].append(row.hash)
     return {key: FactStats(newest[key], accesses[key], tuple(episodes[key])) for key in newest}
 
 
-def degrees(db: sqlite3.Connection, concepts: Sequence[bytes]) -> dict[bytes, int]:
-    """How many fact ends each concept is (a self-loop counts twice): two index-only counts."""
-    found: dict[bytes, int] = defaultdict(int)
-    for chunk, marks in chunks(sorted(set(concepts))):
-        for query in (
-            f"SELECT subject_hash, count(*) FROM facts WHERE subject_hash IN ({marks}) GROUP BY subject_hash",
-            f"SELECT object_hash, count(*) FROM facts WHERE object_hash IN ({marks}) GROUP BY object_hash",
-        ):
-            for key, count in db.execute(query, chunk):
-                found[key] += count
-    return found
+def degrees(backend: MemoryBackend, concepts: Sequence[bytes]) -> dict[bytes, int]:
+    """How many fact ends each concept is (a self-loop counts twice)."""
+    return backend.degrees(concepts)
 
 
 def factors_for(

@@ -1,8 +1,8 @@
 """Breadth-first traversal from a seed concept over both edge directions (seed 001, V1.5).
 
-Neighbours are loaded one BFS level at a time with indexed `IN (...)`
-queries on `facts_by_subject` and `facts_by_object`, so a level costs a few
-queries however wide it is. A concept is reached at its smallest depth; of
+Neighbours are loaded one BFS level at a time: the whole frontier is one
+`MemoryBackend.facts_touching` call (one round trip on PostgreSQL, a few
+indexed queries on SQLite) however wide it is. A concept is reached at its smallest depth; of
 the paths of that length the most confident is kept (confidence = product
 of the facts' folded confidences along the path).
 """
@@ -10,12 +10,11 @@ of the facts' folded confidences along the path).
 from __future__ import annotations
 
 import heapq
-import sqlite3
 from collections.abc import Callable, Collection, Sequence
 from dataclasses import dataclass
 from typing import NamedTuple
 
-from zerolang.memory.store import chunks
+from zerolang.memory.backend import MemoryBackend
 from zerolang.memory.types import ConceptHash, FactHash
 
 
@@ -49,28 +48,21 @@ class TraversalHit:
 
 
 def neighbours(
-    db: sqlite3.Connection,
+    backend: MemoryBackend,
     frontier: Sequence[bytes],
     min_confidence: float,
     predicates: Collection[str] | None = None,
 ) -> list[Edge]:
     """Every fact touching the frontier (as subject or object) at or above `min_confidence`."""
-    extra, extra_args = "", list[object]()
-    if predicates is not None:
-        extra = f" AND predicate IN ({','.join('?' * len(predicates))})"
-        extra_args = [*sorted(predicates)]
-    edges: dict[bytes, Edge] = {}
-    columns = "hash, subject_hash, predicate, object_hash, confidence"
-    for chunk, marks in chunks(frontier):
-        for side in ("subject_hash", "object_hash"):
-            query = f"SELECT {columns} FROM facts WHERE {side} IN ({marks}) AND confidence >= ?{extra}"
-            for edge in map(Edge._make, db.execute(query, [*chunk, min_confidence, *extra_args])):
-                edges[edge.fact] = edge
-    return sorted(edges.values(), key=lambda edge: edge.fact)
+    wanted = None if predicates is None else frozenset(predicates)
+    return [
+        Edge(f.fact_hash.digest, f.subject_hash.digest, f.predicate, f.object_hash.digest, f.confidence)
+        for f in backend.facts_touching(frontier, min_confidence, wanted)
+    ]
 
 
 def bfs(
-    db: sqlite3.Connection,
+    backend: MemoryBackend,
     seed: ConceptHash,
     config: TraversalConfig,
     edge_filter: EdgeFilter | None = None,
@@ -82,7 +74,7 @@ def bfs(
     for depth in range(1, config.max_depth + 1):
         if not frontier:
             break
-        edges = neighbours(db, frontier, config.min_confidence, config.predicates)
+        edges = neighbours(backend, frontier, config.min_confidence, config.predicates)
         if edge_filter is not None:
             edges = edge_filter(edges)
         level = _expand(reached, set(frontier), edges)

@@ -1,0 +1,45 @@
+"""Storage backends behind `zerolang.memory.backend.MemoryBackend`.
+
+- `sqlite`: the embedded default, one file (or `:memory:`);
+- `postgres`: a shared PostgreSQL server (psycopg 3, the `postgres` extra);
+- `sql`: the SQL both speak, written once with `?` placeholders.
+
+`open_backend` picks one by location: a `postgresql://` or `postgres://` URL
+is PostgreSQL, anything else is a SQLite file path.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from zerolang.memory.backend import DEFAULT_SPACE, MemoryBackend, check_space
+
+URL_SCHEMES = ("postgresql://", "postgres://")
+
+
+def is_url(location: str | Path) -> bool:
+    return str(location).startswith(URL_SCHEMES)
+
+
+def open_backend(location: str | Path, *, space: str = DEFAULT_SPACE, create: bool = True) -> MemoryBackend:
+    """The backend at `location`, seen from `space`; `create=False` refuses to create a missing store."""
+    check_space(space)
+    if is_url(location):
+        from zerolang.memory.backends.postgres import PostgresBackend
+
+        return PostgresBackend.connect(str(location), space=space, create=create)
+    from zerolang.memory.backends.sqlite import SqliteBackend
+
+    return SqliteBackend.open(location, space=space, create=create)
+
+
+def display(location: str | Path) -> str:
+    """A location as messages show it: a URL without its password."""
+    text = str(location)
+    if not is_url(text):
+        return text
+    scheme, _, rest = text.partition("://")
+    credentials, at, host = rest.rpartition("@")
+    if at and ":" in credentials:
+        credentials = credentials.split(":", 1)[0] + ":***"
+    return f"{scheme}://{credentials}{at}{host}"

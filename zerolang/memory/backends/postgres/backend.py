@@ -1,0 +1,202 @@
+"""`PostgresBackend`: the shared SQL on a psycopg 3 connection.
+
+Writers to one space are serialised by a transaction-scoped advisory lock
+taken before the batch reads anything, so the merge plan is computed on the
+state it is applied to: concurrent ingests of overlapping inputs end exactly
+where one serial ingest does. Inserts are still `ON CONFLICT`-safe, and
+readers never wait. A BFS frontier is one query (`= ANY(array)` on both
+fact ends), whatever its width.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator, Sequence
+from contextlib import contextmanager
+from typing import TYPE_CHECKING, Any
+
+from zerolang.errors import ZeroError
+from zerolang.memory.backend import DEFAULT_SPACE, check_space
+from zerolang.memory.backends.postgres.migrations import LATEST, MIGRATIONS, TABLES, statements
+from zerolang.memory.backends.sql import SqlBackend
+
+if TYPE_CHECKING:
+    import psycopg
+
+_LOCK_CLASS = 0x5A4D  # advisory lock namespace: "ZM"
+_MIGRATE_LOCK = 0x5A4D4947
+
+
+class PostgresBackend(SqlBackend):
+    __slots__ = ("_location", "_owner", "_space", "_sql", "connection")
+
+    kind = "postgres"
+    greatest = "greatest"
+
+    def __init__(self, connection: psycopg.Connection[Any], location: str, space: str, owner: bool) -> None:
+        self.connection = connection
+        self._location = location
+        self._space = space
+        self._owner = owner
+        self._sql: dict[str, str] = {}
+
+    @classmethod
+    def connect(cls, url: str, *, space: str = DEFAULT_SPACE, create: bool = True) -> PostgresBackend:
+        from zerolang.memory.backends import display
+
+        location = display(url)
+        try:
+            import psycopg
+        except ImportError:
+            raise ZeroError(
+                f'{location}: PostgreSQL needs psycopg 3: pip install "zerolang[postgres]"'
+            ) from None
+        try:
+            connection = psycopg.connect(url, autocommit=True)
+        except psycopg.Error as error:
+            reason = str(error).strip().splitlines()[-1] if str(error).strip() else type(error).__name__
+            raise ZeroError(f"{location}: cannot connect to PostgreSQL ({reason})") from None
+        backend = cls(connection, location, space, True)
+        try:
+            backend._setup(create)
+        except psycopg.Error as error:
+            connection.close()
+            raise ZeroError(f"{location}: cannot use this database ({str(error).strip()})") from None
+        except BaseException:
+            connection.close()
+            raise
+        return backend
+
+    def _setup(self, create: bool) -> None:
+        db = self.connection
+        with db.transaction():
+            db.execute("SELECT pg_advisory_xact_lock(%s)", (_MIGRATE_LOCK,))
+            row = db.execute("SELECT to_regclass('zero_schema_version') IS NOT NULL").fetchone()
+            if row is not None and row[0]:
+                found = db.execute("SELECT version FROM zero_schema_version").fetchone()
+                version = 0 if found is None else int(found[0])
+            else:
+                if not create:
+                    raise ZeroError(
+                        f"{self._location}: no memory store in this database (ingest something first)"
+                    )
+                db.execute("CREATE TABLE zero_schema_version (version INTEGER NOT NULL)")
+                db.execute("INSERT INTO zero_schema_version VALUES (0)")
+                version = 0
+            if version > LATEST:
+                raise ZeroError(
+                    f"{self._location}: made by a newer zerolang (schema {version}, this one reads {LATEST});"
+                    " upgrade zerolang to use it"
+                )
+            for step in range(version, LATEST):
+                for statement in statements(MIGRATIONS[step]):
+                    db.execute(statement)
+                db.execute("UPDATE zero_schema_version SET version = %s", (step + 1,))
+
+    # ---- the MemoryBackend lifetime ---------------------------------------------------------
+
+    @property
+    def location(self) -> str:
+        return self._location
+
+    @property
+    def space(self) -> str:
+        return self._space
+
+    @property
+    def schema_version(self) -> int:
+        row = self.connection.execute("SELECT version FROM zero_schema_version").fetchone()
+        return 0 if row is None else int(row[0])
+
+    def in_space(self, space: str) -> PostgresBackend:
+        return PostgresBackend(self.connection, self._location, check_space(space), False)
+
+    def close(self) -> None:
+        if self._owner:
+            self.connection.close()
+
+    @contextmanager
+    def transaction(self) -> Iterator[None]:
+        with self.connection.transaction():
+            yield
+
+    @contextmanager
+    def write(self) -> Iterator[None]:
+        with self.connection.transaction():
+            self.connection.execute(
+                "SELECT pg_advisory_xact_lock(%s, hashtext(%s))", (_LOCK_CLASS, self._space)
+            )
+            yield
+
+    def grant_space(self, role: str, space: str) -> None:
+        """Let `role` read and write `space` (and no other, unless granted): row-level security."""
+        from psycopg import sql
+
+        check_space(space)
+        db = self.connection
+        with db.transaction():
+            identifier = sql.Identifier(role)
+            db.execute(
+                sql.SQL("GRANT USAGE ON SCHEMA {} TO {}").format(sql.Identifier(self._schema()), identifier)
+            )
+            for table in TABLES:
+                db.execute(
+                    sql.SQL("GRANT SELECT, INSERT, UPDATE, DELETE ON {} TO {}").format(
+                        sql.Identifier(table), identifier
+                    )
+                )
+            for table in ("zero_space_grants", "zero_schema_version"):
+                db.execute(sql.SQL("GRANT SELECT ON {} TO {}").format(sql.Identifier(table), identifier))
+            db.execute(
+                sql.SQL("GRANT USAGE ON ALL SEQUENCES IN SCHEMA {} TO {}").format(
+                    sql.Identifier(self._schema()), identifier
+                )
+            )
+            db.execute(
+                "INSERT INTO zero_space_grants (role_name, space) VALUES (%s, %s) ON CONFLICT DO NOTHING",
+                (role, space),
+            )
+
+    def _schema(self) -> str:
+        row = self.connection.execute("SELECT current_schema()").fetchone()
+        return "public" if row is None or row[0] is None else str(row[0])
+
+    # ---- rows -------------------------------------------------------------------------------
+
+    def _text(self, sql: str) -> Any:
+        text = self._sql.get(sql)
+        if text is None:
+            text = self._sql[sql] = sql.replace("?", "%s")
+        return text
+
+    def rows(self, sql: str, args: Sequence[object] = ()) -> list[tuple[Any, ...]]:
+        return self.connection.execute(self._text(sql), args).fetchall()
+
+    def stream(self, sql: str, args: Sequence[object] = ()) -> Iterator[tuple[Any, ...]]:
+        with self.connection.cursor() as cursor:
+            cursor.execute(self._text(sql), args)
+            yield from cursor
+
+    def run(self, sql: str, args: Sequence[object] = ()) -> int:
+        return self.connection.execute(self._text(sql), args).rowcount
+
+    def run_many(self, sql: str, rows: Sequence[Sequence[object]]) -> None:
+        with self.connection.cursor() as cursor:
+            cursor.executemany(self._text(sql), rows)
+
+    def in_list(self, column: str, keys: Sequence[object]) -> Iterator[tuple[str, list[object]]]:
+        yield f"{column} = ANY(?)", [list(keys)]
+
+    def _touching(self, concepts: Sequence[bytes], extra: str, args: list[object]) -> list[tuple[Any, ...]]:
+        if not concepts:
+            return []
+        from zerolang.memory.backends.sql.records import FACT_COLUMNS
+
+        keys = list(concepts)
+        return self.rows(
+            f"SELECT {FACT_COLUMNS} FROM facts WHERE space = ?{extra}"
+            " AND (subject_hash = ANY(?) OR object_hash = ANY(?))",
+            [*args, keys, keys],
+        )
+
+    def __repr__(self) -> str:
+        return f"PostgresBackend({self._location!r}, space={self._space!r})"

@@ -1,0 +1,22 @@
+"""The SQL SQLite and PostgreSQL share, written once with `?` placeholders (see `core.SqlCore`).
+
+- `core`: connection-independent helpers every part uses (`_rows`, `_in`, the space);
+- `records`: writing records by the merge plan, and every read of concepts, facts, episodes;
+- `tiers`: working memory, access counts, semantic memory, pruning;
+- `checks`: the raw scans `zerolang.memory.check` verifies.
+"""
+
+from __future__ import annotations
+
+from zerolang.memory.backends.sql.checks import CheckScans
+from zerolang.memory.backends.sql.records import Records
+from zerolang.memory.backends.sql.tiers import Tiers
+
+
+class SqlBackend(Records, Tiers, CheckScans):
+    """Everything a `MemoryBackend` does in SQL; a dialect subclass supplies the connection."""
+
+    __slots__ = ()
+
+
+__all__ = ["SqlBackend"]

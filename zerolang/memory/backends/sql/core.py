@@ -1,0 +1,76 @@
+"""What every piece of the shared SQL stands on: the space, row access and `IN` lists.
+
+A dialect (SQLite, PostgreSQL) implements the abstract methods; the SQL
+texts use `?` placeholders, which a dialect may rewrite once per text.
+"""
+
+from __future__ import annotations
+
+from abc import ABC, abstractmethod
+from collections.abc import Iterator, Sequence
+from contextlib import AbstractContextManager
+from typing import Any
+
+Row = tuple[Any, ...]
+
+
+class SqlCore(ABC):
+    """The connection-facing half of a SQL backend."""
+
+    __slots__ = ()
+
+    kind: str
+    greatest: str  # the two-argument max: `max` (SQLite) or `greatest` (PostgreSQL)
+
+    @property
+    @abstractmethod
+    def space(self) -> str: ...
+
+    @property
+    @abstractmethod
+    def location(self) -> str: ...
+
+    @abstractmethod
+    def rows(self, sql: str, args: Sequence[object] = ()) -> list[Row]:
+        """Run a query, every row."""
+
+    @abstractmethod
+    def stream(self, sql: str, args: Sequence[object] = ()) -> Iterator[Row]:
+        """Run a query, rows as they come (large scans)."""
+
+    @abstractmethod
+    def run(self, sql: str, args: Sequence[object] = ()) -> int:
+        """Run a statement; the rows it changed."""
+
+    @abstractmethod
+    def run_many(self, sql: str, rows: Sequence[Sequence[object]]) -> None:
+        """Run a statement once per row."""
+
+    @abstractmethod
+    def in_list(self, column: str, keys: Sequence[object]) -> Iterator[tuple[str, list[object]]]:
+        """`column` restricted to `keys`: (condition, its arguments), one or more slices."""
+
+    @abstractmethod
+    def transaction(self) -> AbstractContextManager[None]: ...
+
+    @abstractmethod
+    def write(self) -> AbstractContextManager[None]:
+        """A write transaction holding the space's write lock from its first statement."""
+
+    def one(self, sql: str, args: Sequence[object] = ()) -> Row | None:
+        found = self.rows(sql, args)
+        return found[0] if found else None
+
+    def select_in(
+        self, sql: str, column: str, keys: Sequence[object], args: Sequence[object] = (), tail: str = ""
+    ) -> list[Row]:
+        """`sql` (which ends in a WHERE clause) AND `column` in `keys`, over as many slices as needed.
+
+        `args` are `sql`'s own arguments (the space first), `tail` follows the condition.
+        """
+        found: list[Row] = []
+        if not keys:
+            return found
+        for condition, values in self.in_list(column, keys):
+            found.extend(self.rows(f"{sql} AND {condition}{tail}", [*args, *values]))
+        return found

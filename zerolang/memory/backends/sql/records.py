@@ -1,0 +1,369 @@
+"""Records in SQL: applying the merge plan, and every read of concepts, facts, contexts and episodes."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterator, Sequence
+
+from zerolang.memory import merge
+from zerolang.memory.backend import (
+    BOUND_COLUMNS,
+    COMPARE_COLUMNS,
+    COMPARE_OPS,
+    Counts,
+    EpisodeRow,
+    FactFilter,
+    InsertResult,
+)
+from zerolang.memory.backends.sql.core import Row, SqlCore
+from zerolang.memory.types import (
+    ConceptHash,
+    ConceptNode,
+    ContextHash,
+    ContextMeta,
+    ContextNode,
+    EpisodeHash,
+    Fact,
+    FactHash,
+    MemoryRecord,
+    RelationNode,
+)
+
+FACT_COLUMNS = "hash, subject_hash, predicate, object_hash, confidence, observations, created_at, updated_at"
+_EPISODE_COLUMNS = """e.hash, e.fact_hash, e.context_hash, e.confidence, e.created_at,
+    c.event_time, c.source, c.scope, coalesce(a.access_count, 0), a.last_access"""
+_EPISODE_FROM = """FROM episodes e
+    JOIN contexts c ON c.space = e.space AND c.hash = e.context_hash
+    LEFT JOIN episode_access a ON a.space = e.space AND a.episode_hash = e.hash
+    WHERE e.space = ?"""
+_RELATION_SELECT = """SELECT e.hash, e.fact_hash, f.subject_hash, f.predicate, f.object_hash, e.confidence,
+    e.context_hash, e.created_at FROM episodes e JOIN facts f ON f.space = e.space AND f.hash = e.fact_hash
+    WHERE e.space = ?"""
+
+
+def fact_of(row: Row) -> Fact:
+    return Fact(
+        FactHash(bytes(row[0])),
+        ConceptHash(bytes(row[1])),
+        row[2],
+        ConceptHash(bytes(row[3])),
+        row[4],
+        row[5],
+        row[6],
+        row[7],
+    )
+
+
+def episode_of(row: Row) -> EpisodeRow:
+    return EpisodeRow(
+        bytes(row[0]), bytes(row[1]), bytes(row[2]), row[3], row[4], row[5], row[6], row[7], row[8], row[9]
+    )
+
+
+def relation_of(row: Row) -> RelationNode:
+    return RelationNode(
+        fact_hash=FactHash(bytes(row[1])),
+        episode_hash=EpisodeHash(bytes(row[0])),
+        subject_hash=ConceptHash(bytes(row[2])),
+        predicate=row[3],
+        object_hash=ConceptHash(bytes(row[4])),
+        confidence=row[5],
+        context_hash=ContextHash(bytes(row[6])),
+        created_at=row[7],
+    )
+
+
+class Records(SqlCore):
+    __slots__ = ()
+
+    # ---- writing ----------------------------------------------------------------------------
+
+    def apply_records(self, records: Sequence[MemoryRecord]) -> InsertResult:
+        with self.write():
+            keys = merge.episode_keys(records)
+            stored = self._existing("episodes", keys) | self._existing("pruned_episodes", keys)
+            work = merge.pending(records, stored)
+            if not work.fresh:
+                return InsertResult(duplicates=work.duplicates)
+            concepts = {
+                bytes(row[0]): (row[1], row[2])
+                for row in self.select_in(
+                    "SELECT hash, confidence, updated_at FROM concepts WHERE space = ?",
+                    "hash",
+                    work.concept_keys(),
+                    [self.space],
+                )
+            }
+            facts = {
+                bytes(row[0]): (row[1], row[2], row[3])
+                for row in self.select_in(
+                    "SELECT hash, confidence, observations, updated_at FROM facts WHERE space = ?",
+                    "hash",
+                    work.fact_keys(),
+                    [self.space],
+                )
+            }
+            plan = merge.plan(work, concepts, facts)
+            self.write_plan(plan)
+            return plan.result
+
+    def write_plan(self, plan: merge.Plan) -> None:
+        """Execute a merge plan (inside the open write transaction)."""
+        space = self.space
+        if plan.concept_inserts:
+            self.run_many(
+                "INSERT INTO concepts (space, hash, label, confidence, created_at, updated_at)"
+                " VALUES (?, ?, ?, ?, ?, ?)",
+                [(space, *row) for row in plan.concept_inserts],
+            )
+        if plan.concept_updates:
+            self.run_many(
+                "UPDATE concepts SET confidence = ?, updated_at = ? WHERE space = ? AND hash = ?",
+                [(c, u, space, key) for c, u, key in plan.concept_updates],
+            )
+        if plan.aliases:
+            self.run_many(
+                "INSERT INTO concept_aliases (space, concept_hash, alias, alias_key) VALUES (?, ?, ?, ?)"
+                " ON CONFLICT DO NOTHING",
+                [(space, *row) for row in plan.aliases],
+            )
+        if plan.contexts:
+            self.run_many(
+                "INSERT INTO contexts (space, hash, event_time, source, scope, agent_id, session_id,"
+                " metadata, created_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT DO NOTHING",
+                [(space, *row) for row in plan.contexts],
+            )
+        if plan.fact_inserts:
+            self.run_many(
+                f"INSERT INTO facts (space, {FACT_COLUMNS}) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                [(space, *row) for row in plan.fact_inserts],
+            )
+        if plan.fact_updates:
+            self.run_many(
+                "UPDATE facts SET confidence = ?, observations = ?, updated_at = ?"
+                " WHERE space = ? AND hash = ?",
+                [(c, n, u, space, key) for c, n, u, key in plan.fact_updates],
+            )
+        if plan.episodes:
+            self.run_many(
+                "INSERT INTO episodes (space, hash, fact_hash, context_hash, confidence, created_at)"
+                " VALUES (?, ?, ?, ?, ?, ?)",
+                [(space, *row) for row in plan.episodes],
+            )
+
+    def _existing(self, table: str, keys: Sequence[bytes]) -> set[bytes]:
+        rows = self.select_in(f"SELECT hash FROM {table} WHERE space = ?", "hash", keys, [self.space])
+        return {bytes(row[0]) for row in rows}
+
+    # ---- look-ups ---------------------------------------------------------------------------
+
+    def concepts(self, keys: Sequence[bytes]) -> dict[bytes, ConceptNode]:
+        keys = sorted(set(keys))
+        aliases: dict[bytes, list[str]] = {}
+        for key, alias in self.select_in(
+            "SELECT concept_hash, alias FROM concept_aliases WHERE space = ?",
+            "concept_hash",
+            keys,
+            [self.space],
+            " ORDER BY id",
+        ):
+            aliases.setdefault(bytes(key), []).append(alias)
+        found: dict[bytes, ConceptNode] = {}
+        for key, label, confidence, created, updated in self.select_in(
+            "SELECT hash, label, confidence, created_at, updated_at FROM concepts WHERE space = ?",
+            "hash",
+            keys,
+            [self.space],
+        ):
+            key = bytes(key)
+            found[key] = ConceptNode(
+                ConceptHash(key), label, tuple(aliases.get(key, ())), confidence, created, updated
+            )
+        return found
+
+    def concept_by_alias(self, alias_key: str) -> bytes | None:
+        row = self.one(
+            "SELECT concept_hash FROM concept_aliases WHERE space = ? AND alias_key = ? ORDER BY id LIMIT 1",
+            (self.space, alias_key),
+        )
+        return None if row is None else bytes(row[0])
+
+    def concepts_between(self, low: bytes, high: bytes, limit: int) -> list[bytes]:
+        rows = self.rows(
+            "SELECT hash FROM concepts WHERE space = ? AND hash BETWEEN ? AND ? ORDER BY hash LIMIT ?",
+            (self.space, low, high, limit),
+        )
+        return [bytes(row[0]) for row in rows]
+
+    def labels(self, keys: Sequence[bytes]) -> dict[bytes, str]:
+        rows = self.select_in(
+            "SELECT hash, label FROM concepts WHERE space = ?", "hash", sorted(set(keys)), [self.space]
+        )
+        return {bytes(key): label for key, label in rows}
+
+    def facts(self, keys: Sequence[bytes]) -> dict[bytes, Fact]:
+        rows = self.select_in(
+            f"SELECT {FACT_COLUMNS} FROM facts WHERE space = ?", "hash", sorted(set(keys)), [self.space]
+        )
+        return {bytes(row[0]): fact_of(row) for row in rows}
+
+    def facts_touching(
+        self, concepts: Sequence[bytes], min_confidence: float = 0.0, predicates: frozenset[str] | None = None
+    ) -> list[Fact]:
+        extra, args = " AND confidence >= ?", [self.space, min_confidence]
+        if predicates is not None:
+            if not predicates:
+                return []
+            extra += f" AND predicate IN ({','.join('?' * len(predicates))})"
+            args += sorted(predicates)
+        found: dict[bytes, Fact] = {}
+        for row in self._touching(sorted(set(concepts)), extra, args):
+            found[bytes(row[0])] = fact_of(row)
+        return [found[key] for key in sorted(found)]
+
+    def _touching(self, concepts: Sequence[bytes], extra: str, args: list[object]) -> list[Row]:
+        """The facts with a subject or object in `concepts` (a dialect may do both sides at once)."""
+        rows: list[Row] = []
+        for side in ("subject_hash", "object_hash"):
+            rows += self.select_in(
+                f"SELECT {FACT_COLUMNS} FROM facts WHERE space = ?{extra}", side, concepts, args
+            )
+        return rows
+
+    def find_facts(self, where: FactFilter) -> list[Fact]:
+        conditions, args = ["space = ?"], list[object]([self.space])
+        for column, value in (
+            ("subject_hash", where.subject),
+            ("predicate", where.predicate),
+            ("object_hash", where.object),
+        ):
+            if value is not None:
+                conditions.append(f"{column} = ?")
+                args.append(value)
+        for column, op, number in where.compares:
+            if column not in COMPARE_COLUMNS or op not in COMPARE_OPS:
+                raise ValueError(f"cannot compare {column} {op}")
+            conditions.append(f"{column} {'<>' if op == '!=' else op} ?")
+            args.append(number)
+        if where.predicates is not None:
+            if not where.predicates:
+                return []
+            conditions.append(f"predicate IN ({','.join('?' * len(where.predicates))})")
+            args.extend(sorted(where.predicates))
+        if where.self_loop:
+            conditions.append("subject_hash = object_hash")
+        sql = f"SELECT {FACT_COLUMNS} FROM facts WHERE " + " AND ".join(conditions)
+        if where.bound is None:
+            rows = self.rows(sql + " ORDER BY hash", args)
+        else:
+            column, values = where.bound
+            if column not in BOUND_COLUMNS:
+                raise ValueError(f"cannot bind {column}")
+            rows = self.select_in(sql, column, list(values), args)
+        found = {bytes(row[0]): fact_of(row) for row in rows}
+        return [found[key] for key in sorted(found)]
+
+    def episodes_of(self, facts: Sequence[bytes]) -> list[EpisodeRow]:
+        rows = self.select_in(
+            f"SELECT {_EPISODE_COLUMNS} {_EPISODE_FROM}", "e.fact_hash", sorted(set(facts)), [self.space]
+        )
+        episodes = [episode_of(row) for row in rows]
+        episodes.sort(key=lambda e: (e.fact_hash, e.hash))
+        return episodes
+
+    def contexts(self, keys: Sequence[bytes]) -> dict[bytes, tuple[ContextNode, str]]:
+        rows = self.select_in(
+            "SELECT hash, event_time, source, scope, agent_id, session_id, metadata, created_at"
+            " FROM contexts WHERE space = ?",
+            "hash",
+            sorted(set(keys)),
+            [self.space],
+        )
+        return {bytes(row[0]): _context(row) for row in rows}
+
+    def degrees(self, concepts: Sequence[bytes]) -> dict[bytes, int]:
+        found: dict[bytes, int] = {}
+        keys = sorted(set(concepts))
+        for side in ("subject_hash", "object_hash"):
+            for key, count in self.select_in(
+                f"SELECT {side}, count(*) FROM facts WHERE space = ?",
+                side,
+                keys,
+                [self.space],
+                f" GROUP BY {side}",
+            ):
+                found[bytes(key)] = found.get(bytes(key), 0) + count
+        return found
+
+    def counts(self) -> Counts:
+        row = self.one(
+            """SELECT (SELECT count(*) FROM concepts WHERE space = ?),
+                      (SELECT count(*) FROM facts WHERE space = ?),
+                      (SELECT count(*) FROM episodes WHERE space = ?),
+                      (SELECT count(*) FROM contexts WHERE space = ?)""",
+            [self.space] * 4,
+        )
+        assert row is not None
+        return Counts(*(int(value) for value in row))
+
+    def spaces(self) -> list[str]:
+        rows = self.rows(
+            "SELECT space FROM concepts UNION SELECT space FROM contexts"
+            " UNION SELECT space FROM pruned_episodes"
+        )
+        return sorted(row[0] for row in rows)
+
+    # ---- iteration in hash order ------------------------------------------------------------
+
+    def concept_hashes(self) -> list[bytes]:
+        return [
+            bytes(r[0])
+            for r in self.rows("SELECT hash FROM concepts WHERE space = ? ORDER BY hash", [self.space])
+        ]
+
+    def episode_hashes(self) -> list[bytes]:
+        return [
+            bytes(r[0])
+            for r in self.rows("SELECT hash FROM episodes WHERE space = ? ORDER BY hash", [self.space])
+        ]
+
+    def scan_concepts(self) -> Iterator[ConceptNode]:
+        aliases: dict[bytes, list[str]] = {}
+        for key, alias in self.stream(
+            "SELECT concept_hash, alias FROM concept_aliases WHERE space = ? ORDER BY id", [self.space]
+        ):
+            aliases.setdefault(bytes(key), []).append(alias)
+        for key, label, confidence, created, updated in self.stream(
+            "SELECT hash, label, confidence, created_at, updated_at FROM concepts"
+            " WHERE space = ? ORDER BY hash",
+            [self.space],
+        ):
+            key = bytes(key)
+            yield ConceptNode(
+                ConceptHash(key), label, tuple(aliases.get(key, ())), confidence, created, updated
+            )
+
+    def scan_contexts(self) -> Iterator[tuple[ContextNode, str]]:
+        for row in self.stream(
+            "SELECT hash, event_time, source, scope, agent_id, session_id, metadata, created_at"
+            " FROM contexts WHERE space = ? ORDER BY hash",
+            [self.space],
+        ):
+            yield _context(row)
+
+    def scan_relations(self, facts: Sequence[bytes] | None = None) -> Iterator[RelationNode]:
+        if facts is None:
+            rows: Iterator[Row] | list[Row] = self.stream(_RELATION_SELECT + " ORDER BY e.hash", [self.space])
+        else:
+            rows = sorted(self.select_in(_RELATION_SELECT, "e.fact_hash", sorted(set(facts)), [self.space]))
+        for row in rows:
+            yield relation_of(row)
+
+    def scan_episodes(self) -> Iterator[EpisodeRow]:
+        for row in self.stream(f"SELECT {_EPISODE_COLUMNS} {_EPISODE_FROM} ORDER BY e.hash", [self.space]):
+            yield episode_of(row)
+
+
+def _context(row: Row) -> tuple[ContextNode, str]:
+    meta = ContextMeta(row[1], row[2], row[3], row[4], row[5], json.loads(row[6]))
+    return ContextNode(ContextHash(bytes(row[0])), meta), row[7]

@@ -1,0 +1,172 @@
+"""Tier state in SQL: working memory, episode accesses, semantic memory, and pruning."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from zerolang.memory.backend import PrunedEpisode, SemanticRow
+from zerolang.memory.backends.sql.core import SqlCore
+from zerolang.memory.merge import bayes_merge
+
+
+class Tiers(SqlCore):
+    __slots__ = ()
+
+    # ---- working memory ---------------------------------------------------------------------
+
+    def working_push(self, session: str, episode: bytes, stamp: str, capacity: int) -> list[bytes]:
+        with self.write():
+            self.run(
+                "INSERT INTO working_items (space, session, episode_hash, added_at) VALUES (?, ?, ?, ?)",
+                (self.space, session, episode, stamp),
+            )
+            rows = self.rows(
+                "SELECT id, episode_hash FROM working_items WHERE space = ? AND session = ? ORDER BY id DESC",
+                (self.space, session),
+            )[capacity:]
+            if rows:
+                self.run_many("DELETE FROM working_items WHERE id = ?", [(row[0],) for row in rows])
+        return [bytes(row[1]) for row in reversed(rows)]
+
+    def working_peek(self, session: str, n: int) -> list[bytes]:
+        rows = self.rows(
+            "SELECT episode_hash FROM working_items WHERE space = ? AND session = ? ORDER BY id DESC LIMIT ?",
+            (self.space, session, n),
+        )
+        return [bytes(row[0]) for row in reversed(rows)]
+
+    def working_clear(self, session: str) -> int:
+        with self.write():
+            return self.run(
+                "DELETE FROM working_items WHERE space = ? AND session = ?", (self.space, session)
+            )
+
+    def working_size(self, session: str) -> int:
+        row = self.one(
+            "SELECT count(*) FROM working_items WHERE space = ? AND session = ?", (self.space, session)
+        )
+        return 0 if row is None else int(row[0])
+
+    def working_facts(self, facts: Sequence[bytes]) -> set[bytes]:
+        rows = self.select_in(
+            "SELECT e.fact_hash FROM working_items w JOIN episodes e"
+            " ON e.space = w.space AND e.hash = w.episode_hash WHERE w.space = ?",
+            "e.fact_hash",
+            sorted(set(facts)),
+            [self.space],
+        )
+        return {bytes(row[0]) for row in rows}
+
+    # ---- accesses ---------------------------------------------------------------------------
+
+    def touch(self, episodes: Sequence[bytes], stamp: str) -> None:
+        keys = sorted(set(episodes))
+        if not keys:
+            return
+        with self.write():
+            self.run_many(
+                f"""INSERT INTO episode_access (space, episode_hash, access_count, last_access)
+                    VALUES (?, ?, 1, ?)
+                    ON CONFLICT (space, episode_hash) DO UPDATE SET
+                    access_count = episode_access.access_count + 1,
+                    last_access = {self.greatest}(episode_access.last_access, excluded.last_access)""",
+                [(self.space, key, stamp) for key in keys],
+            )
+
+    # ---- semantic memory --------------------------------------------------------------------
+
+    def semantic_get(self, fact: bytes) -> SemanticRow | None:
+        row = self.one(
+            "SELECT fact_hash, confidence, observations, first_seen, last_reinforced FROM semantic_facts"
+            " WHERE space = ? AND fact_hash = ?",
+            (self.space, fact),
+        )
+        return None if row is None else SemanticRow(bytes(row[0]), row[1], row[2], row[3], row[4])
+
+    def semantic_merge(self, fact: bytes, confidence: float, source: bytes | None, stamp: str) -> bool:
+        with self.write():
+            if source is not None:
+                seen = self.one(
+                    "SELECT 1 FROM semantic_sources WHERE space = ? AND episode_hash = ?",
+                    (self.space, source),
+                )
+                if seen is not None:
+                    return False
+            current = self.semantic_get(fact)
+            if current is None:
+                self.run(
+                    "INSERT INTO semantic_facts (space, fact_hash, confidence, observations, first_seen,"
+                    " last_reinforced) VALUES (?, ?, ?, 1, ?, ?)",
+                    (self.space, fact, confidence, stamp, stamp),
+                )
+            else:
+                self.run(
+                    "UPDATE semantic_facts SET confidence = ?, observations = ?, last_reinforced = ?"
+                    " WHERE space = ? AND fact_hash = ?",
+                    (
+                        bayes_merge(current.confidence, confidence),
+                        current.observations + 1,
+                        max(current.last_reinforced, stamp),
+                        self.space,
+                        fact,
+                    ),
+                )
+            if source is not None:
+                self.run(
+                    "INSERT INTO semantic_sources (space, episode_hash, fact_hash) VALUES (?, ?, ?)",
+                    (self.space, source, fact),
+                )
+        return True
+
+    def semantic_merged(self, episode: bytes) -> bool:
+        row = self.one(
+            "SELECT 1 FROM semantic_sources WHERE space = ? AND episode_hash = ?", (self.space, episode)
+        )
+        return row is not None
+
+    def semantic_count(self) -> int:
+        row = self.one("SELECT count(*) FROM semantic_facts WHERE space = ?", (self.space,))
+        return 0 if row is None else int(row[0])
+
+    def semantic_facts(self, facts: Sequence[bytes]) -> set[bytes]:
+        rows = self.select_in(
+            "SELECT fact_hash FROM semantic_facts WHERE space = ?",
+            "fact_hash",
+            sorted(set(facts)),
+            [self.space],
+        )
+        return {bytes(row[0]) for row in rows}
+
+    # ---- pruning ----------------------------------------------------------------------------
+
+    def prune_episodes(self, keys: Sequence[bytes], stamp: str, reason: str) -> int:
+        """Move episodes to `pruned_episodes`; the facts keep their folded confidence and observations."""
+        keys = sorted(set(keys))
+        if not keys:
+            return 0
+        moved = 0
+        with self.write():
+            for condition, values in self.in_list("hash", keys):
+                moved += self.run(
+                    "INSERT INTO pruned_episodes (space, hash, fact_hash, context_hash, confidence,"
+                    " created_at, pruned_at, reason) SELECT space, hash, fact_hash, context_hash,"
+                    " confidence, created_at, ?, ?"
+                    f" FROM episodes WHERE space = ? AND {condition} ON CONFLICT DO NOTHING",
+                    [stamp, reason, self.space, *values],
+                )
+            for table, column in (
+                ("episode_access", "episode_hash"),
+                ("working_items", "episode_hash"),
+                ("episodes", "hash"),
+            ):
+                for condition, values in self.in_list(column, keys):
+                    self.run(f"DELETE FROM {table} WHERE space = ? AND {condition}", [self.space, *values])
+        return moved
+
+    def pruned(self) -> list[PrunedEpisode]:
+        rows = self.rows(
+            "SELECT hash, fact_hash, context_hash, confidence, created_at, pruned_at, reason"
+            " FROM pruned_episodes WHERE space = ? ORDER BY pruned_at, hash",
+            (self.space,),
+        )
+        return [PrunedEpisode(bytes(r[0]), bytes(r[1]), bytes(r[2]), r[3], r[4], r[5], r[6]) for r in rows]

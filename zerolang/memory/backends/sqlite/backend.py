@@ -1,0 +1,201 @@
+"""`SqliteBackend`: the shared SQL on a `sqlite3` connection.
+
+Writers never see "database is locked": a write transaction starts with
+`BEGIN IMMEDIATE` (the write lock up front, never an upgrade that could
+deadlock), waits up to `BUSY_TIMEOUT_MS` for another writer, and is retried
+with backoff if SQLite still reports the database busy.
+"""
+
+from __future__ import annotations
+
+import random
+import sqlite3
+import time
+from collections.abc import Iterator, Sequence
+from contextlib import contextmanager
+from pathlib import Path
+from typing import Any
+
+from zerolang.errors import ZeroError
+from zerolang.memory.backend import DEFAULT_SPACE, check_space
+from zerolang.memory.backends.sql import SqlBackend
+from zerolang.memory.backends.sqlite.migrations import LATEST, MIGRATIONS, statements
+
+APPLICATION_ID = 0x5A4D454D  # "ZMEM": marks the file as a zerolang memory database
+BUSY_TIMEOUT_MS = 60_000
+IN_CHUNK = 500  # keys per `IN (...)`, well under SQLite's variable limit
+RETRIES = 20
+
+
+class SqliteBackend(SqlBackend):
+    __slots__ = ("_location", "_owner", "_space", "connection")
+
+    kind = "sqlite"
+    greatest = "max"
+
+    def __init__(self, connection: sqlite3.Connection, location: str, space: str, owner: bool) -> None:
+        self.connection = connection
+        self._location = location
+        self._space = space
+        self._owner = owner
+
+    @classmethod
+    def open(cls, path: str | Path, *, space: str = DEFAULT_SPACE, create: bool = True) -> SqliteBackend:
+        location = str(path)
+        in_memory = location == ":memory:"
+        if not in_memory and not create and not Path(location).is_file():
+            raise ZeroError(f"{location}: no memory database here (ingest something first, or pass --db)")
+        try:
+            connection = sqlite3.connect(location, isolation_level=None, timeout=BUSY_TIMEOUT_MS / 1000)
+        except sqlite3.Error as error:
+            raise ZeroError(f"{location}: cannot open the memory database ({error})") from None
+        backend = cls(connection, location, space, True)
+        try:
+            backend._setup(in_memory)
+        except sqlite3.DatabaseError as error:
+            connection.close()
+            raise ZeroError(f"{location}: not a usable memory database ({error})") from None
+        except BaseException:
+            connection.close()
+            raise
+        return backend
+
+    def _setup(self, in_memory: bool) -> None:
+        db = self.connection
+        db.execute(f"PRAGMA busy_timeout = {BUSY_TIMEOUT_MS}")
+        if not in_memory:
+            _retry(lambda: db.execute("PRAGMA journal_mode = WAL"))
+        db.execute("PRAGMA synchronous = NORMAL")
+        db.execute("PRAGMA foreign_keys = ON")
+        db.execute("PRAGMA temp_store = MEMORY")
+        db.execute("PRAGMA cache_size = -262144")  # 256 MiB of page cache
+        version = db.execute("PRAGMA user_version").fetchone()[0]
+        if version == 0:
+            tables = db.execute("SELECT count(*) FROM sqlite_schema WHERE type = 'table'").fetchone()[0]
+            if tables:
+                raise ZeroError(f"{self._location}: a SQLite database, but not a zerolang memory database")
+        elif db.execute("PRAGMA application_id").fetchone()[0] != APPLICATION_ID:
+            raise ZeroError(f"{self._location}: a SQLite database, but not a zerolang memory database")
+        if version > LATEST:
+            raise ZeroError(
+                f"{self._location}: made by a newer zerolang (schema {version}, this one reads {LATEST});"
+                " upgrade zerolang to open it"
+            )
+        if version < LATEST:
+            self._migrate()
+
+    def _migrate(self) -> None:
+        """Bring the file to `LATEST`, one transaction per step (foreign keys off while tables move)."""
+        db = self.connection
+        db.execute("PRAGMA foreign_keys = OFF")
+        try:
+            while True:
+                with self.write():
+                    version = db.execute("PRAGMA user_version").fetchone()[0]
+                    if version >= LATEST:
+                        break
+                    for statement in statements(MIGRATIONS[version]):
+                        db.execute(statement)
+                    if version == 0:
+                        db.execute(f"PRAGMA application_id = {APPLICATION_ID}")
+                    db.execute(f"PRAGMA user_version = {version + 1}")
+                    problems = db.execute("PRAGMA foreign_key_check").fetchall()
+                    if problems:
+                        raise ZeroError(
+                            f"{self._location}: cannot migrate: {len(problems)} broken references"
+                        )
+        finally:
+            db.execute("PRAGMA foreign_keys = ON")
+
+    # ---- the MemoryBackend lifetime ---------------------------------------------------------
+
+    @property
+    def location(self) -> str:
+        return self._location
+
+    @property
+    def space(self) -> str:
+        return self._space
+
+    @property
+    def schema_version(self) -> int:
+        return int(self.connection.execute("PRAGMA user_version").fetchone()[0])
+
+    def in_space(self, space: str) -> SqliteBackend:
+        return SqliteBackend(self.connection, self._location, check_space(space), False)
+
+    def close(self) -> None:
+        if not self._owner:
+            return
+        if self.connection.in_transaction:
+            self.connection.execute("ROLLBACK")
+        self.connection.close()
+
+    @contextmanager
+    def transaction(self) -> Iterator[None]:
+        db = self.connection
+        if db.in_transaction:
+            name = f"sp{random.getrandbits(48)}"
+            db.execute(f"SAVEPOINT {name}")
+            try:
+                yield
+            except BaseException:
+                db.execute(f"ROLLBACK TO {name}")
+                db.execute(f"RELEASE {name}")
+                raise
+            db.execute(f"RELEASE {name}")
+            return
+        _retry(lambda: db.execute("BEGIN IMMEDIATE"))
+        try:
+            yield
+        except BaseException:
+            if db.in_transaction:
+                db.execute("ROLLBACK")
+            raise
+        _retry(lambda: db.execute("COMMIT"))
+
+    def write(self) -> Any:
+        return self.transaction()
+
+    # ---- rows -------------------------------------------------------------------------------
+
+    def rows(self, sql: str, args: Sequence[object] = ()) -> list[tuple[Any, ...]]:
+        return self.connection.execute(sql, args).fetchall()
+
+    def stream(self, sql: str, args: Sequence[object] = ()) -> Iterator[tuple[Any, ...]]:
+        yield from self.connection.execute(sql, args)
+
+    def run(self, sql: str, args: Sequence[object] = ()) -> int:
+        return self.connection.execute(sql, args).rowcount
+
+    def run_many(self, sql: str, rows: Sequence[Sequence[object]]) -> None:
+        self.connection.executemany(sql, rows)
+
+    def in_list(self, column: str, keys: Sequence[object]) -> Iterator[tuple[str, list[object]]]:
+        for start in range(0, len(keys), IN_CHUNK):
+            chunk = list(keys[start : start + IN_CHUNK])
+            yield f"{column} IN ({','.join('?' * len(chunk))})", chunk
+
+    # ---- check ------------------------------------------------------------------------------
+
+    def integrity_problems(self) -> list[str]:
+        problems = [m for (m,) in self.connection.execute("PRAGMA quick_check") if m != "ok"]
+        for table, rowid, parent, _ in self.connection.execute("PRAGMA foreign_key_check"):
+            problems.append(f"{table} row {rowid} refers to a missing {parent} row")
+        return problems
+
+    def __repr__(self) -> str:
+        return f"SqliteBackend({self._location!r}, space={self._space!r})"
+
+
+def _retry(step: Any) -> Any:
+    """Run `step`, retrying with backoff while SQLite reports the database busy or locked."""
+    for attempt in range(RETRIES):
+        try:
+            return step()
+        except sqlite3.OperationalError as error:
+            message = str(error)
+            if ("locked" not in message and "busy" not in message) or attempt == RETRIES - 1:
+                raise
+            time.sleep(min(0.05 * 2**attempt, 1.0) * (0.5 + random.random()))
+    raise AssertionError("unreachable")

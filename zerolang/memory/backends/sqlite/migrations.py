@@ -1,0 +1,233 @@
+"""The SQLite schema as numbered migrations; `PRAGMA user_version` is the schema version.
+
+A file is brought up to `LATEST` when opened (each step in one transaction);
+a file from a newer zerolang is refused. Version 1 is the first released
+schema, 2 the tier tables (created on first use before they were numbered,
+hence `IF NOT EXISTS`), 3 the space in every key and the pruned-episode log.
+"""
+
+from __future__ import annotations
+
+V1 = """
+CREATE TABLE concepts (
+    hash        BLOB PRIMARY KEY CHECK (length(hash) = 32),
+    label       TEXT NOT NULL,
+    confidence  REAL NOT NULL CHECK (confidence BETWEEN 0.0 AND 1.0),
+    created_at  TEXT NOT NULL,
+    updated_at  TEXT NOT NULL
+) WITHOUT ROWID;
+CREATE TABLE concept_aliases (
+    id           INTEGER PRIMARY KEY,
+    concept_hash BLOB NOT NULL REFERENCES concepts (hash),
+    alias        TEXT NOT NULL,
+    alias_key    TEXT NOT NULL,
+    UNIQUE (concept_hash, alias)
+);
+CREATE INDEX concept_aliases_by_key ON concept_aliases (alias_key);
+CREATE TABLE contexts (
+    hash        BLOB PRIMARY KEY CHECK (length(hash) = 32),
+    event_time  TEXT NOT NULL,
+    source      TEXT NOT NULL,
+    scope       TEXT NOT NULL,
+    agent_id    TEXT,
+    session_id  TEXT,
+    metadata    TEXT NOT NULL DEFAULT '{}',
+    created_at  TEXT NOT NULL
+) WITHOUT ROWID;
+CREATE TABLE facts (
+    hash          BLOB PRIMARY KEY CHECK (length(hash) = 32),
+    subject_hash  BLOB NOT NULL REFERENCES concepts (hash),
+    predicate     TEXT NOT NULL,
+    object_hash   BLOB NOT NULL REFERENCES concepts (hash),
+    confidence    REAL NOT NULL CHECK (confidence BETWEEN 0.0 AND 1.0),
+    observations  INTEGER NOT NULL CHECK (observations > 0),
+    created_at    TEXT NOT NULL,
+    updated_at    TEXT NOT NULL
+) WITHOUT ROWID;
+CREATE INDEX facts_by_subject ON facts (subject_hash);
+CREATE INDEX facts_by_object ON facts (object_hash);
+CREATE TABLE episodes (
+    hash          BLOB PRIMARY KEY CHECK (length(hash) = 32),
+    fact_hash     BLOB NOT NULL REFERENCES facts (hash),
+    context_hash  BLOB NOT NULL REFERENCES contexts (hash),
+    confidence    REAL NOT NULL CHECK (confidence BETWEEN 0.0 AND 1.0),
+    created_at    TEXT NOT NULL
+) WITHOUT ROWID;
+CREATE INDEX episodes_by_fact ON episodes (fact_hash);
+"""
+
+V2 = """
+CREATE TABLE IF NOT EXISTS working_items (
+    id            INTEGER PRIMARY KEY AUTOINCREMENT,
+    session       TEXT NOT NULL,
+    episode_hash  BLOB NOT NULL CHECK (length(episode_hash) = 32),
+    added_at      TEXT NOT NULL
+);
+CREATE INDEX IF NOT EXISTS working_items_by_session ON working_items (session, id);
+CREATE TABLE IF NOT EXISTS episode_access (
+    episode_hash  BLOB PRIMARY KEY CHECK (length(episode_hash) = 32),
+    access_count  INTEGER NOT NULL CHECK (access_count >= 0),
+    last_access   TEXT NOT NULL
+) WITHOUT ROWID;
+CREATE TABLE IF NOT EXISTS semantic_facts (
+    fact_hash        BLOB PRIMARY KEY REFERENCES facts (hash),
+    confidence       REAL NOT NULL CHECK (confidence BETWEEN 0.0 AND 1.0),
+    observations     INTEGER NOT NULL CHECK (observations > 0),
+    first_seen       TEXT NOT NULL,
+    last_reinforced  TEXT NOT NULL
+) WITHOUT ROWID;
+CREATE TABLE IF NOT EXISTS semantic_sources (
+    episode_hash  BLOB PRIMARY KEY,
+    fact_hash     BLOB NOT NULL REFERENCES semantic_facts (fact_hash)
+) WITHOUT ROWID;
+"""
+
+_V3_TABLES = (
+    "concepts",
+    "concept_aliases",
+    "contexts",
+    "facts",
+    "episodes",
+    "working_items",
+    "episode_access",
+    "semantic_facts",
+    "semantic_sources",
+)
+
+V3 = (
+    "".join(
+        f"DROP INDEX IF EXISTS {index};\n"
+        for index in (
+            "concept_aliases_by_key",
+            "facts_by_subject",
+            "facts_by_object",
+            "episodes_by_fact",
+            "working_items_by_session",
+        )
+    )
+    + "".join(f"ALTER TABLE {table} RENAME TO v2_{table};\n" for table in _V3_TABLES)
+    + """
+CREATE TABLE concepts (
+    space       TEXT NOT NULL,
+    hash        BLOB NOT NULL CHECK (length(hash) = 32),
+    label       TEXT NOT NULL,
+    confidence  REAL NOT NULL CHECK (confidence BETWEEN 0.0 AND 1.0),
+    created_at  TEXT NOT NULL,
+    updated_at  TEXT NOT NULL,
+    PRIMARY KEY (space, hash)
+) WITHOUT ROWID;
+CREATE TABLE concept_aliases (
+    id           INTEGER PRIMARY KEY,
+    space        TEXT NOT NULL,
+    concept_hash BLOB NOT NULL,
+    alias        TEXT NOT NULL,
+    alias_key    TEXT NOT NULL,
+    UNIQUE (space, concept_hash, alias),
+    FOREIGN KEY (space, concept_hash) REFERENCES concepts (space, hash)
+);
+CREATE INDEX concept_aliases_by_key ON concept_aliases (space, alias_key);
+CREATE TABLE contexts (
+    space       TEXT NOT NULL,
+    hash        BLOB NOT NULL CHECK (length(hash) = 32),
+    event_time  TEXT NOT NULL,
+    source      TEXT NOT NULL,
+    scope       TEXT NOT NULL,
+    agent_id    TEXT,
+    session_id  TEXT,
+    metadata    TEXT NOT NULL DEFAULT '{}',
+    created_at  TEXT NOT NULL,
+    PRIMARY KEY (space, hash)
+) WITHOUT ROWID;
+CREATE TABLE facts (
+    space         TEXT NOT NULL,
+    hash          BLOB NOT NULL CHECK (length(hash) = 32),
+    subject_hash  BLOB NOT NULL,
+    predicate     TEXT NOT NULL,
+    object_hash   BLOB NOT NULL,
+    confidence    REAL NOT NULL CHECK (confidence BETWEEN 0.0 AND 1.0),
+    observations  INTEGER NOT NULL CHECK (observations > 0),
+    created_at    TEXT NOT NULL,
+    updated_at    TEXT NOT NULL,
+    PRIMARY KEY (space, hash),
+    FOREIGN KEY (space, subject_hash) REFERENCES concepts (space, hash),
+    FOREIGN KEY (space, object_hash) REFERENCES concepts (space, hash)
+) WITHOUT ROWID;
+CREATE INDEX facts_by_subject ON facts (space, subject_hash);
+CREATE INDEX facts_by_object ON facts (space, object_hash);
+CREATE TABLE episodes (
+    space         TEXT NOT NULL,
+    hash          BLOB NOT NULL CHECK (length(hash) = 32),
+    fact_hash     BLOB NOT NULL,
+    context_hash  BLOB NOT NULL,
+    confidence    REAL NOT NULL CHECK (confidence BETWEEN 0.0 AND 1.0),
+    created_at    TEXT NOT NULL,
+    PRIMARY KEY (space, hash),
+    FOREIGN KEY (space, fact_hash) REFERENCES facts (space, hash),
+    FOREIGN KEY (space, context_hash) REFERENCES contexts (space, hash)
+) WITHOUT ROWID;
+CREATE INDEX episodes_by_fact ON episodes (space, fact_hash);
+CREATE TABLE working_items (
+    id            INTEGER PRIMARY KEY AUTOINCREMENT,
+    space         TEXT NOT NULL,
+    session       TEXT NOT NULL,
+    episode_hash  BLOB NOT NULL CHECK (length(episode_hash) = 32),
+    added_at      TEXT NOT NULL
+);
+CREATE INDEX working_items_by_session ON working_items (space, session, id);
+CREATE TABLE episode_access (
+    space         TEXT NOT NULL,
+    episode_hash  BLOB NOT NULL CHECK (length(episode_hash) = 32),
+    access_count  INTEGER NOT NULL CHECK (access_count >= 0),
+    last_access   TEXT NOT NULL,
+    PRIMARY KEY (space, episode_hash)
+) WITHOUT ROWID;
+CREATE TABLE semantic_facts (
+    space            TEXT NOT NULL,
+    fact_hash        BLOB NOT NULL,
+    confidence       REAL NOT NULL CHECK (confidence BETWEEN 0.0 AND 1.0),
+    observations     INTEGER NOT NULL CHECK (observations > 0),
+    first_seen       TEXT NOT NULL,
+    last_reinforced  TEXT NOT NULL,
+    PRIMARY KEY (space, fact_hash),
+    FOREIGN KEY (space, fact_hash) REFERENCES facts (space, hash)
+) WITHOUT ROWID;
+CREATE TABLE semantic_sources (
+    space         TEXT NOT NULL,
+    episode_hash  BLOB NOT NULL,
+    fact_hash     BLOB NOT NULL,
+    PRIMARY KEY (space, episode_hash),
+    FOREIGN KEY (space, fact_hash) REFERENCES semantic_facts (space, fact_hash)
+) WITHOUT ROWID;
+CREATE TABLE pruned_episodes (
+    space         TEXT NOT NULL,
+    hash          BLOB NOT NULL CHECK (length(hash) = 32),
+    fact_hash     BLOB NOT NULL,
+    context_hash  BLOB NOT NULL,
+    confidence    REAL NOT NULL CHECK (confidence BETWEEN 0.0 AND 1.0),
+    created_at    TEXT NOT NULL,
+    pruned_at     TEXT NOT NULL,
+    reason        TEXT NOT NULL,
+    PRIMARY KEY (space, hash),
+    FOREIGN KEY (space, fact_hash) REFERENCES facts (space, hash),
+    FOREIGN KEY (space, context_hash) REFERENCES contexts (space, hash)
+) WITHOUT ROWID;
+INSERT INTO concepts SELECT 'default', * FROM v2_concepts;
+INSERT INTO concept_aliases SELECT id, 'default', concept_hash, alias, alias_key FROM v2_concept_aliases;
+INSERT INTO contexts SELECT 'default', * FROM v2_contexts;
+INSERT INTO facts SELECT 'default', * FROM v2_facts;
+INSERT INTO episodes SELECT 'default', * FROM v2_episodes;
+INSERT INTO working_items SELECT id, 'default', session, episode_hash, added_at FROM v2_working_items;
+INSERT INTO episode_access SELECT 'default', * FROM v2_episode_access;
+INSERT INTO semantic_facts SELECT 'default', * FROM v2_semantic_facts;
+INSERT INTO semantic_sources SELECT 'default', * FROM v2_semantic_sources;
+"""
+    + "".join(f"DROP TABLE v2_{table};\n" for table in reversed(_V3_TABLES))
+)
+
+MIGRATIONS: tuple[str, ...] = (V1, V2, V3)  # MIGRATIONS[n - 1] takes version n - 1 to n
+LATEST = len(MIGRATIONS)
+
+
+def statements(script: str) -> list[str]:
+    """A migration's statements (none of them holds a `;` of its own)."""
+    return [statement.strip() for statement in script.split(";") if statement.strip()]

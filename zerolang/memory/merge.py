@@ -1,0 +1,220 @@
+"""The merge rules, written once: every backend plans its writes here and only executes the plan.
+
+- **Episodes** are stored once: a relation whose EpisodeHash is already
+  stored, or was pruned by maintenance (its evidence is already folded into
+  its fact), or came earlier in the batch, is a *duplicate* and changes
+  nothing, so re-ingesting an input is a no-op (timestamps included).
+- **Facts** (Bayesian fold): the first episode of a fact sets its confidence;
+  each further new episode folds in as `1 - (1 - old) * (1 - new)`
+  (independent evidence) and adds one observation; `updated_at` is the latest.
+- **Concepts** are deduplicated by ConceptHash. A concept that a *new*
+  episode mentions again keeps the higher of its stored and incoming
+  confidence, gains the record's new spellings as aliases (first-seen order,
+  never removed), and its `updated_at` moves to the record's time if later.
+  `created_at` never changes.
+- **Contexts** are stored once by ContextHash; the first stored one keeps its
+  optional fields (they are not part of the hash): *first wins*.
+
+A backend reads the stored state the plan needs (`Pending.episode_keys`, then
+`concept_keys`/`fact_keys`) inside its write transaction, with writers to the
+same space serialised, so the plan is exact under concurrency too.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+
+from zerolang.memory.backend import InsertResult
+from zerolang.memory.normalize import normalize_label
+from zerolang.memory.types import ConceptHash, ConceptNode, MemoryRecord, RelationNode
+
+ConceptRow = tuple[bytes, str, float, str, str]  # hash, label, confidence, created_at, updated_at
+ConceptUpdate = tuple[float, str, bytes]  # confidence, updated_at, hash
+AliasRow = tuple[bytes, str, str]  # concept hash, alias, alias key
+ContextRow = tuple[bytes, str, str, str, str | None, str | None, str, str]
+FactRow = tuple[bytes, bytes, str, bytes, float, int, str, str]
+FactUpdate = tuple[float, int, str, bytes]  # confidence, observations, updated_at, hash
+EpisodeRowOut = tuple[bytes, bytes, bytes, float, str]  # hash, fact, context, confidence, created_at
+
+
+def bayes_merge(old: float, new: float) -> float:
+    """Independent evidence: `1 - (1 - old) * (1 - new)`."""
+    return 1.0 - (1.0 - old) * (1.0 - new)
+
+
+def fold(confidences: Sequence[float]) -> float:
+    """The confidence of a fact observed with these confidences, folded in order."""
+    folded = confidences[0]
+    for confidence in confidences[1:]:
+        folded = bayes_merge(folded, confidence)
+    return folded
+
+
+@dataclass(slots=True)
+class Pending:
+    """Records split into fresh relations and duplicates, before the stored state is known."""
+
+    fresh: dict[bytes, RelationNode] = field(default_factory=dict)
+    touched: list[tuple[MemoryRecord, set[ConceptHash]]] = field(default_factory=list)
+    duplicates: int = 0
+
+    def concept_keys(self) -> list[bytes]:
+        keys = {key.digest for _, mentioned in self.touched for key in mentioned}
+        return sorted(keys)
+
+    def fact_keys(self) -> list[bytes]:
+        return sorted({r.fact_hash.digest for r in self.fresh.values()})
+
+
+def episode_keys(records: Sequence[MemoryRecord]) -> list[bytes]:
+    return sorted({r.episode_hash.digest for record in records for r in record.relations})
+
+
+def pending(records: Sequence[MemoryRecord], stored_episodes: set[bytes]) -> Pending:
+    """The records' fresh relations (in order) and the concepts each record's fresh relations mention."""
+    result = Pending()
+    for record in records:
+        mentioned: set[ConceptHash] = set()
+        for relation in record.relations:
+            key = relation.episode_hash.digest
+            if key in stored_episodes or key in result.fresh:
+                result.duplicates += 1
+                continue
+            result.fresh[key] = relation
+            mentioned.add(relation.subject_hash)
+            mentioned.add(relation.object_hash)
+        if mentioned:
+            result.touched.append((record, mentioned))
+    return result
+
+
+@dataclass(slots=True)
+class Plan:
+    """Every row to write, each list sorted by key (B-tree pages are then visited in order)."""
+
+    concept_inserts: list[ConceptRow] = field(default_factory=list)
+    concept_updates: list[ConceptUpdate] = field(default_factory=list)
+    aliases: list[AliasRow] = field(default_factory=list)
+    contexts: list[ContextRow] = field(default_factory=list)
+    fact_inserts: list[FactRow] = field(default_factory=list)
+    fact_updates: list[FactUpdate] = field(default_factory=list)
+    episodes: list[EpisodeRowOut] = field(default_factory=list)
+    result: InsertResult = field(default_factory=InsertResult)
+
+
+class _ConceptMerge:
+    """One concept's mentions within a batch, folded by the merge rule."""
+
+    __slots__ = ("aliases", "confidence", "created_at", "label", "updated_at")
+
+    def __init__(self, concept: ConceptNode) -> None:
+        self.label = concept.label
+        self.confidence = concept.confidence
+        self.created_at = concept.created_at
+        self.updated_at = concept.updated_at
+        self.aliases = list(concept.aliases)
+
+    def add(self, concept: ConceptNode) -> None:
+        self.confidence = max(self.confidence, concept.confidence)
+        self.updated_at = max(self.updated_at, concept.updated_at)
+        self.aliases.extend(alias for alias in concept.aliases if alias not in self.aliases)
+
+
+def plan(
+    work: Pending,
+    stored_concepts: Mapping[bytes, tuple[float, str]],
+    stored_facts: Mapping[bytes, tuple[float, int, str]],
+) -> Plan:
+    """The writes that apply `work` on a store holding these concepts (confidence, updated_at) and facts
+    (confidence, observations, updated_at)."""
+    out = Plan()
+    if not work.fresh:
+        out.result = InsertResult(duplicates=work.duplicates)
+        return out
+    merged: dict[bytes, _ConceptMerge] = {}
+    for record, mentioned in work.touched:
+        for concept in record.concepts:
+            if concept.hash in mentioned:
+                entry = merged.get(concept.hash.digest)
+                if entry is None:
+                    merged[concept.hash.digest] = _ConceptMerge(concept)
+                else:
+                    entry.add(concept)
+    for key, entry in merged.items():
+        stored = stored_concepts.get(key)
+        if stored is None:
+            out.concept_inserts.append(
+                (key, entry.label, entry.confidence, entry.created_at, entry.updated_at)
+            )
+        elif entry.confidence > stored[0] or entry.updated_at > stored[1]:
+            out.concept_updates.append(
+                (max(entry.confidence, stored[0]), max(entry.updated_at, stored[1]), key)
+            )
+        out.aliases.extend((key, alias, normalize_label(alias)) for alias in entry.aliases)
+    seen_contexts: set[bytes] = set()
+    for record, _ in work.touched:
+        key = record.context.hash.digest
+        if key in seen_contexts:
+            continue
+        seen_contexts.add(key)
+        meta = record.context.meta
+        metadata = json.dumps(dict(meta.metadata), ensure_ascii=False, sort_keys=True)
+        created_at = record.relations[0].created_at
+        out.contexts.append(
+            (
+                key,
+                meta.event_time,
+                meta.source,
+                meta.scope,
+                meta.agent_id,
+                meta.session_id,
+                metadata,
+                created_at,
+            )
+        )
+    facts: dict[bytes, list[float | int | str]] = {}  # key -> [confidence, observations, updated_at]
+    first: dict[bytes, RelationNode] = {}
+    for relation in work.fresh.values():
+        key = relation.fact_hash.digest
+        state = facts.get(key)
+        if state is None:
+            stored_fact = stored_facts.get(key)
+            if stored_fact is None:
+                first[key] = relation
+                facts[key] = [relation.confidence, 1, relation.created_at]
+                continue
+            state = facts[key] = [stored_fact[0], stored_fact[1], stored_fact[2]]
+        state[0] = bayes_merge(float(state[0]), relation.confidence)
+        state[1] = int(state[1]) + 1
+        state[2] = max(str(state[2]), relation.created_at)
+    for key, (confidence, observations, updated) in facts.items():
+        relation_first = first.get(key)
+        if relation_first is None:
+            out.fact_updates.append((float(confidence), int(observations), str(updated), key))
+        else:
+            out.fact_inserts.append(
+                (
+                    key,
+                    relation_first.subject_hash.digest,
+                    relation_first.predicate,
+                    relation_first.object_hash.digest,
+                    float(confidence),
+                    int(observations),
+                    relation_first.created_at,
+                    str(updated),
+                )
+            )
+    out.episodes = [
+        (key, r.fact_hash.digest, r.context_hash.digest, r.confidence, r.created_at)
+        for key, r in work.fresh.items()
+    ]
+    for rows in (out.concept_inserts, out.contexts, out.fact_inserts, out.episodes):
+        rows.sort(key=lambda row: row[0])
+    out.concept_updates.sort(key=lambda row: row[-1])
+    out.fact_updates.sort(key=lambda row: row[-1])
+    out.result = InsertResult(
+        len(out.concept_inserts), len(out.fact_inserts), len(out.episodes), work.duplicates
+    )
+    return out

@@ -1,0 +1,106 @@
+"""Copying a memory between stores and backends (`zero memory migrate FROM TO`).
+
+Each space is copied as what defines it: its concepts, contexts and every
+episode, live or pruned, inserted through the target's merge rules, then the
+pruned ones are pruned again with their original time and reason. The
+target's checkpoint equals the source's, and so do its facts (confidence and
+observations fold the same episodes). Inserting is idempotent (a stored or
+pruned episode is a duplicate), so an interrupted copy, rerun, completes
+without duplicating anything. Working memory, access counts and semantic
+memory are per-deployment state and are not copied.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass
+
+from zerolang.memory.backend import PrunedEpisode
+from zerolang.memory.store import MemoryStore
+from zerolang.memory.types import ConceptHash, ContextHash, EpisodeHash, FactHash, MemoryRecord, RelationNode
+
+BATCH = 1000
+
+
+@dataclass(frozen=True, slots=True)
+class CopyProgress:
+    space: str
+    done: int  # records of this space written
+    total: int
+
+
+@dataclass(frozen=True, slots=True)
+class SpaceCopy:
+    space: str
+    records: int
+    new_episodes: int
+    pruned: int
+
+
+def copy_space(
+    source: MemoryStore, target: MemoryStore, progress: Callable[[CopyProgress], None] | None = None
+) -> SpaceCopy:
+    """Copy `source`'s space into `target`'s space (any backends); rerunnable."""
+    from zerolang.formats.model import Context, Snapshot
+
+    backend = source.backend
+    pruned = backend.pruned()
+    live = list(backend.scan_relations())
+    relations = live + list(_pruned_relations(source, pruned))
+    concepts = tuple(sorted(backend.scan_concepts(), key=lambda c: (c.created_at, c.hash.digest)))
+    contexts = tuple(
+        Context(node, at)
+        for node, at in sorted(backend.scan_contexts(), key=lambda c: (c[1], c[0].hash.digest))
+    )
+    ordered = sorted(relations, key=lambda r: (r.created_at, r.episode_hash.digest))
+    records = Snapshot(concepts, contexts, tuple(ordered)).to_records()
+    records.sort(key=lambda r: (min(x.created_at for x in r.relations), r.context.hash.digest))
+    total = len(records)
+    totals = target.insert_records(
+        _counted(
+            records, lambda n: None if progress is None else progress(CopyProgress(source.space, n, total))
+        ),
+        batch_size=BATCH,
+    )
+    by_when: dict[tuple[str, str], list[bytes]] = {}
+    for item in pruned:
+        by_when.setdefault((item.pruned_at, item.reason), []).append(item.hash)
+    for (when, reason), keys in sorted(by_when.items()):
+        target.backend.prune_episodes(keys, when, reason)
+    if progress is not None:
+        progress(CopyProgress(source.space, total, total))
+    return SpaceCopy(source.space, total, totals.new_episodes, len(pruned))
+
+
+def _counted(records: list[MemoryRecord], seen: Callable[[int], None]) -> Iterator[MemoryRecord]:
+    for index, record in enumerate(records, 1):
+        yield record
+        if index % BATCH == 0:
+            seen(index)
+
+
+def _pruned_relations(store: MemoryStore, pruned: list[PrunedEpisode]) -> Iterator[RelationNode]:
+    facts = store.backend.facts([p.fact_hash for p in pruned])
+    for item in pruned:
+        fact = facts[item.fact_hash]
+        yield RelationNode(
+            fact_hash=FactHash(item.fact_hash),
+            episode_hash=EpisodeHash(item.hash),
+            subject_hash=ConceptHash(fact.subject_hash.digest),
+            predicate=fact.predicate,
+            object_hash=ConceptHash(fact.object_hash.digest),
+            confidence=item.confidence,
+            context_hash=ContextHash(item.context_hash),
+            created_at=item.created_at,
+        )
+
+
+def copy_store(
+    source: MemoryStore,
+    target: MemoryStore,
+    spaces: list[str] | None = None,
+    progress: Callable[[CopyProgress], None] | None = None,
+) -> list[SpaceCopy]:
+    """Copy the named spaces (every space the source holds when None) to the same spaces in `target`."""
+    names = source.spaces() if spaces is None else spaces
+    return [copy_space(source.in_space(name), target.in_space(name), progress) for name in names]
