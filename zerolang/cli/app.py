@@ -67,7 +67,8 @@ COMMANDS: dict[str, Command] = {
         "zerolang.cli.ops_cmd:ops", "List the builtin ops with what each reads and does, or describe one."
     ),
     "lsp": Command(
-        "zerolang.cli.lsp_cmd:lsp", "Start the language server: editors run it and talk LSP over stdin and stdout."
+        "zerolang.cli.lsp_cmd:lsp",
+        "Start the language server: editors run it and talk LSP over stdin and stdout.",
     ),
     "archive": Command(
         "zerolang.cli.archive_cmd:archive_app",
