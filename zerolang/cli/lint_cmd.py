@@ -62,7 +62,7 @@ def lint(
     \b
     Rules (zero lint --explain CODE says why each matters):
       Z001  aggregate-node            error    safe fix
-      Z002  unknown-node-type         error
+      Z002  unknown-node-type         error    safe fix
       Z003  unknown-op                error    safe fix
       Z004  unknown-input             error
       Z005  cycle                     error
@@ -79,6 +79,7 @@ def lint(
       Z016  condition-reads-no-node   warning
       Z017  unreachable-condition     warning
       Z018  permission-without-sender warning
+      Z019  unread-param              warning  unsafe fix
     """
     from zerolang.lint.report import Format, remaining, render
     from zerolang.lint.runner import Options, lint_paths
