@@ -69,6 +69,7 @@ def reports_errors(command: Callable[P, None]) -> Callable[P, None]:
 def _register() -> None:
     from zerolang.cli import (
         check_cmd,
+        completion_cmd,
         fmt_cmd,
         keygen_cmd,
         lint_cmd,
@@ -86,6 +87,7 @@ def _register() -> None:
     app.command("lint")(reports_errors(lint_cmd.lint))
     app.command("viz")(reports_errors(viz_cmd.viz))
     app.command("ops")(reports_errors(ops_cmd.ops))
+    app.command("completion")(reports_errors(completion_cmd.completion))
     app.add_typer(memory_cmd.memory_app, name="memory")
     app.command("query")(reports_errors(query_cmd.query))
 
@@ -95,8 +97,14 @@ _register()
 
 def main() -> None:
     """Entry point: never a traceback. typer reports usage errors itself (exit 2)."""
+    import os
+
+    if "_ZERO_COMPLETE" in os.environ:  # the shell asks for completions (zero completion SHELL)
+        from typer.completion import completion_init
+
+        completion_init()
     try:
-        app()
+        app(prog_name="zero")
     except KeyboardInterrupt:
         sys.stderr.write("Interrupted.\n")
         sys.exit(130)
