@@ -100,7 +100,7 @@ def main() -> None:
     import os
 
     if "_ZERO_COMPLETE" in os.environ:  # the shell asks for completions (zero completion SHELL)
-        from typer.completion import completion_init
+        from typer._completion_classes import completion_init
 
         completion_init()
     try:

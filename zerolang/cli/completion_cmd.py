@@ -32,8 +32,10 @@ def completion(
     ] = False,
 ) -> None:
     """Print the shell script that completes `zero` (or --install it): eval "$(zero completion bash)"."""
-    from typer.completion import completion_init, get_completion_script
-    from typer.completion import install as install_script
+    # typer's own completion machinery (the modules `typer --install-completion` uses; typer is pinned).
+    from typer._completion_classes import completion_init
+    from typer._completion_shared import get_completion_script
+    from typer._completion_shared import install as install_script
 
     completion_init()
     if install:

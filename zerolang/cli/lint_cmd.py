@@ -25,7 +25,7 @@ def lint(
     paths: Annotated[
         list[Path] | None,
         typer.Argument(
-            help="Files and folders (searched for *.0 and *.0c); `-` reads stdin; default: the current folder",
+            help="Files and folders (searched for *.0 and *.0c); `-` reads stdin; default: the current one.",
             show_default=False,
             metavar="[PATH]...",
         ),
