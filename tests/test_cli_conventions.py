@@ -8,6 +8,7 @@ import re
 import subprocess
 import sys
 from pathlib import Path
+from typing import Any
 
 import pytest
 from typer.testing import CliRunner
@@ -124,16 +125,22 @@ def test_check_json(tmp_path: Path) -> None:
 # -- colour and width ------------------------------------------------------------------------
 
 
+def invoke(*arguments: str, **environment: str | None) -> Any:
+    """`zero ...` in-process; its streams are not terminals, as in a pipe."""
+    clean: dict[str, str | None] = {"NO_COLOR": None, "FORCE_COLOR": None, "COLUMNS": None}
+    return runner.invoke(app, list(arguments), env={**clean, **environment})
+
+
 def test_no_color_and_force_color() -> None:
     arguments = ("run", "examples/hello.0", "-i", "name=Ada")
-    assert not ANSI.search(zero(*arguments).stdout), "a pipe gets no colour"
-    assert ANSI.search(zero(*arguments, FORCE_COLOR="1").stdout), "FORCE_COLOR colours a pipe"
-    assert not ANSI.search(zero(*arguments, FORCE_COLOR="1", NO_COLOR="1").stdout), "NO_COLOR wins"
+    assert not ANSI.search(invoke(*arguments).stdout), "a pipe gets no colour"
+    assert ANSI.search(invoke(*arguments, FORCE_COLOR="1").stdout), "FORCE_COLOR colours a pipe"
+    assert not ANSI.search(invoke(*arguments, FORCE_COLOR="1", NO_COLOR="1").stdout), "NO_COLOR wins"
     error = ("run", "examples/broken/legacy.0")
-    assert not ANSI.search(zero(*error).stderr)
-    assert ANSI.search(zero(*error, FORCE_COLOR="1").stderr)
+    assert not ANSI.search(invoke(*error).stderr)
+    assert ANSI.search(invoke(*error, FORCE_COLOR="1").stderr)
     lint = ("lint", "examples/broken/legacy.0")
-    assert ANSI.search(zero(*lint, FORCE_COLOR="1").stdout) and not ANSI.search(zero(*lint).stdout)
+    assert ANSI.search(invoke(*lint, FORCE_COLOR="1").stdout) and not ANSI.search(invoke(*lint).stdout)
 
 
 @pytest.mark.parametrize("columns", ["20", "80"])
@@ -145,13 +152,19 @@ def test_values_are_never_cut_or_wrapped_in_a_pipe(columns: str, tmp_path: Path)
         ' { id: "h", type: Operation, op: Hash, inputs: ["t"] } ], outputs: ["t", "h"] }',
         encoding="utf-8",
     )
-    result = zero("run", str(graph), COLUMNS=columns)
-    assert result.returncode == 0
-    expected = json.loads(zero("run", str(graph), "--json").stdout)
+    result = invoke("run", str(graph), COLUMNS=columns)
+    assert result.exit_code == 0
+    expected = json.loads(invoke("run", str(graph), "--json").stdout)
     digest = expected["outputs"]["h"]
     assert re.search(rf"│ h +│ Hash +│ {digest} +│", result.stdout), result.stdout
     assert long_text.strip() in result.stdout
     assert f"hash       {expected['hash']}\n" in result.stdout
+
+
+def test_a_real_pipe_is_not_folded_either() -> None:
+    result = zero("run", "examples/hello.0", "-i", "name=Ada", COLUMNS="30")
+    assert "7da4681c4837bb56185adc6967f0c6847c33148afb0ba4aefac709465da75f66" in result.stdout
+    assert not ANSI.search(result.stdout)
 
 
 # -- shell completion ------------------------------------------------------------------------
