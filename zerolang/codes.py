@@ -64,6 +64,7 @@ MISSPELLED_KEY = _register("Z015", "misspelled-key", LINT)
 CONDITION_READS_NO_NODE = _register("Z016", "condition-reads-no-node", LINT)
 UNREACHABLE_CONDITION = _register("Z017", "unreachable-condition", LINT)
 PERMISSION_WITHOUT_SENDER = _register("Z018", "permission-without-sender", LINT)
+UNREAD_PARAM = _register("Z019", "unread-param", LINT)
 
 # -- .0c memory documents -------------------------------------------------------------------
 DANGLING_REFERENCE = _register(

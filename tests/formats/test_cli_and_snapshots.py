@@ -104,7 +104,21 @@ def test_a_bad_0c_file_is_reported_with_its_place(tmp_path: Path) -> None:
         assert store.counts().episodes == 0
 
 
-def test_export_of_the_verbose_graphs(tmp_path: Path) -> None:
+def test_export_of_the_verbose_graphs_is_one_valid_graph(tmp_path: Path) -> None:
+    """`--format 0` writes one graph that its own `zero check` accepts and `zero run` runs."""
+    from zerolang.interpreter import run
+    from zerolang.parser import parse
+    from zerolang.validator import validate
+
     db = _example_store(tmp_path / "a.db")
     with MemoryStore(db) as store:
-        assert export(store, Format.ZERO).count("Graph {") == 3
+        text = export(store, Format.ZERO)
+    assert text.count("Graph {") == 1
+    graph = parse(text, "memory.0")
+    assert validate(graph, "memory.0") == []
+    outputs = run(graph).outputs
+    assert list(outputs) == ["r1_memory_record", "r2_memory_record", "r3_memory_record"]
+    out = tmp_path / "memory.0"
+    _run("memory", "export", "--db", str(db), "--format", "0", "-o", str(out))
+    checked = runner.invoke(app, ["check", str(out)])
+    assert checked.exit_code == 0 and checked.stdout.endswith(": ok (120 nodes)\n")

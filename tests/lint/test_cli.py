@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import shutil
 import subprocess
 import sys
@@ -27,7 +28,8 @@ def lint(*args: str | Path) -> tuple[int, str]:
 
 
 def test_examples_and_schema_are_clean() -> None:
-    code, output = lint(*sorted(EXAMPLES.glob("*.0")), ROOT / "schema" / "schema.0")
+    clean = [path for path in sorted(EXAMPLES.glob("*.0")) if path.name != "verifier.0"]  # buggy on purpose
+    code, output = lint(*clean, ROOT / "schema" / "schema.0")
     assert (code, output) == (0, "All checks passed!\n")
 
 
@@ -216,3 +218,27 @@ def test_text_report_is_coloured_on_a_terminal() -> None:
     assert process.returncode == 1
     assert "\x1b[" in output
     assert "Z003" in output
+
+
+def test_the_verifier_example_shows_the_unread_params_and_their_fix(tmp_path: Path) -> None:
+    """examples/verifier.0 has the openclaw bugs: three Z019s, nothing else; fixed, it can say `is_safe`."""
+    from zerolang.interpreter import run
+    from zerolang.parser import parse_file
+
+    code, output = lint(EXAMPLES / "verifier.0")
+    assert code == 1
+    assert re.findall(r": (Z\d+) `(\w+)` does not read `params.(\w+)`", output) == [
+        ("Z019", "Equals", "compare"),
+        ("Z019", "If", "else"),
+        ("Z019", "Add", "add"),
+    ]
+    assert "Found 3 warnings." in output
+    inputs = {"missing_refs": 0, "has_cycles": False, "node_count": 12, "permissions_declared": True}
+    before = run(parse_file(EXAMPLES / "verifier.0"), {**inputs, "sender_confidence": 0.9})
+    assert before.outputs["is_safe"] is False and before.outputs["decision.target"] == "review"
+    fixed = tmp_path / "verifier.0"
+    shutil.copy(EXAMPLES / "verifier.0", fixed)
+    assert lint("--fix", "--unsafe-fixes", fixed)[0] == 0
+    after = run(parse_file(fixed), {**inputs, "sender_confidence": 0.9})
+    assert after.outputs["is_safe"] is True and after.outputs["decision.target"] == "install"
+    assert after.outputs["checks_run"] == 13.0

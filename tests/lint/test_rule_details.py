@@ -177,3 +177,74 @@ def test_input_on_any_node_type() -> None:
         finding.message
         == "an `Operation` reads its inputs from `inputs`, not `input`: this one reads nothing"
     )
+
+
+def test_unread_params_say_what_the_op_reads_instead() -> None:
+    source = graph(
+        '{ id: "n", type: Constant, value: "x" }',
+        '{ id: "label", type: Operation, op: Concat, inputs: ["n"], params: { prefix: "n=", suffix: "!" } }',
+        '{ id: "field", type: Operation, op: GetField, inputs: ["n"], params: { field: "a", default: 0 } }',
+        '{ id: "two", type: Operation, op: Equals, inputs: ["n", "n"], params: { compare: 1 } }',
+        outputs='["label", "field", "two"]',
+    )
+    found = [(f.code, f.message, f.fix is not None) for f in lint_text(source) if f.code == "Z019"]
+    reads_concat = "it reads `params.separator` and its inputs (texts...)"
+    assert found == [
+        # Two unread params: which operand each would be is unclear, so no fix.
+        ("Z019", f"`Concat` does not read `params.prefix`: {reads_concat}", False),
+        ("Z019", f"`Concat` does not read `params.suffix`: {reads_concat}", False),
+        (
+            "Z019",
+            "`GetField` does not read `params.default`: it reads `params.field` and its inputs (map)",
+            False,
+        ),
+        # Both operands are already inputs: nothing for the value to be.
+        (
+            "Z019",
+            "`Equals` does not read `params.compare`: it reads no params, only its inputs (a, b)",
+            False,
+        ),
+    ]
+
+
+def test_a_misspelled_param_is_z015_not_z019() -> None:
+    source = graph(
+        '{ id: "n", type: Constant, value: "a b" }',
+        '{ id: "words", type: Operation, op: Split, inputs: ["n"], params: { seperator: " " } }',
+        outputs='["words"]',
+    )
+    assert codes(source) == ["Z015"]
+
+
+def test_a_permission_with_threshold_gets_a_rename_hint() -> None:
+    source = graph(
+        '{ id: "sender_confidence", type: Constant, value: 0.9 }',
+        '{ id: "ok", type: Permission, action: "send", threshold: 0.8 }',
+        outputs='["ok"]',
+    )
+    found = {f.code: f for f in lint_text(source)}
+    assert found["Z015"].message == "`threshold` is read by nothing: did you mean `min_confidence`?"
+    assert (
+        found["Z015"].fix is not None
+        and found["Z015"].fix.description == "rename `threshold` to `min_confidence`"
+    )
+    assert "Z012" in found  # the Permission has no min_confidence: it cannot run as written
+
+
+@pytest.mark.parametrize(
+    ("node", "fixed"),
+    [
+        ('{ id: "message", type: Input }', '{ id: "message", type: External, uri: "input://message" }'),
+        ('{ id: "m", type: Input, uri: "input://text" }', '{ id: "m", type: External, uri: "input://text" }'),
+        ('{ id: "m", type: Input, default: "hi" }', None),  # an External has no default
+        ('{ id: "m", type: Input, inputs: ["x"] }', None),
+    ],
+)
+def test_input_becomes_external_only_where_the_shape_allows(node: str, fixed: str | None) -> None:
+    from zerolang.lint.fixes import fix_source
+
+    source = graph(node, '{ id: "x", type: Constant, value: 1 }', outputs='["m", "message", "x"]')
+    (finding,) = [f for f in lint_text(source) if f.code == "Z002"]
+    assert (finding.fix is not None) is (fixed is not None)
+    if fixed is not None:
+        assert fixed in fix_source(source, "t.0").source

@@ -66,6 +66,10 @@ COMMANDS: dict[str, Command] = {
     "ops": Command(
         "zerolang.cli.ops_cmd:ops", "List the builtin ops with what each reads and does, or describe one."
     ),
+    "completion": Command(
+        "zerolang.cli.completion_cmd:completion",
+        'Print the shell script that completes `zero` (or --install it): eval "$(zero completion bash)".',
+    ),
     "lsp": Command(
         "zerolang.cli.lsp_cmd:lsp",
         "Start the language server: editors run it and talk LSP over stdin and stdout.",
@@ -192,8 +196,14 @@ def _root(
 
 def main() -> None:
     """Entry point: never a traceback. typer reports usage errors itself (exit 2)."""
+    import os
+
+    if "_ZERO_COMPLETE" in os.environ:  # the shell asks for completions (zero completion SHELL)
+        from typer._completion_classes import completion_init
+
+        completion_init()
     try:
-        app()
+        app(prog_name="zero")
     except KeyboardInterrupt:
         sys.stderr.write("Interrupted.\n")
         sys.exit(130)

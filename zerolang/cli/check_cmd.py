@@ -1,44 +1,105 @@
-"""`zero check`: parse and validate graphs without running them."""
+"""`zero check`: parse and validate graphs (and `.0c` documents) without running them."""
 
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Annotated
+from typing import Annotated, Any
 
 import typer
 
+SUFFIXES = (".0", ".0c")
+
 
 def check(
-    files: Annotated[
-        list[Path], typer.Argument(help="The .0 files to check.", show_default=False, metavar="FILE...")
+    paths: Annotated[
+        list[str],
+        typer.Argument(
+            help="Files, or folders searched for *.0 and *.0c; `-` reads one document from stdin.",
+            show_default=False,
+            metavar="PATH...",
+        ),
     ],
+    as_json: Annotated[
+        bool,
+        typer.Option("--json", help="Print one JSON list: each file's path, ok, summary and problems."),
+    ] = False,
 ) -> None:
     """Parse and validate each file (.0 graphs, .0c memory documents); exit 1 if any has a problem."""
-    from zerolang.cli.output import print_error
+    from zerolang.cli.stdin import STDIN
+    from zerolang.files import find_sources
+
+    if STDIN in paths and len(paths) > 1:
+        raise typer.BadParameter("`-` (stdin) cannot be combined with other paths", param_hint="PATH")
+    files: list[str] = (
+        [STDIN]
+        if paths == [STDIN]
+        else [str(file) for file in find_sources([Path(p) for p in paths], SUFFIXES)]
+    )
+    if not files:
+        raise _no_files(paths)
+    reports = [_check_one(file) for file in files]
+    failed = sum(1 for report in reports if not report["ok"])
+    if as_json:
+        from zerolang.cli.output import print_json
+
+        print_json([{key: value for key, value in report.items() if key != "error"} for report in reports])
+    else:
+        from zerolang.cli.output import print_error
+
+        for report in reports:
+            if report["ok"]:
+                typer.echo(f"{report['path']}: ok ({report['summary']})")
+            else:
+                print_error(report["error"])
+        if failed:
+            verb = "has" if failed == 1 else "have"
+            typer.echo(f"{failed} of {len(reports)} files {verb} problems", err=True)
+    if failed:
+        raise typer.Exit(1)
+
+
+def _no_files(paths: list[str]) -> Exception:
+    from zerolang.errors import ZeroError
+
+    return ZeroError(f"no .0 or .0c files under {', '.join(paths)}")
+
+
+def _check_one(file: str) -> dict[str, Any]:
+    """One file's outcome: `ok` and a summary, or the error and its problems (JSON-ready)."""
+    from zerolang.cli.stdin import NAME, STDIN, is_compact, read_stdin
     from zerolang.errors import ValidationError, ZeroError
     from zerolang.parser import parse, read_source
     from zerolang.validator import validate
 
-    failed = 0
-    for file in files:
-        try:
-            source = read_source(file)
-            if file.suffix == ".0c":
-                typer.echo(f"{file}: ok ({_check_compact(source, str(file))})")
-                continue
-            graph = parse(source, file)
-            problems = validate(graph, str(file))
-            if problems:
-                raise ValidationError(problems, source=source)
-        except ZeroError as error:
-            failed += 1
-            print_error(error)
-            continue
-        typer.echo(f"{file}: ok ({len(graph.nodes)} nodes)")
-    if failed:
-        verb = "has" if failed == 1 else "have"
-        typer.echo(f"{failed} of {len(files)} files {verb} problems", err=True)
-        raise typer.Exit(1)
+    name = NAME if file == STDIN else file
+    try:
+        source = read_stdin() if file == STDIN else read_source(file)
+        compact = is_compact(source) if file == STDIN else file.endswith(".0c")
+        if compact:
+            return {"path": name, "ok": True, "summary": _check_compact(source, name), "problems": []}
+        graph = parse(source, name)
+        problems = validate(graph, name)
+        if problems:
+            raise ValidationError(problems, source=source)
+    except ValidationError as error:
+        found = [_problem(d.code, d.message, d.span, d.severity.value) for d in error.diagnostics]
+        return {"path": name, "ok": False, "summary": None, "problems": found, "error": error}
+    except ZeroError as error:
+        problem = _problem(None, error.message.removeprefix(f"{name}: "), error.span, "error")
+        return {"path": name, "ok": False, "summary": None, "problems": [problem], "error": error}
+    return {"path": name, "ok": True, "summary": f"{len(graph.nodes)} nodes", "problems": []}
+
+
+def _problem(code: str | None, message: str, span: Any, severity: str) -> dict[str, Any]:
+    where: dict[str, Any] = {"line": None, "column": None, "end_line": None, "end_column": None}
+    if span is not None and span.line:
+        where = {
+            "line": span.line,
+            "column": span.column,
+            "end_line": span.end_line,
+            "end_column": span.end_column,
+        }
+    return {"code": code, "severity": severity, "message": message, **where}
 
 
 def _check_compact(source: str, path: str) -> str:

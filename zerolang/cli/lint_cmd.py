@@ -10,7 +10,8 @@ from typing import TYPE_CHECKING, Annotated
 import typer
 
 if TYPE_CHECKING:
-    from zerolang.lint.runner import FileResult
+    from zerolang.lint.report import Format
+    from zerolang.lint.runner import FileResult, Options
 
 
 class OutputFormat(StrEnum):
@@ -24,7 +25,7 @@ def lint(
     paths: Annotated[
         list[Path] | None,
         typer.Argument(
-            help="Files and folders (searched for *.0 and *.0c files) to lint; default: the current folder.",
+            help="Files and folders (searched for *.0 and *.0c); `-` reads stdin; default: the current one.",
             show_default=False,
             metavar="[PATH]...",
         ),
@@ -62,7 +63,7 @@ def lint(
     \b
     Rules (zero lint --explain CODE says why each matters):
       Z001  aggregate-node            error    safe fix
-      Z002  unknown-node-type         error
+      Z002  unknown-node-type         error    safe fix
       Z003  unknown-op                error    safe fix
       Z004  unknown-input             error
       Z005  cycle                     error
@@ -79,7 +80,9 @@ def lint(
       Z016  condition-reads-no-node   warning
       Z017  unreachable-condition     warning
       Z018  permission-without-sender warning
+      Z019  unread-param              warning  unsafe fix
     """
+    from zerolang.cli.stdin import STDIN
     from zerolang.lint.report import Format, remaining, render
     from zerolang.lint.runner import Options, lint_paths
 
@@ -92,13 +95,38 @@ def lint(
         select=_selectors(select, "--select"),
         ignore=_selectors(ignore, "--ignore"),
     )
-    results = lint_paths(paths or [Path(".")], options)
     chosen = Format(output_format.value)
-    if chosen is Format.TEXT and sys.stdout.isatty():
+    if paths is not None and Path(STDIN) in paths:
+        if len(paths) > 1:
+            raise typer.BadParameter("`-` (stdin) cannot be combined with other paths", param_hint="PATH")
+        _lint_stdin(options, chosen)
+        return
+    results = lint_paths(paths or [Path(".")], options)
+    from zerolang.cli.terminal import fancy
+
+    if chosen is Format.TEXT and fancy():
         _print_rich(results, fixing=fix, unsafe=unsafe_fixes)
     else:
         sys.stdout.write(render(results, chosen, fixing=fix, unsafe=unsafe_fixes))
     if remaining(results):
+        raise typer.Exit(1)
+
+
+def _lint_stdin(options: Options, chosen: Format) -> None:
+    """`zero lint -`: the report on stdout; with --fix, the fixed document on stdout, the report on stderr."""
+    from zerolang.cli.stdin import NAME, is_compact, read_stdin
+    from zerolang.lint.report import remaining, render
+    from zerolang.lint.runner import lint_text
+
+    source = read_stdin()
+    result = lint_text(source, NAME, options, compact=is_compact(source))
+    report = render([result], chosen, fixing=options.fix, unsafe=options.unsafe_fixes)
+    if options.fix:
+        sys.stdout.write(result.source if result.source is not None else source)
+        sys.stderr.write(report)
+    else:
+        sys.stdout.write(report)
+    if remaining([result]):
         raise typer.Exit(1)
 
 
@@ -144,11 +172,11 @@ def _explanation(code: str) -> str:
 
 def _print_rich(results: list[FileResult], *, fixing: bool, unsafe: bool) -> None:
     """The text report in colour, on a terminal."""
-    from rich.console import Console
     from rich.text import Text
 
+    from zerolang.cli.terminal import console as make_console
     from zerolang.lint.report import text
 
-    console = Console(highlight=False, soft_wrap=True)
+    console = make_console(soft_wrap=True)
     for line in text.render(results, fixing=fixing, unsafe=unsafe):
         console.print(Text.assemble(*line))

@@ -1,4 +1,4 @@
-"""How the CLI shows results and errors: rich on a terminal, plain text in a pipe."""
+"""How the CLI shows results and errors: rich on a terminal, plain text in a pipe (zerolang.cli.terminal)."""
 
 from __future__ import annotations
 
@@ -13,12 +13,14 @@ if TYPE_CHECKING:
 
 def print_error(error: ZeroError) -> None:
     """`file:line:col: message`, the source line and a caret, on stderr."""
+    from zerolang.cli.terminal import console as make_console
+    from zerolang.cli.terminal import fancy
+
     text = error.render()
-    if sys.stderr.isatty():
-        from rich.console import Console
+    if fancy(stderr=True):
         from rich.text import Text
 
-        console = Console(stderr=True, highlight=False)
+        console = make_console(stderr=True)
         head, _, rest = text.partition("\n")
         console.print(Text("error: ", style="bold red") + Text(head))
         if rest:
@@ -43,11 +45,12 @@ def print_diff(diff: str) -> None:
     """A unified diff: coloured by rich on a terminal, plain text in a pipe."""
     if not diff:
         return
-    if sys.stdout.isatty():
-        from rich.console import Console
+    from zerolang.cli.terminal import console, fancy
+
+    if fancy():
         from rich.syntax import Syntax
 
-        Console().print(Syntax(diff, "diff", theme="ansi_dark", background_color="default"))
+        console().print(Syntax(diff, "diff", theme="ansi_dark", background_color="default"))
     else:
         sys.stdout.write(diff if diff.endswith("\n") else diff + "\n")
 
@@ -66,12 +69,13 @@ def show_value(value: Any) -> str:
 
 
 def print_result(result: RunResult, *, trace: bool) -> None:
-    from rich.console import Console
+    """The outputs as a table, then confidence and hash; in a pipe no value is folded, however long."""
     from rich.table import Table
 
+    from zerolang.cli.terminal import console as make_console
     from zerolang.values import type_name
 
-    console = Console(highlight=False)
+    console = make_console()
     table = Table(title="outputs", title_justify="left", show_lines=False)
     table.add_column("output", style="bold cyan", no_wrap=True)
     table.add_column("type", style="magenta", no_wrap=True)

@@ -95,14 +95,15 @@ def _print_table(result: QueryResult, explain: bool) -> None:
         return
     columns = _columns(result, explain)
     rows = [_cells(row, result.kind, columns) for row in result.rows]
-    if sys.stdout.isatty():
-        from rich.console import Console
+    from zerolang.cli.terminal import console, fancy
+
+    if fancy():
         from rich.table import Table
 
         table = Table(*columns, show_lines=False)
         for row in rows:
             table.add_row(*row)
-        Console().print(table)
+        console().print(table)
         return
     widths = [max(len(c), *(len(r[i]) for r in rows)) for i, c in enumerate(columns)]
     lines = ["  ".join(c.ljust(w) for c, w in zip(columns, widths, strict=True)).rstrip()]

@@ -46,7 +46,12 @@ def load_inputs_file(path: Path) -> dict[str, Any]:
 
 
 def run(
-    file: Annotated[Path, typer.Argument(help="The .0 graph to run.", show_default=False, metavar="FILE")],
+    file: Annotated[
+        str,
+        typer.Argument(
+            help="The .0 graph to run; `-` reads it from stdin.", show_default=False, metavar="FILE"
+        ),
+    ],
     input_: Annotated[
         list[str] | None,
         typer.Option(
@@ -104,9 +109,12 @@ def run(
     for option in input_ or []:
         name, value = parse_input_option(option)
         inputs[name] = value
-    source = read_source(file)
-    graph = parse(source, file)
-    validate_or_raise(graph, str(file), source)
+    from zerolang.cli.stdin import NAME, STDIN, read_stdin
+
+    name = NAME if file == STDIN else file
+    source = read_stdin() if file == STDIN else read_source(file)
+    graph = parse(source, name)
+    validate_or_raise(graph, name, source)
     store = _state_store(state)
     signer = _signer(key)
     try:
@@ -119,7 +127,7 @@ def run(
             max_steps=max_steps,
             state=store,
             signer=signer,
-            path=str(file),
+            path=name,
             source=source,
             limits=limits,
         )

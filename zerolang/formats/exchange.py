@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from enum import StrEnum
+from typing import TYPE_CHECKING
 
 from zerolang.errors import ZeroError
 from zerolang.formats import checkpoint as checkpoints
@@ -12,6 +13,9 @@ from zerolang.formats.compact import parse
 from zerolang.formats.levels import Level, level_of, render
 from zerolang.formats.model import Snapshot, read_store, write_store
 from zerolang.memory.store import MemoryStore
+
+if TYPE_CHECKING:
+    from zerolang.ast import Node
 
 
 class Format(StrEnum):
@@ -37,11 +41,60 @@ def export(store: MemoryStore, form: Format, level: Level = Level.L2, since: str
 
 
 def verbose(snapshot: Snapshot) -> str:
-    """The memory compiler's `.0` graph of each context's record, one after another (not importable)."""
-    from zerolang.memory.compiler import build_graph
+    """One `.0` graph holding the memory compiler's graph of each context's record (not importable).
+
+    Record `i`'s nodes keep their ids behind an `r{i}_` prefix (their references
+    follow), so the records sit side by side in one valid graph whose outputs
+    are each record's `memory_record`: `zero check` accepts it, `zero run` runs it.
+    """
+    from zerolang.ast import Array, Comment, Entry, Graph, String, Value, from_python
+    from zerolang.memory.compiler import OUTPUT, build_graph
     from zerolang.printer import print_graph
 
-    return "\n".join(print_graph(build_graph(record)) for record in snapshot.to_records())
+    nodes: list[Node] = []
+    outputs: list[str] = []
+    records = snapshot.to_records()
+    for number, record in enumerate(records, start=1):
+        prefix = f"r{number}_"
+        nodes.extend(_prefixed(build_graph(record).nodes, prefix))
+        outputs.append(prefix + OUTPUT)
+    noun = "record" if len(records) == 1 else "records"
+    graph = Graph(
+        [
+            Entry(key="name", value=String("memory_export")),
+            Entry(key="version", value=from_python(1)),
+            Entry(key="description", value=String(f"{len(records)} 0-memory {noun}, one per context.")),
+            Entry(key="metadata", value=from_python({"format": "0-memory", "schema": "schema/schema.0"})),
+            Entry(key="nodes", value=Array(items=list[Value](nodes)), blank_before=True),
+            Entry(key="outputs", value=from_python(outputs)),
+        ],
+        leading=[
+            Comment(" `zero memory export --format 0`: the memory compiler's graph of every record, in one"),
+            Comment(" graph; record N's nodes are named rN_... Run it with `zero run FILE --json`."),
+        ],
+    )
+    return print_graph(graph)
+
+
+def _prefixed(nodes: list[Node], prefix: str) -> list[Node]:
+    """The nodes with `prefix` before every id and every reference to one (inputs, route conditions)."""
+    from zerolang.ast import Array, Map, String
+
+    for node in nodes:
+        for entry in node.entries:
+            value = entry.value
+            if entry.key == "id" and isinstance(value, String):
+                value.value = prefix + value.value
+            elif entry.key == "inputs" and isinstance(value, Array):
+                for item in value.items:
+                    if isinstance(item, String):
+                        item.value = prefix + item.value
+            elif entry.key == "conditions" and isinstance(value, Array):
+                for condition in value.items:
+                    reference = condition.get("input") if isinstance(condition, Map) else None
+                    if isinstance(reference, String):
+                        reference.value = prefix + reference.value
+    return nodes
 
 
 def import_text(store: MemoryStore, text: str, name: str) -> tuple[str, int]:

@@ -83,5 +83,22 @@ def lint_file(path: Path, options: Options) -> FileResult:
     return FileResult(name, source, lint_graph(graph, source, path, settings))
 
 
+def lint_text(source: str, name: str, options: Options, *, compact: bool = False) -> FileResult:
+    """Lint a document that is not a file (stdin): settings from the current folder, fixes in the result."""
+    settings = settings_with(options, Path.cwd() / name)
+    if compact:
+        from zerolang.formats.lint import findings
+
+        return FileResult(name, source, findings(source, name, enabled_codes(settings, None)))
+    try:
+        if options.fix:
+            result = fix_source(source, name, settings, unsafe=options.unsafe_fixes)
+            return FileResult(name, result.source, result.findings, result.fixed)
+        graph = parse(source, name)
+    except ZeroSyntaxError as error:
+        return FileResult(name, source, [syntax_finding(error, name)])
+    return FileResult(name, source, lint_graph(graph, source, name, settings))
+
+
 def lint_paths(paths: list[Path], options: Options) -> list[FileResult]:
     return [lint_file(path, options) for path in discover(paths)]

@@ -15,6 +15,7 @@ from zerolang.lint.rules import (  # noqa: F401  (imported to register their rul
     route,
     unknown_op,
     unlisted_input,
+    unread_param,
     unused_node,
     validation,
 )

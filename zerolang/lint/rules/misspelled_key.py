@@ -17,7 +17,14 @@ from zerolang.lint.model import Applicability, Fix, Violation, rule
 GRAPH_KEYS = GRAPH_FIELDS
 CONDITION_KEYS = tuple(CONDITION_FIELDS)
 # Real-world variants too short or too different for a spelling match.
-VARIANTS = {"url": "uri", "match": "match_value"}
+VARIANTS = {
+    "url": "uri",
+    "match": "match_value",
+    # A Permission written like a Route condition (seen in real files); only where min_confidence is missing.
+    "threshold": "min_confidence",
+    "min_threshold": "min_confidence",
+    "confidence_threshold": "min_confidence",
+}
 
 
 @rule(codes.MISSPELLED_KEY, Severity.WARNING, Applicability.UNSAFE)
@@ -62,6 +69,11 @@ def _check(
         scope = f" in {where}" if where else ""
         message = f"`{entry.key}` is read by nothing{scope}: did you mean `{meant}`?"
         yield Violation(message, entry.key_span, _rename(target, entry, meant))
+
+
+def likely_misspelling(key: str, missing: tuple[str, ...]) -> str | None:
+    """The missing key `key` is most likely a misspelling of, if any: what this rule reports."""
+    return _meant(key, missing)
 
 
 @cache

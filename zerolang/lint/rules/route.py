@@ -27,11 +27,14 @@ def condition_reads_no_node(context: Context) -> Iterator[Violation]:
     do not support) reads null: a `match_value` condition never matches, a
     `threshold` condition never matches, and the route falls through to its
     default without a word. Unlike `inputs`, the runtime does not reject it.
+    A condition that always matches (no `match_value`, `threshold` 0 or
+    absent) never looks at its input, so the canonical default route
+    `{ input: "default", threshold: 0.0, ... }` is not reported.
     """
     for node in context.nodes:
         for condition in conditions(node):
             name = condition.get("input")
-            if not isinstance(name, String) or name.value in context.by_id:
+            if not isinstance(name, String) or name.value in context.by_id or _always_matches(condition):
                 continue
             reads = f"route `{node.id}` condition reads `{name.value}`"
             message = f"{reads}, which names no node, so it always reads null"

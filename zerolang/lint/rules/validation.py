@@ -1,9 +1,10 @@
 """Rules the validator already checks: the linter reports them as they are, under the same codes.
 
-They are the reasons a graph cannot run at all, so they are errors. None has
-an automatic fix: each needs a decision only the author can make (which node
-was meant, which duplicate to keep). Z001 and Z003, which do have fixes, live
-in their own modules.
+They are the reasons a graph cannot run at all, so they are errors. Most have
+no automatic fix: each needs a decision only the author can make (which node
+was meant, which duplicate to keep); Z002 fixes an `Input` node whose shape
+is exactly an External's. Z001 and Z003, which have fixes, live in their own
+modules.
 """
 
 from __future__ import annotations
@@ -11,9 +12,11 @@ from __future__ import annotations
 from collections.abc import Iterator
 
 from zerolang import codes
+from zerolang.ast import Graph, Node, String
 from zerolang.errors import Severity
 from zerolang.lint.context import Context
-from zerolang.lint.model import Violation, rule
+from zerolang.lint.edits import identifier, set_entry
+from zerolang.lint.model import Applicability, Fix, Violation, rule
 
 
 def reported(context: Context, code: codes.Code) -> Iterator[Violation]:
@@ -22,16 +25,43 @@ def reported(context: Context, code: codes.Code) -> Iterator[Violation]:
         yield Violation(diagnostic.message, diagnostic.span)
 
 
-@rule(codes.UNKNOWN_TYPE, Severity.ERROR)
+@rule(codes.UNKNOWN_TYPE, Severity.ERROR, Applicability.SAFE)
 def unknown_node_type(context: Context) -> Iterator[Violation]:
     """A node `type` the runtime does not have (`Input`, `Branch`, `RateLimit`...).
 
     The runtime knows six node types: External, Constant, Operation, Lookup,
     Route and Permission. Any other type stops the whole graph before a single
     node runs. The message names the closest real type (`Input` -> `External`,
-    `Branch` -> `Route`); the fields differ, so the change is yours to make.
+    `Branch` -> `Route`). Where the shape allows, the fix is safe: an `Input`
+    node with nothing but an `id`, a `uri` string and a `description` is a run
+    input, so it becomes an `External` (with `uri: "input://ID"` when it had
+    none). Other types differ in their fields, so the change is yours to make.
     """
-    return reported(context, codes.UNKNOWN_TYPE)
+    for diagnostic in context.diagnostics_for(codes.UNKNOWN_TYPE.code):
+        node = context.node_at(diagnostic.span)
+        fix = _input_as_external(node) if node is not None and node.type == "Input" else None
+        yield Violation(diagnostic.message, diagnostic.span, fix)
+
+
+# The fields an `Input` node may have for it to be exactly an External.
+INPUT_FIELDS = frozenset({"id", "type", "uri", "description"})
+
+
+def _input_as_external(node: Node) -> Fix | None:
+    uri = node.get("uri")
+    if node.id is None or not set(node.keys()) <= INPUT_FIELDS or not isinstance(uri, (String, type(None))):
+        return None
+    node_id = node.id
+    description = "change `Input` to `External`"
+    if uri is None:
+        description += f' with `uri: "input://{node_id}"`'
+
+    def edit(graph: Graph) -> None:
+        set_entry(node, "type", identifier("External"))
+        if node.get("uri") is None:
+            set_entry(node, "uri", String(f"input://{node_id}"), after=("id", "type"))
+
+    return Fix(description, edit, Applicability.SAFE, touches=(node,))
 
 
 @rule(codes.UNKNOWN_INPUT, Severity.ERROR)

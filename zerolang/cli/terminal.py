@@ -1,0 +1,64 @@
+"""How output looks where it goes: colour by the NO_COLOR / FORCE_COLOR conventions, never cut in a pipe.
+
+`NO_COLOR` (any non-empty value, https://no-color.org) turns colour off even
+on a terminal; `FORCE_COLOR` (any non-empty value) turns it on even in a pipe.
+Otherwise colour follows whether the stream is a terminal. Where the output is
+not a terminal, nothing is wrapped or folded to a width: a 64-hex hash stays
+on one line for the next program to read, however long it is.
+"""
+
+from __future__ import annotations
+
+import os
+import sys
+from typing import TYPE_CHECKING, TextIO
+
+if TYPE_CHECKING:
+    from rich.console import Console
+
+# Wide enough that no value is ever folded when the output is not a terminal.
+UNLIMITED_WIDTH = 1_000_000
+
+
+def _stream(stderr: bool) -> TextIO:
+    return sys.stderr if stderr else sys.stdout
+
+
+def is_terminal(stderr: bool = False) -> bool:
+    """Whether the stream is an interactive terminal."""
+    stream = _stream(stderr)
+    isatty = getattr(stream, "isatty", None)
+    return bool(isatty and isatty())
+
+
+def use_color(stderr: bool = False) -> bool:
+    """Colour on this stream: NO_COLOR wins, then FORCE_COLOR, then whether it is a terminal."""
+    if os.environ.get("NO_COLOR"):
+        return False
+    if os.environ.get("FORCE_COLOR"):
+        return True
+    return is_terminal(stderr)
+
+
+def fancy(stderr: bool = False) -> bool:
+    """Whether to print the rich (coloured, boxed) form rather than plain text."""
+    return use_color(stderr) or is_terminal(stderr)
+
+
+def console(stderr: bool = False, **options: object) -> Console:
+    """A rich Console for the stream that honours NO_COLOR / FORCE_COLOR and never folds in a pipe."""
+    from rich.console import Console
+
+    terminal = is_terminal(stderr)
+    color = use_color(stderr)
+    settings: dict[str, object] = {
+        "stderr": stderr,
+        "highlight": False,
+        "no_color": not color,
+        "force_terminal": color,
+        "color_system": "auto" if color else None,
+    }
+    if not terminal:
+        settings["width"] = UNLIMITED_WIDTH
+    settings.update(options)
+    return Console(**settings)  # type: ignore[arg-type]
