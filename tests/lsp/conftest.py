@@ -23,7 +23,7 @@ from pygls.io_ import StdoutWriter, run_async
 from pytest_lsp import LanguageClient
 from pytest_lsp.client import make_test_lsp_client
 
-from zerolang.lsp.server import create_server
+from zerolang.lsp.server import ZeroLanguageServer, create_server
 
 TIMEOUT = 30  # seconds: generous, for a loaded machine; nothing here measures time
 
@@ -31,8 +31,9 @@ TIMEOUT = 30  # seconds: generous, for a loaded machine; nothing here measures t
 class Session:
     """A client connected to a fresh server, with helpers to open documents and wait for diagnostics."""
 
-    def __init__(self, client: LanguageClient, folder: Path) -> None:
+    def __init__(self, client: LanguageClient, server: ZeroLanguageServer, folder: Path) -> None:
         self.client = client
+        self.server = server
         self.folder = folder
         self.versions: dict[str, int] = {}
 
@@ -101,7 +102,9 @@ def apply_edits(text: str, edits: list[types.TextEdit]) -> str:
     return text
 
 
-async def _connect(folder: Path) -> tuple[LanguageClient, threading.Thread, Callable[[], None]]:
+async def _connect(
+    folder: Path,
+) -> tuple[LanguageClient, ZeroLanguageServer, threading.Thread, Callable[[], None]]:
     to_server_read, to_server_write = os.pipe()
     to_client_read, to_client_write = os.pipe()
     server = create_server()
@@ -128,12 +131,12 @@ async def _connect(folder: Path) -> tuple[LanguageClient, threading.Thread, Call
         to_server.close()
         task.cancel()
 
-    return client, thread, close
+    return client, server, thread, close
 
 
 @pytest_asyncio.fixture
 async def session(tmp_path: Path) -> AsyncIterator[Session]:
-    client, thread, close = await _connect(tmp_path)
+    client, server, thread, close = await _connect(tmp_path)
     await asyncio.wait_for(
         client.initialize_session(
             types.InitializeParams(
@@ -144,7 +147,7 @@ async def session(tmp_path: Path) -> AsyncIterator[Session]:
         ),
         TIMEOUT,
     )
-    yield Session(client, tmp_path)
+    yield Session(client, server, tmp_path)
     await asyncio.wait_for(client.shutdown_async(None), TIMEOUT)
     client.exit(None)
     close()

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import asyncio
+
 import pytest
 from lsprotocol import types
 
@@ -75,3 +77,31 @@ async def test_compact_documents_get_their_own_checks(session: Session) -> None:
     assert dangling.code == "C001"
     assert "no concept 42" in dangling.message
     assert dangling.range.start.line == text.split("\n").index("7 is_part_of42 75")
+
+
+async def test_a_burst_of_changes_is_checked_once_at_its_last_version(session: Session) -> None:
+    session.server.debounce = 2.0  # seconds: far longer than sending four changes takes, even under load
+    uri = await session.open("greeter.0", GREETER)
+    published: list[int | None] = []
+
+    def record(params: types.PublishDiagnosticsParams) -> None:
+        published.append(params.version)
+
+    # In place of pytest-lsp's recorder, for this test: every publication, with its version.
+    session.client.protocol.fm.features[types.TEXT_DOCUMENT_PUBLISH_DIAGNOSTICS] = record
+    for typed in ("Equ", "Equa", "Equal", "Equals"):  # the user types `uals` after `Eq`, key by key
+        session.versions[uri] += 1
+        session.client.text_document_did_change(
+            types.DidChangeTextDocumentParams(
+                text_document=types.VersionedTextDocumentIdentifier(uri=uri, version=session.versions[uri]),
+                content_changes=[
+                    types.TextDocumentContentChangeWholeDocument(text=GREETER.replace("Eq,", f"{typed},"))
+                ],
+            )
+        )
+    for _ in range(600):
+        if published:
+            break
+        await asyncio.sleep(0.05)
+    await asyncio.sleep(0.5)  # any other publication would have been due at the same moment
+    assert published == [session.versions[uri]]
