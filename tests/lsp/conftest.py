@@ -10,13 +10,12 @@ through the protocol's framing, serialisation and capability negotiation.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import os
 import threading
-from collections.abc import AsyncIterator, Callable, Coroutine
+from collections.abc import AsyncIterator, Callable
 from pathlib import Path
-from typing import Any
 
-import pytest
 import pytest_asyncio
 from lsprotocol import types
 from pygls.io_ import StdoutWriter, run_async
@@ -134,27 +133,33 @@ async def _connect(
     return client, server, thread, close
 
 
-@pytest_asyncio.fixture
-async def session(tmp_path: Path) -> AsyncIterator[Session]:
-    client, server, thread, close = await _connect(tmp_path)
+@contextlib.asynccontextmanager
+async def open_session(
+    folder: Path, capabilities: types.ClientCapabilities | None = None
+) -> AsyncIterator[Session]:
+    """Start a server, initialize it as a client with `capabilities` would, and shut it down after."""
+    client, server, thread, close = await _connect(folder)
     await asyncio.wait_for(
         client.initialize_session(
             types.InitializeParams(
-                capabilities=types.ClientCapabilities(),
-                root_uri=tmp_path.as_uri(),
-                workspace_folders=[types.WorkspaceFolder(uri=tmp_path.as_uri(), name="work")],
+                capabilities=capabilities or types.ClientCapabilities(),
+                root_uri=folder.as_uri(),
+                workspace_folders=[types.WorkspaceFolder(uri=folder.as_uri(), name="work")],
             )
         ),
         TIMEOUT,
     )
-    yield Session(client, server, tmp_path)
-    await asyncio.wait_for(client.shutdown_async(None), TIMEOUT)
-    client.exit(None)
-    close()
-    await asyncio.to_thread(thread.join, TIMEOUT)
+    try:
+        yield Session(client, server, folder)
+    finally:
+        await asyncio.wait_for(client.shutdown_async(None), TIMEOUT)
+        client.exit(None)
+        close()
+        await asyncio.to_thread(thread.join, TIMEOUT)
     assert not thread.is_alive(), "the server did not stop after `exit`"
 
 
-Scenario = Callable[[Session], Coroutine[Any, Any, None]]
-
-pytestmark = pytest.mark.asyncio
+@pytest_asyncio.fixture
+async def session(tmp_path: Path) -> AsyncIterator[Session]:
+    async with open_session(tmp_path) as started:
+        yield started

@@ -3,11 +3,12 @@
 from __future__ import annotations
 
 import asyncio
+from pathlib import Path
 
 import pytest
 from lsprotocol import types
 
-from tests.lsp.conftest import Session, position_of
+from tests.lsp.conftest import Session, open_session, position_of
 from tests.lsp.samples import GREETER, MEMORY_L2
 
 pytestmark = pytest.mark.asyncio
@@ -59,6 +60,22 @@ async def test_columns_are_utf16_units_after_astral_characters(session: Session)
     (eq,) = [d for d in session.diagnostics(uri) if d.code == "Z003"]
     # Each 😀 is one code point but two UTF-16 units: the op starts 2 units later than its index.
     assert eq.range.start.character == text.index("Eq") + 2
+
+
+async def test_columns_are_bytes_for_a_client_that_counts_in_utf8(tmp_path: Path) -> None:
+    text = 'Graph { name: "é😀", nodes: [{ id: "a", type: Operation, op: Eq }], outputs: ["a"] }\n'
+    utf8 = types.ClientCapabilities(
+        general=types.GeneralClientCapabilities(position_encodings=[types.PositionEncodingKind.Utf8])
+    )
+    async with open_session(tmp_path, utf8) as session:
+        uri = await session.open("bytes.0", text)
+        (eq,) = [d for d in session.diagnostics(uri) if d.code == "Z003"]
+        # é is 2 bytes, 😀 is 4: the op starts 4 bytes later than its index in the text.
+        assert eq.range.start.character == text.index("Eq") + 4
+        hover = await session.client.text_document_hover_async(
+            types.HoverParams(text_document=session.doc(uri), position=eq.range.start)
+        )
+        assert hover is not None and hover.range == eq.range
 
 
 async def test_noqa_comments_and_settings_are_respected(session: Session) -> None:
