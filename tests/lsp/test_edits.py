@@ -10,16 +10,12 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-from hypothesis import given, settings
-from hypothesis import strategies as st
 
 from tests.lsp.conftest import apply_edits
-from tests.lsp.samples import GREETER, ROOT, ROUTER
+from tests.lsp.samples import ROOT
 from zerolang.lsp import actions, adapter
 from zerolang.lsp.analysis import analyse
-from zerolang.lsp.completion import completions
 from zerolang.lsp.diagnostics import to_diagnostic
-from zerolang.lsp.hover import hover
 from zerolang.parser import parse
 
 CASES = sorted([*(ROOT / "tests" / "lint" / "cases").glob("*.0"), *(ROOT / "examples").rglob("*.0")])
@@ -55,16 +51,3 @@ def test_a_fix_is_a_small_edit_with_the_fixed_meaning(path: Path, index: int, co
     assert parse(after) == expected
     changed = sum(len(edit.new_text) for edit in edits)
     assert changed < len(source) / 2, f"{code}: the edit rewrites most of the file"
-
-
-@settings(max_examples=150, deadline=None, derandomize=True)
-@given(text=st.sampled_from([GREETER, ROUTER]), cut=st.floats(0, 1), at=st.floats(0, 1))
-def test_completion_and_hover_never_fail_on_half_typed_text(text: str, cut: float, at: float) -> None:
-    partial = text[: int(len(text) * cut)]
-    offset = int(len(partial) * at)
-    result = completions(partial, offset)
-    for item in result.items:
-        assert item.label
-    analysis = analyse(partial, None)
-    if analysis.graph is not None:
-        hover(analysis, offset)
