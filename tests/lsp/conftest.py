@@ -10,20 +10,19 @@ through the protocol's framing, serialisation and capability negotiation.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import os
 import threading
-from collections.abc import AsyncIterator, Callable, Coroutine
+from collections.abc import AsyncIterator, Callable
 from pathlib import Path
-from typing import Any
 
-import pytest
 import pytest_asyncio
 from lsprotocol import types
 from pygls.io_ import StdoutWriter, run_async
 from pytest_lsp import LanguageClient
 from pytest_lsp.client import make_test_lsp_client
 
-from zerolang.lsp.server import create_server
+from zerolang.lsp.server import ZeroLanguageServer, create_server
 
 TIMEOUT = 30  # seconds: generous, for a loaded machine; nothing here measures time
 
@@ -31,8 +30,9 @@ TIMEOUT = 30  # seconds: generous, for a loaded machine; nothing here measures t
 class Session:
     """A client connected to a fresh server, with helpers to open documents and wait for diagnostics."""
 
-    def __init__(self, client: LanguageClient, folder: Path) -> None:
+    def __init__(self, client: LanguageClient, server: ZeroLanguageServer, folder: Path) -> None:
         self.client = client
+        self.server = server
         self.folder = folder
         self.versions: dict[str, int] = {}
 
@@ -101,7 +101,9 @@ def apply_edits(text: str, edits: list[types.TextEdit]) -> str:
     return text
 
 
-async def _connect(folder: Path) -> tuple[LanguageClient, threading.Thread, Callable[[], None]]:
+async def _connect(
+    folder: Path,
+) -> tuple[LanguageClient, ZeroLanguageServer, threading.Thread, Callable[[], None]]:
     to_server_read, to_server_write = os.pipe()
     to_client_read, to_client_write = os.pipe()
     server = create_server()
@@ -128,30 +130,36 @@ async def _connect(folder: Path) -> tuple[LanguageClient, threading.Thread, Call
         to_server.close()
         task.cancel()
 
-    return client, thread, close
+    return client, server, thread, close
 
 
-@pytest_asyncio.fixture
-async def session(tmp_path: Path) -> AsyncIterator[Session]:
-    client, thread, close = await _connect(tmp_path)
+@contextlib.asynccontextmanager
+async def open_session(
+    folder: Path, capabilities: types.ClientCapabilities | None = None
+) -> AsyncIterator[Session]:
+    """Start a server, initialize it as a client with `capabilities` would, and shut it down after."""
+    client, server, thread, close = await _connect(folder)
     await asyncio.wait_for(
         client.initialize_session(
             types.InitializeParams(
-                capabilities=types.ClientCapabilities(),
-                root_uri=tmp_path.as_uri(),
-                workspace_folders=[types.WorkspaceFolder(uri=tmp_path.as_uri(), name="work")],
+                capabilities=capabilities or types.ClientCapabilities(),
+                root_uri=folder.as_uri(),
+                workspace_folders=[types.WorkspaceFolder(uri=folder.as_uri(), name="work")],
             )
         ),
         TIMEOUT,
     )
-    yield Session(client, tmp_path)
-    await asyncio.wait_for(client.shutdown_async(None), TIMEOUT)
-    client.exit(None)
-    close()
-    await asyncio.to_thread(thread.join, TIMEOUT)
+    try:
+        yield Session(client, server, folder)
+    finally:
+        await asyncio.wait_for(client.shutdown_async(None), TIMEOUT)
+        client.exit(None)
+        close()
+        await asyncio.to_thread(thread.join, TIMEOUT)
     assert not thread.is_alive(), "the server did not stop after `exit`"
 
 
-Scenario = Callable[[Session], Coroutine[Any, Any, None]]
-
-pytestmark = pytest.mark.asyncio
+@pytest_asyncio.fixture
+async def session(tmp_path: Path) -> AsyncIterator[Session]:
+    async with open_session(tmp_path) as started:
+        yield started

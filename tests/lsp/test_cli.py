@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import asyncio
 import os
+import subprocess
 import sys
 from pathlib import Path
 
@@ -64,3 +65,18 @@ def test_without_pygls_zero_lsp_says_how_to_get_it(monkeypatch: pytest.MonkeyPat
     assert result.exit_code == 1
     assert "zero lsp needs pygls: pip install 'zerolang[lsp]'" in result.output
     assert "Traceback" not in result.output
+
+
+@pytest.mark.slow
+def test_zero_help_does_not_load_the_language_server() -> None:
+    result = subprocess.run(
+        [sys.executable, "-X", "importtime", "-m", "zerolang", "--help"],
+        capture_output=True,
+        text=True,
+        check=True,
+        cwd=ROOT,
+    )
+    assert "lsp" in result.stdout  # the command is listed ...
+    imported = {line.rsplit("|", 1)[-1].strip() for line in result.stderr.splitlines()}
+    for module in ("pygls", "lsprotocol", "cattrs", "zerolang.lsp", "zerolang.lsp.server"):
+        assert module not in imported, f"{module} is imported by --help"  # ... but nothing of it loads

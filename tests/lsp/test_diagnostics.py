@@ -2,10 +2,13 @@
 
 from __future__ import annotations
 
+import asyncio
+from pathlib import Path
+
 import pytest
 from lsprotocol import types
 
-from tests.lsp.conftest import Session, position_of
+from tests.lsp.conftest import Session, open_session, position_of
 from tests.lsp.samples import GREETER, MEMORY_L2
 
 pytestmark = pytest.mark.asyncio
@@ -59,6 +62,22 @@ async def test_columns_are_utf16_units_after_astral_characters(session: Session)
     assert eq.range.start.character == text.index("Eq") + 2
 
 
+async def test_columns_are_bytes_for_a_client_that_counts_in_utf8(tmp_path: Path) -> None:
+    text = 'Graph { name: "é😀", nodes: [{ id: "a", type: Operation, op: Eq }], outputs: ["a"] }\n'
+    utf8 = types.ClientCapabilities(
+        general=types.GeneralClientCapabilities(position_encodings=[types.PositionEncodingKind.Utf8])
+    )
+    async with open_session(tmp_path, utf8) as session:
+        uri = await session.open("bytes.0", text)
+        (eq,) = [d for d in session.diagnostics(uri) if d.code == "Z003"]
+        # é is 2 bytes, 😀 is 4: the op starts 4 bytes later than its index in the text.
+        assert eq.range.start.character == text.index("Eq") + 4
+        hover = await session.client.text_document_hover_async(
+            types.HoverParams(text_document=session.doc(uri), position=eq.range.start)
+        )
+        assert hover is not None and hover.range == eq.range
+
+
 async def test_noqa_comments_and_settings_are_respected(session: Session) -> None:
     (session.folder / "pyproject.toml").write_text('[tool.zero.lint]\nignore = ["Z011"]\n', encoding="utf-8")
     text = GREETER.replace("op: Eq, inputs", "op: Eq, inputs").replace(
@@ -75,3 +94,31 @@ async def test_compact_documents_get_their_own_checks(session: Session) -> None:
     assert dangling.code == "C001"
     assert "no concept 42" in dangling.message
     assert dangling.range.start.line == text.split("\n").index("7 is_part_of42 75")
+
+
+async def test_a_burst_of_changes_is_checked_once_at_its_last_version(session: Session) -> None:
+    session.server.debounce = 2.0  # seconds: far longer than sending four changes takes, even under load
+    uri = await session.open("greeter.0", GREETER)
+    published: list[int | None] = []
+
+    def record(params: types.PublishDiagnosticsParams) -> None:
+        published.append(params.version)
+
+    # In place of pytest-lsp's recorder, for this test: every publication, with its version.
+    session.client.protocol.fm.features[types.TEXT_DOCUMENT_PUBLISH_DIAGNOSTICS] = record
+    for typed in ("Equ", "Equa", "Equal", "Equals"):  # the user types `uals` after `Eq`, key by key
+        session.versions[uri] += 1
+        session.client.text_document_did_change(
+            types.DidChangeTextDocumentParams(
+                text_document=types.VersionedTextDocumentIdentifier(uri=uri, version=session.versions[uri]),
+                content_changes=[
+                    types.TextDocumentContentChangeWholeDocument(text=GREETER.replace("Eq,", f"{typed},"))
+                ],
+            )
+        )
+    for _ in range(600):
+        if published:
+            break
+        await asyncio.sleep(0.05)
+    await asyncio.sleep(0.5)  # any other publication would have been due at the same moment
+    assert published == [session.versions[uri]]

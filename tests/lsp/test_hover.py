@@ -71,3 +71,13 @@ async def test_a_concept_number_in_a_compact_document_shows_its_concept(session:
     uri = await session.open("memory.0c", MEMORY_L2)
     text = await hover_text(session, uri, position_of(MEMORY_L2, "includes4", shift=8))
     assert text is not None and text.startswith("**episodic-memory**: concept 4")
+
+
+async def test_docs_still_show_while_the_file_does_not_parse(session: Session) -> None:
+    broken = ROUTER.replace("op: StartsWith, inputs", "op: StartsWith inputs")  # a comma missing
+    uri = await session.open("broken.0", broken)
+    assert session.diagnostics(uri)[0].code is None  # a syntax error
+    text = await hover_text(session, uri, position_of(broken, "StartsWith", shift=2))
+    assert text is not None and text.startswith("**StartsWith** (op)")
+    node_type = await hover_text(session, uri, position_of(broken, "type: Lookup", shift=7))
+    assert node_type is not None and node_type.startswith("**Lookup** (node type)")

@@ -119,3 +119,21 @@ def test_the_extension_packages_as_one_vsix(tmp_path: Path) -> None:
     assert packaged["version"] == MANIFEST["version"]
     assert f'Version="{MANIFEST["version"]}"' in manifest
     assert not (VSCODE / "node_modules").exists()  # packaging leaves the repository clean
+
+    # The packaged extension loads with only what is inside the .vsix (`vscode` is VS Code's own).
+    with zipfile.ZipFile(out) as vsix:
+        vsix.extractall(tmp_path / "unzipped")
+    loaded = subprocess.run(
+        ["node", str(STUB.parent / "load_packaged.js"), str(tmp_path / "unzipped")],
+        capture_output=True,
+        text=True,
+        timeout=60,
+        check=False,
+    )
+    assert loaded.returncode == 0, loaded.stderr
+    assert json.loads(loaded.stdout) == {
+        "LanguageClient": "function",
+        "stdio": 0,
+        "activate": "function",
+        "deactivate": "function",
+    }

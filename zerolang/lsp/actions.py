@@ -14,7 +14,6 @@ from zerolang.lsp import adapter
 from zerolang.lsp.analysis import Analysis
 from zerolang.lsp.diagnostics import to_diagnostic
 from zerolang.lsp.edits import Edit, tree_edits
-from zerolang.printer import print_graph
 
 FIX_ALL = f"{types.CodeActionKind.SourceFixAll.value}.zero"
 
@@ -69,7 +68,7 @@ def _quick_fix(
     fix = findings[index].fix
     assert fix is not None
     fix.edit(working)
-    printed = print_graph(working, width=adapter.settings(analysis.path).line_width)
+    printed = adapter.print_graph(working, analysis.path)
     edits = tree_edits(analysis.source, pristine, working, analysis.path, printed)
     if not edits:
         return None

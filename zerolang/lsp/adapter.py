@@ -32,6 +32,7 @@ __all__ = [
     "compact_outline",
     "field_doc",
     "fix_all",
+    "format_key",
     "format_text",
     "lint_graph",
     "node_type_doc",
@@ -39,6 +40,7 @@ __all__ = [
     "op_params",
     "param_doc",
     "parse",
+    "print_graph",
     "print_value",
     "settings",
     "syntax_finding",
@@ -169,6 +171,20 @@ def format_text(source: str, path: str | None) -> str:
     from zerolang.formatter import format_source
 
     return format_source(source, path, width=settings(path).line_width)
+
+
+def print_graph(graph: Graph, path: str | None) -> str:
+    """The canonical text of a whole graph, at the file's line width."""
+    from zerolang.printer import print_graph as print_canonical
+
+    return print_canonical(graph, width=settings(path).line_width)
+
+
+def format_key(key: str) -> str:
+    """A key as the printer writes it: bare when it is an identifier, else quoted."""
+    from zerolang.printer import format_key as canonical_key
+
+    return canonical_key(key)
 
 
 def print_value(value: Value, level: int, key: str | None, path: str | None) -> str:

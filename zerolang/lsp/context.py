@@ -76,7 +76,10 @@ def cursor_at(text: str, offset: int) -> Cursor:
         char = text[index]
         if char == "#":
             newline = text.find("\n", index)
-            index = length if newline < 0 else newline
+            newline = length if newline < 0 else newline
+            if snapshot is None and index < offset <= newline:
+                snapshot = Cursor([], None, "", offset, False)  # in a comment: nothing to complete
+            index = newline
             continue
         if char == '"':
             close = index + 1
@@ -112,5 +115,4 @@ def cursor_at(text: str, offset: int) -> Cursor:
         if not char.isspace() and char != ":":
             last_word = None
         index += 1
-    assert snapshot is not None
-    return snapshot
+    return snapshot if snapshot is not None else Cursor([], None, "", offset, False)

@@ -16,7 +16,6 @@ from dataclasses import dataclass
 
 from zerolang.ast import Array, Entry, Graph, Map, Value
 from zerolang.lsp import adapter
-from zerolang.printer import format_key
 
 
 @dataclass(frozen=True, slots=True)
@@ -89,7 +88,7 @@ def _map(source: str, old: Map, new: Map, path: str | None, edits: list[Edit]) -
 
 def _entry(source: str, old: Entry, new: Entry, path: str | None, edits: list[Edit]) -> None:
     level = _indent_level(source, old.span.start)
-    text = f"{format_key(new.key)}: {adapter.print_value(new.value, level, new.key, path)}"
+    text = f"{adapter.format_key(new.key)}: {adapter.print_value(new.value, level, new.key, path)}"
     edits.append(Edit(old.span.start, old.span.end, text))
 
 

@@ -7,11 +7,12 @@ from lsprotocol import types
 from zerolang.ast import Node, String
 from zerolang.lsp import adapter
 from zerolang.lsp.analysis import Analysis, Occurrence, Role, place
+from zerolang.lsp.context import cursor_at
 
 
 def hover(analysis: Analysis, offset: int) -> types.Hover | None:
     if analysis.graph is None:
-        return None
+        return _from_text(analysis, offset)
     occurrence = analysis.at(offset)
     if occurrence is not None:
         text = _node_summary(analysis, occurrence)
@@ -40,6 +41,22 @@ def hover(analysis: Analysis, offset: int) -> types.Hover | None:
     else:
         return None
     return _markdown(analysis, text, value.span.start, value.span.end)
+
+
+def _from_text(analysis: Analysis, offset: int) -> types.Hover | None:
+    """In text that does not parse (yet), an op or a node type is still explained, found by its key."""
+    source = analysis.source
+    start = end = offset
+    while start > 0 and (source[start - 1].isalnum() or source[start - 1] == "_"):
+        start -= 1
+    while end < len(source) and (source[end].isalnum() or source[end] == "_"):
+        end += 1
+    word = source[start:end]
+    if not word:
+        return None
+    key = cursor_at(source, start).key
+    text = adapter.op_doc(word) if key == "op" else adapter.node_type_doc(word) if key == "type" else None
+    return _markdown(analysis, text, start, end) if text is not None else None
 
 
 def _unknown(name: str, kind: str) -> str:

@@ -8,6 +8,7 @@ answer (`diagnostics`, `actions`, `hover`, `navigation`, `completion`,
 
 from __future__ import annotations
 
+import asyncio
 import logging
 from typing import Any
 
@@ -27,6 +28,8 @@ from zerolang.lsp.positions import LineIndex
 logger = logging.getLogger(__name__)
 
 REQUEST_FAILED = -32803  # LSP's RequestFailed
+# Seconds to wait after a change before checking: typing a word is one check, not one per key.
+DEBOUNCE = 0.15
 
 
 class ZeroLanguageServer(LanguageServer):
@@ -37,6 +40,7 @@ class ZeroLanguageServer(LanguageServer):
             "zero-lsp", __version__, text_document_sync_kind=types.TextDocumentSyncKind.Incremental
         )
         self.analyses: dict[str, tuple[int | None, str, Analysis]] = {}
+        self.debounce = DEBOUNCE
 
     @property
     def encoding(self) -> str:
@@ -87,8 +91,12 @@ def _register(server: ZeroLanguageServer) -> None:
         ls.publish(params.text_document.uri)
 
     @server.feature(types.TEXT_DOCUMENT_DID_CHANGE)
-    def did_change(ls: ZeroLanguageServer, params: types.DidChangeTextDocumentParams) -> None:
-        ls.publish(params.text_document.uri)
+    async def did_change(ls: ZeroLanguageServer, params: types.DidChangeTextDocumentParams) -> None:
+        """Check once the user pauses: a change that a newer one replaced within `debounce` is skipped."""
+        uri, version = params.text_document.uri, params.text_document.version
+        await asyncio.sleep(ls.debounce)
+        if ls.document(uri).version == version:
+            ls.publish(uri)
 
     @server.feature(types.TEXT_DOCUMENT_DID_SAVE)
     def did_save(ls: ZeroLanguageServer, params: types.DidSaveTextDocumentParams) -> None:
