@@ -37,10 +37,18 @@ def digest_signature(message: bytes) -> bytes:
 
 
 def ed25519_verify(public_key: bytes, message: bytes, signature: bytes) -> bool:
-    """Check an Ed25519 signature against a raw 32-byte public key; any failure is False."""
+    """Check an Ed25519 signature against a raw 32-byte public key; a bad signature is False.
+
+    A public key that is not a usable point (a small-order point such as the identity, which
+    with `R = identity, S = 0` "verifies" every message, or a non-canonical encoding) is a
+    `RunError`: no answer from such a key means anything.
+    """
     from cryptography.exceptions import InvalidSignature
     from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PublicKey
 
+    problem = weak_public_key(public_key)
+    if problem is not None:
+        raise RunError(f"refused Ed25519 public key {public_key.hex()}: {problem}")
     try:
         Ed25519PublicKey.from_public_bytes(public_key).verify(signature, message)
     except (InvalidSignature, ValueError):
@@ -48,10 +56,71 @@ def ed25519_verify(public_key: bytes, message: bytes, signature: bytes) -> bool:
     return True
 
 
-class DigestSigner:
-    """No key: the digest form, checked for real (a public key given to Verify is used as Ed25519)."""
+# ---- public keys that must not be trusted ---------------------------------------------------
+# Edwards25519: -x^2 + y^2 = 1 + d x^2 y^2 over GF(p). A point whose order divides 8 (the
+# identity and its seven torsion companions) satisfies [8]P = identity; a signature check
+# with such a key can be passed without any private key, so those keys are refused.
 
-    __slots__ = ()
+_P = 2**255 - 19
+_D = -121665 * pow(121666, _P - 2, _P) % _P
+_SQRT_M1 = pow(2, (_P - 1) // 4, _P)
+
+
+def weak_public_key(public_key: bytes) -> str | None:
+    """Why a 32-byte Ed25519 public key cannot be trusted, or None when it is a proper point."""
+    if len(public_key) != 32:
+        return "an Ed25519 public key is 32 bytes"
+    encoded = int.from_bytes(public_key, "little")
+    y, sign = encoded & ((1 << 255) - 1), encoded >> 255
+    if y >= _P:
+        return "not a canonical encoding (y is not reduced modulo 2^255 - 19)"
+    x = _recover_x(y, sign)
+    if x is None:
+        return "not a point on the curve"
+    point = (x, y)
+    for _ in range(3):
+        point = _double(point)
+    if point == (0, 1):
+        return "a small-order point (its order divides 8): it would accept forged signatures"
+    return None
+
+
+def _recover_x(y: int, sign: int) -> int | None:
+    """x from y and x's sign bit (RFC 8032, 5.1.3), or None when y is not on the curve."""
+    u = (y * y - 1) % _P
+    v = (_D * y * y + 1) % _P
+    x = u * pow(v, 3, _P) * pow(u * pow(v, 7, _P), (_P - 5) // 8, _P) % _P
+    if (v * x * x - u) % _P != 0:
+        if (v * x * x + u) % _P != 0:
+            return None
+        x = x * _SQRT_M1 % _P
+    if x == 0 and sign == 1:
+        return None
+    if x & 1 != sign:
+        x = _P - x
+    return x
+
+
+def _double(point: tuple[int, int]) -> tuple[int, int]:
+    """[2]P in affine coordinates (the unified addition law of a twisted Edwards curve, a = -1)."""
+    x, y = point
+    t = _D * x * x * y * y % _P
+    x3 = 2 * x * y * pow(1 + t, _P - 2, _P) % _P
+    y3 = (y * y + x * x) * pow(1 - t, _P - 2, _P) % _P
+    return x3, y3
+
+
+class DigestSigner:
+    """No key: the digest form, checked for real (a public key given to Verify is used as Ed25519).
+
+    The digest form is no signature (anyone can compute it), so `unchecked` counts the
+    Verify calls answered that way; `zero run` says so on stderr.
+    """
+
+    __slots__ = ("unchecked",)
+
+    def __init__(self) -> None:
+        self.unchecked = 0
 
     def sign(self, message: bytes) -> bytes:
         return digest_signature(message)
@@ -59,6 +128,7 @@ class DigestSigner:
     def verify(self, message: bytes, signature: bytes, public_key: bytes | None = None) -> bool:
         if public_key is not None:
             return ed25519_verify(public_key, message, signature)
+        self.unchecked += 1
         return hmac.compare_digest(signature, digest_signature(message))
 
 
@@ -100,6 +170,10 @@ class Ed25519Signer:
                     raise ZeroError(f"{where}: not a readable PEM public key") from None
                 if not isinstance(public, Ed25519PublicKey):
                     raise ZeroError(f"{where}: not an Ed25519 key") from None
+                raw = public.public_bytes(serialization.Encoding.Raw, serialization.PublicFormat.Raw)
+                problem = weak_public_key(raw)
+                if problem is not None:
+                    raise ZeroError(f"{where}: refused Ed25519 public key: {problem}")
                 return cls(None, public, where)
             if b"PRIVATE KEY" in header:
                 try:

@@ -73,7 +73,7 @@ def test_a_delta_since_a_checkpoint_brings_a_copy_up_to_date(tmp_path: Path) -> 
     base = _run("memory", "checkpoint", "--db", str(old)).split()[0]
     patch = tmp_path / "delta.0c"
     _run("memory", "export", "--db", str(new), "--since", base, "-o", str(patch))
-    assert patch.read_text().startswith(f"0M:1.0 delta base={base}")
+    assert patch.read_text().startswith(f"0M:1.1 delta base={base}")
     assert "delta on" in _run("memory", "import", str(patch), "--db", str(old))
     assert _run("memory", "checkpoint", "--db", str(old)) == _run("memory", "checkpoint", "--db", str(new))
     refused = runner.invoke(app, ["memory", "import", str(patch), "--db", str(old)])

@@ -10,6 +10,7 @@ from tests.formats.strategies import histories, records
 from zerolang.formats import checkpoint, delta, serialize
 from zerolang.formats.levels import Level, level_of, read_l0, read_l1, render, short_ids
 from zerolang.formats.model import Snapshot, read_store
+from zerolang.formats.seal import seal
 from zerolang.memory.store import MemoryStore
 from zerolang.memory.types import MemoryRecord
 
@@ -25,7 +26,7 @@ def _store(history: list[MemoryRecord]) -> MemoryStore:
 @given(records())
 def test_levels_keep_what_they_promise(record: MemoryRecord) -> None:
     snapshot = Snapshot.of_record(record)
-    assert render(record, Level.L2) == serialize(record)
+    assert render(record, Level.L2) == seal(serialize(record))
     ids = read_l0(render(record, Level.L0))
     assert sorted(ids) == sorted(short_ids([c.hash for c in record.concepts]))
     for concept in record.concepts:

@@ -135,6 +135,7 @@ def run(
         close = getattr(store, "close", None)
         if close is not None:
             close()
+    _warn_unchecked(signer)
     if as_json:
         from zerolang.cli.output import print_json
 
@@ -165,9 +166,23 @@ def _state_store(path: Path | None) -> Any:
     return SqliteStateStore(path)
 
 
+def _warn_unchecked(signer: Any) -> None:
+    """Keyless Verify compares the old digest form, which anyone can compute: say so, every time."""
+    count = getattr(signer, "unchecked", 0)
+    if count:
+        typer.echo(
+            f"warning: signatures were not checked: no --key, so Verify compared {count} "
+            f"signature{'s' if count != 1 else ''} in the old digest form (SHA-256 of the message, "
+            "which anyone can compute); pass --key FILE for Ed25519",
+            err=True,
+        )
+
+
 def _signer(path: Path | None) -> Any:
     if path is None:
-        return None
+        from zerolang.signing import DigestSigner
+
+        return DigestSigner()
     from zerolang.signing import Ed25519Signer
 
     return Ed25519Signer.from_key_file(path)

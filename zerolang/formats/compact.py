@@ -649,7 +649,12 @@ def _bad_confidence(line: str, at: int, expected: set[str]) -> _Fault | None:
 
 def parse(text: str, name: str = "<0c>") -> Snapshot:
     """The snapshot a `.0c` document states; a CompactError (line:col, caret) for its first problem."""
-    reader, faults = scan(text)
+    from zerolang.formats.seal import unseal
+
+    plain, broken = unseal(text)
+    if broken is not None:
+        raise CompactError(name, broken.line, 1, broken.message, text)
+    reader, faults = scan(plain)
     try:
         if faults:
             raise faults[0]
@@ -743,13 +748,19 @@ def format_text(text: str, name: str = "<0c>") -> str:
     Checks the document first (a CompactError if it does not parse), so a
     formatted file is always a valid one.
     """
+    from zerolang.formats.seal import is_sealed, seal, unseal
+
     snapshot = parse(text, name)
-    lines = [line.rstrip() for line in text.replace("\r\n", "\n").split("\n")]
+    sealed = is_sealed(text)  # a sealed document stays sealed, with an end line that fits the new text
+    plain = unseal(text)[0] if sealed else text
+    lines = [line.rstrip() for line in plain.replace("\r\n", "\n").split("\n")]
     if not any(line.startswith("#") for line in lines):
         header = next(line for line in lines if line.strip())
-        return serialize(snapshot, header=header)
-    tidy: list[str] = []
-    for line in lines:
-        if line or (tidy and tidy[-1]):
-            tidy.append(line)
-    return "\n".join(tidy).strip("\n") + "\n"
+        formatted = serialize(snapshot, header=header)
+    else:
+        tidy: list[str] = []
+        for line in lines:
+            if line or (tidy and tidy[-1]):
+                tidy.append(line)
+        formatted = "\n".join(tidy).strip("\n") + "\n"
+    return seal(formatted) if sealed else formatted

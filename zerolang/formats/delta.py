@@ -20,6 +20,7 @@ from zerolang.formats import checkpoint as checkpoints
 from zerolang.formats.checkpoint import Checkpoint
 from zerolang.formats.compact import HEADER, derived_confidences, parse, parse_header, serialize, time_spans
 from zerolang.formats.model import Snapshot, read_store, write_store
+from zerolang.formats.seal import seal
 from zerolang.memory.backend import PrunedEpisode
 from zerolang.memory.store import MemoryStore
 from zerolang.memory.types import ConceptHash, ConceptNode, EpisodeHash
@@ -37,7 +38,7 @@ class Delta:
     additions: Snapshot
 
     def to_text(self) -> str:
-        return serialize(self.additions, header=f"{HEADER} delta base={self.base}")
+        return seal(serialize(self.additions, header=f"{HEADER} delta base={self.base}"))
 
 
 def diff(old: Snapshot, new: Snapshot) -> Delta:

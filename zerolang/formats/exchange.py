@@ -99,7 +99,8 @@ def _prefixed(nodes: list[Node], prefix: str) -> list[Node]:
 
 def import_text(store: MemoryStore, text: str, name: str) -> tuple[str, int]:
     """Load an L2 `.0c` document, a `.0c` delta (on its base) or a JSON export; (what it was, relations)."""
-    if text.lstrip().startswith("{"):
+    form = import_format(text, name)
+    if form is Format.JSON:
         snapshot = jsonform.loads(text, name)
         write_store(store, snapshot)
         return "JSON export", len(snapshot.relations)
@@ -110,8 +111,33 @@ def import_text(store: MemoryStore, text: str, name: str) -> tuple[str, int]:
     level = level_of(text)
     if level is not Level.L2:
         raise ZeroError(f"{name}: an {level} document leaves information out; import an L2 (.0c) export")
-    if text.lstrip().startswith("Graph") or "Graph {" in text[:2000]:
-        raise ZeroError(f"{name}: a .0 graph does not hold aliases or times; import .0c or JSON")
     snapshot = parse(text, name)
     write_store(store, snapshot)
     return ".0c document", len(snapshot.relations)
+
+
+def import_format(text: str, name: str) -> Format:
+    """What an import reads, from the file's name, else (stdin, another suffix) from its first line.
+
+    Never from anything further in: a `.0c` label may begin with `Graph {` or `{`. A `.0` file
+    (a graph) is refused: it holds neither aliases nor times.
+    """
+    suffix = name.rsplit(".", 1)[-1].lower() if "." in name.rsplit("/", 1)[-1] else ""
+    if suffix == "json":
+        return Format.JSON
+    if suffix == "0c":
+        return Format.COMPACT
+    if suffix == "0":
+        raise ZeroError(f"{name}: a .0 graph does not hold aliases or times; import .0c or JSON")
+    first = next((line for line in text.split("\n") if line.strip() and not line.startswith("#")), "")
+    first = first.lstrip("\ufeff").lstrip()
+    if first.startswith("0M:"):
+        return Format.COMPACT
+    if first.startswith("{"):
+        return Format.JSON
+    if first.startswith("Graph"):
+        raise ZeroError(f"{name}: a .0 graph does not hold aliases or times; import .0c or JSON")
+    raise ZeroError(
+        f"{name}: not a memory export: a .0c document starts with `0M:1.0` or `0M:1.1`, "
+        "a JSON export with `{`"
+    )

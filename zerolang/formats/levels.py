@@ -19,6 +19,7 @@ from itertools import groupby, pairwise
 
 from zerolang.formats.compact import HEADER, label, parse_header, predicate, serialize
 from zerolang.formats.model import Snapshot
+from zerolang.formats.seal import seal
 from zerolang.memory.types import ConceptHash, FactHash, MemoryRecord
 
 L0_MIN_DIGITS = 2  # measured: 2 hex digits, lengthened on collision, cost fewest tokens
@@ -34,7 +35,7 @@ def render(document: Snapshot | MemoryRecord, level: Level) -> str:
     """The document at `level` (L2 is the lossless `.0c`)."""
     snapshot = document if isinstance(document, Snapshot) else Snapshot.of_record(document)
     if level is Level.L2:
-        return serialize(snapshot)
+        return seal(serialize(snapshot))  # an importable document carries its end line
     lines = list(_l0(snapshot) if level is Level.L0 else _l1(snapshot))
     return "\n".join(lines) + "\n"
 

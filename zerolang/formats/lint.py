@@ -25,6 +25,7 @@ from zerolang.ast import Span
 from zerolang.codes import COMPACT, codes_for
 from zerolang.errors import Severity
 from zerolang.formats.compact import scan
+from zerolang.formats.seal import unseal
 from zerolang.lint.model import Finding
 from zerolang.memory.hashing import concept_hash
 
@@ -94,8 +95,10 @@ def _l1_findings(source: str, path: str | None) -> list[Finding]:
 
 
 def _l2_findings(source: str, path: str | None) -> list[Finding]:
-    reader, faults = scan(source)
-    found = [
+    plain, broken = unseal(source)  # a sealed document's end line (zerolang.formats.seal)
+    reader, faults = scan(plain)
+    found = [_finding(None, broken.message, broken.line, 1, path)] if broken is not None else []
+    found += [
         _finding(
             codes.BAD_NUMBER.code if "confidence" in fault.message else None,
             fault.message,
