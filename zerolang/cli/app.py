@@ -77,7 +77,7 @@ def _register() -> None:
     app.command("viz")(reports_errors(viz_cmd.viz))
     app.add_typer(memory_cmd.memory_app, name="memory")
     app.command("query")(reports_errors(query_cmd.query))
-    from zerolang.cli import archive_cmd
+    from zerolang.cli import archive_cmd, archive_recall_cmd  # noqa: F401 (the second adds its commands)
 
     app.add_typer(archive_cmd.archive_app, name="archive")
 
