@@ -138,9 +138,13 @@ def test_tier_stats_verify_and_gc(tmp_path: Path, files: list[Path]) -> None:
         json.loads(zero("verify", "--json", "0" * 64, root=root).output)["problems"][0]["kind"] == "missing"
     )
     dry = zero("gc", "--dry-run", root=root)
-    assert dry.output == "would remove temp file    hot/.x.json.1.tmp\nwould remove 1 item, 3 bytes\n"
+    assert dry.output == (
+        "would remove temp file    hot/.x.json.1.tmp\nwould remove 1 item, 3 bytes and 8 empty folders\n"
+    )
     done = zero("gc", root=root)
-    assert done.output == "removed temp file    hot/.x.json.1.tmp\nremoved 1 item, 3 bytes\n"
+    assert (
+        done.output == "removed temp file    hot/.x.json.1.tmp\nremoved 1 item, 3 bytes and 8 empty folders\n"
+    )
     assert zero("gc", root=root).output == "removed 0 items, 0 bytes\n"
 
 

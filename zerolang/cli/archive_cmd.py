@@ -400,7 +400,8 @@ def gc(
     dry_run: Annotated[bool, typer.Option("--dry-run", help="List what would go; remove nothing.")] = False,
 ) -> None:
     """Remove leftovers: temp files of interrupted writes, extra copies of a hash held by two tiers,
-    cold bundles nothing points into. Never a document: every readable hash stays readable."""
+    cold bundles nothing points into, empty shard folders. Never a document: every readable hash
+    stays readable."""
     archive = _open(root)
     with _progress("collecting") as progress:
         report = archive.gc(dry_run=dry_run, progress=progress)
@@ -413,4 +414,5 @@ def gc(
     for path in report.bundles:
         typer.echo(f"{verb} bundle       {path}")
     total = len(report.temp_files) + len(report.duplicates) + len(report.bundles)
-    typer.echo(f"{verb} {_plural(total, 'item')}, {report.freed_bytes:,} bytes")
+    folders = f" and {_plural(len(report.folders), 'empty folder')}" if report.folders else ""
+    typer.echo(f"{verb} {_plural(total, 'item')}, {report.freed_bytes:,} bytes{folders}")
