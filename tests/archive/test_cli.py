@@ -164,3 +164,17 @@ def test_the_root_comes_from_pyproject_settings(tmp_path: Path, monkeypatch: pyt
     assert result.exit_code == 0, result.output
     assert Archive(tmp_path / "var" / "docs").get(note("configured").hash)
     assert Archive(tmp_path / "var" / "docs").copies(note("configured").hash)[0].tier is Tier.HOT
+
+
+def test_zero_help_does_not_import_the_archive() -> None:
+    import subprocess
+    import sys
+
+    modules = subprocess.run(
+        [sys.executable, "-X", "importtime", "-m", "zerolang", "--help"],
+        capture_output=True,
+        text=True,
+        check=True,
+    ).stderr
+    for heavy in ("zerolang.archive", "zstandard", "sqlite3", "rich"):
+        assert f" {heavy}\n" not in modules, f"{heavy} is imported by --help"

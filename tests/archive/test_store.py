@@ -285,3 +285,22 @@ def test_any_document_round_trips_through_any_tier(tmp_path: Path, document: obj
     digest = archive.put(document).hash  # type: ignore[arg-type]
     archive.move([digest], tier)
     assert archive.get(digest) == document
+
+
+def test_putting_again_repairs_a_damaged_copy(archive: Archive) -> None:
+    document = note("repair me")
+    digest = archive.put(document).hash
+    path = _writable(archive.hot_path(digest))
+    path.write_bytes(b"")  # as a crash before the batch's sync may leave it
+    with pytest.raises(CorruptDocument):
+        archive.get(digest)
+    assert archive.put(document).stored
+    assert archive.get(digest) == document
+
+
+def test_big_batches_are_durable_too(archive: Archive) -> None:
+    documents = [note(f"batch {index}") for index in range(20)]  # more than BatchWriter.SMALL
+    results = archive.put_many(documents)
+    assert all(result.stored for result in results)
+    assert [archive.get(result.hash) for result in results] == documents
+    assert archive.stats().temp_files == 0
