@@ -138,9 +138,13 @@ def test_tier_stats_verify_and_gc(tmp_path: Path, files: list[Path]) -> None:
         json.loads(zero("verify", "--json", "0" * 64, root=root).output)["problems"][0]["kind"] == "missing"
     )
     dry = zero("gc", "--dry-run", root=root)
-    assert dry.output == "would remove temp file    hot/.x.json.1.tmp\nwould remove 1 item, 3 bytes\n"
+    assert dry.output == (
+        "would remove temp file    hot/.x.json.1.tmp\nwould remove 1 item, 3 bytes and 8 empty folders\n"
+    )
     done = zero("gc", root=root)
-    assert done.output == "removed temp file    hot/.x.json.1.tmp\nremoved 1 item, 3 bytes\n"
+    assert (
+        done.output == "removed temp file    hot/.x.json.1.tmp\nremoved 1 item, 3 bytes and 8 empty folders\n"
+    )
     assert zero("gc", root=root).output == "removed 0 items, 0 bytes\n"
 
 
@@ -160,3 +164,17 @@ def test_the_root_comes_from_pyproject_settings(tmp_path: Path, monkeypatch: pyt
     assert result.exit_code == 0, result.output
     assert Archive(tmp_path / "var" / "docs").get(note("configured").hash)
     assert Archive(tmp_path / "var" / "docs").copies(note("configured").hash)[0].tier is Tier.HOT
+
+
+def test_zero_help_does_not_import_the_archive() -> None:
+    import subprocess
+    import sys
+
+    modules = subprocess.run(
+        [sys.executable, "-X", "importtime", "-m", "zerolang", "--help"],
+        capture_output=True,
+        text=True,
+        check=True,
+    ).stderr
+    for heavy in ("zerolang.archive", "zstandard", "sqlite3", "rich"):
+        assert f" {heavy}\n" not in modules, f"{heavy} is imported by --help"

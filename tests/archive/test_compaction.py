@@ -17,6 +17,7 @@ from zerolang.archive.compaction import (
     expand,
     is_summary_block,
     keep_last,
+    summary_block,
 )
 from zerolang.archive.gate import Gate
 from zerolang.archive.index import MemoryIndex
@@ -135,6 +136,17 @@ def test_expanding_refuses_what_the_policy_refuses(parts: tuple[Archive, MemoryI
     bob = expand(personal, gate, Caller("dm:bob"))
     assert [rule for _, rule in bob.refused] == ["channel.boundary"]
     assert bob.conversation == personal  # the block stays; nothing of the range comes back
+
+
+def test_forged_blocks_are_refused_not_followed(parts: tuple[Archive, MemoryIndex, Gate]) -> None:
+    _, _, gate = parts
+    forged = [
+        dict(summary_block("0" * 64, "x", 1), hash=text) for text in ("../../etc/passwd", "0" * 12, "f" * 64)
+    ]
+    conversation = Conversation("dm:alice", "s", tuple(forged))
+    result = expand(conversation, gate, ALICE)
+    assert result.conversation == conversation
+    assert [rule for _, rule in result.refused] == ["hash.format", "hash.format", "hash.unknown"]
 
 
 def test_nested_compaction_expands_all_the_way(parts: tuple[Archive, MemoryIndex, Gate]) -> None:

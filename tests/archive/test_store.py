@@ -63,7 +63,9 @@ def test_every_tier_keeps_every_hash_readable(archive: Archive) -> None:
     assert counts.bundles == 2  # one per cold move; each still holds a document
     archive.move(None, Tier.HOT)
     assert archive.stats().bundles == 0  # bundles nothing points into go with the move
-    assert not list((archive.root / "warm").rglob("*"))  # and empty shard folders too
+    assert list((archive.root / "warm").rglob("*"))  # emptied shard folders stay until gc
+    assert archive.gc().folders
+    assert not list((archive.root / "warm").rglob("*"))
 
 
 def test_a_move_reports_missing_and_corrupt_documents_and_leaves_them(archive: Archive) -> None:
@@ -91,7 +93,7 @@ def test_a_good_copy_in_another_tier_is_used_when_one_copy_is_corrupt(archive: A
     document = note("two copies")
     digest = archive.put(document).hash
     archive.move([digest], Tier.WARM)
-    archive.hot_path(digest).parent.mkdir(parents=True)
+    archive.hot_path(digest).parent.mkdir(parents=True, exist_ok=True)
     archive.hot_path(digest).write_bytes(b"not it")
     assert archive.get(digest) == document
     assert [p.kind for p in archive.verify().problems] == ["corrupt"]
@@ -100,7 +102,7 @@ def test_a_good_copy_in_another_tier_is_used_when_one_copy_is_corrupt(archive: A
 def test_bytes_that_hash_right_but_are_not_a_document_are_corrupt(archive: Archive) -> None:
     data = b'{"hello":"world"}'
     digest = hashlib.sha256(data).hexdigest()
-    archive.hot_path(digest).parent.mkdir(parents=True)
+    archive.hot_path(digest).parent.mkdir(parents=True, exist_ok=True)
     archive.hot_path(digest).write_bytes(data)
     with pytest.raises(ZeroError, match=f"document {digest}: corrupt"):
         archive.get(digest)
@@ -283,3 +285,22 @@ def test_any_document_round_trips_through_any_tier(tmp_path: Path, document: obj
     digest = archive.put(document).hash  # type: ignore[arg-type]
     archive.move([digest], tier)
     assert archive.get(digest) == document
+
+
+def test_putting_again_repairs_a_damaged_copy(archive: Archive) -> None:
+    document = note("repair me")
+    digest = archive.put(document).hash
+    path = _writable(archive.hot_path(digest))
+    path.write_bytes(b"")  # as a crash before the batch's sync may leave it
+    with pytest.raises(CorruptDocument):
+        archive.get(digest)
+    assert archive.put(document).stored
+    assert archive.get(digest) == document
+
+
+def test_big_batches_are_durable_too(archive: Archive) -> None:
+    documents = [note(f"batch {index}") for index in range(20)]  # more than BatchWriter.SMALL
+    results = archive.put_many(documents)
+    assert all(result.stored for result in results)
+    assert [archive.get(result.hash) for result in results] == documents
+    assert archive.stats().temp_files == 0

@@ -23,11 +23,11 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass, field
-from datetime import date
 from typing import Any
 
+from zerolang.archive.archiving import archive_and_index
 from zerolang.archive.canonical import canonical_bytes, loads_strict
-from zerolang.archive.document import MemoryDocument, make_document, parse_hash, parse_time, utc_now
+from zerolang.archive.document import MemoryDocument, make_document, parse_time, utc_now
 from zerolang.archive.gate import Gate, Refused
 from zerolang.archive.index import IndexRecord, IndexStore, axis
 from zerolang.archive.policy import Caller
@@ -142,27 +142,18 @@ def compact(
         created_at=stamp,
         tags=list(tags),
     )
-    archive.put(document)  # 4. archive
-    summary = summarizer(selected).strip()  # 5. summarise
+    summary = summarizer(selected).strip()  # 5. summarise (before writing: an empty one is an error)
     if not summary:
         raise CompactionError("the summariser returned no text")
-    record = IndexRecord(  # 6. index
-        hash=document.hash,
+    record = archive_and_index(  # 4. archive, 6. index (an existing row is kept, with its history)
+        archive,
+        index,
+        document,
         summary=summary,
-        day=_day(stamp),
-        source_channel=conversation.channel,
-        source_session=conversation.session,
-        created_at=stamp,
-        consent_scope=consent_scope,
-        y_privacy=privacy,
-        z_abstraction=abstraction,
+        privacy=privacy,
+        abstraction=abstraction,
         cluster_id=cluster_id,
-    )
-    existing = index.get(document.hash)
-    if existing is None:
-        index.put(record)
-    else:
-        record = existing  # compacting the same range again keeps its history (accesses, flags)
+    ).record
     block = summary_block(document.hash, record.summary, len(selected))  # 7. replace
     messages = (*conversation.messages[:start], block, *conversation.messages[end:])
     return Compacted(
@@ -185,15 +176,15 @@ def expand(conversation: Conversation, gate: Gate, caller: Caller, *, deep: bool
         if not is_summary_block(message):
             position += 1
             continue
-        digest = parse_hash(message["hash"])
+        digest = str(message["hash"])
         try:
-            document = gate.get(caller, digest)
+            document = gate.get(caller, digest)  # a forged block ("../x", a prefix) is refused here
         except Refused as refusal:
             refused.append((digest, refusal.rule))
             position += 1
             continue
         messages[position : position + 1] = list(document.messages)
-        restored.append(digest)
+        restored.append(document.hash)
         if not deep:
             position += len(document.messages)
     return Expanded(
@@ -211,7 +202,3 @@ def _newest_time(messages: Sequence[dict[str, Any]]) -> str | None:
             except ZeroError:
                 continue
     return max(times)[1] if times else None
-
-
-def _day(stamp: str) -> date:
-    return parse_time(stamp, "created_at").date()

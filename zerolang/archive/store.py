@@ -18,6 +18,7 @@ returned. If another copy verifies it is used; if none does the read fails namin
 
 from __future__ import annotations
 
+import contextlib
 import hashlib
 import json
 import os
@@ -34,7 +35,7 @@ from zerolang.archive.document import (
     document_from_canonical,
     parse_hash,
 )
-from zerolang.archive.files import fsync_folder, is_temp, locked, write_atomic
+from zerolang.archive.files import BatchWriter, is_temp, locked, write_atomic
 from zerolang.errors import ZeroError
 
 FORMAT = "zerolang-archive"
@@ -132,6 +133,7 @@ class GcReport:
     temp_files: list[str] = field(default_factory=list)
     duplicates: list[str] = field(default_factory=list)  # "hash tier" of each removed extra copy
     bundles: list[str] = field(default_factory=list)
+    folders: list[str] = field(default_factory=list)  # empty shard folders
     freed_bytes: int = 0
     dry_run: bool = False
 
@@ -190,25 +192,42 @@ class Archive:
     # ---- writing -----------------------------------------------------------------------------
 
     def put(self, document: MemoryDocument) -> PutResult:
-        """Store a document in hot (nothing happens if any tier already holds its hash)."""
-        data = document.canonical()
-        digest = hashlib.sha256(data).hexdigest()
-        with locked(self.root / ".lock", exclusive=False):
-            if self.copies(digest):
-                return PutResult(digest, stored=False)
-            write_atomic(self.hot_path(digest), data)
-        return PutResult(digest, stored=True)
+        """Store a document in hot (nothing happens if a good copy of its hash is stored already).
+
+        A stored copy that fails verification (e.g. torn by a crash) does not count: the document
+        is written again, which repairs it.
+        """
+        return self.put_many([document])[0]
 
     def put_many(
         self, documents: Iterable[MemoryDocument], progress: Progress | None = None
     ) -> list[PutResult]:
+        """`put` for many documents, made durable together (one sync at the end, see BatchWriter)."""
         items = list(documents)
         results = []
-        for index, document in enumerate(items, 1):
-            results.append(self.put(document))
-            if progress is not None:
-                progress(index, len(items))
+        batch = BatchWriter()
+        with locked(self.root / ".lock", exclusive=False):
+            for index, document in enumerate(items, 1):
+                data = document.canonical()
+                digest = hashlib.sha256(data).hexdigest()
+                if self._has_good_copy(digest):
+                    results.append(PutResult(digest, stored=False))
+                else:
+                    batch.write(self.hot_path(digest), data)
+                    results.append(PutResult(digest, stored=True))
+                if progress is not None:
+                    progress(index, len(items))
+            batch.commit()
         return results
+
+    def _has_good_copy(self, digest: str) -> bool:
+        if not self.copies(digest):
+            return False
+        try:
+            self.read_canonical(digest)
+        except ZeroError:
+            return False
+        return True
 
     # ---- reading -----------------------------------------------------------------------------
 
@@ -364,6 +383,7 @@ class Archive:
     ) -> None:
         manifest = dict(self._manifest())
         dropped: list[Path] = []
+        batch = BatchWriter()
         for index, digest in enumerate(wanted, 1):
             copies = self.copies(digest)
             if [copy.tier for copy in copies] == [tier]:
@@ -373,9 +393,9 @@ class Archive:
                 if data is not None:
                     if tier is Tier.HOT:
                         if not any(copy.tier is Tier.HOT for copy in copies):
-                            write_atomic(self.hot_path(digest), data)
+                            batch.write(self.hot_path(digest), data)
                     elif not any(copy.tier is Tier.WARM for copy in copies):
-                        write_atomic(self.warm_path(digest), codec.compress(data, codec.WARM_LEVEL))
+                        batch.write(self.warm_path(digest), codec.compress(data, codec.WARM_LEVEL))
                     for copy in copies:
                         if copy.tier is Tier.COLD:
                             manifest.pop(digest, None)
@@ -384,6 +404,7 @@ class Archive:
                     report.moved.append(digest)
             if progress is not None:
                 progress(index, len(wanted))
+        batch.commit()  # the new copies are durable before any old one goes
         if manifest != self._manifest():
             self._write_manifest(manifest)
         _unlink_all(dropped)
@@ -536,7 +557,8 @@ class Archive:
         1. leftover temporary files of interrupted writes (safe: writers hold the shared lock);
         2. extra copies of a hash held by more than one tier: the coldest copy that verifies stays,
            the others go (a corrupt extra copy goes too, once a good copy is known to remain);
-        3. cold bundles no manifest entry points into.
+        3. cold bundles no manifest entry points into;
+        4. shard folders that moves left empty.
         A hash whose every copy is corrupt is left exactly as it is, for `verify` to report.
         """
         report = GcReport(dry_run=dry_run)
@@ -569,6 +591,11 @@ class Archive:
                 if manifest != self._manifest():
                     self._write_manifest(manifest)
                 _unlink_all(dropped)
+            for folder in _empty_shards(self.root):
+                report.folders.append(str(folder.relative_to(self.root)))
+                if not dry_run:
+                    with contextlib.suppress(OSError):
+                        folder.rmdir()
             referenced = {bundle for bundle, _o, _l in manifest.values()}
             folder = self.root / "cold" / "bundles"
             for path in sorted(folder.glob("*.bundle")) if folder.is_dir() else []:
@@ -594,27 +621,33 @@ def _frame_size(path: Path, offset: int = 0) -> int:
 
 
 def _unlink_all(paths: Iterable[Path]) -> None:
-    folders = set()
+    """Remove old copies. Not fsynced: a removal a crash undoes only leaves an extra copy for gc.
+
+    Emptied shard folders stay (removing them costs as much as the files); gc removes them.
+    """
     for path in paths:
-        try:
+        with contextlib.suppress(FileNotFoundError):
             os.unlink(path)
-        except FileNotFoundError:
+
+
+def _empty_shards(root: Path) -> list[Path]:
+    """Empty `ab/cd` shard folders under hot and warm, then `ab` folders left empty by them."""
+    found = []
+    for tier in ("hot", "warm"):
+        base = root / tier
+        if not base.is_dir():
             continue
-        folders.add(path.parent)
-    for folder in folders:
-        fsync_folder(folder)
-        _prune_empty(folder)
-
-
-def _prune_empty(folder: Path) -> None:
-    """Remove now-empty shard folders (`ab/cd`, then `ab`); callers hold the exclusive lock."""
-    for candidate in (folder, folder.parent):
-        if len(candidate.name) != 2:
-            return
-        try:
-            candidate.rmdir()
-        except OSError:  # not empty, or already gone
-            return
+        for top in sorted(base.glob("??")):
+            if not top.is_dir():
+                continue
+            inner = [path for path in top.iterdir()]
+            empty = [
+                path for path in inner if path.is_dir() and len(path.name) == 2 and not any(path.iterdir())
+            ]
+            found.extend(empty)
+            if len(empty) == len(inner):
+                found.append(top)
+    return found
 
 
 def open_archive(root: Path | str, *, create: bool = False) -> Archive:

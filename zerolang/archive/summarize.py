@@ -3,8 +3,8 @@
 It picks whole sentences out of the range, so a summary never says anything the conversation
 did not: each sentence is scored by how common its content words are across the range (a
 word repeated by both sides is what the range is about), the best few are kept in their
-original order with their speaker, and the result is cut at a word boundary. Same input,
-same summary, on every machine.
+original order with their speaker (named once for neighbouring sentences of one message),
+and the result is cut at a word boundary. Same input, same summary, on every machine.
 
 Any `Summarizer` (a function from messages to non-empty text) can replace it.
 """
@@ -103,7 +103,8 @@ def extractive_summary(
 ) -> str:
     """`role: sentence` for the highest-scoring sentences, in conversation order, at most `max_chars`."""
     sentences: list[tuple[int, str, str]] = []  # (position, role, sentence)
-    for message in messages:
+    owner: list[int] = []  # the message each sentence came from
+    for number, message in enumerate(messages):
         # An earlier summary block stands for its summary (not its "[N messages archived...]" line).
         content = message.get("summary" if message.get("kind") == "zero.summary" else "content")
         if not isinstance(content, str):
@@ -113,6 +114,7 @@ def extractive_summary(
             piece = " ".join(piece.split())
             if piece:
                 sentences.append((len(sentences), role, piece))
+                owner.append(number)
     if not sentences:
         return f"{len(messages)} message{'s' if len(messages) != 1 else ''} without text"
     frequency = Counter(word for _, _, text in sentences for word in set(_words(text)))
@@ -124,8 +126,13 @@ def extractive_summary(
         return (-sum(frequency[word] for word in words) / len(words) ** 0.5, item[0])
 
     chosen = sorted(sorted(sentences, key=score)[:max_sentences])
-    text = " ".join(f"{role}: {sentence}" for _, role, sentence in chosen)
-    return _cut(text, max_chars)
+    parts: list[str] = []
+    previous = -2
+    for position, role, sentence in chosen:
+        follows = position == previous + 1 and owner[position] == owner[previous]
+        parts.append(sentence if follows else f"{role}: {sentence}")
+        previous = position
+    return _cut(" ".join(parts), max_chars)
 
 
 def _words(text: str) -> list[str]:

@@ -60,6 +60,28 @@ RootOption = Annotated[
     ),
 ]
 JsonOption = Annotated[bool, typer.Option("--json", help="Print one JSON document.")]
+IndexOption = Annotated[
+    str | None,
+    typer.Option(
+        "--index",
+        metavar="DSN",
+        help="The summary index, sqlite:///PATH. Default: memory.index.sql.dsn, else ROOT/index.db.",
+    ),
+]
+PolicyOption = Annotated[
+    Path | None,
+    typer.Option(
+        "--policy", metavar="FILE", help="The consent policy (TOML or JSON). Default: memory.archive.policy."
+    ),
+]
+AsOption = Annotated[
+    str,
+    typer.Option("--as", metavar="CHANNEL", help="The channel the caller speaks from.", show_default=False),
+]
+ClearanceOption = Annotated[
+    int | None,
+    typer.Option("--clearance", min=-15, max=15, metavar="N", help="Lower the channel's clearance to N."),
+]
 
 
 def resolve_root(option: Path | None) -> Path:
@@ -146,19 +168,52 @@ def put(
             metavar="FILE...",
         ),
     ],
+    privacy: Annotated[
+        int,
+        typer.Option("--privacy", min=-15, max=15, metavar="Y", help="Index: public (-15) to private (15)."),
+    ] = 0,
+    abstraction: Annotated[
+        int,
+        typer.Option(
+            "--abstraction", min=-15, max=15, metavar="Z", help="Index: abstract (-15) to physical (15)."
+        ),
+    ] = 0,
+    summary: Annotated[
+        str | None,
+        typer.Option(
+            "--summary", metavar="TEXT", help="Index summary (default: extracted from the messages)."
+        ),
+    ] = None,
     root: RootOption = None,
+    index: IndexOption = None,
 ) -> None:
-    """Archive memory documents; print each one's hash. Storing the same document twice is a no-op.
+    """Archive memory documents and index their summaries; print each hash. Putting twice is a no-op.
 
     Every document is validated (and a given `hash` checked) before anything is written. A missing
-    created_at becomes the current time.
+    created_at becomes the current time. The index row (summary, privacy, abstraction) is written
+    once; putting the document again keeps it.
     """
+    from zerolang.archive.archiving import archive_and_index
+    from zerolang.cli.archive_recall_cmd import open_index
+
     documents = [item for file in files for item in load_documents(file)]
     archive = _open(root, create=True)
-    with _progress("archiving") as progress:
-        results = archive.put_many([document for _, document in documents], progress)
+    store = open_index(archive, index)
+    try:
+        with _progress("archiving") as progress:
+            results = []
+            for number, (_, document) in enumerate(documents, 1):
+                results.append(
+                    archive_and_index(
+                        archive, store, document, summary=summary, privacy=privacy, abstraction=abstraction
+                    )
+                )
+                if progress is not None:
+                    progress(number, len(documents))
+    finally:
+        store.close()
     for (place, _), result in zip(documents, results, strict=True):
-        typer.echo(f"{'stored' if result.stored else 'exists'}  {result.hash}  {place}")
+        typer.echo(f"{'stored' if result.stored else 'exists'}  {result.record.hash}  {place}")
 
 
 # ---- get ------------------------------------------------------------------------------------
@@ -173,15 +228,32 @@ def get(
     raw: Annotated[
         bool, typer.Option("--raw", help="Write the stored canonical bytes exactly (no hash member).")
     ] = False,
+    as_channel: Annotated[
+        str | None,
+        typer.Option("--as", metavar="CHANNEL", help="Ask as a caller on CHANNEL: the policy decides."),
+    ] = None,
+    clearance: ClearanceOption = None,
+    index: IndexOption = None,
+    policy: PolicyOption = None,
 ) -> None:
-    """Print a document, after checking its bytes hash to HASH (a corrupt copy is never printed)."""
+    """Print a document, after checking its bytes hash to HASH (a corrupt copy is never printed).
+
+    With --as CHANNEL the request goes through the consent policy (--policy or
+    memory.archive.policy) and the index; a refusal names the rule that refused.
+    Without it, you read your own archive as its owner.
+    """
     archive = _open(root)
+    if as_channel is not None:
+        from zerolang.cli.archive_recall_cmd import caller, open_gate
+
+        document = open_gate(root, index, policy).get(caller(as_channel, clearance), hash_text)
+    else:
+        document = archive.get(hash_text)
     if raw:
-        data = archive.read_canonical(hash_text)
-        sys.stdout.buffer.write(data)
+        sys.stdout.buffer.write(document.canonical())
         sys.stdout.flush()
         return
-    _print_json(archive.get(hash_text).to_json())
+    _print_json(document.to_json())
 
 
 # ---- verify ---------------------------------------------------------------------------------
@@ -328,7 +400,8 @@ def gc(
     dry_run: Annotated[bool, typer.Option("--dry-run", help="List what would go; remove nothing.")] = False,
 ) -> None:
     """Remove leftovers: temp files of interrupted writes, extra copies of a hash held by two tiers,
-    cold bundles nothing points into. Never a document: every readable hash stays readable."""
+    cold bundles nothing points into, empty shard folders. Never a document: every readable hash
+    stays readable."""
     archive = _open(root)
     with _progress("collecting") as progress:
         report = archive.gc(dry_run=dry_run, progress=progress)
@@ -341,4 +414,10 @@ def gc(
     for path in report.bundles:
         typer.echo(f"{verb} bundle       {path}")
     total = len(report.temp_files) + len(report.duplicates) + len(report.bundles)
-    typer.echo(f"{verb} {_plural(total, 'item')}, {report.freed_bytes:,} bytes")
+    folders = f" and {_plural(len(report.folders), 'empty folder')}" if report.folders else ""
+    typer.echo(f"{verb} {_plural(total, 'item')}, {report.freed_bytes:,} bytes{folders}")
+
+
+# search, policy, compact and expand live in their own module and register on `archive_app`
+# when it is imported; importing it here (last, once every name above exists) keeps them one app.
+from zerolang.cli import archive_recall_cmd  # noqa: E402, F401

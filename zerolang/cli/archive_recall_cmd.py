@@ -1,0 +1,257 @@
+"""`zero archive search|policy|compact|expand`, and the policy options `get` and `put` share.
+
+The summary index is `--index DSN`, else `memory.index.sql.dsn`, else `sqlite:///ROOT/index.db`
+beside the archive. The policy is `--policy FILE`, else `memory.archive.policy`. A caller is
+`--as CHANNEL` (and `--clearance N` to lower the channel's clearance).
+"""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+from typing import TYPE_CHECKING, Annotated
+
+import typer
+
+from zerolang.cli.archive_cmd import (
+    AsOption,
+    ClearanceOption,
+    IndexOption,
+    PolicyOption,
+    RootOption,
+    _command,
+    _open,
+    _plural,
+    _print_json,
+)
+
+if TYPE_CHECKING:
+    from zerolang.archive.compaction import Conversation
+    from zerolang.archive.gate import Gate
+    from zerolang.archive.index import IndexStore
+    from zerolang.archive.policy import Caller, Policy
+    from zerolang.archive.store import Archive
+
+
+def open_index(archive: Archive, option: str | None) -> IndexStore:
+    from zerolang.archive.index import open_index as open_dsn
+    from zerolang.archive.settings import memory_settings_for
+
+    dsn = option or memory_settings_for().index_sql_dsn or f"sqlite:///{archive.root / 'index.db'}"
+    return open_dsn(dsn)
+
+
+def load_policy_option(option: Path | None) -> Policy:
+    from zerolang.archive.policy import load_policy
+    from zerolang.archive.settings import memory_settings_for
+    from zerolang.errors import ZeroError
+
+    path = option or memory_settings_for().archive_policy
+    if path is None:
+        raise ZeroError("no consent policy: pass --policy FILE or set memory.archive.policy")
+    return load_policy(path)
+
+
+def open_gate(root: Path | None, index: str | None, policy: Path | None) -> Gate:
+    from zerolang.archive.gate import Gate
+
+    archive = _open(root)
+    return Gate(archive, open_index(archive, index), load_policy_option(policy))
+
+
+def caller(channel: str, clearance: int | None) -> Caller:
+    from zerolang.archive.policy import Caller
+
+    return Caller(channel, clearance)
+
+
+# ---- search ---------------------------------------------------------------------------------
+
+
+@_command("search")
+def search(
+    as_channel: AsOption,
+    text: Annotated[
+        str, typer.Argument(help="Words that must all occur in the summary.", metavar="[TEXT]")
+    ] = "",
+    clearance: ClearanceOption = None,
+    limit: Annotated[int, typer.Option("--limit", min=1, metavar="N", help="At most N summaries.")] = 10,
+    since: Annotated[
+        int | None, typer.Option("--since", metavar="DAYS", help="Only memories of the last DAYS days.")
+    ] = None,
+    root: RootOption = None,
+    index: IndexOption = None,
+    policy: PolicyOption = None,
+    as_json: Annotated[bool, typer.Option("--json", help="Print one JSON array.")] = False,
+) -> None:
+    """Search summaries (never full texts) that the policy lets CHANNEL see; newest first."""
+    gate = open_gate(root, index, policy)
+    hits = gate.search(
+        caller(as_channel, clearance), text, limit=limit, t_min=None if since is None else -since
+    )
+    if as_json:
+        _print_json([hit.to_json() for hit in hits])
+        return
+    if not hits:
+        typer.echo("no summaries")
+        return
+    for hit in hits:
+        typer.echo(f"{hit.hash}  t={hit.t_x:+d}  y={hit.y_privacy:+d}  {hit.source_channel}")
+        typer.echo(f"  {hit.summary}")
+
+
+# ---- policy ---------------------------------------------------------------------------------
+
+
+@_command("policy")
+def policy_(
+    file: Annotated[
+        Path, typer.Argument(help="The policy file to check.", metavar="FILE", show_default=False)
+    ],
+) -> None:
+    """Check a consent policy file and show what it allows."""
+    from zerolang.archive.policy import load_policy
+
+    policy = load_policy(file)
+    lines = [f"{file}: {_plural(len(policy.scopes), 'scope')}, {_plural(len(policy.channels), 'channel')}"]
+    for scope in policy.scopes.values():
+        uses = ", ".join(use for use in ("summary", "full") if use in scope.uses) or "nothing"
+        where = "any channel" if scope.channels is None else ", ".join(scope.channels)
+        state = "revoked" if scope.revoked else f"releases {uses} on {where}"
+        lines.append(f"  scope    {scope.name:<14} {state}")
+    for channel in policy.channels.values():
+        reads = ", ".join(channel.reads)
+        lines.append(f"  channel  {channel.name:<14} reads {reads}; clearance {channel.clearance:+d}")
+    typer.echo("\n".join(lines))
+
+
+# ---- compact, expand ------------------------------------------------------------------------
+
+
+def _read_conversation(file: str, channel: str, session: str) -> Conversation:
+    from zerolang.archive.compaction import Conversation
+    from zerolang.files import read_text
+
+    text = sys.stdin.read() if file == "-" else read_text(file, "conversation")
+    from zerolang.errors import ZeroError
+
+    try:
+        return Conversation.from_jsonl(text, channel=channel, session=session)
+    except ZeroError as error:  # the message names the line; add the file
+        raise ZeroError(f"{file}: {error.message}") from None
+
+
+def _write_conversation(data: bytes, output: Path | None) -> None:
+    if output is None:
+        sys.stdout.buffer.write(data)
+        sys.stdout.flush()
+        return
+    from zerolang.archive.files import write_atomic
+
+    write_atomic(output, data, mode=0o644)
+
+
+OutputOption = Annotated[
+    Path | None,
+    typer.Option("--output", "-o", metavar="FILE", help="Write here (atomically) instead of stdout."),
+]
+
+
+@_command("compact")
+def compact(
+    file: Annotated[
+        str,
+        typer.Argument(
+            help="A conversation: JSON Lines, one message per line; - is stdin.", metavar="FILE|-"
+        ),
+    ],
+    channel: Annotated[
+        str, typer.Option("--channel", metavar="NAME", help="The conversation's channel.", show_default=False)
+    ],
+    session: Annotated[
+        str, typer.Option("--session", metavar="ID", help="The conversation's session.", show_default=False)
+    ],
+    scope: Annotated[
+        str,
+        typer.Option(
+            "--scope", metavar="NAME", help="The consent scope to archive under.", show_default=False
+        ),
+    ],
+    keep_last: Annotated[
+        int | None,
+        typer.Option("--keep-last", min=0, metavar="N", help="Compact all but the newest N messages."),
+    ] = None,
+    start: Annotated[
+        int | None, typer.Option("--from", min=0, metavar="I", help="First message of the range.")
+    ] = None,
+    end: Annotated[
+        int | None, typer.Option("--to", min=0, metavar="J", help="End of the range (exclusive).")
+    ] = None,
+    privacy: Annotated[
+        int, typer.Option("--privacy", min=-15, max=15, metavar="Y", help="Public (-15) to private (15).")
+    ] = 0,
+    abstraction: Annotated[
+        int,
+        typer.Option("--abstraction", min=-15, max=15, metavar="Z", help="Abstract (-15) to physical (15)."),
+    ] = 0,
+    output: OutputOption = None,
+    root: RootOption = None,
+    index: IndexOption = None,
+) -> None:
+    """Archive a range of a conversation and replace it by a summary block holding its hash."""
+    from zerolang.archive.compaction import compact as compact_range
+    from zerolang.archive.compaction import keep_last as last
+    from zerolang.errors import ZeroError
+
+    conversation = _read_conversation(file, channel, session)
+    if keep_last is not None:
+        if start is not None or end is not None:
+            raise ZeroError("give --keep-last or --from/--to, not both")
+        first, stop = last(conversation, keep_last)
+    elif start is not None or end is not None:
+        first, stop = start or 0, len(conversation.messages) if end is None else end
+    else:
+        raise ZeroError("say which range: --keep-last N, or --from I --to J")
+    archive = _open(root, create=True)
+    result = compact_range(
+        conversation,
+        first,
+        stop,
+        archive=archive,
+        index=open_index(archive, index),
+        consent_scope=scope,
+        privacy=privacy,
+        abstraction=abstraction,
+    )
+    _write_conversation(result.conversation.to_jsonl(), output)
+    if result.document is None:
+        typer.echo("nothing to compact: the range holds no ordinary message", err=True)
+    else:
+        typer.echo(
+            f"compacted messages {first}..{stop - 1} ({_plural(stop - first, 'message')})"
+            f" into sha256:{result.document.hash}",
+            err=True,
+        )
+
+
+@_command("expand")
+def expand(
+    file: Annotated[
+        str, typer.Argument(help="A compacted conversation (JSON Lines); - is stdin.", metavar="FILE|-")
+    ],
+    as_channel: AsOption,
+    clearance: ClearanceOption = None,
+    output: OutputOption = None,
+    root: RootOption = None,
+    index: IndexOption = None,
+    policy: PolicyOption = None,
+) -> None:
+    """Put archived messages back for every summary block the policy lets CHANNEL read."""
+    from zerolang.archive.compaction import expand as expand_blocks
+
+    conversation = _read_conversation(file, "-", "-")
+    result = expand_blocks(conversation, open_gate(root, index, policy), caller(as_channel, clearance))
+    _write_conversation(result.conversation.to_jsonl(), output)
+    for digest, rule in result.refused:
+        typer.echo(f"kept the summary of {digest}: refused by {rule}", err=True)
+    typer.echo(f"restored {_plural(len(result.restored), 'block')}, kept {len(result.refused):,}", err=True)
