@@ -10,9 +10,10 @@ What recall found is printed in three layers, each only while it fits:
    does not fit is skipped and the next, shorter one may still fit).
 
 Token counts are exact cl100k (`zerolang.formats.tokens`). Items are chosen
-greedily by their own counts (a first pass gives the index at most 35% of the
-budget and summaries up to 70%, a second pass fills what is left; only hits in
-the index get a summary or full text), then the whole output is counted again and
+greedily by their own counts (a first pass gives the hits' index lines at most
+30% of the budget, summaries up to 70%, edges up to 75%, full text the rest; a
+second pass fills what is left; only hits in the index get a summary or full
+text), then the whole output is counted again and
 items are taken back from the end until it fits, so what is printed never
 exceeds the budget. Ids are the first 10 hex digits of the experience's
 SHA-256.
@@ -100,7 +101,7 @@ def items_for(
         why = hit.reasons[0] if hit.reasons else ""
         detail: dict[str, object] = {"id": e.id, "text": e.what, "why": hit.reasons}
         full.append(Item("full", e.id, f"{short(e.id)}{when} [{why}] {body}", detail))
-    return nodes + _edges(store, hits, turn_label, w) + summaries + full
+    return nodes + summaries + _edges(store, hits, turn_label, w) + full
 
 
 def _edges(
@@ -171,9 +172,9 @@ def render(
     return Rendering(text, tokens, budget, chosen, len(hits))
 
 
-SHARES = {"node": 0.35, "edge": 0.35, "summary": 0.7, "full": 1.0}
-"""A first pass fills the index up to 35% of the budget, summaries up to 70%, full text the rest;
-a second pass then offers what is left to whatever room remains."""
+SHARES = {"node": 0.3, "summary": 0.7, "edge": 0.75, "full": 1.0}
+"""A first pass fills the index up to 30% of the budget, summaries up to 70%, edges up to 75%, full
+text the rest; a second pass then offers what is left to whatever room remains."""
 
 
 def _choose(offered: list[Item], budget: int, framing: int, as_json: bool) -> list[Item]:
