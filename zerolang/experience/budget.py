@@ -180,15 +180,19 @@ text the rest; a second pass then offers what is left to whatever room remains."
 def _choose(offered: list[Item], budget: int, framing: int, as_json: bool) -> list[Item]:
     taken: set[int] = set()
     listed: set[str] = set()
+    kinds: set[str] = set()
     used = framing
     for cap in (True, False):
         for index, item in enumerate(offered):
             if index in taken or (item.kind in {"summary", "full"} and item.key not in listed):
                 continue
             cost = _cost(item, as_json)
+            if not as_json and item.kind not in kinds:
+                cost += count_tokens(_HEADINGS[item.kind] + "\n")
             limit = budget * SHARES[item.kind] if cap else budget
             if used + cost <= limit:
                 taken.add(index)
+                kinds.add(item.kind)
                 used += cost
                 if item.kind == "node":
                     listed.add(item.key)
