@@ -77,10 +77,11 @@ def _register() -> None:
     app.command("viz")(reports_errors(viz_cmd.viz))
     app.add_typer(memory_cmd.memory_app, name="memory")
     app.command("query")(reports_errors(query_cmd.query))
-    from zerolang.cli import capture_cmd, recall_cmd
+    from zerolang.cli import capture_cmd, convo_cmd, recall_cmd
 
     app.command("capture")(reports_errors(capture_cmd.capture))
     app.command("recall")(reports_errors(recall_cmd.recall))
+    app.add_typer(convo_cmd.convo_app, name="convo")
 
 
 _register()

@@ -6,7 +6,8 @@ What recall found is printed in three layers, each only while it fits:
    and the edges among the hits (same turn, neighbouring turns, a shared
    concept), always first;
 2. **summaries**: 10-20 tokens per hit, in rank order;
-3. **full text** (with when, and why it was found) for the best hits that still fit, in rank order (one that
+3. **full text** (with when, and why it was found) for the best hits that still fit
+   (a text short enough to be its own summary is not repeated), in rank order (one that
    does not fit is skipped and the next, shorter one may still fit).
 
 Token counts are exact cl100k (`zerolang.formats.tokens`). Items are chosen
@@ -52,8 +53,16 @@ class Rendering:
     hits: int = 0
 
     def held(self, kinds: Sequence[str] = ("summary", "full")) -> set[str]:
-        """The full ids of the hits whose text (of these kinds) made it into the output."""
-        return {str(item.data["id"]) for item in self.items if item.kind in kinds}
+        """The full ids of the hits whose text (of these kinds) made it into the output.
+
+        A summary that is the whole text (a short one) counts as full text too.
+        """
+        return {
+            str(item.data["id"])
+            for item in self.items
+            if item.kind in kinds
+            or (item.kind == "summary" and "full" in kinds and item.data.get("complete"))
+        }
 
 
 def short(ident: str) -> str:
@@ -96,8 +105,12 @@ def items_for(
         }
         nodes.append(Item("node", e.id, f"{short(e.id)} {e.layer.value} {e.who} {turn_label[e.turn]}", data))
         summary = gist(e.what)
-        summaries.append(Item("summary", e.id, f"{short(e.id)} {summary}", {"id": e.id, "text": summary}))
         body = " ".join(e.what.split())
+        whole = summary == body  # a short text is its own summary: no separate full text
+        about: dict[str, object] = {"id": e.id, "text": summary, "complete": whole}
+        summaries.append(Item("summary", e.id, f"{short(e.id)} {summary}", about))
+        if whole:
+            continue
         why = hit.reasons[0] if hit.reasons else ""
         detail: dict[str, object] = {"id": e.id, "text": e.what, "why": hit.reasons}
         full.append(Item("full", e.id, f"{short(e.id)}{when} [{why}] {body}", detail))
