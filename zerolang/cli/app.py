@@ -82,6 +82,14 @@ COMMANDS: dict[str, Command] = {
         "zerolang.cli.capture_cmd:capture",
         "Capture transcripts as experiences: what was said, thought and answered in each turn.",
     ),
+    "recall": Command(
+        "zerolang.cli.recall_cmd:recall",
+        "Recall experiences: the graph index of the hits, short summaries, and full text for the best that fit.",
+    ),
+    "convo": Command(
+        "zerolang.cli.convo_cmd:convo_app",
+        "Conversation memory for agents: store turns, restore history, prune, expire, search.",
+    ),
     "query": Command(
         "zerolang.cli.query_cmd:query",
         "Recall from a concept or match triple patterns in the memory database.",

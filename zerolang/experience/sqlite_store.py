@@ -1,8 +1,10 @@
 """Experiential memory in SQLite: tables `exp_*` and an FTS5 index ranked by bm25.
 
-The only module that writes SQL for experiences. The index tokenizes with
-`porter unicode61` (stems, folds case and diacritics) over two columns, `who`
-and `what`; bm25 weighs `what` fully and `who` at a quarter. A file may also
+The only module that writes SQL for experiences. Two FTS5 indexes tokenize
+with `porter unicode61` (stems, folds case and diacritics): `exp_fts` over
+each experience (`who` and `what`; bm25 weighs `what` fully, `who` at a
+quarter) and `exp_turn_fts` over each turn's layers together, rebuilt when a
+turn gains a layer. A file may also
 hold other zerolang tables; ours carry their own schema version in `exp_meta`.
 """
 
@@ -48,6 +50,9 @@ CREATE TABLE IF NOT EXISTS exp_edge (
     PRIMARY KEY (src, kind, dst)
 ) WITHOUT ROWID;
 CREATE INDEX IF NOT EXISTS exp_edge_dst ON exp_edge (dst, kind);
+CREATE VIRTUAL TABLE IF NOT EXISTS exp_turn_fts USING fts5(
+    turn UNINDEXED, what, tokenize='porter unicode61 remove_diacritics 2'
+);
 CREATE VIRTUAL TABLE IF NOT EXISTS exp_fts USING fts5(
     who, what, content='exp_experience', content_rowid='seq', tokenize='porter unicode61 remove_diacritics 2'
 );
@@ -172,6 +177,9 @@ class SqliteExperienceStore:
                         "INSERT INTO exp_fts (rowid, who, what) VALUES (?, ?, ?)",
                         (cursor.lastrowid, item.who, item.what),
                     )
+            touched = {item.turn for item in batch.experiences}
+            for turn_id in sorted(touched):
+                self._index_turn(turn_id)
             for concept in batch.concepts:
                 cursor = db.execute(
                     "INSERT OR IGNORE INTO exp_concept VALUES (?, ?)", (concept.id, concept.label)
@@ -184,6 +192,16 @@ class SqliteExperienceStore:
                 )
                 edges += cursor.rowcount
         return Added(turns, experiences, concepts, edges)
+
+    def _index_turn(self, turn: str) -> None:
+        """(Re)index a turn's text, all its layers in order, as one full-text document."""
+        db = self._db
+        text = "\n".join(
+            str(row[0])
+            for row in db.execute("SELECT what FROM exp_experience WHERE turn = ? ORDER BY seq", (turn,))
+        )
+        db.execute("DELETE FROM exp_turn_fts WHERE turn = ?", (turn,))
+        db.execute("INSERT INTO exp_turn_fts (turn, what) VALUES (?, ?)", (turn, text))
 
     # ---- reading ----------------------------------------------------------------------------
 
@@ -198,6 +216,17 @@ class SqliteExperienceStore:
             (" OR ".join(quoted), limit),
         ).fetchall()
         return [(ident, -float(rank)) for ident, rank in rows]
+
+    def search_turns(self, terms: Sequence[str], limit: int) -> list[tuple[str, float]]:
+        quoted = sorted({'"' + term.replace('"', '""') + '"' for term in terms if term})
+        if not quoted or limit <= 0:
+            return []
+        rows = self._db.execute(
+            "SELECT turn, bm25(exp_turn_fts) AS rank FROM exp_turn_fts WHERE exp_turn_fts MATCH ? "
+            "ORDER BY rank, turn LIMIT ?",
+            (" OR ".join(quoted), limit),
+        ).fetchall()
+        return [(str(turn), -float(rank)) for turn, rank in rows]
 
     def experiences(self, ids: Collection[str]) -> dict[str, Experience]:
         out: dict[str, Experience] = {}

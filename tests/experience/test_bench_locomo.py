@@ -1,0 +1,59 @@
+"""benches/bench_locomo.py: its JSON has the issue's shape and sane numbers.
+
+Runs on a tiny conversation of our own in LoCoMo's format; the real data set
+(CC BY-NC, never in the repository) is for the benchmark itself.
+"""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent.parent
+TINY = ROOT / "tests" / "fixtures" / "locomo_tiny.json"
+KEYS = {"recall@1", "recall@5", "recall@10", "recall@20", "by_category", "budget_tokens", "budget_recall"}
+
+
+def bench(path: Path, *extra: str) -> dict[str, object]:
+    result = subprocess.run(
+        [sys.executable, str(ROOT / "benches" / "bench_locomo.py"), str(path), "--json", *extra],
+        capture_output=True,
+        text=True,
+        check=True,
+    )
+    document = json.loads(result.stdout)
+    assert isinstance(document, dict)
+    return document
+
+
+def test_bench_json_shape_on_a_tiny_conversation(tmp_path: Path) -> None:
+    chart = tmp_path / "chart.png"
+    document = bench(TINY, "--budget", "300", "--chart", str(chart))
+    assert chart.read_bytes().startswith(b"\x89PNG")
+    assert document["questions"] == 4  # the adversarial question without evidence is left out
+    for side in ("ours", "bm25"):
+        scores = document[side]
+        assert isinstance(scores, dict)
+        assert set(scores) >= KEYS
+        values = [scores[f"recall@{k}"] for k in (1, 5, 10, 20)]
+        assert all(0 <= v <= 1 for v in values) and values == sorted(values)
+        assert set(scores["by_category"]) == {"1", "2", "3", "4"}
+        assert 0 < scores["budget_tokens"] <= 300
+    ours = document["ours"]
+    assert isinstance(ours, dict)
+    assert ours["recall@20"] == 1.0  # every turn of a tiny conversation is within reach
+    assert ours["by_category"]["3"]["recall@20"] == 1.0  # "D2:1; D2:2" counts as two ids
+    full = document["full_context_tokens"]
+    assert isinstance(full, int) and full > 50
+
+
+def test_bench_reports_a_missing_file(tmp_path: Path) -> None:
+    result = subprocess.run(
+        [sys.executable, str(ROOT / "benches" / "bench_locomo.py"), str(tmp_path / "none.json")],
+        capture_output=True,
+        text=True,
+        check=False,
+    )
+    assert result.returncode != 0 and "no such file" in result.stderr

@@ -1,0 +1,120 @@
+"""Recall over experiences and its budgeted rendering."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from zerolang.experience.budget import gist, render
+from zerolang.experience.capture import TurnRecorder, capture_files
+from zerolang.experience.model import Layer
+from zerolang.experience.recall import recall
+from zerolang.experience.sqlite_store import SqliteExperienceStore
+from zerolang.formats.tokens import count_tokens
+
+FIXTURES = Path(__file__).resolve().parent.parent / "fixtures" / "transcripts"
+
+
+def fixture_store() -> SqliteExperienceStore:
+    store = SqliteExperienceStore(":memory:")
+    capture_files(store, sorted(FIXTURES.iterdir()))
+    return store
+
+
+def test_recall_brings_the_layers_of_a_turn_together_with_reasons() -> None:
+    store = fixture_store()
+    hits = recall(store, "yellow tomato leaves", limit=5)
+    top_turn = hits[0].experience.turn
+    layers = {hit.experience.layer for hit in hits if hit.experience.turn == top_turn}
+    assert layers == {Layer.INPUT, Layer.CONTEMPLATION, Layer.OUTPUT}
+    assert hits[0].reasons[0] == "words match"
+    assert all(hit.reasons for hit in hits)
+    assert [hit.score for hit in hits] == sorted((hit.score for hit in hits), reverse=True)
+
+
+def test_graph_expansion_reaches_what_shares_no_keyword() -> None:
+    store = SqliteExperienceStore(":memory:")
+    recorder = TurnRecorder(store, session="s", user="David", agent="Lilu")
+    recorder.record(user_said="I stayed up late with the Philokalia.", agent_said="What draws you to it?")
+    recorder.record(user_said="Its calm about the passions.", agent_said="That is apatheia.")
+    recorder.record(user_said="Unrelated: the boiler is broken.", agent_said="Call the plumber.")
+    hits = recall(store, "Philokalia", limit=10)
+    texts = {hit.experience.what: hit for hit in hits}
+    assert "That is apatheia." in texts  # no shared word: found through the next turn
+    assert any("after" in reason for reason in texts["That is apatheia."].reasons)
+    assert "Call the plumber." not in texts
+
+
+def test_recall_on_an_empty_store_is_empty() -> None:
+    assert recall(SqliteExperienceStore(":memory:"), "anything") == []
+
+
+def test_gist_is_short() -> None:
+    text = "word " * 200
+    assert count_tokens(gist(text)) <= 17 and gist(text).endswith("…")
+    assert gist("short text\nsplit") == "short text split"
+
+
+def test_unlimited_rendering_holds_everything() -> None:
+    store = fixture_store()
+    hits = recall(store, "reading list Melissa", limit=6)
+    rendering = render(store, "reading list Melissa", hits, budget=None)
+    assert rendering.held(("full",)) == {hit.experience.id for hit in hits}
+    assert rendering.text.startswith('recall "reading list Melissa"\ngraph:\n')
+    assert "edges:" in rendering.text and "summaries:" in rendering.text and "full:" in rendering.text
+
+
+QUERIES = st.sampled_from(
+    ["reading list", "tomato", "login test clock", "weather in July", "Miso cat", "zzz"]
+)
+
+
+@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(
+    files=st.lists(st.sampled_from(sorted(FIXTURES.iterdir())), min_size=0, max_size=5, unique=True),
+    query=QUERIES,
+    budget=st.integers(min_value=1, max_value=1200),
+    limit=st.integers(min_value=1, max_value=30),
+    as_json=st.booleans(),
+)
+def test_output_never_exceeds_the_budget(
+    files: list[Path], query: str, budget: int, limit: int, as_json: bool
+) -> None:
+    store = SqliteExperienceStore(":memory:")
+    capture_files(store, files)
+    hits = recall(store, query, limit=limit)
+    rendering = render(store, query, hits, budget=budget, as_json=as_json)
+    assert count_tokens(rendering.text) == rendering.tokens <= budget
+    if rendering.text and as_json:
+        document = json.loads(rendering.text)
+        listed = {node["id"] for node in document["graph"]}
+        assert {item["id"] for item in document["summaries"] + document["full"]} <= listed
+    if rendering.text and not as_json:
+        listed = {item.key for item in rendering.items if item.kind == "node"}
+        assert rendering.held() <= listed
+
+
+def test_zero_recall_end_to_end(tmp_path: Path) -> None:
+    db = str(tmp_path / "e.db")
+    run = [sys.executable, "-m", "zerolang"]
+    subprocess.run([*run, "capture", *map(str, sorted(FIXTURES.iterdir())), "--db", db], check=True)
+    result = subprocess.run(
+        [*run, "recall", "yellow tomato leaves", "--budget", "120", "--db", db],
+        capture_output=True,
+        text=True,
+        check=False,
+    )
+    assert result.returncode == 0, result.stderr
+    assert count_tokens(result.stdout) <= 120
+    assert result.stdout.startswith('recall "yellow tomato leaves"\ngraph:\n')
+    tiny = subprocess.run([*run, "recall", "x", "--budget", "2", "--db", db], capture_output=True, text=True)
+    assert tiny.returncode == 1 and "too small" in tiny.stderr and tiny.stdout == ""
+    missing = subprocess.run(
+        [*run, "recall", "x", "--db", str(tmp_path / "none.db")], capture_output=True, text=True
+    )
+    assert missing.returncode == 1 and "no experience database" in missing.stderr

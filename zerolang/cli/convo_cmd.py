@@ -1,0 +1,200 @@
+"""`zero convo`: conversation memory for agent runtimes (seed 003).
+
+Entries live in the experience database (`--db`, `$ZERO_EXPERIENCE_DB`, or
+`experiences.db` in the per-user data directory) under the seed's keys,
+`agent:{name}:conversation` and `agent:{name}:turn:{n}`.
+"""
+
+from __future__ import annotations
+
+import functools
+import json
+import sys
+from collections.abc import Callable
+from pathlib import Path
+from typing import TYPE_CHECKING, Annotated, ParamSpec
+
+import typer
+
+from zerolang.cli.experience_db import ExperienceDbOption, default_db
+
+if TYPE_CHECKING:
+    from zerolang.convo.memory import ConversationMemory
+    from zerolang.convo.sqlite_store import SqliteEntryStore
+
+P = ParamSpec("P")
+
+convo_app = typer.Typer(
+    name="convo",
+    help="Conversation memory for agents: store turns, restore history, prune, expire, search.",
+    no_args_is_help=True,
+    add_completion=False,
+    pretty_exceptions_enable=False,
+    rich_markup_mode=None,
+    context_settings={"help_option_names": ["-h", "--help"]},
+)
+
+Agent = Annotated[str, typer.Argument(help="The agent's name.", show_default=False)]
+Json = Annotated[bool, typer.Option("--json", help="Print one JSON document.")]
+MaxMessages = Annotated[
+    int,
+    typer.Option("--max-messages", min=1, metavar="N", help="Keep at most N messages (system ones always)."),
+]
+MaxTokens = Annotated[
+    int | None,
+    typer.Option("--max-tokens", min=1, metavar="N", help="Keep at most N cl100k tokens of history."),
+]
+
+
+def _store(db: Path | None, *, create: bool) -> SqliteEntryStore:
+    from zerolang.convo.sqlite_store import SqliteEntryStore
+    from zerolang.errors import ZeroError
+
+    path = db if db is not None and str(db) else default_db()
+    if create and str(path) != ":memory:":
+        try:
+            path.parent.mkdir(parents=True, exist_ok=True)
+        except OSError as error:
+            raise ZeroError(f"{path.parent}: cannot create the directory ({error.strerror})") from None
+    return SqliteEntryStore(path, create=create)
+
+
+def _memory(
+    store: SqliteEntryStore,
+    agent: str,
+    max_messages: int = 100,
+    max_tokens: int | None = None,
+    ttl: float | None = None,
+) -> ConversationMemory:
+    from zerolang.convo.memory import ConversationMemory
+
+    return ConversationMemory(store, agent, max_messages=max_messages, max_tokens=max_tokens, ttl=ttl)
+
+
+def _print(document: object) -> None:
+    sys.stdout.write(json.dumps(document, ensure_ascii=False, indent=2) + "\n")
+
+
+def _command(name: str) -> Callable[[Callable[P, None]], Callable[P, None]]:
+    """Register a subcommand behind the app's error boundary (imported when it runs: no cycle)."""
+
+    def register(function: Callable[P, None]) -> Callable[P, None]:
+        @functools.wraps(function)
+        def wrapper(*args: P.args, **kwargs: P.kwargs) -> None:
+            from zerolang.cli.app import reports_errors
+
+            reports_errors(function)(*args, **kwargs)
+
+        convo_app.command(name)(wrapper)
+        return function
+
+    return register
+
+
+@_command("store")
+def store_turn(
+    agent: Agent,
+    file: Annotated[
+        Path, typer.Argument(help="The whole history so far: a JSON list of {role, content} messages.")
+    ],
+    iteration: Annotated[
+        int | None, typer.Option("--iteration", min=1, help="Default: the next one.")
+    ] = None,
+    input_tokens: Annotated[
+        int | None, typer.Option("--input-tokens", min=0, help="Default: counted.")
+    ] = None,
+    output_tokens: Annotated[
+        int | None, typer.Option("--output-tokens", min=0, help="Default: counted.")
+    ] = None,
+    ttl: Annotated[
+        float | None, typer.Option("--ttl", min=0, metavar="SECONDS", help="Expire after.")
+    ] = None,
+    max_messages: MaxMessages = 100,
+    max_tokens: MaxTokens = None,
+    db: ExperienceDbOption = None,
+    as_json: Json = False,
+) -> None:
+    """Store a finished turn: the (pruned) history and the turn's metadata."""
+    from zerolang.convo.model import ChatMessage
+    from zerolang.errors import ZeroError
+
+    try:
+        raw = json.loads(file.read_text(encoding="utf-8"))
+    except FileNotFoundError:
+        raise ZeroError(f"{file}: no such file") from None
+    except json.JSONDecodeError as error:
+        raise ZeroError(f"{file}:{error.lineno}:{error.colno}: malformed JSON: {error.msg}") from None
+    if isinstance(raw, dict) and "messages" in raw:
+        raw = raw["messages"]
+    if not isinstance(raw, list):
+        raise ZeroError(f"{file}: expected a JSON list of messages")
+    history = [ChatMessage.from_json(item, f"{file}: message {n}") for n, item in enumerate(raw, start=1)]
+    with _store(db, create=True) as store:
+        meta = _memory(store, agent, max_messages, max_tokens, ttl).store_turn(
+            history, iteration=iteration, input_tokens=input_tokens, output_tokens=output_tokens
+        )
+    document = {key: value for key, value in meta.to_json().items() if key != "messages"}
+    if as_json:
+        _print(document)
+        return
+    typer.echo(
+        f"Stored agent:{agent}:turn:{meta.iteration}: {meta.message_count} messages, "
+        f"{meta.input_tokens} input and {meta.output_tokens} output tokens, {meta.tool_calls} tool calls"
+    )
+
+
+@_command("restore")
+def restore(
+    agent: Agent,
+    max_messages: MaxMessages = 100,
+    max_tokens: MaxTokens = None,
+    db: ExperienceDbOption = None,
+) -> None:
+    """Print the agent's history (pruned) as a JSON list of messages; [] when there is none."""
+    with _store(db, create=False) as store:
+        history = _memory(store, agent, max_messages, max_tokens).restore()
+    _print([message.to_json() for message in history])
+
+
+@_command("turns")
+def turns(agent: Agent, db: ExperienceDbOption = None, as_json: Json = False) -> None:
+    """List the agent's stored turns with their metadata."""
+    with _store(db, create=False) as store:
+        found = _memory(store, agent).turns()
+    if as_json:
+        _print([{k: v for k, v in turn.items() if k != "messages"} for turn in found])
+        return
+    typer.echo("iteration  messages  input  output  tools  timestamp")
+    for turn in found:
+        typer.echo(
+            f"{turn['iteration']:>9}  {turn['message_count']:>8}  {turn['input_tokens']:>5}  "
+            f"{turn['output_tokens']:>6}  {turn['tool_calls']:>5}  {turn['timestamp']}"
+        )
+
+
+@_command("search")
+def search(
+    agent: Agent,
+    text: Annotated[str, typer.Argument(help="Words to look for in the agent's turns.", show_default=False)],
+    limit: Annotated[int, typer.Option("--limit", min=1)] = 10,
+    db: ExperienceDbOption = None,
+    as_json: Json = False,
+) -> None:
+    """Search the agent's turns (full text, bm25), best first."""
+    with _store(db, create=False) as store:
+        hits = _memory(store, agent).search(text, limit)
+    if as_json:
+        _print([{"key": hit.key, "score": hit.score, "turn": hit.turn} for hit in hits])
+        return
+    for hit in hits:
+        said = [m for m in hit.turn.get("messages", []) if m.get("content") and m.get("role") != "system"]
+        first = said[0]["content"] if said else ""
+        typer.echo(f"{hit.key}  {hit.score:.3f}  {' '.join(first.split())[:80]}")
+
+
+@_command("cleanup")
+def cleanup(agent: Agent, db: ExperienceDbOption = None) -> None:
+    """Delete the agent's expired entries now (reads already skip and delete them)."""
+    with _store(db, create=False) as store:
+        removed = _memory(store, agent).cleanup()
+    typer.echo(f"Removed {removed} expired entr{'y' if removed == 1 else 'ies'}.")

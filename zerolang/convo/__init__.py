@@ -1,0 +1,6 @@
+"""Conversation memory for agent runtimes (seed 003): restore, store each turn, prune, expire, search.
+
+Entries live under the seed's keys, `agent:{name}:conversation` (the pruned
+history) and `agent:{name}:turn:{n}` (each turn's metadata and messages), in
+an `EntryStore`; `sqlite_store.SqliteEntryStore` is the SQLite one.
+"""

@@ -1,0 +1,156 @@
+"""`ConversationMemory`: the seed's restore / store turn / prune / cleanup / search, for one agent.
+
+    memory = ConversationMemory(store, "coder", ttl=3600)
+    history = memory.restore()               # before a run: the pruned history, [] if none
+    ... run the agent, appending to history ...
+    memory.store_turn(history, iteration=1)  # after each turn: history + the turn's metadata
+
+The history is stored pruned (every system message plus the most recent
+others, `max_messages` and `max_tokens`). A turn's entry holds the seed's
+metadata (iteration, message count, input and output tokens, tool calls,
+timestamp) and the messages new since the previous turn, which `search`
+matches. Token counts not given are exact cl100k counts of those messages
+(input: everything but the assistant's; output: the assistant's). Each entry
+may expire (`ttl` seconds): reads skip and delete it, `cleanup` removes all.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from zerolang.convo.model import (
+    DEFAULT_MAX_MESSAGES,
+    ChatMessage,
+    TurnMeta,
+    agent_prefix,
+    check_agent,
+    conversation_key,
+    prune,
+    turn_key,
+)
+from zerolang.convo.store import EntryStore
+from zerolang.experience.words import terms
+
+
+@dataclass(frozen=True, slots=True)
+class TurnHit:
+    key: str
+    score: float
+    turn: dict[str, Any]
+
+
+class ConversationMemory:
+    def __init__(
+        self,
+        store: EntryStore,
+        agent: str,
+        *,
+        max_messages: int | None = DEFAULT_MAX_MESSAGES,
+        max_tokens: int | None = None,
+        ttl: float | None = None,
+        clock: Callable[[], float] = time.time,
+    ) -> None:
+        self.store = store
+        self.agent = check_agent(agent)
+        self.max_messages = max_messages
+        self.max_tokens = max_tokens
+        self.ttl = ttl
+        self.clock = clock
+
+    def _expiry(self) -> float | None:
+        return None if self.ttl is None else self.clock() + self.ttl
+
+    def restore(self) -> list[ChatMessage]:
+        """The stored history, pruned to the limits; [] when there is none (or it expired)."""
+        value = self.store.get(conversation_key(self.agent), now=self.clock())
+        if value is None:
+            return []
+        history = [ChatMessage.from_json(item) for item in value.get("messages", [])]
+        return prune(history, max_messages=self.max_messages, max_tokens=self.max_tokens)
+
+    def store_turn(
+        self,
+        history: Sequence[ChatMessage],
+        *,
+        iteration: int | None = None,
+        input_tokens: int | None = None,
+        output_tokens: int | None = None,
+        timestamp: int | None = None,
+    ) -> TurnMeta:
+        """Store the history (pruned) and this turn's metadata; the iteration defaults to the next one."""
+        now = self.clock()
+        previous = self._turns()
+        if iteration is None:
+            iteration = (max(previous) + 1) if previous else 1
+        earlier = [n for n in previous if n < iteration]
+        before = self.store.get(turn_key(self.agent, earlier[-1]), now=now) if earlier else None
+        last_count = int(before.get("message_count", 0)) if before else 0
+        new = list(history[last_count:]) if last_count <= len(history) else list(history)
+        if input_tokens is None or output_tokens is None:
+            from zerolang.formats.tokens import count_tokens
+
+            if input_tokens is None:
+                input_tokens = sum(count_tokens(m.content) for m in new if m.role != "assistant")
+            if output_tokens is None:
+                output_tokens = sum(count_tokens(m.content) for m in new if m.role == "assistant")
+        meta = TurnMeta(
+            iteration=iteration,
+            message_count=len(history),
+            input_tokens=input_tokens,
+            output_tokens=output_tokens,
+            tool_calls=sum(len(m.tool_calls) for m in new),
+            timestamp=int(now) if timestamp is None else timestamp,
+            messages=tuple(new),
+        )
+        kept = prune(history, max_messages=self.max_messages, max_tokens=self.max_tokens)
+        expiry = self._expiry()
+        self.store.put(
+            conversation_key(self.agent),
+            {"messages": [m.to_json() for m in kept]},
+            text="",
+            expires_at=expiry,
+        )
+        text = "\n".join(m.content for m in new)
+        self.store.put(turn_key(self.agent, iteration), meta.to_json(), text=text, expires_at=expiry)
+        return meta
+
+    def _turns(self) -> list[int]:
+        prefix = agent_prefix(self.agent) + "turn:"
+        out = []
+        for key in self.store.keys(prefix, now=self.clock()):
+            tail = key[len(prefix) :]
+            if tail.isdigit():
+                out.append(int(tail))
+        return sorted(out)
+
+    def turns(self) -> list[dict[str, Any]]:
+        """Every live turn's metadata, in iteration order."""
+        now = self.clock()
+        out = []
+        for iteration in self._turns():
+            value = self.store.get(turn_key(self.agent, iteration), now=now)
+            if value is not None:
+                out.append(value)
+        return out
+
+    def search(self, query: str, limit: int = 10) -> list[TurnHit]:
+        """Turns whose messages match the query's words (full text, bm25), best first."""
+        now = self.clock()
+        prefix = agent_prefix(self.agent) + "turn:"
+        hits = []
+        for key, score in self.store.search(prefix, terms(query), limit, now=now):
+            value = self.store.get(key, now=now)
+            if value is not None:
+                hits.append(TurnHit(key, round(score, 4), value))
+        return hits
+
+    def cleanup(self) -> int:
+        """Delete this agent's expired entries; how many went."""
+        return self.store.cleanup(agent_prefix(self.agent), now=self.clock())
+
+    def forget(self) -> int:
+        """Delete everything stored for this agent (asked for explicitly)."""
+        return self.store.delete(agent_prefix(self.agent))

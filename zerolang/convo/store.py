@@ -1,0 +1,31 @@
+"""The interface conversation memory stores through: keyed JSON entries with an optional expiry."""
+
+from __future__ import annotations
+
+from typing import Any, Protocol
+
+
+class EntryStore(Protocol):
+    def put(self, key: str, value: dict[str, Any], *, text: str, expires_at: float | None) -> None:
+        """Write (or replace) an entry; `text` is what search matches."""
+        ...
+
+    def get(self, key: str, *, now: float) -> dict[str, Any] | None:
+        """The entry, or None; an entry past its expiry is deleted here and reads as None."""
+        ...
+
+    def keys(self, prefix: str, *, now: float) -> list[str]:
+        """Live keys under `prefix`, sorted."""
+        ...
+
+    def cleanup(self, prefix: str, *, now: float) -> int:
+        """Delete every expired entry under `prefix`; how many went."""
+        ...
+
+    def search(self, prefix: str, words: list[str], limit: int, *, now: float) -> list[tuple[str, float]]:
+        """Live keys under `prefix` whose text matches any of `words`, best first (bm25)."""
+        ...
+
+    def delete(self, prefix: str) -> int: ...
+
+    def close(self) -> None: ...

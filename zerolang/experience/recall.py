@@ -1,0 +1,186 @@
+"""Recall over experiences: enter by full text, expand through the graph, rank, say why.
+
+1. **Entry.** The query's content words go to the store's full-text search
+   (stemmed, bm25) twice: over single experiences (the best `entry` are the
+   seeds, scored 0..1 relative to the best) and over whole turns (all layers
+   of a turn as one text: a question in one layer and its answer in the next
+   match together; each layer gains `whole_turn` x the turn's relative score).
+2. **Concepts of the query.** Experiences that mention a concept the query
+   names (found by the extractor capture used) gain `concept` x the concept's
+   rarity (inverse document frequency scaled to 0..1; concepts in more than
+   `common` of all experiences count for nothing).
+3. **Expansion** from the best `expand` seeds, in proportion to the seed's
+   score: the other layers of its turn (`turn`), the message just before or
+   after its turn (`neighbour`; the rest of that turn `far` x as much), and
+   experiences sharing a rare concept with it (`shared` x rarity); this
+   reaches what is related but shares no keyword with the query.
+4. **Who.** An experience by someone the query names scores `1 + speaker`
+   times as much (who/what/when are first-class in an experience).
+
+An experience's score is the sum of its contributions, each kept as a reason.
+The weights are `RecallWeights`; nothing depends on the data recall runs on.
+"""
+
+from __future__ import annotations
+
+import math
+from collections import defaultdict
+from dataclasses import dataclass, field
+
+from zerolang.experience.concepts import ConceptExtractor, DefaultConcepts, concept_id
+from zerolang.experience.model import Experience
+from zerolang.experience.store import ExperienceStore
+from zerolang.experience.words import terms, words
+
+
+@dataclass(frozen=True, slots=True)
+class RecallWeights:
+    """How much each way of being related counts, relative to a full-text match (1.0)."""
+
+    entry: int = 60  # full-text matches taken as seeds
+    expand: int = 20  # seeds that expand through the graph
+    whole_turn: float = 0.5  # a layer of a turn whose layers together match the query
+    concept: float = 0.5  # mentions a (rare) concept the query names
+    turn: float = 0.35  # another layer of a matching turn
+    neighbour: float = 0.4  # the message just before or after a matching turn
+    far: float = 0.5  # the other layers of that neighbouring turn count this share of `neighbour`
+    shared: float = 0.2  # shares a rare concept with a match
+    common: float = 0.05  # a concept mentioned by more than this share of experiences is not rare
+    speaker: float = 0.5  # an experience of someone the query names scores this much more (x 1 + speaker)
+
+
+@dataclass(slots=True)
+class Hit:
+    experience: Experience
+    score: float
+    reasons: list[str] = field(default_factory=list)
+
+
+@dataclass(slots=True)
+class _Scores:
+    score: dict[str, float] = field(default_factory=lambda: defaultdict(float))
+    reasons: dict[str, list[tuple[float, str]]] = field(default_factory=lambda: defaultdict(list))
+
+    def add(self, ident: str, amount: float, reason: str) -> None:
+        if amount <= 0:
+            return
+        self.score[ident] += amount
+        self.reasons[ident].append((amount, reason))
+
+
+def recall(
+    store: ExperienceStore,
+    query: str,
+    *,
+    limit: int = 20,
+    weights: RecallWeights | None = None,
+    concepts: ConceptExtractor | None = None,
+) -> list[Hit]:
+    """The experiences most related to `query`, best first, each with why."""
+    w = weights or RecallWeights()
+    extractor = concepts or DefaultConcepts()
+    scores = _Scores()
+    total = max(store.counts()["experiences"], 1)
+    query_terms = terms(query)
+    seeds = store.search(query_terms, w.entry)
+    best = seeds[0][1] if seeds else 1.0
+    seed_score: dict[str, float] = {}
+    for ident, raw in seeds:
+        seed_score[ident] = raw / best if best > 0 else 0.0
+        scores.add(ident, seed_score[ident], "words match")
+
+    if w.whole_turn:
+        turns = store.search_turns(query_terms, w.entry)
+        top_turn = turns[0][1] if turns else 1.0
+        turn_score = {turn: raw / top_turn for turn, raw in turns if top_turn > 0}
+        for experience in store.experiences_of_turns(turn_score):
+            amount = w.whole_turn * turn_score[experience.turn]
+            scores.add(experience.id, amount, "its turn matches")
+
+    wanted = {concept_id(label): label for label in extractor.extract(query)}
+    frequency = store.concept_frequency(wanted)
+    rarity = {ident: _rarity(frequency.get(ident, 0), total, w.common) for ident in wanted}
+    for ident, concept in store.mentioning([c for c, r in rarity.items() if r > 0]):
+        scores.add(ident, w.concept * rarity[concept], f"names {wanted[concept]!r}")
+
+    top = sorted(seed_score.items(), key=lambda item: -item[1])[: w.expand]
+    if top:
+        _expand(store, dict(top), scores, w, total)
+
+    found = store.experiences(list(scores.score))
+    named = {word.lower() for word in words(query)}
+    for ident, experience in found.items():
+        if w.speaker and set(terms(experience.who)) & named:
+            scores.score[ident] *= 1 + w.speaker
+            scores.reasons[ident].append((0.0, f"by {experience.who}"))
+    ranked = sorted(scores.score.items(), key=lambda item: (-item[1], item[0]))[:limit]
+    hits: list[Hit] = []
+    for ident, score in ranked:
+        if ident in found:
+            reasons = [text for _, text in sorted(scores.reasons[ident], key=lambda r: -r[0])]
+            hits.append(Hit(found[ident], round(score, 4), reasons))
+    return hits
+
+
+def _rarity(frequency: int, total: int, common: float) -> float:
+    """0..1: 1 for a concept one experience mentions, 0 for one more than `common` of them mention."""
+    if frequency <= 0 or frequency > common * total:
+        return 0.0
+    return math.log(total / frequency) / math.log(total) if total > 1 else 1.0
+
+
+def _expand(
+    store: ExperienceStore, seeds: dict[str, float], scores: _Scores, w: RecallWeights, total: int
+) -> None:
+    found = store.experiences(seeds)
+    turn_of = {ident: experience.turn for ident, experience in found.items()}
+    turn_best: dict[str, tuple[float, str]] = {}
+    for ident, turn in turn_of.items():
+        if seeds[ident] > turn_best.get(turn, (0.0, ""))[0]:
+            turn_best[turn] = (seeds[ident], ident)
+    neighbour_best: dict[str, tuple[float, str]] = {}
+    for turn, other in store.neighbour_turns(turn_best):
+        if other in turn_best:
+            continue
+        if turn_best[turn][0] > neighbour_best.get(other, (0.0, ""))[0]:
+            neighbour_best[other] = turn_best[turn]
+    members: dict[str, list[Experience]] = defaultdict(list)
+    for experience in store.experiences_of_turns([*turn_best, *neighbour_best]):
+        members[experience.turn].append(experience)
+    position = {found[seed].turn: found[seed].position for seed in seeds if seed in found}
+    for turn, group in members.items():
+        if turn in turn_best:
+            score, seed = turn_best[turn]
+            for experience in group:
+                if experience.id != seed:
+                    scores.add(experience.id, w.turn * score, f"same turn as {seed[:10]}")
+            continue
+        score, seed = neighbour_best[turn]
+        after = group[0].position > position[found[seed].turn]
+        adjacent = group[0] if after else group[-1]
+        for experience in group:
+            share = 1.0 if experience is adjacent else w.far
+            where = "next after" if after else "just before"
+            scores.add(experience.id, w.neighbour * share * score, f"{where} {seed[:10]}")
+
+    mentions = store.mentions_of(seeds)
+    frequency = store.concept_frequency({concept for _, concept, _ in mentions})
+    rare = {c: _rarity(f, total, w.common) for c, f in frequency.items()}
+    rare = {c: r for c, r in rare.items() if r > 0 and frequency[c] > 1}
+    if not rare:
+        return
+    by_concept: dict[str, list[str]] = defaultdict(list)
+    for seed, concept, _ in mentions:
+        if concept in rare:
+            by_concept[concept].append(seed)
+    labels = store.concept_labels(rare)
+    shared: dict[str, tuple[float, str]] = {}
+    for ident, concept in store.mentioning(rare):
+        for seed in by_concept.get(concept, ()):
+            if ident == seed:
+                continue
+            amount = w.shared * seeds[seed] * rare[concept]
+            if amount > shared.get(ident, (0.0, ""))[0]:
+                shared[ident] = (amount, f"shares {labels.get(concept, concept)!r} with {seed[:10]}")
+    for ident, (amount, reason) in shared.items():
+        scores.add(ident, amount, reason)
