@@ -15,6 +15,7 @@ from contextlib import contextmanager
 from typing import TYPE_CHECKING, Any
 
 from zerolang.errors import ZeroError
+from zerolang.memory import merge
 from zerolang.memory.backend import DEFAULT_SPACE, check_space
 from zerolang.memory.backends.postgres.migrations import LATEST, MIGRATIONS, TABLES, statements
 from zerolang.memory.backends.sql import SqlBackend
@@ -198,5 +199,66 @@ class PostgresBackend(SqlBackend):
             [*args, keys, keys],
         )
 
+    def write_plan(self, plan: merge.Plan) -> None:
+        """The plan as one statement per table: each column a typed array, `unnest` makes the rows."""
+        space = self._space
+        db = self.connection
+        if plan.concept_inserts:
+            db.execute(
+                "INSERT INTO concepts (space, hash, label, confidence, created_at, updated_at)"
+                " SELECT %s, * FROM unnest(%s::bytea[], %s::text[], %s::float8[], %s::text[], %s::text[])",
+                (space, *_columns(plan.concept_inserts, 5)),
+            )
+        if plan.concept_updates:
+            db.execute(
+                "UPDATE concepts c SET confidence = u.confidence, updated_at = u.updated_at"
+                " FROM unnest(%s::float8[], %s::text[], %s::bytea[]) AS u (confidence, updated_at, hash)"
+                " WHERE c.space = %s AND c.hash = u.hash",
+                (*_columns(plan.concept_updates, 3), space),
+            )
+        if plan.aliases:
+            db.execute(
+                "INSERT INTO concept_aliases (space, concept_hash, alias, alias_key)"
+                " SELECT %s, u.h, u.a, u.k FROM unnest(%s::bytea[], %s::text[], %s::text[])"
+                " WITH ORDINALITY AS u (h, a, k, n) ORDER BY u.n ON CONFLICT DO NOTHING",
+                (space, *_columns(plan.aliases, 3)),
+            )
+        if plan.contexts:
+            db.execute(
+                "INSERT INTO contexts (space, hash, event_time, source, scope, agent_id, session_id,"
+                " metadata, created_at) SELECT %s, * FROM unnest(%s::bytea[], %s::text[], %s::text[],"
+                " %s::text[], %s::text[], %s::text[], %s::text[], %s::text[]) ON CONFLICT DO NOTHING",
+                (space, *_columns(plan.contexts, 8)),
+            )
+        if plan.fact_inserts:
+            db.execute(
+                "INSERT INTO facts (space, hash, subject_hash, predicate, object_hash, confidence,"
+                " observations, created_at, updated_at) SELECT %s, * FROM unnest(%s::bytea[], %s::bytea[],"
+                " %s::text[], %s::bytea[], %s::float8[], %s::int4[], %s::text[], %s::text[])",
+                (space, *_columns(plan.fact_inserts, 8)),
+            )
+        if plan.fact_updates:
+            db.execute(
+                "UPDATE facts f SET confidence = u.confidence, observations = u.observations,"
+                " updated_at = u.updated_at FROM unnest(%s::float8[], %s::int4[], %s::text[], %s::bytea[])"
+                " AS u (confidence, observations, updated_at, hash) WHERE f.space = %s AND f.hash = u.hash",
+                (*_columns(plan.fact_updates, 4), space),
+            )
+        if plan.episodes:
+            db.execute(
+                "INSERT INTO episodes (space, hash, fact_hash, context_hash, confidence, created_at)"
+                " SELECT %s, * FROM unnest(%s::bytea[], %s::bytea[], %s::bytea[], %s::float8[], %s::text[])",
+                (space, *_columns(plan.episodes, 5)),
+            )
+
     def __repr__(self) -> str:
         return f"PostgresBackend({self._location!r}, space={self._space!r})"
+
+
+def _columns(rows: Sequence[Sequence[object]], width: int) -> list[list[object]]:
+    """Rows as `width` column lists (what `unnest` takes back apart)."""
+    columns: list[list[object]] = [[] for _ in range(width)]
+    for row in rows:
+        for column, value in zip(columns, row, strict=True):
+            column.append(value)
+    return columns
