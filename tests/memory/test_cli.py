@@ -180,7 +180,10 @@ def test_stats(db: Path) -> None:
     result = zero("stats", "--json", db=db)
     assert json.loads(result.stdout) == {"concepts": 8, "facts": 8, "episodes": 9, "contexts": 3}
     human = zero("stats", db=db)
-    assert human.stdout == f"database  {db}\nconcepts  8\nfacts     8\nepisodes  9\ncontexts  3\n"
+    assert (
+        human.stdout
+        == f"database  {db}\nspace     default\nconcepts  8\nfacts     8\nepisodes  9\ncontexts  3\n"
+    )
 
 
 def test_check_ok_and_failing(db: Path) -> None:

@@ -353,6 +353,7 @@ def stats(
         return
     typer.echo(
         f"database  {path}\n"
+        f"space     {space}\n"
         f"concepts  {counts.concepts:,}\n"
         f"facts     {counts.facts:,}\n"
         f"episodes  {counts.episodes:,}\n"
