@@ -3,16 +3,19 @@
 The graphs are generated with a fixed seed and power-law degrees: relation i
 has concept `i mod N` as subject (every concept is used) and an object drawn
 with probability proportional to `1 / rank^0.8`, so a few hubs collect
-thousands of edges and most concepts a handful. Each store is a SQLite file
-built through `ingest` (one transaction per 1,000 records). Latencies are
+thousands of edges and most concepts a handful. Each store (`--backend
+sqlite|postgres`, see benches/stores.py) is built through `ingest` (one
+transaction per 1,000 records). Each cell is the median of `--repeat` runs (3)
+with their min-max. Latencies are
 warm (after 50 untimed queries), in process, from 300 random seeds:
 
 - recall: `recall_from` (depth 2, top 20, default score ranking, touches its results);
 - query: `run_query('recall "<label>" depth 2 limit 20')` (parse + seed lookup + the same);
 - match: `run_query('match (<label> ?p ?y), (?y ?q ?z) limit 20')`.
 
-    python benches/bench_recall.py            # 10K and 100K
-    python benches/bench_recall.py --quick    # 10K only
+    python benches/bench_recall.py                       # SQLite: 10K and 100K
+    python benches/bench_recall.py --backend postgres    # the same on PostgreSQL
+    python benches/bench_recall.py --quick --repeat 1    # 10K only, one run
 """
 
 from __future__ import annotations
@@ -21,8 +24,8 @@ import itertools
 import random
 import statistics
 import sys
-import tempfile
 import time
+from collections import Counter
 from collections.abc import Callable
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
@@ -32,6 +35,7 @@ sys.path.insert(0, str(ROOT))
 sys.path.insert(0, str(ROOT / "benches"))
 
 from machine import describe  # noqa: E402
+from stores import arguments, location, spread  # noqa: E402
 
 from zerolang.memory import CompilerInput, ContextMeta, MemoryStore, SemanticTuple, concept_hash, ingest  # noqa: E402
 from zerolang.memory.recall import RecallOptions, recall_from  # noqa: E402
@@ -80,21 +84,19 @@ def timed(run: Callable[[str], object], seeds: list[str]) -> tuple[float, float]
     return quantiles[49] * 1000, quantiles[94] * 1000
 
 
-def measure(concepts: int, relations: int) -> dict[str, float]:
+def measure(concepts: int, relations: int, backend: str) -> dict[str, float]:
     inputs = generate(concepts, relations)
     rng = random.Random(5)
     seeds = [f"c{rng.randrange(concepts)}" for _ in range(WARMUP + SAMPLES)]
     options = RecallOptions(depth=2, limit=20)
-    with tempfile.TemporaryDirectory() as folder, MemoryStore(Path(folder) / "memory.db") as store:
+    top = max(Counter(t.object for item in inputs for t in item.tuples).values())
+    with location(backend) as where, MemoryStore(where) as store:
         start = time.perf_counter()
         ingest(store, inputs, now=NOW)
         build = time.perf_counter() - start
         recall = timed(lambda label: recall_from(store, concept_hash(label), options), seeds)
         query = timed(lambda label: run_query(store, f'recall "{label}" depth 2 limit 20'), seeds)
         match = timed(lambda label: run_query(store, f"match ({label} ?p ?y), (?y ?q ?z) limit 20"), seeds)
-        top = store._db.execute(
-            "SELECT max(n) FROM (SELECT object_hash, count(*) AS n FROM facts GROUP BY object_hash)"
-        ).fetchone()[0]
     return {
         "concepts": concepts,
         "relations": relations,
@@ -109,27 +111,29 @@ def measure(concepts: int, relations: int) -> dict[str, float]:
     }
 
 
-def table(rows: list[dict[str, float]]) -> str:
+def table(runs: list[list[dict[str, float]]], backend: str, repeat: int) -> str:
     lines = [
-        f"Machine: {describe()}",
+        f"Machine: {describe()}; backend: {backend}; median of {repeat} runs (min-max)",
         "",
         "| concepts / relations | build | hub degree | recall p50 | recall p95 | query p50 | query p95"
         " | match p50 | match p95 |",
         "|---:|---:|---:|---:|---:|---:|---:|---:|---:|",
     ]
-    for row in rows:
+    keys = ("recall_p50", "recall_p95", "query_p50", "query_p95", "match_p50", "match_p95")
+    for rows in runs:
+        column = {key: [row[key] for row in rows] for key in rows[0]}
         cells = [
-            f"{row['concepts']:,.0f} / {row['relations']:,.0f}",
-            f"{row['build_s']:.1f} s",
-            f"{row['max_degree']:,.0f}",
-            *(f"{row[key]:.2f} ms" for key in ("recall_p50", "recall_p95", "query_p50", "query_p95")),
-            *(f"{row[key]:.2f} ms" for key in ("match_p50", "match_p95")),
+            f"{rows[0]['concepts']:,.0f} / {rows[0]['relations']:,.0f}",
+            spread(column["build_s"], "{:.1f}", " s"),
+            f"{rows[0]['max_degree']:,.0f}",
+            *(spread(column[key], "{:.2f}", " ms") for key in keys),
         ]
         lines.append("| " + " | ".join(cells) + " |")
     lines.append("")
+    engine = "SQLite file in WAL mode" if backend == "sqlite" else "PostgreSQL on loopback (psycopg 3)"
     lines.append(
         f"Generated with a fixed seed, power-law object degrees (p ~ 1/rank^{EXPONENT}), records of"
-        f" {TUPLES_PER_RECORD} tuples; SQLite file in WAL mode. Warm, in process, {SAMPLES} random seeds"
+        f" {TUPLES_PER_RECORD} tuples; {engine}. Warm, in process, {SAMPLES} random seeds"
         f" after {WARMUP} untimed: recall = `recall_from` depth 2, top 20 (score ranking, results touched);"
         ' query = `zero query` engine on `recall "<label>" depth 2 limit 20`;'
         " match = `match (<label> ?p ?y), (?y ?q ?z) limit 20`."
@@ -138,12 +142,14 @@ def table(rows: list[dict[str, float]]) -> str:
 
 
 def main() -> None:
-    sizes = [(10_000, 30_000)] if "--quick" in sys.argv else [(10_000, 30_000), (100_000, 300_000)]
-    text = table([measure(*size) for size in sizes])
+    args = arguments("0-memory recall, query and match latency")
+    sizes = [(10_000, 30_000)] if args.quick else [(10_000, 30_000), (100_000, 300_000)]
+    runs = [[measure(*size, args.backend) for _ in range(args.repeat)] for size in sizes]
+    text = table(runs, args.backend, args.repeat)
     print(text)
     results = ROOT / "benches" / "results"
     results.mkdir(exist_ok=True)
-    (results / "recall.md").write_text(text, encoding="utf-8")
+    (results / f"recall-{args.backend}.md").write_text(text, encoding="utf-8")
 
 
 if __name__ == "__main__":

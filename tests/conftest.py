@@ -1,17 +1,23 @@
-"""Hypothesis profiles for the whole suite.
+"""Test-run wide settings.
 
-`ci` (chosen when the `CI` environment variable is set, as `.ci/run` does) is
-derandomised, so a run is reproducible, bounds every property test's examples
-and never lets a slow example fail a test on a loaded machine. `dev` (the
-default) draws fresh examples each run. Pick one explicitly with
+Hypothesis profiles: `ci` (chosen when the `CI` environment variable is set, as
+`.ci/run` does) is derandomised, so a run is reproducible, bounds every property
+test's examples and never lets a slow example fail a test on a loaded machine.
+`dev` (the default) draws fresh examples each run. Pick one explicitly with
 `HYPOTHESIS_PROFILE=ci python -m pytest`.
+
+The storage backends the contract suite runs against are printed in the header
+and the summary.
 """
 
 from __future__ import annotations
 
 import os
 
+import pytest
 from hypothesis import HealthCheck, settings
+
+from tests.backends import summary
 
 settings.register_profile(
     "ci",
@@ -25,3 +31,11 @@ settings.register_profile(
 settings.register_profile("dev", derandomize=False, max_examples=50, deadline=None)
 
 settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE") or ("ci" if os.environ.get("CI") else "dev"))
+
+
+def pytest_report_header(config: pytest.Config) -> str:
+    return summary()
+
+
+def pytest_terminal_summary(terminalreporter: pytest.TerminalReporter) -> None:
+    terminalreporter.write_line(summary())

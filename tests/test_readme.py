@@ -18,7 +18,9 @@ README = (ROOT / "README.md").read_text(encoding="utf-8")
 DB = "/tmp/memory.db"  # README examples use this database; tests give each block a fresh one
 ARCHIVE = "/tmp/archive"  # ... and this archive folder: its blocks run as sessions too
 DAYS = re.compile(r"\bt=[+-]\d+\b")  # the archive's time axis is days from today
-NOW = re.compile(r"(created_at\": \"|created  +|updated_at\": \"|updated  +)\d{4}-\d\d-\d\dT[\d:.]+Z")
+NOW = re.compile(
+    r"(created_at\": \"|created  +|updated_at\": \"|updated  +|last at )\d{4}-\d\d-\d\dT[\d:.]+Z"
+)
 
 
 def console_blocks() -> list[list[tuple[str, str]]]:

@@ -11,7 +11,7 @@ import pytest
 from typer.testing import CliRunner
 
 from zerolang.cli.app import app
-from zerolang.cli.memory_cmd import default_db
+from zerolang.cli.memory_cmd import default_store
 from zerolang.memory.hashing import concept_hash, fact_hash
 
 from .conftest import AGENT, EXAMPLE_INPUT, FACT, LTM
@@ -180,7 +180,10 @@ def test_stats(db: Path) -> None:
     result = zero("stats", "--json", db=db)
     assert json.loads(result.stdout) == {"concepts": 8, "facts": 8, "episodes": 9, "contexts": 3}
     human = zero("stats", db=db)
-    assert human.stdout == f"database  {db}\nconcepts  8\nfacts     8\nepisodes  9\ncontexts  3\n"
+    assert (
+        human.stdout
+        == f"database  {db}\nspace     default\nconcepts  8\nfacts     8\nepisodes  9\ncontexts  3\n"
+    )
 
 
 def test_check_ok_and_failing(db: Path) -> None:
@@ -215,7 +218,7 @@ def test_the_database_comes_from_the_environment(tmp_path: Path) -> None:
 def test_the_per_user_default(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setenv("XDG_DATA_HOME", str(tmp_path / "data"))
     monkeypatch.delenv("ZERO_MEMORY_DB", raising=False)
-    assert default_db() == tmp_path / "data" / "zerolang" / "memory.db"
+    assert default_store() == tmp_path / "data" / "zerolang" / "memory.db"
     result = zero("ingest", str(EXAMPLE_INPUT), "--json")
     assert result.exit_code == 0, result.output
     assert (tmp_path / "data" / "zerolang" / "memory.db").exists()

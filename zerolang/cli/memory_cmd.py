@@ -99,17 +99,17 @@ AliasOption = Annotated[
 JsonOption = Annotated[bool, typer.Option("--json", help="Print one JSON document.")]
 
 
-def default_db() -> Path:
+def default_store() -> Path:
     """The per-user default database: `<user data dir>/zerolang/memory.db`."""
     from platformdirs import user_data_dir
 
     return Path(user_data_dir("zerolang", appauthor=False)) / "memory.db"
 
 
-def resolve_db(option: str | Path | None) -> str | Path:
+def resolve_store(option: str | Path | None) -> str | Path:
     """`--db` (or `$ZERO_MEMORY_DB`, which typer folds into it), else the per-user default."""
     if option is None or not str(option):
-        return default_db()
+        return default_store()
     from zerolang.memory.backends import is_url
 
     return str(option) if is_url(option) else Path(option)
@@ -119,7 +119,7 @@ def _open(option: str | Path | None, *, create: bool, space: str = "default") ->
     from zerolang.errors import ZeroError
     from zerolang.memory.store import MemoryStore
 
-    location = resolve_db(option)
+    location = resolve_store(option)
     if isinstance(location, str):
         return MemoryStore(location, space=space, create=create)
     path = location
@@ -353,6 +353,7 @@ def stats(
         return
     typer.echo(
         f"database  {path}\n"
+        f"space     {space}\n"
         f"concepts  {counts.concepts:,}\n"
         f"facts     {counts.facts:,}\n"
         f"episodes  {counts.episodes:,}\n"

@@ -234,6 +234,9 @@ class MemoryBackend(Protocol):
 
     # ---- maintenance ----
     def prune_episodes(self, keys: Sequence[bytes], stamp: str, reason: str) -> int:
-        """Move episodes to the pruned log; facts, concepts and contexts stay. Returns how many moved."""
+        """Move episodes to the pruned log; facts, concepts and contexts stay. Returns how many moved.
+
+        Each is logged as pruned at `stamp`, or at its own `created_at` if that is later.
+        """
 
     def pruned(self) -> list[PrunedEpisode]: ...

@@ -38,7 +38,11 @@ class SpaceCopy:
 
 
 def copy_space(
-    source: MemoryStore, target: MemoryStore, progress: Callable[[CopyProgress], None] | None = None
+    source: MemoryStore,
+    target: MemoryStore,
+    progress: Callable[[CopyProgress], None] | None = None,
+    *,
+    batch_size: int = BATCH,
 ) -> SpaceCopy:
     """Copy `source`'s space into `target`'s space (any backends); rerunnable."""
     from zerolang.formats.model import Context, Snapshot
@@ -58,9 +62,11 @@ def copy_space(
     total = len(records)
     totals = target.insert_records(
         _counted(
-            records, lambda n: None if progress is None else progress(CopyProgress(source.space, n, total))
+            records,
+            batch_size,
+            lambda n: None if progress is None else progress(CopyProgress(source.space, n, total)),
         ),
-        batch_size=BATCH,
+        batch_size=batch_size,
     )
     by_when: dict[tuple[str, str], list[bytes]] = {}
     for item in pruned:
@@ -72,10 +78,11 @@ def copy_space(
     return SpaceCopy(source.space, total, totals.new_episodes, len(pruned))
 
 
-def _counted(records: list[MemoryRecord], seen: Callable[[int], None]) -> Iterator[MemoryRecord]:
+def _counted(records: list[MemoryRecord], every: int, seen: Callable[[int], None]) -> Iterator[MemoryRecord]:
+    """The records, telling `seen` how many were taken after each `every` (a batch, then committed)."""
     for index, record in enumerate(records, 1):
         yield record
-        if index % BATCH == 0:
+        if index % every == 0:
             seen(index)
 
 

@@ -202,8 +202,10 @@ class EpisodicMemory:
         """
         doomed = self.decayed()
         if doomed and not dry_run:
+            # the log says when the store changed: the wall clock (never before the episode was stored),
+            # not the clock decay is measured with, which `--now` may set anywhere
             self._backend.prune_episodes(
-                [episode.episode_hash.digest for episode in doomed], format_time(self._clock()), "decayed"
+                [episode.episode_hash.digest for episode in doomed], format_time(system_clock()), "decayed"
             )
         return doomed
 

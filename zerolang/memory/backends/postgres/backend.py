@@ -15,6 +15,7 @@ from contextlib import contextmanager
 from typing import TYPE_CHECKING, Any
 
 from zerolang.errors import ZeroError
+from zerolang.memory import merge
 from zerolang.memory.backend import DEFAULT_SPACE, check_space
 from zerolang.memory.backends.postgres.migrations import LATEST, MIGRATIONS, TABLES, statements
 from zerolang.memory.backends.sql import SqlBackend
@@ -184,7 +185,7 @@ class PostgresBackend(SqlBackend):
             cursor.executemany(self._text(sql), rows)
 
     def in_list(self, column: str, keys: Sequence[object]) -> Iterator[tuple[str, list[object]]]:
-        yield f"{column} = ANY(?)", [list(keys)]
+        yield f"{column} = ANY(%b)", [list(keys)]  # the array in binary: no text escaping
 
     def _touching(self, concepts: Sequence[bytes], extra: str, args: list[object]) -> list[tuple[Any, ...]]:
         if not concepts:
@@ -194,9 +195,73 @@ class PostgresBackend(SqlBackend):
         keys = list(concepts)
         return self.rows(
             f"SELECT {FACT_COLUMNS} FROM facts WHERE space = ?{extra}"
-            " AND (subject_hash = ANY(?) OR object_hash = ANY(?))",
+            " AND (subject_hash = ANY(%b) OR object_hash = ANY(%b))",
             [*args, keys, keys],
         )
 
+    def write_plan(self, plan: merge.Plan) -> None:
+        """The plan as one statement per table: each column a typed array, `unnest` makes the rows.
+
+        The arrays travel in binary (`%b`): no text escaping of millions of values.
+        """
+        space = self._space
+        db = self.connection
+        if plan.concept_inserts:
+            db.execute(
+                "INSERT INTO concepts (space, hash, label, confidence, created_at, updated_at)"
+                " SELECT %s, * FROM unnest(%b::bytea[], %b::text[], %b::float8[], %b::text[], %b::text[])",
+                (space, *_columns(plan.concept_inserts, 5)),
+            )
+        if plan.concept_updates:
+            db.execute(
+                "UPDATE concepts c SET confidence = u.confidence, updated_at = u.updated_at"
+                " FROM unnest(%b::float8[], %b::text[], %b::bytea[]) AS u (confidence, updated_at, hash)"
+                " WHERE c.space = %s AND c.hash = u.hash",
+                (*_columns(plan.concept_updates, 3), space),
+            )
+        if plan.aliases:
+            db.execute(
+                "INSERT INTO concept_aliases (space, concept_hash, alias, alias_key)"
+                " SELECT %s, u.h, u.a, u.k FROM unnest(%b::bytea[], %b::text[], %b::text[])"
+                " WITH ORDINALITY AS u (h, a, k, n) ORDER BY u.n ON CONFLICT DO NOTHING",
+                (space, *_columns(plan.aliases, 3)),
+            )
+        if plan.contexts:
+            db.execute(
+                "INSERT INTO contexts (space, hash, event_time, source, scope, agent_id, session_id,"
+                " metadata, created_at) SELECT %s, * FROM unnest(%b::bytea[], %b::text[], %b::text[],"
+                " %b::text[], %b::text[], %b::text[], %b::text[], %b::text[]) ON CONFLICT DO NOTHING",
+                (space, *_columns(plan.contexts, 8)),
+            )
+        if plan.fact_inserts:
+            db.execute(
+                "INSERT INTO facts (space, hash, subject_hash, predicate, object_hash, confidence,"
+                " observations, created_at, updated_at) SELECT %s, * FROM unnest(%b::bytea[], %b::bytea[],"
+                " %b::text[], %b::bytea[], %b::float8[], %b::int4[], %b::text[], %b::text[])",
+                (space, *_columns(plan.fact_inserts, 8)),
+            )
+        if plan.fact_updates:
+            db.execute(
+                "UPDATE facts f SET confidence = u.confidence, observations = u.observations,"
+                " updated_at = u.updated_at FROM unnest(%b::float8[], %b::int4[], %b::text[], %b::bytea[])"
+                " AS u (confidence, observations, updated_at, hash) WHERE f.space = %s AND f.hash = u.hash",
+                (*_columns(plan.fact_updates, 4), space),
+            )
+        if plan.episodes:
+            db.execute(
+                "INSERT INTO episodes (space, hash, fact_hash, context_hash, confidence, created_at)"
+                " SELECT %s, * FROM unnest(%b::bytea[], %b::bytea[], %b::bytea[], %b::float8[], %b::text[])",
+                (space, *_columns(plan.episodes, 5)),
+            )
+
     def __repr__(self) -> str:
         return f"PostgresBackend({self._location!r}, space={self._space!r})"
+
+
+def _columns(rows: Sequence[Sequence[object]], width: int) -> list[list[object]]:
+    """Rows as `width` column lists (what `unnest` takes back apart)."""
+    columns: list[list[object]] = [[] for _ in range(width)]
+    for row in rows:
+        for column, value in zip(columns, row, strict=True):
+            column.append(value)
+    return columns

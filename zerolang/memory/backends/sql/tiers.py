@@ -150,7 +150,7 @@ class Tiers(SqlCore):
                 moved += self.run(
                     "INSERT INTO pruned_episodes (space, hash, fact_hash, context_hash, confidence,"
                     " created_at, pruned_at, reason) SELECT space, hash, fact_hash, context_hash,"
-                    " confidence, created_at, ?, ?"
+                    f" confidence, created_at, {self.greatest}(?, created_at), ?"
                     f" FROM episodes WHERE space = ? AND {condition} ON CONFLICT DO NOTHING",
                     [stamp, reason, self.space, *values],
                 )

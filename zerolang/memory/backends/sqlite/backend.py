@@ -106,6 +106,7 @@ class SqliteBackend(SqlBackend):
                         )
         finally:
             db.execute("PRAGMA foreign_keys = ON")
+        db.execute("ANALYZE sqlite_schema")  # load the statistics migration 4 wrote
 
     # ---- the MemoryBackend lifetime ---------------------------------------------------------
 

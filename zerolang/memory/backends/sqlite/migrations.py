@@ -3,7 +3,8 @@
 A file is brought up to `LATEST` when opened (each step in one transaction);
 a file from a newer zerolang is refused. Version 1 is the first released
 schema, 2 the tier tables (created on first use before they were numbered,
-hence `IF NOT EXISTS`), 3 the space in every key and the pruned-episode log.
+hence `IF NOT EXISTS`), 3 the space in every key and the pruned-episode log,
+4 the planner statistics.
 """
 
 from __future__ import annotations
@@ -224,7 +225,31 @@ INSERT INTO semantic_sources SELECT 'default', * FROM v2_semantic_sources;
     + "".join(f"DROP TABLE v2_{table};\n" for table in reversed(_V3_TABLES))
 )
 
-MIGRATIONS: tuple[str, ...] = (V1, V2, V3)  # MIGRATIONS[n - 1] takes version n - 1 to n
+# Version 4: planner statistics. Without them SQLite's planner takes the leading `space` of
+# a primary key over an index on (space, column), i.e. scans a whole space. These describe
+# the shape every store has (few spaces, selective hashes); `ANALYZE` may refine them later.
+_STATS = {
+    ("concepts", "concepts"): "1000000 1000000 1",
+    ("concept_aliases", "sqlite_autoindex_concept_aliases_1"): "1000000 1000000 2 1",
+    ("concept_aliases", "concept_aliases_by_key"): "1000000 1000000 2",
+    ("contexts", "contexts"): "1000000 1000000 1",
+    ("facts", "facts"): "1000000 1000000 1",
+    ("facts", "facts_by_subject"): "1000000 1000000 4",
+    ("facts", "facts_by_object"): "1000000 1000000 4",
+    ("episodes", "episodes"): "1000000 1000000 1",
+    ("episodes", "episodes_by_fact"): "1000000 1000000 2",
+    ("working_items", "working_items_by_session"): "1000 1000 20 1",
+    ("episode_access", "episode_access"): "1000000 1000000 1",
+    ("semantic_facts", "semantic_facts"): "100000 100000 1",
+    ("semantic_sources", "semantic_sources"): "100000 100000 1",
+    ("pruned_episodes", "pruned_episodes"): "100000 100000 1",
+}
+V4 = "ANALYZE sqlite_schema;\nDELETE FROM sqlite_stat1;\n" + "".join(
+    f"INSERT INTO sqlite_stat1 (tbl, idx, stat) VALUES ('{table}', '{index}', '{stat}');\n"
+    for (table, index), stat in _STATS.items()
+)
+
+MIGRATIONS: tuple[str, ...] = (V1, V2, V3, V4)  # MIGRATIONS[n - 1] takes version n - 1 to n
 LATEST = len(MIGRATIONS)
 
 

@@ -1,0 +1,68 @@
+"""The contract suite's stores: every test runs on SQLite and on PostgreSQL.
+
+On PostgreSQL every test gets a space of its own in the session's scratch
+database, which spaces isolate completely (what `test_spaces` proves).
+"""
+
+from __future__ import annotations
+
+import secrets
+from collections.abc import Callable, Iterator
+from pathlib import Path
+
+import pytest
+
+from tests.backends import Scratch, postgres_server
+from zerolang.memory import MemoryStore
+
+BACKENDS = ["sqlite", "postgres"]
+
+
+@pytest.fixture(scope="session")
+def postgres_url() -> Iterator[str]:
+    server = postgres_server()
+    if server.url is None:
+        pytest.skip(server.reason)
+    scratch = Scratch(server.url)
+    try:
+        yield scratch.create()
+    finally:
+        scratch.drop()
+
+
+@pytest.fixture(params=BACKENDS)
+def backend(request: pytest.FixtureRequest) -> str:
+    return str(request.param)
+
+
+@pytest.fixture
+def location(backend: str, request: pytest.FixtureRequest, tmp_path: Path) -> str:
+    """Where this test's store lives: a fresh SQLite file, or the session's PostgreSQL database."""
+    if backend == "postgres":
+        return str(request.getfixturevalue("postgres_url"))
+    return str(tmp_path / "memory.db")
+
+
+@pytest.fixture
+def space(backend: str) -> str:
+    """This test's own space (on SQLite the file is fresh anyway)."""
+    return "default" if backend == "sqlite" else f"t-{secrets.token_hex(6)}"
+
+
+@pytest.fixture
+def open_store(location: str, space: str) -> Iterator[Callable[..., MemoryStore]]:
+    opened: list[MemoryStore] = []
+
+    def make(other_space: str | None = None, *, create: bool = True) -> MemoryStore:
+        store = MemoryStore(location, space=other_space or space, create=create)
+        opened.append(store)
+        return store
+
+    yield make
+    for store in opened:
+        store.close()
+
+
+@pytest.fixture
+def store(open_store: Callable[..., MemoryStore]) -> MemoryStore:
+    return open_store()

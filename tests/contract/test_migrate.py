@@ -1,0 +1,95 @@
+"""`zero memory migrate`: copies between backends come out with equal checkpoints, and reruns complete."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from pathlib import Path
+
+import pytest
+from typer.testing import CliRunner
+
+from tests.contract.helpers import example
+from tests.contract.workers import inputs
+from zerolang.cli.app import app
+from zerolang.formats import checkpoint
+from zerolang.memory import MemoryStore, ingest
+from zerolang.memory.migrate import CopyProgress, copy_space, copy_store
+from zerolang.memory.tiers import EpisodicMemory
+
+runner = CliRunner()
+
+
+def test_copy_to_and_from_sqlite_keeps_the_checkpoint(
+    open_store: Callable[..., MemoryStore], space: str, tmp_path: Path
+) -> None:
+    source = open_store()
+    example(source)
+    ingest(source, inputs(0, 30))
+    EpisodicMemory(source, min_confidence=0.5).sweep()  # a pruned log to carry over
+    with MemoryStore(tmp_path / "copy.db", space=space) as copy:
+        result = copy_space(source, copy)
+        assert result.pruned > 0
+        assert checkpoint.of_store(copy) == checkpoint.of_store(source)
+        assert copy.counts() == source.counts()
+        assert copy.check().ok
+        back = open_store(f"{space}-back")
+        copy_space(copy, back)
+        assert checkpoint.of_store(back) == checkpoint.of_store(source)
+        assert back.get_facts(back.get_concept_by_label("agent").hash) == source.get_facts(  # type: ignore[union-attr]
+            source.get_concept_by_label("agent").hash  # type: ignore[union-attr]
+        )
+
+
+def test_an_interrupted_copy_completes_on_rerun(
+    open_store: Callable[..., MemoryStore], space: str, tmp_path: Path
+) -> None:
+    source = MemoryStore(tmp_path / "source.db")
+    ingest(source, inputs(0, 2500))
+    target = open_store()
+
+    def interrupt(state: CopyProgress) -> None:
+        if state.done >= 200:
+            raise KeyboardInterrupt
+
+    with pytest.raises(KeyboardInterrupt):
+        copy_space(source, target, interrupt, batch_size=100)
+    assert 0 < target.counts().episodes < source.counts().episodes
+    copy_space(source, target)
+    assert checkpoint.of_store(target) == checkpoint.of_store(source)
+    assert target.counts() == source.counts()
+    assert target.check().ok
+    source.close()
+
+
+def test_the_cli_copies_every_space(location: str, space: str, tmp_path: Path) -> None:
+    origin = tmp_path / "origin.db"
+    with MemoryStore(origin, space=f"{space}-a") as a, MemoryStore(origin, space=f"{space}-b") as b:
+        example(a)
+        ingest(b, inputs(0, 5))
+        expected = {
+            name: checkpoint.of_store(s).hash[:12] for name, s in ((f"{space}-a", a), (f"{space}-b", b))
+        }
+    result = runner.invoke(app, ["memory", "migrate", str(origin), location])
+    assert result.exit_code == 0, result.output
+    lines = result.stdout.splitlines()
+    assert [line.split(":")[0] for line in lines] == sorted(expected)
+    for line in lines:
+        name = line.split(":")[0]
+        assert line.endswith(f"checkpoint {expected[name]} ok")
+    again = runner.invoke(app, ["memory", "migrate", str(origin), location, "--space", f"{space}-b"])
+    assert again.exit_code == 0
+    assert again.stdout.startswith(f"{space}-b: 5 records, 0 new episodes, 0 pruned;")
+    stats = runner.invoke(app, ["memory", "stats", "--db", location, "--space", f"{space}-a", "--json"])
+    assert stats.exit_code == 0 and '"episodes": 9' in stats.stdout
+
+
+def test_migrating_from_nowhere_is_a_clear_error(tmp_path: Path) -> None:
+    result = runner.invoke(app, ["memory", "migrate", str(tmp_path / "none.db"), str(tmp_path / "to.db")])
+    assert result.exit_code == 1
+    assert "no memory database here" in result.stderr
+    assert not (tmp_path / "to.db").exists()
+
+
+def test_copy_store_without_spaces_copies_nothing(tmp_path: Path) -> None:
+    with MemoryStore(tmp_path / "a.db") as a, MemoryStore(tmp_path / "b.db") as b:
+        assert copy_store(a, b) == []
