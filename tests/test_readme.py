@@ -63,7 +63,18 @@ EXAMPLES = console_examples()
 
 def test_readme_has_examples_for_every_command() -> None:
     commands = {shlex.split(command)[1] for block in console_blocks() for command, _ in block}
-    assert {"run", "check", "fmt", "lint", "viz", "keygen", "memory", "ops", "completion", "archive"} <= commands
+    assert {
+        "run",
+        "check",
+        "fmt",
+        "lint",
+        "viz",
+        "keygen",
+        "memory",
+        "ops",
+        "completion",
+        "archive",
+    } <= commands
 
 
 def run_readme_command(command: str, tmp_path: Path) -> str:

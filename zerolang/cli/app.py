@@ -84,7 +84,8 @@ COMMANDS: dict[str, Command] = {
     ),
     "recall": Command(
         "zerolang.cli.recall_cmd:recall",
-        "Recall experiences: the graph index of the hits, short summaries, and full text for the best that fit.",
+        "Recall experiences: the graph index of the hits, short summaries,"
+        " and full text for the best that fit.",
     ),
     "convo": Command(
         "zerolang.cli.convo_cmd:convo_app",
