@@ -105,6 +105,8 @@ def _array(source: str, old: Array, new: Array, path: str | None, edits: list[Ed
             if not _value(source, before, after, None, path, edits):
                 return False
         return True
+    if len(new.items) == len(old.items) + 1:
+        return _inserted(source, old, new, path, edits)
     if len(old.items) != len(new.items) + 1:
         return False
     index = next(
@@ -127,4 +129,46 @@ def _array(source: str, old: Array, new: Array, path: str | None, edits: list[Ed
         edits.append(Edit(old.items[index - 1].span.end, removed.span.end, ""))
     else:
         edits.append(Edit(removed.span.start, removed.span.end, ""))
+    return True
+
+
+def _item_id(item: Value) -> object:
+    """A node's `id` (how a fix's new node is told from the changed ones), else the item itself."""
+    if isinstance(item, Map):
+        for entry in item.entries:
+            if entry.key == "id":
+                return entry.value
+    return item
+
+
+def _inserted(source: str, old: Array, new: Array, path: str | None, edits: list[Edit]) -> bool:
+    """One item added (a fix adding a node), others maybe changed: edit those, insert the new one."""
+    if not old.items:
+        return False
+    old_ids = [_item_id(item) for item in old.items]
+    fresh = [i for i, item in enumerate(new.items) if _item_id(item) not in old_ids]
+    index = (
+        fresh[0]
+        if len(fresh) == 1
+        else next((i for i in range(len(old.items)) if old.items[i] != new.items[i]), len(old.items))
+    )
+    rest = new.items[:index] + new.items[index + 1 :]
+    for before, after in zip(old.items, rest, strict=True):
+        if before.leading != after.leading or before.trailing != after.trailing:
+            return False
+        if not _value(source, before, after, None, path, edits):
+            return False
+    added = new.items[index]
+    neighbour = old.items[index - 1] if index > 0 else old.items[0]
+    line_start = source.rfind("\n", 0, neighbour.span.start) + 1
+    indent = source[line_start : neighbour.span.start]
+    if indent.strip():
+        return False  # the neighbour shares its line with other text: print the list again
+    text = adapter.print_value(added, _indent_level(source, neighbour.span.start), None, path)
+    if index > 0:
+        if neighbour.trailing is not None:
+            return False
+        edits.append(Edit(neighbour.span.end, neighbour.span.end, f",\n{indent}{text}"))
+    else:
+        edits.append(Edit(neighbour.span.start, neighbour.span.start, f"{text},\n{indent}"))
     return True
