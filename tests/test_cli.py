@@ -226,6 +226,13 @@ def test_check_reads_0c_documents(tmp_path: Path) -> None:
     assert runner.invoke(app, ["memory", "export", "--db", database, "-o", str(document)]).exit_code == 0
     ok = runner.invoke(app, ["check", str(document)])
     assert ok.exit_code == 0 and ok.stdout.strip() == f"{document}: ok (8 concepts, 9 relations)"
-    broken = write(tmp_path, "broken.0c", document.read_text(encoding="utf-8") + "1 needs99 95\n")
+    appended = write(tmp_path, "appended.0c", document.read_text(encoding="utf-8") + "1 needs99 95\n")
+    result = runner.invoke(app, ["check", appended])
+    assert result.exit_code == 1 and "text follows the end line" in result.output
+    # Edited on purpose: the end line deleted and the header back to 1.0, then what it says is checked.
+    lines = document.read_text(encoding="utf-8").splitlines()
+    assert lines[-1].startswith("0M:end ")
+    edited = "\n".join(lines[:-1]).replace("0M:1.1", "0M:1.0", 1) + "\n1 needs99 95\n"
+    broken = write(tmp_path, "broken.0c", edited)
     result = runner.invoke(app, ["check", broken])
     assert result.exit_code == 1 and "there is no concept 99" in result.output

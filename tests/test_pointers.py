@@ -21,8 +21,9 @@ def problem(pointer: str) -> str | None:
     if not words or words[0].startswith("-"):
         return None  # `zero --help`, `zero --version`: options of the root
     command, rest = COMMANDS, list(words)
-    while rest and hasattr(command, "commands") and rest[0] in command.commands:
-        command = command.commands[rest.pop(0)]
+    # Groups are asked (not their `commands` dict): the root loads its commands lazily.
+    while rest and hasattr(command, "get_command") and rest[0] in command.list_commands(None):
+        command = command.get_command(None, rest.pop(0))
     if command is COMMANDS:
         return "no such command"
     options = {name for param in command.params for name in getattr(param, "opts", [])} | {"--help", "-h"}

@@ -7,7 +7,7 @@
   JSON decoder and the hashers all walk values recursively.
 - **Value size**: one node's value at most `max_value_bytes` (default 64 MiB)
   of memory, and all node values of a run together at most `max_run_bytes`
-  (default 512 MiB). `zero run --max-value-size/--max-memory` raise them. A
+  (default 512 MiB). `zero run --max-value-size` and `zero run --max-memory` raise them. A
   size is CPython's memory for the value, estimated (a string 49 bytes plus
   one per character, a number 32, a list 56 plus 8 per item...). A value that
   holds the same sublist twice counts it twice: the execution hash, the JSON
