@@ -94,7 +94,7 @@ def fix_one(
 ) -> str | None:
     """The text after applying the one fix of the finding `code` whose span starts at offset `start`.
 
-    What an editor's quick fix needs (`zero lsp`): None when no such finding
+    What an editor's quick fix needs (the language server): None when no such finding
     has a fix. Raises `ZeroSyntaxError` when the source does not parse.
     """
     settings = settings if settings is not None else Settings()
