@@ -99,3 +99,29 @@ def test_the_unknown_op_message_points_at_a_real_command() -> None:
     (problem,) = validate(graph)
     assert problem.message == "unknown op `HttpGet` (`zero ops` lists the 37 builtins)"
     assert runner.invoke(app, ["ops"]).stdout.startswith("37 builtins")
+
+
+def test_hover_texts_for_params_and_fields() -> None:
+    from zerolang.opdocs import describe, field_doc, param_doc
+
+    assert param_doc("Split", "separator") == '`Split` param `separator`: where to cut (default " ")'
+    assert param_doc("Equals", "compare") is None
+    assert param_doc("CreateMap", "anything") == "`CreateMap`: every key of `params` becomes a key of the map"
+    assert field_doc("min_confidence") is not None and "sender_confidence" in field_doc(
+        "min_confidence", in_condition=False
+    )  # type: ignore[operator]
+    assert field_doc("threshold", in_condition=True) is not None
+    assert field_doc("nonsense") is None
+    assert describe("Nope") is None
+    assert (describe("External") or "").startswith("External    (node type)")
+
+
+def test_one_quick_fix() -> None:
+    from zerolang.lint import fix_one, lint_source
+
+    source = 'Graph { name: "g", nodes: [ { id: "x", type: Constant, value: 1 }, { id: "y", type: Operation, op: Eq, inputs: ["x", "x"] } ], outputs: ["y"] }'
+    (finding,) = [f for f in lint_source(source) if f.code == "Z003"]
+    assert finding.span is not None
+    fixed = fix_one(source, "Z003", finding.span.start)
+    assert fixed is not None and "op: Equals" in fixed
+    assert fix_one(source, "Z003", finding.span.start + 1) is None

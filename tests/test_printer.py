@@ -56,7 +56,7 @@ def test_strings_that_would_break_the_old_parser_round_trip() -> None:
     assert parse(print_graph(graph)) == graph
 
 
-@settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(commented_graphs())
 def test_print_parse_round_trip_keeps_meaning_and_comments(graph: Graph) -> None:
     text = print_graph(graph)

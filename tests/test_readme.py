@@ -146,3 +146,12 @@ def test_package_hygiene_files() -> None:
     assert "entry: zero fmt" in hooks and "entry: zero lint" in hooks
     assert "*.pem" in (ROOT / ".gitignore").read_text(encoding="utf-8").splitlines()
     assert (ROOT / "zerolang" / "py.typed").exists()
+
+
+def test_the_readme_lists_exactly_the_builtins() -> None:
+    from zerolang.catalog import OPS
+
+    match = re.search(r"The (\d+) builtins: `([^`]+)`", README)
+    assert match is not None
+    assert int(match.group(1)) == len(OPS)
+    assert match.group(2).split() == list(OPS)

@@ -205,3 +205,16 @@ def test_validation_error_renders_all_problems(snapshot: SnapshotAssertion) -> N
         "Z004",
         "Z007",
     ]
+
+
+def test_a_permission_written_with_threshold_is_told_to_rename_it() -> None:
+    from zerolang.parser import parse as parse_graph
+    from zerolang.validator import validate as check
+
+    graph = parse_graph(
+        'Graph { name: "g", nodes: [ { id: "p", type: Permission, action: "a", threshold: 0.8 } ], outputs: [] }'
+    )
+    (problem,) = check(graph)
+    assert problem.message == (
+        "node `p` is a `Permission` but has no `min_confidence` field (it has `threshold`: rename it to `min_confidence`)"
+    )

@@ -8,7 +8,7 @@ names), readable in a terminal and renderable as Markdown.
 from __future__ import annotations
 
 from zerolang.builtins import OPERATIONS, Operation
-from zerolang.catalog import NODE_TYPES, OP_ALIASES, NodeType, suggest
+from zerolang.catalog import CONDITION_FIELDS, FIELD_DOCS, NODE_TYPES, OP_ALIASES, NodeType, suggest
 
 
 def lookup(name: str) -> Operation | NodeType | None:
@@ -66,6 +66,24 @@ def describe(name: str) -> str | None:
     if found is None:
         return None
     return describe_op(found) if isinstance(found, Operation) else describe_node_type(found)
+
+
+def param_doc(op_name: str, key: str) -> str | None:
+    """What `params.key` means to the op `op_name` (hover on a param), or None when it does not read it."""
+    op = OPERATIONS.get(op_name)
+    if op is None:
+        return None
+    for param in op.params:
+        if param.name == key:
+            return f"`{op.name}` param `{key}`: {param.doc}"
+    if op.reads_any_param:
+        return f"`{op.name}`: {op.params[0].doc}"
+    return None
+
+
+def field_doc(key: str, *, in_condition: bool = False) -> str | None:
+    """What a node field (or, `in_condition`, a Route condition key) means (hover on a key)."""
+    return CONDITION_FIELDS.get(key) if in_condition else FIELD_DOCS.get(key)
 
 
 def listing() -> list[str]:

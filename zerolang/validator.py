@@ -30,6 +30,12 @@ WRONG_KIND = codes.WRONG_KIND.code
 
 GRAPH_REQUIRED = ("name", "nodes", "outputs")
 
+# Keys real files write for a required field (a Permission written like a Route condition).
+MEANT_FOR: dict[str, tuple[str, ...]] = {
+    "min_confidence": ("threshold", "min_threshold", "confidence_threshold"),
+    "uri": ("url",),
+}
+
 
 def validate(graph: Graph, path: str | None = None) -> list[Diagnostic]:
     """Every problem that would stop `graph` from running, in source order."""
@@ -148,11 +154,11 @@ def _node(node: Node, fields: dict[str, Entry]) -> Iterator[Diagnostic]:
         return
     for name in node_type.required:
         if name not in fields:
-            yield Diagnostic(
-                MISSING_FIELD,
-                f"{label} is {_article(type_name)} `{type_name}` but has no `{name}` field",
-                _head(node.span),
-            )
+            message = f"{label} is {_article(type_name)} `{type_name}` but has no `{name}` field"
+            written = next((key for key in MEANT_FOR.get(name, ()) if key in fields), None)
+            if written is not None:
+                message += f" (it has `{written}`: rename it to `{name}`)"
+            yield Diagnostic(MISSING_FIELD, message, _head(node.span))
     yield from _type_fields(type_name, fields)
 
 

@@ -69,7 +69,7 @@ LAYOUTS = st.one_of(
 )
 
 
-@settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(commented_graphs(), LAYOUTS)
 def test_formatting_keeps_meaning_comments_and_is_idempotent(graph: Graph, layout: tuple[str, int]) -> None:
     style, width = layout

@@ -5,12 +5,14 @@ Public API:
 - `lint_graph(graph, source, path, settings)`: the findings for a parsed graph;
 - `lint_source(source, path, settings)`: the same from text, a syntax error being one finding;
 - `fix_source(source, path, settings, unsafe=False)`: apply fixes, get the new text and what remains;
+- `fix_one(source, code, start, path, settings)`: apply one finding's fix (an editor's quick fix);
 - `RULES`: every rule by code (`Rule.code`, `.name`, `.severity`, `.fix`, `.summary`, `.explanation`).
 
 Rules live in `zerolang.lint.rules`, one small module each; a rule is a
-function decorated with `@rule(code, name, severity, fix)` whose docstring
-says why it matters. Fixes edit the syntax tree and the canonical printer
-writes the file; nothing is ever patched as text.
+function decorated with `@rule(code, severity, fix)`, its code (and name)
+from the one table of `zerolang.codes`, whose docstring says why it
+matters. Fixes edit the syntax tree and the canonical printer writes the
+file; nothing is ever patched as text.
 """
 
 from __future__ import annotations
@@ -19,7 +21,7 @@ from pathlib import Path
 
 from zerolang.config import Settings
 from zerolang.errors import ZeroSyntaxError
-from zerolang.lint.fixes import FixResult, fix_source
+from zerolang.lint.fixes import FixResult, fix_one, fix_source
 from zerolang.lint.linter import lint_graph, syntax_finding
 from zerolang.lint.model import Applicability, Finding, Fix, Rule, Violation, rule
 from zerolang.lint.rules import RULES
@@ -33,6 +35,7 @@ __all__ = [
     "FixResult",
     "Rule",
     "Violation",
+    "fix_one",
     "fix_source",
     "lint_graph",
     "lint_source",

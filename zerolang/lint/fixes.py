@@ -83,3 +83,24 @@ def fix_source(
         graph = parse(result.source, path)
         result.findings = lint_graph(graph, result.source, path, settings)
     return result
+
+
+def fix_one(
+    source: str,
+    code: str,
+    start: int,
+    path: str | Path | None = None,
+    settings: Settings | None = None,
+) -> str | None:
+    """The text after applying the one fix of the finding `code` whose span starts at offset `start`.
+
+    What an editor's quick fix needs (the language server): None when no such finding
+    has a fix. Raises `ZeroSyntaxError` when the source does not parse.
+    """
+    settings = settings if settings is not None else Settings()
+    graph = parse(source, path)
+    for finding in lint_graph(graph, source, path, settings):
+        if finding.code == code and finding.span is not None and finding.span.start == start and finding.fix:
+            finding.fix.edit(graph)
+            return print_graph(graph, width=settings.line_width)
+    return None
