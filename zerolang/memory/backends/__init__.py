@@ -11,8 +11,10 @@ is PostgreSQL, anything else is a SQLite file path.
 from __future__ import annotations
 
 from pathlib import Path
+from typing import TYPE_CHECKING
 
-from zerolang.memory.backend import DEFAULT_SPACE, MemoryBackend, check_space
+if TYPE_CHECKING:
+    from zerolang.memory.backend import MemoryBackend
 
 URL_SCHEMES = ("postgresql://", "postgres://")
 
@@ -21,8 +23,10 @@ def is_url(location: str | Path) -> bool:
     return str(location).startswith(URL_SCHEMES)
 
 
-def open_backend(location: str | Path, *, space: str = DEFAULT_SPACE, create: bool = True) -> MemoryBackend:
+def open_backend(location: str | Path, *, space: str = "default", create: bool = True) -> MemoryBackend:
     """The backend at `location`, seen from `space`; `create=False` refuses to create a missing store."""
+    from zerolang.memory.backend import check_space
+
     check_space(space)
     if is_url(location):
         from zerolang.memory.backends.postgres import PostgresBackend
