@@ -158,28 +158,26 @@ class Records(SqlCore):
     # ---- look-ups ---------------------------------------------------------------------------
 
     def concepts(self, keys: Sequence[bytes]) -> dict[bytes, ConceptNode]:
-        keys = sorted(set(keys))
-        aliases: dict[bytes, list[str]] = {}
-        for key, alias in self.select_in(
-            "SELECT concept_hash, alias FROM concept_aliases WHERE space = ?",
-            "concept_hash",
-            keys,
+        """Concepts with their aliases in first-seen order: one query (a join) per slice of keys."""
+        rows = self.select_in(
+            "SELECT c.hash, c.label, c.confidence, c.created_at, c.updated_at, a.id, a.alias FROM concepts c"
+            " LEFT JOIN concept_aliases a ON a.space = c.space AND a.concept_hash = c.hash WHERE c.space = ?",
+            "c.hash",
+            sorted(set(keys)),
             [self.space],
-            " ORDER BY id",
-        ):
-            aliases.setdefault(bytes(key), []).append(alias)
-        found: dict[bytes, ConceptNode] = {}
-        for key, label, confidence, created, updated in self.select_in(
-            "SELECT hash, label, confidence, created_at, updated_at FROM concepts WHERE space = ?",
-            "hash",
-            keys,
-            [self.space],
-        ):
-            key = bytes(key)
-            found[key] = ConceptNode(
-                ConceptHash(key), label, tuple(aliases.get(key, ())), confidence, created, updated
+        )
+        found: dict[bytes, tuple[Row, list[tuple[int, str]]]] = {}
+        for row in rows:
+            key = bytes(row[0])
+            entry = found.setdefault(key, (row, []))
+            if row[5] is not None:
+                entry[1].append((row[5], row[6]))
+        return {
+            key: ConceptNode(
+                ConceptHash(key), row[1], tuple(alias for _, alias in sorted(aliases)), row[2], row[3], row[4]
             )
-        return found
+            for key, (row, aliases) in found.items()
+        }
 
     def concept_by_alias(self, alias_key: str) -> bytes | None:
         row = self.one(
