@@ -10,6 +10,8 @@ is PostgreSQL, anything else is a SQLite file path.
 
 from __future__ import annotations
 
+from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -47,3 +49,18 @@ def display(location: str | Path) -> str:
     if at and ":" in credentials:
         credentials = credentials.split(":", 1)[0] + ":***"
     return f"{scheme}://{credentials}{at}{host}"
+
+
+@contextmanager
+def storage_errors() -> Iterator[None]:
+    """An error the database engine raises (disk full, server gone, ...) as one `ZeroError` line."""
+    try:
+        yield
+    except Exception as error:
+        if type(error).__module__.partition(".")[0] not in ("sqlite3", "psycopg"):
+            raise
+        from zerolang.errors import ZeroError
+
+        lines = [line.strip() for line in str(error).strip().splitlines() if line.strip()]
+        reason = lines[0] if lines else type(error).__name__
+        raise ZeroError(f"the memory store failed: {reason}") from None
