@@ -30,6 +30,7 @@ from zerolang.memory.types import (
 )
 
 FACT_COLUMNS = "hash, subject_hash, predicate, object_hash, confidence, observations, created_at, updated_at"
+EDGE_COLUMNS = "hash, subject_hash, predicate, object_hash, confidence"
 _EPISODE_COLUMNS = """e.hash, e.fact_hash, e.context_hash, e.confidence, e.created_at,
     c.event_time, c.source, c.scope, coalesce(a.access_count, 0), a.last_access"""
 _EPISODE_FROM = """FROM episodes e
@@ -208,23 +209,40 @@ class Records(SqlCore):
     def facts_touching(
         self, concepts: Sequence[bytes], min_confidence: float = 0.0, predicates: frozenset[str] | None = None
     ) -> list[Fact]:
+        found = {
+            bytes(row[0]): fact_of(row)
+            for row in self._frontier(FACT_COLUMNS, concepts, min_confidence, predicates)
+        }
+        return [found[key] for key in sorted(found)]
+
+    def edges_touching(
+        self, concepts: Sequence[bytes], min_confidence: float = 0.0, predicates: frozenset[str] | None = None
+    ) -> list[tuple[bytes, bytes, str, bytes, float]]:
+        rows = self._frontier(EDGE_COLUMNS, concepts, min_confidence, predicates)
+        found = {bytes(r[0]): (bytes(r[0]), bytes(r[1]), r[2], bytes(r[3]), r[4]) for r in rows}
+        return [found[key] for key in sorted(found)]
+
+    def _frontier(
+        self,
+        columns: str,
+        concepts: Sequence[bytes],
+        min_confidence: float,
+        predicates: frozenset[str] | None,
+    ) -> list[Row]:
         extra, args = " AND confidence >= ?", [self.space, min_confidence]
         if predicates is not None:
             if not predicates:
                 return []
             extra += f" AND predicate IN ({','.join('?' * len(predicates))})"
             args += sorted(predicates)
-        found: dict[bytes, Fact] = {}
-        for row in self._touching(sorted(set(concepts)), extra, args):
-            found[bytes(row[0])] = fact_of(row)
-        return [found[key] for key in sorted(found)]
+        return self._touching(columns, sorted(set(concepts)), extra, args)
 
-    def _touching(self, concepts: Sequence[bytes], extra: str, args: list[object]) -> list[Row]:
+    def _touching(self, columns: str, concepts: Sequence[bytes], extra: str, args: list[object]) -> list[Row]:
         """The facts with a subject or object in `concepts` (a dialect may do both sides at once)."""
         rows: list[Row] = []
         for side in ("subject_hash", "object_hash"):
             rows += self.select_in(
-                f"SELECT {FACT_COLUMNS} FROM facts WHERE space = ?{extra}", side, concepts, args
+                f"SELECT {columns} FROM facts WHERE space = ?{extra}", side, concepts, args
             )
         return rows
 
