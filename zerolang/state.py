@@ -1,5 +1,8 @@
 """Where `LoadState` and `SaveState` keep values: in memory per run, or in SQLite.
 
+The SQLite store is `zerolang.memory.backends.sqlite.state.SqliteStateStore`
+(all SQL lives in the storage backends); it is importable from here too.
+
 The old runtime's `LoadState` was a stub that always returned the same map;
 ours stores real values. The SQLite store persists across runs (`zero run
 --state FILE`) and keeps every variant exact, so a `Hash` saved in one run is
@@ -8,14 +11,12 @@ a `Hash` again (not a hex string) when loaded in the next.
 
 from __future__ import annotations
 
-import json
-import sqlite3
-from pathlib import Path
-from types import TracebackType
-from typing import Final, Protocol
+from typing import TYPE_CHECKING, Final, Protocol
 
-from zerolang.errors import ZeroError
 from zerolang.values import Confidence, Hash, Value
+
+if TYPE_CHECKING:
+    from zerolang.memory.backends.sqlite.state import SqliteStateStore as SqliteStateStore
 
 
 class _Missing:
@@ -56,81 +57,6 @@ class MemoryStateStore:
 
     def __len__(self) -> int:
         return len(self._values)
-
-
-class SqliteStateStore:
-    """A persistent store in one SQLite table; each save commits on its own.
-
-    WAL mode lets a reader (another `zero run`) load while one run saves.
-    Values are stored as tagged JSON (`encode_value`) so every variant
-    round-trips exactly.
-    """
-
-    def __init__(self, path: str | Path, *, timeout: float = 5.0) -> None:
-        self.path = str(path)
-        try:
-            # isolation_level=None: autocommit, so every statement is its own transaction.
-            self._connection: sqlite3.Connection | None = sqlite3.connect(
-                self.path, timeout=timeout, isolation_level=None
-            )
-        except sqlite3.Error as error:
-            raise ZeroError(f"{self.path}: cannot open the state database ({error})") from None
-        try:
-            self._connection.execute("PRAGMA journal_mode=WAL")
-            self._connection.execute(
-                "CREATE TABLE IF NOT EXISTS zero_state (key TEXT PRIMARY KEY, value TEXT NOT NULL)"
-            )
-        except sqlite3.Error as error:
-            self._connection.close()
-            self._connection = None
-            raise ZeroError(f"{self.path}: not a usable state database ({error})") from None
-
-    def _db(self) -> sqlite3.Connection:
-        if self._connection is None:
-            raise ZeroError(f"{self.path}: the state database is closed")
-        return self._connection
-
-    def load(self, key: str) -> Value:
-        try:
-            row = self._db().execute("SELECT value FROM zero_state WHERE key = ?", (key,)).fetchone()
-        except sqlite3.Error as error:
-            raise ZeroError(f"{self.path}: cannot read state `{key}` ({error})") from None
-        if row is None:
-            return MISSING
-        try:
-            return decode_value(json.loads(row[0]))
-        except (ValueError, TypeError, KeyError) as error:
-            raise ZeroError(f"{self.path}: state `{key}` is corrupt ({error})") from None
-
-    def save(self, key: str, value: Value) -> None:
-        text = json.dumps(encode_value(value), ensure_ascii=False, separators=(",", ":"))
-        try:
-            self._db().execute(
-                "INSERT INTO zero_state (key, value) VALUES (?, ?)"
-                " ON CONFLICT (key) DO UPDATE SET value = excluded.value",
-                (key, text),
-            )
-        except sqlite3.Error as error:
-            raise ZeroError(f"{self.path}: cannot save state `{key}` ({error})") from None
-
-    def keys(self) -> list[str]:
-        return [row[0] for row in self._db().execute("SELECT key FROM zero_state ORDER BY key")]
-
-    def close(self) -> None:
-        if self._connection is not None:
-            self._connection.close()
-            self._connection = None
-
-    def __enter__(self) -> SqliteStateStore:
-        return self
-
-    def __exit__(
-        self,
-        exc_type: type[BaseException] | None,
-        exc: BaseException | None,
-        traceback: TracebackType | None,
-    ) -> None:
-        self.close()
 
 
 _PLAIN = (bool, int, float, str)
@@ -176,3 +102,11 @@ def decode_value(data: object) -> Value:
             return Confidence(payload)
         raise ValueError(f"unknown tag {tag!r}")
     return data
+
+
+def __getattr__(name: str) -> object:
+    if name == "SqliteStateStore":
+        from zerolang.memory.backends.sqlite.state import SqliteStateStore
+
+        return SqliteStateStore
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")

@@ -366,3 +366,15 @@ def test_check_report_json(filled: MemoryStore) -> None:
         "checked": {"concepts": 3, "facts": 2, "episodes": 3, "contexts": 2},
         "problems": [],
     }
+
+
+def test_engine_errors_become_one_line() -> None:
+    from zerolang.memory.backends import storage_errors
+
+    with (
+        pytest.raises(ZeroError, match=r"^the memory store failed: database or disk is full$"),
+        storage_errors(),
+    ):
+        raise sqlite3.OperationalError("database or disk is full")
+    with pytest.raises(KeyError), storage_errors():
+        raise KeyError("not ours: passes through")

@@ -54,7 +54,20 @@ def _reports_errors(command: Callable[P, None]) -> Callable[P, None]:
     def wrapper(*args: P.args, **kwargs: P.kwargs) -> None:
         from zerolang.cli.app import reports_errors
 
-        reports_errors(command)(*args, **kwargs)
+        reports_errors(_storage_errors(command))(*args, **kwargs)
+
+    return wrapper
+
+
+def _storage_errors(command: Callable[P, None]) -> Callable[P, None]:
+    """The database engine's own errors (disk full, server gone) become one `ZeroError` line."""
+
+    @functools.wraps(command)
+    def wrapper(*args: P.args, **kwargs: P.kwargs) -> None:
+        from zerolang.memory.backends import storage_errors
+
+        with storage_errors():
+            command(*args, **kwargs)
 
     return wrapper
 

@@ -27,13 +27,14 @@ def query(
 ) -> None:
     """Recall from a concept or match triple patterns in the memory database."""
     from zerolang.cli.memory_cmd import _open
+    from zerolang.memory.backends import storage_errors
     from zerolang.query.executor import run_query
     from zerolang.query.parser import parse_query
 
     parsed = parse_query(text)  # a bad query fails before the database is opened
     clock = as_of(now)
     document_text: str | None = None
-    with _open(db, create=False, space=space) as store:
+    with storage_errors(), _open(db, create=False, space=space) as store:
         result = run_query(store, parsed, clock=clock)
         if parsed.detail is not None:
             document_text = _at_level(store, result, parsed.detail)

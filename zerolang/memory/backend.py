@@ -181,6 +181,12 @@ class MemoryBackend(Protocol):
     ) -> list[Fact]:
         """Every fact a concept of `concepts` is subject or object of: one frontier, one round trip."""
 
+    def edges_touching(
+        self, concepts: Sequence[bytes], min_confidence: float = 0.0, predicates: frozenset[str] | None = None
+    ) -> list[tuple[bytes, bytes, str, bytes, float]]:
+        """As `facts_touching`, as bare (fact, subject, predicate, object, confidence) rows: traversal's
+        hot path, where building validated `Fact`s would cost more than the query."""
+
     def find_facts(self, where: FactFilter) -> list[Fact]:
         """The facts matching `where`, in hash order."""
 

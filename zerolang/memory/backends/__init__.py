@@ -10,9 +10,13 @@ is PostgreSQL, anything else is a SQLite file path.
 
 from __future__ import annotations
 
+from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
+from typing import TYPE_CHECKING
 
-from zerolang.memory.backend import DEFAULT_SPACE, MemoryBackend, check_space
+if TYPE_CHECKING:
+    from zerolang.memory.backend import MemoryBackend
 
 URL_SCHEMES = ("postgresql://", "postgres://")
 
@@ -21,8 +25,10 @@ def is_url(location: str | Path) -> bool:
     return str(location).startswith(URL_SCHEMES)
 
 
-def open_backend(location: str | Path, *, space: str = DEFAULT_SPACE, create: bool = True) -> MemoryBackend:
+def open_backend(location: str | Path, *, space: str = "default", create: bool = True) -> MemoryBackend:
     """The backend at `location`, seen from `space`; `create=False` refuses to create a missing store."""
+    from zerolang.memory.backend import check_space
+
     check_space(space)
     if is_url(location):
         from zerolang.memory.backends.postgres import PostgresBackend
@@ -43,3 +49,18 @@ def display(location: str | Path) -> str:
     if at and ":" in credentials:
         credentials = credentials.split(":", 1)[0] + ":***"
     return f"{scheme}://{credentials}{at}{host}"
+
+
+@contextmanager
+def storage_errors() -> Iterator[None]:
+    """An error the database engine raises (disk full, server gone, ...) as one `ZeroError` line."""
+    try:
+        yield
+    except Exception as error:
+        if type(error).__module__.partition(".")[0] not in ("sqlite3", "psycopg"):
+            raise
+        from zerolang.errors import ZeroError
+
+        lines = [line.strip() for line in str(error).strip().splitlines() if line.strip()]
+        reason = lines[0] if lines else type(error).__name__
+        raise ZeroError(f"the memory store failed: {reason}") from None

@@ -55,10 +55,7 @@ def neighbours(
 ) -> list[Edge]:
     """Every fact touching the frontier (as subject or object) at or above `min_confidence`."""
     wanted = None if predicates is None else frozenset(predicates)
-    return [
-        Edge(f.fact_hash.digest, f.subject_hash.digest, f.predicate, f.object_hash.digest, f.confidence)
-        for f in backend.facts_touching(frontier, min_confidence, wanted)
-    ]
+    return list(map(Edge._make, backend.edges_touching(frontier, min_confidence, wanted)))
 
 
 def bfs(

@@ -187,14 +187,15 @@ class PostgresBackend(SqlBackend):
     def in_list(self, column: str, keys: Sequence[object]) -> Iterator[tuple[str, list[object]]]:
         yield f"{column} = ANY(%b)", [list(keys)]  # the array in binary: no text escaping
 
-    def _touching(self, concepts: Sequence[bytes], extra: str, args: list[object]) -> list[tuple[Any, ...]]:
+    def _touching(
+        self, columns: str, concepts: Sequence[bytes], extra: str, args: list[object]
+    ) -> list[tuple[Any, ...]]:
+        """Both fact ends in one query: a BFS frontier is one round trip."""
         if not concepts:
             return []
-        from zerolang.memory.backends.sql.records import FACT_COLUMNS
-
         keys = list(concepts)
         return self.rows(
-            f"SELECT {FACT_COLUMNS} FROM facts WHERE space = ?{extra}"
+            f"SELECT {columns} FROM facts WHERE space = ?{extra}"
             " AND (subject_hash = ANY(%b) OR object_hash = ANY(%b))",
             [*args, keys, keys],
         )

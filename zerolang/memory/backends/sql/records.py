@@ -30,6 +30,7 @@ from zerolang.memory.types import (
 )
 
 FACT_COLUMNS = "hash, subject_hash, predicate, object_hash, confidence, observations, created_at, updated_at"
+EDGE_COLUMNS = "hash, subject_hash, predicate, object_hash, confidence"
 _EPISODE_COLUMNS = """e.hash, e.fact_hash, e.context_hash, e.confidence, e.created_at,
     c.event_time, c.source, c.scope, coalesce(a.access_count, 0), a.last_access"""
 _EPISODE_FROM = """FROM episodes e
@@ -158,28 +159,26 @@ class Records(SqlCore):
     # ---- look-ups ---------------------------------------------------------------------------
 
     def concepts(self, keys: Sequence[bytes]) -> dict[bytes, ConceptNode]:
-        keys = sorted(set(keys))
-        aliases: dict[bytes, list[str]] = {}
-        for key, alias in self.select_in(
-            "SELECT concept_hash, alias FROM concept_aliases WHERE space = ?",
-            "concept_hash",
-            keys,
+        """Concepts with their aliases in first-seen order: one query (a join) per slice of keys."""
+        rows = self.select_in(
+            "SELECT c.hash, c.label, c.confidence, c.created_at, c.updated_at, a.id, a.alias FROM concepts c"
+            " LEFT JOIN concept_aliases a ON a.space = c.space AND a.concept_hash = c.hash WHERE c.space = ?",
+            "c.hash",
+            sorted(set(keys)),
             [self.space],
-            " ORDER BY id",
-        ):
-            aliases.setdefault(bytes(key), []).append(alias)
-        found: dict[bytes, ConceptNode] = {}
-        for key, label, confidence, created, updated in self.select_in(
-            "SELECT hash, label, confidence, created_at, updated_at FROM concepts WHERE space = ?",
-            "hash",
-            keys,
-            [self.space],
-        ):
-            key = bytes(key)
-            found[key] = ConceptNode(
-                ConceptHash(key), label, tuple(aliases.get(key, ())), confidence, created, updated
+        )
+        found: dict[bytes, tuple[Row, list[tuple[int, str]]]] = {}
+        for row in rows:
+            key = bytes(row[0])
+            entry = found.setdefault(key, (row, []))
+            if row[5] is not None:
+                entry[1].append((row[5], row[6]))
+        return {
+            key: ConceptNode(
+                ConceptHash(key), row[1], tuple(alias for _, alias in sorted(aliases)), row[2], row[3], row[4]
             )
-        return found
+            for key, (row, aliases) in found.items()
+        }
 
     def concept_by_alias(self, alias_key: str) -> bytes | None:
         row = self.one(
@@ -210,23 +209,40 @@ class Records(SqlCore):
     def facts_touching(
         self, concepts: Sequence[bytes], min_confidence: float = 0.0, predicates: frozenset[str] | None = None
     ) -> list[Fact]:
+        found = {
+            bytes(row[0]): fact_of(row)
+            for row in self._frontier(FACT_COLUMNS, concepts, min_confidence, predicates)
+        }
+        return [found[key] for key in sorted(found)]
+
+    def edges_touching(
+        self, concepts: Sequence[bytes], min_confidence: float = 0.0, predicates: frozenset[str] | None = None
+    ) -> list[tuple[bytes, bytes, str, bytes, float]]:
+        rows = self._frontier(EDGE_COLUMNS, concepts, min_confidence, predicates)
+        found = {bytes(r[0]): (bytes(r[0]), bytes(r[1]), r[2], bytes(r[3]), r[4]) for r in rows}
+        return [found[key] for key in sorted(found)]
+
+    def _frontier(
+        self,
+        columns: str,
+        concepts: Sequence[bytes],
+        min_confidence: float,
+        predicates: frozenset[str] | None,
+    ) -> list[Row]:
         extra, args = " AND confidence >= ?", [self.space, min_confidence]
         if predicates is not None:
             if not predicates:
                 return []
             extra += f" AND predicate IN ({','.join('?' * len(predicates))})"
             args += sorted(predicates)
-        found: dict[bytes, Fact] = {}
-        for row in self._touching(sorted(set(concepts)), extra, args):
-            found[bytes(row[0])] = fact_of(row)
-        return [found[key] for key in sorted(found)]
+        return self._touching(columns, sorted(set(concepts)), extra, args)
 
-    def _touching(self, concepts: Sequence[bytes], extra: str, args: list[object]) -> list[Row]:
+    def _touching(self, columns: str, concepts: Sequence[bytes], extra: str, args: list[object]) -> list[Row]:
         """The facts with a subject or object in `concepts` (a dialect may do both sides at once)."""
         rows: list[Row] = []
         for side in ("subject_hash", "object_hash"):
             rows += self.select_in(
-                f"SELECT {FACT_COLUMNS} FROM facts WHERE space = ?{extra}", side, concepts, args
+                f"SELECT {columns} FROM facts WHERE space = ?{extra}", side, concepts, args
             )
         return rows
 

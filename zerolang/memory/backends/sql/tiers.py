@@ -63,7 +63,7 @@ class Tiers(SqlCore):
         keys = sorted(set(episodes))
         if not keys:
             return
-        with self.write():
+        with self.transaction():  # an upsert that counts: atomic without the space's write lock
             self.run_many(
                 f"""INSERT INTO episode_access (space, episode_hash, access_count, last_access)
                     VALUES (?, ?, 1, ?)
