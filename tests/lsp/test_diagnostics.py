@@ -122,3 +122,24 @@ async def test_a_burst_of_changes_is_checked_once_at_its_last_version(session: S
         await asyncio.sleep(0.05)
     await asyncio.sleep(0.5)  # any other publication would have been due at the same moment
     assert published == [session.versions[uri]]
+
+
+async def test_closing_clears_the_diagnostics_even_with_a_check_pending(session: Session) -> None:
+    session.server.debounce = 0.5
+    uri = await session.open("greeter.0", GREETER)
+    assert session.diagnostics(uri)
+    session.versions[uri] += 1
+    session.client.text_document_did_change(
+        types.DidChangeTextDocumentParams(
+            text_document=types.VersionedTextDocumentIdentifier(uri=uri, version=session.versions[uri]),
+            content_changes=[types.TextDocumentContentChangeWholeDocument(text=GREETER + "# more\n")],
+        )
+    )
+    waiting = session.client.wait_for_notification(types.TEXT_DOCUMENT_PUBLISH_DIAGNOSTICS)
+    session.client.text_document_did_close(
+        types.DidCloseTextDocumentParams(text_document=types.TextDocumentIdentifier(uri=uri))
+    )
+    await asyncio.wait_for(waiting, 30)
+    assert session.diagnostics(uri) == []
+    await asyncio.sleep(1.0)  # past the pending check, which must not bring them back
+    assert session.diagnostics(uri) == []

@@ -95,7 +95,8 @@ def _register(server: ZeroLanguageServer) -> None:
         """Check once the user pauses: a change that a newer one replaced within `debounce` is skipped."""
         uri, version = params.text_document.uri, params.text_document.version
         await asyncio.sleep(ls.debounce)
-        if ls.document(uri).version == version:
+        open_now = ls.workspace.text_documents.get(uri)  # it may have been closed meanwhile
+        if open_now is not None and open_now.version == version:
             ls.publish(uri)
 
     @server.feature(types.TEXT_DOCUMENT_DID_SAVE)
