@@ -71,6 +71,7 @@ FIELD_DOCS: dict[str, str] = {
     "conditions": "A Route's conditions, tried in order; the first that matches wins.",
     "action": "What a Permission grants, named in its result.",
     "min_confidence": "The confidence `sender_confidence` must reach for a Permission to be granted.",
+    "description": "What the node does, in words; the runtime ignores it.",
 }
 
 # The keys of a Route condition and what each means.
@@ -82,7 +83,17 @@ CONDITION_FIELDS: dict[str, str] = {
     "confidence": "The route's confidence when this condition matches (default 1.0); it scales the run's.",
 }
 
-GRAPH_FIELDS = ("name", "version", "description", "nodes", "outputs", "entry_point", "metadata", "proofs")
+# The keys of the graph itself and what each means (hover docs and completion; the keys are the dict's).
+GRAPH_FIELDS: dict[str, str] = {
+    "name": "The graph's name (required).",
+    "version": "An integer version of the graph (default 1).",
+    "description": "What the graph does, in words.",
+    "nodes": "The list of nodes, `{ id: ..., type: ... }` maps (required).",
+    "outputs": "The node ids (or `node.field` references) whose values the run returns (required).",
+    "entry_point": "The node a run starts from, for tools (the runtime orders nodes by their inputs).",
+    "metadata": "Free-form map for tools; the runtime ignores it.",
+    "proofs": "Typed structs such as `HaltingProof { max_steps: 50 }`; the runtime ignores them.",
+}
 
 OPS: tuple[str, ...] = tuple(OPERATIONS)
 """The builtin op names, in documentation order (defined by `@builtin` in zerolang.builtins)."""

@@ -45,9 +45,9 @@ async def test_keys_and_params_explain_themselves(session: Session) -> None:
     field = await hover_text(session, uri, position_of(ROUTER, "min_confidence: 0.7"))
     assert field is not None and "(node field)" in field and "Required for `Permission`" in field
     condition = await hover_text(session, uri, position_of(ROUTER, "match_value:", 1, shift=2))
-    assert condition is not None and "(condition field)" in condition and "string equal" in condition
+    assert condition is not None and "(condition field)" in condition and "exactly this string" in condition
     param = await hover_text(session, uri, position_of(ROUTER, "prefix:"))
-    assert param is not None and "a param of `StartsWith`" in param
+    assert param is not None and "`StartsWith` param `prefix`" in param
     graph = await hover_text(session, uri, position_of(ROUTER, "outputs: ["))
     assert graph is not None and "(graph field)" in graph
 

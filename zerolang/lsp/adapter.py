@@ -7,13 +7,23 @@ the one file to re-point. Nothing here knows about the protocol.
 
 from __future__ import annotations
 
-import inspect
 from dataclasses import dataclass
 from pathlib import Path
 
 from zerolang import config
 from zerolang.ast import Graph, Value
-from zerolang.catalog import COMMON_FIELDS, NODE_TYPES, OP_ALIASES, OP_PARAMS, OPS, TYPE_ALIASES, suggest
+from zerolang.catalog import (
+    COMMON_FIELDS,
+    CONDITION_FIELDS,
+    FIELD_DOCS,
+    GRAPH_FIELDS,
+    NODE_TYPES,
+    OP_ALIASES,
+    OP_PARAMS,
+    OPS,
+    TYPE_ALIASES,
+    suggest,
+)
 from zerolang.config import Settings, find_pyproject, settings_for
 from zerolang.errors import Severity, ZeroError
 from zerolang.lint.model import Finding, Fix
@@ -47,55 +57,8 @@ __all__ = [
     "unknown_name_hint",
 ]
 
-GRAPH_FIELDS: dict[str, str] = {
-    "name": "The graph's name (required).",
-    "nodes": "The list of nodes, `{ id: ..., type: ... }` maps (required).",
-    "outputs": "The node ids (or `node.field` references) whose values the run returns (required).",
-    "version": "An integer version of the graph (default 1).",
-    "description": "What the graph does, in words.",
-    "entry_point": "The node a run starts from, for tools (the runtime orders nodes by their inputs).",
-    "metadata": "Free-form map for tools; the runtime ignores it.",
-    "proofs": "Typed structs such as `HaltingProof { max_steps: 50 }`; the runtime ignores them.",
-}
-
-NODE_FIELDS: dict[str, str] = {
-    "id": "The node's id: other nodes' `inputs`, route conditions and `outputs` name it.",
-    "type": "The node type: " + ", ".join(f"`{name}`" for name in NODE_TYPES) + ".",
-    "inputs": "The values this node reads, in order: node ids, or `node.field` for one field of a map.",
-    "params": "The op's parameters (a map); each builtin reads its own names.",
-    "uri": 'External: the run input this node produces, `"input://NAME"` (given as `--input NAME=...`).',
-    "value": "Constant: the value this node produces.",
-    "op": "Operation: the builtin applied to the inputs and params.",
-    "table": "Lookup: a map from strings to strings; the first input is the key.",
-    "default": 'Lookup: the value when the key is not in the table (else `""`).',
-    "conditions": "Route: the conditions tried in order; the first that matches gives the target.",
-    "action": "Permission: the action asked for, copied into the result.",
-    "min_confidence": "Permission: granted when the `sender_confidence` node's value is at least this.",
-    "description": "What the node does, in words; the runtime ignores it.",
-}
-
-CONDITION_FIELDS: dict[str, str] = {
-    "input": "The node whose (whole) value this condition reads.",
-    "match_value": "Matches when the value is a string equal to this.",
-    "threshold": "Without `match_value`: above 0, matches when the value is truthy; 0 always matches.",
-    "target": "The target the route produces when this condition matches first.",
-    "confidence": "Multiplies the run's confidence when this condition matches (default 1.0).",
-}
-
-_NODE_TYPE_DOCS: dict[str, str] = {
-    "External": "The run input named by `uri` (`input://message` is `--input message=...`), else null.",
-    "Constant": "Always its `value`.",
-    "Operation": "The builtin `op` applied to the values of `inputs` and to `params`.",
-    "Lookup": '`table[first input]` as a string, else `default`, else `""`.',
-    "Route": (
-        "The first of `conditions` that matches: `{target, confidence, matched_input}`, or null. "
-        "`match_value` matches an equal string; `threshold > 0` a truthy value; neither always matches."
-    ),
-    "Permission": (
-        "`{granted, confidence, action}`: granted when the value of the node `sender_confidence` "
-        "(0.5 when absent) is at least `min_confidence`."
-    ),
-}
+# The docs of keys, node types and ops have one home: zerolang.catalog and the @builtin registry.
+NODE_FIELDS = FIELD_DOCS
 
 
 _SEEN: dict[Path, float] = {}
@@ -269,7 +232,7 @@ def node_type_doc(name: str) -> str | None:
         return None
     fields = ", ".join(f"`{field}`" for field in node_type.required)
     optional = ", ".join(f"`{field}`" for field in node_type.optional)
-    text = f"**{name}** (node type)\n\n{_NODE_TYPE_DOCS.get(name, '')}\n\nFields: {fields}"
+    text = f"**{name}** (node type)\n\n{node_type.doc}\n\nFields: {fields}"
     return text + (f"; optional {optional}" if optional else "")
 
 
@@ -278,16 +241,15 @@ def op_params(op: str) -> tuple[str, ...]:
 
 
 def op_doc(name: str) -> str | None:
-    """The builtin's documentation (its docstring) and the params it reads, as markdown."""
-    from zerolang.builtins import BUILTINS
+    """The builtin's documentation (from its @builtin definition) and the params it reads, as markdown."""
+    from zerolang.builtins import OPERATIONS
 
-    builtin = BUILTINS.get(name)
-    if builtin is None:
+    op = OPERATIONS.get(name)
+    if op is None:
         return None
-    text = f"**{name}** (op)\n\n{inspect.cleandoc(builtin.__doc__ or '')}"
-    params = op_params(name)
-    if params:
-        text += "\n\nParams: " + ", ".join(f"`{param}`" for param in params)
+    text = f"**{name}** (op)\n\n`{op.signature}`\n\n{op.doc}"
+    if op.params:
+        text += "\n\nParams: " + ", ".join(f"`{param.name}`" for param in op.params if param.name != "*")
     aliases = sorted(alias for alias, target in OP_ALIASES.items() if target == name)
     if aliases:
         text += "\n\nOften miswritten as " + ", ".join(f"`{alias}`" for alias in aliases)
@@ -295,11 +257,14 @@ def op_doc(name: str) -> str | None:
 
 
 def param_doc(op: str, param: str) -> str | None:
-    if param not in op_params(op):
-        reads = op_params(op)
-        said = ", ".join(f"`{name}`" for name in reads) if reads else "no params"
-        return f"`{param}`: `{op}` does not read this param (it reads {said})"
-    return f"`{param}`: a param of `{op}`\n\n{op_doc(op) or ''}"
+    from zerolang import opdocs
+
+    said = opdocs.param_doc(op, param)
+    if said is not None:
+        return said
+    reads = op_params(op)
+    listed = ", ".join(f"`{name}`" for name in reads) if reads else "no params"
+    return f"`{param}`: `{op}` does not read this param (it reads {listed})"
 
 
 def field_doc(key: str, where: str, node_type: str | None = None) -> str | None:

@@ -14,7 +14,7 @@ from zerolang.lint.context import Context
 from zerolang.lint.edits import rename_key
 from zerolang.lint.model import Applicability, Fix, Violation, rule
 
-GRAPH_KEYS = GRAPH_FIELDS
+GRAPH_KEYS = tuple(GRAPH_FIELDS)
 CONDITION_KEYS = tuple(CONDITION_FIELDS)
 # Real-world variants too short or too different for a spelling match.
 VARIANTS = {
