@@ -29,17 +29,44 @@ def _zstd() -> Any:
     return zstandard
 
 
-def compress(data: bytes, level: int = WARM_LEVEL) -> bytes:
+def compress(data: bytes, level: int = WARM_LEVEL, dictionary: bytes | None = None) -> bytes:
     """One zstd frame holding `data` (its size is written in the frame header)."""
-    result: bytes = _zstd().ZstdCompressor(level=level, write_content_size=True).compress(data)
+    zstandard = _zstd()
+    options: dict[str, Any] = {"level": level, "write_content_size": True}
+    if dictionary:
+        options["dict_data"] = zstandard.ZstdCompressionDict(dictionary)
+    result: bytes = zstandard.ZstdCompressor(**options).compress(data)
     return result
 
 
-def decompress(frame: bytes) -> bytes:
+def decompress(frame: bytes, dictionary: bytes | None = None) -> bytes:
     """The bytes of one zstd frame, or CodecError (never a partial result)."""
     zstandard = _zstd()
     try:
-        result: bytes = zstandard.ZstdDecompressor().decompress(frame, max_output_size=MAX_DOCUMENT_BYTES)
+        options = {"dict_data": zstandard.ZstdCompressionDict(dictionary)} if dictionary else {}
+        result: bytes = zstandard.ZstdDecompressor(**options).decompress(
+            frame, max_output_size=MAX_DOCUMENT_BYTES
+        )
     except zstandard.ZstdError as error:
         raise CodecError(f"not a valid zstd frame ({error})") from None
     return result
+
+
+DICTIONARY_BYTES = 32 * 1024
+MIN_SAMPLES = 16
+
+
+def train_dictionary(samples: list[bytes]) -> bytes | None:
+    """A zstd dictionary trained on a cold bundle's documents, or None when there are too few.
+
+    Small memory documents share most of their structure (member names, roles, common words),
+    which a per-document frame cannot exploit; a dictionary stored once per bundle can.
+    """
+    if len(samples) < MIN_SAMPLES or sum(map(len, samples)) < 4 * DICTIONARY_BYTES:
+        return None
+    zstandard = _zstd()
+    try:
+        trained: bytes = zstandard.train_dictionary(DICTIONARY_BYTES, samples).as_bytes()
+    except zstandard.ZstdError:  # too little material to learn from: frames go without one
+        return None
+    return trained
