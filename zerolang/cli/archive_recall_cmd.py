@@ -255,3 +255,40 @@ def expand(
     for digest, rule in result.refused:
         typer.echo(f"kept the summary of {digest}: refused by {rule}", err=True)
     typer.echo(f"restored {_plural(len(result.restored), 'block')}, kept {len(result.refused):,}", err=True)
+
+
+# ---- revoke ---------------------------------------------------------------------------------
+
+
+@_command("revoke")
+def revoke(
+    hashes: Annotated[
+        list[str], typer.Argument(help="Full document hashes.", metavar="HASH...", show_default=False)
+    ],
+    undo: Annotated[bool, typer.Option("--undo", help="Restore consent instead.")] = False,
+    root: RootOption = None,
+    index: IndexOption = None,
+) -> None:
+    """Withdraw consent for documents: no summary and no full text is released for them any more.
+
+    The documents stay in the archive (nothing is destroyed); their index rows carry the
+    `revoked` flag, which the policy refuses as consent.revoked. --undo removes the flag.
+    """
+    from zerolang.archive.document import parse_hash
+    from zerolang.archive.index import REVOKED
+    from zerolang.errors import ZeroError
+
+    digests = [parse_hash(text) for text in hashes]
+    store = open_index(_open(root), index)
+    try:
+        missing = [digest for digest in digests if store.get(digest) is None]
+        if missing:
+            raise ZeroError(f"no index entry for {missing[0]}")
+        for digest in digests:
+            record = store.get(digest)
+            assert record is not None
+            flags = set(record.consent_flags) - {REVOKED} if undo else {*record.consent_flags, REVOKED}
+            store.set_flags(digest, flags)
+            typer.echo(f"{'restored' if undo else 'revoked'}  {digest}")
+    finally:
+        store.close()
