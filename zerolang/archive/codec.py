@@ -11,7 +11,7 @@ from typing import Any
 from zerolang.errors import ZeroError
 
 WARM_LEVEL = 3
-COLD_LEVEL = 19
+COLD_LEVEL = 9  # with the bundle's dictionary: 19 saves ~15% more bytes at ~8x the time
 MAX_DOCUMENT_BYTES = 1 << 30  # a frame claiming more than 1 GiB is treated as corrupt
 
 
@@ -54,6 +54,7 @@ def decompress(frame: bytes, dictionary: bytes | None = None) -> bytes:
 
 DICTIONARY_BYTES = 32 * 1024
 MIN_SAMPLES = 16
+MAX_SAMPLES = 2000  # training time grows with the samples; 2,000 spread over the bundle suffice
 
 
 def train_dictionary(samples: list[bytes]) -> bytes | None:
@@ -65,8 +66,9 @@ def train_dictionary(samples: list[bytes]) -> bytes | None:
     if len(samples) < MIN_SAMPLES or sum(map(len, samples)) < 4 * DICTIONARY_BYTES:
         return None
     zstandard = _zstd()
+    step = max(1, len(samples) // MAX_SAMPLES)
     try:
-        trained: bytes = zstandard.train_dictionary(DICTIONARY_BYTES, samples).as_bytes()
+        trained: bytes = zstandard.train_dictionary(DICTIONARY_BYTES, samples[::step]).as_bytes()
     except zstandard.ZstdError:  # too little material to learn from: frames go without one
         return None
     return trained
