@@ -84,7 +84,10 @@ def search(
     policy: PolicyOption = None,
     as_json: Annotated[bool, typer.Option("--json", help="Print one JSON array.")] = False,
 ) -> None:
-    """Search summaries (never full texts) that the policy lets CHANNEL see; newest first."""
+    """Search the summaries a channel may see.
+
+    Never full texts: only summaries the policy lets CHANNEL see, newest first.
+    """
     gate = open_gate(root, index, policy)
     hits = gate.search(
         caller(as_channel, clearance), text, limit=limit, t_min=None if since is None else -since
@@ -198,7 +201,10 @@ def compact(
     root: RootOption = None,
     index: IndexOption = None,
 ) -> None:
-    """Archive a range of a conversation and replace it by a summary block holding its hash."""
+    """Replace a conversation range by a summary.
+
+    The range is archived and indexed; the summary block holds its hash.
+    """
     from zerolang.archive.compaction import compact as compact_range
     from zerolang.archive.compaction import keep_last as last
     from zerolang.errors import ZeroError
@@ -246,7 +252,10 @@ def expand(
     index: IndexOption = None,
     policy: PolicyOption = None,
 ) -> None:
-    """Put archived messages back for every summary block the policy lets CHANNEL read."""
+    """Restore compacted ranges the policy allows.
+
+    Every summary block the policy lets CHANNEL read becomes its archived messages again.
+    """
     from zerolang.archive.compaction import expand as expand_blocks
 
     conversation = _read_conversation(file, "-", "-")
@@ -269,7 +278,9 @@ def revoke(
     root: RootOption = None,
     index: IndexOption = None,
 ) -> None:
-    """Withdraw consent for documents: no summary and no full text is released for them any more.
+    """Withdraw consent for documents.
+
+    No summary and no full text is released for them any more.
 
     The documents stay in the archive (nothing is destroyed); their index rows carry the
     `revoked` flag, which the policy refuses as consent.revoked. --undo removes the flag.
