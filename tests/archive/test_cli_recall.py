@@ -145,3 +145,17 @@ def test_compact_needs_a_range_and_good_input(tmp_path: Path) -> None:
     bad.write_text('{"role": "user", "content": "x"}\n{"role": \n')
     result = zero("compact", str(bad), *base, "--from", "0", root=root)
     assert result.exit_code == 1 and f"{bad}: line 2:1:10: not JSON" in result.output
+
+
+def test_revoke_hides_a_memory_until_undone(root: Path) -> None:
+    assert zero("revoke", NOTE, root=root).output == f"revoked  {NOTE}\n"
+    hidden = zero("search", "--as", "dm:alice", "--policy", POLICY, "--json", root=root)
+    assert [hit["hash"] for hit in json.loads(hidden.output)] == [STANDUP]
+    refused = zero("get", NOTE, "--as", "dm:alice", "--policy", POLICY, root=root)
+    assert "refused by consent.revoked: consent for this memory is revoked" in refused.output
+    assert zero("get", NOTE, root=root).exit_code == 0  # the owner still has the document
+    assert zero("revoke", NOTE, "--undo", root=root).output == f"restored  {NOTE}\n"
+    assert zero("get", NOTE, "--as", "dm:alice", "--policy", POLICY, root=root).exit_code == 0
+    unknown = zero("revoke", "a" * 64, root=root)
+    assert unknown.exit_code == 1 and "no index entry" in unknown.output
+    assert "not a document hash" in zero("revoke", "../x", root=root).output

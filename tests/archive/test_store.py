@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import hashlib
+import json
 import os
 import sys
 import threading
@@ -304,3 +305,46 @@ def test_big_batches_are_durable_too(archive: Archive) -> None:
     assert all(result.stored for result in results)
     assert [archive.get(result.hash) for result in results] == documents
     assert archive.stats().temp_files == 0
+
+
+def test_big_cold_bundles_share_a_trained_dictionary(archive: Archive) -> None:
+    words = [
+        "release",
+        "review",
+        "migration",
+        "birthday",
+        "reminder",
+        "trip",
+        "lisbon",
+        "food",
+        "table",
+        "friday",
+        "team",
+        "budget",
+    ]
+    documents = [
+        make_document(
+            [{"role": "user", "content": " ".join(words[(n + i) % len(words)] for i in range(900))}],
+            channel="dm:alice",
+            consent_scope="personal",
+            created_at="2026-11-20T09:30:00Z",
+            session=f"s-{n}",
+        )
+        for n in range(40)
+    ]
+    hashes = [result.hash for result in archive.put_many(documents)]
+    archive.move(None, Tier.COLD)
+    manifest = json.loads(archive.manifest_path.read_bytes())
+    ((bundle, info),) = manifest["bundles"].items()
+    assert info["dictionary"] > 0
+    assert [archive.get(digest) for digest in hashes] == documents
+    assert Archive(archive.root).get(hashes[7]) == documents[7]  # a fresh reader loads the dictionary
+    assert archive.verify().ok
+    path = archive.bundle_path(bundle)
+    data = bytearray(_writable(path).read_bytes())
+    data[100] ^= 0xFF  # inside the dictionary: every frame of the bundle fails, and each is reported
+    path.write_bytes(bytes(data))
+    fresh = Archive(archive.root)
+    assert sorted(p.hash for p in fresh.verify().problems if p.kind == "corrupt") == sorted(hashes)
+    with pytest.raises(CorruptDocument, match=hashes[0]):
+        fresh.get(hashes[0])

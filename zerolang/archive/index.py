@@ -15,6 +15,13 @@ One `IndexRecord` per archived document: its summary, its hash, and coordinates:
 `IndexStore` is the small protocol an index implements; `MemoryIndex` (here) and `SqliteIndex`
 (`index_sqlite.py`, the only place with SQL) implement it and pass one contract suite.
 Searching returns records, that is summaries and hashes: never a document's text.
+
+Moving into the memory backends (issue 9): the backend protocol gains the `IndexStore`
+methods (or a `.index` attribute implementing it); the SQLite backend takes `SCHEMA` from
+`index_sqlite.py` into its own database and migrations; the PostgreSQL backend creates the same
+table (`day DATE`, the same CHECKs) and may keep narrowing rows in SQL and applying `matches`
+for the final word, as SqliteIndex does, so both answer exactly alike. `tests/archive/
+test_index.py` becomes part of the backend contract suite.
 """
 
 from __future__ import annotations

@@ -3,8 +3,10 @@
     ROOT/archive.json                         marks the folder as an archive (format, version)
     ROOT/hot/ab/cd/<hash>.json                hot: the canonical bytes, one file per document
     ROOT/warm/ab/cd/<hash>.json.zst           warm: one zstd frame per document
-    ROOT/cold/bundles/<sha256>.bundle         cold: zstd frames back to back, named by their own hash
-    ROOT/cold/manifest.json                   cold: hash -> {bundle, offset, length}
+    ROOT/cold/bundles/<sha256>.bundle         cold: [a zstd dictionary] then zstd frames back to back,
+                                              named by the hash of the whole bundle
+    ROOT/cold/manifest.json                   cold: hash -> {bundle, offset, length}, and each
+                                              bundle's dictionary length
 
 `ab/cd` are the hash's first four hex digits, so no folder grows past 256 entries per level.
 New documents go to hot; `move` sends them to any tier. A move first writes the new copy
@@ -74,6 +76,7 @@ class Copy:
     path: Path
     offset: int = 0
     length: int = -1  # -1: the whole file
+    dictionary: int = 0  # cold: the length of the bundle's zstd dictionary (it starts the bundle)
 
     def describe(self, root: Path) -> str:
         where = str(self.path.relative_to(root))
@@ -91,6 +94,14 @@ class Problem:
 
     def line(self) -> str:
         return f"{self.kind:<9} {self.hash or '-':<64}  {self.where}: {self.detail}"
+
+
+@dataclass(frozen=True, slots=True)
+class Manifest:
+    """The cold manifest: where each cold document is, and each bundle's dictionary length."""
+
+    entries: dict[str, tuple[str, int, int]]
+    dictionaries: dict[str, int]
 
 
 @dataclass(slots=True)
@@ -160,7 +171,8 @@ class Archive:
             write_atomic(marker, canonical_bytes({"format": FORMAT, "version": VERSION}) + b"\n", mode=0o644)
         else:
             raise ArchiveError(f"{self.root}: no archive here (zero archive put creates one)")
-        self._manifest_cache: tuple[tuple[int, int, int], dict[str, tuple[str, int, int]]] | None = None
+        self._manifest_cache: tuple[tuple[int, int, int], Manifest] | None = None
+        self._dictionary_cache: dict[str, bytes] = {}
 
     def _check_marker(self, marker: Path) -> None:
         try:
@@ -272,10 +284,12 @@ class Archive:
         warm = self.warm_path(digest)
         if warm.is_file():
             found.append(Copy(digest, Tier.WARM, warm))
-        entry = self._manifest().get(digest)
+        manifest = self._load()
+        entry = manifest.entries.get(digest)
         if entry is not None:
             bundle, offset, length = entry
-            found.append(Copy(digest, Tier.COLD, self.bundle_path(bundle), offset, length))
+            dictionary = manifest.dictionaries.get(bundle, 0)
+            found.append(Copy(digest, Tier.COLD, self.bundle_path(bundle), offset, length, dictionary))
         return found
 
     def _raw(self, copy: Copy) -> bytes:
@@ -284,11 +298,17 @@ class Archive:
         if copy.tier is Tier.WARM:
             return codec.decompress(copy.path.read_bytes())
         with copy.path.open("rb") as handle:
+            dictionary = self._dictionary_cache.get(copy.path.name) if copy.dictionary else None
+            if copy.dictionary and dictionary is None:
+                dictionary = handle.read(copy.dictionary)
+                if len(dictionary) != copy.dictionary:
+                    raise ArchiveError(f"the bundle {copy.path.name} is truncated")
+                self._dictionary_cache[copy.path.name] = dictionary  # bundles never change
             handle.seek(copy.offset)
             frame = handle.read(copy.length)
         if len(frame) != copy.length:
             raise ArchiveError(f"the bundle {copy.path.name} is truncated")
-        return codec.decompress(frame)
+        return codec.decompress(frame, dictionary)
 
     def _read_verified(self, copy: Copy) -> bytes:
         data = self._raw(copy)
@@ -318,34 +338,47 @@ class Archive:
     # ---- the cold manifest -------------------------------------------------------------------
 
     def _manifest(self) -> dict[str, tuple[str, int, int]]:
+        """hash -> (bundle, offset, length) of every cold document."""
+        return self._load().entries
+
+    def _load(self) -> Manifest:
         path = self.manifest_path
         try:
             status = path.stat()
         except FileNotFoundError:
-            return {}
+            return Manifest({}, {})
         key = (status.st_ino, status.st_size, status.st_mtime_ns)
         if self._manifest_cache is not None and self._manifest_cache[0] == key:
             return self._manifest_cache[1]
-        entries = self._load_manifest(path.read_bytes())
-        self._manifest_cache = (key, entries)
-        return entries
+        manifest = self._parse_manifest(path.read_bytes())
+        self._manifest_cache = (key, manifest)
+        return manifest
 
-    def _load_manifest(self, data: bytes) -> dict[str, tuple[str, int, int]]:
+    def _parse_manifest(self, data: bytes) -> Manifest:
         try:
             document = json.loads(data)
-            raw = document["entries"]
             entries = {
                 parse_hash(digest): (parse_hash(item["bundle"]), int(item["offset"]), int(item["length"]))
-                for digest, item in raw.items()
+                for digest, item in document["entries"].items()
+            }
+            dictionaries = {
+                parse_hash(name): int(item["dictionary"])
+                for name, item in document.get("bundles", {}).items()
             }
         except (ValueError, KeyError, TypeError, AttributeError, ZeroError) as error:
             raise ArchiveError(f"{self.manifest_path}: the cold manifest is damaged ({error})") from None
-        return entries
+        return Manifest(entries, dictionaries)
 
-    def _write_manifest(self, entries: dict[str, tuple[str, int, int]]) -> None:
+    def _write_manifest(self, entries: dict[str, tuple[str, int, int]], dictionaries: dict[str, int]) -> None:
+        referenced = {bundle for bundle, _offset, _length in entries.values()}
         body = {
             "format": f"{FORMAT}-manifest",
             "version": VERSION,
+            "bundles": {
+                name: {"dictionary": size}
+                for name, size in sorted(dictionaries.items())
+                if name in referenced and size
+            },
             "entries": {
                 digest: {"bundle": bundle, "offset": offset, "length": length}
                 for digest, (bundle, offset, length) in sorted(entries.items())
@@ -406,12 +439,12 @@ class Archive:
                 progress(index, len(wanted))
         batch.commit()  # the new copies are durable before any old one goes
         if manifest != self._manifest():
-            self._write_manifest(manifest)
+            self._write_manifest(manifest, self._load().dictionaries)
         _unlink_all(dropped)
 
     def _move_cold(self, wanted: list[str], report: MoveReport, progress: Progress | None) -> None:
         manifest = dict(self._manifest())
-        frames: list[tuple[str, bytes]] = []
+        documents: list[tuple[str, bytes]] = []
         dropped: list[Path] = []
         for index, digest in enumerate(wanted, 1):
             copies = self.copies(digest)
@@ -421,20 +454,24 @@ class Archive:
                 data = self._verified_or_problem(digest, report)
                 if data is not None:
                     if digest not in manifest:
-                        frames.append((digest, codec.compress(data, codec.COLD_LEVEL)))
+                        documents.append((digest, data))
                     dropped.extend(copy.path for copy in copies if copy.tier is not Tier.COLD)
                     report.moved.append(digest)
             if progress is not None:
                 progress(index, len(wanted))
-        if frames:
-            blob = b"".join(frame for _digest, frame in frames)
+        if documents:
+            dictionary = codec.train_dictionary([data for _digest, data in documents]) or b""
+            frames = [
+                (digest, codec.compress(data, codec.COLD_LEVEL, dictionary)) for digest, data in documents
+            ]
+            blob = dictionary + b"".join(frame for _digest, frame in frames)
             name = hashlib.sha256(blob).hexdigest()
             write_atomic(self.bundle_path(name), blob)
-            offset = 0
+            offset = len(dictionary)
             for digest, frame in frames:
                 manifest[digest] = (name, offset, len(frame))
                 offset += len(frame)
-            self._write_manifest(manifest)
+            self._write_manifest(manifest, {**self._load().dictionaries, name: len(dictionary)})
         _unlink_all(dropped)
 
     def _drop_unreferenced_bundles(self, dry_run: bool = False) -> list[Path]:
@@ -589,7 +626,7 @@ class Archive:
                     progress(index, len(hashes))
             if not dry_run:
                 if manifest != self._manifest():
-                    self._write_manifest(manifest)
+                    self._write_manifest(manifest, self._load().dictionaries)
                 _unlink_all(dropped)
             for folder in _empty_shards(self.root):
                 report.folders.append(str(folder.relative_to(self.root)))

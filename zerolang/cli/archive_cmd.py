@@ -187,7 +187,9 @@ def put(
     root: RootOption = None,
     index: IndexOption = None,
 ) -> None:
-    """Archive memory documents and index their summaries; print each hash. Putting twice is a no-op.
+    """Archive and index memory documents.
+
+    Prints each document's hash. Putting a document twice is a no-op.
 
     Every document is validated (and a given `hash` checked) before anything is written. A missing
     created_at becomes the current time. The index row (summary, privacy, abstraction) is written
@@ -236,7 +238,9 @@ def get(
     index: IndexOption = None,
     policy: PolicyOption = None,
 ) -> None:
-    """Print a document, after checking its bytes hash to HASH (a corrupt copy is never printed).
+    """Print a document, verified against its hash.
+
+    A copy whose bytes do not hash to HASH is never printed.
 
     With --as CHANNEL the request goes through the consent policy (--policy or
     memory.archive.policy) and the index; a refusal names the rule that refused.
@@ -270,7 +274,10 @@ def verify(
     root: RootOption = None,
     as_json: JsonOption = False,
 ) -> None:
-    """Read and hash every stored copy; report every corrupt, missing, misplaced or stray file (exit 1)."""
+    """Check every stored copy of every document.
+
+    Reports every corrupt, missing, misplaced or stray file, and exits 1 if there is any.
+    """
     archive = _open(root)
     with _progress("verifying") as progress:
         report = archive.verify(hashes or None, progress)
@@ -317,7 +324,10 @@ def tier(
     ] = None,
     root: RootOption = None,
 ) -> None:
-    """Move documents to another tier. Every copy is verified first; every hash stays readable."""
+    """Move documents to another tier.
+
+    Every copy is verified first; every hash stays readable throughout.
+    """
     from zerolang.archive.document import parse_time
     from zerolang.archive.store import Tier
     from zerolang.errors import ZeroError
@@ -357,7 +367,10 @@ def tier(
 
 @_command("stats")
 def stats(root: RootOption = None, as_json: JsonOption = False) -> None:
-    """Documents and bytes per tier, bundles, leftovers gc would remove."""
+    """Count documents and bytes per tier.
+
+    Also bundles, and the leftovers gc would remove.
+    """
     archive = _open(root)
     counts = archive.stats()
     if as_json:
@@ -399,9 +412,11 @@ def gc(
     root: RootOption = None,
     dry_run: Annotated[bool, typer.Option("--dry-run", help="List what would go; remove nothing.")] = False,
 ) -> None:
-    """Remove leftovers: temp files of interrupted writes, extra copies of a hash held by two tiers,
-    cold bundles nothing points into, empty shard folders. Never a document: every readable hash
-    stays readable."""
+    """Remove leftovers, never a document.
+
+    Removes temp files of interrupted writes, extra copies of a hash held by two tiers, cold
+    bundles nothing points into, and empty shard folders. Every readable hash stays readable.
+    """
     archive = _open(root)
     with _progress("collecting") as progress:
         report = archive.gc(dry_run=dry_run, progress=progress)

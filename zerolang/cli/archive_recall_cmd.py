@@ -84,7 +84,10 @@ def search(
     policy: PolicyOption = None,
     as_json: Annotated[bool, typer.Option("--json", help="Print one JSON array.")] = False,
 ) -> None:
-    """Search summaries (never full texts) that the policy lets CHANNEL see; newest first."""
+    """Search the summaries a channel may see.
+
+    Never full texts: only summaries the policy lets CHANNEL see, newest first.
+    """
     gate = open_gate(root, index, policy)
     hits = gate.search(
         caller(as_channel, clearance), text, limit=limit, t_min=None if since is None else -since
@@ -198,7 +201,10 @@ def compact(
     root: RootOption = None,
     index: IndexOption = None,
 ) -> None:
-    """Archive a range of a conversation and replace it by a summary block holding its hash."""
+    """Replace a conversation range by a summary.
+
+    The range is archived and indexed; the summary block holds its hash.
+    """
     from zerolang.archive.compaction import compact as compact_range
     from zerolang.archive.compaction import keep_last as last
     from zerolang.errors import ZeroError
@@ -246,7 +252,10 @@ def expand(
     index: IndexOption = None,
     policy: PolicyOption = None,
 ) -> None:
-    """Put archived messages back for every summary block the policy lets CHANNEL read."""
+    """Restore compacted ranges the policy allows.
+
+    Every summary block the policy lets CHANNEL read becomes its archived messages again.
+    """
     from zerolang.archive.compaction import expand as expand_blocks
 
     conversation = _read_conversation(file, "-", "-")
@@ -255,3 +264,42 @@ def expand(
     for digest, rule in result.refused:
         typer.echo(f"kept the summary of {digest}: refused by {rule}", err=True)
     typer.echo(f"restored {_plural(len(result.restored), 'block')}, kept {len(result.refused):,}", err=True)
+
+
+# ---- revoke ---------------------------------------------------------------------------------
+
+
+@_command("revoke")
+def revoke(
+    hashes: Annotated[
+        list[str], typer.Argument(help="Full document hashes.", metavar="HASH...", show_default=False)
+    ],
+    undo: Annotated[bool, typer.Option("--undo", help="Restore consent instead.")] = False,
+    root: RootOption = None,
+    index: IndexOption = None,
+) -> None:
+    """Withdraw consent for documents.
+
+    No summary and no full text is released for them any more.
+
+    The documents stay in the archive (nothing is destroyed); their index rows carry the
+    `revoked` flag, which the policy refuses as consent.revoked. --undo removes the flag.
+    """
+    from zerolang.archive.document import parse_hash
+    from zerolang.archive.index import REVOKED
+    from zerolang.errors import ZeroError
+
+    digests = [parse_hash(text) for text in hashes]
+    store = open_index(_open(root), index)
+    try:
+        missing = [digest for digest in digests if store.get(digest) is None]
+        if missing:
+            raise ZeroError(f"no index entry for {missing[0]}")
+        for digest in digests:
+            record = store.get(digest)
+            assert record is not None
+            flags = set(record.consent_flags) - {REVOKED} if undo else {*record.consent_flags, REVOKED}
+            store.set_flags(digest, flags)
+            typer.echo(f"{'restored' if undo else 'revoked'}  {digest}")
+    finally:
+        store.close()
