@@ -13,6 +13,7 @@ from typer.testing import CliRunner
 
 from zerolang import __version__
 from zerolang.cli.app import app
+from zerolang.formats.seal import unseal
 
 ROOT = Path(__file__).resolve().parent.parent
 HELLO = str(ROOT / "examples" / "hello.0")
@@ -249,6 +250,7 @@ def test_check_reads_0c_documents(tmp_path: Path) -> None:
     assert runner.invoke(app, ["memory", "export", "--db", database, "-o", str(document)]).exit_code == 0
     ok = runner.invoke(app, ["check", str(document)])
     assert ok.exit_code == 0 and ok.stdout.strip() == f"{document}: ok (8 concepts, 9 relations)"
-    broken = write(tmp_path, "broken.0c", document.read_text(encoding="utf-8") + "1 needs99 95\n")
+    plain = unseal(document.read_text(encoding="utf-8"))[0].rstrip("\n") + "\n"  # as a 1.0 document
+    broken = write(tmp_path, "broken.0c", plain + "1 needs99 95\n")
     result = runner.invoke(app, ["check", broken])
     assert result.exit_code == 1 and "there is no concept 99" in result.output

@@ -154,3 +154,8 @@ def test_a_cut_delta_is_refused(tmp_path: Path) -> None:
     assert text.startswith("0M:1.1 delta base=")
     with pytest.raises(ZeroError, match="cut"):
         delta.parse_delta(text[: text.index("0M:end")], "d.0c")
+
+
+def test_lines_after_the_end_line_are_a_change(export: str) -> None:
+    with pytest.raises(ZeroError, match="lines were added after the `0M:end` line"):
+        parse(export + "1 needs99 95\n", "m.0c")
