@@ -97,6 +97,7 @@ def test_old_plain_documents_still_read_and_stay_plain() -> None:
 
 def test_fmt_keeps_a_sealed_document_sealed(export: str) -> None:
     formatted = format_text(export)
+    assert formatted == export  # an export is already in canonical form, end line included
     assert is_sealed(formatted) and unseal(formatted)[1] is None
     commented = seal("# a note\n" + PLAIN + "\n\n# the end\n")
     kept = format_text(commented)
