@@ -4,7 +4,7 @@ Hypothesis profiles: `ci` (chosen when the `CI` environment variable is set, as
 `.ci/run` does) is derandomised, so a run is reproducible, bounds every property
 test's examples and never lets a slow example fail a test on a loaded machine.
 `dev` (the default) draws fresh examples each run. Pick one explicitly with
-`HYPOTHESIS_PROFILE=ci python -m pytest`.
+`HYPOTHESIS_PROFILE=ci python -m pytest`; `long` runs many more examples.
 
 The storage backends the contract suite runs against are printed in the header
 and the summary.
@@ -25,10 +25,18 @@ settings.register_profile(
     max_examples=50,
     deadline=None,
     print_blob=True,
-    suppress_health_check=[HealthCheck.too_slow],
+    suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large],
     database=None,
 )
-settings.register_profile("dev", derandomize=False, max_examples=50, deadline=None)
+settings.register_profile(
+    "dev",
+    derandomize=False,
+    max_examples=50,
+    deadline=None,
+    suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large],
+)
+# Many more examples, for a long local hunt (the fuzz tests in tests/hardening too).
+settings.register_profile("long", parent=settings.get_profile("dev"), max_examples=5_000)
 
 settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE") or ("ci" if os.environ.get("CI") else "dev"))
 

@@ -205,6 +205,8 @@ def parse_json(text: str, where: str) -> object:
     except json.JSONDecodeError as error:
         span = span_at(text, error.pos)
         raise ZeroError(f"invalid JSON: {error.msg}", path=where, span=span, source=text) from None
+    except ValueError as error:  # a number Python refuses to convert (more than 4300 digits)
+        raise ZeroError(f"invalid JSON: {error}", path=where) from None
     if first_lone_surrogate(document) is not None:
         offset, escape = lone_surrogate_escape(text) or (0, "\\u")
         raise ZeroError(

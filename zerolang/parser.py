@@ -153,6 +153,10 @@ def _scalar(token: Any) -> Value:
         raw = token.value
         if "." in raw or "e" in raw or "E" in raw:
             return Float(float(raw), raw=raw, span=span)
+        digits = raw.lstrip("-").lstrip("0")
+        if len(digits) > 19:  # more than any 64-bit integer has (and int() refuses beyond 4300)
+            shown = raw if len(raw) <= 40 else f"{raw[:24]}... ({len(digits)} digits)"
+            raise _fail(f"integer {shown} does not fit in 64 bits", token)
         number = int(raw)
         if not INT64_MIN <= number <= INT64_MAX:
             raise _fail(f"integer {raw} does not fit in 64 bits", token)

@@ -97,6 +97,7 @@ def test_old_plain_documents_still_read_and_stay_plain() -> None:
 
 def test_fmt_keeps_a_sealed_document_sealed(export: str) -> None:
     formatted = format_text(export)
+    assert formatted == export  # an export is already in canonical form, end line included
     assert is_sealed(formatted) and unseal(formatted)[1] is None
     commented = seal("# a note\n" + PLAIN + "\n\n# the end\n")
     kept = format_text(commented)
@@ -154,3 +155,8 @@ def test_a_cut_delta_is_refused(tmp_path: Path) -> None:
     assert text.startswith("0M:1.1 delta base=")
     with pytest.raises(ZeroError, match="cut"):
         delta.parse_delta(text[: text.index("0M:end")], "d.0c")
+
+
+def test_lines_after_the_end_line_are_a_change(export: str) -> None:
+    with pytest.raises(ZeroError, match="lines were added after the `0M:end` line"):
+        parse(export + "1 needs99 95\n", "m.0c")

@@ -181,3 +181,19 @@ def test_fmt_stdin_that_is_not_utf8_is_an_error_under_any_locale(locale: str) ->
 def test_memory_stdin_that_is_not_utf8_is_an_error(command: list[str], tmp_path: Path) -> None:
     outcome = zero(*command, "--db", str(tmp_path / "m.db"), stdin=b'{"x": "\xfe"}', env={"LC_ALL": "C"})
     assert "not UTF-8 text" in outcome.clear_error()
+
+
+def test_a_permission_error_is_one_clear_error(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """What an unwritable folder gives a non-root user (exit 3 before), simulated for any user."""
+    import tempfile
+
+    target = tmp_path / "f.0"
+    target.write_text("precious", encoding="utf-8")
+
+    def refuse(*args: object, **kwargs: object) -> tuple[int, str]:
+        raise PermissionError(13, "Permission denied")
+
+    monkeypatch.setattr(tempfile, "mkstemp", refuse)
+    with pytest.raises(ZeroError, match=r"f\.0: cannot write here \(Permission denied\)"):
+        files.write_text_atomic(target, "new")
+    assert target.read_text(encoding="utf-8") == "precious"

@@ -389,6 +389,8 @@ def _context(reader: _Reader, children: list[Any], line: int) -> None:
             value = json.loads(token.value)
         except json.JSONDecodeError as error:
             raise _Fault(token.column + error.pos, f"bad metadata: {error.msg}") from None
+        except ValueError as error:  # a number of more than 4300 digits
+            raise _Fault(token.column, f"bad metadata: {error}") from None
         if not isinstance(value, dict) or not all(isinstance(v, str) for v in value.values()):
             raise _Fault(token.column, "metadata is a JSON object of strings")
         escape = first_lone_surrogate(value)

@@ -87,6 +87,18 @@ def unseal(text: str) -> tuple[str, Broken | None]:
     ending = lines[last].removesuffix("\r")
     match = _END.fullmatch(ending)
     if match is None:
+        earlier = next(
+            (number for number in range(index + 1, last) if _END.fullmatch(lines[number].removesuffix("\r"))),
+            None,
+        )
+        if earlier is not None:
+            message = (
+                f"lines were added after the `{END_PREFIX}` line (line {earlier + 1}): the document was "
+                f"changed after it was written; if on purpose, delete that line and write the header as "
+                f"`0M:{PLAIN}`"
+            )
+            lines[earlier] = ""
+            return "\n".join(lines), Broken(earlier + 2, message)
         lines_shown = last + 1
         problem = (
             f"the document is cut: a .0c {SEALED} document ends with its `{END_PREFIX} lines=N sha256=...` "

@@ -125,6 +125,8 @@ def _decode(text: str, position: int, name: str) -> tuple[object, int]:
         return _DECODER.raw_decode(text, position)
     except json.JSONDecodeError as error:
         raise ZeroError(f"invalid JSON: {error.msg}", path=name, span=_span(text, error.pos)) from None
+    except ValueError as error:  # a number of more than 4300 digits
+        raise ZeroError(f"invalid JSON: {error}", path=name, span=_span(text, position)) from None
 
 
 def _array_items(text: str, start: int, name: str) -> Iterator[tuple[object, int, int]]:
@@ -163,6 +165,9 @@ def _json_lines(text: str, name: str) -> Iterator[tuple[object, int, int]]:
             except json.JSONDecodeError as error:
                 span = _span(text, offset + error.pos)
                 raise ZeroError(f"invalid JSON: {error.msg}", path=name, span=span) from None
+            except ValueError as error:  # a number of more than 4300 digits
+                span = _span(text, offset + start)
+                raise ZeroError(f"invalid JSON: {error}", path=name, span=span) from None
             if _skip(line, end) != len(line):
                 span = _span(text, offset + end)
                 raise ZeroError("invalid JSON Lines: one JSON document per line", path=name, span=span)

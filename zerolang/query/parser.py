@@ -143,6 +143,12 @@ def _describe(error: Any, text: str) -> QueryError:
 # ---- the builder ----------------------------------------------------------------------------
 
 
+def _whole(digits: str) -> int:
+    """A whole number token; absurdly long ones become a value past every range check (not a crash)."""
+    digits = digits.lstrip("0") or "0"
+    return int(digits) if len(digits) <= 18 else 10**18
+
+
 def _span(token: Any) -> Span:
     return Span(token.line, token.column, token.end_line, token.end_column, token.start_pos, token.end_pos)
 
@@ -232,14 +238,14 @@ class _Builder:
         token = tree.children[0]
         if kind != "recall":
             raise self.fail("`depth` applies to recall; a match follows its patterns", token)
-        value = int(token.value)
+        value = _whole(token.value)
         if not 1 <= value <= 10:
             raise self.fail("depth must be between 1 and 10", token)
         self.once("depth", value, token)
 
     def clause_limit(self, tree: Any, kind: str) -> None:
         token = tree.children[0]
-        value = int(token.value)
+        value = _whole(token.value)
         if not 1 <= value <= 100_000:
             raise self.fail("limit must be between 1 and 100000", token)
         self.once("limit", value, token)
@@ -282,7 +288,10 @@ class _Builder:
 
     def clause_since(self, tree: Any, kind: str) -> None:
         token = tree.children[0]
-        seconds = float(int(token.value[:-1]) * _SECONDS[token.value[-1]])
+        seconds = float(_whole(token.value[:-1]) * _SECONDS[token.value[-1]])
+        if seconds > 100 * 366 * 86400:
+            shown = token.value if len(token.value) <= 12 else token.value[:10] + "..."
+            raise self.fail(f"`since {shown}` reaches back more than a century", token)
         self.once("window", Window(since=seconds, text=f"since {token.value}"), token)
 
     def clause_between(self, tree: Any, kind: str) -> None:
