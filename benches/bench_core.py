@@ -1,22 +1,43 @@
-"""Core throughput: parse, validate and run generated graphs of 1K, 10K and 100K nodes.
+"""Core throughput: parse, validate and run generated graphs; the parser's options one by one; start-up.
 
-Prints a markdown table (and writes it to benches/results/core.md). The graphs
-are printed by zerolang's own printer, so the text is what `zero fmt` would
-write; the reference row is `json.loads` on the same graph as JSON.
+Prints three markdown tables (and writes them to benches/results/core.md):
+
+1. parse, validate and run graphs of 1K, 10K and 100K simple nodes (once
+   from the AST, and again from a compiled `Program`), with `json.loads` of
+   the same graph as JSON for reference;
+2. the parser on dense, printed and comment-heavy text, one option at a time
+   (lark's own lexer and tree builder, our grammar-built lexer, our lean tree
+   builder), with the ceilings: the lexer alone, and lexer plus lark's LALR
+   loop building nothing;
+3. whole processes: `zero run` on a tiny graph (table and --json), `zero check`,
+   `zero --help`, beside `python -c pass`.
+
+Every figure is the median of several repetitions with the min-max range.
+In-process rows use CPU time (`time.process_time`): on a shared VM wall time
+measures the neighbours too. Whole-process rows give wall time and the child's
+CPU time (user + system), with bytecode written and used as in an installed
+package. The load average before and after is printed.
 
     python benches/bench_core.py            # 1K, 10K, 100K
-    python benches/bench_core.py --quick    # 1K, 10K
+    python benches/bench_core.py --quick    # 1K, 10K, fewer repetitions
 """
 
 from __future__ import annotations
 
+import gc
 import json
+import os
 import random
+import re
+import resource
+import statistics
 import subprocess
 import sys
+import tempfile
 import time
 from collections.abc import Callable
 from pathlib import Path
+from typing import Any
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
@@ -24,10 +45,12 @@ sys.path.insert(0, str(ROOT / "benches"))
 
 from machine import describe  # noqa: E402
 
+from zerolang import parser as zero_parser  # noqa: E402
 from zerolang.ast import Array, Entry, Graph, Map, Node, String, from_python, to_python  # noqa: E402
-from zerolang.interpreter import run  # noqa: E402
-from zerolang.parser import parse  # noqa: E402
+from zerolang.grammar import build_parser  # noqa: E402
+from zerolang.interpreter import Program, run  # noqa: E402
 from zerolang.printer import print_graph  # noqa: E402
+from zerolang.treebuild import install_callbacks  # noqa: E402
 from zerolang.validator import validate  # noqa: E402
 
 WORDS = ["agent", "memory", "route", "message", "skill", "context", "session", "trust", "signal", "record"]
@@ -85,62 +108,221 @@ def generate(count: int, seed: int = 7) -> Graph:
     )
 
 
-def best_of(repeats: int, action: Callable[[], object]) -> float:
+def dense(printed: str) -> str:
+    """The printed text without the blanks a person would write: the most tokens per byte."""
+    return re.sub(r"(?<=[,:{\[])\s+|\s+(?=[\]}])", "", printed)
+
+
+def commented(printed: str) -> str:
+    """Every line preceded by an own-line comment and followed by a trailing one."""
+    return "\n".join(
+        f"# {index}: what the next line does, as people write it\n{line}  # and a remark"
+        for index, line in enumerate(printed.split("\n"))
+    )
+
+
+class Stat:
+    """Repeated measurements of one thing: median and min-max."""
+
+    def __init__(self, values: list[float]) -> None:
+        self.values = values
+
+    def rate(self, amount: float, unit: str, digits: int = 2) -> str:
+        rates = sorted(amount / value for value in self.values)
+        fmt = f"{{:,.{digits}f}}"
+        middle = fmt.format(statistics.median(rates))
+        return f"{middle} {unit} ({fmt.format(rates[0])}-{fmt.format(rates[-1])})"
+
+    def millis(self) -> str:
+        ms = sorted(value * 1000 for value in self.values)
+        return f"{statistics.median(ms):.0f} ms ({ms[0]:.0f}-{ms[-1]:.0f})"
+
+
+def cpu_times(repeats: int, action: Callable[[], object]) -> Stat:
     times = []
     for _ in range(repeats):
-        start = time.perf_counter()
+        gc.collect()
+        start = time.process_time()
         action()
-        times.append(time.perf_counter() - start)
-    return min(times)
+        times.append(time.process_time() - start)
+    return Stat(times)
 
 
-def wall_time(arguments: list[str], repeats: int = 5) -> float:
-    def once() -> None:
-        subprocess.run(arguments, check=True, capture_output=True)
+# Children write and use bytecode, as an installed package does (pip compiles it at install time):
+# with PYTHONDONTWRITEBYTECODE set, every start would compile zerolang from source again.
+CHILD_ENVIRONMENT = {key: value for key, value in os.environ.items() if key != "PYTHONDONTWRITEBYTECODE"}
 
-    once()
-    return best_of(repeats, once)
+
+def process_times(arguments: list[str], repeats: int) -> tuple[Stat, Stat]:
+    """Wall time and the child's CPU time (user + system) of running `arguments`."""
+    for _ in range(2):  # warm: bytecode, the parser cache, the page cache
+        subprocess.run(arguments, check=True, capture_output=True, env=CHILD_ENVIRONMENT)
+    walls, cpus = [], []
+    for _ in range(repeats):
+        before = resource.getrusage(resource.RUSAGE_CHILDREN)
+        start = time.perf_counter()
+        subprocess.run(arguments, check=True, capture_output=True, env=CHILD_ENVIRONMENT)
+        walls.append(time.perf_counter() - start)
+        after = resource.getrusage(resource.RUSAGE_CHILDREN)
+        cpus.append(after.ru_utime - before.ru_utime + after.ru_stime - before.ru_stime)
+    return Stat(walls), Stat(cpus)
+
+
+def core_rows(sizes: list[int], repeats: int) -> list[str]:
+    rows = []
+    for size in sizes:
+        times = repeats if size <= 10_000 else max(3, repeats // 2)
+        graph = generate(size)
+        text = print_graph(graph)
+        megabytes = len(text.encode()) / 1e6
+        zero_parser.parse(text)  # warm: builds or loads the cached parser
+        parse_stat = cpu_times(times, lambda text=text: zero_parser.parse(text))
+        parsed = zero_parser.parse(text)
+        validate_stat = cpu_times(times, lambda parsed=parsed: validate(parsed))
+        run_stat = cpu_times(times, lambda parsed=parsed, size=size: run(parsed, max_steps=size))
+        program = Program(parsed)
+        again_stat = cpu_times(times, lambda program=program, size=size: program.run(max_steps=size))
+        as_json = json.dumps(to_python(parsed))
+        json_stat = cpu_times(times, lambda as_json=as_json: json.loads(as_json))
+        rows.append(
+            f"| {size:,} | {megabytes:.2f} MB | {parse_stat.rate(megabytes, 'MB/s')} | "
+            f"{validate_stat.rate(size, 'nodes/s', 0)} | {run_stat.rate(size, 'nodes/s', 0)} | "
+            f"{again_stat.rate(size, 'nodes/s', 0)} | "
+            f"{json_stat.rate(len(as_json) / 1e6, 'MB/s', 1)} |"
+        )
+        print(f"done core {size:,}", file=sys.stderr)
+    return rows
+
+
+def _parse_with(parser: Any) -> Callable[[str], object]:
+    def parse(text: str) -> object:
+        zero_parser._state.text = text
+        zero_parser._state.comments = []
+        try:
+            return parser.parse(text)
+        finally:
+            zero_parser._state.comments = []
+
+    return parse
+
+
+def parser_rows(size: int, repeats: int) -> list[str]:
+    """The parser's options measured one at a time on the same three texts."""
+    printed = print_graph(generate(size))
+    texts = {"dense": dense(printed), "printed": printed, "comment-heavy": commented(printed)}
+    comments = {"COMMENT": zero_parser._collect_comment}
+    builder = zero_parser._Builder
+    lark_only = build_parser("zero", builder(), False, lexer_callbacks=comments)
+    our_lexer = build_parser("zero", builder(), True, lexer_callbacks=comments)
+    shipped = zero_parser._parser()
+    nothing = build_parser("zero", None, True, lexer_callbacks=comments)
+    lalr = nothing.parser.parser.parser
+    install_callbacks(nothing, builder())
+    lalr.callbacks = {rule: (lambda values: None) for rule in lalr.callbacks}
+    lexer = shipped.parser.lexer.lexer
+    variants: list[tuple[str, Callable[[str], object]]] = [
+        ("lark's contextual lexer + lark's tree builder", _parse_with(lark_only)),
+        ("our grammar-built lexer (fastlex) + lark's tree builder", _parse_with(our_lexer)),
+        ("fastlex + lean tree builder (treebuild): **shipped**", zero_parser.parse),
+        ("ceiling: fastlex + lark's LALR loop, building nothing", _parse_with(nothing)),
+        ("ceiling: fastlex alone", lambda text: list(lexer.lex(text))),
+    ]
+    rows = []
+    for label, action in variants:
+        cells = []
+        for text in texts.values():
+            action(text)
+            stat = cpu_times(repeats, lambda text=text, action=action: action(text))
+            cells.append(stat.rate(len(text.encode()) / 1e6, "MB/s"))
+        rows.append(f"| {label} | " + " | ".join(cells) + " |")
+        print(f"done parser: {label}", file=sys.stderr)
+    sizes = " / ".join(f"{len(text.encode()) / 1e6:.2f} MB" for text in texts.values())
+    return [f"Texts of a {size:,}-node graph: dense / printed / comment-heavy = {sizes}.", "", *rows]
+
+
+def standalone_row(repeats: int) -> str:
+    """lark's standalone option: a generated module holding lark's runtime and our tables."""
+    with tempfile.TemporaryDirectory() as folder:
+        module = Path(folder) / "zero_standalone.py"
+        generated = subprocess.run(
+            [sys.executable, "-m", "lark.tools.standalone", str(ROOT / "grammars" / "zero.lark")],
+            capture_output=True,
+            text=True,
+            check=True,
+        )
+        module.write_text(generated.stdout, encoding="utf-8")
+        python = [sys.executable, "-c"]
+        importing = f"import sys; sys.path.insert(0, {folder!r}); import zero_standalone"
+        subprocess.run([*python, importing], check=True, env=CHILD_ENVIRONMENT)  # writes its .pyc
+        standalone, _ = process_times([*python, importing], repeats)
+        lark_import, _ = process_times([*python, "import lark"], repeats)
+        kilobytes = module.stat().st_size / 1000
+    return (
+        f"lark's standalone module ({kilobytes:.0f} kB generated; the same LALR loop, "
+        f"so no faster to parse): importing it takes {standalone.millis()} wall against "
+        f"{lark_import.millis()} for `import lark`, so start-up keeps lark with its cached tables."
+    )
+
+
+def process_rows(repeats: int) -> list[str]:
+    tiny = str(ROOT / "examples" / "hello.0")
+    zero = [sys.executable, "-m", "zerolang"]
+    cases = [
+        ("`python -c pass` (reference)", [sys.executable, "-c", "pass"]),
+        ("`zero --help`", [*zero, "--help"]),
+        ("`zero check examples/hello.0`", [*zero, "check", tiny]),
+        (
+            "`zero run examples/hello.0 --input name=Ada --json`",
+            [*zero, "run", tiny, "-i", "name=Ada", "--json"],
+        ),
+        ("`zero run examples/hello.0 --input name=Ada` (table)", [*zero, "run", tiny, "--input", "name=Ada"]),
+    ]
+    rows = []
+    for label, arguments in cases:
+        wall, cpu = process_times(arguments, repeats)
+        rows.append(f"| {label} | {wall.millis()} | {cpu.millis()} |")
+    return rows
+
+
+def load() -> str:
+    one, five, _ = os.getloadavg()
+    return f"{one:.1f} (1 min) / {five:.1f} (5 min)"
 
 
 def main() -> None:
     quick = "--quick" in sys.argv
     sizes = [1_000, 10_000] if quick else [1_000, 10_000, 100_000]
-    rows = []
-    for size in sizes:
-        repeats = 3 if size <= 10_000 else 1
-        graph = generate(size)
-        text = print_graph(graph)
-        megabytes = len(text.encode()) / 1e6
-        parse(text)  # warm: builds or loads the cached parser
-        parse_seconds = best_of(repeats, lambda text=text: parse(text))
-        parsed = parse(text)
-        validate_seconds = best_of(repeats, lambda parsed=parsed: validate(parsed))
-        run_seconds = best_of(repeats, lambda parsed=parsed, size=size: run(parsed, max_steps=size))
-        as_json = json.dumps(to_python(parsed))
-        json_seconds = best_of(repeats, lambda as_json=as_json: json.loads(as_json))
-        rows.append(
-            f"| {size:,} | {megabytes:.2f} MB | {megabytes / parse_seconds:.2f} MB/s | "
-            f"{size / validate_seconds:,.0f} nodes/s | {size / run_seconds:,.0f} nodes/s | "
-            f"{len(as_json) / 1e6 / json_seconds:.1f} MB/s |"
-        )
-        print(f"done {size:,}", file=sys.stderr)
-    tiny = ROOT / "examples" / "hello.0"
-    zero = [sys.executable, "-m", "zerolang"]
-    json_wall = wall_time([*zero, "run", str(tiny), "--input", "name=Ada", "--json"])
-    table_wall = wall_time([*zero, "run", str(tiny), "--input", "name=Ada"])
-    help_wall = wall_time([*zero, "--help"])
-    python_wall = wall_time([sys.executable, "-c", "pass"])
+    repeats = 3 if quick else 7
+    before = load()
+    core = core_rows(sizes, repeats)
+    parser = parser_rows(10_000, repeats)
+    standalone = standalone_row(repeats)
+    processes = process_rows(5 if quick else 11)
     lines = [
         f"Machine: {describe()}",
+        f"Load average on {os.cpu_count()} cores: {before} before, {load()} after.",
         "",
-        "| nodes | .0 text | parse | validate | run | json.loads (reference) |",
-        "|---:|---:|---:|---:|---:|---:|",
-        *rows,
+        "Median of the repetitions, (min-max); CPU time of this process.",
         "",
-        "Wall time from process start, best of 5: "
-        f"`zero run examples/hello.0` {table_wall * 1000:.0f} ms (table), "
-        f"{json_wall * 1000:.0f} ms (`--json`); "
-        f"`zero --help` {help_wall * 1000:.0f} ms; `python -c pass` {python_wall * 1000:.0f} ms.",
+        "| nodes | .0 text | parse | validate | run (compile + execute) | run a compiled `Program` "
+        "| json.loads (reference) |",
+        "|---:|---:|---:|---:|---:|---:|---:|",
+        *core,
+        "",
+        "The parser, one option at a time (CPU time, median (min-max)):",
+        "",
+        "| lexer + tree builder | dense | printed | comment-heavy |",
+        "|---|---:|---:|---:|",
+        *parser[2:],
+        "",
+        parser[0],
+        standalone,
+        "",
+        "Whole processes, from start to exit (median (min-max)):",
+        "",
+        "| command | wall | CPU (user + system) |",
+        "|---|---:|---:|",
+        *processes,
     ]
     table = "\n".join(lines)
     print(table)

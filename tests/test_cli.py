@@ -228,7 +228,7 @@ def test_check_reads_0c_documents(tmp_path: Path) -> None:
     assert ok.exit_code == 0 and ok.stdout.strip() == f"{document}: ok (8 concepts, 9 relations)"
     appended = write(tmp_path, "appended.0c", document.read_text(encoding="utf-8") + "1 needs99 95\n")
     result = runner.invoke(app, ["check", appended])
-    assert result.exit_code == 1 and "text follows the end line" in result.output
+    assert result.exit_code == 1 and "lines were added after the `0M:end` line" in result.output
     # Edited on purpose: the end line deleted and the header back to 1.0, then what it says is checked.
     lines = document.read_text(encoding="utf-8").splitlines()
     assert lines[-1].startswith("0M:end ")

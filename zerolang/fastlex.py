@@ -45,7 +45,12 @@ _new_token = tuple.__new__
 
 
 class GrammarRegexLexer(Lexer):
-    """One alternation of every terminal, highest lark priority first, ignored terminals skipped."""
+    """One alternation of every terminal, highest lark priority first, ignored terminals skipped.
+
+    Ignored terminals without a callback (whitespace) are not tokens of their
+    own: they are a possessive prefix of the pattern, skipped inside the same
+    regex match as the token after them, so a blank costs no loop iteration.
+    """
 
     __future_interface__ = 0
 
@@ -57,45 +62,55 @@ class GrammarRegexLexer(Lexer):
         ignored = set(lexer_conf.ignore)
         callbacks: dict[str, Callable[[Any], Any]] = dict(lexer_conf.callbacks)
         groups = []
+        skipped = []
         self._kinds: list[tuple[str, bool, bool, Callable[[Any], Any] | None]] = [("", False, False, None)]
         for terminal in terminals:
             regex = terminal.pattern.to_regexp()
+            if terminal.name in ignored and terminal.name not in callbacks:
+                skipped.append(f"(?:{regex})")
+                continue
             groups.append(f"({regex})")
             multiline = "\n" in regex or "\\n" in regex or "\\s" in regex or regex.startswith("[^")
             self._kinds.append(
                 (terminal.name, terminal.name in ignored, multiline, callbacks.get(terminal.name))
             )
-        self._pattern = re.compile("|".join(groups), lexer_conf.g_regex_flags)
+        prefix = f"(?:{'|'.join(skipped)})*+" if skipped else ""
+        # `\Z` ends the text after trailing blanks: a match with no token group.
+        self._pattern = re.compile(f"{prefix}(?:{'|'.join(groups)}|\\Z)", lexer_conf.g_regex_flags)
 
     def lex(self, text: str) -> Iterator[FastToken]:  # type: ignore[override]
         kinds = self._kinds
+        count = text.count
         line, line_start, position = 1, 0, 0
         for match in self._pattern.finditer(text):
             start = match.start()
             if start != position:
                 raise UnlexableText(position)
+            index = match.lastindex
+            if index is None:  # blanks up to the end of the text
+                position = match.end()
+                break
             position = match.end()
-            kind, ignored, multiline, callback = kinds[match.lastindex or 0]
-            value = match.group()
+            token_start = match.start(index)
+            if token_start != start and count("\n", start, token_start):
+                line += count("\n", start, token_start)
+                line_start = text.rindex("\n", start, token_start) + 1
+            start = token_start
+            kind, ignored, multiline, callback = kinds[index]
+            value = match.group(index)
             column = start - line_start + 1
             if multiline and "\n" in value:
-                newlines = value.count("\n")
-                end_line = line + newlines
+                end_line = line + value.count("\n")
                 line_start = start + value.rindex("\n") + 1
                 end_column = position - line_start + 1
             else:
                 end_line, end_column = line, column + len(value)
-            if ignored:
-                if callback is not None:
-                    callback(
-                        _new_token(
-                            FastToken, (kind, value, start, line, column, end_line, end_column, position)
-                        )
-                    )
-                line = end_line
-                continue
             token = _new_token(FastToken, (kind, value, start, line, column, end_line, end_column, position))
             line = end_line
+            if ignored:
+                if callback is not None:
+                    callback(token)
+                continue
             yield token
         if position != len(text):
             raise UnlexableText(position)

@@ -219,6 +219,87 @@ def execution_order(graph: ast.Graph) -> list[ast.Node]:
         raise explain(graph, None, None) from None
 
 
+class Program:
+    """A graph compiled once, to run any number of times: node table, steps, order, hash parts.
+
+    `run(graph)` compiles and runs once; code that runs the same graph again
+    and again (a server, a benchmark, `zero run` over many inputs) keeps a
+    `Program` instead and pays only for execution and the execution hash.
+    A Program reads the AST when it is made: it does not see later edits.
+    Values of Constant nodes are made once and shared by every run's outputs:
+    treat outputs as read-only, as the builtins treat their inputs.
+    """
+
+    __slots__ = ("_const_json", "_id_bytes", "facts", "order", "outputs", "steps", "trace")
+
+    def __init__(self, graph: ast.Graph, path: str | None = None, source: str | None = None) -> None:
+        # Compiling allocates a few small containers per node while the whole AST
+        # is alive; nothing here creates reference cycles (see zerolang.gcpause).
+        with paused_gc():
+            try:
+                self.facts = facts = _Graph(graph, path, source)
+                self.steps = steps = _compile(facts)
+                self.order = order = facts.order()
+            except Invalid:
+                raise explain(graph, path, source) from None
+            self.outputs = list(graph.outputs)
+            ids = facts.ids
+            self.trace = [ids[position] for position in order]
+            # The execution hash reads every node's id and value as bytes. Ids and
+            # Constant values are the same on every run: encoded once, here.
+            self._id_bytes = [ids[position].encode("utf-8", "surrogatepass") for position in order]
+            self._const_json: list[bytes | None] = [
+                canonical_json(steps[position][1]) if steps[position][0] == _CONSTANT else None
+                for position in order
+            ]
+
+    def run(
+        self,
+        inputs: dict[str, object] | None = None,
+        *,
+        max_steps: int = DEFAULT_MAX_STEPS,
+        state: StateStore | None = None,
+        signer: Signer | None = None,
+        clock: Callable[[], float] | None = None,
+        limits: Limits | None = None,
+    ) -> RunResult:
+        """Run with the given run inputs (runtime values, by External name); see `run`."""
+        facts, order = self.facts, self.order
+        if len(order) > max_steps:
+            position = order[max_steps]
+            raise facts.error(
+                f"step limit {max_steps} reached: node `{facts.ids[position]}` would be step"
+                f" {max_steps + 1} of {len(order)}",
+                facts.nodes[position].span,
+            )
+        context = RunContext(
+            state if state is not None else MemoryStateStore(),
+            signer if signer is not None else DigestSigner(),
+            clock if clock is not None else time.time,
+        )
+        with paused_gc():
+            meter = Meter(limits if limits is not None else Limits())
+            values, confidence = _execute(
+                facts, self.steps, order, inputs if inputs is not None else {}, context, meter.charge
+            )
+            return RunResult(
+                outputs=_outputs(self.outputs, facts.index, values),
+                trace=list(self.trace),
+                confidence=float(confidence),
+                hash=self._execution_hash(values),
+            )
+
+    def _execution_hash(self, values: list[Value]) -> str:
+        """SHA-256 over each traced node's id (UTF-8) followed by its value's canonical JSON."""
+        parts: list[bytes] = []
+        append = parts.append
+        encode = canonical_json
+        for position, id_bytes, constant in zip(self.order, self._id_bytes, self._const_json, strict=True):
+            append(id_bytes)
+            append(constant if constant is not None else encode(values[position]))
+        return hashlib.sha256(b"".join(parts)).hexdigest()
+
+
 def run(
     graph: ast.Graph,
     inputs: dict[str, object] | None = None,
@@ -237,39 +318,11 @@ def run(
     problem, as `zero check` reports them); a failure while running is a
     RunError. Both carry `path`, spans and `source`, so they print as
     `file:line:col: message`. `limits` bounds the size and nesting of what
-    operations make (zerolang.limits; default: its defaults).
+    operations make (zerolang.limits; default: its defaults). To run one graph
+    many times, compile it once: `Program(graph).run(inputs)`.
     """
-    # The compile phase allocates a few small containers per node while the whole AST
-    # is alive; nothing here creates reference cycles (see zerolang.gcpause).
-    with paused_gc():
-        try:
-            facts = _Graph(graph, path, source)
-            steps = _compile(facts)
-            order = facts.order()
-        except Invalid:
-            raise explain(graph, path, source) from None
-        if len(order) > max_steps:
-            position = order[max_steps]
-            raise facts.error(
-                f"step limit {max_steps} reached: node `{facts.ids[position]}` would be step"
-                f" {max_steps + 1} of {len(order)}",
-                facts.nodes[position].span,
-            )
-        context = RunContext(
-            state if state is not None else MemoryStateStore(),
-            signer if signer is not None else DigestSigner(),
-            clock if clock is not None else time.time,
-        )
-        meter = Meter(limits if limits is not None else Limits())
-        values, confidence = _execute(
-            facts, steps, order, inputs if inputs is not None else {}, context, meter.charge
-        )
-        return RunResult(
-            outputs=_outputs(graph.outputs, facts.index, values),
-            trace=[facts.ids[position] for position in order],
-            confidence=float(confidence),
-            hash=_execution_hash(facts.ids, order, values),
-        )
+    program = Program(graph, path, source)
+    return program.run(inputs, max_steps=max_steps, state=state, signer=signer, clock=clock, limits=limits)
 
 
 def _execute(
@@ -344,16 +397,6 @@ def _outputs(names: list[str], index: dict[str, int], values: list[Value]) -> di
         if dot and position is not None:
             outputs[name] = _field(values[position], field)
     return outputs
-
-
-def _execution_hash(ids: list[str], order: list[int], values: list[Value]) -> str:
-    """SHA-256 over each traced node's id (UTF-8) followed by its value's canonical JSON."""
-    parts: list[bytes] = []
-    append = parts.append
-    for position in order:
-        append(ids[position].encode("utf-8", "surrogatepass"))
-        append(canonical_json(values[position]))
-    return hashlib.sha256(b"".join(parts)).hexdigest()
 
 
 def _op_error(facts: _Graph, position: int, error: Exception) -> RunError:

@@ -234,11 +234,18 @@ _parsers: dict[bool, Any] = {}
 
 
 def _parser(fast: bool = True) -> Any:
-    """The parser, built once per process (`fast=False`: pure-Python lark, for error details)."""
+    """The parser, built once per process (`fast=False`: lark's own lexer, for error details)."""
     if fast not in _parsers:
         from zerolang.grammar import build_parser
+        from zerolang.treebuild import install_callbacks
 
-        _parsers[fast] = build_parser("zero", _Builder(), fast, lexer_callbacks={"COMMENT": _collect_comment})
+        comments = {"COMMENT": _collect_comment}
+        if fast:
+            parser = build_parser("zero", None, True, lexer_callbacks=comments)
+            install_callbacks(parser, _Builder())
+        else:
+            parser = build_parser("zero", _Builder(), False, lexer_callbacks=comments)
+        _parsers[fast] = parser
     return _parsers[fast]
 
 

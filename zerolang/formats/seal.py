@@ -104,12 +104,6 @@ def unseal(text: str) -> tuple[str, Broken | None]:
             f"the document is cut: a .0c {SEALED} document ends with its `{END_PREFIX} lines=N sha256=...` "
             f"line, and this one ends at line {lines_shown} without it"
         )
-        ends = [i for i in range(index + 1, last) if _END.fullmatch(lines[i].removesuffix("\r"))]
-        if ends:
-            problem = (
-                f"text follows the end line (line {ends[-1] + 1}): a .0c {SEALED} document ends there; "
-                f"if you added lines on purpose, delete the end line and write the header as `0M:{PLAIN}`"
-            )
         if ending.startswith(END_PREFIX):
             expected = f"{END_PREFIX} lines=N sha256=<16 hex>"
             problem = f"the `{END_PREFIX}` line is cut or malformed (expected `{expected}`)"
