@@ -16,6 +16,7 @@ README = (ROOT / "README.md").read_text(encoding="utf-8")
 
 
 DB = "/tmp/memory.db"  # README examples use this database; tests give each block a fresh one
+EXPERIENCE_DB = "/tmp/experiences.db"  # the same for `zero capture`, `zero recall`, `zero convo`
 NOW = re.compile(r"(created_at\": \"|created  +|updated_at\": \"|updated  +)\d{4}-\d\d-\d\dT[\d:.]+Z")
 
 
@@ -44,7 +45,7 @@ def console_examples() -> list[tuple[str, str]]:
 
 
 def _uses_db(block: list[tuple[str, str]]) -> bool:
-    return any(DB in command for command, _ in block)
+    return any(db in command for command, _ in block for db in (DB, EXPERIENCE_DB))
 
 
 def quick_start() -> list[str]:
@@ -59,7 +60,18 @@ EXAMPLES = console_examples()
 
 def test_readme_has_examples_for_every_command() -> None:
     commands = {shlex.split(command)[1] for block in console_blocks() for command, _ in block}
-    assert {"run", "check", "fmt", "lint", "viz", "keygen", "memory"} <= commands
+    assert {
+        "run",
+        "check",
+        "fmt",
+        "lint",
+        "viz",
+        "keygen",
+        "memory",
+        "capture",
+        "recall",
+        "convo",
+    } <= commands
 
 
 def run_readme_command(command: str, tmp_path: Path) -> str:

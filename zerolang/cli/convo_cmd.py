@@ -139,7 +139,8 @@ def store_turn(
         return
     typer.echo(
         f"Stored agent:{agent}:turn:{meta.iteration}: {meta.message_count} messages, "
-        f"{meta.input_tokens} input and {meta.output_tokens} output tokens, {meta.tool_calls} tool calls"
+        f"{meta.input_tokens} input and {meta.output_tokens} output tokens, "
+        f"{meta.tool_calls} tool call{'' if meta.tool_calls == 1 else 's'}"
     )
 
 
