@@ -203,10 +203,8 @@ def print_table(result: dict[str, object]) -> None:
     budget = result["budget"]
     held = f"evidence in {budget:,} tokens"
     print(f"| {held:<{WIDTH}} | {_pct(ours['budget_recall']):>8} | {_pct(base['budget_recall']):>8} |")
-    whole = "  of which in full text"
-    print(
-        f"| {whole:<{WIDTH}} | {_pct(ours['budget_full_recall']):>8} | {_pct(base['budget_full_recall']):>8} |"
-    )
+    whole, mine, theirs = "  of which in full text", ours["budget_full_recall"], base["budget_full_recall"]
+    print(f"| {whole:<{WIDTH}} | {_pct(mine):>8} | {_pct(theirs):>8} |")
     size = "budgeted context, tokens"
     print(f"| {size:<{WIDTH}} | {ours['budget_tokens']:>8,} | {base['budget_tokens']:>8,} |")
     print(f"\nfull conversation: {result['full_context_tokens']:,} tokens (mean)")
