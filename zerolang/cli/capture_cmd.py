@@ -5,11 +5,15 @@ from __future__ import annotations
 import json
 import sys
 from pathlib import Path
-from typing import Annotated
+from typing import TYPE_CHECKING, Annotated
 
 import typer
 
 from zerolang.cli.experience_db import ExperienceDbOption, open_store
+
+if TYPE_CHECKING:
+    from zerolang.experience.capture import CaptureResult
+    from zerolang.experience.sqlite_store import SqliteExperienceStore
 
 
 def capture(
@@ -48,7 +52,10 @@ def capture(
         raise ZeroError(f"--format {fmt!r}: expected one of {', '.join(FORMATS)}")
     names = {key: value for key, value in (("user", user), ("assistant", agent)) if value}
     with open_store(db, create=True) as store:
-        result = capture_files(store, files, names=names, fmt=fmt)
+        if sys.stderr.isatty() and len(files) > 1:
+            result = _with_progress(store, files, names, fmt)
+        else:
+            result = capture_files(store, files, names=names, fmt=fmt)
     if as_json:
         sys.stdout.write(json.dumps(result.added.as_dict()) + "\n")
         return
@@ -64,6 +71,29 @@ def capture(
         f"Added {_plural(added.turns, 'turn')}, {_plural(added.experiences, 'experience')}, "
         f"{_plural(added.concepts, 'concept')}, {_plural(added.edges, 'edge')}."
     )
+
+
+def _with_progress(
+    store: SqliteExperienceStore, files: list[Path], names: dict[str, str], fmt: str | None
+) -> CaptureResult:
+    """The capture with a transient rich progress bar on stderr (only ever on a terminal)."""
+    from rich.console import Console
+    from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
+
+    from zerolang.experience.capture import capture_files
+
+    columns = (
+        TextColumn("reading"),
+        BarColumn(),
+        MofNCompleteColumn(),
+        TextColumn("files"),
+        TimeRemainingColumn(),
+    )
+    with Progress(*columns, console=Console(stderr=True), transient=True) as bar:
+        task = bar.add_task("capture", total=len(files))
+        return capture_files(
+            store, files, names=names, fmt=fmt, progress=lambda done, _: bar.update(task, completed=done)
+        )
 
 
 def _plural(count: int, noun: str) -> str:

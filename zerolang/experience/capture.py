@@ -12,7 +12,7 @@ answered; it links the turn to the session's previous one.
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -54,8 +54,12 @@ def capture_files(
     names: Mapping[str, str] | None = None,
     extractors: Extractors | None = None,
     fmt: str | None = None,
+    progress: Callable[[int, int], None] | None = None,
 ) -> CaptureResult:
-    """Read every transcript, then store what is new in one transaction."""
+    """Read every transcript, then store what is new in one transaction.
+
+    `progress(done, total)` is called after each file is read (for a progress bar).
+    """
     parts = extractors or Extractors()
     sessions: list[Session] = []
     files: list[FileResult] = []
@@ -65,6 +69,8 @@ def capture_files(
         kind = read[0].format if read else (fmt or "")
         turns = sum(len(turns_of(session)) for session in read)
         files.append(FileResult(str(path), kind, len(read), turns))
+        if progress is not None:
+            progress(len(files), len(paths))
     batch = build(sessions, affect=parts.affect, concepts=parts.concepts, names=names)
     return CaptureResult(tuple(files), store.add(batch))
 

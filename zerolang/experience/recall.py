@@ -17,6 +17,9 @@
 4. **Who.** An experience by someone the query names scores `1 + speaker`
    times as much (who/what/when are first-class in an experience).
 
+5. **An optional ranker** (`Ranker`, e.g. embeddings; none by default) adds
+   its similarity to every candidate the steps above found.
+
 An experience's score is the sum of its contributions, each kept as a reason.
 The weights are `RecallWeights`; nothing depends on the data recall runs on.
 """
@@ -25,7 +28,9 @@ from __future__ import annotations
 
 import math
 from collections import defaultdict
+from collections.abc import Sequence
 from dataclasses import dataclass, field
+from typing import Protocol
 
 from zerolang.experience.concepts import ConceptExtractor, DefaultConcepts, concept_id
 from zerolang.experience.model import Experience
@@ -47,6 +52,17 @@ class RecallWeights:
     shared: float = 0.2  # shares a rare concept with a match
     common: float = 0.05  # a concept mentioned by more than this share of experiences is not rare
     speaker: float = 0.5  # an experience of someone the query names scores this much more (x 1 + speaker)
+
+
+class Ranker(Protocol):
+    """An optional extra ranker (an embedding model, say): similarity of `query` to each text, 0..1.
+
+    None by default; when given, each candidate gains `weight x similarity` (reason: "similar meaning").
+    """
+
+    weight: float
+
+    def similarity(self, query: str, texts: Sequence[str]) -> list[float]: ...
 
 
 @dataclass(slots=True)
@@ -75,6 +91,7 @@ def recall(
     limit: int = 20,
     weights: RecallWeights | None = None,
     concepts: ConceptExtractor | None = None,
+    ranker: Ranker | None = None,
 ) -> list[Hit]:
     """The experiences most related to `query`, best first, each with why."""
     w = weights or RecallWeights()
@@ -108,6 +125,11 @@ def recall(
         _expand(store, dict(top), scores, w, total)
 
     found = store.experiences(list(scores.score))
+    if ranker is not None and found:
+        ordered = sorted(found)
+        similar = ranker.similarity(query, [found[ident].what for ident in ordered])
+        for ident, value in zip(ordered, similar, strict=True):
+            scores.add(ident, ranker.weight * value, "similar meaning")
     named = {word.lower() for word in words(query)}
     for ident, experience in found.items():
         if w.speaker and set(terms(experience.who)) & named:
