@@ -249,6 +249,7 @@ def draw_chart(result: dict[str, object], path: Path) -> None:
         label="BM25",
     )
     right.set_xticks(list(positions), [f"{c}\n{names.get(c, '')}" for c in categories])
+    right.tick_params(axis="x", labelsize=8)
     right.set_ylabel("recall@10 (%)")
     right.set_ylim(0, 100)
     right.set_title("by LoCoMo category")
