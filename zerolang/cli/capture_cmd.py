@@ -13,7 +13,7 @@ from zerolang.cli.experience_db import ExperienceDbOption, open_store
 
 if TYPE_CHECKING:
     from zerolang.experience.capture import CaptureResult
-    from zerolang.experience.sqlite_store import SqliteExperienceStore
+    from zerolang.experience.store import ExperienceStore
 
 
 def capture(
@@ -74,7 +74,7 @@ def capture(
 
 
 def _with_progress(
-    store: SqliteExperienceStore, files: list[Path], names: dict[str, str], fmt: str | None
+    store: ExperienceStore, files: list[Path], names: dict[str, str], fmt: str | None
 ) -> CaptureResult:
     """The capture with a transient rich progress bar on stderr (only ever on a terminal)."""
     from rich.console import Console
