@@ -46,7 +46,7 @@ def open_store(option: Path | None, *, create: bool) -> SqliteExperienceStore | 
             from zerolang.experience.postgres_store import PostgresExperienceStore
         except ImportError:
             raise ZeroError("PostgreSQL needs psycopg: pip install 'zerolang[postgres]'") from None
-        return PostgresExperienceStore(_url(option))
+        return PostgresExperienceStore(postgres_url(option))
 
     path = option if option is not None and str(option) else default_db()
     if create and str(path) != ":memory:":
@@ -62,7 +62,7 @@ def open_store(option: Path | None, *, create: bool) -> SqliteExperienceStore | 
     return SqliteExperienceStore(path, create=create)
 
 
-def _url(option: Path) -> str:
+def postgres_url(option: Path) -> str:
     """The URL as typed: a Path folds `//` to `/`, so put it back."""
     text = str(option)
     scheme, _, rest = text.partition(":")
