@@ -20,7 +20,8 @@ def capture(
     files: Annotated[
         list[Path],
         typer.Argument(
-            help="Transcripts: pi/OpenClaw or Claude Code JSONL, OpenAI chat JSON/JSONL.", show_default=False
+            help="Transcripts (pi, Claude Code, OpenAI chat JSON/JSONL) or folders of them.",
+            show_default=False,
         ),
     ],
     db: ExperienceDbOption = None,
@@ -45,13 +46,14 @@ def capture(
     Every file is read before anything is stored; capturing again adds only what is new.
     """
     from zerolang.errors import ZeroError
-    from zerolang.experience.capture import capture_files
+    from zerolang.experience.capture import capture_files, expand
     from zerolang.experience.transcripts import FORMATS
 
     if fmt is not None and fmt not in FORMATS:
         raise ZeroError(f"--format {fmt!r}: expected one of {', '.join(FORMATS)}")
     names = {key: value for key, value in (("user", user), ("assistant", agent)) if value}
     with open_store(db, create=True) as store:
+        files = expand(files)
         if sys.stderr.isatty() and len(files) > 1:
             result = _with_progress(store, files, names, fmt)
         else:

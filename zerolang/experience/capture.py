@@ -47,6 +47,21 @@ class Extractors:
     concepts: ConceptExtractor = field(default_factory=DefaultConcepts)
 
 
+TRANSCRIPT_SUFFIXES = (".jsonl", ".json")
+
+
+def expand(paths: Sequence[str | Path]) -> list[Path]:
+    """Files as given; a folder becomes its `*.jsonl` and `*.json` files, recursively, sorted."""
+    out: list[Path] = []
+    for raw in paths:
+        path = Path(raw)
+        if path.is_dir():
+            out.extend(sorted(p for p in path.rglob("*") if p.is_file() and p.suffix in TRANSCRIPT_SUFFIXES))
+        else:
+            out.append(path)
+    return out
+
+
 def capture_files(
     store: ExperienceStore,
     paths: Sequence[str | Path],
@@ -61,6 +76,7 @@ def capture_files(
     `progress(done, total)` is called after each file is read (for a progress bar).
     """
     parts = extractors or Extractors()
+    paths = expand(paths)
     sessions: list[Session] = []
     files: list[FileResult] = []
     for path in paths:
