@@ -13,7 +13,9 @@
    score: the other layers of its turn (`turn`), the message just before or
    after its turn (`neighbour`; the rest of that turn `far` x as much), and
    experiences sharing a rare concept with it (`shared` x rarity); this
-   reaches what is related but shares no keyword with the query.
+   reaches what is related but shares no keyword with the query. A seed that
+   asks a question (has a `?`) passes `answer` x its score to the message right
+   after it, in its turn or opening the next: answers follow questions.
 4. **Who.** An experience by someone the query names scores `1 + speaker`
    times as much (who/what/when are first-class in an experience).
 
@@ -48,6 +50,7 @@ class RecallWeights:
     concept: float = 0.5  # mentions a (rare) concept the query names
     turn: float = 0.35  # another layer of a matching turn
     neighbour: float = 0.4  # the message just before or after a matching turn
+    answer: float = 0.6  # the message right after a matching question (its likely answer)
     far: float = 0.5  # the other layers of that neighbouring turn count this share of `neighbour`
     shared: float = 0.2  # shares a rare concept with a match
     common: float = 0.05  # a concept mentioned by more than this share of experiences is not rare
@@ -144,6 +147,33 @@ def recall(
     return hits
 
 
+def _answers(
+    seeds: dict[str, float],
+    found: dict[str, Experience],
+    members: dict[str, list[Experience]],
+    scores: _Scores,
+    w: RecallWeights,
+) -> None:
+    """The message right after a matching question (in its turn, or opening the next) is its answer."""
+    by_position = {(group[0].session, group[0].position): group for group in members.values() if group}
+    for seed, score in seeds.items():
+        experience = found.get(seed)
+        if experience is None or "?" not in experience.what:
+            continue
+        group = members.get(experience.turn, [])
+        index = next((i for i, e in enumerate(group) if e.id == seed), None)
+        if index is None:
+            continue
+        if index + 1 < len(group):
+            reply = group[index + 1]
+        else:
+            following = by_position.get((experience.session, experience.position + 1))
+            if not following:
+                continue
+            reply = following[0]
+        scores.add(reply.id, w.answer * score, f"answers {seed[:10]}")
+
+
 def _rarity(frequency: int, total: int, common: float) -> float:
     """0..1: 1 for a concept one experience mentions, 0 for one more than `common` of them mention."""
     if frequency <= 0 or frequency > common * total:
@@ -184,6 +214,9 @@ def _expand(
             share = 1.0 if experience is adjacent else w.far
             where = "next after" if after else "just before"
             scores.add(experience.id, w.neighbour * share * score, f"{where} {seed[:10]}")
+
+    if w.answer:
+        _answers(seeds, found, members, scores, w)
 
     mentions = store.mentions_of(seeds)
     frequency = store.concept_frequency({concept for _, concept, _ in mentions})
