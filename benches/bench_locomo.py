@@ -14,7 +14,8 @@ over whole turns (`bm25.py`).
 
 Budgeted context: `render` of the top `--hits` (default 50) experiences under
 `--budget` tokens (default 2,000, exact cl100k); a piece of evidence is held
-when its text (summary or full) is in that output. The baseline's budgeted
+when its text (summary or full) is in that output (`budget_full_recall`: in
+full text, or in a summary that is the whole text). The baseline's budgeted
 context is its ranked turns, in full, while they fit. Full context is the whole
 conversation (every turn as `speaker: text`), in tokens, the mean over
 conversations. Latency is recall plus rendering per question, in process.
@@ -59,6 +60,7 @@ class Tally:
         self.rows: dict[str, list[dict[int, float]]] = defaultdict(list)
         self.budget_tokens: list[int] = []
         self.budget_held: list[float] = []
+        self.budget_full: list[float] = []
 
     def add(self, category: int, ranked: list[str], evidence: tuple[str, ...]) -> None:
         row = {k: len(set(ranked[:k]) & set(evidence)) / len(evidence) for k in KS}
@@ -77,6 +79,7 @@ class Tally:
         }
         out["budget_tokens"] = round(statistics.fmean(self.budget_tokens)) if self.budget_tokens else 0
         out["budget_recall"] = round(statistics.fmean(self.budget_held), 4) if self.budget_held else 0.0
+        out["budget_full_recall"] = round(statistics.fmean(self.budget_full), 4) if self.budget_full else 0.0
         return out
 
 
@@ -145,12 +148,16 @@ def run(path: Path, budget: int, hits_for_budget: int) -> dict[str, object]:
                 held = {s for hit in hits if hit.experience.id in held_ids for s in hit.experience.sources}
                 ours.budget_tokens.append(rendering.tokens)
                 ours.budget_held.append(len(held & set(question.evidence)) / len(question.evidence))
+                full_ids = rendering.held(("full",))
+                whole = {s for hit in hits if hit.experience.id in full_ids for s in hit.experience.sources}
+                ours.budget_full.append(len(whole & set(question.evidence)) / len(question.evidence))
 
                 plain = baseline.rank(question.question, max(hits_for_budget, max(KS)))
                 base.add(question.category, plain, question.evidence)
                 tokens, kept = _baseline_budget(plain, conversation, budget)
                 base.budget_tokens.append(tokens)
                 base.budget_held.append(len(kept & set(question.evidence)) / len(question.evidence))
+                base.budget_full.append(base.budget_held[-1])
         next(ticks, None)
         for store in stores.values():
             store.close()
@@ -196,6 +203,8 @@ def print_table(result: dict[str, object]) -> None:
     budget = result["budget"]
     held = f"evidence in {budget:,} tokens"
     print(f"| {held:<{WIDTH}} | {_pct(ours['budget_recall']):>8} | {_pct(base['budget_recall']):>8} |")
+    whole, mine, theirs = "  of which in full text", ours["budget_full_recall"], base["budget_full_recall"]
+    print(f"| {whole:<{WIDTH}} | {_pct(mine):>8} | {_pct(theirs):>8} |")
     size = "budgeted context, tokens"
     print(f"| {size:<{WIDTH}} | {ours['budget_tokens']:>8,} | {base['budget_tokens']:>8,} |")
     print(f"\nfull conversation: {result['full_context_tokens']:,} tokens (mean)")
@@ -240,6 +249,7 @@ def draw_chart(result: dict[str, object], path: Path) -> None:
         label="BM25",
     )
     right.set_xticks(list(positions), [f"{c}\n{names.get(c, '')}" for c in categories])
+    right.tick_params(axis="x", labelsize=8)
     right.set_ylabel("recall@10 (%)")
     right.set_ylim(0, 100)
     right.set_title("by LoCoMo category")

@@ -18,6 +18,7 @@ README = (ROOT / "README.md").read_text(encoding="utf-8")
 DB = "/tmp/memory.db"  # README examples use this database; tests give each block a fresh one
 ARCHIVE = "/tmp/archive"  # ... and this archive folder: its blocks run as sessions too
 DAYS = re.compile(r"\bt=[+-]\d+\b")  # the archive's time axis is days from today
+EXPERIENCE_DB = "/tmp/experiences.db"  # the same for `zero capture`, `zero recall`, `zero convo`
 NOW = re.compile(
     r"(created_at\": \"|created  +|updated_at\": \"|updated  +|last at )\d{4}-\d\d-\d\dT[\d:.]+Z"
 )
@@ -48,7 +49,7 @@ def console_examples() -> list[tuple[str, str]]:
 
 
 def _uses_db(block: list[tuple[str, str]]) -> bool:
-    return any(DB in command or ARCHIVE in command for command, _ in block)
+    return any(db in command for command, _ in block for db in (DB, ARCHIVE, EXPERIENCE_DB))
 
 
 def quick_start() -> list[str]:
@@ -74,6 +75,9 @@ def test_readme_has_examples_for_every_command() -> None:
         "ops",
         "completion",
         "archive",
+        "capture",
+        "recall",
+        "convo",
     } <= commands
 
 

@@ -3,8 +3,11 @@
 from __future__ import annotations
 
 import json
+import os
 import subprocess
 import sys
+import uuid
+from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
@@ -14,7 +17,37 @@ from hypothesis import strategies as st
 from zerolang.convo.memory import ConversationMemory
 from zerolang.convo.model import ChatMessage, prune
 from zerolang.convo.sqlite_store import SqliteEntryStore
+from zerolang.convo.store import EntryStore
 from zerolang.errors import ZeroError
+
+SERVER = "host=127.0.0.1 port=5432 user=postgres"
+
+
+@pytest.fixture(scope="module")
+def pg_database() -> Iterator[str]:
+    psycopg = pytest.importorskip("psycopg")
+    name = f"zt_capture_convo_{os.getpid()}_{uuid.uuid4().hex[:8]}"
+    with psycopg.connect(f"{SERVER} dbname=postgres", autocommit=True) as admin:
+        admin.execute(f"CREATE DATABASE {name}")
+    try:
+        yield f"{SERVER} dbname={name}"
+    finally:
+        with psycopg.connect(f"{SERVER} dbname=postgres", autocommit=True) as admin:
+            admin.execute(f"DROP DATABASE IF EXISTS {name} WITH (FORCE)")
+
+
+@pytest.fixture(params=["sqlite", "postgres"])
+def store(request: pytest.FixtureRequest) -> Iterator[EntryStore]:
+    if request.param == "sqlite":
+        with SqliteEntryStore(":memory:") as sqlite:
+            yield sqlite
+        return
+    from zerolang.convo.postgres_store import PostgresEntryStore
+
+    schema = f"c_{uuid.uuid4().hex[:12]}"
+    with PostgresEntryStore(request.getfixturevalue("pg_database"), schema=schema) as postgres:
+        yield postgres
+        postgres._db.execute(f"DROP SCHEMA {schema} CASCADE")
 
 
 class Clock:
@@ -33,8 +66,7 @@ def history(n: int) -> list[ChatMessage]:
     return out
 
 
-def test_store_and_restore_under_the_seeds_keys() -> None:
-    store = SqliteEntryStore(":memory:")
+def test_store_and_restore_under_the_seeds_keys(store: EntryStore) -> None:
     clock = Clock()
     memory = ConversationMemory(store, "coder", clock=clock)
     assert memory.restore() == []
@@ -92,8 +124,7 @@ def test_prune_properties(roles: list[str], limit: int) -> None:
     assert kept_others == others[len(others) - len(kept_others) :]  # the most recent ones
 
 
-def test_ttl_expires_lazily_and_cleanup_removes() -> None:
-    store = SqliteEntryStore(":memory:")
+def test_ttl_expires_lazily_and_cleanup_removes(store: EntryStore) -> None:
     clock = Clock()
     memory = ConversationMemory(store, "bot", ttl=60, clock=clock)
     memory.store_turn(history(1))
@@ -106,8 +137,7 @@ def test_ttl_expires_lazily_and_cleanup_removes() -> None:
     assert store.keys("agent:bot:", now=0) == []
 
 
-def test_search_over_turns_and_agents_are_separate() -> None:
-    store = SqliteEntryStore(":memory:")
+def test_search_over_turns_and_agents_are_separate(store: EntryStore) -> None:
     memory = ConversationMemory(store, "a", clock=Clock())
     other = ConversationMemory(store, "b", clock=Clock())
     memory.store_turn(

@@ -41,3 +41,10 @@ def test_capture_errors(tmp_path: Path) -> None:
     assert missing.returncode == 1 and "no such file" in missing.stderr
     wrong = zero("capture", str(FIXTURES / "pi_v1.jsonl"), "--format", "yaml", "--db", str(db))
     assert wrong.returncode == 1 and "--format 'yaml'" in wrong.stderr
+
+
+def test_capture_a_folder(tmp_path: Path) -> None:
+    db = str(tmp_path / "e.db")
+    result = zero("capture", str(FIXTURES), "--db", db, "--json")
+    assert result.returncode == 0, result.stderr
+    assert json.loads(result.stdout)["turns"] == 13

@@ -118,3 +118,21 @@ def test_zero_recall_end_to_end(tmp_path: Path) -> None:
         [*run, "recall", "x", "--db", str(tmp_path / "none.db")], capture_output=True, text=True
     )
     assert missing.returncode == 1 and "no experience database" in missing.stderr
+
+
+class Lengthy:
+    """A stand-in ranker: longer texts are 'more similar'."""
+
+    weight = 10.0
+
+    def similarity(self, query: str, texts: list[str]) -> list[float]:
+        longest = max(len(text) for text in texts)
+        return [len(text) / longest for text in texts]
+
+
+def test_an_optional_ranker_adds_its_similarity() -> None:
+    store = fixture_store()
+    plain = recall(store, "reading list", limit=3)
+    ranked = recall(store, "reading list", limit=3, ranker=Lengthy())
+    assert "similar meaning" in ranked[0].reasons
+    assert ranked[0].score > plain[0].score

@@ -5,18 +5,23 @@ from __future__ import annotations
 import json
 import sys
 from pathlib import Path
-from typing import Annotated
+from typing import TYPE_CHECKING, Annotated
 
 import typer
 
 from zerolang.cli.experience_db import ExperienceDbOption, open_store
+
+if TYPE_CHECKING:
+    from zerolang.experience.capture import CaptureResult
+    from zerolang.experience.store import ExperienceStore
 
 
 def capture(
     files: Annotated[
         list[Path],
         typer.Argument(
-            help="Transcripts: pi/OpenClaw or Claude Code JSONL, OpenAI chat JSON/JSONL.", show_default=False
+            help="Transcripts (pi, Claude Code, OpenAI chat JSON/JSONL) or folders of them.",
+            show_default=False,
         ),
     ],
     db: ExperienceDbOption = None,
@@ -41,14 +46,18 @@ def capture(
     Every file is read before anything is stored; capturing again adds only what is new.
     """
     from zerolang.errors import ZeroError
-    from zerolang.experience.capture import capture_files
+    from zerolang.experience.capture import capture_files, expand
     from zerolang.experience.transcripts import FORMATS
 
     if fmt is not None and fmt not in FORMATS:
         raise ZeroError(f"--format {fmt!r}: expected one of {', '.join(FORMATS)}")
     names = {key: value for key, value in (("user", user), ("assistant", agent)) if value}
     with open_store(db, create=True) as store:
-        result = capture_files(store, files, names=names, fmt=fmt)
+        files = expand(files)
+        if sys.stderr.isatty() and len(files) > 1:
+            result = _with_progress(store, files, names, fmt)
+        else:
+            result = capture_files(store, files, names=names, fmt=fmt)
     if as_json:
         sys.stdout.write(json.dumps(result.added.as_dict()) + "\n")
         return
@@ -64,6 +73,29 @@ def capture(
         f"Added {_plural(added.turns, 'turn')}, {_plural(added.experiences, 'experience')}, "
         f"{_plural(added.concepts, 'concept')}, {_plural(added.edges, 'edge')}."
     )
+
+
+def _with_progress(
+    store: ExperienceStore, files: list[Path], names: dict[str, str], fmt: str | None
+) -> CaptureResult:
+    """The capture with a transient rich progress bar on stderr (only ever on a terminal)."""
+    from rich.console import Console
+    from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
+
+    from zerolang.experience.capture import capture_files
+
+    columns = (
+        TextColumn("reading"),
+        BarColumn(),
+        MofNCompleteColumn(),
+        TextColumn("files"),
+        TimeRemainingColumn(),
+    )
+    with Progress(*columns, console=Console(stderr=True), transient=True) as bar:
+        task = bar.add_task("capture", total=len(files))
+        return capture_files(
+            store, files, names=names, fmt=fmt, progress=lambda done, _: bar.update(task, completed=done)
+        )
 
 
 def _plural(count: int, noun: str) -> str:

@@ -20,7 +20,9 @@ from zerolang.cli.experience_db import ExperienceDbOption, default_db
 
 if TYPE_CHECKING:
     from zerolang.convo.memory import ConversationMemory
+    from zerolang.convo.postgres_store import PostgresEntryStore
     from zerolang.convo.sqlite_store import SqliteEntryStore
+    from zerolang.convo.store import EntryStore
 
 P = ParamSpec("P")
 
@@ -46,9 +48,18 @@ MaxTokens = Annotated[
 ]
 
 
-def _store(db: Path | None, *, create: bool) -> SqliteEntryStore:
+def _store(db: Path | None, *, create: bool) -> SqliteEntryStore | PostgresEntryStore:
     from zerolang.convo.sqlite_store import SqliteEntryStore
     from zerolang.errors import ZeroError
+
+    if db is not None and str(db).startswith(("postgresql:", "postgres:")):
+        from zerolang.cli.experience_db import postgres_url
+
+        try:
+            from zerolang.convo.postgres_store import PostgresEntryStore
+        except ImportError:
+            raise ZeroError("PostgreSQL needs psycopg: pip install 'zerolang[postgres]'") from None
+        return PostgresEntryStore(postgres_url(db))
 
     path = db if db is not None and str(db) else default_db()
     if create and str(path) != ":memory:":
@@ -60,7 +71,7 @@ def _store(db: Path | None, *, create: bool) -> SqliteEntryStore:
 
 
 def _memory(
-    store: SqliteEntryStore,
+    store: EntryStore,
     agent: str,
     max_messages: int = 100,
     max_tokens: int | None = None,
@@ -139,7 +150,8 @@ def store_turn(
         return
     typer.echo(
         f"Stored agent:{agent}:turn:{meta.iteration}: {meta.message_count} messages, "
-        f"{meta.input_tokens} input and {meta.output_tokens} output tokens, {meta.tool_calls} tool calls"
+        f"{meta.input_tokens} input and {meta.output_tokens} output tokens, "
+        f"{meta.tool_calls} tool call{'' if meta.tool_calls == 1 else 's'}"
     )
 
 

@@ -12,6 +12,7 @@ from typing import TYPE_CHECKING, Annotated
 import typer
 
 if TYPE_CHECKING:
+    from zerolang.experience.postgres_store import PostgresExperienceStore
     from zerolang.experience.sqlite_store import SqliteExperienceStore
 
 DB_ENV = "ZERO_EXPERIENCE_DB"
@@ -23,7 +24,8 @@ ExperienceDbOption = Annotated[
         envvar=DB_ENV,
         metavar="PATH",
         show_envvar=True,
-        help="The experience database (SQLite). Default: experiences.db in the per-user data directory.",
+        help="The experience database: a SQLite file or a postgresql:// URL. "
+        "Default: experiences.db in the per-user data directory.",
     ),
 ]
 
@@ -34,9 +36,17 @@ def default_db() -> Path:
     return Path(user_data_dir("zerolang", appauthor=False)) / "experiences.db"
 
 
-def open_store(option: Path | None, *, create: bool) -> SqliteExperienceStore:
+def open_store(option: Path | None, *, create: bool) -> SqliteExperienceStore | PostgresExperienceStore:
+    """A SQLite file, or PostgreSQL when `--db` is a `postgresql://` URL (extra `postgres`)."""
     from zerolang.errors import ZeroError
     from zerolang.experience.sqlite_store import SqliteExperienceStore
+
+    if option is not None and str(option).startswith(("postgresql:", "postgres:")):
+        try:
+            from zerolang.experience.postgres_store import PostgresExperienceStore
+        except ImportError:
+            raise ZeroError("PostgreSQL needs psycopg: pip install 'zerolang[postgres]'") from None
+        return PostgresExperienceStore(postgres_url(option))
 
     path = option if option is not None and str(option) else default_db()
     if create and str(path) != ":memory:":
@@ -50,3 +60,10 @@ def open_store(option: Path | None, *, create: bool) -> SqliteExperienceStore:
         elif not path.parent.is_dir():
             raise ZeroError(f"{path}: no such directory {path.parent}")
     return SqliteExperienceStore(path, create=create)
+
+
+def postgres_url(option: Path) -> str:
+    """The URL as typed: a Path folds `//` to `/`, so put it back."""
+    text = str(option)
+    scheme, _, rest = text.partition(":")
+    return f"{scheme}://{rest.lstrip('/')}"

@@ -12,7 +12,7 @@ answered; it links the turn to the session's previous one.
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -47,6 +47,21 @@ class Extractors:
     concepts: ConceptExtractor = field(default_factory=DefaultConcepts)
 
 
+TRANSCRIPT_SUFFIXES = (".jsonl", ".json")
+
+
+def expand(paths: Sequence[str | Path]) -> list[Path]:
+    """Files as given; a folder becomes its `*.jsonl` and `*.json` files, recursively, sorted."""
+    out: list[Path] = []
+    for raw in paths:
+        path = Path(raw)
+        if path.is_dir():
+            out.extend(sorted(p for p in path.rglob("*") if p.is_file() and p.suffix in TRANSCRIPT_SUFFIXES))
+        else:
+            out.append(path)
+    return out
+
+
 def capture_files(
     store: ExperienceStore,
     paths: Sequence[str | Path],
@@ -54,9 +69,14 @@ def capture_files(
     names: Mapping[str, str] | None = None,
     extractors: Extractors | None = None,
     fmt: str | None = None,
+    progress: Callable[[int, int], None] | None = None,
 ) -> CaptureResult:
-    """Read every transcript, then store what is new in one transaction."""
+    """Read every transcript, then store what is new in one transaction.
+
+    `progress(done, total)` is called after each file is read (for a progress bar).
+    """
     parts = extractors or Extractors()
+    paths = expand(paths)
     sessions: list[Session] = []
     files: list[FileResult] = []
     for path in paths:
@@ -65,6 +85,8 @@ def capture_files(
         kind = read[0].format if read else (fmt or "")
         turns = sum(len(turns_of(session)) for session in read)
         files.append(FileResult(str(path), kind, len(read), turns))
+        if progress is not None:
+            progress(len(files), len(paths))
     batch = build(sessions, affect=parts.affect, concepts=parts.concepts, names=names)
     return CaptureResult(tuple(files), store.add(batch))
 

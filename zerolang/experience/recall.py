@@ -13,9 +13,14 @@
    score: the other layers of its turn (`turn`), the message just before or
    after its turn (`neighbour`; the rest of that turn `far` x as much), and
    experiences sharing a rare concept with it (`shared` x rarity); this
-   reaches what is related but shares no keyword with the query.
+   reaches what is related but shares no keyword with the query. A seed that
+   asks a question (has a `?`) passes `answer` x its score to the message right
+   after it, in its turn or opening the next: answers follow questions.
 4. **Who.** An experience by someone the query names scores `1 + speaker`
    times as much (who/what/when are first-class in an experience).
+
+5. **An optional ranker** (`Ranker`, e.g. embeddings; none by default) adds
+   its similarity to every candidate the steps above found.
 
 An experience's score is the sum of its contributions, each kept as a reason.
 The weights are `RecallWeights`; nothing depends on the data recall runs on.
@@ -25,7 +30,9 @@ from __future__ import annotations
 
 import math
 from collections import defaultdict
+from collections.abc import Sequence
 from dataclasses import dataclass, field
+from typing import Protocol
 
 from zerolang.experience.concepts import ConceptExtractor, DefaultConcepts, concept_id
 from zerolang.experience.model import Experience
@@ -43,10 +50,22 @@ class RecallWeights:
     concept: float = 0.5  # mentions a (rare) concept the query names
     turn: float = 0.35  # another layer of a matching turn
     neighbour: float = 0.4  # the message just before or after a matching turn
+    answer: float = 0.6  # the message right after a matching question (its likely answer)
     far: float = 0.5  # the other layers of that neighbouring turn count this share of `neighbour`
     shared: float = 0.2  # shares a rare concept with a match
     common: float = 0.05  # a concept mentioned by more than this share of experiences is not rare
     speaker: float = 0.5  # an experience of someone the query names scores this much more (x 1 + speaker)
+
+
+class Ranker(Protocol):
+    """An optional extra ranker (an embedding model, say): similarity of `query` to each text, 0..1.
+
+    None by default; when given, each candidate gains `weight x similarity` (reason: "similar meaning").
+    """
+
+    weight: float
+
+    def similarity(self, query: str, texts: Sequence[str]) -> list[float]: ...
 
 
 @dataclass(slots=True)
@@ -75,6 +94,7 @@ def recall(
     limit: int = 20,
     weights: RecallWeights | None = None,
     concepts: ConceptExtractor | None = None,
+    ranker: Ranker | None = None,
 ) -> list[Hit]:
     """The experiences most related to `query`, best first, each with why."""
     w = weights or RecallWeights()
@@ -108,6 +128,11 @@ def recall(
         _expand(store, dict(top), scores, w, total)
 
     found = store.experiences(list(scores.score))
+    if ranker is not None and found:
+        ordered = sorted(found)
+        similar = ranker.similarity(query, [found[ident].what for ident in ordered])
+        for ident, value in zip(ordered, similar, strict=True):
+            scores.add(ident, ranker.weight * value, "similar meaning")
     named = {word.lower() for word in words(query)}
     for ident, experience in found.items():
         if w.speaker and set(terms(experience.who)) & named:
@@ -120,6 +145,33 @@ def recall(
             reasons = [text for _, text in sorted(scores.reasons[ident], key=lambda r: -r[0])]
             hits.append(Hit(found[ident], round(score, 4), reasons))
     return hits
+
+
+def _answers(
+    seeds: dict[str, float],
+    found: dict[str, Experience],
+    members: dict[str, list[Experience]],
+    scores: _Scores,
+    w: RecallWeights,
+) -> None:
+    """The message right after a matching question (in its turn, or opening the next) is its answer."""
+    by_position = {(group[0].session, group[0].position): group for group in members.values() if group}
+    for seed, score in seeds.items():
+        experience = found.get(seed)
+        if experience is None or "?" not in experience.what:
+            continue
+        group = members.get(experience.turn, [])
+        index = next((i for i, e in enumerate(group) if e.id == seed), None)
+        if index is None:
+            continue
+        if index + 1 < len(group):
+            reply = group[index + 1]
+        else:
+            following = by_position.get((experience.session, experience.position + 1))
+            if not following:
+                continue
+            reply = following[0]
+        scores.add(reply.id, w.answer * score, f"answers {seed[:10]}")
 
 
 def _rarity(frequency: int, total: int, common: float) -> float:
@@ -162,6 +214,9 @@ def _expand(
             share = 1.0 if experience is adjacent else w.far
             where = "next after" if after else "just before"
             scores.add(experience.id, w.neighbour * share * score, f"{where} {seed[:10]}")
+
+    if w.answer:
+        _answers(seeds, found, members, scores, w)
 
     mentions = store.mentions_of(seeds)
     frequency = store.concept_frequency({concept for _, concept, _ in mentions})

@@ -1,0 +1,103 @@
+"""One contract for every ExperienceStore: SQLite (FTS5) and PostgreSQL (tsvector).
+
+PostgreSQL runs at 127.0.0.1:5432 on CI (trust auth); each run makes its own
+database `zt_capture_<pid>_<random>` and drops it afterwards.
+"""
+
+from __future__ import annotations
+
+import os
+import uuid
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+from zerolang.experience.budget import render
+from zerolang.experience.capture import TurnRecorder, capture_files
+from zerolang.experience.recall import recall
+from zerolang.experience.sqlite_store import SqliteExperienceStore
+from zerolang.experience.store import ExperienceStore
+from zerolang.formats.tokens import count_tokens
+
+FIXTURES = Path(__file__).resolve().parent.parent / "fixtures" / "transcripts"
+SERVER = "host=127.0.0.1 port=5432 user=postgres"
+
+
+@pytest.fixture(scope="module")
+def pg_database() -> Iterator[str]:
+    psycopg = pytest.importorskip("psycopg")
+    name = f"zt_capture_{os.getpid()}_{uuid.uuid4().hex[:8]}"
+    with psycopg.connect(f"{SERVER} dbname=postgres", autocommit=True) as admin:
+        admin.execute(f"CREATE DATABASE {name}")
+    try:
+        yield f"{SERVER} dbname={name}"
+    finally:
+        with psycopg.connect(f"{SERVER} dbname=postgres", autocommit=True) as admin:
+            admin.execute(f"DROP DATABASE IF EXISTS {name} WITH (FORCE)")
+
+
+@pytest.fixture(params=["sqlite", "postgres"])
+def store(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[ExperienceStore]:
+    if request.param == "sqlite":
+        with SqliteExperienceStore(tmp_path / "e.db") as sqlite:
+            yield sqlite
+        return
+    from zerolang.experience.postgres_store import PostgresExperienceStore
+
+    dsn = request.getfixturevalue("pg_database")
+    schema = f"t_{uuid.uuid4().hex[:12]}"
+    with PostgresExperienceStore(dsn, schema=schema) as postgres:
+        yield postgres
+        postgres._db.execute(f"DROP SCHEMA {schema} CASCADE")
+
+
+def test_capture_counts_are_the_same_everywhere(store: ExperienceStore) -> None:
+    files = sorted(FIXTURES.iterdir())
+    added = capture_files(store, files).added
+    assert added.as_dict() == {"turns": 13, "experiences": 33, "concepts": 158, "edges": 258}
+    assert store.counts() == added.as_dict()
+    assert capture_files(store, files).added.as_dict() == {
+        "turns": 0,
+        "experiences": 0,
+        "concepts": 0,
+        "edges": 0,
+    }
+
+
+def test_reads(store: ExperienceStore) -> None:
+    capture_files(store, [FIXTURES / "pi_v1.jsonl"])
+    hits = store.search(["tomatoes", "compost"], 10)
+    assert hits and all(score > 0 for _, score in hits)
+    found = store.experiences([ident for ident, _ in hits])
+    assert any("compost" in e.what for e in found.values())
+    experience = next(iter(found.values()))
+    assert experience.affect == {k: v for k, v in experience.affect.items() if 0 < v < 1}
+    turns = store.search_turns(["nitrogen"], 5)
+    assert len(turns) == 1
+    members = store.experiences_of_turns([turns[0][0]])
+    assert [e.layer.value for e in members] == ["input", "contemplation", "output"]
+    neighbours = store.neighbour_turns([turns[0][0]])
+    assert len(neighbours) == 1 and neighbours[0][0] == turns[0][0]
+    mentions = store.mentions_of([members[0].id])
+    assert mentions and all(src == members[0].id for src, _, _ in mentions)
+    concepts = {concept for _, concept, _ in mentions}
+    frequency = store.concept_frequency(concepts)
+    assert set(frequency) == concepts and min(frequency.values()) >= 1
+    assert set(store.concept_labels(concepts)) == concepts
+    assert {src for src, _ in store.mentioning(concepts)} >= {members[0].id}
+    assert store.search([], 5) == [] and store.search(['"quoted" OR'], 5) == []
+
+
+def test_recorder_and_recall_under_a_budget(store: ExperienceStore) -> None:
+    recorder = TurnRecorder(store, session="s", user="David", agent="Lilu")
+    recorder.record(user_said="I read the Philokalia again.", agent_said="What draws you back?")
+    recorder.record(user_said="The calm about passions.", agent_said="That is apatheia.")
+    assert store.last_turn(recorder.session) is not None
+    again = TurnRecorder(store, session="s", user="David", agent="Lilu")
+    assert again.record(user_said="Melissa wants to learn it", agent_said="Lovely").turns == 1
+    hits = recall(store, "Philokalia", limit=10)
+    assert "That is apatheia." in {hit.experience.what for hit in hits}
+    for budget in (40, 120, 400):
+        rendering = render(store, "Philokalia", hits, budget=budget)
+        assert count_tokens(rendering.text) <= budget

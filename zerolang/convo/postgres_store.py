@@ -1,0 +1,104 @@
+"""Conversation entries in PostgreSQL (`convo_entry` with a tsvector of each entry's text)."""
+
+from __future__ import annotations
+
+import json
+import re
+from types import TracebackType
+from typing import Any
+
+from zerolang.errors import ZeroError
+
+_SCHEMA_NAME = re.compile(r"[a-z_][a-z0-9_]{0,62}")
+
+TABLES = """
+CREATE TABLE IF NOT EXISTS convo_entry (
+    key TEXT PRIMARY KEY, value TEXT NOT NULL, expires_at DOUBLE PRECISION, doc TSVECTOR NOT NULL
+);
+CREATE INDEX IF NOT EXISTS convo_entry_doc ON convo_entry USING GIN (doc)
+"""
+
+
+def _like(prefix: str) -> str:
+    return prefix.replace("\\", "\\\\").replace("%", "\\%").replace("_", "\\_") + "%"
+
+
+class PostgresEntryStore:
+    def __init__(self, dsn: str, *, schema: str = "public") -> None:
+        import psycopg
+
+        if not _SCHEMA_NAME.fullmatch(schema):
+            raise ZeroError(f"schema {schema!r}: use lowercase letters, digits and _")
+        try:
+            self._db = psycopg.connect(dsn, autocommit=True)
+        except psycopg.Error as error:
+            reason = " ".join(str(error).split())
+            raise ZeroError(f"cannot connect to PostgreSQL ({reason})") from None
+        with self._db.transaction():
+            self._db.execute(f"CREATE SCHEMA IF NOT EXISTS {schema}")
+            self._db.execute(f"SET search_path TO {schema}")
+            for statement in TABLES.split(";"):
+                if statement.strip():
+                    self._db.execute(statement)
+
+    def close(self) -> None:
+        self._db.close()
+
+    def __enter__(self) -> PostgresEntryStore:
+        return self
+
+    def __exit__(
+        self, kind: type[BaseException] | None, error: BaseException | None, trace: TracebackType | None
+    ) -> None:
+        self.close()
+
+    def put(self, key: str, value: dict[str, Any], *, text: str, expires_at: float | None) -> None:
+        with self._db.transaction():
+            self._db.execute(
+                "INSERT INTO convo_entry VALUES (%s, %s, %s, to_tsvector('english', %s)) ON CONFLICT (key) "
+                "DO UPDATE SET value = excluded.value, expires_at = excluded.expires_at, doc = excluded.doc",
+                (key, json.dumps(value, ensure_ascii=False), expires_at, text),
+            )
+
+    def get(self, key: str, *, now: float) -> dict[str, Any] | None:
+        row = self._db.execute("SELECT value, expires_at FROM convo_entry WHERE key = %s", (key,)).fetchone()
+        if row is None:
+            return None
+        if row[1] is not None and row[1] <= now:
+            with self._db.transaction():
+                self._db.execute("DELETE FROM convo_entry WHERE key = %s AND expires_at <= %s", (key, now))
+            return None
+        value = json.loads(row[0])
+        return value if isinstance(value, dict) else None
+
+    def keys(self, prefix: str, *, now: float) -> list[str]:
+        rows = self._db.execute(
+            "SELECT key FROM convo_entry WHERE key LIKE %s AND (expires_at IS NULL OR expires_at > %s) "
+            'ORDER BY key COLLATE "C"',
+            (_like(prefix), now),
+        ).fetchall()
+        return [str(row[0]) for row in rows]
+
+    def cleanup(self, prefix: str, *, now: float) -> int:
+        with self._db.transaction():
+            cursor = self._db.execute(
+                "DELETE FROM convo_entry WHERE key LIKE %s AND expires_at <= %s", (_like(prefix), now)
+            )
+        return cursor.rowcount
+
+    def delete(self, prefix: str) -> int:
+        with self._db.transaction():
+            cursor = self._db.execute("DELETE FROM convo_entry WHERE key LIKE %s", (_like(prefix),))
+        return cursor.rowcount
+
+    def search(self, prefix: str, words: list[str], limit: int, *, now: float) -> list[tuple[str, float]]:
+        text = " OR ".join(sorted({re.sub(r"[^\w'-]", "", word) for word in words} - {""}))
+        if not text:
+            return []
+        rows = self._db.execute(
+            "SELECT key, ts_rank(doc, q) AS rank FROM convo_entry, websearch_to_tsquery('english', %s) q "
+            "WHERE doc @@ q AND key LIKE %s AND (expires_at IS NULL OR expires_at > %s) "
+            "ORDER BY rank DESC, key LIMIT %s",
+            (text, _like(prefix), now, limit),
+        ).fetchall()
+        return [(str(key), float(rank)) for key, rank in rows]
