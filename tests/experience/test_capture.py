@@ -12,8 +12,8 @@ from zerolang.errors import ZeroError
 from zerolang.experience.build import turns_of
 from zerolang.experience.capture import TurnRecorder, capture_files
 from zerolang.experience.model import Layer
-from zerolang.experience.sqlite_store import SqliteExperienceStore
 from zerolang.experience.transcripts import read_transcript
+from zerolang.memory.backends.sqlite.experience import SqliteExperienceStore
 
 FIXTURES = Path(__file__).resolve().parent.parent / "fixtures" / "transcripts"
 

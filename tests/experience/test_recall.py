@@ -14,8 +14,8 @@ from zerolang.experience.budget import gist, render
 from zerolang.experience.capture import TurnRecorder, capture_files
 from zerolang.experience.model import Layer
 from zerolang.experience.recall import recall
-from zerolang.experience.sqlite_store import SqliteExperienceStore
 from zerolang.formats.tokens import count_tokens
+from zerolang.memory.backends.sqlite.experience import SqliteExperienceStore
 
 FIXTURES = Path(__file__).resolve().parent.parent / "fixtures" / "transcripts"
 

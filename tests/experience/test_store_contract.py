@@ -16,9 +16,9 @@ import pytest
 from zerolang.experience.budget import render
 from zerolang.experience.capture import TurnRecorder, capture_files
 from zerolang.experience.recall import recall
-from zerolang.experience.sqlite_store import SqliteExperienceStore
 from zerolang.experience.store import ExperienceStore
 from zerolang.formats.tokens import count_tokens
+from zerolang.memory.backends.sqlite.experience import SqliteExperienceStore
 
 FIXTURES = Path(__file__).resolve().parent.parent / "fixtures" / "transcripts"
 SERVER = "host=127.0.0.1 port=5432 user=postgres"
@@ -43,7 +43,7 @@ def store(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[Experience
         with SqliteExperienceStore(tmp_path / "e.db") as sqlite:
             yield sqlite
         return
-    from zerolang.experience.postgres_store import PostgresExperienceStore
+    from zerolang.memory.backends.postgres.experience import PostgresExperienceStore
 
     dsn = request.getfixturevalue("pg_database")
     schema = f"t_{uuid.uuid4().hex[:12]}"

@@ -20,9 +20,9 @@ from zerolang.cli.experience_db import ExperienceDbOption, default_db
 
 if TYPE_CHECKING:
     from zerolang.convo.memory import ConversationMemory
-    from zerolang.convo.postgres_store import PostgresEntryStore
-    from zerolang.convo.sqlite_store import SqliteEntryStore
     from zerolang.convo.store import EntryStore
+    from zerolang.memory.backends.postgres.convo import PostgresEntryStore
+    from zerolang.memory.backends.sqlite.convo import SqliteEntryStore
 
 P = ParamSpec("P")
 
@@ -49,14 +49,14 @@ MaxTokens = Annotated[
 
 
 def _store(db: Path | None, *, create: bool) -> SqliteEntryStore | PostgresEntryStore:
-    from zerolang.convo.sqlite_store import SqliteEntryStore
     from zerolang.errors import ZeroError
+    from zerolang.memory.backends.sqlite.convo import SqliteEntryStore
 
     if db is not None and str(db).startswith(("postgresql:", "postgres:")):
         from zerolang.cli.experience_db import postgres_url
 
         try:
-            from zerolang.convo.postgres_store import PostgresEntryStore
+            from zerolang.memory.backends.postgres.convo import PostgresEntryStore
         except ImportError:
             raise ZeroError("PostgreSQL needs psycopg: pip install 'zerolang[postgres]'") from None
         return PostgresEntryStore(postgres_url(db))

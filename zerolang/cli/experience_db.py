@@ -12,8 +12,8 @@ from typing import TYPE_CHECKING, Annotated
 import typer
 
 if TYPE_CHECKING:
-    from zerolang.experience.postgres_store import PostgresExperienceStore
-    from zerolang.experience.sqlite_store import SqliteExperienceStore
+    from zerolang.memory.backends.postgres.experience import PostgresExperienceStore
+    from zerolang.memory.backends.sqlite.experience import SqliteExperienceStore
 
 DB_ENV = "ZERO_EXPERIENCE_DB"
 
@@ -39,11 +39,11 @@ def default_db() -> Path:
 def open_store(option: Path | None, *, create: bool) -> SqliteExperienceStore | PostgresExperienceStore:
     """A SQLite file, or PostgreSQL when `--db` is a `postgresql://` URL (extra `postgres`)."""
     from zerolang.errors import ZeroError
-    from zerolang.experience.sqlite_store import SqliteExperienceStore
+    from zerolang.memory.backends.sqlite.experience import SqliteExperienceStore
 
     if option is not None and str(option).startswith(("postgresql:", "postgres:")):
         try:
-            from zerolang.experience.postgres_store import PostgresExperienceStore
+            from zerolang.memory.backends.postgres.experience import PostgresExperienceStore
         except ImportError:
             raise ZeroError("PostgreSQL needs psycopg: pip install 'zerolang[postgres]'") from None
         return PostgresExperienceStore(postgres_url(option))

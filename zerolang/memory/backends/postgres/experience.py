@@ -1,6 +1,6 @@
 """Experiential memory in PostgreSQL: tables `exp_*` in one schema, full text by `ts_rank`.
 
-The same `ExperienceStore` as `sqlite_store`, for a shared server. Text is
+The same `ExperienceStore` as the SQLite backend's `experience`, for a shared server. Text is
 indexed as `tsvector`s with the `english` configuration (stemmed, stopwords
 dropped): each experience (`who` weighted B, `what` A) and each turn's layers
 together; queries OR the words. Every write is one transaction. Pass a
