@@ -200,6 +200,27 @@ class PostgresBackend(SqlBackend):
             [*args, keys, keys],
         )
 
+    def touch(self, episodes: Sequence[bytes], stamp: str) -> None:
+        """Access counts in one upsert, committed without waiting for the WAL flush.
+
+        Accesses rank recall; they are not knowledge. A crash may forget the
+        last moments of them, never a fact, and recall stops paying a disk
+        flush per query.
+        """
+        keys = sorted(set(episodes))
+        if not keys:
+            return
+        with self.connection.transaction():
+            self.connection.execute("SET LOCAL synchronous_commit = off")
+            self.connection.execute(
+                "INSERT INTO episode_access (space, episode_hash, access_count, last_access)"
+                " SELECT %s, k, 1, %s FROM unnest(%b::bytea[]) AS k"
+                " ON CONFLICT (space, episode_hash) DO UPDATE SET"
+                " access_count = episode_access.access_count + 1,"
+                " last_access = greatest(episode_access.last_access, excluded.last_access)",
+                (self._space, stamp, keys),
+            )
+
     def write_plan(self, plan: merge.Plan) -> None:
         """The plan as one statement per table: each column a typed array, `unnest` makes the rows.
 
