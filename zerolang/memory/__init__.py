@@ -8,13 +8,15 @@
 - `compiler`: CompilerInput -> (graph AST, MemoryRecord);
 - `store`: the SQLite store with its merge rules;
 - `check`: what `MemoryStore.check` verifies (git-fsck style);
-- `ingest`: reading inputs (JSON, JSON array, JSON Lines) into a store.
+- `ingest`: reading inputs (JSON, JSON array, JSON Lines) into a store;
+- `handle`: `open(...)`, the documented Python API (docs/python-api.md): one `Memory` object.
 """
 
 from __future__ import annotations
 
 from zerolang.memory.check import Problem
 from zerolang.memory.compiler import build_graph, compile_input, compile_record
+from zerolang.memory.handle import Memory, open_memory
 from zerolang.memory.hashing import concept_hash, context_hash, episode_hash, fact_hash
 from zerolang.memory.ingest import SourcedInput, ingest, load_inputs, parse_inputs
 from zerolang.memory.normalize import DEFAULT_ALIASES, AliasTable, normalize_label, normalize_predicate
@@ -44,6 +46,8 @@ from zerolang.memory.types import (
     SemanticTuple,
 )
 
+open = open_memory  # `zerolang.memory.open(location, space=...)`: the Python API's entry point
+
 __all__ = [
     "DEFAULT_ALIASES",
     "AliasTable",
@@ -62,6 +66,7 @@ __all__ = [
     "FactView",
     "InputError",
     "InsertResult",
+    "Memory",
     "MemoryRecord",
     "MemoryStore",
     "Observation",
@@ -81,5 +86,7 @@ __all__ = [
     "load_inputs",
     "normalize_label",
     "normalize_predicate",
+    "open",
+    "open_memory",
     "parse_inputs",
 ]
