@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import secrets
 from collections.abc import Awaitable, Callable, Iterator
 from pathlib import Path
 from typing import Any
@@ -12,6 +13,7 @@ import pytest
 pytest.importorskip("mcp")
 
 import zerolang.memory
+from tests.backends import Scratch, postgres_server
 from zerolang.mcp.server import ArchiveAccess, build_server
 
 POLICY = """\
@@ -30,9 +32,29 @@ clearance = 5
 """
 
 
-@pytest.fixture
-def memory(tmp_path: Path) -> Iterator[zerolang.memory.Memory]:
-    with zerolang.memory.open(tmp_path / "m.db", space="agent", archive=tmp_path / "archive") as opened:
+@pytest.fixture(scope="session")
+def postgres_url() -> Iterator[str]:
+    server = postgres_server()
+    if server.url is None:
+        pytest.skip(server.reason)
+    scratch = Scratch(server.url)
+    try:
+        yield scratch.create()
+    finally:
+        scratch.drop()
+
+
+@pytest.fixture(params=["sqlite", "postgres"])
+def memory(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[zerolang.memory.Memory]:
+    """The server's memory on each backend (on PostgreSQL, a space of this test's own)."""
+    if request.param == "postgres":
+        location: str | Path = request.getfixturevalue("postgres_url")
+        space = f"agent-{secrets.token_hex(6)}"
+    else:
+        location, space = tmp_path / "m.db", "agent"
+    with zerolang.memory.open(
+        location, space=space, experiences=tmp_path / "experiences.db", archive=tmp_path / "archive"
+    ) as opened:
         yield opened
 
 

@@ -102,7 +102,7 @@ def test_store_tuples_then_get_and_query(session: Session, memory: zerolang.memo
     session(body)
     view = memory.get("agent")  # the tools wrote the memory the server was given, in its space
     assert view is not None and len(view.facts) == 2
-    assert memory.store.in_space("default").get_concept_by_label("agent") is None
+    assert memory.store.in_space("elsewhere").get_concept_by_label("agent") is None
 
 
 def test_store_a_turn_then_recall(session: Session) -> None:
