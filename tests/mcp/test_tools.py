@@ -353,3 +353,43 @@ def test_the_graph_survives_a_restart(tmp_path: Any) -> None:
 
     anyio.run(write)
     anyio.run(read)
+
+
+def test_forget_is_served_only_where_the_build_has_it(
+    memory: zerolang.memory.Memory, tmp_path: Any, monkeypatch: Any
+) -> None:
+    """Without `zerolang.memory.forget` there is no `forget` tool; with a module of that shape, it delegates."""
+    import sys
+
+    import anyio
+    from mcp import Client
+
+    from zerolang.mcp import server as mcp_server
+    from zerolang.memory import handle
+
+    (tmp_path / "forget_stand_in.py").write_text(
+        "from dataclasses import dataclass\n"
+        "@dataclass\n"
+        "class Selector:\n    kind: str\n    target: str\n"
+        "class Report:\n"
+        "    def __init__(self, selector, purge): self.selector, self.purge = selector, purge\n"
+        "    def to_json(self): return {'kind': self.selector.kind, 'target': self.selector.target}\n"
+        "def forget(store, selector, *, at, purge=False):\n    return Report(selector, purge)\n",
+        encoding="utf-8",
+    )
+
+    async def tools() -> set[str]:
+        async with Client(mcp_server.build_server(memory)) as client:
+            names = {tool.name for tool in (await client.list_tools()).tools}
+            if "forget" in names:
+                done = await call(client, "forget", {"kind": "concept", "target": "agent"})
+                assert "concept" in str(done) and "agent" in str(done)
+            return names
+
+    monkeypatch.setattr(mcp_server, "FORGET_MODULE", "no_such_forget_module_here")
+    assert "forget" not in anyio.run(tools)
+    monkeypatch.syspath_prepend(str(tmp_path))
+    monkeypatch.setattr(mcp_server, "FORGET_MODULE", "forget_stand_in")
+    monkeypatch.setattr(handle, "FORGET_MODULE", "forget_stand_in")
+    assert "forget" in anyio.run(tools)
+    sys.modules.pop("forget_stand_in", None)

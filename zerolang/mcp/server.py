@@ -216,7 +216,7 @@ def _our_tools(server: MCPServer, memory: Memory, access: ArchiveAccess | None) 
             raise _failing(error) from None
         return {"kind": result.kind, "rows": result.rows, "plan": result.plan, "notes": result.notes}
 
-    if importlib.util.find_spec(FORGET_MODULE) is not None:
+    if _has_forget():
 
         @server.tool(annotations=DELETE)
         async def forget(kind: str, target: str) -> dict[str, Any]:
@@ -226,6 +226,14 @@ def _our_tools(server: MCPServer, memory: Memory, access: ArchiveAccess | None) 
             except ZeroError as error:
                 raise _failing(error) from None
             return dict(report.to_json())
+
+
+def _has_forget() -> bool:
+    """Whether this build has the forget work (its module), so the `forget` tool can be served."""
+    try:
+        return importlib.util.find_spec(FORGET_MODULE) is not None
+    except (ImportError, ValueError):
+        return False
 
 
 def _graph_tools(server: MCPServer, graph: KnowledgeGraph) -> None:
