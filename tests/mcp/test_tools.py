@@ -393,3 +393,20 @@ def test_forget_is_served_only_where_the_build_has_it(
     monkeypatch.setattr(handle, "FORGET_MODULE", "forget_stand_in")
     assert "forget" in anyio.run(tools)
     sys.modules.pop("forget_stand_in", None)
+
+
+def test_two_servers_on_one_memory_see_each_others_changes(memory: zerolang.memory.Memory) -> None:
+    from zerolang.mcp.graph import KnowledgeGraph
+
+    first, second = KnowledgeGraph(memory), KnowledgeGraph(memory)
+    assert first.read_graph() == {"entities": [], "relations": []}
+    first.create_entities([{"name": "A", "entityType": "t", "observations": ["x"]}])
+    assert [e["name"] for e in second.read_graph()["entities"]] == ["A"]
+    second.delete_observations([{"entityName": "A", "observations": ["x"]}])
+    assert first.read_graph()["entities"] == [{"name": "A", "entityType": "t", "observations": []}]
+    memory.remember([("unrelated", "is", "fact")])  # any other write: the next read replays the log
+    assert first.add_observations([{"entityName": "A", "contents": ["y"]}]) == [
+        {"entityName": "A", "addedObservations": ["y"]}
+    ]
+    assert second.open_nodes(["A"])["entities"][0]["observations"] == ["y"]
+    assert KnowledgeGraph(memory).read_graph() == first.read_graph() == second.read_graph()

@@ -30,6 +30,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from zerolang.errors import ZeroError
+from zerolang.memory.backend import Counts
 from zerolang.memory.handle import Memory
 from zerolang.memory.normalize import normalize_predicate
 from zerolang.memory.types import CompilerInput, ContextMeta, InputError, SemanticTuple
@@ -103,6 +104,12 @@ class Graph:
             drop = {Relation(r["from"], r["to"], r["relationType"]) for r in op["relations"]}
             self.relations = [r for r in self.relations if r not in drop]
 
+    def copy(self) -> Graph:
+        entities = {
+            name: Entity(e.name, e.entityType, list(e.observations)) for name, e in self.entities.items()
+        }
+        return Graph(entities, list(self.relations))
+
     def subgraph(self, names: Iterable[str]) -> Graph:
         """These entities and every relation with at least one end among them (as the reference does)."""
         wanted = set(names)
@@ -117,10 +124,19 @@ class KnowledgeGraph:
     def __init__(self, memory: Memory) -> None:
         self.memory = memory
         self._lock = threading.Lock()
+        # The last replay and the store's counts it was made at: while they are unchanged (no
+        # writer, here or elsewhere, added or removed anything), the log is the same.
+        self._cached: tuple[Counts, Graph] | None = None
 
     # ---- reading ----
     def load(self) -> Graph:
-        """The graph: every recorded operation of this space, replayed in order."""
+        """The graph: every recorded operation of this space, replayed in order (a fresh copy)."""
+        counts = self.memory.store.counts()
+        if self._cached is None or self._cached[0] != counts:
+            self._cached = (counts, self._replay())
+        return self._cached[1].copy()
+
+    def _replay(self) -> Graph:
         ops: list[tuple[str, dict[str, Any]]] = []
         for context, _stored in self.memory.store.backend.scan_contexts():
             meta = context.meta
@@ -277,4 +293,11 @@ class KnowledgeGraph:
         op_id = f"{time.time_ns():020d}-{secrets.token_hex(4)}"
         text = json.dumps(op, ensure_ascii=False, separators=(",", ":"))
         context = ContextMeta(utc_now(), SOURCE, SCOPE_PREFIX + op_id, metadata={METADATA_KEY: text})
+        before = self._cached
+        current = before is not None and before[0] == self.memory.store.counts()
         self.memory.ingest(CompilerInput(tuple(facts), context))
+        if before is not None and current:
+            before[1].apply(op)  # the newest operation: applying it last keeps the log's order
+            self._cached = (self.memory.store.counts(), before[1])
+        else:
+            self._cached = None
