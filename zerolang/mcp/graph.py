@@ -64,7 +64,7 @@ class Relation:
 @dataclass(slots=True)
 class Graph:
     entities: dict[str, Entity] = field(default_factory=dict)
-    relations: list[Relation] = field(default_factory=list)
+    relations: dict[Relation, None] = field(default_factory=dict)  # a set that keeps its order
 
     def to_json(self) -> dict[str, Any]:
         return {
@@ -82,9 +82,7 @@ class Graph:
                 )
         elif kind == "create_relations":
             for item in op["relations"]:
-                relation = Relation(item["from"], item["to"], item["relationType"])
-                if relation not in self.relations:
-                    self.relations.append(relation)
+                self.relations.setdefault(Relation(item["from"], item["to"], item["relationType"]))
         elif kind == "add_observations":
             for item in op["observations"]:
                 entity = self.entities.get(item["entityName"])
@@ -93,7 +91,7 @@ class Graph:
         elif kind == "delete_entities":
             gone = set(op["entityNames"])
             self.entities = {name: e for name, e in self.entities.items() if name not in gone}
-            self.relations = [r for r in self.relations if r.source not in gone and r.to not in gone]
+            self.relations = {r: None for r in self.relations if r.source not in gone and r.to not in gone}
         elif kind == "delete_observations":
             for item in op["deletions"]:
                 entity = self.entities.get(item["entityName"])
@@ -102,19 +100,19 @@ class Graph:
                     entity.observations = [o for o in entity.observations if o not in drop]
         elif kind == "delete_relations":
             drop = {Relation(r["from"], r["to"], r["relationType"]) for r in op["relations"]}
-            self.relations = [r for r in self.relations if r not in drop]
+            self.relations = {r: None for r in self.relations if r not in drop}
 
     def copy(self) -> Graph:
         entities = {
             name: Entity(e.name, e.entityType, list(e.observations)) for name, e in self.entities.items()
         }
-        return Graph(entities, list(self.relations))
+        return Graph(entities, dict(self.relations))
 
     def subgraph(self, names: Iterable[str]) -> Graph:
         """These entities and every relation with at least one end among them (as the reference does)."""
         wanted = set(names)
         entities = {name: e for name, e in self.entities.items() if name in wanted}
-        relations = [r for r in self.relations if r.source in entities or r.to in entities]
+        relations = {r: None for r in self.relations if r.source in entities or r.to in entities}
         return Graph(entities, relations)
 
 
