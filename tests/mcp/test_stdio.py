@@ -77,7 +77,7 @@ def test_zero_mcp_refuses_a_half_configured_archive(tmp_path: Path) -> None:
         timeout=120,
     )
     assert run.returncode == 1
-    assert "--policy and --as go together" in run.stderr
+    assert "--as needs a consent policy" in run.stderr
     assert "Traceback" not in run.stderr
     bad = tmp_path / "policy.toml"
     bad.write_text("version = 7\n", encoding="utf-8")

@@ -59,9 +59,12 @@ def mcp(
     except ImportError as error:
         missing = (error.name or "mcp").split(".")[0]
         raise ZeroError(f"zero mcp needs {missing}: pip install 'zerolang[mcp]'") from None
-    rules = policy or memory_settings_for().archive_policy
-    if (rules is None) != (as_channel is None):
+    if policy is not None and as_channel is None:
         raise ZeroError("--policy and --as go together: a policy says what a channel may see")
+    # a configured policy (memory.archive.policy) serves the archive only to a server started --as
+    rules = (policy or memory_settings_for().archive_policy) if as_channel is not None else None
+    if as_channel is not None and rules is None:
+        raise ZeroError("--as needs a consent policy: pass --policy FILE or set memory.archive.policy")
     if rules is not None:
         from zerolang.archive.policy import load_policy
 
