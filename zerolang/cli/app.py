@@ -95,6 +95,11 @@ COMMANDS: dict[str, Command] = {
         "zerolang.cli.query_cmd:query",
         "Recall from a concept or match triple patterns in the memory database.",
     ),
+    "mcp": Command(
+        "zerolang.cli.mcp_cmd:mcp",
+        "Serve memory to agents over MCP (stdio): get, search, store, recall, query, and the"
+        " reference memory server's knowledge-graph tools.",
+    ),
     "memory": Command(
         "zerolang.cli.memory_cmd:memory_app",
         "0-memory: compile facts into .0 graphs, store them, get them back by label or hash.",

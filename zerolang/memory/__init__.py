@@ -9,7 +9,8 @@
 - `store`: `MemoryStore`, one space of a store on any backend (`backend`, `backends/`);
 - `merge`: the merge rules every backend applies;
 - `check`: what `MemoryStore.check` verifies (git-fsck style);
-- `ingest`: reading inputs (JSON, JSON array, JSON Lines) into a store.
+- `ingest`: reading inputs (JSON, JSON array, JSON Lines) into a store;
+- `handle`: `open(...)`, the documented Python API (docs/python-api.md): one `Memory` object.
 
 Names are imported on first use, so importing a submodule (a backend, the
 state store) does not load the compiler.
@@ -23,6 +24,8 @@ from typing import TYPE_CHECKING
 if TYPE_CHECKING:
     from zerolang.memory.check import Problem
     from zerolang.memory.compiler import build_graph, compile_input, compile_record
+    from zerolang.memory.handle import Memory, open_memory
+    from zerolang.memory.handle import open_memory as open  # noqa: A004
     from zerolang.memory.hashing import concept_hash, context_hash, episode_hash, fact_hash
     from zerolang.memory.ingest import SourcedInput, ingest, load_inputs, parse_inputs
     from zerolang.memory.normalize import DEFAULT_ALIASES, AliasTable, normalize_label, normalize_predicate
@@ -57,6 +60,10 @@ _HOMES = {
     "build_graph": "zerolang.memory.compiler",
     "compile_input": "zerolang.memory.compiler",
     "compile_record": "zerolang.memory.compiler",
+    "Memory": "zerolang.memory.handle",
+    "open_memory": "zerolang.memory.handle",
+    # `zerolang.memory.open(location, space=...)`: the Python API's entry point
+    "open": "zerolang.memory.handle",
     "concept_hash": "zerolang.memory.hashing",
     "context_hash": "zerolang.memory.hashing",
     "episode_hash": "zerolang.memory.hashing",
@@ -97,9 +104,10 @@ def __getattr__(name: str) -> object:
     home = _HOMES.get(name)
     if home is None:
         raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
-    value = getattr(importlib.import_module(home), name)
+    value = getattr(importlib.import_module(home), "open_memory" if name == "open" else name)
     globals()[name] = value
     return value
+
 
 
 __all__ = [
@@ -120,6 +128,7 @@ __all__ = [
     "FactView",
     "InputError",
     "InsertResult",
+    "Memory",
     "MemoryRecord",
     "MemoryStore",
     "Observation",
@@ -139,5 +148,7 @@ __all__ = [
     "load_inputs",
     "normalize_label",
     "normalize_predicate",
+    "open",
+    "open_memory",
     "parse_inputs",
 ]

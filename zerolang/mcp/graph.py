@@ -1,0 +1,301 @@
+"""The reference MCP memory server's knowledge graph, kept in 0-memory as a log of recorded operations.
+
+Agents configured for the reference server (modelcontextprotocol/servers, `src/memory`) see
+entities (`name`, `entityType`, `observations`) and relations (`from`, `to`, `relationType`),
+compared as exact strings. Here every operation that changes the graph is one memory record:
+
+- its **context** has source `mcp:knowledge-graph`, scope `kg-op:<id>` (ids sort in the order the
+  operations happened: nanoseconds, then random digits) and metadata `kg_op`, the operation's
+  effect as JSON (only what changed: entities that were new, observations not already held);
+- its **tuples** make the graph's content ordinary facts that `query`, `get` and recall reach:
+  `(name, entity_type, type)`, `(name, has_observation, text)`, `(from, relationType, to)`.
+
+Deletions are explicit, recorded operations too: `delete_entities`, `delete_observations` and
+`delete_relations` are stored as *retractions* (`kg_op` names what was removed; tuples
+`(name, retracted, entity)`, `(name, retracted_observation, text)` and
+`(from, retracted_<relationType>, to)`). The graph is the replay of the log, so a retraction
+hides what it names from every graph tool, and nothing stored is destroyed: the facts the
+earlier operations stated stay in memory, with the retraction beside them. Erasing them is
+the forget work's job (tombstones), which can adopt these retractions as its selectors.
+"""
+
+from __future__ import annotations
+
+import json
+import secrets
+import threading
+import time
+from collections.abc import Iterable
+from dataclasses import dataclass, field
+from typing import Any
+
+from zerolang.errors import ZeroError
+from zerolang.memory.backend import Counts
+from zerolang.memory.handle import Memory
+from zerolang.memory.normalize import normalize_predicate
+from zerolang.memory.types import CompilerInput, ContextMeta, InputError, SemanticTuple
+
+SOURCE = "mcp:knowledge-graph"
+SCOPE_PREFIX = "kg-op:"
+METADATA_KEY = "kg_op"
+FALLBACK_SUBJECT = "mcp knowledge graph"
+
+
+@dataclass(slots=True)
+class Entity:
+    name: str
+    entityType: str
+    observations: list[str] = field(default_factory=list)
+
+    def to_json(self) -> dict[str, Any]:
+        return {"name": self.name, "entityType": self.entityType, "observations": list(self.observations)}
+
+
+@dataclass(frozen=True, slots=True)
+class Relation:
+    source: str  # `from` on the wire
+    to: str
+    relationType: str
+
+    def to_json(self) -> dict[str, str]:
+        return {"from": self.source, "to": self.to, "relationType": self.relationType}
+
+
+@dataclass(slots=True)
+class Graph:
+    entities: dict[str, Entity] = field(default_factory=dict)
+    relations: dict[Relation, None] = field(default_factory=dict)  # a set that keeps its order
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "entities": [entity.to_json() for entity in self.entities.values()],
+            "relations": [relation.to_json() for relation in self.relations],
+        }
+
+    def apply(self, op: dict[str, Any]) -> None:
+        """Replay one recorded operation (its effect: everything in it applies)."""
+        kind = op.get("op")
+        if kind == "create_entities":
+            for item in op["entities"]:
+                self.entities.setdefault(
+                    item["name"], Entity(item["name"], item["entityType"], list(item["observations"]))
+                )
+        elif kind == "create_relations":
+            for item in op["relations"]:
+                self.relations.setdefault(Relation(item["from"], item["to"], item["relationType"]))
+        elif kind == "add_observations":
+            for item in op["observations"]:
+                entity = self.entities.get(item["entityName"])
+                if entity is not None:
+                    entity.observations.extend(o for o in item["contents"] if o not in entity.observations)
+        elif kind == "delete_entities":
+            gone = set(op["entityNames"])
+            self.entities = {name: e for name, e in self.entities.items() if name not in gone}
+            self.relations = {r: None for r in self.relations if r.source not in gone and r.to not in gone}
+        elif kind == "delete_observations":
+            for item in op["deletions"]:
+                entity = self.entities.get(item["entityName"])
+                if entity is not None:
+                    drop = set(item["observations"])
+                    entity.observations = [o for o in entity.observations if o not in drop]
+        elif kind == "delete_relations":
+            drop = {Relation(r["from"], r["to"], r["relationType"]) for r in op["relations"]}
+            self.relations = {r: None for r in self.relations if r not in drop}
+
+    def copy(self) -> Graph:
+        entities = {
+            name: Entity(e.name, e.entityType, list(e.observations)) for name, e in self.entities.items()
+        }
+        return Graph(entities, dict(self.relations))
+
+    def subgraph(self, names: Iterable[str]) -> Graph:
+        """These entities and every relation with at least one end among them (as the reference does)."""
+        wanted = set(names)
+        entities = {name: e for name, e in self.entities.items() if name in wanted}
+        relations = {r: None for r in self.relations if r.source in entities or r.to in entities}
+        return Graph(entities, relations)
+
+
+class KnowledgeGraph:
+    """The reference server's operations over a `Memory` (one space)."""
+
+    def __init__(self, memory: Memory) -> None:
+        self.memory = memory
+        self._lock = threading.Lock()
+        # The last replay and the store's counts it was made at: while they are unchanged (no
+        # writer, here or elsewhere, added or removed anything), the log is the same.
+        self._cached: tuple[Counts, Graph] | None = None
+
+    # ---- reading ----
+    def load(self) -> Graph:
+        """The graph: every recorded operation of this space, replayed in order (a fresh copy)."""
+        counts = self.memory.store.counts()
+        if self._cached is None or self._cached[0] != counts:
+            self._cached = (counts, self._replay())
+        return self._cached[1].copy()
+
+    def _replay(self) -> Graph:
+        ops: list[tuple[str, dict[str, Any]]] = []
+        for context, _stored in self.memory.store.backend.scan_contexts():
+            meta = context.meta
+            if meta.source != SOURCE or not meta.scope.startswith(SCOPE_PREFIX):
+                continue
+            text = meta.metadata.get(METADATA_KEY)
+            if text is None:
+                continue
+            ops.append((meta.scope, json.loads(text)))
+        graph = Graph()
+        for _, op in sorted(ops, key=lambda item: item[0]):
+            graph.apply(op)
+        return graph
+
+    def read_graph(self) -> dict[str, Any]:
+        return self.load().to_json()
+
+    def search_nodes(self, query: str) -> dict[str, Any]:
+        graph = self.load()
+        needle = query.lower()
+        names = [
+            e.name
+            for e in graph.entities.values()
+            if needle in e.name.lower()
+            or needle in e.entityType.lower()
+            or any(needle in o.lower() for o in e.observations)
+        ]
+        return graph.subgraph(names).to_json()
+
+    def open_nodes(self, names: list[str]) -> dict[str, Any]:
+        return self.load().subgraph(names).to_json()
+
+    # ---- changing ----
+    def create_entities(self, entities: list[dict[str, Any]]) -> list[dict[str, Any]]:
+        with self._lock, self.memory.store.transaction():
+            graph = self.load()
+            new: list[dict[str, Any]] = []
+            for item in entities:
+                if item["name"] not in graph.entities and all(n["name"] != item["name"] for n in new):
+                    new.append({**item, "observations": list(item["observations"])})
+            if new:
+                tuples = [(e["name"], "entity_type", e["entityType"]) for e in new]
+                tuples += [(e["name"], "has_observation", o) for e in new for o in e["observations"]]
+                self._record({"op": "create_entities", "entities": new}, tuples)
+            return new
+
+    def create_relations(self, relations: list[dict[str, str]]) -> list[dict[str, str]]:
+        with self._lock, self.memory.store.transaction():
+            graph = self.load()
+            for item in relations:
+                for end in (item["from"], item["to"]):
+                    if end not in graph.entities:
+                        raise ZeroError(f"Entity with name {end} not found")
+            new: list[dict[str, str]] = []
+            for item in relations:
+                relation = Relation(item["from"], item["to"], item["relationType"])
+                if relation not in graph.relations and relation.to_json() not in new:
+                    new.append(relation.to_json())
+            if new:
+                tuples = [(r["from"], r["relationType"], r["to"]) for r in new]
+                self._record({"op": "create_relations", "relations": new}, tuples)
+            return new
+
+    def add_observations(self, observations: list[dict[str, Any]]) -> list[dict[str, Any]]:
+        with self._lock, self.memory.store.transaction():
+            graph = self.load()
+            results: list[dict[str, Any]] = []
+            for item in observations:
+                entity = graph.entities.get(item["entityName"])
+                if entity is None:
+                    raise ZeroError(f"Entity with name {item['entityName']} not found")
+                added: list[str] = []
+                for content in item["contents"]:
+                    if content not in entity.observations and content not in added:
+                        added.append(content)
+                entity.observations.extend(added)  # a later item for the same entity sees these
+                results.append({"entityName": item["entityName"], "addedObservations": added})
+            effect = [
+                {"entityName": r["entityName"], "contents": r["addedObservations"]}
+                for r in results
+                if r["addedObservations"]
+            ]
+            if effect:
+                tuples = [(e["entityName"], "has_observation", o) for e in effect for o in e["contents"]]
+                self._record({"op": "add_observations", "observations": effect}, tuples)
+            return results
+
+    def delete_entities(self, names: list[str]) -> str:
+        with self._lock, self.memory.store.transaction():
+            graph = self.load()
+            deleted = [name for name in dict.fromkeys(names) if name in graph.entities]
+            missing = [name for name in names if name not in graph.entities]
+            if deleted:
+                tuples = [(name, "retracted", "entity") for name in deleted]
+                self._record({"op": "delete_entities", "entityNames": deleted}, tuples)
+        if not missing:
+            return "Entities deleted successfully"
+        return f"Deleted {len(deleted)} of {len(names)} entities. Not found: {', '.join(missing)}"
+
+    def delete_observations(self, deletions: list[dict[str, Any]]) -> str:
+        with self._lock, self.memory.store.transaction():
+            graph = self.load()
+            effect: list[dict[str, Any]] = []
+            missing: list[str] = []
+            count = 0
+            for item in deletions:
+                entity = graph.entities.get(item["entityName"])
+                if entity is None:
+                    missing.append(item["entityName"])
+                    continue
+                drop = set(item["observations"])
+                gone = [o for o in entity.observations if o in drop]
+                entity.observations = [o for o in entity.observations if o not in drop]
+                count += len(gone)
+                if gone:
+                    effect.append({"entityName": item["entityName"], "observations": gone})
+            if effect:
+                tuples = [
+                    (e["entityName"], "retracted_observation", o) for e in effect for o in e["observations"]
+                ]
+                self._record({"op": "delete_observations", "deletions": effect}, tuples)
+        requested = sum(len(item["observations"]) for item in deletions)
+        if count == requested:
+            return "Observations deleted successfully"
+        tail = f" Entities not found: {', '.join(missing)}" if missing else ""
+        return f"Deleted {count} of {requested} observations.{tail}"
+
+    def delete_relations(self, relations: list[dict[str, str]]) -> str:
+        with self._lock, self.memory.store.transaction():
+            graph = self.load()
+            wanted = {Relation(r["from"], r["to"], r["relationType"]) for r in relations}
+            gone = [r.to_json() for r in graph.relations if r in wanted]
+            if gone:
+                tuples = [
+                    (r["from"], "retracted_" + normalize_predicate(r["relationType"]), r["to"]) for r in gone
+                ]
+                self._record({"op": "delete_relations", "relations": gone}, tuples)
+        if len(gone) == len(relations):
+            return "Relations deleted successfully"
+        return f"Deleted {len(gone)} of {len(relations)} relations. The rest matched nothing."
+
+    def _record(self, op: dict[str, Any], tuples: list[tuple[str, str, str]]) -> None:
+        """Store one operation: its effect in the context's metadata, its content as facts."""
+        from zerolang.memory.compiler import utc_now
+
+        facts: list[SemanticTuple] = []
+        for subject, predicate, obj in tuples:
+            try:
+                facts.append(SemanticTuple(subject, predicate, obj))
+            except InputError:  # a name no label can hold (e.g. only punctuation): the log keeps it
+                continue
+        if not facts:
+            facts.append(SemanticTuple(FALLBACK_SUBJECT, "recorded", str(op["op"]).replace("_", " ")))
+        op_id = f"{time.time_ns():020d}-{secrets.token_hex(4)}"
+        text = json.dumps(op, ensure_ascii=False, separators=(",", ":"))
+        context = ContextMeta(utc_now(), SOURCE, SCOPE_PREFIX + op_id, metadata={METADATA_KEY: text})
+        before = self._cached
+        current = before is not None and before[0] == self.memory.store.counts()
+        self.memory.ingest(CompilerInput(tuple(facts), context))
+        if before is not None and current:
+            before[1].apply(op)  # the newest operation: applying it last keeps the log's order
+            self._cached = (self.memory.store.counts(), before[1])
+        else:
+            self._cached = None

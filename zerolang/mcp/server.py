@@ -1,0 +1,295 @@
+"""`zero mcp`: 0-memory as agent tools, on the official MCP Python SDK (`MCPServer`).
+
+Two tool sets over one `Memory` (one space):
+
+- **ours**: `get` (a concept, fact or archived document by hash; documents only through the
+  consent policy), `search` (archive summaries the policy releases, with filters), `store`
+  (tuples, or a conversation turn), `recall` (captured experiences), `query` (the DSL), and
+  `forget` when the build has `zerolang.memory.forget`;
+- **the reference memory server's** (`create_entities` ... `open_nodes`), same names, arguments
+  and results, kept in our memory by `zerolang.mcp.graph`.
+
+Tools are coroutines that run the (quick, local) store calls on the event loop's thread: a
+SQLite connection belongs to the thread that opened it, and the SDK runs plain functions on
+worker threads. Every result is structured (`structuredContent`, typed by `zerolang.mcp.schema`);
+a refusal or a bad argument is a tool error (`isError`) whose text is our one-line message.
+"""
+
+from __future__ import annotations
+
+import importlib.util
+from dataclasses import dataclass
+from typing import Any
+
+from mcp.server.mcpserver import MCPServer
+from mcp.server.mcpserver.exceptions import ToolError
+from mcp.types import ToolAnnotations
+
+from zerolang import __version__
+from zerolang.errors import ZeroError
+from zerolang.mcp import schema
+from zerolang.mcp.graph import KnowledgeGraph
+from zerolang.memory.handle import FORGET_MODULE, Memory
+
+INSTRUCTIONS = (
+    "0-memory: facts as content-addressed graphs, captured conversations, and an archive behind a "
+    "consent policy. Store facts with `store` (or the knowledge-graph tools), ask with `query` "
+    "(e.g. 'recall \"topic\" depth 2') and `recall`, read archived documents with `search` then `get`."
+)
+READ = ToolAnnotations(
+    read_only_hint=True, destructive_hint=False, idempotent_hint=True, open_world_hint=False
+)
+WRITE = ToolAnnotations(
+    read_only_hint=False, destructive_hint=False, idempotent_hint=False, open_world_hint=False
+)
+DELETE = ToolAnnotations(
+    read_only_hint=False, destructive_hint=True, idempotent_hint=True, open_world_hint=False
+)
+
+
+@dataclass(frozen=True, slots=True)
+class ArchiveAccess:
+    """Who the server's archive tools speak as: a consent policy file and the caller's channel."""
+
+    policy: str
+    channel: str
+    clearance: int | None = None
+
+
+def build_server(memory: Memory, access: ArchiveAccess | None = None) -> MCPServer:
+    """An MCP server whose tools read and write `memory`."""
+    server: MCPServer = MCPServer(
+        "zerolang-memory", version=__version__, instructions=INSTRUCTIONS, log_level="WARNING"
+    )
+    _our_tools(server, memory, access)
+    _graph_tools(server, KnowledgeGraph(memory))
+    return server
+
+
+def _failing(error: ZeroError) -> ToolError:
+    return ToolError(error.message)
+
+
+def _our_tools(server: MCPServer, memory: Memory, access: ArchiveAccess | None) -> None:
+    gate_cache: list[Any] = []
+
+    def gate() -> Any:
+        if access is None:
+            raise ToolError(
+                "the archive tools need a consent policy: start the server with --policy and --as"
+            )
+        if not gate_cache:
+            gate_cache.append(memory.gate(access.policy))
+        return gate_cache[0]
+
+    def caller() -> Any:
+        from zerolang.archive.policy import Caller
+
+        assert access is not None
+        return Caller(access.channel, access.clearance)
+
+    @server.tool(annotations=READ)
+    async def get(hash: str) -> schema.GetResult:
+        """Get by hash: a concept (full hash or unique prefix, or a label) with its facts, a fact, or
+        an archived document (full text, only when the consent policy allows it)."""
+        try:
+            text = hash.strip().lower()
+            if len(text) == 64 and all(c in "0123456789abcdef" for c in text):
+                fact = memory.fact(text)
+                if fact is not None:
+                    return {"kind": "fact", "hash": text, "fact": fact.to_json()}
+            view = memory.get(hash.strip())
+            if view is not None:
+                return {
+                    "kind": "concept",
+                    "hash": str(view.concept.hash),
+                    "concept": dict(view.to_json()["concept"]),  # type: ignore[call-overload]
+                    "facts": [fact.to_json() for fact in view.facts],
+                }
+            if access is None:
+                raise ToolError(f"no concept or fact {hash!r} in the memory")
+            document = gate().get(caller(), hash)
+            return {"kind": "document", "hash": document.hash, "document": document.to_json()}
+        except ZeroError as error:
+            raise _failing(error) from None
+
+    @server.tool(annotations=READ)
+    async def search(
+        text: str = "",
+        limit: int = 10,
+        since_days: int | None = None,
+        session: str | None = None,
+        channels: list[str] | None = None,
+        privacy_max: int | None = None,
+        abstraction_min: int | None = None,
+        abstraction_max: int | None = None,
+    ) -> schema.SearchResult:
+        """Search archived memories: summaries only (never full text), newest first, that the consent
+        policy releases to this server's channel. `text` words must all occur in the summary."""
+        filters: dict[str, Any] = {
+            "t_min": None if since_days is None else -since_days,
+            "session": session,
+            "channels": None if channels is None else tuple(channels),
+            "privacy_max": privacy_max,
+            "abstraction_min": abstraction_min,
+            "abstraction_max": abstraction_max,
+        }
+        try:
+            if limit < 1:
+                raise ZeroError(f"limit must be at least 1, not {limit}")
+            hits = gate().search(
+                caller(), text, limit=limit, **{k: v for k, v in filters.items() if v is not None}
+            )
+        except ZeroError as error:
+            raise _failing(error) from None
+        return {"summaries": [hit.to_json() for hit in hits]}
+
+    @server.tool(annotations=WRITE)
+    async def store(
+        tuples: list[schema.Triple] | None = None,
+        turn: schema.TurnInput | None = None,
+        source: str = "mcp",
+        scope: str = "general",
+    ) -> schema.StoreResult:
+        """Store facts (subject, predicate, object, optional confidence 0..1, stated in one context of
+        `source` and `scope`) and/or one finished conversation turn (captured as experiences)."""
+        if not tuples and turn is None:
+            raise ToolError("nothing to store: give tuples, a turn, or both")
+        result: schema.StoreResult = {
+            "new_concepts": 0,
+            "new_facts": 0,
+            "new_episodes": 0,
+            "duplicates": 0,
+            "turns": 0,
+            "experiences": 0,
+        }
+        try:
+            if tuples:
+                rows = [(t["subject"], t["predicate"], t["object"], t.get("confidence", 1.0)) for t in tuples]
+                inserted = memory.remember(rows, source=source, scope=scope)
+                result.update(inserted.to_json())  # type: ignore[typeddict-item]
+            if turn is not None:
+                added = memory.capture(
+                    session=turn["session"],
+                    user_said=turn.get("user_said", ""),
+                    thinking=turn.get("thinking", ""),
+                    agent_said=turn.get("agent_said", ""),
+                    user=turn.get("user", "user"),
+                    agent=turn.get("agent", "assistant"),
+                )
+                result["turns"], result["experiences"] = added.turns, added.experiences
+        except ZeroError as error:
+            raise _failing(error) from None
+        return result
+
+    @server.tool(annotations=READ)
+    async def recall(text: str, limit: int = 10) -> schema.RecallResult:
+        """Recall captured conversation experiences most related to `text`, best first, each with why."""
+        try:
+            if limit < 1:
+                raise ZeroError(f"limit must be at least 1, not {limit}")
+            hits = memory.recall(text, limit=limit)
+        except ZeroError as error:
+            raise _failing(error) from None
+        return {
+            "hits": [
+                {
+                    "id": hit.experience.id,
+                    "layer": str(hit.experience.layer),
+                    "who": hit.experience.who,
+                    "what": hit.experience.what,
+                    "when": hit.experience.when,
+                    "session": hit.experience.session,
+                    "score": hit.score,
+                    "reasons": list(hit.reasons),
+                }
+                for hit in hits
+            ]
+        }
+
+    @server.tool(annotations=READ)
+    async def query(text: str) -> schema.QueryResult:
+        """Run a 0-memory query (docs/query.md): 'recall "topic" depth 2 limit 10', 'match (?x needs ?y)'."""
+        try:
+            result = memory.query(text)
+        except ZeroError as error:
+            raise _failing(error) from None
+        return {"kind": result.kind, "rows": result.rows, "plan": result.plan, "notes": result.notes}
+
+    if _has_forget():
+
+        @server.tool(annotations=DELETE)
+        async def forget(kind: str, target: str) -> dict[str, Any]:
+            """Forget what `kind` (concept, fact, source, scope, time, space) and `target` name."""
+            try:
+                report = memory.forget(kind, target)
+            except ZeroError as error:
+                raise _failing(error) from None
+            return dict(report.to_json())
+
+
+def _has_forget() -> bool:
+    """Whether this build has the forget work (its module), so the `forget` tool can be served."""
+    try:
+        return importlib.util.find_spec(FORGET_MODULE) is not None
+    except (ImportError, ValueError):
+        return False
+
+
+def _graph_tools(server: MCPServer, graph: KnowledgeGraph) -> None:
+    def guarded(function: Any, *args: Any) -> Any:
+        try:
+            return function(*args)
+        except ZeroError as error:
+            raise _failing(error) from None
+
+    @server.tool(title="Create Entities", annotations=WRITE)
+    async def create_entities(entities: list[schema.Entity]) -> schema.EntitiesResult:
+        """Create multiple new entities in the knowledge graph"""
+        return {"entities": guarded(graph.create_entities, [dict(e) for e in entities])}
+
+    @server.tool(
+        title="Create Relations",
+        annotations=WRITE,
+        description="Create multiple new relations between entities in the knowledge graph."
+        " Relations should be in active voice",
+    )
+    async def create_relations(relations: list[schema.Relation]) -> schema.RelationsResult:
+        return {"relations": guarded(graph.create_relations, [dict(r) for r in relations])}
+
+    @server.tool(title="Add Observations", annotations=WRITE)
+    async def add_observations(observations: list[schema.ObservationInput]) -> schema.ObservationsResult:
+        """Add new observations to existing entities in the knowledge graph"""
+        return {"results": guarded(graph.add_observations, [dict(o) for o in observations])}
+
+    @server.tool(title="Delete Entities", annotations=DELETE)
+    async def delete_entities(entityNames: list[str]) -> schema.DeleteResult:
+        """Delete multiple entities and their associated relations from the knowledge graph"""
+        return {"success": True, "message": guarded(graph.delete_entities, entityNames)}
+
+    @server.tool(title="Delete Observations", annotations=DELETE)
+    async def delete_observations(deletions: list[schema.ObservationDeletion]) -> schema.DeleteResult:
+        """Delete specific observations from entities in the knowledge graph"""
+        return {"success": True, "message": guarded(graph.delete_observations, [dict(d) for d in deletions])}
+
+    @server.tool(title="Delete Relations", annotations=DELETE)
+    async def delete_relations(relations: list[schema.Relation]) -> schema.DeleteResult:
+        """Delete multiple relations from the knowledge graph"""
+        return {"success": True, "message": guarded(graph.delete_relations, [dict(r) for r in relations])}
+
+    @server.tool(title="Read Graph", annotations=READ)
+    async def read_graph() -> schema.GraphResult:
+        """Read the entire knowledge graph"""
+        return guarded(graph.read_graph)  # type: ignore[no-any-return]
+
+    @server.tool(title="Search Nodes", annotations=READ)
+    async def search_nodes(query: str) -> schema.GraphResult:
+        """Search for nodes in the knowledge graph based on a query"""
+        if len(query) > 2048:
+            raise ToolError("query is longer than 2048 characters")
+        return guarded(graph.search_nodes, query)  # type: ignore[no-any-return]
+
+    @server.tool(title="Open Nodes", annotations=READ)
+    async def open_nodes(names: list[str]) -> schema.GraphResult:
+        """Open specific nodes in the knowledge graph by their names"""
+        return guarded(graph.open_nodes, names)  # type: ignore[no-any-return]
