@@ -25,7 +25,7 @@ if TYPE_CHECKING:
     from zerolang.memory.check import Problem
     from zerolang.memory.compiler import build_graph, compile_input, compile_record
     from zerolang.memory.handle import Memory, open_memory
-    from zerolang.memory.handle import open_memory as open  # noqa: A004
+    from zerolang.memory.handle import open_memory as open
     from zerolang.memory.hashing import concept_hash, context_hash, episode_hash, fact_hash
     from zerolang.memory.ingest import SourcedInput, ingest, load_inputs, parse_inputs
     from zerolang.memory.normalize import DEFAULT_ALIASES, AliasTable, normalize_label, normalize_predicate
@@ -107,7 +107,6 @@ def __getattr__(name: str) -> object:
     value = getattr(importlib.import_module(home), "open_memory" if name == "open" else name)
     globals()[name] = value
     return value
-
 
 
 __all__ = [

@@ -44,7 +44,7 @@ if TYPE_CHECKING:
     from zerolang.experience.capture import CaptureResult
     from zerolang.experience.model import Added
     from zerolang.experience.recall import Hit
-    from zerolang.experience.sqlite_store import SqliteExperienceStore
+    from zerolang.memory.backends.sqlite.experience import SqliteExperienceStore
     from zerolang.query.executor import QueryResult
 
 __all__ = ["FORGET_MODULE", "Memory", "open_memory"]
@@ -225,7 +225,7 @@ class Memory:
     def experiences(self) -> SqliteExperienceStore:
         """The experience store (opened, and created, when first used)."""
         if self._experiences is None:
-            from zerolang.experience.sqlite_store import SqliteExperienceStore
+            from zerolang.memory.backends.sqlite.experience import SqliteExperienceStore
 
             self._experiences = SqliteExperienceStore(self.experiences_location, create=True)
         return self._experiences
