@@ -201,25 +201,46 @@ class PostgresBackend(SqlBackend):
         )
 
     def touch(self, episodes: Sequence[bytes], stamp: str) -> None:
-        """Access counts in one upsert, committed without waiting for the WAL flush.
+        """Access counts in one upsert, one round trip, committed without waiting for the WAL flush.
 
         Accesses rank recall; they are not knowledge. A crash may forget the
         last moments of them, never a fact, and recall stops paying a disk
-        flush per query.
+        flush per query. Inside a caller's transaction the upsert joins it and
+        changes nothing about how it commits.
         """
+        from psycopg.pq import TransactionStatus
+
         keys = sorted(set(episodes))
         if not keys:
             return
-        with self.connection.transaction():
-            self.connection.execute("SET LOCAL synchronous_commit = off")
-            self.connection.execute(
-                "INSERT INTO episode_access (space, episode_hash, access_count, last_access)"
-                " SELECT %s, k, 1, %s FROM unnest(%b::bytea[]) AS k"
-                " ON CONFLICT (space, episode_hash) DO UPDATE SET"
-                " access_count = episode_access.access_count + 1,"
-                " last_access = greatest(episode_access.last_access, excluded.last_access)",
-                (self._space, stamp, keys),
+        upsert = (
+            " INSERT INTO episode_access (space, episode_hash, access_count, last_access)"
+            " SELECT %s, k, 1, %s FROM unnest(%b::bytea[]) AS k{quiet}"
+            " ON CONFLICT (space, episode_hash) DO UPDATE SET"
+            " access_count = episode_access.access_count + 1,"
+            " last_access = greatest(episode_access.last_access, excluded.last_access)"
+        )
+        if self.connection.info.transaction_status == TransactionStatus.IDLE:
+            # one statement, its own transaction: the local setting lasts until its commit
+            text = "WITH quiet AS (SELECT set_config('synchronous_commit', 'off', true))" + upsert.format(
+                quiet=", quiet"
             )
+        else:
+            text = upsert.format(quiet="")
+        self.connection.execute(text, (self._space, stamp, keys))
+
+    def degrees(self, concepts: Sequence[bytes]) -> dict[bytes, int]:
+        """Both fact ends counted in one query."""
+        keys = sorted(set(concepts))
+        if not keys:
+            return {}
+        rows = self.connection.execute(
+            "SELECT k, count(*) FROM (SELECT subject_hash AS k FROM facts WHERE space = %s"
+            " AND subject_hash = ANY(%b) UNION ALL SELECT object_hash FROM facts WHERE space = %s"
+            " AND object_hash = ANY(%b)) AS ends GROUP BY k",
+            (self._space, keys, self._space, keys),
+        ).fetchall()
+        return {bytes(key): int(count) for key, count in rows}
 
     def write_plan(self, plan: merge.Plan) -> None:
         """The plan as one statement per table: each column a typed array, `unnest` makes the rows.
