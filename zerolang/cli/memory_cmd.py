@@ -691,3 +691,7 @@ def grant(
         grant_space(role, space)
         path = store.path
     typer.echo(f"{role} may read and write space {space} in {path}")
+
+
+# recorded forgetting registers its commands on memory_app
+from zerolang.cli import memory_forget_cmd as _memory_forget_cmd  # noqa: E402, F401

@@ -42,6 +42,7 @@ class InsertResult:
     new_facts: int = 0
     new_episodes: int = 0
     duplicates: int = 0
+    forgotten: int = 0  # relations a tombstone blocks (not counted as duplicates)
 
     def __add__(self, other: InsertResult) -> InsertResult:
         return InsertResult(
@@ -49,16 +50,20 @@ class InsertResult:
             self.new_facts + other.new_facts,
             self.new_episodes + other.new_episodes,
             self.duplicates + other.duplicates,
+            self.forgotten + other.forgotten,
         )
 
     def to_json(self) -> dict[str, int]:
-        """The `zero memory ingest --json` document."""
-        return {
+        """The `zero memory ingest --json` document (`forgotten` only when a tombstone blocked something)."""
+        document = {
             "new_concepts": self.new_concepts,
             "new_facts": self.new_facts,
             "new_episodes": self.new_episodes,
             "duplicates": self.duplicates,
         }
+        if self.forgotten:
+            document["forgotten"] = self.forgotten
+        return document
 
 
 @dataclass(frozen=True, slots=True)
@@ -132,6 +137,37 @@ class FactFilter:
     compares: tuple[tuple[str, str, float], ...] = ()
     self_loop: bool = False
     bound: tuple[str, Sequence[bytes | str]] | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class TombstoneRow:
+    """A recorded forget: its hash, what it forgot (`target` and `payload` are None once purged)."""
+
+    hash: bytes
+    kind: str
+    target: str | None
+    created_at: str
+    payload: str | None
+    purged_at: str | None
+    restored_at: str | None
+
+
+@dataclass(frozen=True, slots=True)
+class Removed:
+    """What a forget took out of the live tables."""
+
+    concepts: int = 0
+    facts: int = 0
+    episodes: int = 0
+    contexts: int = 0
+
+    def to_json(self) -> dict[str, int]:
+        return {
+            "concepts": self.concepts,
+            "facts": self.facts,
+            "episodes": self.episodes,
+            "contexts": self.contexts,
+        }
 
 
 COMPARE_COLUMNS = frozenset({"confidence", "observations"})
@@ -237,3 +273,35 @@ class MemoryBackend(Protocol):
         """Move episodes to the pruned log; facts, concepts and contexts stay. Returns how many moved."""
 
     def pruned(self) -> list[PrunedEpisode]: ...
+
+    # ---- forgetting (tombstones) ----
+    def episodes_by(self, column: str, keys: Sequence[bytes]) -> list[bytes]:
+        """Episode hashes, live or pruned, whose `fact_hash` or `context_hash` is in `keys`, sorted."""
+
+    def forget(
+        self, tombstone: TombstoneRow, episodes: Sequence[bytes], blocked: Sequence[tuple[bytes, str]]
+    ) -> Removed:
+        """Record the tombstone and its blocked keys; remove the episodes and whatever only they held up."""
+
+    def blocked(self, keys: Sequence[bytes]) -> set[bytes]:
+        """Which of `keys` (concept, fact or episode hashes) a live tombstone blocks."""
+
+    def tombstones(self) -> list[TombstoneRow]:
+        """Every tombstone of the space, oldest first."""
+
+    def forgotten_keys(self) -> list[tuple[bytes, str, bytes]]:
+        """`(key, kind, tombstone)` for every key a live tombstone blocks, sorted."""
+
+    def add_tombstone_keys(
+        self, tombstone: bytes, created_at: str, keys: Sequence[tuple[bytes, str]]
+    ) -> bool:
+        """Record a tombstone known only by hash (a received or purged one); False if it was known."""
+
+    def purge_tombstone(self, tombstone: bytes, stamp: str) -> bool:
+        """Erase a tombstone's target and payload, keeping its hash and keys; False if already purged."""
+
+    def restore_tombstone(self, tombstone: bytes, stamp: str) -> bool:
+        """Lift a tombstone's blocks (it stays recorded, restored); False if it was not live."""
+
+    def erase_freed(self) -> None:
+        """Make deleted content unrecoverable from the store's files (SQLite: checkpoint, VACUUM)."""

@@ -140,7 +140,36 @@ CREATE TABLE pruned_episodes (
     for table in TABLES
 )
 
-MIGRATIONS: tuple[str, ...] = (V1,)  # MIGRATIONS[n - 1] takes version n - 1 to n
+FORGET_TABLES = ("tombstones", "forgotten_keys")
+
+# tombstones: what `zero memory forget` recorded; forgotten_keys: the hashes each one blocks
+V_FORGET = """
+CREATE TABLE tombstones (
+    space        TEXT NOT NULL,
+    hash         BYTEA NOT NULL CHECK (octet_length(hash) = 32),
+    kind         TEXT NOT NULL,
+    target       TEXT,
+    created_at   TEXT NOT NULL,
+    payload      TEXT,
+    purged_at    TEXT,
+    restored_at  TEXT,
+    PRIMARY KEY (space, hash)
+);
+CREATE TABLE forgotten_keys (
+    space      TEXT NOT NULL,
+    key        BYTEA NOT NULL CHECK (octet_length(key) = 32),
+    tombstone  BYTEA NOT NULL,
+    kind       TEXT NOT NULL,
+    PRIMARY KEY (space, key, tombstone)
+);
+CREATE INDEX forgotten_keys_by_tombstone ON forgotten_keys (space, tombstone);
+""" + "".join(
+    f"ALTER TABLE {table} ENABLE ROW LEVEL SECURITY;\n"
+    f"CREATE POLICY zero_space ON {table} USING ({_POLICY}) WITH CHECK ({_POLICY});\n"
+    for table in FORGET_TABLES
+)
+
+MIGRATIONS: tuple[str, ...] = (V1, V_FORGET)  # MIGRATIONS[n - 1] takes version n - 1 to n
 LATEST = len(MIGRATIONS)
 
 

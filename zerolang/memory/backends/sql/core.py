@@ -57,6 +57,10 @@ class SqlCore(ABC):
     def write(self) -> AbstractContextManager[None]:
         """A write transaction holding the space's write lock from its first statement."""
 
+    def blocked(self, keys: Sequence[bytes]) -> set[bytes]:
+        """Which of `keys` a tombstone blocks (`forgetting.Forgetting` implements it)."""
+        raise NotImplementedError
+
     def one(self, sql: str, args: Sequence[object] = ()) -> Row | None:
         found = self.rows(sql, args)
         return found[0] if found else None

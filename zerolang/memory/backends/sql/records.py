@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 from collections.abc import Iterator, Sequence
+from dataclasses import replace
 
 from zerolang.memory import merge
 from zerolang.memory.backend import (
@@ -82,9 +83,11 @@ class Records(SqlCore):
         with self.write():
             keys = merge.episode_keys(records)
             stored = self._existing("episodes", keys) | self._existing("pruned_episodes", keys)
-            work = merge.pending(records, stored)
+            forgotten = merge.forgotten_episodes(records, stored, self.blocked(merge.relation_keys(records)))
+            work = merge.pending(records, stored | forgotten)
+            work.duplicates -= len(forgotten)
             if not work.fresh:
-                return InsertResult(duplicates=work.duplicates)
+                return InsertResult(duplicates=work.duplicates, forgotten=len(forgotten))
             concepts = {
                 bytes(row[0]): (row[1], row[2])
                 for row in self.select_in(
@@ -105,7 +108,7 @@ class Records(SqlCore):
             }
             plan = merge.plan(work, concepts, facts)
             self.write_plan(plan)
-            return plan.result
+            return replace(plan.result, forgotten=len(forgotten))
 
     def write_plan(self, plan: merge.Plan) -> None:
         """Execute a merge plan (inside the open write transaction)."""

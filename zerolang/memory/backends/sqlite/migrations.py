@@ -224,7 +224,31 @@ INSERT INTO semantic_sources SELECT 'default', * FROM v2_semantic_sources;
     + "".join(f"DROP TABLE v2_{table};\n" for table in reversed(_V3_TABLES))
 )
 
-MIGRATIONS: tuple[str, ...] = (V1, V2, V3)  # MIGRATIONS[n - 1] takes version n - 1 to n
+# (key columns first: SQLite 3.40's quick_check misreads a WITHOUT ROWID table otherwise)
+# tombstones: what `zero memory forget` recorded; forgotten_keys: the hashes each one blocks
+V_FORGET = """
+CREATE TABLE tombstones (
+    space        TEXT NOT NULL,
+    hash         BLOB NOT NULL CHECK (length(hash) = 32),
+    kind         TEXT NOT NULL,
+    target       TEXT,
+    created_at   TEXT NOT NULL,
+    payload      TEXT,
+    purged_at    TEXT,
+    restored_at  TEXT,
+    PRIMARY KEY (space, hash)
+) WITHOUT ROWID;
+CREATE TABLE forgotten_keys (
+    space      TEXT NOT NULL,
+    key        BLOB NOT NULL CHECK (length(key) = 32),
+    tombstone  BLOB NOT NULL,
+    kind       TEXT NOT NULL,
+    PRIMARY KEY (space, key, tombstone)
+) WITHOUT ROWID;
+CREATE INDEX forgotten_keys_by_tombstone ON forgotten_keys (space, tombstone);
+"""
+
+MIGRATIONS: tuple[str, ...] = (V1, V2, V3, V_FORGET)  # MIGRATIONS[n - 1] takes version n - 1 to n
 LATEST = len(MIGRATIONS)
 
 
