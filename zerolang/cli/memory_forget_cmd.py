@@ -174,3 +174,75 @@ def tombstones(db: DbOption = None, space: SpaceOption = "default", as_json: Jso
         state = "restored" if r.restored_at else "purged" if r.purged_at else "live"
         target = r.target if r.target is not None else "-"
         typer.echo(f"{r.hash.hex()[:12]}  {r.created_at}  {state:<8}  {r.kind:<7}  {target}")
+
+
+# ---- correcting, and facts over time ----------------------------------------------------------
+
+
+@_command("retract")
+def retract(
+    fact: Annotated[str, typer.Argument(help="subject|predicate|object, or a fact hash.", metavar="S|P|O")],
+    valid_to: Annotated[
+        str | None,
+        typer.Option("--valid-to", metavar="TIME", help="When it stopped being true; default: now."),
+    ] = None,
+    db: DbOption = None,
+    space: SpaceOption = "default",
+    aliases: AliasOption = None,
+    now: NowOption = None,
+    as_json: JsonOption = False,
+) -> None:
+    """Retract a fact: its validity is closed and it is retired, kept for history (not forgotten)."""
+    from zerolang.memory import temporal
+    from zerolang.memory.forget import fact_key
+
+    at = _stamp(now)
+    with _open(db, create=False, space=space) as store:
+        key, text = fact_key(store, fact, _aliases(aliases))
+        found = store.backend.facts([key]).get(key)
+        if found is None:
+            from zerolang.errors import ZeroError
+
+            raise ZeroError(f"no fact `{fact}` in {store.path}")
+        span = temporal.retract(
+            store.backend,
+            found,
+            at=at,
+            valid_to=None if valid_to is None else temporal.utc(valid_to, "--valid-to"),
+        )
+    if as_json:
+        _print_json({"fact": text, "fact_hash": key.hex(), **span.to_json()})
+        return
+    typer.echo(f"retracted {text}: valid {span.valid_from} .. {span.valid_to}, retired {span.retired_at}")
+
+
+@_command("history")
+def history(
+    label: Annotated[str, typer.Argument(help="A concept: label, hash or hash prefix.", metavar="LABEL")],
+    db: DbOption = None,
+    space: SpaceOption = "default",
+    aliases: AliasOption = None,
+    as_json: JsonOption = False,
+) -> None:
+    """Show a concept's facts over time: when each was true, when it was learned and retired, and why."""
+    from zerolang.memory.history import concept_history
+
+    with _open(db, create=False, space=space) as store:
+        entries = concept_history(store, label, _aliases(aliases))
+    if as_json:
+        _print_json([entry.to_json() for entry in entries])
+        return
+    lines = []
+    for entry in entries:
+        span = entry.span
+        state = "current" if span.retired_at is None and span.valid_to is None else "closed"
+        if span.retired_at is not None:
+            why = "retracted" if span.retired_by == "retracted" else "superseded"
+            state = f"retired {span.retired_at} ({why})"
+        lines.append(f"{entry.text}")
+        lines.append(f"  valid   {span.valid_from} .. {span.valid_to or 'now'}")
+        lines.append(f"  known   {span.learned_at} .. {span.retired_at or 'now'}  {state}")
+        for event in entry.events:
+            detail = f"  {event.detail}" if event.detail else ""
+            lines.append(f"  {event.at}  {event.kind}{detail}")
+    typer.echo("\n".join(lines) if lines else "no facts")

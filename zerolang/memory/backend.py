@@ -43,6 +43,7 @@ class InsertResult:
     new_episodes: int = 0
     duplicates: int = 0
     forgotten: int = 0  # relations a tombstone blocks (not counted as duplicates)
+    restated: int = 0  # duplicates restating their episode with another confidence
 
     def __add__(self, other: InsertResult) -> InsertResult:
         return InsertResult(
@@ -51,6 +52,7 @@ class InsertResult:
             self.new_episodes + other.new_episodes,
             self.duplicates + other.duplicates,
             self.forgotten + other.forgotten,
+            self.restated + other.restated,
         )
 
     def to_json(self) -> dict[str, int]:
@@ -63,6 +65,8 @@ class InsertResult:
         }
         if self.forgotten:
             document["forgotten"] = self.forgotten
+        if self.restated:
+            document["restated"] = self.restated
         return document
 
 
@@ -168,6 +172,31 @@ class Removed:
             "episodes": self.episodes,
             "contexts": self.contexts,
         }
+
+
+@dataclass(frozen=True, slots=True)
+class FactTimes:
+    """A fact's times where they differ from the defaults (valid from its first episode's event
+    time, open-ended; never retired). Times are the store's UTC format."""
+
+    fact: bytes
+    valid_from: str | None
+    valid_to: str | None
+    retired_at: str | None
+    retired_by: str | None  # "retracted", or the superseding fact's hash (hex)
+
+
+@dataclass(frozen=True, slots=True)
+class FactEvent:
+    """One entry of a fact's history: learned, restated, superseded, retracted, reasserted."""
+
+    fact: bytes
+    kind: str
+    at: str
+    valid_from: str | None
+    valid_to: str | None
+    confidence: float | None
+    detail: str
 
 
 COMPARE_COLUMNS = frozenset({"confidence", "observations"})
@@ -305,3 +334,17 @@ class MemoryBackend(Protocol):
 
     def erase_freed(self) -> None:
         """Make deleted content unrecoverable from the store's files (SQLite: checkpoint, VACUUM)."""
+
+    # ---- bi-temporal facts ----
+    def fact_times(self, facts: Sequence[bytes]) -> dict[bytes, FactTimes]: ...
+    def has_fact_times(self) -> bool:
+        """Whether any fact of the space has non-default times (else every fact is current)."""
+
+    def set_fact_times(self, rows: Sequence[FactTimes]) -> None: ...
+    def add_fact_events(self, events: Sequence[FactEvent]) -> None: ...
+    def fact_events(self, facts: Sequence[bytes]) -> list[FactEvent]:
+        """The facts' history, oldest first."""
+
+    def episode_confidences(self, episodes: Sequence[bytes]) -> dict[bytes, float]: ...
+    def restate_episodes(self, changes: Sequence[tuple[bytes, bytes, float]], stamp: str) -> None:
+        """Give episodes `(episode, fact, confidence)` a restated confidence; refold their facts."""

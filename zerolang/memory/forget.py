@@ -151,7 +151,7 @@ def _select(
         facts = [f.fact_hash.digest for f in backend.facts_touching([concept.hash.digest])]
         return concept.label, backend.episodes_by("fact_hash", facts), [(concept.hash.digest, "concept")]
     if kind == "fact":
-        key, text = _fact_key(store, target, aliases)
+        key, text = fact_key(store, target, aliases)
         episodes = backend.episodes_by("fact_hash", [key])
         if not episodes:
             raise ZeroError(f"no fact `{target}` in {store.path}")
@@ -163,7 +163,7 @@ def _select(
     return text, episodes, [(episode, "episode") for episode in episodes]
 
 
-def _fact_key(store: MemoryStore, target: str, aliases: AliasTable | None) -> tuple[bytes, str]:
+def fact_key(store: MemoryStore, target: str, aliases: AliasTable | None) -> tuple[bytes, str]:
     if HEX_DIGEST.match(target):
         fact = store.get_fact(FactHash.from_hex(target))
         if fact is None:
@@ -352,7 +352,7 @@ def restore(
     with store.transaction():
         store.backend.restore_tombstone(row.hash, at)
         records = payload_records(row.payload) if row.payload else []
-        result = store.backend.apply_records(records) if records else None
+        result = store.apply(records) if records else None
     return row, 0 if result is None else result.new_episodes
 
 

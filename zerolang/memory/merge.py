@@ -14,6 +14,9 @@
   `created_at` never changes.
 - **Tombstones** win: a relation whose episode, fact, subject or object a
   live tombstone blocks is skipped (`InsertResult.forgotten`), until `restore`.
+- **Restating** a stored episode (same fact, same context) with another
+  confidence gives the episode that confidence, refolds its fact and logs a
+  `restated` fact event (`InsertResult.restated`); the same confidence is a duplicate.
 - **Contexts** are stored once by ContextHash; the first stored one keeps its
   optional fields (they are not part of the hash): *first wins*.
 
@@ -101,6 +104,20 @@ def forgotten_episodes(
             if {key, r.fact_hash.digest, r.subject_hash.digest, r.object_hash.digest} & blocked:
                 found.add(key)
     return found
+
+
+def restatements(
+    records: Sequence[MemoryRecord], stored: Mapping[bytes, float]
+) -> list[tuple[RelationNode, float]]:
+    """Stored episodes stated again with another confidence: `(relation, old confidence)`, the last
+    statement of each episode in the batch winning. **Restating is recorded, not dropped**: the
+    episode takes the new confidence and its fact is refolded."""
+    latest: dict[bytes, RelationNode] = {}
+    for record in records:
+        for r in record.relations:
+            if r.episode_hash.digest in stored:
+                latest[r.episode_hash.digest] = r
+    return [(r, stored[key]) for key, r in sorted(latest.items()) if r.confidence != stored[key]]
 
 
 def pending(records: Sequence[MemoryRecord], stored_episodes: set[bytes]) -> Pending:

@@ -140,7 +140,7 @@ CREATE TABLE pruned_episodes (
     for table in TABLES
 )
 
-FORGET_TABLES = ("tombstones", "forgotten_keys")
+FORGET_TABLES = ("tombstones", "forgotten_keys", "fact_times", "fact_events")
 
 # tombstones: what `zero memory forget` recorded; forgotten_keys: the hashes each one blocks
 V_FORGET = """
@@ -166,10 +166,41 @@ CREATE INDEX forgotten_keys_by_tombstone ON forgotten_keys (space, tombstone);
 """ + "".join(
     f"ALTER TABLE {table} ENABLE ROW LEVEL SECURITY;\n"
     f"CREATE POLICY zero_space ON {table} USING ({_POLICY}) WITH CHECK ({_POLICY});\n"
-    for table in FORGET_TABLES
+    for table in ("tombstones", "forgotten_keys")
 )
 
-MIGRATIONS: tuple[str, ...] = (V1, V_FORGET)  # MIGRATIONS[n - 1] takes version n - 1 to n
+# fact_times: a fact's validity in the world and its retirement in the store, where not the
+# defaults (valid from its first episode's event time, learned when stored, never retired);
+# fact_events: the append-only history `zero memory history` shows
+V_TEMPORAL = """
+CREATE TABLE fact_times (
+    space       TEXT NOT NULL,
+    fact_hash   BYTEA NOT NULL,
+    valid_from  TEXT,
+    valid_to    TEXT,
+    retired_at  TEXT,
+    retired_by  TEXT,
+    PRIMARY KEY (space, fact_hash)
+);
+CREATE TABLE fact_events (
+    id          BIGSERIAL PRIMARY KEY,
+    space       TEXT NOT NULL,
+    fact_hash   BYTEA NOT NULL,
+    kind        TEXT NOT NULL,
+    at          TEXT NOT NULL,
+    valid_from  TEXT,
+    valid_to    TEXT,
+    confidence  DOUBLE PRECISION,
+    detail      TEXT NOT NULL DEFAULT ''
+);
+CREATE INDEX fact_events_by_fact ON fact_events (space, fact_hash, id);
+""" + "".join(
+    f"ALTER TABLE {table} ENABLE ROW LEVEL SECURITY;\n"
+    f"CREATE POLICY zero_space ON {table} USING ({_POLICY}) WITH CHECK ({_POLICY});\n"
+    for table in ("fact_times", "fact_events")
+)
+
+MIGRATIONS: tuple[str, ...] = (V1, V_FORGET, V_TEMPORAL)  # MIGRATIONS[n - 1] takes version n - 1 to n
 LATEST = len(MIGRATIONS)
 
 

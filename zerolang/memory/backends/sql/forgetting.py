@@ -129,6 +129,8 @@ class Forgetting(SqlCore):
             )
         self._delete("semantic_sources", "fact_hash", gone)
         self._delete("semantic_facts", "fact_hash", gone)
+        self._delete("fact_times", "fact_hash", gone)
+        self._delete("fact_events", "fact_hash", gone)
         self._delete("facts", "hash", gone)
         return gone, ends
 

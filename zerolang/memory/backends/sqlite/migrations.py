@@ -248,7 +248,34 @@ CREATE TABLE forgotten_keys (
 CREATE INDEX forgotten_keys_by_tombstone ON forgotten_keys (space, tombstone);
 """
 
-MIGRATIONS: tuple[str, ...] = (V1, V2, V3, V_FORGET)  # MIGRATIONS[n - 1] takes version n - 1 to n
+# fact_times: a fact's validity in the world and its retirement in the store, where not the
+# defaults (valid from its first episode's event time, learned when stored, never retired);
+# fact_events: the append-only history `zero memory history` shows
+V_TEMPORAL = """
+CREATE TABLE fact_times (
+    space       TEXT NOT NULL,
+    fact_hash   BLOB NOT NULL,
+    valid_from  TEXT,
+    valid_to    TEXT,
+    retired_at  TEXT,
+    retired_by  TEXT,
+    PRIMARY KEY (space, fact_hash)
+) WITHOUT ROWID;
+CREATE TABLE fact_events (
+    id          INTEGER PRIMARY KEY AUTOINCREMENT,
+    space       TEXT NOT NULL,
+    fact_hash   BLOB NOT NULL,
+    kind        TEXT NOT NULL,
+    at          TEXT NOT NULL,
+    valid_from  TEXT,
+    valid_to    TEXT,
+    confidence  DOUBLE PRECISION,
+    detail      TEXT NOT NULL DEFAULT ''
+);
+CREATE INDEX fact_events_by_fact ON fact_events (space, fact_hash, id);
+"""
+
+MIGRATIONS: tuple[str, ...] = (V1, V2, V3, V_FORGET, V_TEMPORAL)  # MIGRATIONS[n - 1] takes version n - 1 to n
 LATEST = len(MIGRATIONS)
 
 
