@@ -196,6 +196,8 @@ def ingest(
         f"Ingested {_plural(len(inputs), 'record')} ({_plural(tuples, 'tuple')}) from {name} into {path}:\n"
         f"  {_plural(totals.new_concepts, 'new concept')}, {_plural(totals.new_facts, 'new fact')},"
         f" {_plural(totals.new_episodes, 'new episode')}, {_plural(totals.duplicates, 'duplicate')}"
+        + (f", {totals.restated} restated" if totals.restated else "")
+        + (f", {totals.forgotten} forgotten (zero memory tombstones)" if totals.forgotten else "")
     )
 
 
@@ -695,3 +697,4 @@ def grant(
 
 # recorded forgetting registers its commands on memory_app
 from zerolang.cli import memory_forget_cmd as _memory_forget_cmd  # noqa: E402, F401
+from zerolang.cli import memory_transfer_cmd as _memory_transfer_cmd  # noqa: E402, F401
