@@ -230,6 +230,7 @@ def run(
     path: str | None = None,
     source: str | None = None,
     limits: Limits | None = None,
+    memory: object = None,
 ) -> RunResult:
     """Run `graph` with the given run inputs (runtime values, by External name).
 
@@ -237,7 +238,8 @@ def run(
     problem, as `zero check` reports them); a failure while running is a
     RunError. Both carry `path`, spans and `source`, so they print as
     `file:line:col: message`. `limits` bounds the size and nesting of what
-    operations make (zerolang.limits; default: its defaults).
+    operations make (zerolang.limits; default: its defaults). `memory` is the
+    MemoryStore the memory ops (`MemoryStore`, `MemoryRecall`, `MemoryQuery`) use.
     """
     # The compile phase allocates a few small containers per node while the whole AST
     # is alive; nothing here creates reference cycles (see zerolang.gcpause).
@@ -259,6 +261,7 @@ def run(
             state if state is not None else MemoryStateStore(),
             signer if signer is not None else DigestSigner(),
             clock if clock is not None else time.time,
+            memory,
         )
         meter = Meter(limits if limits is not None else Limits())
         values, confidence = _execute(
