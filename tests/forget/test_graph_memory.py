@@ -19,7 +19,7 @@ from zerolang.memory.types import CompilerInput, ContextMeta, SemanticTuple
 
 ROOT = Path(__file__).resolve().parents[2]
 GRAPH = ROOT / "examples" / "memory" / "memory_graph.0"
-FAKE = [sys.executable, str(Path(__file__).with_name("fake_runtime.py"))]
+FAKE = [sys.executable, str(ROOT / "examples" / "memory" / "fake_runtime.py")]
 
 
 def test_the_memory_ops_are_builtins_with_docs() -> None:

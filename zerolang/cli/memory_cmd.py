@@ -169,6 +169,12 @@ def ingest(
     batch_size: Annotated[
         int, typer.Option("--batch-size", min=1, metavar="N", help="Records per committed transaction.")
     ] = 1000,
+    now: Annotated[
+        str | None,
+        typer.Option(
+            "--now", metavar="TIME", help="Store the records as learned at this time (default: now)."
+        ),
+    ] = None,
 ) -> None:
     """Compile inputs and store them. Re-ingesting is safe: stored episodes count as duplicates.
 
@@ -178,14 +184,16 @@ def ingest(
     """
     from zerolang.memory.ingest import ingest as ingest_inputs
     from zerolang.memory.ingest import load_inputs
+    from zerolang.memory.tiers import format_time
 
     table = _aliases(aliases)
+    stamp = None if now is None else format_time(as_of(now)())
     inputs = load_inputs(file)
     with _open(db, create=True, space=space) as store:
         if sys.stderr.isatty() and inputs:
-            totals = _ingest_with_progress(store, inputs, table, batch_size)
+            totals = _ingest_with_progress(store, inputs, table, batch_size, stamp)
         else:
-            totals = ingest_inputs(store, inputs, aliases=table, batch_size=batch_size)
+            totals = ingest_inputs(store, inputs, aliases=table, batch_size=batch_size, now=stamp)
         path = store.path
     if as_json:
         _print_json(totals.to_json())
@@ -202,7 +210,7 @@ def ingest(
 
 
 def _ingest_with_progress(
-    store: MemoryStore, inputs: list[SourcedInput], table: AliasTable, batch_size: int
+    store: MemoryStore, inputs: list[SourcedInput], table: AliasTable, batch_size: int, now: str | None
 ) -> InsertResult:
     """The ingest with a transient rich progress bar on stderr (only ever on a terminal)."""
     from rich.console import Console
@@ -225,6 +233,7 @@ def _ingest_with_progress(
             aliases=table,
             batch_size=batch_size,
             progress=lambda state: bar.update(task, completed=state.done),
+            now=now,
         )
 
 

@@ -1,5 +1,8 @@
 """A fake 0-lang runtime for the MemoryRuntime command protocol: one JSON request in, one reply out.
 
+A template for adapting another runtime (`zero run FILE --runtime "python fake_runtime.py"`);
+the tests use it to check what crosses the boundary.
+
 It does not interpret graphs: `execute` answers with the graph's line count and its inputs, so
 a test can see exactly what crossed the boundary. State lives in the file named by
 $FAKE_RUNTIME_STATE. A graph containing `FAIL` makes it report an error; `CRASH`, exit 3.
