@@ -17,7 +17,9 @@ README = (ROOT / "README.md").read_text(encoding="utf-8")
 
 DB = "/tmp/memory.db"  # README examples use this database; tests give each block a fresh one
 NOW = re.compile(r"(created_at\": \"|created  +|updated_at\": \"|updated  +)\d{4}-\d\d-\d\dT[\d:.]+Z")
-KEY = re.compile(r"(public key |signed by |from |signer )[0-9a-f]{16,64}")  # a fresh `zero keygen` key each run
+KEY = re.compile(
+    r"(public key |signed by |from |signer )[0-9a-f]{16,64}"
+)  # a fresh `zero keygen` key each run
 
 
 def console_blocks() -> list[list[tuple[str, str]]]:
