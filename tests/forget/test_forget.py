@@ -252,3 +252,34 @@ def test_cli_forget_tombstones_restore_purge(tmp_path: Path) -> None:
     for bad in (["forget"], ["forget", "x", "--source", "y"], ["restore", "nothing-here"]):
         result = runner.invoke(app, ["memory", *bad, "--db", db])
         assert result.exit_code == 1 and result.output.startswith("error: "), result.output
+
+
+def test_migrate_carries_tombstones_and_fact_times(tmp_path: Path, postgres_url: str) -> None:
+    from zerolang.memory.migrate import copy_store
+
+    space = f"migrate-{tmp_path.name[-12:]}".replace("_", "-")
+    with MemoryStore(tmp_path / "src.db", space=space, single_valued=["lives in"]) as source:
+        load(source)
+        load(
+            source,
+            inputs(("2027-01-01T00:00:00Z", "chat", "later", [("agent", "lives in", "rome", 0.9)])),
+            LATER,
+        )
+        load(
+            source,
+            inputs(("2028-01-01T00:00:00Z", "chat", "later", [("agent", "lives in", "oslo", 0.9)])),
+            LATER,
+        )
+        forget(source, Selector("concept", SECRET), at=AT)
+        with MemoryStore(postgres_url, space=space, single_valued=["lives in"]) as moved:
+            for _ in range(2):  # rerunnable
+                copy_store(source, moved, [space])
+            assert checkpoints.of_store(moved) == checkpoints.of_store(source)
+            assert [r.hash for r in moved.backend.tombstones()] == [
+                r.hash for r in source.backend.tombstones()
+            ]
+            load(moved, now=LATER)
+            assert moved.find_concept(SECRET) is None
+            facts = [f.fact_hash.digest for f in source.backend.find_facts(FactFilter())]
+            assert moved.backend.fact_times(facts) == source.backend.fact_times(facts)
+            assert len(moved.backend.fact_events(facts)) == len(source.backend.fact_events(facts))

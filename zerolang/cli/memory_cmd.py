@@ -210,7 +210,11 @@ def ingest(
 
 
 def _ingest_with_progress(
-    store: MemoryStore, inputs: list[SourcedInput], table: AliasTable, batch_size: int, now: str | None
+    store: MemoryStore,
+    inputs: list[SourcedInput],
+    table: AliasTable,
+    batch_size: int,
+    now: str | None = None,
 ) -> InsertResult:
     """The ingest with a transient rich progress bar on stderr (only ever on a terminal)."""
     from rich.console import Console

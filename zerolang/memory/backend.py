@@ -326,6 +326,9 @@ class MemoryBackend(Protocol):
     ) -> bool:
         """Record a tombstone known only by hash (a received or purged one); False if it was known."""
 
+    def record_tombstone(self, row: TombstoneRow, keys: Sequence[tuple[bytes, str]]) -> bool:
+        """Record a tombstone as it is (a copy) and apply its blocks; False if it was known."""
+
     def purge_tombstone(self, tombstone: bytes, stamp: str) -> bool:
         """Erase a tombstone's target and payload, keeping its hash and keys; False if already purged."""
 

@@ -195,13 +195,15 @@ class Forgetting(SqlCore):
     def add_tombstone_keys(
         self, tombstone: bytes, created_at: str, keys: Sequence[tuple[bytes, str]]
     ) -> bool:
+        row = TombstoneRow(tombstone, "received", None, created_at, None, created_at, None)
+        return self.record_tombstone(row, keys)
+
+    def record_tombstone(self, row: TombstoneRow, keys: Sequence[tuple[bytes, str]]) -> bool:
         with self.write():
-            known = self.one("SELECT 1 FROM tombstones WHERE space = ? AND hash = ?", [self.space, tombstone])
+            known = self.one("SELECT 1 FROM tombstones WHERE space = ? AND hash = ?", [self.space, row.hash])
             if known is not None:
                 return False
-            row = TombstoneRow(tombstone, "received", None, created_at, None, created_at, None)
-            episodes = self._episodes_blocked_by(keys)
-            self.forget(row, episodes, keys)
+            self.forget(row, self._episodes_blocked_by(keys), keys)
             return True
 
     def _episodes_blocked_by(self, keys: Sequence[tuple[bytes, str]]) -> list[bytes]:
