@@ -249,6 +249,10 @@ def test_cli_forget_tombstones_restore_purge(tmp_path: Path) -> None:
     tomb = json.loads(zero("tombstones", "--json"))
     assert [t["kind"] for t in tomb] == ["concept", "scope"] and tomb[1]["target"] is None
     assert "purged tombstone" in zero("purge", tomb[0]["tombstone"][:10])
+    log = zero("log")
+    kinds = [line.split()[2] for line in log.splitlines()]
+    assert kinds == ["ingest", "forget", "ingest", "restore", "forget"]  # a restore re-applies, then says so
+    assert json.loads(zero("log", "--json", "--limit", "1"))[0]["detail"].startswith("scope (purged)")
     for bad in (["forget"], ["forget", "x", "--source", "y"], ["restore", "nothing-here"]):
         result = runner.invoke(app, ["memory", *bad, "--db", db])
         assert result.exit_code == 1 and result.output.startswith("error: "), result.output
@@ -283,3 +287,18 @@ def test_migrate_carries_tombstones_and_fact_times(tmp_path: Path, postgres_url:
             facts = [f.fact_hash.digest for f in source.backend.find_facts(FactFilter())]
             assert moved.backend.fact_times(facts) == source.backend.fact_times(facts)
             assert len(moved.backend.fact_events(facts)) == len(source.backend.fact_events(facts))
+
+
+def test_each_space_keeps_an_append_only_log_without_labels(store: MemoryStore) -> None:
+    load(store)
+    forget(store, Selector("concept", SECRET), at=AT)
+    restore(store, SECRET, at=LATER)
+    forget(store, Selector("concept", SECRET), at="2026-03-03T00:00:00.000Z", purge=True)
+    load(store, now=LATER)
+    entries = store.backend.log_entries()
+    assert [e.kind for e in entries] == ["ingest", "forget", "ingest", "restore", "forget"]
+    assert [e.seq for e in entries] == sorted(e.seq for e in entries)
+    assert entries[1].subject == entries[3].subject  # the restore names the tombstone it lifted
+    assert "purged" in entries[4].detail
+    assert SECRET_LABEL not in json.dumps([e.to_json() for e in entries])
+    assert [e.kind for e in store.backend.log_entries(2)] == ["restore", "forget"]

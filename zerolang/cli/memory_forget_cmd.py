@@ -246,3 +246,24 @@ def history(
             detail = f"  {event.detail}" if event.detail else ""
             lines.append(f"  {event.at}  {event.kind}{detail}")
     typer.echo("\n".join(lines) if lines else "no facts")
+
+
+@_command("log")
+def log(
+    limit: Annotated[
+        int | None, typer.Option("--limit", min=1, metavar="N", help="Only the last N entries.")
+    ] = None,
+    db: DbOption = None,
+    space: SpaceOption = "default",
+    as_json: JsonOption = False,
+) -> None:
+    """Show the space's append-only event log: ingests, forgets, restores, purges, retractions, receives."""
+    with _open(db, create=False, space=space) as store:
+        entries = store.backend.log_entries(limit)
+    if as_json:
+        _print_json([entry.to_json() for entry in entries])
+        return
+    if not entries:
+        typer.echo("the log is empty")
+    for e in entries:
+        typer.echo(f"{e.seq:>4}  {e.at}  {e.kind:<8} {e.subject.hex()[:12]}  {e.detail}")

@@ -148,6 +148,12 @@ def receive(store: MemoryStore, text: str, trusted: Sequence[bytes], name: str =
                 bytes.fromhex(tombstone["hash"]), tombstone["created_at"], keys
             )
         write_store(store, additions)
+        from zerolang.memory.tiers import format_time, system_clock
+
+        detail = f"from {key_id(public_key)}: {len(additions.relations)} relations, {applied} tombstones"
+        store.backend.append_log(
+            format_time(system_clock()), "receive", hashlib.sha256(signature_bytes).digest(), detail
+        )
     return Received(
         base if isinstance(base, str) else None,
         checkpoints.of_store(store).hash,

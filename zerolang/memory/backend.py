@@ -199,6 +199,26 @@ class FactEvent:
     detail: str
 
 
+@dataclass(frozen=True, slots=True)
+class LogEntry:
+    """One entry of a space's append-only event log: hashes and counts, never labels."""
+
+    seq: int
+    at: str
+    kind: str  # ingest, forget, restore, purge, retract, receive
+    subject: bytes  # the tombstone, fact, batch or bundle hash
+    detail: str
+
+    def to_json(self) -> dict[str, object]:
+        return {
+            "seq": self.seq,
+            "at": self.at,
+            "kind": self.kind,
+            "subject": self.subject.hex(),
+            "detail": self.detail,
+        }
+
+
 COMPARE_COLUMNS = frozenset({"confidence", "observations"})
 COMPARE_OPS = frozenset({"=", "!=", "<", "<=", ">", ">="})
 BOUND_COLUMNS = frozenset({"subject_hash", "object_hash", "predicate"})
@@ -351,3 +371,8 @@ class MemoryBackend(Protocol):
     def episode_confidences(self, episodes: Sequence[bytes]) -> dict[bytes, float]: ...
     def restate_episodes(self, changes: Sequence[tuple[bytes, bytes, float]], stamp: str) -> None:
         """Give episodes `(episode, fact, confidence)` a restated confidence; refold their facts."""
+
+    # ---- the space's event log ----
+    def append_log(self, at: str, kind: str, subject: bytes, detail: str = "") -> None: ...
+    def log_entries(self, limit: int | None = None) -> list[LogEntry]:
+        """The space's log, oldest first (the last `limit` entries when given)."""

@@ -110,6 +110,10 @@ def forget(
         removed = store.backend.forget(row, episodes, blocked)
         if purge:
             _scrub(store, {target} | _gone_labels(store, content), at)
+        detail = (
+            f"{selector.kind}{' (purged)' if purge else ''}: {removed.episodes} episodes, {len(blocked)} keys"
+        )
+        store.backend.append_log(at, "forget", key, detail)
     if purge:
         store.backend.erase_freed()
     return ForgetReport(key.hex(), selector.kind, target, removed, len(blocked), purge)
@@ -353,6 +357,8 @@ def restore(
         store.backend.restore_tombstone(row.hash, at)
         records = payload_records(row.payload) if row.payload else []
         result = store.apply(records) if records else None
+        back = 0 if result is None else result.new_episodes
+        store.backend.append_log(at, "restore", row.hash, f"{row.kind}: {back} episodes back")
     return row, 0 if result is None else result.new_episodes
 
 
@@ -360,6 +366,8 @@ def purge(store: MemoryStore, query: str, *, at: str) -> TombstoneRow:
     """Erase a tombstone's target and payload (its hash and blocks stay), then the freed storage."""
     row = find_tombstone(store, query)
     if row.purged_at is None:
-        store.backend.purge_tombstone(row.hash, at)
+        with store.transaction():
+            store.backend.purge_tombstone(row.hash, at)
+            store.backend.append_log(at, "purge", row.hash, row.kind)
     store.backend.erase_freed()
     return row

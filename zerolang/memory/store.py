@@ -261,6 +261,8 @@ class MemoryStore:
             if watch:
                 fresh = set(self.backend.episode_confidences(watch)) - before
                 temporal.after_insert(self.backend, temporal.fresh_with_context(records, fresh), single)
+            if result.new_episodes or result.restated:
+                _log_batch(self.backend, records, result)
             return result
 
     def insert_records(
@@ -437,6 +439,19 @@ class MemoryStore:
         from zerolang.memory.check import find_problems
 
         return CheckReport(tuple(find_problems(self.backend)), self.counts())
+
+
+def _log_batch(backend: MemoryBackend, records: Sequence[MemoryRecord], result: InsertResult) -> None:
+    """Append the batch to the space's log: the hash of its episode hashes and what it changed."""
+    import hashlib
+
+    keys = sorted({r.episode_hash.digest for record in records for r in record.relations})
+    stamp = max(r.created_at for record in records for r in record.relations)
+    detail = (
+        f"{result.new_episodes} new episodes, {result.duplicates} duplicates,"
+        f" {result.forgotten} forgotten, {result.restated} restated"
+    )
+    backend.append_log(stamp, "ingest", hashlib.sha256(b"".join(keys)).digest(), detail)
 
 
 def _single_valued(given: Iterable[str] | None) -> frozenset[str]:

@@ -261,6 +261,7 @@ def retract(backend: MemoryBackend, fact: Fact, *, at: str, valid_to: str | None
             raise ZeroError(f"cannot close the fact at {end}: it is valid from {span.valid_from}")
         backend.set_fact_times([FactTimes(key, span.valid_from, end, at, "retracted")])
         backend.add_fact_events([FactEvent(key, "retracted", at, span.valid_from, end, None, "")])
+        backend.append_log(at, "retract", key, f"valid to {end}")
     return Span(key, span.valid_from, end, span.learned_at, at, "retracted")
 
 

@@ -140,7 +140,7 @@ CREATE TABLE pruned_episodes (
     for table in TABLES
 )
 
-FORGET_TABLES = ("tombstones", "forgotten_keys", "fact_times", "fact_events")
+FORGET_TABLES = ("tombstones", "forgotten_keys", "fact_times", "fact_events", "space_log")
 
 # tombstones: what `zero memory forget` recorded; forgotten_keys: the hashes each one blocks
 V_FORGET = """
@@ -200,7 +200,24 @@ CREATE INDEX fact_events_by_fact ON fact_events (space, fact_hash, id);
     for table in ("fact_times", "fact_events")
 )
 
-MIGRATIONS: tuple[str, ...] = (V1, V_FORGET, V_TEMPORAL)  # MIGRATIONS[n - 1] takes version n - 1 to n
+# space_log: each space's append-only event log (ingests that changed something, forgets,
+# restores, purges, retractions, received bundles); hashes and counts only, never labels
+V_LOG = """
+CREATE TABLE space_log (
+    seq      BIGSERIAL PRIMARY KEY,
+    space    TEXT NOT NULL,
+    at       TEXT NOT NULL,
+    kind     TEXT NOT NULL,
+    subject  BYTEA NOT NULL,
+    detail   TEXT NOT NULL DEFAULT ''
+);
+CREATE INDEX space_log_by_space ON space_log (space, seq);
+""" + (
+    "ALTER TABLE space_log ENABLE ROW LEVEL SECURITY;\n"
+    f"CREATE POLICY zero_space ON space_log USING ({_POLICY}) WITH CHECK ({_POLICY});\n"
+)
+
+MIGRATIONS: tuple[str, ...] = (V1, V_FORGET, V_TEMPORAL, V_LOG)  # MIGRATIONS[n - 1] takes version n - 1 to n
 LATEST = len(MIGRATIONS)
 
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from zerolang.memory.backend import FactEvent, FactTimes
+from zerolang.memory.backend import FactEvent, FactTimes, LogEntry
 from zerolang.memory.backends.sql.core import SqlCore
 
 
@@ -94,3 +94,17 @@ class Temporal(SqlCore):
             " WHERE space = ? AND hash = ?",
             updates,
         )
+
+    def append_log(self, at: str, kind: str, subject: bytes, detail: str = "") -> None:
+        self.run(
+            "INSERT INTO space_log (space, at, kind, subject, detail) VALUES (?, ?, ?, ?, ?)",
+            [self.space, at, kind, subject, detail],
+        )
+
+    def log_entries(self, limit: int | None = None) -> list[LogEntry]:
+        rows = self.rows(
+            "SELECT seq, at, kind, subject, detail FROM space_log WHERE space = ? ORDER BY seq",
+            [self.space],
+        )
+        entries = [LogEntry(int(r[0]), r[1], r[2], bytes(r[3]), r[4]) for r in rows]
+        return entries if limit is None else entries[-limit:]

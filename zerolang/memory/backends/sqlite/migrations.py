@@ -275,7 +275,28 @@ CREATE TABLE fact_events (
 CREATE INDEX fact_events_by_fact ON fact_events (space, fact_hash, id);
 """
 
-MIGRATIONS: tuple[str, ...] = (V1, V2, V3, V_FORGET, V_TEMPORAL)  # MIGRATIONS[n - 1] takes version n - 1 to n
+# space_log: each space's append-only event log (ingests that changed something, forgets,
+# restores, purges, retractions, received bundles); hashes and counts only, never labels
+V_LOG = """
+CREATE TABLE space_log (
+    seq      INTEGER PRIMARY KEY AUTOINCREMENT,
+    space    TEXT NOT NULL,
+    at       TEXT NOT NULL,
+    kind     TEXT NOT NULL,
+    subject  BLOB NOT NULL,
+    detail   TEXT NOT NULL DEFAULT ''
+);
+CREATE INDEX space_log_by_space ON space_log (space, seq);
+"""
+
+MIGRATIONS: tuple[str, ...] = (
+    V1,
+    V2,
+    V3,
+    V_FORGET,
+    V_TEMPORAL,
+    V_LOG,
+)  # MIGRATIONS[n - 1] takes version n - 1 to n
 LATEST = len(MIGRATIONS)
 
 
