@@ -96,7 +96,11 @@ def commented_graphs(draw: st.DrawFn) -> Graph:
 
 # Ops that cannot fail on any input: Divide fails on zero, Verify on a malformed public key
 # (its third input), and Timestamp is left out only to keep runs comparable.
-SAFE_OPS = [op for op in OPS if op not in {"Divide", "Timestamp", "Verify"}]
+SAFE_OPS = [
+    op
+    for op in OPS
+    if op not in {"Divide", "Timestamp", "Verify", "MemoryStore", "MemoryRecall", "MemoryQuery"}
+]
 
 
 @st.composite

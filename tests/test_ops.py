@@ -52,7 +52,7 @@ def test_declared_params_are_the_params_the_code_reads(name: str) -> None:
 
 
 def test_the_catalog_derives_from_the_builtins() -> None:
-    assert tuple(OPERATIONS) == OPS and len(OPS) == 37
+    assert tuple(OPERATIONS) == OPS and len(OPS) == 40
     assert {name: op.function for name, op in OPERATIONS.items()} == builtins.BUILTINS
     assert OP_PARAMS["StartsWith"] == ("prefix",) and "CreateMap" not in OP_PARAMS
     assert OP_ALIASES["Eq"] == "Equals" and OP_ALIASES["JsonGet"] == "GetField"
@@ -67,7 +67,7 @@ def test_zero_ops_lists_every_builtin_with_its_summary() -> None:
         assert re.search(rf"^  {re.escape(op.signature)} +{re.escape(op.summary)}$", result.stdout, re.M), (
             op.name
         )
-    assert result.stdout.startswith("37 builtins")
+    assert result.stdout.startswith("40 builtins")
 
 
 def test_zero_ops_describes_one_op_by_name_or_alias() -> None:
@@ -97,8 +97,8 @@ def test_zero_ops_unknown_name_is_a_clear_error() -> None:
 def test_the_unknown_op_message_points_at_a_real_command() -> None:
     graph = parse('Graph { name: "g", nodes: [{ id: "x", type: Operation, op: HttpGet }], outputs: [] }')
     (problem,) = validate(graph)
-    assert problem.message == "unknown op `HttpGet` (`zero ops` lists the 37 builtins)"
-    assert runner.invoke(app, ["ops"]).stdout.startswith("37 builtins")
+    assert problem.message == "unknown op `HttpGet` (`zero ops` lists the 40 builtins)"
+    assert runner.invoke(app, ["ops"]).stdout.startswith("40 builtins")
 
 
 def test_hover_texts_for_params_and_fields() -> None:

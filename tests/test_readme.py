@@ -22,6 +22,9 @@ EXPERIENCE_DB = "/tmp/experiences.db"  # the same for `zero capture`, `zero reca
 NOW = re.compile(
     r"(created_at\": \"|created  +|updated_at\": \"|updated  +|last at )\d{4}-\d\d-\d\dT[\d:.]+Z"
 )
+KEY = re.compile(
+    r"(public key |signed by |from |signer )[0-9a-f]{16,64}"
+)  # a fresh `zero keygen` key each run
 
 
 def console_blocks() -> list[list[tuple[str, str]]]:
@@ -129,7 +132,7 @@ def test_readme_memory_session(block: list[tuple[str, str]], tmp_path: Path) -> 
 
 
 def _mask(text: str) -> str:
-    return DAYS.sub("t=<days>", NOW.sub(r"\1<now>", text))
+    return KEY.sub(r"\1<key>", DAYS.sub("t=<days>", NOW.sub(r"\1<now>", text)))
 
 
 def test_quick_start_has_two_lines_and_ci_runs_the_test_line() -> None:

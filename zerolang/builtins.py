@@ -35,6 +35,7 @@ class RunContext:
     state: StateStore = field(default_factory=MemoryStateStore)
     signer: Signer = field(default_factory=DigestSigner)
     clock: Callable[[], float] = time.time
+    memory: object = None  # a zerolang.memory.MemoryStore for the memory ops (zerolang.memory_ops)
 
 
 Inputs = list[Value]
@@ -511,6 +512,9 @@ def save_state(inputs: Inputs, params: Params, ctx: RunContext) -> Value:
     ctx.state.save(_state_key(inputs), value)
     return value
 
+
+# the memory ops live with the memory (they register themselves with @builtin on import)
+from zerolang import memory_ops as _memory_ops  # noqa: E402, F401
 
 BUILTINS: dict[str, Builtin] = {name: spec.function for name, spec in OPERATIONS.items()}
 """What the interpreter calls: each op's function by name."""

@@ -31,6 +31,7 @@ class Settings:
     line_width: int = DEFAULT_WIDTH
     lint: LintSettings = field(default_factory=LintSettings)
     root: Path | None = None
+    single_valued: tuple[str, ...] = ()  # [tool.zero.memory] single-valued: predicates that supersede
 
 
 def find_pyproject(start: Path) -> Path | None:
@@ -65,7 +66,20 @@ def _load(pyproject: Path) -> Settings:
     lint = table.get("lint", {})
     if not isinstance(lint, dict):
         raise ZeroError(f"{pyproject}: [tool.zero.lint] must be a table")
-    return Settings(line_width=width, lint=_lint(pyproject, lint), root=pyproject.parent)
+    memory = table.get("memory", {})
+    if not isinstance(memory, dict):
+        raise ZeroError(f"{pyproject}: [tool.zero.memory] must be a table")
+    single = memory.get("single-valued", memory.get("single_valued", []))
+    if not isinstance(single, list) or not all(isinstance(p, str) and p.strip() for p in single):
+        raise ZeroError(
+            f'{pyproject}: [tool.zero.memory] single-valued must be a list of predicates like ["lives_in"]'
+        )
+    return Settings(
+        line_width=width,
+        lint=_lint(pyproject, lint),
+        root=pyproject.parent,
+        single_valued=tuple(single),
+    )
 
 
 def _codes(pyproject: Path, key: str, value: Any) -> tuple[str, ...]:

@@ -262,6 +262,7 @@ class Program:
         signer: Signer | None = None,
         clock: Callable[[], float] | None = None,
         limits: Limits | None = None,
+        memory: object = None,
     ) -> RunResult:
         """Run with the given run inputs (runtime values, by External name); see `run`."""
         facts, order = self.facts, self.order
@@ -276,6 +277,7 @@ class Program:
             state if state is not None else MemoryStateStore(),
             signer if signer is not None else DigestSigner(),
             clock if clock is not None else time.time,
+            memory,
         )
         with paused_gc():
             meter = Meter(limits if limits is not None else Limits())
@@ -311,6 +313,7 @@ def run(
     path: str | None = None,
     source: str | None = None,
     limits: Limits | None = None,
+    memory: object = None,
 ) -> RunResult:
     """Run `graph` with the given run inputs (runtime values, by External name).
 
@@ -318,11 +321,14 @@ def run(
     problem, as `zero check` reports them); a failure while running is a
     RunError. Both carry `path`, spans and `source`, so they print as
     `file:line:col: message`. `limits` bounds the size and nesting of what
-    operations make (zerolang.limits; default: its defaults). To run one graph
-    many times, compile it once: `Program(graph).run(inputs)`.
+    operations make (zerolang.limits; default: its defaults). `memory` is the
+    MemoryStore the memory ops (`MemoryStore`, `MemoryRecall`, `MemoryQuery`) use.
+    To run one graph many times, compile it once: `Program(graph).run(inputs)`.
     """
     program = Program(graph, path, source)
-    return program.run(inputs, max_steps=max_steps, state=state, signer=signer, clock=clock, limits=limits)
+    return program.run(
+        inputs, max_steps=max_steps, state=state, signer=signer, clock=clock, limits=limits, memory=memory
+    )
 
 
 def _execute(

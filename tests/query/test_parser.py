@@ -51,7 +51,7 @@ def test_from_all_means_every_tier() -> None:
         ("recall agent depth x", "expected a whole number, found `x`", 20),
         (
             'recall "agent" depht 2',
-            "`depth`, `from`, `limit`, `order`, `rank`, `since` or `where`, found `depht`",
+            "`depth`, `from`, `known`, `limit`, `order`, `rank`, `since` or `where`, found `depht`",
             16,
         ),
         ("match (?x needs)", 'expected a name, a quoted label ("...") or a variable (?x), found `)`', 16),

@@ -182,6 +182,12 @@ def ingest(
     batch_size: Annotated[
         int, typer.Option("--batch-size", min=1, metavar="N", help="Records per committed transaction.")
     ] = 1000,
+    now: Annotated[
+        str | None,
+        typer.Option(
+            "--now", metavar="TIME", help="Store the records as learned at this time (default: now)."
+        ),
+    ] = None,
 ) -> None:
     """Compile inputs and store them. Re-ingesting is safe: stored episodes count as duplicates.
 
@@ -191,14 +197,16 @@ def ingest(
     """
     from zerolang.memory.ingest import ingest as ingest_inputs
     from zerolang.memory.ingest import load_inputs
+    from zerolang.memory.tiers import format_time
 
     table = _aliases(aliases)
+    stamp = None if now is None else format_time(as_of(now)())
     inputs = load_inputs(file)
     with _open(db, create=True, space=space) as store:
         if sys.stderr.isatty() and inputs:
-            totals = _ingest_with_progress(store, inputs, table, batch_size)
+            totals = _ingest_with_progress(store, inputs, table, batch_size, stamp)
         else:
-            totals = ingest_inputs(store, inputs, aliases=table, batch_size=batch_size)
+            totals = ingest_inputs(store, inputs, aliases=table, batch_size=batch_size, now=stamp)
         path = store.path
     if as_json:
         _print_json(totals.to_json())
@@ -209,11 +217,17 @@ def ingest(
         f"Ingested {_plural(len(inputs), 'record')} ({_plural(tuples, 'tuple')}) from {name} into {path}:\n"
         f"  {_plural(totals.new_concepts, 'new concept')}, {_plural(totals.new_facts, 'new fact')},"
         f" {_plural(totals.new_episodes, 'new episode')}, {_plural(totals.duplicates, 'duplicate')}"
+        + (f", {totals.restated} restated" if totals.restated else "")
+        + (f", {totals.forgotten} forgotten (zero memory tombstones)" if totals.forgotten else "")
     )
 
 
 def _ingest_with_progress(
-    store: MemoryStore, inputs: list[SourcedInput], table: AliasTable, batch_size: int
+    store: MemoryStore,
+    inputs: list[SourcedInput],
+    table: AliasTable,
+    batch_size: int,
+    now: str | None = None,
 ) -> InsertResult:
     """The ingest with a transient rich progress bar on stderr (only ever on a terminal)."""
     from rich.console import Console
@@ -236,6 +250,7 @@ def _ingest_with_progress(
             aliases=table,
             batch_size=batch_size,
             progress=lambda state: bar.update(task, completed=state.done),
+            now=now,
         )
 
 
@@ -705,3 +720,8 @@ def grant(
         grant_space(role, space)
         path = store.path
     typer.echo(f"{role} may read and write space {space} in {path}")
+
+
+# recorded forgetting registers its commands on memory_app
+from zerolang.cli import memory_forget_cmd as _memory_forget_cmd  # noqa: E402, F401
+from zerolang.cli import memory_transfer_cmd as _memory_transfer_cmd  # noqa: E402, F401

@@ -24,6 +24,10 @@ def query(
     as_json: Annotated[bool, typer.Option("--json", help="Print the results as a JSON list.")] = False,
     explain: Annotated[bool, typer.Option("--explain", help="Show the plan and every score factor.")] = False,
     now: NowOption = None,
+    no_touch: Annotated[
+        bool,
+        typer.Option("--no-touch", help="Do not record the access (the store is left exactly as it was)."),
+    ] = False,
 ) -> None:
     """Recall from a concept or match triple patterns in the memory database."""
     from zerolang.cli.memory_cmd import _open
@@ -35,7 +39,7 @@ def query(
     clock = as_of(now)
     document_text: str | None = None
     with storage_errors(), _open(db, create=False, space=space) as store:
-        result = run_query(store, parsed, clock=clock)
+        result = run_query(store, parsed, clock=clock, touch=not no_touch)
         if parsed.detail is not None:
             document_text = _at_level(store, result, parsed.detail)
     for note in result.notes:

@@ -94,6 +94,24 @@ def run(
     key: Annotated[
         Path | None, typer.Option("--key", metavar="FILE", help="Ed25519 key (PEM) for real Sign/Verify.")
     ] = None,
+    db: Annotated[
+        str | None,
+        typer.Option(
+            "--db", metavar="PATH|URL", help="The memory store the Memory* ops use (none: they fail)."
+        ),
+    ] = None,
+    space: Annotated[str, typer.Option("--space", metavar="NAME", help="The space inside --db.")] = "default",
+    now: Annotated[
+        str | None, typer.Option("--now", metavar="TIME", help="The run's clock (Timestamp, memory times).")
+    ] = None,
+    runtime: Annotated[
+        str | None,
+        typer.Option(
+            "--runtime",
+            metavar="COMMAND",
+            help="Run the graph on an external runtime command (JSON on stdin/stdout; see the README).",
+        ),
+    ] = None,
 ) -> None:
     """Run a graph: its outputs as a table, or --json."""
     from zerolang.interpreter import run as run_graph
@@ -115,8 +133,22 @@ def run(
     source = read_stdin() if file == STDIN else read_source(file)
     graph = parse(source, name)
     validate_or_raise(graph, name, source)
+    if runtime is not None:
+        _run_external(runtime, source, inputs)
+        return
     store = _state_store(state)
     signer = _signer(key)
+    memory = None
+    clock = None
+    if now is not None:
+        from zerolang.cli.memory_cmd import as_of
+
+        moment = as_of(now)().timestamp()
+        clock = lambda: moment  # noqa: E731
+    if db is not None:
+        from zerolang.cli.memory_cmd import _open
+
+        memory = _open(db, create=True, space=space)
     try:
         from zerolang.values import from_json
 
@@ -130,11 +162,15 @@ def run(
             path=name,
             source=source,
             limits=limits,
+            clock=clock,
+            memory=memory,
         )
     finally:
         close = getattr(store, "close", None)
         if close is not None:
             close()
+        if memory is not None:
+            memory.close()
     _warn_unchecked(signer)
     if as_json:
         from zerolang.cli.output import print_json
@@ -144,6 +180,17 @@ def run(
         from zerolang.cli.output import print_result
 
         print_result(result, trace=trace)
+
+
+def _run_external(command: str, source: str, inputs: dict[str, Any]) -> None:
+    """The graph's outputs from an external runtime (`zerolang.memory.runtime.CommandRuntime`), as JSON."""
+    import shlex
+
+    from zerolang.cli.output import print_json
+    from zerolang.memory.runtime import CommandRuntime
+
+    outputs = CommandRuntime(shlex.split(command)).execute_graph(source, inputs)
+    print_json({"outputs": outputs})
 
 
 def _size_option(name: str, text: str) -> int:

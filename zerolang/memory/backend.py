@@ -42,6 +42,8 @@ class InsertResult:
     new_facts: int = 0
     new_episodes: int = 0
     duplicates: int = 0
+    forgotten: int = 0  # relations a tombstone blocks (not counted as duplicates)
+    restated: int = 0  # duplicates restating their episode with another confidence
 
     def __add__(self, other: InsertResult) -> InsertResult:
         return InsertResult(
@@ -49,16 +51,23 @@ class InsertResult:
             self.new_facts + other.new_facts,
             self.new_episodes + other.new_episodes,
             self.duplicates + other.duplicates,
+            self.forgotten + other.forgotten,
+            self.restated + other.restated,
         )
 
     def to_json(self) -> dict[str, int]:
-        """The `zero memory ingest --json` document."""
-        return {
+        """The `zero memory ingest --json` document (`forgotten` only when a tombstone blocked something)."""
+        document = {
             "new_concepts": self.new_concepts,
             "new_facts": self.new_facts,
             "new_episodes": self.new_episodes,
             "duplicates": self.duplicates,
         }
+        if self.forgotten:
+            document["forgotten"] = self.forgotten
+        if self.restated:
+            document["restated"] = self.restated
+        return document
 
 
 @dataclass(frozen=True, slots=True)
@@ -132,6 +141,82 @@ class FactFilter:
     compares: tuple[tuple[str, str, float], ...] = ()
     self_loop: bool = False
     bound: tuple[str, Sequence[bytes | str]] | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class TombstoneRow:
+    """A recorded forget: its hash, what it forgot (`target` and `payload` are None once purged)."""
+
+    hash: bytes
+    kind: str
+    target: str | None
+    created_at: str
+    payload: str | None
+    purged_at: str | None
+    restored_at: str | None
+
+
+@dataclass(frozen=True, slots=True)
+class Removed:
+    """What a forget took out of the live tables."""
+
+    concepts: int = 0
+    facts: int = 0
+    episodes: int = 0
+    contexts: int = 0
+
+    def to_json(self) -> dict[str, int]:
+        return {
+            "concepts": self.concepts,
+            "facts": self.facts,
+            "episodes": self.episodes,
+            "contexts": self.contexts,
+        }
+
+
+@dataclass(frozen=True, slots=True)
+class FactTimes:
+    """A fact's times where they differ from the defaults (valid from its first episode's event
+    time, open-ended; never retired). Times are the store's UTC format."""
+
+    fact: bytes
+    valid_from: str | None
+    valid_to: str | None
+    retired_at: str | None
+    retired_by: str | None  # "retracted", or the superseding fact's hash (hex)
+
+
+@dataclass(frozen=True, slots=True)
+class FactEvent:
+    """One entry of a fact's history: learned, restated, superseded, retracted, reasserted."""
+
+    fact: bytes
+    kind: str
+    at: str
+    valid_from: str | None
+    valid_to: str | None
+    confidence: float | None
+    detail: str
+
+
+@dataclass(frozen=True, slots=True)
+class LogEntry:
+    """One entry of a space's append-only event log: hashes and counts, never labels."""
+
+    seq: int
+    at: str
+    kind: str  # ingest, forget, restore, purge, retract, receive
+    subject: bytes  # the tombstone, fact, batch or bundle hash
+    detail: str
+
+    def to_json(self) -> dict[str, object]:
+        return {
+            "seq": self.seq,
+            "at": self.at,
+            "kind": self.kind,
+            "subject": self.subject.hex(),
+            "detail": self.detail,
+        }
 
 
 COMPARE_COLUMNS = frozenset({"confidence", "observations"})
@@ -246,3 +331,57 @@ class MemoryBackend(Protocol):
         """
 
     def pruned(self) -> list[PrunedEpisode]: ...
+
+    # ---- forgetting (tombstones) ----
+    def episodes_by(self, column: str, keys: Sequence[bytes]) -> list[bytes]:
+        """Episode hashes, live or pruned, whose `fact_hash` or `context_hash` is in `keys`, sorted."""
+
+    def forget(
+        self, tombstone: TombstoneRow, episodes: Sequence[bytes], blocked: Sequence[tuple[bytes, str]]
+    ) -> Removed:
+        """Record the tombstone and its blocked keys; remove the episodes and whatever only they held up."""
+
+    def blocked(self, keys: Sequence[bytes]) -> set[bytes]:
+        """Which of `keys` (concept, fact or episode hashes) a live tombstone blocks."""
+
+    def tombstones(self) -> list[TombstoneRow]:
+        """Every tombstone of the space, oldest first."""
+
+    def forgotten_keys(self) -> list[tuple[bytes, str, bytes]]:
+        """`(key, kind, tombstone)` for every key a live tombstone blocks, sorted."""
+
+    def add_tombstone_keys(
+        self, tombstone: bytes, created_at: str, keys: Sequence[tuple[bytes, str]]
+    ) -> bool:
+        """Record a tombstone known only by hash (a received or purged one); False if it was known."""
+
+    def record_tombstone(self, row: TombstoneRow, keys: Sequence[tuple[bytes, str]]) -> bool:
+        """Record a tombstone as it is (a copy) and apply its blocks; False if it was known."""
+
+    def purge_tombstone(self, tombstone: bytes, stamp: str) -> bool:
+        """Erase a tombstone's target and payload, keeping its hash and keys; False if already purged."""
+
+    def restore_tombstone(self, tombstone: bytes, stamp: str) -> bool:
+        """Lift a tombstone's blocks (it stays recorded, restored); False if it was not live."""
+
+    def erase_freed(self) -> None:
+        """Make deleted content unrecoverable from the store's files (SQLite: checkpoint, VACUUM)."""
+
+    # ---- bi-temporal facts ----
+    def fact_times(self, facts: Sequence[bytes]) -> dict[bytes, FactTimes]: ...
+    def has_fact_times(self) -> bool:
+        """Whether any fact of the space has non-default times (else every fact is current)."""
+
+    def set_fact_times(self, rows: Sequence[FactTimes]) -> None: ...
+    def add_fact_events(self, events: Sequence[FactEvent]) -> None: ...
+    def fact_events(self, facts: Sequence[bytes]) -> list[FactEvent]:
+        """The facts' history, oldest first."""
+
+    def episode_confidences(self, episodes: Sequence[bytes]) -> dict[bytes, float]: ...
+    def restate_episodes(self, changes: Sequence[tuple[bytes, bytes, float]], stamp: str) -> None:
+        """Give episodes `(episode, fact, confidence)` a restated confidence; refold their facts."""
+
+    # ---- the space's event log ----
+    def append_log(self, at: str, kind: str, subject: bytes, detail: str = "") -> None: ...
+    def log_entries(self, limit: int | None = None) -> list[LogEntry]:
+        """The space's log, oldest first (the last `limit` entries when given)."""

@@ -12,6 +12,11 @@
   confidence, gains the record's new spellings as aliases (first-seen order,
   never removed), and its `updated_at` moves to the record's time if later.
   `created_at` never changes.
+- **Tombstones** win: a relation whose episode, fact, subject or object a
+  live tombstone blocks is skipped (`InsertResult.forgotten`), until `restore`.
+- **Restating** a stored episode (same fact, same context) with another
+  confidence gives the episode that confidence, refolds its fact and logs a
+  `restated` fact event (`InsertResult.restated`); the same confidence is a duplicate.
 - **Contexts** are stored once by ContextHash; the first stored one keeps its
   optional fields (they are not part of the hash): *first wins*.
 
@@ -70,6 +75,49 @@ class Pending:
 
 def episode_keys(records: Sequence[MemoryRecord]) -> list[bytes]:
     return sorted({r.episode_hash.digest for record in records for r in record.relations})
+
+
+def relation_keys(records: Sequence[MemoryRecord]) -> list[bytes]:
+    """Every key a tombstone may block in these records: episode, fact, subject and object hashes."""
+    keys: set[bytes] = set()
+    for record in records:
+        for r in record.relations:
+            keys.update(
+                (r.episode_hash.digest, r.fact_hash.digest, r.subject_hash.digest, r.object_hash.digest)
+            )
+    return sorted(keys)
+
+
+def forgotten_episodes(
+    records: Sequence[MemoryRecord], stored: set[bytes], blocked: set[bytes]
+) -> set[bytes]:
+    """The new episodes a tombstone blocks (**a tombstone wins over a re-add**): its episode, its fact
+    or one of its concepts was forgotten. They are skipped like duplicates and counted apart."""
+    if not blocked:
+        return set()
+    found: set[bytes] = set()
+    for record in records:
+        for r in record.relations:
+            key = r.episode_hash.digest
+            if key in stored:
+                continue
+            if {key, r.fact_hash.digest, r.subject_hash.digest, r.object_hash.digest} & blocked:
+                found.add(key)
+    return found
+
+
+def restatements(
+    records: Sequence[MemoryRecord], stored: Mapping[bytes, float]
+) -> list[tuple[RelationNode, float]]:
+    """Stored episodes stated again with another confidence: `(relation, old confidence)`, the last
+    statement of each episode in the batch winning. **Restating is recorded, not dropped**: the
+    episode takes the new confidence and its fact is refolded."""
+    latest: dict[bytes, RelationNode] = {}
+    for record in records:
+        for r in record.relations:
+            if r.episode_hash.digest in stored:
+                latest[r.episode_hash.digest] = r
+    return [(r, stored[key]) for key, r in sorted(latest.items()) if r.confidence != stored[key]]
 
 
 def pending(records: Sequence[MemoryRecord], stored_episodes: set[bytes]) -> Pending:

@@ -6,8 +6,11 @@ pruned ones are pruned again with their original time and reason. The
 target's checkpoint equals the source's, and so do its facts (confidence and
 observations fold the same episodes). Inserting is idempotent (a stored or
 pruned episode is a duplicate), so an interrupted copy, rerun, completes
-without duplicating anything. Working memory, access counts and semantic
-memory are per-deployment state and are not copied.
+without duplicating anything. Tombstones (with the keys they block) are
+copied first, so nothing forgotten comes back through a copy; fact times
+(validity, retirement) and the fact history follow the records. Working
+memory, access counts and semantic memory are per-deployment state and are
+not copied.
 """
 
 from __future__ import annotations
@@ -48,6 +51,7 @@ def copy_space(
     from zerolang.formats.model import Context, Snapshot
 
     backend = source.backend
+    _copy_tombstones(source, target)
     pruned = backend.pruned()
     live = list(backend.scan_relations())
     relations = live + list(_pruned_relations(source, pruned))
@@ -73,9 +77,31 @@ def copy_space(
         by_when.setdefault((item.pruned_at, item.reason), []).append(item.hash)
     for (when, reason), keys in sorted(by_when.items()):
         target.backend.prune_episodes(keys, when, reason)
+    _copy_fact_times(source, target)
     if progress is not None:
         progress(CopyProgress(source.space, total, total))
     return SpaceCopy(source.space, total, totals.new_episodes, len(pruned))
+
+
+def _copy_tombstones(source: MemoryStore, target: MemoryStore) -> None:
+    keys: dict[bytes, list[tuple[bytes, str]]] = {}
+    for key, kind, tombstone in source.backend.forgotten_keys():
+        keys.setdefault(tombstone, []).append((key, kind))
+    for row in source.backend.tombstones():
+        target.backend.record_tombstone(row, keys.get(row.hash, []))
+
+
+def _copy_fact_times(source: MemoryStore, target: MemoryStore) -> None:
+    from zerolang.memory.backend import FactFilter
+
+    facts = [f.fact_hash.digest for f in source.backend.find_facts(FactFilter())]
+    if source.backend.has_fact_times():
+        target.backend.set_fact_times(list(source.backend.fact_times(facts).values()))
+    have = {(e.fact, e.kind, e.at, e.detail) for e in target.backend.fact_events(facts)}
+    missing = [e for e in source.backend.fact_events(facts) if (e.fact, e.kind, e.at, e.detail) not in have]
+    if missing:
+        with target.transaction():
+            target.backend.add_fact_events(missing)
 
 
 def _counted(records: list[MemoryRecord], every: int, seen: Callable[[int], None]) -> Iterator[MemoryRecord]:

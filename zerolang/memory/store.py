@@ -26,7 +26,7 @@ Dates are the records' (`compile_record(now=...)`; one per ingest): UTC ISO
 from __future__ import annotations
 
 import builtins
-from collections.abc import Callable, Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from contextlib import AbstractContextManager
 from dataclasses import dataclass
 from pathlib import Path
@@ -181,8 +181,11 @@ class MemoryStore:
         *,
         space: str = DEFAULT_SPACE,
         create: bool = True,
+        single_valued: Iterable[str] | None = None,
     ) -> None:
         from zerolang.memory.backends import display, open_backend
+
+        self.single_valued = _single_valued(single_valued)
 
         if isinstance(location, str | Path):
             self.backend: MemoryBackend = open_backend(location, space=space, create=create)
@@ -201,7 +204,7 @@ class MemoryStore:
 
     def in_space(self, space: str) -> MemoryStore:
         """The same store seen from another space (shares the connection; close this one)."""
-        return MemoryStore(self.backend.in_space(space))
+        return MemoryStore(self.backend.in_space(space), single_valued=self.single_valued)
 
     def spaces(self) -> list[str]:
         return self.backend.spaces()
@@ -237,7 +240,30 @@ class MemoryStore:
         require_type(record, MemoryRecord, "the record")
         if verify:
             record.verify()
-        return self.backend.apply_records([record])
+        return self.apply([record])
+
+    def apply(self, records: Sequence[MemoryRecord]) -> InsertResult:
+        """Apply records by the merge rules, then the temporal rules to what was new (one transaction)."""
+        from zerolang.memory import temporal
+
+        single = self.single_valued
+        with self.backend.transaction():
+            watch = [
+                r.episode_hash.digest
+                for record in records
+                for r in record.relations
+                if r.predicate in single or temporal.explicit(record.context.meta)
+            ]
+            if self.backend.has_fact_times():
+                watch = [r.episode_hash.digest for record in records for r in record.relations]
+            before = set(self.backend.episode_confidences(watch)) if watch else set()
+            result = self.backend.apply_records(records)
+            if watch:
+                fresh = set(self.backend.episode_confidences(watch)) - before
+                temporal.after_insert(self.backend, temporal.fresh_with_context(records, fresh), single)
+            if result.new_episodes or result.restated:
+                _log_batch(self.backend, records, result)
+            return result
 
     def insert_records(
         self,
@@ -284,7 +310,7 @@ class MemoryStore:
     ) -> InsertResult:
         try:
             with self.backend.transaction():
-                result = self.backend.apply_records(batch)
+                result = self.apply(batch)
                 if progress is not None:
                     progress(Progress(done + len(batch), done, totals + result))
             return result
@@ -292,7 +318,7 @@ class MemoryStore:
             pass
         result = InsertResult()
         for record in batch:  # find the culprit; keep the records before it
-            result += self.backend.apply_records([record])
+            result += self.apply([record])
         return result
 
     # ---- reading ----------------------------------------------------------------------------
@@ -413,6 +439,31 @@ class MemoryStore:
         from zerolang.memory.check import find_problems
 
         return CheckReport(tuple(find_problems(self.backend)), self.counts())
+
+
+def _log_batch(backend: MemoryBackend, records: Sequence[MemoryRecord], result: InsertResult) -> None:
+    """Append the batch to the space's log: the hash of its episode hashes and what it changed."""
+    import hashlib
+
+    keys = sorted({r.episode_hash.digest for record in records for r in record.relations})
+    stamp = max(r.created_at for record in records for r in record.relations)
+    detail = (
+        f"{result.new_episodes} new episodes, {result.duplicates} duplicates,"
+        f" {result.forgotten} forgotten, {result.restated} restated"
+    )
+    backend.append_log(stamp, "ingest", hashlib.sha256(b"".join(keys)).digest(), detail)
+
+
+def _single_valued(given: Iterable[str] | None) -> frozenset[str]:
+    """The single-valued predicates: as given, else `[tool.zero.memory] single-valued` of the
+    nearest pyproject.toml (normalised like every predicate)."""
+    from zerolang.memory.normalize import normalize_predicate
+
+    if given is None:
+        from zerolang.config import settings_for
+
+        given = settings_for().single_valued
+    return frozenset(normalize_predicate(p) for p in given)
 
 
 def _take(iterator: Iterator[MemoryRecord], count: int) -> tuple[list[MemoryRecord], BaseException | None]:

@@ -104,3 +104,5 @@ class Query:
     ranker: Literal["score", "activation"] | None = None
     order: tuple[str, bool | None] | None = None  # field (`?x`: a variable), descending (None: default)
     detail: str | None = None
+    as_of: str | None = None  # world time: facts valid then (store format, UTC)
+    known_at: str | None = None  # store time: facts the store held then

@@ -14,6 +14,7 @@ from __future__ import annotations
 import math
 from collections.abc import Callable, Collection, Sequence
 from dataclasses import dataclass, field
+from datetime import UTC, datetime
 
 from zerolang.memory.backend import FactFilter, MemoryBackend
 from zerolang.memory.recall import (
@@ -91,11 +92,18 @@ def fact_filter(
     """Which facts pass the context, time and tier clauses (None when there are none)."""
     window = _window(query, now)
     contextual = window is not None or query.sources or query.scopes
-    if not contextual and not query.tiers:
+    temporal = query.as_of is not None or query.known_at is not None or db.has_fact_times()
+    if not contextual and not query.tiers and not temporal:
         return None
+    from zerolang.memory.temporal import visible
+    from zerolang.memory.tiers import format_time
+
+    stamp = format_time(datetime.fromtimestamp(now, UTC))
 
     def allowed(keys: Collection[bytes]) -> set[bytes]:
         found = set(keys)
+        if temporal:
+            found &= visible(db, sorted(found), now=stamp, as_of=query.as_of, known_at=query.known_at)
         if contextual:
             found &= _in_context(db, sorted(found), query, window)
         if query.tiers:
@@ -141,6 +149,10 @@ def _filter_plan(query: Query) -> list[str]:
         parts.append(query.window.text)
     if query.tiers:
         parts.append("from " + ", ".join(query.tiers))
+    if query.as_of is not None:
+        parts.append(f"as of {query.as_of}")
+    if query.known_at is not None:
+        parts.append(f"known at {query.known_at}")
     return [f"filter facts (an episode must match): {'; '.join(parts)}"] if parts else []
 
 

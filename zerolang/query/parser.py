@@ -14,6 +14,7 @@ from datetime import date, datetime, timedelta
 from typing import Any
 
 from zerolang.ast import Span
+from zerolang.errors import ZeroError
 from zerolang.query.ast import (
     MATCH_FIELDS,
     RECALL_FIELDS,
@@ -202,6 +203,8 @@ class _Builder:
             self.fields.get("rank by"),
             self.fields.get("order by"),
             self.fields.get("as"),
+            self.fields.get("as of"),
+            self.fields.get("known at"),
         )
 
     def label(self, tree: Any) -> Label:
@@ -339,6 +342,23 @@ class _Builder:
     def clause_detail(self, tree: Any, kind: str) -> None:
         token = tree.children[0]
         self.once("as", token.value, token)
+
+    def clause_as_of(self, tree: Any, kind: str) -> None:
+        token = tree.children[0]
+        self.once("as of", self.instant(token), token)
+
+    def clause_known_at(self, tree: Any, kind: str) -> None:
+        token = tree.children[0]
+        self.once("known at", self.instant(token), token)
+
+    def instant(self, token: Any) -> str:
+        """A DATE token in the store's time format (a bare date is its midnight, UTC)."""
+        from zerolang.memory.temporal import utc
+
+        try:
+            return utc(self.moment(token, False))
+        except ZeroError:
+            raise self.fail(f"{token.value} is not a valid date", token) from None
 
     def check_join(self, patterns: tuple[Pattern, ...]) -> None:
         """Patterns must be joined by shared variables: two that share none are a cross join

@@ -52,7 +52,7 @@ syn match zeroType contained +"\=\<\%(Permission\|Operation\|Constant\|External\
 syn match zeroOpKey contained +\%(\<op\|"op"\)\ze\s*:+ nextgroup=zeroOpColon skipwhite
 syn match zeroOpColon contained ":" nextgroup=zeroUnknownOp,zeroOp skipwhite skipnl skipempty
 syn match zeroUnknownOp contained +"\=\h[[:alnum:]_]*\%(-[[:alnum:]_]\+\)*"\=+
-syn match zeroOp contained +"\=\<\%(ExtractFirstWord\|ClassifyIntent\|ExtractParams\|GreaterThan\|StartsWith\|ArrayPush\|CreateMap\|LoadState\|NotEquals\|SaveState\|Timestamp\|ArrayGet\|Contains\|EndsWith\|GetField\|Identity\|LessThan\|MergeMap\|Multiply\|SetField\|Subtract\|ToLower\|ToUpper\|Concat\|Divide\|Equals\|Length\|Verify\|Split\|Hash\|Sign\|Trim\|Add\|And\|Not\|If\|Or\)\>\%(-\w\)\@!"\=+
+syn match zeroOp contained +"\=\<\%(ExtractFirstWord\|ClassifyIntent\|ExtractParams\|MemoryRecall\|GreaterThan\|MemoryQuery\|MemoryStore\|StartsWith\|ArrayPush\|CreateMap\|LoadState\|NotEquals\|SaveState\|Timestamp\|ArrayGet\|Contains\|EndsWith\|GetField\|Identity\|LessThan\|MergeMap\|Multiply\|SetField\|Subtract\|ToLower\|ToUpper\|Concat\|Divide\|Equals\|Length\|Verify\|Split\|Hash\|Sign\|Trim\|Add\|And\|Not\|If\|Or\)\>\%(-\w\)\@!"\=+
 
 syn keyword zeroTodo contained TODO FIXME XXX NOTE
 syn match zeroComment "#.*$" contains=zeroTodo,@Spell

@@ -17,7 +17,13 @@ from typing import TYPE_CHECKING, Any
 from zerolang.errors import ZeroError
 from zerolang.memory import merge
 from zerolang.memory.backend import DEFAULT_SPACE, check_space
-from zerolang.memory.backends.postgres.migrations import LATEST, MIGRATIONS, TABLES, statements
+from zerolang.memory.backends.postgres.migrations import (
+    FORGET_TABLES,
+    LATEST,
+    MIGRATIONS,
+    TABLES,
+    statements,
+)
 from zerolang.memory.backends.sql import SqlBackend
 
 if TYPE_CHECKING:
@@ -139,7 +145,7 @@ class PostgresBackend(SqlBackend):
             db.execute(
                 sql.SQL("GRANT USAGE ON SCHEMA {} TO {}").format(sql.Identifier(self._schema()), identifier)
             )
-            for table in TABLES:
+            for table in TABLES + FORGET_TABLES:
                 db.execute(
                     sql.SQL("GRANT SELECT, INSERT, UPDATE, DELETE ON {} TO {}").format(
                         sql.Identifier(table), identifier
@@ -156,6 +162,13 @@ class PostgresBackend(SqlBackend):
                 "INSERT INTO zero_space_grants (role_name, space) VALUES (%s, %s) ON CONFLICT DO NOTHING",
                 (role, space),
             )
+
+    def erase_freed(self) -> None:
+        """Vacuum the tables a forget deletes from, so the server can reuse the dead rows' space."""
+        if self.connection.info.transaction_status != 0:  # inside a transaction: VACUUM cannot run
+            return
+        for table in (*TABLES, *FORGET_TABLES):
+            self.connection.execute(f"VACUUM {table}")
 
     def _schema(self) -> str:
         row = self.connection.execute("SELECT current_schema()").fetchone()

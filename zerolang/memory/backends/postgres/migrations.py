@@ -140,7 +140,84 @@ CREATE TABLE pruned_episodes (
     for table in TABLES
 )
 
-MIGRATIONS: tuple[str, ...] = (V1,)  # MIGRATIONS[n - 1] takes version n - 1 to n
+FORGET_TABLES = ("tombstones", "forgotten_keys", "fact_times", "fact_events", "space_log")
+
+# tombstones: what `zero memory forget` recorded; forgotten_keys: the hashes each one blocks
+V_FORGET = """
+CREATE TABLE tombstones (
+    space        TEXT NOT NULL,
+    hash         BYTEA NOT NULL CHECK (octet_length(hash) = 32),
+    kind         TEXT NOT NULL,
+    target       TEXT,
+    created_at   TEXT NOT NULL,
+    payload      TEXT,
+    purged_at    TEXT,
+    restored_at  TEXT,
+    PRIMARY KEY (space, hash)
+);
+CREATE TABLE forgotten_keys (
+    space      TEXT NOT NULL,
+    key        BYTEA NOT NULL CHECK (octet_length(key) = 32),
+    tombstone  BYTEA NOT NULL,
+    kind       TEXT NOT NULL,
+    PRIMARY KEY (space, key, tombstone)
+);
+CREATE INDEX forgotten_keys_by_tombstone ON forgotten_keys (space, tombstone);
+""" + "".join(
+    f"ALTER TABLE {table} ENABLE ROW LEVEL SECURITY;\n"
+    f"CREATE POLICY zero_space ON {table} USING ({_POLICY}) WITH CHECK ({_POLICY});\n"
+    for table in ("tombstones", "forgotten_keys")
+)
+
+# fact_times: a fact's validity in the world and its retirement in the store, where not the
+# defaults (valid from its first episode's event time, learned when stored, never retired);
+# fact_events: the append-only history `zero memory history` shows
+V_TEMPORAL = """
+CREATE TABLE fact_times (
+    space       TEXT NOT NULL,
+    fact_hash   BYTEA NOT NULL,
+    valid_from  TEXT,
+    valid_to    TEXT,
+    retired_at  TEXT,
+    retired_by  TEXT,
+    PRIMARY KEY (space, fact_hash)
+);
+CREATE TABLE fact_events (
+    id          BIGSERIAL PRIMARY KEY,
+    space       TEXT NOT NULL,
+    fact_hash   BYTEA NOT NULL,
+    kind        TEXT NOT NULL,
+    at          TEXT NOT NULL,
+    valid_from  TEXT,
+    valid_to    TEXT,
+    confidence  DOUBLE PRECISION,
+    detail      TEXT NOT NULL DEFAULT ''
+);
+CREATE INDEX fact_events_by_fact ON fact_events (space, fact_hash, id);
+""" + "".join(
+    f"ALTER TABLE {table} ENABLE ROW LEVEL SECURITY;\n"
+    f"CREATE POLICY zero_space ON {table} USING ({_POLICY}) WITH CHECK ({_POLICY});\n"
+    for table in ("fact_times", "fact_events")
+)
+
+# space_log: each space's append-only event log (ingests that changed something, forgets,
+# restores, purges, retractions, received bundles); hashes and counts only, never labels
+V_LOG = """
+CREATE TABLE space_log (
+    seq      BIGSERIAL PRIMARY KEY,
+    space    TEXT NOT NULL,
+    at       TEXT NOT NULL,
+    kind     TEXT NOT NULL,
+    subject  BYTEA NOT NULL,
+    detail   TEXT NOT NULL DEFAULT ''
+);
+CREATE INDEX space_log_by_space ON space_log (space, seq);
+""" + (
+    "ALTER TABLE space_log ENABLE ROW LEVEL SECURITY;\n"
+    f"CREATE POLICY zero_space ON space_log USING ({_POLICY}) WITH CHECK ({_POLICY});\n"
+)
+
+MIGRATIONS: tuple[str, ...] = (V1, V_FORGET, V_TEMPORAL, V_LOG)  # MIGRATIONS[n - 1] takes version n - 1 to n
 LATEST = len(MIGRATIONS)
 
 

@@ -3,17 +3,21 @@
 - `core`: connection-independent helpers every part uses (`_rows`, `_in`, the space);
 - `records`: writing records by the merge plan, and every read of concepts, facts, episodes;
 - `tiers`: working memory, access counts, semantic memory, pruning;
-- `checks`: the raw scans `zerolang.memory.check` verifies.
+- `checks`: the raw scans `zerolang.memory.check` verifies;
+- `forgetting`: tombstones, removing what they forget and blocking its return;
+- `temporal`: bi-temporal fact times and the fact history log.
 """
 
 from __future__ import annotations
 
 from zerolang.memory.backends.sql.checks import CheckScans
+from zerolang.memory.backends.sql.forgetting import Forgetting
 from zerolang.memory.backends.sql.records import Records
+from zerolang.memory.backends.sql.temporal import Temporal
 from zerolang.memory.backends.sql.tiers import Tiers
 
 
-class SqlBackend(Records, Tiers, CheckScans):
+class SqlBackend(Records, Tiers, CheckScans, Forgetting, Temporal):
     """Everything a `MemoryBackend` does in SQL; a dialect subclass supplies the connection."""
 
     __slots__ = ()

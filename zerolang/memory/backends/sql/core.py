@@ -57,6 +57,19 @@ class SqlCore(ABC):
     def write(self) -> AbstractContextManager[None]:
         """A write transaction holding the space's write lock from its first statement."""
 
+    def blocked(self, keys: Sequence[bytes]) -> set[bytes]:
+        """Which of `keys` a tombstone blocks (`forgetting.Forgetting` implements it)."""
+        raise NotImplementedError
+
+    def episode_confidences(self, episodes: Sequence[bytes]) -> dict[bytes, float]:
+        raise NotImplementedError  # `temporal.Temporal`
+
+    def restate_episodes(self, changes: Sequence[tuple[bytes, bytes, float]], stamp: str) -> None:
+        raise NotImplementedError  # `temporal.Temporal`
+
+    def add_fact_events(self, events: Sequence[Any]) -> None:
+        raise NotImplementedError  # `temporal.Temporal`
+
     def one(self, sql: str, args: Sequence[object] = ()) -> Row | None:
         found = self.rows(sql, args)
         return found[0] if found else None

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 from collections.abc import Iterator, Sequence
+from dataclasses import replace
 
 from zerolang.memory import merge
 from zerolang.memory.backend import (
@@ -83,9 +84,13 @@ class Records(SqlCore):
         with self.write():
             keys = merge.episode_keys(records)
             stored = self._existing("episodes", keys) | self._existing("pruned_episodes", keys)
-            work = merge.pending(records, stored)
+            forgotten = merge.forgotten_episodes(records, stored, self.blocked(merge.relation_keys(records)))
+            work = merge.pending(records, stored | forgotten)
+            work.duplicates -= len(forgotten)
+            restated = self._restate(records, stored)
+            work.duplicates -= restated
             if not work.fresh:
-                return InsertResult(duplicates=work.duplicates)
+                return InsertResult(duplicates=work.duplicates, forgotten=len(forgotten), restated=restated)
             concepts = {
                 bytes(row[0]): (row[1], row[2])
                 for row in self.select_in(
@@ -106,7 +111,36 @@ class Records(SqlCore):
             }
             plan = merge.plan(work, concepts, facts)
             self.write_plan(plan)
-            return plan.result
+            return replace(plan.result, forgotten=len(forgotten), restated=restated)
+
+    def _restate(self, records: Sequence[MemoryRecord], stored: set[bytes]) -> int:
+        """Apply the batch's restatements of stored episodes (see `merge.restatements`); how many."""
+        if not stored:
+            return 0
+        changes = merge.restatements(records, self.episode_confidences(sorted(stored)))
+        if not changes:
+            return 0
+        from zerolang.memory.backend import FactEvent
+
+        self.restate_episodes(
+            [(r.episode_hash.digest, r.fact_hash.digest, r.confidence) for r, _ in changes],
+            max(r.created_at for r, _ in changes),
+        )
+        self.add_fact_events(
+            [
+                FactEvent(
+                    r.fact_hash.digest,
+                    "restated",
+                    r.created_at,
+                    None,
+                    None,
+                    r.confidence,
+                    f"episode {r.episode_hash.short()} {old:g} -> {r.confidence:g}",
+                )
+                for r, old in changes
+            ]
+        )
+        return len(changes)
 
     def write_plan(self, plan: merge.Plan) -> None:
         """Execute a merge plan (inside the open write transaction)."""

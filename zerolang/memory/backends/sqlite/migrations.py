@@ -249,7 +249,81 @@ V4 = "ANALYZE sqlite_schema;\nDELETE FROM sqlite_stat1;\n" + "".join(
     for (table, index), stat in _STATS.items()
 )
 
-MIGRATIONS: tuple[str, ...] = (V1, V2, V3, V4)  # MIGRATIONS[n - 1] takes version n - 1 to n
+
+# (key columns first: SQLite 3.40's quick_check misreads a WITHOUT ROWID table otherwise)
+# tombstones: what `zero memory forget` recorded; forgotten_keys: the hashes each one blocks
+V_FORGET = """
+CREATE TABLE tombstones (
+    space        TEXT NOT NULL,
+    hash         BLOB NOT NULL CHECK (length(hash) = 32),
+    kind         TEXT NOT NULL,
+    target       TEXT,
+    created_at   TEXT NOT NULL,
+    payload      TEXT,
+    purged_at    TEXT,
+    restored_at  TEXT,
+    PRIMARY KEY (space, hash)
+) WITHOUT ROWID;
+CREATE TABLE forgotten_keys (
+    space      TEXT NOT NULL,
+    key        BLOB NOT NULL CHECK (length(key) = 32),
+    tombstone  BLOB NOT NULL,
+    kind       TEXT NOT NULL,
+    PRIMARY KEY (space, key, tombstone)
+) WITHOUT ROWID;
+CREATE INDEX forgotten_keys_by_tombstone ON forgotten_keys (space, tombstone);
+"""
+
+# fact_times: a fact's validity in the world and its retirement in the store, where not the
+# defaults (valid from its first episode's event time, learned when stored, never retired);
+# fact_events: the append-only history `zero memory history` shows
+V_TEMPORAL = """
+CREATE TABLE fact_times (
+    space       TEXT NOT NULL,
+    fact_hash   BLOB NOT NULL,
+    valid_from  TEXT,
+    valid_to    TEXT,
+    retired_at  TEXT,
+    retired_by  TEXT,
+    PRIMARY KEY (space, fact_hash)
+) WITHOUT ROWID;
+CREATE TABLE fact_events (
+    id          INTEGER PRIMARY KEY AUTOINCREMENT,
+    space       TEXT NOT NULL,
+    fact_hash   BLOB NOT NULL,
+    kind        TEXT NOT NULL,
+    at          TEXT NOT NULL,
+    valid_from  TEXT,
+    valid_to    TEXT,
+    confidence  DOUBLE PRECISION,
+    detail      TEXT NOT NULL DEFAULT ''
+);
+CREATE INDEX fact_events_by_fact ON fact_events (space, fact_hash, id);
+"""
+
+# space_log: each space's append-only event log (ingests that changed something, forgets,
+# restores, purges, retractions, received bundles); hashes and counts only, never labels
+V_LOG = """
+CREATE TABLE space_log (
+    seq      INTEGER PRIMARY KEY AUTOINCREMENT,
+    space    TEXT NOT NULL,
+    at       TEXT NOT NULL,
+    kind     TEXT NOT NULL,
+    subject  BLOB NOT NULL,
+    detail   TEXT NOT NULL DEFAULT ''
+);
+CREATE INDEX space_log_by_space ON space_log (space, seq);
+"""
+
+MIGRATIONS: tuple[str, ...] = (
+    V1,
+    V2,
+    V3,
+    V4,
+    V_FORGET,
+    V_TEMPORAL,
+    V_LOG,
+)  # MIGRATIONS[n - 1] takes version n - 1 to n
 LATEST = len(MIGRATIONS)
 
 

@@ -1,0 +1,165 @@
+"""Correct and remember when: single-valued predicates supersede, restatements, retract, as of / known at."""
+
+from __future__ import annotations
+
+import itertools
+import json
+from pathlib import Path
+
+import pytest
+
+from zerolang.errors import ZeroError
+from zerolang.memory import MemoryStore
+from zerolang.memory.backend import FactFilter
+from zerolang.memory.forget import fact_key
+from zerolang.memory.history import concept_history
+from zerolang.memory.ingest import ingest, parse_inputs
+from zerolang.memory.temporal import retract
+from zerolang.query.executor import run_query
+
+from .conftest import inputs
+
+T1, T2, T3 = "2026-03-01T00:00:00.000Z", "2026-03-02T00:00:00.000Z", "2026-03-03T00:00:00.000Z"
+PARIS = (
+    "2020-01-01T00:00:00Z",
+    "chat",
+    "bio",
+    [("Alice", "lives in", "Paris", 0.9), ("Alice", "likes", "tea", 0.6)],
+)
+BERLIN = ("2023-06-01T00:00:00Z", "chat", "bio", [("Alice", "lives in", "Berlin", 0.8)])
+ROME = ("2018-01-01T00:00:00Z", "letter", "bio", [("Alice", "lives in", "Rome", 0.7)])
+
+
+def where(store: MemoryStore, clause: str = "") -> list[str]:
+    result = run_query(store, f"match (alice lives_in ?w) {clause}", touch=False)
+    return sorted(str(row["bindings"]["w"]) for row in result.rows)  # type: ignore[index]
+
+
+def open_sv(location: str, space: str) -> MemoryStore:
+    return MemoryStore(location, space=space, single_valued=["lives in"])
+
+
+@pytest.mark.parametrize("order", list(itertools.permutations([PARIS, BERLIN, ROME])))
+def test_single_valued_supersedes_whatever_the_order(location: str, space: str, order: tuple) -> None:  # type: ignore[type-arg]
+    with open_sv(location, space) as store:
+        for when, group in zip((T1, T2, T3), order, strict=True):
+            ingest(store, parse_inputs(inputs(group)), now=when)
+        assert where(store) == ["berlin"]
+        assert where(store, "as of 2021-05-01") == ["paris"]
+        assert where(store, "as of 2019-01-01") == ["rome"]
+        assert where(store, "as of 2017-01-01") == []
+        assert store.check().ok
+        history = {e.text: e.span for e in concept_history(store, "alice")}
+        assert history["alice|lives_in|paris"].valid_to == "2023-06-01T00:00:00.000Z"
+        assert history["alice|lives_in|rome"].valid_to == "2020-01-01T00:00:00.000Z"
+        assert history["alice|lives_in|berlin"].valid_to is None
+        assert history["alice|likes|tea"].valid_to is None  # not single-valued: joins
+
+
+def test_known_at_sees_what_the_store_believed(location: str, space: str) -> None:
+    with open_sv(location, space) as store:
+        ingest(store, parse_inputs(inputs(PARIS)), now=T1)
+        ingest(store, parse_inputs(inputs(BERLIN)), now=T2)
+        assert where(store, "known at 2026-03-01T12:00:00Z") == ["paris"]
+        assert where(store, "known at 2026-02-01") == []
+        assert where(store, "known at 2026-03-02T12:00:00Z") == ["berlin"]
+        assert where(store, "as of 2021-01-01 known at 2026-03-01T12:00:00Z") == ["paris"]
+        # re-ingesting the same inputs changes nothing; a later move back reasserts paris
+        ingest(store, parse_inputs(inputs(PARIS, BERLIN)), now=T3)
+        assert where(store) == ["berlin"]
+        back = ("2025-01-01T00:00:00Z", "chat", "bio", [("Alice", "lives in", "Paris", 0.9)])
+        ingest(store, parse_inputs(inputs(back)), now=T3)
+        assert where(store) == ["paris"]
+        assert where(store, "as of 2024-01-01") == ["berlin"]
+        kinds = [e.kind for e in concept_history(store, "alice")[-1].events]
+        assert "reasserted" in kinds or "learned" in kinds
+        assert store.check().ok
+
+
+def test_explicit_validity_from_context_metadata(location: str, space: str) -> None:
+    text = json.dumps(
+        [
+            {
+                "tuples": [{"subject": "bob", "predicate": "works at", "object": "acme", "confidence": 0.9}],
+                "context": {
+                    "event_time": "2026-01-01T00:00:00Z",
+                    "source": "hr",
+                    "scope": "cv",
+                    "metadata": {"valid_from": "2010-01-01", "valid_to": "2015-01-01"},
+                },
+            }
+        ]
+    )
+    with MemoryStore(location, space=space, single_valued=[]) as store:
+        ingest(store, parse_inputs(text), now=T1)
+        seen = run_query(store, "match (bob works_at ?x) as of 2012-01-01", touch=False).rows
+        assert [row["bindings"]["x"] for row in seen] == ["acme"]  # type: ignore[index]
+        assert run_query(store, "match (bob works_at ?x)", touch=False).rows == []
+
+
+def test_restating_with_another_confidence_is_recorded(location: str, space: str) -> None:
+    with MemoryStore(location, space=space, single_valued=[]) as store:
+        group = ("2020-01-01T00:00:00Z", "chat", "bio", [("carol", "knows", "dave", 0.9)])
+        ingest(store, parse_inputs(inputs(group)), now=T1)
+        same = ingest(store, parse_inputs(inputs(group)), now=T2)
+        assert same.duplicates == 1 and same.restated == 0
+        lower = ("2020-01-01T00:00:00Z", "chat", "bio", [("carol", "knows", "dave", 0.3)])
+        result = ingest(store, parse_inputs(inputs(lower)), now=T2)
+        assert result.restated == 1 and result.duplicates == 0
+        (fact,) = store.backend.find_facts(FactFilter())
+        assert fact.confidence == pytest.approx(0.3) and fact.observations == 1
+        events = concept_history(store, "carol")[0].events
+        assert [e.kind for e in events] == ["restated"] and "0.9 -> 0.3" in events[0].detail
+        assert store.check().ok
+
+
+def test_retract_closes_and_retires(location: str, space: str) -> None:
+    with MemoryStore(location, space=space, single_valued=[]) as store:
+        ingest(store, parse_inputs(inputs(PARIS)), now=T1)
+        key, _ = fact_key(store, "alice|likes|tea", None)
+        fact = store.backend.facts([key])[key]
+        span = retract(store.backend, fact, at=T2, valid_to="2024-01-01T00:00:00.000Z")
+        assert span.retired_by == "retracted"
+        assert run_query(store, "match (alice likes ?x)", touch=False).rows == []
+        assert len(run_query(store, "match (alice likes ?x) as of 2022-01-01", touch=False).rows) == 1
+        assert (
+            len(run_query(store, "match (alice likes ?x) known at 2026-03-01T12:00:00Z", touch=False).rows)
+            == 1
+        )
+        with pytest.raises(ZeroError, match="already retired"):
+            retract(store.backend, fact, at=T3)
+        assert store.check().ok
+
+
+def test_cli_history_and_retract(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    from typer.testing import CliRunner
+
+    from zerolang.cli.app import app
+
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "pyproject.toml").write_text('[tool.zero.memory]\nsingle-valued = ["lives in"]\n')
+    (tmp_path / "in.json").write_text(inputs(PARIS, BERLIN))
+    runner = CliRunner()
+
+    def zero(*args: str) -> str:
+        result = runner.invoke(app, ["memory", *args, "--db", "m.db"])
+        assert result.exit_code == 0, result.output
+        return result.output
+
+    zero("ingest", "in.json")
+    out = zero("history", "alice")
+    assert "alice|lives_in|paris\n  valid   2020-01-01T00:00:00.000Z .. 2023-06-01T00:00:00.000Z" in out
+    assert "superseded  by alice|lives_in|berlin" in out
+    out = zero("retract", "alice|likes|tea", "--valid-to", "2024-01-01", "--now", T2)
+    assert (
+        out
+        == "retracted alice|likes|tea: valid 2020-01-01T00:00:00.000Z .. 2024-01-01T00:00:00.000Z, retired 2026-03-02T00:00:00.000Z\n"
+    )
+    document = json.loads(zero("history", "alice", "--json"))
+    assert {d["fact"]: d["retired_by"] for d in document}["alice|likes|tea"] == "retracted"
+    (tmp_path / "pyproject.toml").write_text("[tool.zero.memory]\nsingle-valued = 3\n")
+    from zerolang.config import _load
+
+    _load.cache_clear()
+    result = runner.invoke(app, ["memory", "ingest", "in.json", "--db", "m.db"])
+    assert result.exit_code == 1 and "single-valued must be a list" in result.output

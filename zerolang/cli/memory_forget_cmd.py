@@ -1,0 +1,269 @@
+"""`zero memory forget | restore | purge | tombstones`: recorded forgetting (see `zerolang.memory.forget`)."""
+
+from __future__ import annotations
+
+from typing import Annotated
+
+import typer
+
+from zerolang.cli.memory_cmd import (
+    AliasOption,
+    DbOption,
+    JsonOption,
+    SpaceOption,
+    _aliases,
+    _command,
+    _open,
+    _print_json,
+    as_of,
+)
+
+NowOption = Annotated[
+    str | None,
+    typer.Option("--now", metavar="TIME", help="Record the event at this ISO 8601 time; default: now."),
+]
+
+
+def _stamp(now: str | None) -> str:
+    from zerolang.memory.tiers import format_time
+
+    return format_time(as_of(now)())
+
+
+@_command("forget")
+def forget(
+    label: Annotated[
+        str | None,
+        typer.Argument(
+            help="A concept (label, hash or hash prefix) and every fact it takes part in.", metavar="LABEL"
+        ),
+    ] = None,
+    fact: Annotated[
+        str | None,
+        typer.Option("--fact", metavar="S|P|O", help="One fact: subject|predicate|object or its hash."),
+    ] = None,
+    source: Annotated[
+        str | None, typer.Option("--source", metavar="SOURCE", help="Everything from a source.")
+    ] = None,
+    scope: Annotated[
+        str | None, typer.Option("--scope", metavar="SCOPE", help="Everything in a scope.")
+    ] = None,
+    since: Annotated[
+        str | None,
+        typer.Option("--from", metavar="TIME", help="Everything with an event time at or after TIME."),
+    ] = None,
+    until: Annotated[
+        str | None, typer.Option("--to", metavar="TIME", help="Everything with an event time before TIME.")
+    ] = None,
+    whole_space: Annotated[bool, typer.Option("--whole-space", help="Everything in the space.")] = False,
+    purge: Annotated[
+        bool,
+        typer.Option(
+            "--purge", help="Erase the content for good (no restore); only the tombstone's hash stays."
+        ),
+    ] = False,
+    db: DbOption = None,
+    space: SpaceOption = "default",
+    aliases: AliasOption = None,
+    now: NowOption = None,
+    as_json: JsonOption = False,
+) -> None:
+    """Forget a concept, a fact, a source, a scope, a time range or a space: a recorded tombstone.
+
+    Re-ingesting the same content keeps it forgotten until `zero memory restore`.
+    """
+    from zerolang.errors import ZeroError
+    from zerolang.memory.forget import Selector
+    from zerolang.memory.forget import forget as forget_in
+
+    chosen = [
+        (kind, value)
+        for kind, value in (
+            ("concept", label),
+            ("fact", fact),
+            ("source", source),
+            ("scope", scope),
+            ("time", None if since is None and until is None else f"{since or ''}..{until or ''}"),
+            ("space", space if whole_space else None),
+        )
+        if value is not None
+    ]
+    if len(chosen) != 1:
+        raise ZeroError(
+            "forget exactly one thing: LABEL, --fact, --source, --scope, --from/--to or --whole-space"
+            + (f" (got {len(chosen)})" if chosen else "")
+        )
+    selector = Selector(*chosen[0])
+    with _open(db, create=False, space=space) as store:
+        report = forget_in(store, selector, at=_stamp(now), purge=purge, aliases=_aliases(aliases))
+    if as_json:
+        _print_json(report.to_json())
+        return
+    removed = report.removed
+    typer.echo(
+        f"forgot {report.kind} {report.target}: {removed.facts} facts, {removed.episodes} episodes,"
+        f" {removed.concepts} concepts, {removed.contexts} contexts removed\n"
+        f"tombstone {report.tombstone}" + (" (purged: content erased)" if report.purged else "")
+    )
+
+
+@_command("restore")
+def restore(
+    tombstone: Annotated[
+        str, typer.Argument(help="A tombstone hash, hash prefix or its target.", metavar="TOMBSTONE")
+    ],
+    db: DbOption = None,
+    space: SpaceOption = "default",
+    now: NowOption = None,
+    as_json: JsonOption = False,
+) -> None:
+    """Lift a tombstone: what it forgot comes back (unless purged) and may be ingested again."""
+    from zerolang.memory.forget import restore as restore_in
+
+    with _open(db, create=False, space=space) as store:
+        row, restored = restore_in(store, tombstone, at=_stamp(now))
+    if as_json:
+        _print_json(
+            {"tombstone": row.hash.hex(), "restored_episodes": restored, "purged": row.purged_at is not None}
+        )
+        return
+    what = row.target if row.target is not None else "(purged)"
+    typer.echo(f"restored {row.kind} {what}: {restored} episodes back\ntombstone {row.hash.hex()}")
+
+
+@_command("purge")
+def purge(
+    tombstone: Annotated[
+        str, typer.Argument(help="A tombstone hash, hash prefix or its target.", metavar="TOMBSTONE")
+    ],
+    db: DbOption = None,
+    space: SpaceOption = "default",
+    now: NowOption = None,
+) -> None:
+    """Erase a forgotten thing for good: the tombstone keeps only its hash and the hashes it blocks."""
+    from zerolang.memory.forget import purge as purge_in
+
+    with _open(db, create=False, space=space) as store:
+        row = purge_in(store, tombstone, at=_stamp(now))
+    typer.echo(f"purged tombstone {row.hash.hex()}")
+
+
+@_command("tombstones")
+def tombstones(db: DbOption = None, space: SpaceOption = "default", as_json: JsonOption = False) -> None:
+    """List the space's tombstones, oldest first: hash, kind, target, when, purged or restored."""
+    with _open(db, create=False, space=space) as store:
+        rows = store.backend.tombstones()
+    if as_json:
+        _print_json(
+            [
+                {
+                    "tombstone": r.hash.hex(),
+                    "kind": r.kind,
+                    "target": r.target,
+                    "created_at": r.created_at,
+                    "purged_at": r.purged_at,
+                    "restored_at": r.restored_at,
+                }
+                for r in rows
+            ]
+        )
+        return
+    if not rows:
+        typer.echo("no tombstones")
+    for r in rows:
+        state = "restored" if r.restored_at else "purged" if r.purged_at else "live"
+        target = r.target if r.target is not None else "-"
+        typer.echo(f"{r.hash.hex()[:12]}  {r.created_at}  {state:<8}  {r.kind:<7}  {target}")
+
+
+# ---- correcting, and facts over time ----------------------------------------------------------
+
+
+@_command("retract")
+def retract(
+    fact: Annotated[str, typer.Argument(help="subject|predicate|object, or a fact hash.", metavar="S|P|O")],
+    valid_to: Annotated[
+        str | None,
+        typer.Option("--valid-to", metavar="TIME", help="When it stopped being true; default: now."),
+    ] = None,
+    db: DbOption = None,
+    space: SpaceOption = "default",
+    aliases: AliasOption = None,
+    now: NowOption = None,
+    as_json: JsonOption = False,
+) -> None:
+    """Retract a fact: its validity is closed and it is retired, kept for history (not forgotten)."""
+    from zerolang.memory import temporal
+    from zerolang.memory.forget import fact_key
+
+    at = _stamp(now)
+    with _open(db, create=False, space=space) as store:
+        key, text = fact_key(store, fact, _aliases(aliases))
+        found = store.backend.facts([key]).get(key)
+        if found is None:
+            from zerolang.errors import ZeroError
+
+            raise ZeroError(f"no fact `{fact}` in {store.path}")
+        span = temporal.retract(
+            store.backend,
+            found,
+            at=at,
+            valid_to=None if valid_to is None else temporal.utc(valid_to, "--valid-to"),
+        )
+    if as_json:
+        _print_json({"fact": text, "fact_hash": key.hex(), **span.to_json()})
+        return
+    typer.echo(f"retracted {text}: valid {span.valid_from} .. {span.valid_to}, retired {span.retired_at}")
+
+
+@_command("history")
+def history(
+    label: Annotated[str, typer.Argument(help="A concept: label, hash or hash prefix.", metavar="LABEL")],
+    db: DbOption = None,
+    space: SpaceOption = "default",
+    aliases: AliasOption = None,
+    as_json: JsonOption = False,
+) -> None:
+    """Show a concept's facts over time: when each was true, when it was learned and retired, and why."""
+    from zerolang.memory.history import concept_history
+
+    with _open(db, create=False, space=space) as store:
+        entries = concept_history(store, label, _aliases(aliases))
+    if as_json:
+        _print_json([entry.to_json() for entry in entries])
+        return
+    lines = []
+    for entry in entries:
+        span = entry.span
+        state = "current" if span.retired_at is None and span.valid_to is None else "closed"
+        if span.retired_at is not None:
+            why = "retracted" if span.retired_by == "retracted" else "superseded"
+            state = f"retired {span.retired_at} ({why})"
+        lines.append(f"{entry.text}")
+        lines.append(f"  valid   {span.valid_from} .. {span.valid_to or 'now'}")
+        lines.append(f"  known   {span.learned_at} .. {span.retired_at or 'now'}  {state}")
+        for event in entry.events:
+            detail = f"  {event.detail}" if event.detail else ""
+            lines.append(f"  {event.at}  {event.kind}{detail}")
+    typer.echo("\n".join(lines) if lines else "no facts")
+
+
+@_command("log")
+def log(
+    limit: Annotated[
+        int | None, typer.Option("--limit", min=1, metavar="N", help="Only the last N entries.")
+    ] = None,
+    db: DbOption = None,
+    space: SpaceOption = "default",
+    as_json: JsonOption = False,
+) -> None:
+    """Show the space's append-only event log: ingests, forgets, restores, purges, retractions, receives."""
+    with _open(db, create=False, space=space) as store:
+        entries = store.backend.log_entries(limit)
+    if as_json:
+        _print_json([entry.to_json() for entry in entries])
+        return
+    if not entries:
+        typer.echo("the log is empty")
+    for e in entries:
+        typer.echo(f"{e.seq:>4}  {e.at}  {e.kind:<8} {e.subject.hex()[:12]}  {e.detail}")

@@ -1,0 +1,69 @@
+"""`zero memory bundle | receive`: signed transfer between agents (see `zerolang.formats.bundle`)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Annotated
+
+import typer
+
+from zerolang.cli.memory_cmd import DbOption, JsonOption, SpaceOption, _command, _open, _print_json
+
+
+@_command("bundle")
+def bundle(
+    key: Annotated[Path, typer.Option("--key", metavar="KEY.pem", help="The signer's Ed25519 private key.")],
+    output: Annotated[Path, typer.Option("--output", "-o", metavar="FILE", help="Write the bundle here.")],
+    since: Annotated[
+        str | None,
+        typer.Option(
+            "--since", metavar="CHECKPOINT", help="Only what was added since this checkpoint: a delta."
+        ),
+    ] = None,
+    db: DbOption = None,
+    space: SpaceOption = "default",
+) -> None:
+    """Write a signed bundle of the memory (or a delta since a checkpoint) for `zero memory receive`."""
+    from zerolang.files import write_text_atomic
+    from zerolang.formats.bundle import key_id, make
+    from zerolang.signing import Ed25519Signer
+
+    signer = Ed25519Signer.from_key_file(key)
+    with _open(db, create=False, space=space) as store:
+        text = make(store, signer, since)
+    write_text_atomic(output, text)
+    typer.echo(
+        f"wrote {output}: signed by {key_id(signer.public_key_bytes)}"
+        + (f", delta on {since[:12]}" if since else "")
+    )
+
+
+@_command("receive")
+def receive(
+    file: Annotated[Path, typer.Argument(help="A bundle from `zero memory bundle`.", metavar="FILE")],
+    trust: Annotated[
+        list[Path],
+        typer.Option(
+            "--trust", metavar="KEY.pem", help="A trusted signer's key (public or private); repeatable."
+        ),
+    ],
+    db: DbOption = None,
+    space: SpaceOption = "default",
+    as_json: JsonOption = False,
+) -> None:
+    """Check a bundle's signature against trusted keys and its base, then apply it in one transaction."""
+    from zerolang.files import read_text
+    from zerolang.formats.bundle import receive as receive_into
+    from zerolang.signing import Ed25519Signer
+
+    trusted = [Ed25519Signer.from_key_file(path).public_key_bytes for path in trust]
+    text = read_text(str(file), "bundle")
+    with _open(db, create=True, space=space) as store:
+        received = receive_into(store, text, trusted, str(file))
+    if as_json:
+        _print_json(received.to_json())
+        return
+    typer.echo(
+        f"received {file} from {received.key_id}: {received.relations} relations,"
+        f" {received.tombstones} tombstones; checkpoint {received.checkpoint}"
+    )

@@ -1,0 +1,242 @@
+"""Tombstones in SQL: removing forgotten episodes and what only they held up, and blocking re-adds.
+
+A forget removes episodes (live and pruned) from every table that mentions
+them, then the facts left without any episode, the concepts left without any
+fact and the contexts left without any episode; a fact that keeps episodes
+gets its observation count and folded confidence recomputed from them. The
+tombstone and the keys it blocks are written in the same transaction.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from zerolang.memory.backend import Removed, TombstoneRow
+from zerolang.memory.backends.sql.core import SqlCore
+
+_EPISODE_TABLES = ("episodes", "pruned_episodes")
+
+
+class Forgetting(SqlCore):
+    __slots__ = ()
+
+    def episodes_by(self, column: str, keys: Sequence[bytes]) -> list[bytes]:
+        if column not in ("fact_hash", "context_hash"):
+            raise ValueError(f"cannot select episodes by {column}")
+        found: set[bytes] = set()
+        for table in _EPISODE_TABLES:
+            rows = self.select_in(
+                f"SELECT hash FROM {table} WHERE space = ?", column, sorted(set(keys)), [self.space]
+            )
+            found.update(bytes(row[0]) for row in rows)
+        return sorted(found)
+
+    def forget(
+        self, tombstone: TombstoneRow, episodes: Sequence[bytes], blocked: Sequence[tuple[bytes, str]]
+    ) -> Removed:
+        space = self.space
+        with self.write():
+            self.run(
+                "INSERT INTO tombstones (space, hash, kind, target, created_at, payload, purged_at,"
+                " restored_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT DO NOTHING",
+                [
+                    space,
+                    tombstone.hash,
+                    tombstone.kind,
+                    tombstone.target,
+                    tombstone.created_at,
+                    tombstone.payload,
+                    tombstone.purged_at,
+                    tombstone.restored_at,
+                ],
+            )
+            self._block(tombstone.hash, blocked)
+            return self._remove(sorted(set(episodes)), [key for key, kind in blocked if kind == "concept"])
+
+    def _block(self, tombstone: bytes, blocked: Sequence[tuple[bytes, str]]) -> None:
+        if blocked:
+            self.run_many(
+                "INSERT INTO forgotten_keys (space, key, tombstone, kind) VALUES (?, ?, ?, ?)"
+                " ON CONFLICT DO NOTHING",
+                [(self.space, key, tombstone, kind) for key, kind in sorted(set(blocked))],
+            )
+
+    def _remove(self, episodes: list[bytes], concepts: list[bytes]) -> Removed:
+        """Delete the episodes and the facts, concepts and contexts left without them."""
+        space = self.space
+        facts: set[bytes] = set()
+        contexts: set[bytes] = set()
+        for table in _EPISODE_TABLES:
+            for fact, context in self.select_in(
+                f"SELECT fact_hash, context_hash FROM {table} WHERE space = ?", "hash", episodes, [space]
+            ):
+                facts.add(bytes(fact))
+                contexts.add(bytes(context))
+        live = len(self.select_in("SELECT hash FROM episodes WHERE space = ?", "hash", episodes, [space]))
+        for table, column in (
+            ("working_items", "episode_hash"),
+            ("episode_access", "episode_hash"),
+            ("semantic_sources", "episode_hash"),
+            ("episodes", "hash"),
+            ("pruned_episodes", "hash"),
+        ):
+            self._delete(table, column, episodes)
+        removed_facts, ends = self._refold(sorted(facts))
+        ends |= set(concepts)
+        removed_concepts = self._drop_unreferenced_concepts(sorted(ends))
+        removed_contexts = self._drop_unreferenced_contexts(sorted(contexts))
+        return Removed(removed_concepts, len(removed_facts), live, removed_contexts)
+
+    def _delete(self, table: str, column: str, keys: Sequence[bytes]) -> None:
+        if not keys:
+            return
+        for condition, values in self.in_list(column, list(keys)):
+            self.run(f"DELETE FROM {table} WHERE space = ? AND {condition}", [self.space, *values])
+
+    def _refold(self, facts: list[bytes]) -> tuple[list[bytes], set[bytes]]:
+        """Recompute each fact from the episodes it keeps; delete those keeping none.
+
+        Returns the deleted facts and the concepts they named.
+        """
+        space = self.space
+        kept: dict[bytes, list[tuple[str, float]]] = {key: [] for key in facts}
+        for table in _EPISODE_TABLES:
+            for fact, created, confidence in self.select_in(
+                f"SELECT fact_hash, created_at, confidence FROM {table} WHERE space = ?",
+                "fact_hash",
+                facts,
+                [space],
+            ):
+                kept[bytes(fact)].append((created, confidence))
+        gone = [key for key, seen in kept.items() if not seen]
+        ends: set[bytes] = set()
+        for subject, obj in self.select_in(
+            "SELECT subject_hash, object_hash FROM facts WHERE space = ?", "hash", gone, [space]
+        ):
+            ends.update((bytes(subject), bytes(obj)))
+        updates = []
+        for key, seen in kept.items():
+            if seen:
+                keep = 1.0
+                for _, confidence in sorted(seen):
+                    keep *= 1.0 - confidence
+                updates.append((1.0 - keep, len(seen), max(created for created, _ in seen), space, key))
+        if updates:
+            self.run_many(
+                "UPDATE facts SET confidence = ?, observations = ?, updated_at = ?"
+                " WHERE space = ? AND hash = ?",
+                updates,
+            )
+        self._delete("semantic_sources", "fact_hash", gone)
+        self._delete("semantic_facts", "fact_hash", gone)
+        self._delete("fact_times", "fact_hash", gone)
+        self._delete("fact_events", "fact_hash", gone)
+        self._delete("facts", "hash", gone)
+        return gone, ends
+
+    def _drop_unreferenced_concepts(self, concepts: list[bytes]) -> int:
+        if not concepts:
+            return 0
+        used = {bytes(row[0]) for row in self._touching_ends(concepts)}
+        gone = [key for key in concepts if key not in used]
+        self._delete("concept_aliases", "concept_hash", gone)
+        self._delete("concepts", "hash", gone)
+        return len(gone)
+
+    def _touching_ends(self, concepts: list[bytes]) -> list[tuple[bytes]]:
+        rows: list[tuple[bytes]] = []
+        for side in ("subject_hash", "object_hash"):
+            rows += [
+                (bytes(r[0]),)
+                for r in self.select_in(
+                    f"SELECT {side} FROM facts WHERE space = ?", side, concepts, [self.space]
+                )
+            ]
+        return rows
+
+    def _drop_unreferenced_contexts(self, contexts: list[bytes]) -> int:
+        if not contexts:
+            return 0
+        used: set[bytes] = set()
+        for table in _EPISODE_TABLES:
+            rows = self.select_in(
+                f"SELECT context_hash FROM {table} WHERE space = ?", "context_hash", contexts, [self.space]
+            )
+            used.update(bytes(row[0]) for row in rows)
+        gone = [key for key in contexts if key not in used]
+        self._delete("contexts", "hash", gone)
+        return len(gone)
+
+    # ---- blocks -----------------------------------------------------------------------------
+
+    def blocked(self, keys: Sequence[bytes]) -> set[bytes]:
+        if not keys or self.one("SELECT 1 FROM forgotten_keys WHERE space = ? LIMIT 1", [self.space]) is None:
+            return set()
+        rows = self.select_in(
+            "SELECT key FROM forgotten_keys WHERE space = ?", "key", sorted(set(keys)), [self.space]
+        )
+        return {bytes(row[0]) for row in rows}
+
+    def tombstones(self) -> list[TombstoneRow]:
+        rows = self.rows(
+            "SELECT hash, kind, target, created_at, payload, purged_at, restored_at FROM tombstones"
+            " WHERE space = ? ORDER BY created_at, hash",
+            [self.space],
+        )
+        return [TombstoneRow(bytes(r[0]), r[1], r[2], r[3], r[4], r[5], r[6]) for r in rows]
+
+    def forgotten_keys(self) -> list[tuple[bytes, str, bytes]]:
+        rows = self.rows(
+            "SELECT key, kind, tombstone FROM forgotten_keys WHERE space = ? ORDER BY key, tombstone",
+            [self.space],
+        )
+        return [(bytes(k), kind, bytes(t)) for k, kind, t in rows]
+
+    def add_tombstone_keys(
+        self, tombstone: bytes, created_at: str, keys: Sequence[tuple[bytes, str]]
+    ) -> bool:
+        row = TombstoneRow(tombstone, "received", None, created_at, None, created_at, None)
+        return self.record_tombstone(row, keys)
+
+    def record_tombstone(self, row: TombstoneRow, keys: Sequence[tuple[bytes, str]]) -> bool:
+        with self.write():
+            known = self.one("SELECT 1 FROM tombstones WHERE space = ? AND hash = ?", [self.space, row.hash])
+            if known is not None:
+                return False
+            self.forget(row, self._episodes_blocked_by(keys), keys)
+            return True
+
+    def _episodes_blocked_by(self, keys: Sequence[tuple[bytes, str]]) -> list[bytes]:
+        """The stored episodes these blocked keys take out (an episode, its fact, or a concept end)."""
+        found = {key for key, kind in keys if kind == "episode"}
+        facts = {key for key, kind in keys if kind == "fact"}
+        concepts = sorted(key for key, kind in keys if kind == "concept")
+        for side in ("subject_hash", "object_hash"):
+            for (fact,) in self.select_in(
+                "SELECT hash FROM facts WHERE space = ?", side, concepts, [self.space]
+            ):
+                facts.add(bytes(fact))
+        found.update(self.episodes_by("fact_hash", sorted(facts)))
+        return sorted(found)
+
+    def purge_tombstone(self, tombstone: bytes, stamp: str) -> bool:
+        with self.write():
+            changed = self.run(
+                "UPDATE tombstones SET target = NULL, payload = NULL, purged_at = ?"
+                " WHERE space = ? AND hash = ? AND purged_at IS NULL",
+                [stamp, self.space, tombstone],
+            )
+        return changed > 0
+
+    def restore_tombstone(self, tombstone: bytes, stamp: str) -> bool:
+        with self.write():
+            changed = self.run(
+                "UPDATE tombstones SET restored_at = ?, payload = NULL"
+                " WHERE space = ? AND hash = ? AND restored_at IS NULL",
+                [stamp, self.space, tombstone],
+            )
+            self.run("DELETE FROM forgotten_keys WHERE space = ? AND tombstone = ?", [self.space, tombstone])
+        return changed > 0
+
+    def erase_freed(self) -> None:
+        """Nothing by default; a dialect that can reclaim deleted rows' storage does so."""
