@@ -108,9 +108,15 @@ def parse_memory_settings(table: object, pyproject: Path) -> MemorySettings:
     )
 
 
+# Keys of [tool.zero.memory] that another module reads and checks (zerolang.config: the store's own).
+_READ_ELSEWHERE = frozenset({"single-valued", "single_valued"})
+
+
 def _collect(table: dict[str, Any], prefix: str, pyproject: Path, values: dict[str, Any]) -> None:
     for key, value in table.items():
         name = f"{prefix}{key}"
+        if name in _READ_ELSEWHERE:
+            continue
         if isinstance(value, dict):
             if not any(group == name or group.startswith(f"{name}.") for group in _SCHEMA):
                 raise ZeroError(f"{pyproject}: unknown setting memory.{name}")
