@@ -51,6 +51,10 @@ class PostgresBackend(SqlBackend):
             raise ZeroError(
                 f'{location}: PostgreSQL needs psycopg 3: pip install "zerolang[postgres]"'
             ) from None
+        from zerolang.memory.backends import ENGINE_ERRORS
+
+        if psycopg.Error not in ENGINE_ERRORS:
+            ENGINE_ERRORS.append(psycopg.Error)
         try:
             connection = psycopg.connect(url, autocommit=True)
         except psycopg.Error as error:
