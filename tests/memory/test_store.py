@@ -369,6 +369,7 @@ def test_check_report_json(filled: MemoryStore) -> None:
 
 
 def test_engine_errors_become_one_line() -> None:
+    import zerolang.memory.backends.sqlite.backend  # noqa: F401 - registers its engine's errors
     from zerolang.memory.backends import storage_errors
 
     with (

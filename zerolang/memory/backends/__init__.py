@@ -51,13 +51,16 @@ def display(location: str | Path) -> str:
     return f"{scheme}://{credentials}{at}{host}"
 
 
+ENGINE_ERRORS: list[type[Exception]] = []  # each backend adds its driver's base error when loaded
+
+
 @contextmanager
 def storage_errors() -> Iterator[None]:
     """An error the database engine raises (disk full, server gone, ...) as one `ZeroError` line."""
     try:
         yield
     except Exception as error:
-        if type(error).__module__.partition(".")[0] not in ("sqlite3", "psycopg"):
+        if not isinstance(error, tuple(ENGINE_ERRORS)):
             raise
         from zerolang.errors import ZeroError
 

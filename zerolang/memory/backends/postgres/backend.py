@@ -57,6 +57,10 @@ class PostgresBackend(SqlBackend):
             raise ZeroError(
                 f'{location}: PostgreSQL needs psycopg 3: pip install "zerolang[postgres]"'
             ) from None
+        from zerolang.memory.backends import ENGINE_ERRORS
+
+        if psycopg.Error not in ENGINE_ERRORS:
+            ENGINE_ERRORS.append(psycopg.Error)
         try:
             connection = psycopg.connect(url, autocommit=True)
         except psycopg.Error as error:
@@ -75,6 +79,9 @@ class PostgresBackend(SqlBackend):
 
     def _setup(self, create: bool) -> None:
         db = self.connection
+        # psycopg prepares a query it runs often; a generic plan for `hash = ANY($1)` cannot see
+        # how short the array is and may scan the table: plan each execution with its values
+        db.execute("SET plan_cache_mode = force_custom_plan")
         with db.transaction():
             db.execute("SELECT pg_advisory_xact_lock(%s)", (_MIGRATE_LOCK,))
             row = db.execute("SELECT to_regclass('zero_schema_version') IS NOT NULL").fetchone()

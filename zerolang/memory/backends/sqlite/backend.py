@@ -18,6 +18,7 @@ from typing import Any
 
 from zerolang.errors import ZeroError
 from zerolang.memory.backend import DEFAULT_SPACE, check_space
+from zerolang.memory.backends import ENGINE_ERRORS
 from zerolang.memory.backends.sql import SqlBackend
 from zerolang.memory.backends.sqlite.migrations import LATEST, MIGRATIONS, statements
 
@@ -25,6 +26,7 @@ APPLICATION_ID = 0x5A4D454D  # "ZMEM": marks the file as a zerolang memory datab
 BUSY_TIMEOUT_MS = 60_000
 IN_CHUNK = 500  # keys per `IN (...)`, well under SQLite's variable limit
 RETRIES = 20
+ENGINE_ERRORS.append(sqlite3.Error)
 
 
 class SqliteBackend(SqlBackend):
