@@ -212,6 +212,11 @@ class MemoryBackend(Protocol):
     def raw_contexts(self) -> Iterator[tuple[Any, str, str, str]]: ...
     def raw_episodes(self) -> Iterator[tuple[Any, Any, Any, float]]: ...
     def raw_pruned(self) -> Iterator[tuple[Any, Any, Any, float]]: ...
+    def raw_sealed_rows(self, table: str) -> Iterator[tuple[Any, ...]]:
+        """Every row of a sealed table in this space: its `integrity.SEALED` columns, as stored."""
+
+    def raw_seals(self) -> Iterator[tuple[Any, Any, Any]]:
+        """(table, rows, digest) of this space's seals, as stored."""
 
     # ---- tiers ----
     def working_push(self, session: str, episode: bytes, stamp: str, capacity: int) -> list[bytes]:

@@ -59,6 +59,7 @@ class PostgresBackend(SqlBackend):
         backend = cls(connection, location, space, True)
         try:
             backend._setup(create)
+            backend.ensure_sealed()
         except psycopg.Error as error:
             connection.close()
             raise ZeroError(f"{location}: cannot use this database ({str(error).strip()})") from None
@@ -139,7 +140,7 @@ class PostgresBackend(SqlBackend):
             db.execute(
                 sql.SQL("GRANT USAGE ON SCHEMA {} TO {}").format(sql.Identifier(self._schema()), identifier)
             )
-            for table in TABLES:
+            for table in (*TABLES, "table_seals"):
                 db.execute(
                     sql.SQL("GRANT SELECT, INSERT, UPDATE, DELETE ON {} TO {}").format(
                         sql.Identifier(table), identifier

@@ -12,7 +12,7 @@ import random
 import sqlite3
 import time
 from collections.abc import Iterator, Sequence
-from contextlib import contextmanager
+from contextlib import contextmanager, suppress
 from pathlib import Path
 from typing import Any
 
@@ -52,6 +52,7 @@ class SqliteBackend(SqlBackend):
         backend = cls(connection, location, space, True)
         try:
             backend._setup(in_memory)
+            backend.ensure_sealed()
         except sqlite3.DatabaseError as error:
             connection.close()
             raise ZeroError(f"{location}: not a usable memory database ({error})") from None
@@ -161,10 +162,30 @@ class SqliteBackend(SqlBackend):
     # ---- rows -------------------------------------------------------------------------------
 
     def rows(self, sql: str, args: Sequence[object] = ()) -> list[tuple[Any, ...]]:
-        return self.connection.execute(sql, args).fetchall()
+        try:
+            return self.connection.execute(sql, args).fetchall()
+        except sqlite3.OperationalError as error:
+            raise self._damaged(error) from None
 
     def stream(self, sql: str, args: Sequence[object] = ()) -> Iterator[tuple[Any, ...]]:
-        yield from self.connection.execute(sql, args)
+        try:
+            cursor = self.connection.execute(sql, args)
+        except sqlite3.OperationalError as error:
+            raise self._damaged(error) from None
+        try:
+            for row in cursor:  # noqa: UP028 - `yield from` would close the cursor of an abandoned scan
+                yield row
+        except sqlite3.OperationalError as error:
+            raise self._damaged(error) from None
+
+    def _damaged(self, error: sqlite3.OperationalError) -> Exception:
+        """Text that is not UTF-8 (a hand edit) is a damaged store, said so; anything else as it was."""
+        if "decode" not in str(error):
+            return error
+        return ZeroError(
+            f"{self._location}: a damaged store: a row holds text that is not UTF-8 ({error});"
+            " `zero memory check` lists it"
+        )
 
     def run(self, sql: str, args: Sequence[object] = ()) -> int:
         return self.connection.execute(sql, args).rowcount
@@ -185,8 +206,31 @@ class SqliteBackend(SqlBackend):
             problems.append(f"{table} row {rowid} refers to a missing {parent} row")
         return problems
 
+    def raw_sealed_rows(self, table: str) -> Iterator[tuple[Any, ...]]:
+        """As stored, even text that is not UTF-8 (read with surrogate escapes: it then fails its checks)."""
+        db = self.connection
+        db.text_factory = _lenient_text
+        try:
+            yield from super().raw_sealed_rows(table)
+        finally:
+            with suppress(sqlite3.ProgrammingError):  # closed before the scan ended
+                db.text_factory = str
+
+    def raw_seals(self) -> Iterator[tuple[Any, Any, Any]]:
+        db = self.connection
+        db.text_factory = _lenient_text
+        try:
+            yield from super().raw_seals()
+        finally:
+            with suppress(sqlite3.ProgrammingError):  # closed before the scan ended
+                db.text_factory = str
+
     def __repr__(self) -> str:
         return f"SqliteBackend({self._location!r}, space={self._space!r})"
+
+
+def _lenient_text(data: bytes) -> str:
+    return data.decode("utf-8", "surrogateescape")
 
 
 def _retry(step: Any) -> Any:
