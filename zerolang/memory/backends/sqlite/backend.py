@@ -2,8 +2,10 @@
 
 Writers never see "database is locked": a write transaction starts with
 `BEGIN IMMEDIATE` (the write lock up front, never an upgrade that could
-deadlock), waits up to `BUSY_TIMEOUT_MS` for another writer, and is retried
-with backoff if SQLite still reports the database busy.
+deadlock), waits for another writer up to `lock_timeout()` (60 s, or
+`$ZERO_MEMORY_LOCK_TIMEOUT`), retried with backoff while SQLite reports the
+database busy within that time, and then says so in one line (a ZeroError).
+Readers (WAL) never wait.
 """
 
 from __future__ import annotations
@@ -17,18 +19,16 @@ from pathlib import Path
 from typing import Any
 
 from zerolang.errors import ZeroError
-from zerolang.memory.backend import DEFAULT_SPACE, check_space
+from zerolang.memory.backend import DEFAULT_SPACE, check_space, lock_timeout, lock_timeout_error
 from zerolang.memory.backends.sql import SqlBackend
 from zerolang.memory.backends.sqlite.migrations import LATEST, MIGRATIONS, statements
 
 APPLICATION_ID = 0x5A4D454D  # "ZMEM": marks the file as a zerolang memory database
-BUSY_TIMEOUT_MS = 60_000
 IN_CHUNK = 500  # keys per `IN (...)`, well under SQLite's variable limit
-RETRIES = 20
 
 
 class SqliteBackend(SqlBackend):
-    __slots__ = ("_location", "_owner", "_space", "connection")
+    __slots__ = ("_location", "_owner", "_space", "_timeout", "connection")
 
     kind = "sqlite"
     greatest = "max"
@@ -38,6 +38,7 @@ class SqliteBackend(SqlBackend):
         self._location = location
         self._space = space
         self._owner = owner
+        self._timeout = lock_timeout()
 
     @classmethod
     def open(cls, path: str | Path, *, space: str = DEFAULT_SPACE, create: bool = True) -> SqliteBackend:
@@ -46,7 +47,7 @@ class SqliteBackend(SqlBackend):
         if not in_memory and not create and not Path(location).is_file():
             raise ZeroError(f"{location}: no memory database here (ingest something first, or pass --db)")
         try:
-            connection = sqlite3.connect(location, isolation_level=None, timeout=BUSY_TIMEOUT_MS / 1000)
+            connection = sqlite3.connect(location, isolation_level=None, timeout=lock_timeout())
         except sqlite3.Error as error:
             raise ZeroError(f"{location}: cannot open the memory database ({error})") from None
         backend = cls(connection, location, space, True)
@@ -63,9 +64,9 @@ class SqliteBackend(SqlBackend):
 
     def _setup(self, in_memory: bool) -> None:
         db = self.connection
-        db.execute(f"PRAGMA busy_timeout = {BUSY_TIMEOUT_MS}")
+        db.execute(f"PRAGMA busy_timeout = {round(self._timeout * 1000)}")
         if not in_memory:
-            _retry(lambda: db.execute("PRAGMA journal_mode = WAL"))
+            self._retry(lambda: db.execute("PRAGMA journal_mode = WAL"))
         db.execute("PRAGMA synchronous = NORMAL")
         db.execute("PRAGMA foreign_keys = ON")
         db.execute("PRAGMA temp_store = MEMORY")
@@ -147,14 +148,14 @@ class SqliteBackend(SqlBackend):
                 raise
             db.execute(f"RELEASE {name}")
             return
-        _retry(lambda: db.execute("BEGIN IMMEDIATE"))
+        self._retry(lambda: db.execute("BEGIN IMMEDIATE"))
         try:
             yield
         except BaseException:
             if db.in_transaction:
                 db.execute("ROLLBACK")
             raise
-        _retry(lambda: db.execute("COMMIT"))
+        self._retry(lambda: db.execute("COMMIT"))
 
     def write(self) -> Any:
         return self.transaction()
@@ -179,7 +180,10 @@ class SqliteBackend(SqlBackend):
             raise self._damaged(error) from None
 
     def _damaged(self, error: sqlite3.OperationalError) -> Exception:
-        """Text that is not UTF-8 (a hand edit) is a damaged store, said so; anything else as it was."""
+        """Text that is not UTF-8 (a hand edit) is a damaged store, a lock held too long a timeout, said so;
+        anything else as it was."""
+        if _busy(error):
+            return lock_timeout_error(self._location, self._timeout)
         if "decode" not in str(error):
             return error
         return ZeroError(
@@ -225,6 +229,22 @@ class SqliteBackend(SqlBackend):
             with suppress(sqlite3.ProgrammingError):  # closed before the scan ended
                 db.text_factory = str
 
+    def _retry(self, step: Any) -> Any:
+        """Run `step`, retrying with backoff while SQLite reports the database busy, up to the timeout."""
+        deadline = time.monotonic() + self._timeout
+        attempt = 0
+        while True:
+            try:
+                return step()
+            except sqlite3.OperationalError as error:
+                if not _busy(error):
+                    raise
+                pause = min(0.05 * 2**attempt, 1.0) * (0.5 + random.random())
+                if time.monotonic() + pause > deadline:
+                    raise lock_timeout_error(self._location, self._timeout) from None
+                attempt += 1
+                time.sleep(pause)
+
     def __repr__(self) -> str:
         return f"SqliteBackend({self._location!r}, space={self._space!r})"
 
@@ -233,14 +253,5 @@ def _lenient_text(data: bytes) -> str:
     return data.decode("utf-8", "surrogateescape")
 
 
-def _retry(step: Any) -> Any:
-    """Run `step`, retrying with backoff while SQLite reports the database busy or locked."""
-    for attempt in range(RETRIES):
-        try:
-            return step()
-        except sqlite3.OperationalError as error:
-            message = str(error)
-            if ("locked" not in message and "busy" not in message) or attempt == RETRIES - 1:
-                raise
-            time.sleep(min(0.05 * 2**attempt, 1.0) * (0.5 + random.random()))
-    raise AssertionError("unreachable")
+def _busy(error: sqlite3.OperationalError) -> bool:
+    return "locked" in str(error) or "busy" in str(error)
