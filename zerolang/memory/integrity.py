@@ -21,7 +21,6 @@ Pure functions: the backends keep the seals (`zerolang.memory.backends.sql.seals
 from __future__ import annotations
 
 import hashlib
-import struct
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 
@@ -84,38 +83,34 @@ def columns(table: str) -> str:
     return ", ".join(name for name, _ in SEALED[table])
 
 
-def _encode(kind: str, value: object) -> bytes:
-    """One value, tagged by what it is as stored (a text in a number column encodes as text)."""
-    if isinstance(value, bytearray | memoryview):
-        value = bytes(value)
-    if value is None:
-        return b"N"
-    if isinstance(value, bool):
-        value = int(value)
-    if isinstance(value, int) and kind == "r":
-        value = float(value)  # a REAL column may hand back 1 for 1.0
-    if isinstance(value, float) and kind == "i" and value.is_integer():
-        value = int(value)
-    if isinstance(value, bytes):
-        return b"B" + struct.pack(">Q", len(value)) + value
-    if isinstance(value, str):
-        data = value.encode("utf-8", "surrogatepass")
-        return b"S" + struct.pack(">Q", len(data)) + data
-    if isinstance(value, float):
-        return b"R" + struct.pack(">d", value)
-    if isinstance(value, int):
-        text = str(value).encode()
-        return b"I" + struct.pack(">Q", len(text)) + text
-    text = repr(value).encode("utf-8", "backslashreplace")
-    return b"?" + struct.pack(">Q", len(text)) + text
+_REAL = {table: tuple(i for i, (_, kind) in enumerate(cols) if kind == "r") for table, cols in SEALED.items()}
+_INTEGER = {
+    table: tuple(i for i, (_, kind) in enumerate(cols) if kind == "i") for table, cols in SEALED.items()
+}
+_WIDTH = {table: len(cols) for table, cols in SEALED.items()}
 
 
 def row_digest(table: str, row: Sequence[object]) -> int:
-    """The SHA-256 of one row's sealed columns, as an integer."""
-    digest = hashlib.sha256(table.encode() + b"\0")
-    for (_, kind), value in zip(SEALED[table], row, strict=True):
-        digest.update(_encode(kind, value))
-    return int.from_bytes(digest.digest(), "big")
+    """The SHA-256 of one row's sealed columns, as an integer.
+
+    The encoding is the `repr` of the values as stored, which tells every type
+    apart (`b'..'`, `'..'`, `1`, `1.0`, `None`) and escapes what is not
+    printable; a REAL column's integral value counts as a float and an INTEGER
+    column's integral float as an int, as the engines store them.
+    """
+    values = [bytes(value) if isinstance(value, memoryview | bytearray) else value for value in row]
+    if len(values) != _WIDTH[table]:
+        raise ValueError(f"a {table} row has {_WIDTH[table]} sealed columns, not {len(values)}")
+    for index in _REAL[table]:
+        value = values[index]
+        if type(value) is int:
+            values[index] = float(value)
+    for index in _INTEGER[table]:
+        value = values[index]
+        if type(value) is float and value.is_integer():
+            values[index] = int(value)
+    text = f"{table}\0{values!r}"
+    return int.from_bytes(hashlib.sha256(text.encode("utf-8", "backslashreplace")).digest(), "big")
 
 
 @dataclass(frozen=True, slots=True)
