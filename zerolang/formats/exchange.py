@@ -25,7 +25,29 @@ class Format(StrEnum):
 
 
 def export(store: MemoryStore, form: Format, level: Level = Level.L2, since: str | None = None) -> str:
-    """The store (or what it gained since checkpoint `since`) as text."""
+    """The store (or what it gained since checkpoint `since`) as text.
+
+    A damaged store (a row edited or deleted by hand) is a ZeroError pointing at
+    `zero memory check`, never a crash.
+    """
+    from zerolang.memory.types import InputError
+
+    try:
+        return _export(store, form, level, since)
+    except ZeroError as error:
+        if not isinstance(error, InputError):  # a stored row that is not a valid node: damage too
+            raise
+        raise ZeroError(
+            f"{store.path}: cannot export a damaged store ({error}); `zero memory check` lists what is wrong"
+        ) from None
+    except (ValueError, KeyError, TypeError, AttributeError, IndexError, UnicodeError) as error:
+        raise ZeroError(
+            f"{store.path}: cannot export a damaged store ({type(error).__name__}: {error});"
+            " `zero memory check` lists what is wrong"
+        ) from None
+
+
+def _export(store: MemoryStore, form: Format, level: Level, since: str | None) -> str:
     if level is not Level.L2 and (form is not Format.COMPACT or since is not None):
         raise ZeroError(f"--level {level} is a .0c view of the whole memory: use --format 0c without --since")
     if since is not None:

@@ -72,13 +72,14 @@ class Snapshot:
         by_context: dict[ContextHash, list[RelationNode]] = {c.node.hash: [] for c in self.contexts}
         for relation in self.relations:
             by_context[relation.context_hash].append(relation)
+        rank = {c.hash: index for index, c in enumerate(self.concepts)}  # one look-up per mention: linear
         records = []
         for context in self.contexts:
             relations = _first_dated(by_context[context.node.hash], context.created_at)
             if not relations:
                 continue
             mentioned = {r.subject_hash for r in relations} | {r.object_hash for r in relations}
-            concepts = tuple(c for c in self.concepts if c.hash in mentioned)
+            concepts = tuple(self.concepts[index] for index in sorted(rank[key] for key in mentioned))
             records.append(MemoryRecord(concepts, tuple(relations), context.node))
         return records
 

@@ -20,6 +20,38 @@ from typing import Any, Protocol
 from zerolang.memory.types import ConceptNode, ContextNode, Fact, MemoryRecord, RelationNode
 
 DEFAULT_SPACE = "default"
+LOCK_TIMEOUT_S = 60.0  # how long a writer waits for another one; $ZERO_MEMORY_LOCK_TIMEOUT overrides
+LOCK_TIMEOUT_ENV = "ZERO_MEMORY_LOCK_TIMEOUT"
+
+
+def lock_timeout() -> float:
+    """Seconds a writer waits for another writer's transaction: `$ZERO_MEMORY_LOCK_TIMEOUT`, else 60."""
+    import os
+
+    from zerolang.errors import ZeroError
+
+    text = os.environ.get(LOCK_TIMEOUT_ENV, "").strip()
+    if not text:
+        return LOCK_TIMEOUT_S
+    try:
+        seconds = float(text)
+    except ValueError:
+        seconds = -1.0
+    if not 0 <= seconds <= 86_400:
+        raise ZeroError(f"${LOCK_TIMEOUT_ENV}: not a number of seconds between 0 and 86400: {text!r}")
+    return seconds
+
+
+def lock_timeout_error(location: str, seconds: float) -> Exception:
+    """What a writer says when another one held the store longer than it waits."""
+    from zerolang.errors import ZeroError
+
+    return ZeroError(
+        f"{location}: another process has held a write transaction for over {seconds:g} s;"
+        f" try again when it is done (or wait longer: ${LOCK_TIMEOUT_ENV}=SECONDS)"
+    )
+
+
 _SPACE = re.compile(r"[A-Za-z0-9][A-Za-z0-9_.:@-]{0,127}")
 
 
@@ -303,6 +335,11 @@ class MemoryBackend(Protocol):
     def raw_contexts(self) -> Iterator[tuple[Any, str, str, str]]: ...
     def raw_episodes(self) -> Iterator[tuple[Any, Any, Any, float]]: ...
     def raw_pruned(self) -> Iterator[tuple[Any, Any, Any, float]]: ...
+    def raw_sealed_rows(self, table: str) -> Iterator[tuple[Any, ...]]:
+        """Every row of a sealed table in this space: its `integrity.SEALED` columns, as stored."""
+
+    def raw_seals(self) -> Iterator[tuple[Any, Any, Any]]:
+        """(table, rows, digest) of this space's seals, as stored."""
 
     # ---- tiers ----
     def working_push(self, session: str, episode: bytes, stamp: str, capacity: int) -> list[bytes]:

@@ -3,9 +3,10 @@
 Writers to one space are serialised by a transaction-scoped advisory lock
 taken before the batch reads anything, so the merge plan is computed on the
 state it is applied to: concurrent ingests of overlapping inputs end exactly
-where one serial ingest does. Inserts are still `ON CONFLICT`-safe, and
-readers never wait. A BFS frontier is one query (`= ANY(array)` on both
-fact ends), whatever its width.
+where one serial ingest does. A writer waits for the lock up to
+`lock_timeout()` (60 s, or `$ZERO_MEMORY_LOCK_TIMEOUT`), then says so.
+Inserts are still `ON CONFLICT`-safe, and readers never wait. A BFS
+frontier is one query (`= ANY(array)` on both fact ends), whatever its width.
 """
 
 from __future__ import annotations
@@ -16,7 +17,7 @@ from typing import TYPE_CHECKING, Any
 
 from zerolang.errors import ZeroError
 from zerolang.memory import merge
-from zerolang.memory.backend import DEFAULT_SPACE, check_space
+from zerolang.memory.backend import DEFAULT_SPACE, check_space, lock_timeout, lock_timeout_error
 from zerolang.memory.backends.postgres.migrations import (
     FORGET_TABLES,
     LATEST,
@@ -69,6 +70,7 @@ class PostgresBackend(SqlBackend):
         backend = cls(connection, location, space, True)
         try:
             backend._setup(create)
+            backend.ensure_sealed()
         except psycopg.Error as error:
             connection.close()
             raise ZeroError(f"{location}: cannot use this database ({str(error).strip()})") from None
@@ -135,10 +137,19 @@ class PostgresBackend(SqlBackend):
 
     @contextmanager
     def write(self) -> Iterator[None]:
+        """A transaction holding the space's write lock, waited for up to `lock_timeout()`."""
+        import psycopg
+
+        seconds = lock_timeout()
         with self.connection.transaction():
-            self.connection.execute(
-                "SELECT pg_advisory_xact_lock(%s, hashtext(%s))", (_LOCK_CLASS, self._space)
-            )
+            try:
+                self.connection.execute(f"SET LOCAL lock_timeout = {round(seconds * 1000)}")
+                self.connection.execute(
+                    "SELECT pg_advisory_xact_lock(%s, hashtext(%s))", (_LOCK_CLASS, self._space)
+                )
+                self.connection.execute("SET LOCAL lock_timeout = 0")
+            except psycopg.errors.LockNotAvailable:
+                raise lock_timeout_error(self._location, seconds) from None
             yield
 
     def grant_space(self, role: str, space: str) -> None:
@@ -152,7 +163,7 @@ class PostgresBackend(SqlBackend):
             db.execute(
                 sql.SQL("GRANT USAGE ON SCHEMA {} TO {}").format(sql.Identifier(self._schema()), identifier)
             )
-            for table in TABLES + FORGET_TABLES:
+            for table in (*TABLES, *FORGET_TABLES, "table_seals"):
                 db.execute(
                     sql.SQL("GRANT SELECT, INSERT, UPDATE, DELETE ON {} TO {}").format(
                         sql.Identifier(table), identifier

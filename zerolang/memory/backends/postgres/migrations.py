@@ -217,7 +217,28 @@ CREATE INDEX space_log_by_space ON space_log (space, seq);
     f"CREATE POLICY zero_space ON space_log USING ({_POLICY}) WITH CHECK ({_POLICY});\n"
 )
 
-MIGRATIONS: tuple[str, ...] = (V1, V_FORGET, V_TEMPORAL, V_LOG)  # MIGRATIONS[n - 1] takes version n - 1 to n
+# Table seals (`zerolang.memory.integrity`): per space and table, the row count and digest sum
+# every write keeps; the backend fills it from the rows once, when it opens a store without it.
+# Every role reads the marker row (space ''); each writes only the seals of its granted spaces.
+SEALS = f"""
+CREATE TABLE IF NOT EXISTS table_seals (
+    space   TEXT NOT NULL,
+    tbl     TEXT NOT NULL,
+    row_count  BIGINT NOT NULL,
+    digest  TEXT NOT NULL,
+    PRIMARY KEY (space, tbl)
+);
+ALTER TABLE table_seals ENABLE ROW LEVEL SECURITY;
+CREATE POLICY zero_space ON table_seals USING (space = '' OR {_POLICY}) WITH CHECK ({_POLICY});
+"""
+
+MIGRATIONS: tuple[str, ...] = (
+    V1,
+    V_FORGET,
+    V_TEMPORAL,
+    V_LOG,
+    SEALS,
+)  # MIGRATIONS[n - 1] takes version n - 1 to n
 LATEST = len(MIGRATIONS)
 
 

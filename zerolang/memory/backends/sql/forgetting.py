@@ -12,12 +12,12 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from zerolang.memory.backend import Removed, TombstoneRow
-from zerolang.memory.backends.sql.core import SqlCore
+from zerolang.memory.backends.sql.seals import Seals
 
 _EPISODE_TABLES = ("episodes", "pruned_episodes")
 
 
-class Forgetting(SqlCore):
+class Forgetting(Seals):
     __slots__ = ()
 
     def episodes_by(self, column: str, keys: Sequence[bytes]) -> list[bytes]:
@@ -51,7 +51,9 @@ class Forgetting(SqlCore):
                 ],
             )
             self._block(tombstone.hash, blocked)
-            return self._remove(sorted(set(episodes)), [key for key, kind in blocked if kind == "concept"])
+            removed = self._remove(sorted(set(episodes)), [key for key, kind in blocked if kind == "concept"])
+            self.reseal()  # what the forget took out (and the confidences it refolded), counted again
+            return removed
 
     def _block(self, tombstone: bytes, blocked: Sequence[tuple[bytes, str]]) -> None:
         if blocked:

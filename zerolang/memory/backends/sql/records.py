@@ -16,7 +16,9 @@ from zerolang.memory.backend import (
     FactFilter,
     InsertResult,
 )
-from zerolang.memory.backends.sql.core import Row, SqlCore
+from zerolang.memory.backends.sql.core import Row
+from zerolang.memory.backends.sql.seals import Seals
+from zerolang.memory.integrity import Seal, change
 from zerolang.memory.types import (
     ConceptHash,
     ConceptNode,
@@ -75,7 +77,7 @@ def relation_of(row: Row) -> RelationNode:
     )
 
 
-class Records(SqlCore):
+class Records(Seals):
     __slots__ = ()
 
     # ---- writing ----------------------------------------------------------------------------
@@ -90,27 +92,30 @@ class Records(SqlCore):
             restated = self._restate(records, stored)
             work.duplicates -= restated
             if not work.fresh:
+                if restated:
+                    self.reseal()  # a restatement changed stored episodes and facts
                 return InsertResult(duplicates=work.duplicates, forgotten=len(forgotten), restated=restated)
-            concepts = {
-                bytes(row[0]): (row[1], row[2])
-                for row in self.select_in(
-                    "SELECT hash, confidence, updated_at FROM concepts WHERE space = ?",
-                    "hash",
-                    work.concept_keys(),
-                    [self.space],
-                )
-            }
-            facts = {
-                bytes(row[0]): (row[1], row[2], row[3])
-                for row in self.select_in(
-                    "SELECT hash, confidence, observations, updated_at FROM facts WHERE space = ?",
-                    "hash",
-                    work.fact_keys(),
-                    [self.space],
-                )
-            }
+            old_concepts = {bytes(row[0]): row for row in self.sealed_rows("concepts", work.concept_keys())}
+            old_facts = {bytes(row[0]): row for row in self.sealed_rows("facts", work.fact_keys())}
+            concepts = {key: (row[2], row[4]) for key, row in old_concepts.items()}
+            facts = {key: (row[4], row[5], row[7]) for key, row in old_facts.items()}
             plan = merge.plan(work, concepts, facts)
+            had_aliases = {
+                (bytes(key), alias)
+                for key, alias in self.select_in(
+                    "SELECT concept_hash, alias FROM concept_aliases WHERE space = ?",
+                    "concept_hash",
+                    sorted({row[0] for row in plan.aliases}),
+                    [self.space],
+                )
+            }
+            had_contexts = self._existing("contexts", [row[0] for row in plan.contexts])
+            changes = seal_changes(plan, old_concepts, old_facts, had_aliases, had_contexts)
             self.write_plan(plan)
+            if restated:
+                self.reseal()  # a restatement changed stored episodes and facts: count them again
+            else:
+                self.seal_apply(changes)
             return replace(plan.result, forgotten=len(forgotten), restated=restated)
 
     def _restate(self, records: Sequence[MemoryRecord], stored: set[bytes]) -> int:
@@ -417,3 +422,32 @@ class Records(SqlCore):
 def _context(row: Row) -> tuple[ContextNode, str]:
     meta = ContextMeta(row[1], row[2], row[3], row[4], row[5], json.loads(row[6]))
     return ContextNode(ContextHash(bytes(row[0])), meta), row[7]
+
+
+def seal_changes(
+    plan: merge.Plan,
+    old_concepts: dict[bytes, Row],
+    old_facts: dict[bytes, Row],
+    had_aliases: set[tuple[bytes, str]],
+    had_contexts: set[bytes],
+) -> dict[str, Seal]:
+    """What executing `plan` does to each table's seal, from the rows it replaces or skips."""
+    replaced_concepts = [old_concepts[key] for _, _, key in plan.concept_updates]
+    updated_concepts = [
+        (old[0], old[1], confidence, old[3], updated)
+        for (confidence, updated, _), old in zip(plan.concept_updates, replaced_concepts, strict=True)
+    ]
+    replaced_facts = [old_facts[key] for *_, key in plan.fact_updates]
+    updated_facts = [
+        (*old[:4], confidence, observations, old[6], updated)
+        for (confidence, observations, updated, _), old in zip(plan.fact_updates, replaced_facts, strict=True)
+    ]
+    return {
+        "concepts": change("concepts", [*plan.concept_inserts, *updated_concepts], replaced_concepts),
+        "concept_aliases": change(
+            "concept_aliases", [row for row in plan.aliases if (row[0], row[1]) not in had_aliases]
+        ),
+        "contexts": change("contexts", [row for row in plan.contexts if row[0] not in had_contexts]),
+        "facts": change("facts", [*plan.fact_inserts, *updated_facts], replaced_facts),
+        "episodes": change("episodes", plan.episodes),
+    }

@@ -5,11 +5,12 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from zerolang.memory.backend import PrunedEpisode, SemanticRow
-from zerolang.memory.backends.sql.core import SqlCore
+from zerolang.memory.backends.sql.seals import Seals
+from zerolang.memory.integrity import change
 from zerolang.memory.merge import bayes_merge
 
 
-class Tiers(SqlCore):
+class Tiers(Seals):
     __slots__ = ()
 
     # ---- working memory ---------------------------------------------------------------------
@@ -146,6 +147,8 @@ class Tiers(SqlCore):
             return 0
         moved = 0
         with self.write():
+            leaving = self.sealed_rows("episodes", keys)
+            had = {bytes(row[0]) for row in self.sealed_rows("pruned_episodes", keys)}
             for condition, values in self.in_list("hash", keys):
                 moved += self.run(
                     "INSERT INTO pruned_episodes (space, hash, fact_hash, context_hash, confidence,"
@@ -161,6 +164,13 @@ class Tiers(SqlCore):
             ):
                 for condition, values in self.in_list(column, keys):
                     self.run(f"DELETE FROM {table} WHERE space = ? AND {condition}", [self.space, *values])
+            logged = [row for row in self.sealed_rows("pruned_episodes", keys) if bytes(row[0]) not in had]
+            self.seal_apply(
+                {
+                    "episodes": change("episodes", [], leaving),
+                    "pruned_episodes": change("pruned_episodes", logged),
+                }
+            )
         return moved
 
     def pruned(self) -> list[PrunedEpisode]:

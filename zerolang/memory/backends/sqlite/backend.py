@@ -2,8 +2,10 @@
 
 Writers never see "database is locked": a write transaction starts with
 `BEGIN IMMEDIATE` (the write lock up front, never an upgrade that could
-deadlock), waits up to `BUSY_TIMEOUT_MS` for another writer, and is retried
-with backoff if SQLite still reports the database busy.
+deadlock), waits for another writer up to `lock_timeout()` (60 s, or
+`$ZERO_MEMORY_LOCK_TIMEOUT`), retried with backoff while SQLite reports the
+database busy within that time, and then says so in one line (a ZeroError).
+Readers (WAL) never wait.
 """
 
 from __future__ import annotations
@@ -12,25 +14,23 @@ import random
 import sqlite3
 import time
 from collections.abc import Iterator, Sequence
-from contextlib import contextmanager
+from contextlib import contextmanager, suppress
 from pathlib import Path
 from typing import Any
 
 from zerolang.errors import ZeroError
-from zerolang.memory.backend import DEFAULT_SPACE, check_space
+from zerolang.memory.backend import DEFAULT_SPACE, check_space, lock_timeout, lock_timeout_error
 from zerolang.memory.backends import ENGINE_ERRORS
 from zerolang.memory.backends.sql import SqlBackend
 from zerolang.memory.backends.sqlite.migrations import LATEST, MIGRATIONS, statements
 
 APPLICATION_ID = 0x5A4D454D  # "ZMEM": marks the file as a zerolang memory database
-BUSY_TIMEOUT_MS = 60_000
 IN_CHUNK = 500  # keys per `IN (...)`, well under SQLite's variable limit
-RETRIES = 20
 ENGINE_ERRORS.append(sqlite3.Error)
 
 
 class SqliteBackend(SqlBackend):
-    __slots__ = ("_location", "_owner", "_space", "connection")
+    __slots__ = ("_location", "_owner", "_space", "_timeout", "connection")
 
     kind = "sqlite"
     greatest = "max"
@@ -40,6 +40,7 @@ class SqliteBackend(SqlBackend):
         self._location = location
         self._space = space
         self._owner = owner
+        self._timeout = lock_timeout()
 
     @classmethod
     def open(cls, path: str | Path, *, space: str = DEFAULT_SPACE, create: bool = True) -> SqliteBackend:
@@ -48,12 +49,13 @@ class SqliteBackend(SqlBackend):
         if not in_memory and not create and not Path(location).is_file():
             raise ZeroError(f"{location}: no memory database here (ingest something first, or pass --db)")
         try:
-            connection = sqlite3.connect(location, isolation_level=None, timeout=BUSY_TIMEOUT_MS / 1000)
+            connection = sqlite3.connect(location, isolation_level=None, timeout=lock_timeout())
         except sqlite3.Error as error:
             raise ZeroError(f"{location}: cannot open the memory database ({error})") from None
         backend = cls(connection, location, space, True)
         try:
             backend._setup(in_memory)
+            backend.ensure_sealed()
         except sqlite3.DatabaseError as error:
             connection.close()
             raise ZeroError(f"{location}: not a usable memory database ({error})") from None
@@ -64,9 +66,9 @@ class SqliteBackend(SqlBackend):
 
     def _setup(self, in_memory: bool) -> None:
         db = self.connection
-        db.execute(f"PRAGMA busy_timeout = {BUSY_TIMEOUT_MS}")
+        db.execute(f"PRAGMA busy_timeout = {round(self._timeout * 1000)}")
         if not in_memory:
-            _retry(lambda: db.execute("PRAGMA journal_mode = WAL"))
+            self._retry(lambda: db.execute("PRAGMA journal_mode = WAL"))
         db.execute("PRAGMA synchronous = NORMAL")
         db.execute("PRAGMA foreign_keys = ON")
         db.execute("PRAGMA temp_store = MEMORY")
@@ -149,14 +151,14 @@ class SqliteBackend(SqlBackend):
                 raise
             db.execute(f"RELEASE {name}")
             return
-        _retry(lambda: db.execute("BEGIN IMMEDIATE"))
+        self._retry(lambda: db.execute("BEGIN IMMEDIATE"))
         try:
             yield
         except BaseException:
             if db.in_transaction:
                 db.execute("ROLLBACK")
             raise
-        _retry(lambda: db.execute("COMMIT"))
+        self._retry(lambda: db.execute("COMMIT"))
 
     def write(self) -> Any:
         return self.transaction()
@@ -164,10 +166,33 @@ class SqliteBackend(SqlBackend):
     # ---- rows -------------------------------------------------------------------------------
 
     def rows(self, sql: str, args: Sequence[object] = ()) -> list[tuple[Any, ...]]:
-        return self.connection.execute(sql, args).fetchall()
+        try:
+            return self.connection.execute(sql, args).fetchall()
+        except sqlite3.OperationalError as error:
+            raise self._damaged(error) from None
 
     def stream(self, sql: str, args: Sequence[object] = ()) -> Iterator[tuple[Any, ...]]:
-        yield from self.connection.execute(sql, args)
+        try:
+            cursor = self.connection.execute(sql, args)
+        except sqlite3.OperationalError as error:
+            raise self._damaged(error) from None
+        try:
+            for row in cursor:  # noqa: UP028 - `yield from` would close the cursor of an abandoned scan
+                yield row
+        except sqlite3.OperationalError as error:
+            raise self._damaged(error) from None
+
+    def _damaged(self, error: sqlite3.OperationalError) -> Exception:
+        """Text that is not UTF-8 (a hand edit) is a damaged store, a lock held too long a timeout, said so;
+        anything else as it was."""
+        if _busy(error):
+            return lock_timeout_error(self._location, self._timeout)
+        if "decode" not in str(error):
+            return error
+        return ZeroError(
+            f"{self._location}: a damaged store: a row holds text that is not UTF-8 ({error});"
+            " `zero memory check` lists it"
+        )
 
     def run(self, sql: str, args: Sequence[object] = ()) -> int:
         return self.connection.execute(sql, args).rowcount
@@ -194,22 +219,52 @@ class SqliteBackend(SqlBackend):
         if db.in_transaction or self._location == ":memory:":
             return
         db.execute("PRAGMA secure_delete = ON")
-        _retry(lambda: db.execute("PRAGMA wal_checkpoint(TRUNCATE)").fetchall())
-        _retry(lambda: db.execute("VACUUM"))
-        _retry(lambda: db.execute("PRAGMA wal_checkpoint(TRUNCATE)").fetchall())
+        self._retry(lambda: db.execute("PRAGMA wal_checkpoint(TRUNCATE)").fetchall())
+        self._retry(lambda: db.execute("VACUUM"))
+        self._retry(lambda: db.execute("PRAGMA wal_checkpoint(TRUNCATE)").fetchall())
+
+    def raw_sealed_rows(self, table: str) -> Iterator[tuple[Any, ...]]:
+        """As stored, even text that is not UTF-8 (read with surrogate escapes: it then fails its checks)."""
+        db = self.connection
+        db.text_factory = _lenient_text
+        try:
+            yield from super().raw_sealed_rows(table)
+        finally:
+            with suppress(sqlite3.ProgrammingError):  # closed before the scan ended
+                db.text_factory = str
+
+    def raw_seals(self) -> Iterator[tuple[Any, Any, Any]]:
+        db = self.connection
+        db.text_factory = _lenient_text
+        try:
+            yield from super().raw_seals()
+        finally:
+            with suppress(sqlite3.ProgrammingError):  # closed before the scan ended
+                db.text_factory = str
+
+    def _retry(self, step: Any) -> Any:
+        """Run `step`, retrying with backoff while SQLite reports the database busy, up to the timeout."""
+        deadline = time.monotonic() + self._timeout
+        attempt = 0
+        while True:
+            try:
+                return step()
+            except sqlite3.OperationalError as error:
+                if not _busy(error):
+                    raise
+                pause = min(0.05 * 2**attempt, 1.0) * (0.5 + random.random())
+                if time.monotonic() + pause > deadline:
+                    raise lock_timeout_error(self._location, self._timeout) from None
+                attempt += 1
+                time.sleep(pause)
 
     def __repr__(self) -> str:
         return f"SqliteBackend({self._location!r}, space={self._space!r})"
 
 
-def _retry(step: Any) -> Any:
-    """Run `step`, retrying with backoff while SQLite reports the database busy or locked."""
-    for attempt in range(RETRIES):
-        try:
-            return step()
-        except sqlite3.OperationalError as error:
-            message = str(error)
-            if ("locked" not in message and "busy" not in message) or attempt == RETRIES - 1:
-                raise
-            time.sleep(min(0.05 * 2**attempt, 1.0) * (0.5 + random.random()))
-    raise AssertionError("unreachable")
+def _lenient_text(data: bytes) -> str:
+    return data.decode("utf-8", "surrogateescape")
+
+
+def _busy(error: sqlite3.OperationalError) -> bool:
+    return "locked" in str(error) or "busy" in str(error)

@@ -4,7 +4,7 @@ A file is brought up to `LATEST` when opened (each step in one transaction);
 a file from a newer zerolang is refused. Version 1 is the first released
 schema, 2 the tier tables (created on first use before they were numbered,
 hence `IF NOT EXISTS`), 3 the space in every key and the pruned-episode log,
-4 the planner statistics.
+4 the planner statistics, `SEALS` the table seals.
 """
 
 from __future__ import annotations
@@ -315,6 +315,18 @@ CREATE TABLE space_log (
 CREATE INDEX space_log_by_space ON space_log (space, seq);
 """
 
+# Table seals (`zerolang.memory.integrity`): per space and table, the row count and digest sum
+# every write keeps; the backend fills it from the rows once, when it opens a store without it.
+SEALS = """
+CREATE TABLE IF NOT EXISTS table_seals (
+    space   TEXT NOT NULL,
+    tbl     TEXT NOT NULL,
+    row_count  INTEGER NOT NULL,
+    digest  TEXT NOT NULL,
+    PRIMARY KEY (space, tbl)
+) WITHOUT ROWID;
+"""
+
 MIGRATIONS: tuple[str, ...] = (
     V1,
     V2,
@@ -323,6 +335,7 @@ MIGRATIONS: tuple[str, ...] = (
     V_FORGET,
     V_TEMPORAL,
     V_LOG,
+    SEALS,
 )  # MIGRATIONS[n - 1] takes version n - 1 to n
 LATEST = len(MIGRATIONS)
 

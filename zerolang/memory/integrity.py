@@ -1,0 +1,154 @@
+"""Table seals: a digest of every row a store wrote, kept on write, recomputed by `check`.
+
+Hashes cover what content addressing can (a concept's label, a fact's
+labels and predicate, a context's three fields); the merge rules give back
+what is derivable (a fact's confidence, observations and times). What is
+left -- a context's agent, session and metadata, a concept's aliases, the
+exact times -- is covered by a *seal* per space and table: the number of rows
+and the sum (mod 2^256) of the SHA-256 of each row's canonical encoding.
+
+A sum is a multiset hash: order-free, and updated in O(1) per written row
+(add the new row's digest, subtract the old one's), so a writer never rereads
+a table. `check` streams each table once and compares. A hand edit, an added
+or deleted row, a value of another type (text in a number column) all change
+the sum; only someone who recomputes the seal on purpose hides an edit, and
+the seal then still tells the store from its earlier exports by checkpoint.
+
+Pure functions: the backends keep the seals (`zerolang.memory.backends.sql.seals`),
+`zerolang.memory.check` compares them.
+"""
+
+from __future__ import annotations
+
+import hashlib
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass
+
+MODULUS = 1 << 256
+MARKER_SPACE = ""  # not a space name: the row saying every table of every space is sealed
+MARKER_TABLE = "*sealed*"
+
+# The sealed columns of each table, in order (`space` is the seal's own key; ids are not content).
+# Per column: `b` bytes, `t` text, `T` text or NULL, `r` real, `i` integer.
+SEALED: Mapping[str, tuple[tuple[str, str], ...]] = {
+    "concepts": (
+        ("hash", "b"),
+        ("label", "t"),
+        ("confidence", "r"),
+        ("created_at", "t"),
+        ("updated_at", "t"),
+    ),
+    "concept_aliases": (("concept_hash", "b"), ("alias", "t"), ("alias_key", "t")),
+    "contexts": (
+        ("hash", "b"),
+        ("event_time", "t"),
+        ("source", "t"),
+        ("scope", "t"),
+        ("agent_id", "T"),
+        ("session_id", "T"),
+        ("metadata", "t"),
+        ("created_at", "t"),
+    ),
+    "facts": (
+        ("hash", "b"),
+        ("subject_hash", "b"),
+        ("predicate", "t"),
+        ("object_hash", "b"),
+        ("confidence", "r"),
+        ("observations", "i"),
+        ("created_at", "t"),
+        ("updated_at", "t"),
+    ),
+    "episodes": (
+        ("hash", "b"),
+        ("fact_hash", "b"),
+        ("context_hash", "b"),
+        ("confidence", "r"),
+        ("created_at", "t"),
+    ),
+    "pruned_episodes": (
+        ("hash", "b"),
+        ("fact_hash", "b"),
+        ("context_hash", "b"),
+        ("confidence", "r"),
+        ("created_at", "t"),
+        ("pruned_at", "t"),
+        ("reason", "t"),
+    ),
+}
+
+
+def columns(table: str) -> str:
+    """The sealed columns of `table`, for a SELECT."""
+    return ", ".join(name for name, _ in SEALED[table])
+
+
+_REAL = {table: tuple(i for i, (_, kind) in enumerate(cols) if kind == "r") for table, cols in SEALED.items()}
+_INTEGER = {
+    table: tuple(i for i, (_, kind) in enumerate(cols) if kind == "i") for table, cols in SEALED.items()
+}
+_WIDTH = {table: len(cols) for table, cols in SEALED.items()}
+
+
+def row_digest(table: str, row: Sequence[object]) -> int:
+    """The SHA-256 of one row's sealed columns, as an integer.
+
+    The encoding is the `repr` of the values as stored, which tells every type
+    apart (`b'..'`, `'..'`, `1`, `1.0`, `None`) and escapes what is not
+    printable; a REAL column's integral value counts as a float and an INTEGER
+    column's integral float as an int, as the engines store them.
+    """
+    values = [bytes(value) if isinstance(value, memoryview | bytearray) else value for value in row]
+    if len(values) != _WIDTH[table]:
+        raise ValueError(f"a {table} row has {_WIDTH[table]} sealed columns, not {len(values)}")
+    for index in _REAL[table]:
+        value = values[index]
+        if type(value) is int:
+            values[index] = float(value)
+    for index in _INTEGER[table]:
+        value = values[index]
+        if type(value) is float and value.is_integer():
+            values[index] = int(value)
+    text = f"{table}\0{values!r}"
+    return int.from_bytes(hashlib.sha256(text.encode("utf-8", "backslashreplace")).digest(), "big")
+
+
+@dataclass(frozen=True, slots=True)
+class Seal:
+    """How many rows a table holds in a space, and the sum of their digests."""
+
+    rows: int = 0
+    total: int = 0
+
+    def add(self, other: Seal) -> Seal:
+        return Seal(self.rows + other.rows, (self.total + other.total) % MODULUS)
+
+    @property
+    def hex(self) -> str:
+        return f"{self.total:064x}"
+
+    @classmethod
+    def parse(cls, rows: object, text: object) -> Seal | None:
+        """A stored seal, or None when it is not one (a tampered seal row)."""
+        if not isinstance(rows, int) or isinstance(rows, bool) or not isinstance(text, str):
+            return None
+        try:
+            total = int(text, 16)
+        except ValueError:
+            return None
+        return cls(rows, total) if len(text) == 64 and total < MODULUS else None
+
+
+def seal_of(table: str, rows: Iterable[Sequence[object]]) -> Seal:
+    """The seal of these rows (all of a table's rows in a space, or the rows a write adds)."""
+    count = total = 0
+    for row in rows:
+        count += 1
+        total += row_digest(table, row)
+    return Seal(count, total % MODULUS)
+
+
+def change(table: str, added: Iterable[Sequence[object]], removed: Iterable[Sequence[object]] = ()) -> Seal:
+    """What writing `added` and deleting `removed` does to a table's seal."""
+    plus, minus = seal_of(table, added), seal_of(table, removed)
+    return Seal(plus.rows - minus.rows, (plus.total - minus.total) % MODULUS)
