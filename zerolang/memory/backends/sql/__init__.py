@@ -3,12 +3,14 @@
 - `core`: connection-independent helpers every part uses (`_rows`, `_in`, the space);
 - `records`: writing records by the merge plan, and every read of concepts, facts, episodes;
 - `tiers`: working memory, access counts, semantic memory, pruning;
-- `checks`: the raw scans `zerolang.memory.check` verifies.
+- `checks`: the raw scans `zerolang.memory.check` verifies;
+- `index`: the archive's summary index (`memory_index`), the backend's `.index`.
 """
 
 from __future__ import annotations
 
 from zerolang.memory.backends.sql.checks import CheckScans
+from zerolang.memory.backends.sql.index import SqlIndex
 from zerolang.memory.backends.sql.records import Records
 from zerolang.memory.backends.sql.tiers import Tiers
 
@@ -17,6 +19,11 @@ class SqlBackend(Records, Tiers, CheckScans):
     """Everything a `MemoryBackend` does in SQL; a dialect subclass supplies the connection."""
 
     __slots__ = ()
+
+    @property
+    def index(self) -> SqlIndex:
+        """The archive's summary index in this store, in this space (closing it leaves the store open)."""
+        return SqlIndex(self)
 
 
 __all__ = ["SqlBackend"]
