@@ -7,9 +7,10 @@ read, never stored. Privacy, abstraction, the decay score and the count carry CH
 in both schemas (migration `MEMORY_INDEX` of each backend); `IndexRecord` validates the same
 rules in Python first, so a bad value is a clear error before any SQL runs.
 
-SQL narrows the rows a search reads (channel, session, axes, days, cluster, consent) and orders
-them exactly as `order_key` does; `zerolang.archive.index.matches` has the final word (the
-summary's words are matched case-folded in Python), so every IndexStore answers alike.
+SQL decides a search's channel, session, axes, days, cluster and consent exactly and orders the
+rows as `order_key` does; a search without words reads just its LIMIT. The summary's words are
+matched case-folded in Python (`zerolang.archive.index.matches`, the one rule), over pages of
+rows until enough match, so every IndexStore answers alike.
 """
 
 from __future__ import annotations
@@ -77,15 +78,26 @@ class SqlIndex:
         today = query.today or today_utc()
         where, parameters = _conditions(query, today)
         sql = f"SELECT {COLUMNS} FROM memory_index WHERE {' AND '.join(['space = ?', *where])}"
-        sql += " ORDER BY day DESC, created_at DESC, hash"
+        sql += " ORDER BY day DESC, created_at DESC, hash LIMIT ? OFFSET ?"
+        arguments = [self.space, *parameters]
+        if not query.words:  # SQL decides every other condition exactly: read only what is returned
+            return [_record(row) for row in self._backend.rows(sql, [*arguments, query.limit, 0])]
         found: list[IndexRecord] = []
-        for row in self._backend.stream(sql, [self.space, *parameters]):
-            record = _record(row)
-            if matches(record, query, today):  # the one rule; SQL only narrows the rows read
-                found.append(record)
-                if len(found) == query.limit:
-                    break
-        return found
+        offset, page = 0, max(4 * query.limit, 200)
+        while True:  # words are matched case-folded in Python: read pages until enough match
+            rows = self._backend.rows(sql, [*arguments, page, offset])
+            for row in rows:
+                summary = row[1].casefold()
+                if not all(word in summary for word in query.words):
+                    continue  # the words test of `matches`, before building (and validating) a record
+                record = _record(row)
+                if matches(record, query, today):  # the one rule; SQL only narrows the rows read
+                    found.append(record)
+                    if len(found) == query.limit:
+                        return found
+            if len(rows) < page:
+                return found
+            offset, page = offset + page, min(page * 2, 10_000)
 
     def touch(self, hash_text: str, at: str) -> IndexRecord | None:
         from zerolang.archive.document import parse_time
