@@ -256,7 +256,7 @@ class MemoryIndex:
 def open_index(location: str, *, space: str = "default", create: bool = True) -> IndexStore:
     """The summary index at `location`, seen from `space`; closing it closes what it opened.
 
-    `location` is a memory store as `zero memory --db` takes it (a SQLite path, `:memory:`, or a
+    `location` is a memory store as `zero memory stats --db` takes it (a SQLite path, `:memory:`, or a
     `postgresql://` URL), or one of the DSN spellings `sqlite:///PATH` and `sqlite::memory:`,
     or `memory:` for a throwaway dict.
     """
