@@ -2,10 +2,12 @@
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
 
+from tests.backends import Scratch, postgres_server
 from zerolang.archive import Archive, MemoryDocument, make_document
 
 
@@ -25,3 +27,25 @@ def note(
 @pytest.fixture
 def archive(tmp_path: Path) -> Archive:
     return Archive(tmp_path / "archive", create=True)
+
+
+@pytest.fixture(scope="session")
+def postgres_url() -> Iterator[str]:
+    """A scratch PostgreSQL database for this test session (dropped at the end): see tests/backends.py."""
+    server = postgres_server()
+    if server.url is None:
+        pytest.skip(server.reason)
+    scratch = Scratch(server.url)
+    try:
+        yield scratch.create()
+    finally:
+        scratch.drop()
+
+
+@pytest.fixture(autouse=True)
+def memory_db(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+    """Every archive test's summary index lives in its own memory store, never the user's default."""
+    path = tmp_path / "memory.db"
+    monkeypatch.setenv("ZERO_MEMORY_DB", str(path))
+    monkeypatch.delenv("ZERO_MEMORY_SPACE", raising=False)
+    return path

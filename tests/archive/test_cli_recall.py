@@ -10,7 +10,7 @@ import pytest
 from typer.testing import CliRunner
 
 from zerolang.archive.compaction import Conversation
-from zerolang.archive.index_sqlite import SqliteIndex
+from zerolang.archive.index import open_index
 from zerolang.cli.app import app
 
 runner = CliRunner()
@@ -32,8 +32,8 @@ def root(tmp_path: Path) -> Path:
     return path
 
 
-def test_put_indexes_each_document_once(root: Path) -> None:
-    index = SqliteIndex(root / "index.db")
+def test_put_indexes_each_document_once(root: Path, memory_db: Path) -> None:
+    index = open_index(str(memory_db))
     record = index.get(NOTE)
     assert record is not None and record.y_privacy == 6 and record.consent_scope == "personal"
     assert record.summary.startswith("user: My sister's birthday is 3 March.")
@@ -159,3 +159,38 @@ def test_revoke_hides_a_memory_until_undone(root: Path) -> None:
     unknown = zero("revoke", "a" * 64, root=root)
     assert unknown.exit_code == 1 and "no index entry" in unknown.output
     assert "not a document hash" in zero("revoke", "../x", root=root).output
+
+
+def test_the_index_lives_in_the_memory_store_by_space(
+    tmp_path: Path, memory_db: Path, postgres_url: str
+) -> None:
+    """--db takes a SQLite path or a postgresql:// URL, --space a space; spaces do not see each other."""
+    import secrets
+
+    root = tmp_path / "archive"
+    mine, theirs = f"a-{secrets.token_hex(4)}", f"b-{secrets.token_hex(4)}"
+    for db in (str(memory_db), postgres_url):
+        put = zero(
+            "put", str(EXAMPLES / "note.json"), "--privacy", "6", "--db", db, "--space", mine, root=root
+        )
+        assert put.exit_code == 0, put.output
+        search = ["search", "--as", "dm:alice", "--policy", POLICY, "--json", "--db", db]
+        found = zero(*search, "--space", mine, root=root)
+        assert [hit["hash"] for hit in json.loads(found.output)] == [NOTE]
+        assert json.loads(zero(*search, "--space", theirs, root=root).output) == []
+        refused = zero(
+            "get", NOTE, "--as", "dm:alice", "--policy", POLICY, "--db", db, "--space", theirs, root=root
+        )
+        assert refused.exit_code == 1 and "refused by" in refused.output
+        index = open_index(db, space=mine)
+        try:
+            record = index.get(NOTE)
+            assert record is not None and record.y_privacy == 6 and record.t_x() <= 0
+        finally:
+            index.close()
+    bad = zero("search", "--as", "dm:alice", "--policy", POLICY, "--space", "no space", root=root)
+    assert bad.exit_code == 1 and "not a space name" in bad.output
+    missing = zero(
+        "search", "--as", "dm:alice", "--policy", POLICY, "--db", str(tmp_path / "none.db"), root=root
+    )
+    assert missing.exit_code == 1 and "no memory database here" in missing.output

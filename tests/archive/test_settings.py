@@ -57,6 +57,13 @@ def test_dotted_keys_are_the_same_keys(tmp_path: Path) -> None:
     assert found.archive_enabled and found.index_sql_dsn == "sqlite::memory:"
 
 
+def test_the_index_dsn_is_a_memory_store(tmp_path: Path) -> None:
+    url = "postgresql://postgres@127.0.0.1:5432/zero"
+    assert settings(tmp_path, f'[tool.zero]\nmemory.index.sql.dsn = "{url}"\n').index_sql_dsn == url
+    found = settings(tmp_path, '[tool.zero]\nmemory.index.sql.dsn = "var/memory.db"\n')
+    assert found.index_sql_dsn == str(tmp_path / "var" / "memory.db")
+
+
 @pytest.mark.parametrize(
     ("text", "message"),
     [
@@ -70,7 +77,8 @@ def test_dotted_keys_are_the_same_keys(tmp_path: Path) -> None:
         ),
         ("[tool.zero.memory.positional]\nprovider = 'qdrant'", 'memory.positional.provider must be "sql"'),
         ("[tool.zero.memory.index.sql]\nenabled = true", "needs memory.index.sql.dsn"),
-        ("[tool.zero.memory.index.sql]\ndsn = 'mysql://x'", "dsn must be sqlite:///PATH"),
+        ("[tool.zero.memory.index.sql]\ndsn = 'mysql://x'", "dsn must be a SQLite path, sqlite:///PATH"),
+        ("[tool.zero.memory.index.sql]\ndsn = 'sqlite:x.db'", "or a postgresql:// URL, not 'sqlite:x.db'"),
         (
             "[tool.zero.memory.positional]\nenabled = true",
             "positional.enabled needs memory.index.sql.enabled",

@@ -93,3 +93,37 @@ def test_migrating_from_nowhere_is_a_clear_error(tmp_path: Path) -> None:
 def test_copy_store_without_spaces_copies_nothing(tmp_path: Path) -> None:
     with MemoryStore(tmp_path / "a.db") as a, MemoryStore(tmp_path / "b.db") as b:
         assert copy_store(a, b) == []
+
+
+def test_migrate_carries_the_summary_index(location: str, space: str, tmp_path: Path) -> None:
+    """The archive's index rows of a space travel with it, revoked ones too; a rerun adds nothing."""
+    from datetime import date
+
+    from zerolang.archive.index import IndexQuery, IndexRecord
+
+    origin = tmp_path / "origin.db"
+    rows = [
+        IndexRecord(
+            hash=f"{number:064x}",
+            summary=f"summary {number}",
+            day=date(2026, 11, number),
+            source_channel="dm:alice",
+            created_at="2026-11-20T09:30:00Z",
+            consent_scope="personal",
+            y_privacy=number - 5,
+            consent_flags=("revoked",) if number == 3 else (),
+        )
+        for number in range(1, 6)
+    ]
+    with MemoryStore(origin, space=space) as source:
+        example(source)
+        for row in rows:
+            source.backend.index.put(row)
+    for _ in range(2):
+        result = runner.invoke(app, ["memory", "migrate", str(origin), location])
+        assert result.exit_code == 0, result.output
+        assert f"{space}: " in result.stdout and "; 5 index rows; checkpoint" in result.stdout
+    with MemoryStore(location, space=space) as target:
+        copied = target.backend.index.search(IndexQuery(include_revoked=True, limit=10))
+        assert sorted(copied, key=lambda r: r.hash) == rows
+        assert target.backend.index.count() == 5

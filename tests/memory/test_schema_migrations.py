@@ -95,6 +95,7 @@ def test_a_schema_1_file_is_migrated_on_open(tmp_path: Path, with_tiers: bool) -
             assert sorted(e.access_count for e in EpisodicMemory(store).all()) == [0, 3]
             assert len(WorkingMemory(store, "s")) == 1
         assert store.in_space("other").counts().facts == 0
+        assert store.backend.index.count() == 0  # the summary index arrived empty (MEMORY_INDEX)
     with MemoryStore(path, create=False) as again:  # opening a migrated file changes nothing
         assert checkpoint.of_store(again) == first
 

@@ -12,16 +12,11 @@ One `IndexRecord` per archived document: its summary, its hash, and coordinates:
   opening the archive), `consent_flags` (e.g. `revoked`), `source_session`, `source_channel`,
   `created_at`.
 
-`IndexStore` is the small protocol an index implements; `MemoryIndex` (here) and `SqliteIndex`
-(`index_sqlite.py`, the only place with SQL) implement it and pass one contract suite.
-Searching returns records, that is summaries and hashes: never a document's text.
-
-Moving into the memory backends (issue 9): the backend protocol gains the `IndexStore`
-methods (or a `.index` attribute implementing it); the SQLite backend takes `SCHEMA` from
-`index_sqlite.py` into its own database and migrations; the PostgreSQL backend creates the same
-table (`day DATE`, the same CHECKs) and may keep narrowing rows in SQL and applying `matches`
-for the final word, as SqliteIndex does, so both answer exactly alike. `tests/archive/
-test_index.py` becomes part of the backend contract suite.
+`IndexStore` is the small protocol an index implements: `MemoryIndex` (here, a dict) and the
+memory backends' `memory_index` table (`zerolang.memory.backends.sql.index.SqlIndex`, a
+backend's `.index`, on SQLite and PostgreSQL alike, keyed by space) pass one contract suite.
+No SQL lives in this package. Searching returns records, that is summaries and hashes: never a
+document's text.
 """
 
 from __future__ import annotations
@@ -258,14 +253,28 @@ class MemoryIndex:
         pass
 
 
-def open_index(dsn: str) -> IndexStore:
-    """An index from a DSN: `memory:` (a dict), `sqlite::memory:` or `sqlite:///PATH`."""
-    if dsn == "memory:":
-        return MemoryIndex()
-    from zerolang.archive.index_sqlite import SqliteIndex
+def open_index(location: str, *, space: str = "default", create: bool = True) -> IndexStore:
+    """The summary index at `location`, seen from `space`; closing it closes what it opened.
 
-    if dsn == "sqlite::memory:":
-        return SqliteIndex(":memory:")
-    if dsn.startswith("sqlite:///"):
-        return SqliteIndex(dsn.removeprefix("sqlite:///"))
-    raise IndexError_(f"unknown index DSN {dsn!r} (memory:, sqlite::memory: or sqlite:///PATH)")
+    `location` is a memory store as `zero memory stats --db` takes it (a SQLite path, `:memory:`, or a
+    `postgresql://` URL), or one of the DSN spellings `sqlite:///PATH` and `sqlite::memory:`,
+    or `memory:` for a throwaway dict.
+    """
+    if location == "memory:":
+        return MemoryIndex()
+    from zerolang.memory.backends import open_backend
+    from zerolang.memory.backends.sql.core import SqlCore
+    from zerolang.memory.backends.sql.index import SqlIndex
+
+    if location == "sqlite::memory:":
+        location = ":memory:"
+    elif location.startswith("sqlite:///"):
+        location = location.removeprefix("sqlite:///")
+    elif location.startswith("sqlite:") or not location:
+        raise IndexError_(
+            f"unknown index location {location!r} (a SQLite path, sqlite:///PATH, sqlite::memory:,"
+            " postgresql://..., or memory:)"
+        )
+    backend = open_backend(location, space=space, create=create)
+    assert isinstance(backend, SqlCore)  # every memory backend speaks the shared SQL
+    return SqlIndex(backend, owner=True)

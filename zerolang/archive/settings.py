@@ -7,7 +7,8 @@
 
     [tool.zero.memory.index.sql]
     enabled = false          # keep the summary index (index.py) in SQL
-    dsn = "sqlite:///memory-index.db"   # sqlite:///PATH (relative to the pyproject) or sqlite::memory:
+    dsn = "memory.db"        # the memory store holding the index: a SQLite path (relative to the
+                             # pyproject), sqlite:///PATH, sqlite::memory: or postgresql://...
 
     [tool.zero.memory.positional]
     enabled = false          # give index rows time/privacy/abstraction coordinates
@@ -140,12 +141,16 @@ def _path(value: str | None, base: Path) -> Path | None:
 
 
 def _check_dsn(dsn: str, base: Path, pyproject: Path) -> str:
-    if dsn == "sqlite::memory:":
+    """The memory store the index lives in: a SQLite path or a postgresql:// URL."""
+    from zerolang.memory.backends import is_url
+
+    if dsn == "sqlite::memory:" or is_url(dsn):
         return dsn
     if dsn.startswith("sqlite:///"):
-        path = _path(dsn.removeprefix("sqlite:///"), base)
-        return f"sqlite:///{path}"
-    raise ZeroError(
-        f"{pyproject}: memory.index.sql.dsn must be sqlite:///PATH or sqlite::memory:, not {dsn!r} "
-        "(the PostgreSQL index comes with the PostgreSQL memory backend)"
-    )
+        return f"sqlite:///{_path(dsn.removeprefix('sqlite:///'), base)}"
+    if "://" in dsn or dsn.startswith("sqlite:"):
+        raise ZeroError(
+            f"{pyproject}: memory.index.sql.dsn must be a SQLite path, sqlite:///PATH, sqlite::memory:"
+            f" or a postgresql:// URL, not {dsn!r}"
+        )
+    return str(_path(dsn, base))

@@ -17,6 +17,8 @@ from typing import TYPE_CHECKING, Annotated, ParamSpec
 
 import typer
 
+from zerolang.cli.memory_cmd import DB_ENV, SPACE_ENV
+
 if TYPE_CHECKING:
     from zerolang.archive.document import MemoryDocument
     from zerolang.archive.store import Archive
@@ -60,12 +62,25 @@ RootOption = Annotated[
     ),
 ]
 JsonOption = Annotated[bool, typer.Option("--json", help="Print one JSON document.")]
-IndexOption = Annotated[
+DbOption = Annotated[
     str | None,
     typer.Option(
-        "--index",
-        metavar="DSN",
-        help="The summary index, sqlite:///PATH. Default: memory.index.sql.dsn, else ROOT/index.db.",
+        "--db",
+        envvar=DB_ENV,
+        metavar="PATH|URL",
+        show_envvar=True,
+        help="The memory store holding the summary index: a SQLite file, or postgresql://user@host/db."
+        " Default: memory.index.sql.dsn, else the memory commands' default store.",
+    ),
+]
+SpaceOption = Annotated[
+    str,
+    typer.Option(
+        "--space",
+        envvar=SPACE_ENV,
+        metavar="NAME",
+        show_envvar=True,
+        help="The space of the store the index rows live in.",
     ),
 ]
 PolicyOption = Annotated[
@@ -185,7 +200,8 @@ def put(
         ),
     ] = None,
     root: RootOption = None,
-    index: IndexOption = None,
+    db: DbOption = None,
+    space: SpaceOption = "default",
 ) -> None:
     """Archive and index memory documents.
 
@@ -200,7 +216,7 @@ def put(
 
     documents = [item for file in files for item in load_documents(file)]
     archive = _open(root, create=True)
-    store = open_index(archive, index)
+    store = open_index(db, space, create=True)
     try:
         with _progress("archiving") as progress:
             results = []
@@ -235,7 +251,8 @@ def get(
         typer.Option("--as", metavar="CHANNEL", help="Ask as a caller on CHANNEL: the policy decides."),
     ] = None,
     clearance: ClearanceOption = None,
-    index: IndexOption = None,
+    db: DbOption = None,
+    space: SpaceOption = "default",
     policy: PolicyOption = None,
 ) -> None:
     """Print a document, verified against its hash.
@@ -250,7 +267,7 @@ def get(
     if as_channel is not None:
         from zerolang.cli.archive_recall_cmd import caller, open_gate
 
-        document = open_gate(root, index, policy).get(caller(as_channel, clearance), hash_text)
+        document = open_gate(root, db, space, policy).get(caller(as_channel, clearance), hash_text)
     else:
         document = archive.get(hash_text)
     if raw:

@@ -1,7 +1,8 @@
 """`zero archive search|policy|compact|expand`, and the policy options `get` and `put` share.
 
-The summary index is `--index DSN`, else `memory.index.sql.dsn`, else `sqlite:///ROOT/index.db`
-beside the archive. The policy is `--policy FILE`, else `memory.archive.policy`. A caller is
+The summary index lives in a memory store: `--db PATH|URL` (or `$ZERO_MEMORY_DB`), else
+`memory.index.sql.dsn`, else the memory commands' default store; `--space NAME` picks its space.
+The policy is `--policy FILE`, else `memory.archive.policy`. A caller is
 `--as CHANNEL` (and `--clearance N` to lower the channel's clearance).
 """
 
@@ -16,9 +17,10 @@ import typer
 from zerolang.cli.archive_cmd import (
     AsOption,
     ClearanceOption,
-    IndexOption,
+    DbOption,
     PolicyOption,
     RootOption,
+    SpaceOption,
     _command,
     _open,
     _plural,
@@ -30,15 +32,32 @@ if TYPE_CHECKING:
     from zerolang.archive.gate import Gate
     from zerolang.archive.index import IndexStore
     from zerolang.archive.policy import Caller, Policy
-    from zerolang.archive.store import Archive
 
 
-def open_index(archive: Archive, option: str | None) -> IndexStore:
-    from zerolang.archive.index import open_index as open_dsn
+def open_index(db: str | None, space: str, *, create: bool) -> IndexStore:
+    """The summary index in the memory store `db` (else memory.index.sql.dsn, else the default store)."""
+    from zerolang.archive.index import open_index as open_location
     from zerolang.archive.settings import memory_settings_for
+    from zerolang.cli.memory_cmd import default_store
+    from zerolang.errors import ZeroError
+    from zerolang.memory.backends import is_url
 
-    dsn = option or memory_settings_for().index_sql_dsn or f"sqlite:///{archive.root / 'index.db'}"
-    return open_dsn(dsn)
+    location = db or memory_settings_for().index_sql_dsn
+    if location is None:
+        path = default_store()
+        if create:
+            try:
+                path.parent.mkdir(parents=True, exist_ok=True)
+            except OSError as error:
+                raise ZeroError(
+                    f"{path.parent}: cannot create the data directory ({error.strerror})"
+                ) from None
+        location = str(path)
+    elif create and not is_url(location) and not location.startswith("sqlite:"):
+        parent = Path(location).parent
+        if not parent.is_dir():
+            raise ZeroError(f"{location}: no such directory {parent}")
+    return open_location(location, space=space, create=create)
 
 
 def load_policy_option(option: Path | None) -> Policy:
@@ -52,11 +71,11 @@ def load_policy_option(option: Path | None) -> Policy:
     return load_policy(path)
 
 
-def open_gate(root: Path | None, index: str | None, policy: Path | None) -> Gate:
+def open_gate(root: Path | None, db: str | None, space: str, policy: Path | None) -> Gate:
     from zerolang.archive.gate import Gate
 
     archive = _open(root)
-    return Gate(archive, open_index(archive, index), load_policy_option(policy))
+    return Gate(archive, open_index(db, space, create=False), load_policy_option(policy))
 
 
 def caller(channel: str, clearance: int | None) -> Caller:
@@ -80,7 +99,8 @@ def search(
         int | None, typer.Option("--since", metavar="DAYS", help="Only memories of the last DAYS days.")
     ] = None,
     root: RootOption = None,
-    index: IndexOption = None,
+    db: DbOption = None,
+    space: SpaceOption = "default",
     policy: PolicyOption = None,
     as_json: Annotated[bool, typer.Option("--json", help="Print one JSON array.")] = False,
 ) -> None:
@@ -88,7 +108,7 @@ def search(
 
     Never full texts: only summaries the policy lets CHANNEL see, newest first.
     """
-    gate = open_gate(root, index, policy)
+    gate = open_gate(root, db, space, policy)
     hits = gate.search(
         caller(as_channel, clearance), text, limit=limit, t_min=None if since is None else -since
     )
@@ -199,7 +219,8 @@ def compact(
     ] = 0,
     output: OutputOption = None,
     root: RootOption = None,
-    index: IndexOption = None,
+    db: DbOption = None,
+    space: SpaceOption = "default",
 ) -> None:
     """Replace a conversation range by a summary.
 
@@ -224,7 +245,7 @@ def compact(
         first,
         stop,
         archive=archive,
-        index=open_index(archive, index),
+        index=open_index(db, space, create=True),
         consent_scope=scope,
         privacy=privacy,
         abstraction=abstraction,
@@ -249,7 +270,8 @@ def expand(
     clearance: ClearanceOption = None,
     output: OutputOption = None,
     root: RootOption = None,
-    index: IndexOption = None,
+    db: DbOption = None,
+    space: SpaceOption = "default",
     policy: PolicyOption = None,
 ) -> None:
     """Restore compacted ranges the policy allows.
@@ -259,7 +281,7 @@ def expand(
     from zerolang.archive.compaction import expand as expand_blocks
 
     conversation = _read_conversation(file, "-", "-")
-    result = expand_blocks(conversation, open_gate(root, index, policy), caller(as_channel, clearance))
+    result = expand_blocks(conversation, open_gate(root, db, space, policy), caller(as_channel, clearance))
     _write_conversation(result.conversation.to_jsonl(), output)
     for digest, rule in result.refused:
         typer.echo(f"kept the summary of {digest}: refused by {rule}", err=True)
@@ -276,7 +298,8 @@ def revoke(
     ],
     undo: Annotated[bool, typer.Option("--undo", help="Restore consent instead.")] = False,
     root: RootOption = None,
-    index: IndexOption = None,
+    db: DbOption = None,
+    space: SpaceOption = "default",
 ) -> None:
     """Withdraw consent for documents.
 
@@ -290,7 +313,8 @@ def revoke(
     from zerolang.errors import ZeroError
 
     digests = [parse_hash(text) for text in hashes]
-    store = open_index(_open(root), index)
+    _open(root)  # the archive must exist
+    store = open_index(db, space, create=False)
     try:
         missing = [digest for digest in digests if store.get(digest) is None]
         if missing:

@@ -676,7 +676,8 @@ def migrate(
             typer.echo(
                 f"{copy.space}: {_plural(copy.records, 'record')},"
                 f" {_plural(copy.new_episodes, 'new episode')}, {copy.pruned} pruned;"
-                f" checkpoint {after.hash[:12]} {status}"
+                + (f" {_plural(copy.summaries, 'index row')};" if copy.summaries else "")
+                + f" checkpoint {after.hash[:12]} {status}"
             )
             if status != "ok":
                 raise typer.Exit(1)

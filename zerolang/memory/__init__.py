@@ -104,9 +104,13 @@ def __getattr__(name: str) -> object:
     home = _HOMES.get(name)
     if home is None:
         raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
-    value = getattr(importlib.import_module(home), "open_memory" if name == "open" else name)
-    globals()[name] = value
-    return value
+    module = importlib.import_module(home)
+    # Bind every name this module is home to: importing `zerolang.memory.ingest` has just set the
+    # package attribute `ingest` to the submodule, which must not shadow the function of that name.
+    for other, other_home in _HOMES.items():
+        if other_home == home:
+            globals()[other] = getattr(module, "open_memory" if other == "open" else other)
+    return globals()[name]
 
 
 __all__ = [

@@ -15,9 +15,12 @@ import re
 from collections.abc import Iterator, Sequence
 from contextlib import AbstractContextManager
 from dataclasses import dataclass
-from typing import Any, Protocol
+from typing import TYPE_CHECKING, Any, Protocol
 
 from zerolang.memory.types import ConceptNode, ContextNode, Fact, MemoryRecord, RelationNode
+
+if TYPE_CHECKING:
+    from zerolang.archive.index import IndexStore
 
 DEFAULT_SPACE = "default"
 LOCK_TIMEOUT_S = 60.0  # how long a writer waits for another one; $ZERO_MEMORY_LOCK_TIMEOUT overrides
@@ -278,6 +281,12 @@ class MemoryBackend(Protocol):
 
     def spaces(self) -> list[str]:
         """Every space holding something, sorted."""
+
+    # ---- the archive's summary index ----
+    @property
+    def index(self) -> IndexStore:
+        """The summary index (`memory_index`) of this space: an `IndexStore` sharing the connection;
+        closing it leaves the backend open."""
 
     # ---- writing ----
     def apply_records(self, records: Sequence[MemoryRecord]) -> InsertResult:

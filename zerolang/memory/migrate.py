@@ -8,9 +8,10 @@ observations fold the same episodes). Inserting is idempotent (a stored or
 pruned episode is a duplicate), so an interrupted copy, rerun, completes
 without duplicating anything. Tombstones (with the keys they block) are
 copied first, so nothing forgotten comes back through a copy; fact times
-(validity, retirement) and the fact history follow the records. Working
-memory, access counts and semantic memory are per-deployment state and are
-not copied.
+(validity, retirement) and the fact history follow the records; the archive's
+summary index rows of the space (`memory_index`) are copied as they are (a
+rerun writes the same rows again). Working memory, access counts and semantic
+memory are per-deployment state and are not copied.
 """
 
 from __future__ import annotations
@@ -38,6 +39,7 @@ class SpaceCopy:
     records: int
     new_episodes: int
     pruned: int
+    summaries: int = 0  # summary index rows copied
 
 
 def copy_space(
@@ -78,9 +80,26 @@ def copy_space(
     for (when, reason), keys in sorted(by_when.items()):
         target.backend.prune_episodes(keys, when, reason)
     _copy_fact_times(source, target)
+    summaries = _copy_index(source, target)
     if progress is not None:
         progress(CopyProgress(source.space, total, total))
-    return SpaceCopy(source.space, total, totals.new_episodes, len(pruned))
+    return SpaceCopy(source.space, total, totals.new_episodes, len(pruned), summaries)
+
+
+def _copy_index(source: MemoryStore, target: MemoryStore) -> int:
+    """Every summary index row of the source's space, revoked ones too, into the target's space."""
+    from zerolang.archive.index import IndexQuery
+
+    index = source.backend.index
+    count = index.count()
+    if not count:
+        return 0
+    rows = index.search(IndexQuery(include_revoked=True, limit=count))
+    destination = target.backend.index
+    with target.backend.transaction():
+        for row in rows:
+            destination.put(row)
+    return len(rows)
 
 
 def _copy_tombstones(source: MemoryStore, target: MemoryStore) -> None:

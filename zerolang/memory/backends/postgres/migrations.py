@@ -9,7 +9,7 @@ tables' owner to the spaces granted to it in `zero_space_grants`
 
 from __future__ import annotations
 
-TABLES = (
+_V1_TABLES = (
     "concepts",
     "concept_aliases",
     "contexts",
@@ -21,6 +21,8 @@ TABLES = (
     "semantic_sources",
     "pruned_episodes",
 )
+# every table a space's role is granted (`PostgresBackend.grant_space`)
+TABLES = (*_V1_TABLES, "memory_index")
 
 _POLICY = "space IN (SELECT g.space FROM zero_space_grants g WHERE g.role_name = current_user)"
 
@@ -137,7 +139,7 @@ CREATE TABLE pruned_episodes (
 """ + "".join(
     f"ALTER TABLE {table} ENABLE ROW LEVEL SECURITY;\n"
     f"CREATE POLICY zero_space ON {table} USING ({_POLICY}) WITH CHECK ({_POLICY});\n"
-    for table in TABLES
+    for table in _V1_TABLES
 )
 
 FORGET_TABLES = ("tombstones", "forgotten_keys", "fact_times", "fact_events", "space_log")
@@ -232,12 +234,44 @@ ALTER TABLE table_seals ENABLE ROW LEVEL SECURITY;
 CREATE POLICY zero_space ON table_seals USING (space = '' OR {_POLICY}) WITH CHECK ({_POLICY});
 """
 
+# Version 2: the archive's summary index (`memory_index` of seed 004), keyed by space like every
+# table, under the same row-level security. The time axis is the calendar `day` (ISO text, checked
+# to be a date); t_x is computed from it when read, never stored. Ordered columns collate as "C"
+# (code point order), so the server orders rows exactly as `zerolang.archive.index.order_key`.
+MEMORY_INDEX = f"""
+CREATE TABLE memory_index (
+    space               TEXT NOT NULL,
+    hash                TEXT COLLATE "C" NOT NULL CHECK (hash ~ '^[0-9a-f]{{64}}$'),
+    summary             TEXT NOT NULL CHECK (length(btrim(summary)) > 0),
+    day                 TEXT COLLATE "C" NOT NULL
+                        CHECK (day ~ '^[0-9]{{4}}-[0-9]{{2}}-[0-9]{{2}}$'
+                               AND to_char(day::date, 'YYYY-MM-DD') = day),
+    y_privacy           INTEGER NOT NULL CHECK (y_privacy BETWEEN -15 AND 15),
+    z_abstraction       INTEGER NOT NULL CHECK (z_abstraction BETWEEN -15 AND 15),
+    cluster_id          TEXT,
+    decay_score         DOUBLE PRECISION NOT NULL CHECK (decay_score BETWEEN 0.0 AND 1.0),
+    reinforcement_count INTEGER NOT NULL CHECK (reinforcement_count >= 0),
+    last_accessed_at    TEXT,
+    consent_scope       TEXT NOT NULL CHECK (length(consent_scope) > 0),
+    consent_flags       TEXT NOT NULL,
+    source_session      TEXT,
+    source_channel      TEXT NOT NULL CHECK (length(source_channel) > 0),
+    created_at          TEXT COLLATE "C" NOT NULL,
+    PRIMARY KEY (space, hash)
+);
+CREATE INDEX memory_index_by_day ON memory_index (space, day, created_at);
+CREATE INDEX memory_index_by_channel ON memory_index (space, source_channel, day);
+ALTER TABLE memory_index ENABLE ROW LEVEL SECURITY;
+CREATE POLICY zero_space ON memory_index USING ({_POLICY}) WITH CHECK ({_POLICY});
+"""
+
 MIGRATIONS: tuple[str, ...] = (
     V1,
     V_FORGET,
     V_TEMPORAL,
     V_LOG,
     SEALS,
+    MEMORY_INDEX,
 )  # MIGRATIONS[n - 1] takes version n - 1 to n
 LATEST = len(MIGRATIONS)
 

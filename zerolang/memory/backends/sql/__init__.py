@@ -5,13 +5,15 @@
 - `tiers`: working memory, access counts, semantic memory, pruning;
 - `checks`: the raw scans `zerolang.memory.check` verifies;
 - `forgetting`: tombstones, removing what they forget and blocking its return;
-- `temporal`: bi-temporal fact times and the fact history log.
+- `temporal`: bi-temporal fact times and the fact history log;
+- `index`: the archive's summary index (`memory_index`), the backend's `.index`.
 """
 
 from __future__ import annotations
 
 from zerolang.memory.backends.sql.checks import CheckScans
 from zerolang.memory.backends.sql.forgetting import Forgetting
+from zerolang.memory.backends.sql.index import SqlIndex
 from zerolang.memory.backends.sql.records import Records
 from zerolang.memory.backends.sql.temporal import Temporal
 from zerolang.memory.backends.sql.tiers import Tiers
@@ -21,6 +23,11 @@ class SqlBackend(Records, Tiers, CheckScans, Forgetting, Temporal):
     """Everything a `MemoryBackend` does in SQL; a dialect subclass supplies the connection."""
 
     __slots__ = ()
+
+    @property
+    def index(self) -> SqlIndex:
+        """The archive's summary index in this store, in this space (closing it leaves the store open)."""
+        return SqlIndex(self)
 
 
 __all__ = ["SqlBackend"]

@@ -364,7 +364,7 @@ class Records(Seals):
     def spaces(self) -> list[str]:
         rows = self.rows(
             "SELECT space FROM concepts UNION SELECT space FROM contexts"
-            " UNION SELECT space FROM pruned_episodes"
+            " UNION SELECT space FROM pruned_episodes UNION SELECT space FROM memory_index"
         )
         return sorted(row[0] for row in rows)
 

@@ -4,7 +4,7 @@ A file is brought up to `LATEST` when opened (each step in one transaction);
 a file from a newer zerolang is refused. Version 1 is the first released
 schema, 2 the tier tables (created on first use before they were numbered,
 hence `IF NOT EXISTS`), 3 the space in every key and the pruned-episode log,
-4 the planner statistics, `SEALS` the table seals.
+4 the planner statistics, `SEALS` the table seals, `MEMORY_INDEX` the archive's summary index.
 """
 
 from __future__ import annotations
@@ -327,6 +327,40 @@ CREATE TABLE IF NOT EXISTS table_seals (
 ) WITHOUT ROWID;
 """
 
+# Version 5: the archive's summary index (`memory_index` of seed 004), keyed by space like every
+# table. The time axis is the calendar `day`; t_x is computed from it when read, never stored.
+MEMORY_INDEX = """
+CREATE TABLE memory_index (
+    space               TEXT NOT NULL,
+    hash                TEXT NOT NULL CHECK (length(hash) = 64 AND hash NOT GLOB '*[^0-9a-f]*'),
+    summary             TEXT NOT NULL CHECK (length(trim(summary)) > 0),
+    day                 TEXT NOT NULL CHECK (date(day, '+0 days') = day),
+    y_privacy           INTEGER NOT NULL
+                        CHECK (typeof(y_privacy) = 'integer' AND y_privacy BETWEEN -15 AND 15),
+    z_abstraction       INTEGER NOT NULL
+                        CHECK (typeof(z_abstraction) = 'integer' AND z_abstraction BETWEEN -15 AND 15),
+    cluster_id          TEXT,
+    decay_score         REAL NOT NULL CHECK (decay_score BETWEEN 0.0 AND 1.0),
+    reinforcement_count INTEGER NOT NULL CHECK (reinforcement_count >= 0),
+    last_accessed_at    TEXT,
+    consent_scope       TEXT NOT NULL CHECK (length(consent_scope) > 0),
+    consent_flags       TEXT NOT NULL,
+    source_session      TEXT,
+    source_channel      TEXT NOT NULL CHECK (length(source_channel) > 0),
+    created_at          TEXT NOT NULL,
+    PRIMARY KEY (space, hash)
+) WITHOUT ROWID;
+CREATE INDEX memory_index_by_day ON memory_index (space, day, created_at);
+CREATE INDEX memory_index_by_channel ON memory_index (space, source_channel, day);
+""" + "".join(
+    f"INSERT INTO sqlite_stat1 (tbl, idx, stat) VALUES ('memory_index', '{index}', '{stat}');\n"
+    for index, stat in (
+        ("memory_index", "100000 100000 1"),
+        ("memory_index_by_day", "100000 100000 10 2"),
+        ("memory_index_by_channel", "100000 100000 1000 10"),
+    )
+)
+
 MIGRATIONS: tuple[str, ...] = (
     V1,
     V2,
@@ -336,6 +370,7 @@ MIGRATIONS: tuple[str, ...] = (
     V_TEMPORAL,
     V_LOG,
     SEALS,
+    MEMORY_INDEX,
 )  # MIGRATIONS[n - 1] takes version n - 1 to n
 LATEST = len(MIGRATIONS)
 
