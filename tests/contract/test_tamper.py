@@ -286,10 +286,14 @@ def test_check_sees_every_hand_edit_on_postgres(
 
 
 def test_a_store_from_before_seals_is_sealed_when_opened(db: Path) -> None:
-    """A schema-4 file (no seals) is sealed from its rows on first open; later edits then show."""
+    """A file from before the seals migration is sealed from its rows on first open; later edits then show."""
+    from zerolang.memory.backends.sqlite.migrations import MIGRATIONS, SEALS
+
+    before = MIGRATIONS.index(SEALS)  # the schema version just before seals existed
     connection = sqlite3.connect(db)
     connection.execute("DROP TABLE table_seals")
-    connection.execute("PRAGMA user_version = 4")
+    connection.execute("DROP TABLE memory_index")  # a later migration: it is made again on open
+    connection.execute(f"PRAGMA user_version = {before}")
     connection.commit()
     connection.close()
     assert zero("check", db=db).exit_code == 0
