@@ -12,6 +12,8 @@ timestamp) and the messages new since the previous turn, which `search`
 matches. Token counts not given are exact cl100k counts of those messages
 (input: everything but the assistant's; output: the assistant's). Each entry
 may expire (`ttl` seconds): reads skip and delete it, `cleanup` removes all.
+Messages that mention a term a memory forget blocked (`experience.forgotten`)
+are left out of restore, turns and search.
 """
 
 from __future__ import annotations
@@ -32,6 +34,7 @@ from zerolang.convo.model import (
     turn_key,
 )
 from zerolang.convo.store import EntryStore
+from zerolang.experience.forgotten import Forgotten, forgotten, scrub
 from zerolang.experience.words import terms
 
 
@@ -68,7 +71,8 @@ class ConversationMemory:
         value = self.store.get(conversation_key(self.agent), now=self.clock())
         if value is None:
             return []
-        history = [ChatMessage.from_json(item) for item in value.get("messages", [])]
+        kept = scrub(value, self._forgotten()) or {}
+        history = [ChatMessage.from_json(item) for item in kept.get("messages", [])]
         return prune(history, max_messages=self.max_messages, max_tokens=self.max_tokens)
 
     def store_turn(
@@ -129,23 +133,32 @@ class ConversationMemory:
     def turns(self) -> list[dict[str, Any]]:
         """Every live turn's metadata, in iteration order."""
         now = self.clock()
+        blocked = self._forgotten()
         out = []
         for iteration in self._turns():
             value = self.store.get(turn_key(self.agent, iteration), now=now)
-            if value is not None:
-                out.append(value)
+            kept = None if value is None else scrub(value, blocked)
+            if kept is not None:
+                out.append(kept)
         return out
 
     def search(self, query: str, limit: int = 10) -> list[TurnHit]:
         """Turns whose messages match the query's words (full text, bm25), best first."""
         now = self.clock()
         prefix = agent_prefix(self.agent) + "turn:"
+        blocked = self._forgotten()
         hits = []
         for key, score in self.store.search(prefix, terms(query), limit, now=now):
             value = self.store.get(key, now=now)
-            if value is not None:
-                hits.append(TurnHit(key, round(score, 4), value))
+            kept = None if value is None else scrub(value, blocked)
+            if kept is None or (value and value.get("messages") and not kept.get("messages")):
+                continue  # gone, or only what a forget blocked matched
+            hits.append(TurnHit(key, round(score, 4), kept))
         return hits
+
+    def _forgotten(self) -> Forgotten:
+        """The terms a memory forget blocked (none when the store keeps no such record)."""
+        return forgotten(self.store)
 
     def cleanup(self) -> int:
         """Delete this agent's expired entries; how many went."""

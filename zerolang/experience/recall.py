@@ -22,6 +22,9 @@
 5. **An optional ranker** (`Ranker`, e.g. embeddings; none by default) adds
    its similarity to every candidate the steps above found.
 
+Experiences that mention a term a memory forget blocked (`experience.forgotten`) are
+never returned, whatever led to them.
+
 An experience's score is the sum of its contributions, each kept as a reason.
 The weights are `RecallWeights`; nothing depends on the data recall runs on.
 """
@@ -35,6 +38,7 @@ from dataclasses import dataclass, field
 from typing import Protocol
 
 from zerolang.experience.concepts import ConceptExtractor, DefaultConcepts, concept_id
+from zerolang.experience.forgotten import Forgotten
 from zerolang.experience.model import Experience
 from zerolang.experience.store import ExperienceStore
 from zerolang.experience.words import terms, words
@@ -128,6 +132,9 @@ def recall(
         _expand(store, dict(top), scores, w, total)
 
     found = store.experiences(list(scores.score))
+    blocked = Forgotten.of(store.forgotten_terms())
+    if blocked:
+        found = {i: e for i, e in found.items() if not blocked.mentions(e.who, e.what)}
     if ranker is not None and found:
         ordered = sorted(found)
         similar = ranker.similarity(query, [found[ident].what for ident in ordered])
