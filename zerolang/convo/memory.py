@@ -34,8 +34,8 @@ from zerolang.convo.model import (
     turn_key,
 )
 from zerolang.convo.store import EntryStore
-from zerolang.experience.forgotten import Forgotten, forgotten, scrub
-from zerolang.experience.words import terms
+from zerolang.experience.forgotten import Forgotten, entry_text, forgotten, scrub
+from zerolang.experience.words import terms, words
 
 
 @dataclass(frozen=True, slots=True)
@@ -151,7 +151,7 @@ class ConversationMemory:
         for key, score in self.store.search(prefix, terms(query), limit, now=now):
             value = self.store.get(key, now=now)
             kept = None if value is None else scrub(value, blocked)
-            if kept is None or (value and value.get("messages") and not kept.get("messages")):
+            if kept is None or (kept is not value and not _still_matches(kept, query)):
                 continue  # gone, or only what a forget blocked matched
             hits.append(TurnHit(key, round(score, 4), kept))
         return hits
@@ -167,3 +167,15 @@ class ConversationMemory:
     def forget(self) -> int:
         """Delete everything stored for this agent (asked for explicitly)."""
         return self.store.delete(agent_prefix(self.agent))
+
+
+def _still_matches(entry: dict[str, Any], query: str) -> bool:
+    """Whether what is left of an entry after a forget still has a word of the query (the same word,
+    one a prefix of the other, or sharing five letters: close to what the stemmed search matched)."""
+    wanted = [term.lower() for term in terms(query)]
+    for word in words(entry_text(entry)):
+        low = word.lower()
+        for term in wanted:
+            if low.startswith(term) or term.startswith(low) or (len(term) >= 5 and low[:5] == term[:5]):
+                return True
+    return False

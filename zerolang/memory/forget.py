@@ -115,6 +115,8 @@ def forget(
         if purge:
             _scrub(store, {target} | gone, at)
         terms = _terms(selector.kind, target, content, blocked, gone)
+        if selector.kind == "concept":
+            terms = tuple(sorted({*terms, *(aliases or AliasTable.default()).variants(target)}))
         detail = (
             f"{selector.kind}{' (purged)' if purge else ''}: {removed.episodes} episodes, {len(blocked)} keys"
         )
@@ -127,7 +129,8 @@ def forget(
 def _terms(
     kind: str, target: str, content: dict[str, object], blocked: list[tuple[bytes, str]], gone: set[str]
 ) -> tuple[str, ...]:
-    """What experiences must no longer mention: a concept's label and aliases; for a source, scope,
+    """What experiences must no longer mention: a concept's label and spellings (with the alias
+    table's variants, added by the caller); for a source, scope,
     time range or space, every concept it removed; nothing for one fact (its concepts stay)."""
     if kind == "concept":
         return tuple(sorted({target} | _spellings(content, blocked[0][0])))

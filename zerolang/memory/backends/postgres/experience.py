@@ -292,7 +292,10 @@ class PostgresExperienceStore:
                     continue
                 db.execute("DELETE FROM exp_turn WHERE id = %s", (turn,))
                 db.execute("DELETE FROM exp_edge WHERE src = %s OR dst = %s", (turn, turn))
-        return len(doomed) + len(concepts)
+            orphans = db.execute(
+                "DELETE FROM exp_concept WHERE id NOT IN (SELECT dst FROM exp_edge WHERE kind = 'mentions')"
+            ).rowcount
+        return len(doomed) + len(concepts) + orphans
 
 
 def _experience(row: Any) -> Experience:

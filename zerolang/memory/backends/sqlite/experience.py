@@ -351,7 +351,8 @@ class SqliteExperienceStore:
             )
 
     def erase_mentioning(self, forgotten: Forgotten) -> int:
-        """Delete the experiences and concepts that mention a forgotten term, their edges and full text,
+        """Delete the experiences and concepts that mention a forgotten term (and concepts left unmentioned),
+        their edges and full text,
         the turns left empty; then rebuild the indexes and vacuum so no freed page keeps the text."""
         if not forgotten:
             return 0
@@ -386,10 +387,13 @@ class SqliteExperienceStore:
                 db.execute("DELETE FROM exp_turn_fts WHERE turn = ?", (turn,))
                 db.execute("DELETE FROM exp_turn WHERE id = ?", (turn,))
                 db.execute("DELETE FROM exp_edge WHERE src = ? OR dst = ?", (turn, turn))
+            orphans = db.execute(
+                "DELETE FROM exp_concept WHERE id NOT IN (SELECT dst FROM exp_edge WHERE kind = 'mentions')"
+            ).rowcount
             for index in ("exp_fts", "exp_turn_fts"):
                 db.execute(f"INSERT INTO {index} ({index}) VALUES ('optimize')")
         self.compact()
-        return len(doomed) + len(concepts)
+        return len(doomed) + len(concepts) + orphans
 
     def compact(self) -> None:
         """Rewrite the file without free pages and empty the WAL (after an erasure)."""
