@@ -108,9 +108,15 @@ def parse_memory_settings(table: object, pyproject: Path) -> MemorySettings:
     )
 
 
+# keys of the same [tool.zero.memory] table that zerolang.config owns (single-valued predicates)
+_ELSEWHERE = frozenset({"single-valued", "single_valued"})
+
+
 def _collect(table: dict[str, Any], prefix: str, pyproject: Path, values: dict[str, Any]) -> None:
     for key, value in table.items():
         name = f"{prefix}{key}"
+        if name in _ELSEWHERE:
+            continue
         if isinstance(value, dict):
             if not any(group == name or group.startswith(f"{name}.") for group in _SCHEMA):
                 raise ZeroError(f"{pyproject}: unknown setting memory.{name}")
