@@ -77,7 +77,7 @@ def forget(
     are left out of `zero recall` and `zero convo` too (and erased with --purge).
     """
     from zerolang.errors import ZeroError
-    from zerolang.experience.forgotten import apply_forget
+    from zerolang.experience.forgotten import apply_forget, term_keys
     from zerolang.memory.forget import Selector
     from zerolang.memory.forget import forget as forget_in
 
@@ -110,7 +110,7 @@ def forget(
     if as_json:
         document = report.to_json()
         if experiences is not None:
-            document["experiences"] = {"blocked_terms": len(report.terms), "erased": erased}
+            document["experiences"] = {"blocked_terms": len(term_keys(report.terms)), "erased": erased}
         _print_json(document)
         return
     removed = report.removed
@@ -120,9 +120,9 @@ def forget(
         f"tombstone {report.tombstone}" + (" (purged: content erased)" if report.purged else "")
     )
     if experiences is not None:
-        typer.echo(
-            f"experiences: {len(report.terms)} terms blocked" + (f", {erased} erased" if purge else "")
-        )
+        count = len(term_keys(report.terms))
+        blocked = f"{count} term" + ("" if count == 1 else "s")
+        typer.echo(f"experiences: {blocked} blocked" + (f", {erased} records erased" if purge else ""))
 
 
 @_command("restore")
