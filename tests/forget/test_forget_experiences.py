@@ -179,7 +179,8 @@ def test_the_python_api_forgets_in_the_experiences_beside_the_memory(tmp_path: P
         assert leaks(repr(memory.recall("Zorblax Lyon", limit=50)))
         report = memory.forget("concept", SECRET)
         assert {term.lower() for term in report.terms} == {"zorblax quuxly"}  # label and spellings
-        assert leaks(repr(memory.recall("Zorblax Lyon", limit=50))) == ["zorby"]  # not an alias here
+        left = leaks(repr(memory.recall("Zorblax Lyon", limit=50)))
+        assert "zorblax" not in left and "quuxly" not in left
         memory.restore(report.tombstone)
         assert "zorblax" in leaks(repr(memory.recall("Zorblax Lyon", limit=50)))
     # reopened: the experiences file beside the memory is found without being opened first

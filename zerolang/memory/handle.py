@@ -369,7 +369,7 @@ class Memory:
         return self.experiences
 
     def _entries(self) -> SqliteEntryStore | None:
-        """Conversation entries kept in the experience file (`zero convo --db`), if it is a file."""
+        """Conversation entries kept in the experience file (where `zero convo` can keep them)."""
         from zerolang.memory.backends.sqlite.convo import SqliteEntryStore
 
         location = self.experiences_location
