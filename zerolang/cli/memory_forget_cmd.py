@@ -6,6 +6,7 @@ from typing import Annotated
 
 import typer
 
+from zerolang.cli.forget_experiences import ExperiencesOption, with_experiences
 from zerolang.cli.memory_cmd import (
     AliasOption,
     DbOption,
@@ -66,13 +67,17 @@ def forget(
     space: SpaceOption = "default",
     aliases: AliasOption = None,
     now: NowOption = None,
+    experiences: ExperiencesOption = None,
     as_json: JsonOption = False,
 ) -> None:
     """Forget a concept, a fact, a source, a scope, a time range or a space: a recorded tombstone.
 
-    Re-ingesting the same content keeps it forgotten until `zero memory restore`.
+    Re-ingesting the same content keeps it forgotten until `zero memory restore`. With
+    --experiences, captured experiences and conversation turns that mention a forgotten concept
+    are left out of `zero recall` and `zero convo` too (and erased with --purge).
     """
     from zerolang.errors import ZeroError
+    from zerolang.experience.forgotten import apply_forget, term_keys
     from zerolang.memory.forget import Selector
     from zerolang.memory.forget import forget as forget_in
 
@@ -96,8 +101,17 @@ def forget(
     selector = Selector(*chosen[0])
     with _open(db, create=False, space=space) as store:
         report = forget_in(store, selector, at=_stamp(now), purge=purge, aliases=_aliases(aliases))
+    erased = with_experiences(
+        experiences,
+        lambda found, entries: apply_forget(
+            found, report.tombstone, report.terms, purge=purge, entries=entries
+        ),
+    )
     if as_json:
-        _print_json(report.to_json())
+        document = report.to_json()
+        if experiences is not None:
+            document["experiences"] = {"blocked_terms": len(term_keys(report.terms)), "erased": erased}
+        _print_json(document)
         return
     removed = report.removed
     typer.echo(
@@ -105,6 +119,10 @@ def forget(
         f" {removed.concepts} concepts, {removed.contexts} contexts removed\n"
         f"tombstone {report.tombstone}" + (" (purged: content erased)" if report.purged else "")
     )
+    if experiences is not None:
+        count = len(term_keys(report.terms))
+        blocked = f"{count} term" + ("" if count == 1 else "s")
+        typer.echo(f"experiences: {blocked} blocked" + (f", {erased} records erased" if purge else ""))
 
 
 @_command("restore")
@@ -115,6 +133,7 @@ def restore(
     db: DbOption = None,
     space: SpaceOption = "default",
     now: NowOption = None,
+    experiences: ExperiencesOption = None,
     as_json: JsonOption = False,
 ) -> None:
     """Lift a tombstone: what it forgot comes back (unless purged) and may be ingested again."""
@@ -122,6 +141,7 @@ def restore(
 
     with _open(db, create=False, space=space) as store:
         row, restored = restore_in(store, tombstone, at=_stamp(now))
+    with_experiences(experiences, lambda found, _: found.lift_terms(row.hash.hex()))
     if as_json:
         _print_json(
             {"tombstone": row.hash.hex(), "restored_episodes": restored, "purged": row.purged_at is not None}
@@ -139,12 +159,15 @@ def purge(
     db: DbOption = None,
     space: SpaceOption = "default",
     now: NowOption = None,
+    experiences: ExperiencesOption = None,
 ) -> None:
     """Erase a forgotten thing for good: the tombstone keeps only its hash and the hashes it blocks."""
+    from zerolang.experience.forgotten import erase
     from zerolang.memory.forget import purge as purge_in
 
     with _open(db, create=False, space=space) as store:
         row = purge_in(store, tombstone, at=_stamp(now))
+    with_experiences(experiences, lambda found, entries: erase(found, row.hash.hex(), entries))
     typer.echo(f"purged tombstone {row.hash.hex()}")
 
 

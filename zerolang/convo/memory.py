@@ -12,6 +12,8 @@ timestamp) and the messages new since the previous turn, which `search`
 matches. Token counts not given are exact cl100k counts of those messages
 (input: everything but the assistant's; output: the assistant's). Each entry
 may expire (`ttl` seconds): reads skip and delete it, `cleanup` removes all.
+Messages that mention a term a memory forget blocked (`experience.forgotten`)
+are left out of restore, turns and search.
 """
 
 from __future__ import annotations
@@ -32,7 +34,8 @@ from zerolang.convo.model import (
     turn_key,
 )
 from zerolang.convo.store import EntryStore
-from zerolang.experience.words import terms
+from zerolang.experience.forgotten import Forgotten, entry_text, forgotten, scrub
+from zerolang.experience.words import terms, words
 
 
 @dataclass(frozen=True, slots=True)
@@ -68,7 +71,8 @@ class ConversationMemory:
         value = self.store.get(conversation_key(self.agent), now=self.clock())
         if value is None:
             return []
-        history = [ChatMessage.from_json(item) for item in value.get("messages", [])]
+        kept = scrub(value, self._forgotten()) or {}
+        history = [ChatMessage.from_json(item) for item in kept.get("messages", [])]
         return prune(history, max_messages=self.max_messages, max_tokens=self.max_tokens)
 
     def store_turn(
@@ -129,23 +133,32 @@ class ConversationMemory:
     def turns(self) -> list[dict[str, Any]]:
         """Every live turn's metadata, in iteration order."""
         now = self.clock()
+        blocked = self._forgotten()
         out = []
         for iteration in self._turns():
             value = self.store.get(turn_key(self.agent, iteration), now=now)
-            if value is not None:
-                out.append(value)
+            kept = None if value is None else scrub(value, blocked)
+            if kept is not None:
+                out.append(kept)
         return out
 
     def search(self, query: str, limit: int = 10) -> list[TurnHit]:
         """Turns whose messages match the query's words (full text, bm25), best first."""
         now = self.clock()
         prefix = agent_prefix(self.agent) + "turn:"
+        blocked = self._forgotten()
         hits = []
         for key, score in self.store.search(prefix, terms(query), limit, now=now):
             value = self.store.get(key, now=now)
-            if value is not None:
-                hits.append(TurnHit(key, round(score, 4), value))
+            kept = None if value is None else scrub(value, blocked)
+            if kept is None or (kept is not value and not _still_matches(kept, query)):
+                continue  # gone, or only what a forget blocked matched
+            hits.append(TurnHit(key, round(score, 4), kept))
         return hits
+
+    def _forgotten(self) -> Forgotten:
+        """The terms a memory forget blocked (none when the store keeps no such record)."""
+        return forgotten(self.store)
 
     def cleanup(self) -> int:
         """Delete this agent's expired entries; how many went."""
@@ -154,3 +167,15 @@ class ConversationMemory:
     def forget(self) -> int:
         """Delete everything stored for this agent (asked for explicitly)."""
         return self.store.delete(agent_prefix(self.agent))
+
+
+def _still_matches(entry: dict[str, Any], query: str) -> bool:
+    """Whether what is left of an entry after a forget still has a word of the query (the same word,
+    one a prefix of the other, or sharing five letters: close to what the stemmed search matched)."""
+    wanted = [term.lower() for term in terms(query)]
+    for word in words(entry_text(entry)):
+        low = word.lower()
+        for term in wanted:
+            if low.startswith(term) or term.startswith(low) or (len(term) >= 5 and low[:5] == term[:5]):
+                return True
+    return False

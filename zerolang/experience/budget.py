@@ -27,6 +27,7 @@ import json
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 
+from zerolang.experience.forgotten import Forgotten
 from zerolang.experience.recall import Hit, RecallWeights
 from zerolang.experience.store import ExperienceStore
 from zerolang.formats.tokens import count_tokens
@@ -151,6 +152,8 @@ def _edges(
             holders.setdefault(concept, []).append(ident)
     shared = {c: members for c, members in holders.items() if len(members) > 1}
     labels = store.concept_labels(shared)
+    blocked = Forgotten.of(store.forgotten_terms())
+    shared = {c: m for c, m in shared.items() if not blocked.mentions(labels.get(c, ""))}
     order = {ident: index for index, ident in enumerate(ids)}
     for concept in sorted(shared, key=lambda c: (min(order[i] for i in shared[c]), labels.get(c, c))):
         members = sorted(shared[concept], key=lambda i: order[i])

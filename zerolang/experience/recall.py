@@ -22,6 +22,11 @@
 5. **An optional ranker** (`Ranker`, e.g. embeddings; none by default) adds
    its similarity to every candidate the steps above found.
 
+Experiences that mention a term a memory forget blocked (`experience.forgotten`) are
+never returned, whatever led to them, and lead nowhere: they are no seeds, a turn with
+such a layer does not match as a whole, and a forgotten concept the query names counts
+for nothing.
+
 An experience's score is the sum of its contributions, each kept as a reason.
 The weights are `RecallWeights`; nothing depends on the data recall runs on.
 """
@@ -35,6 +40,7 @@ from dataclasses import dataclass, field
 from typing import Protocol
 
 from zerolang.experience.concepts import ConceptExtractor, DefaultConcepts, concept_id
+from zerolang.experience.forgotten import Forgotten
 from zerolang.experience.model import Experience
 from zerolang.experience.store import ExperienceStore
 from zerolang.experience.words import terms, words
@@ -102,7 +108,13 @@ def recall(
     scores = _Scores()
     total = max(store.counts()["experiences"], 1)
     query_terms = terms(query)
+    blocked = Forgotten.of(store.forgotten_terms())
     seeds = store.search(query_terms, w.entry)
+    if blocked:  # a forgotten experience is no seed: it leads nowhere either
+        seen = store.experiences([ident for ident, _ in seeds])
+        seeds = [
+            (i, raw) for i, raw in seeds if i in seen and not blocked.mentions(seen[i].who, seen[i].what)
+        ]
     best = seeds[0][1] if seeds else 1.0
     seed_score: dict[str, float] = {}
     for ident, raw in seeds:
@@ -113,11 +125,15 @@ def recall(
         turns = store.search_turns(query_terms, w.entry)
         top_turn = turns[0][1] if turns else 1.0
         turn_score = {turn: raw / top_turn for turn, raw in turns if top_turn > 0}
-        for experience in store.experiences_of_turns(turn_score):
+        layers = store.experiences_of_turns(turn_score)
+        if blocked:  # a turn with a forgotten layer may match by that layer's words alone: none count
+            hidden = {e.turn for e in layers if blocked.mentions(e.who, e.what)}
+            layers = [e for e in layers if e.turn not in hidden]
+        for experience in layers:
             amount = w.whole_turn * turn_score[experience.turn]
             scores.add(experience.id, amount, "its turn matches")
 
-    wanted = {concept_id(label): label for label in extractor.extract(query)}
+    wanted = {concept_id(label): label for label in extractor.extract(query) if not blocked.mentions(label)}
     frequency = store.concept_frequency(wanted)
     rarity = {ident: _rarity(frequency.get(ident, 0), total, w.common) for ident in wanted}
     for ident, concept in store.mentioning([c for c, r in rarity.items() if r > 0]):
@@ -128,6 +144,8 @@ def recall(
         _expand(store, dict(top), scores, w, total)
 
     found = store.experiences(list(scores.score))
+    if blocked:
+        found = {i: e for i, e in found.items() if not blocked.mentions(e.who, e.what)}
     if ranker is not None and found:
         ordered = sorted(found)
         similar = ranker.similarity(query, [found[ident].what for ident in ordered])

@@ -58,4 +58,9 @@ class ExperienceStore(Protocol):
         """How many turns, experiences, concepts and edges the store holds."""
         ...
 
+    def forgotten_terms(self, tombstone: str | None = None) -> list[tuple[str, int]]:
+        """The terms a memory forget blocked, as `(hash, word count)` (see `experience.forgotten`):
+        recall and the budget leave out every experience that mentions one."""
+        ...
+
     def close(self) -> None: ...

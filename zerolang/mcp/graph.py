@@ -294,7 +294,8 @@ class KnowledgeGraph:
         before = self._cached
         current = before is not None and before[0] == self.memory.store.counts()
         self.memory.ingest(CompilerInput(tuple(facts), context))
-        if before is not None and current:
+        landed = before is None or self.memory.store.counts() != before[0]
+        if before is not None and current and landed:  # (a forget may have blocked every fact)
             before[1].apply(op)  # the newest operation: applying it last keeps the log's order
             self._cached = (self.memory.store.counts(), before[1])
         else:

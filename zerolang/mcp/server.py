@@ -219,10 +219,12 @@ def _our_tools(server: MCPServer, memory: Memory, access: ArchiveAccess | None) 
     if _has_forget():
 
         @server.tool(annotations=DELETE)
-        async def forget(kind: str, target: str) -> dict[str, Any]:
-            """Forget what `kind` (concept, fact, source, scope, time, space) and `target` name."""
+        async def forget(kind: str, target: str, purge: bool = False) -> dict[str, Any]:
+            """Forget what `kind` (concept, fact, source, scope, time, space) and `target` name; captured
+            experiences that mention a forgotten concept are left out of `recall` too. `purge` erases
+            the content for good (no restore)."""
             try:
-                report = memory.forget(kind, target)
+                report = memory.forget(kind, target, purge=purge)
             except ZeroError as error:
                 raise _failing(error) from None
             return dict(report.to_json())

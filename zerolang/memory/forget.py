@@ -71,6 +71,9 @@ class ForgetReport:
     removed: Removed
     blocked: int
     purged: bool
+    # what captured experiences and conversations must no longer show (zerolang.experience.forgotten):
+    # labels and aliases, kept in this report only (the experience store keeps their hashes)
+    terms: tuple[str, ...] = ()
 
     def to_json(self) -> dict[str, object]:
         return {
@@ -108,15 +111,42 @@ def forget(
     )
     with store.transaction():
         removed = store.backend.forget(row, episodes, blocked)
+        gone = _gone_labels(store, content)
         if purge:
-            _scrub(store, {target} | _gone_labels(store, content), at)
+            _scrub(store, {target} | gone, at)
+        terms = _terms(selector.kind, target, content, blocked, gone)
+        if selector.kind == "concept":
+            terms = tuple(sorted({*terms, *(aliases or AliasTable.default()).variants(target)}))
         detail = (
             f"{selector.kind}{' (purged)' if purge else ''}: {removed.episodes} episodes, {len(blocked)} keys"
         )
         store.backend.append_log(at, "forget", key, detail)
     if purge:
         store.backend.erase_freed()
-    return ForgetReport(key.hex(), selector.kind, target, removed, len(blocked), purge)
+    return ForgetReport(key.hex(), selector.kind, target, removed, len(blocked), purge, terms)
+
+
+def _terms(
+    kind: str, target: str, content: dict[str, object], blocked: list[tuple[bytes, str]], gone: set[str]
+) -> tuple[str, ...]:
+    """What experiences must no longer mention: a concept's label and spellings (with the alias
+    table's variants, added by the caller); for a source, scope,
+    time range or space, every concept it removed; nothing for one fact (its concepts stay)."""
+    if kind == "concept":
+        return tuple(sorted({target} | _spellings(content, blocked[0][0])))
+    if kind == "fact":
+        return ()
+    return tuple(sorted(gone))
+
+
+def _spellings(content: dict[str, object], concept: bytes) -> set[str]:
+    """A forgotten concept's label and aliases, as the payload recorded them."""
+    concepts = content["concepts"]
+    assert isinstance(concepts, list)
+    for item in concepts:
+        if bytes.fromhex(item["hash"]) == concept:
+            return {item["label"], *item["aliases"]}
+    return set()
 
 
 def _gone_labels(store: MemoryStore, content: dict[str, object]) -> set[str]:

@@ -44,6 +44,7 @@ if TYPE_CHECKING:
     from zerolang.experience.capture import CaptureResult
     from zerolang.experience.model import Added
     from zerolang.experience.recall import Hit
+    from zerolang.memory.backends.sqlite.convo import SqliteEntryStore
     from zerolang.memory.backends.sqlite.experience import SqliteExperienceStore
     from zerolang.query.executor import QueryResult
 
@@ -324,8 +325,9 @@ class Memory:
     def forget(self, kind: str, target: str, *, purge: bool = False) -> Any:
         """Forget what `kind` (concept, fact, source, scope, time, space) and `target` name: a tombstone.
 
-        This is the seam for the forget work: it delegates to `zerolang.memory.forget`
-        and is an error ("not in this build") until that module is part of the package.
+        It delegates to `zerolang.memory.forget`. When the memory has an experience store (open, or
+        its file exists), captured experiences and conversation turns that mention a forgotten
+        concept's label or aliases are left out of `recall` from then on (and erased with `purge`).
         """
         try:
             module = import_module(FORGET_MODULE)
@@ -334,9 +336,44 @@ class Memory:
             raise ZeroError(
                 "forget is not in this build of zerolang (it needs zerolang.memory.forget)"
             ) from None
+        from zerolang.experience.forgotten import apply_forget
         from zerolang.memory.compiler import utc_now
 
-        return forget(self.store, selector(kind, target), at=utc_now(), purge=purge)
+        report = forget(self.store, selector(kind, target), at=utc_now(), purge=purge)
+        experiences = self._experiences_if_any()
+        if experiences is not None:
+            entries = self._entries()
+            try:
+                apply_forget(experiences, report.tombstone, report.terms, purge=purge, entries=entries)
+            finally:
+                if entries is not None:
+                    entries.close()
+        return report
+
+    def restore(self, tombstone: str) -> Any:
+        """Lift a tombstone (hash, prefix or target): what it forgot comes back, experiences included."""
+        from zerolang.memory.compiler import utc_now
+        from zerolang.memory.forget import restore
+
+        row, _ = restore(self.store, tombstone, at=utc_now())
+        experiences = self._experiences_if_any()
+        if experiences is not None:
+            experiences.lift_terms(row.hash.hex())
+        return row
+
+    def _experiences_if_any(self) -> SqliteExperienceStore | None:
+        """The experience store when it is open or its file exists (a forget need not create one)."""
+        location = self.experiences_location
+        if self._experiences is None and (str(location) == ":memory:" or not Path(location).is_file()):
+            return None
+        return self.experiences
+
+    def _entries(self) -> SqliteEntryStore | None:
+        """Conversation entries kept in the experience file (where `zero convo` can keep them)."""
+        from zerolang.memory.backends.sqlite.convo import SqliteEntryStore
+
+        location = self.experiences_location
+        return None if str(location) == ":memory:" else SqliteEntryStore(location, create=False)
 
 
 def _input(item: object, number: int) -> CompilerInput:

@@ -106,6 +106,10 @@ class AliasTable:
         except ZeroError as error:
             raise ZeroError(f"{path}: {error.message}") from None
 
+    def variants(self, label: str) -> list[str]:
+        """Every alias whose canonical label is `label` (normalised), sorted."""
+        return sorted(alias for alias, canonical in self._table.items() if canonical == label)
+
     def resolve(self, raw: str) -> str:
         """The canonical label of `raw`: normalised, then looked up (memoised: labels recur)."""
         label = self._resolved.get(raw)

@@ -8,6 +8,7 @@ from types import TracebackType
 from typing import Any
 
 from zerolang.errors import ZeroError
+from zerolang.experience.forgotten import Forgotten, entry_text, scrub
 
 _SCHEMA_NAME = re.compile(r"[a-z_][a-z0-9_]{0,62}")
 
@@ -102,3 +103,37 @@ class PostgresEntryStore:
             (text, _like(prefix), now, limit),
         ).fetchall()
         return [(str(key), float(rank)) for key, rank in rows]
+
+    # ---- forgetting: the terms live in the experience store's `exp_forgotten` (same schema) ----
+
+    def forgotten_terms(self) -> list[tuple[str, int]]:
+        if self._db.execute("SELECT to_regclass('exp_forgotten')").fetchone() in (None, (None,)):
+            return []
+        rows = self._db.execute("SELECT DISTINCT term, words FROM exp_forgotten ORDER BY term").fetchall()
+        return [(str(term), int(words)) for term, words in rows]
+
+    def erase_mentioning(self, forgotten: Forgotten) -> int:
+        """Drop the messages that mention a forgotten term from every entry (the whole entry when its
+        other fields do), full text included. How many entries changed."""
+        if not forgotten:
+            return 0
+        changed = 0
+        with self._db.transaction():
+            rows = self._db.execute("SELECT key, value FROM convo_entry ORDER BY key").fetchall()
+            for key, raw in rows:
+                value = json.loads(raw)
+                if not isinstance(value, dict):
+                    continue
+                kept = scrub(value, forgotten)
+                if kept is value:
+                    continue
+                changed += 1
+                if kept is None:
+                    self._db.execute("DELETE FROM convo_entry WHERE key = %s", (key,))
+                    continue
+                self._db.execute(
+                    "UPDATE convo_entry SET value = %s, doc = CASE WHEN doc = ''::tsvector THEN doc "
+                    "ELSE to_tsvector('english', %s) END WHERE key = %s",
+                    (json.dumps(kept, ensure_ascii=False), entry_text(kept), key),
+                )
+        return changed

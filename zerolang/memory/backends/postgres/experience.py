@@ -17,6 +17,7 @@ from types import TracebackType
 from typing import Any
 
 from zerolang.errors import ZeroError
+from zerolang.experience.forgotten import Forgotten
 from zerolang.experience.model import Added, CaptureBatch, Experience, Layer
 
 _SCHEMA_NAME = re.compile(r"[a-z_][a-z0-9_]{0,62}")
@@ -52,7 +53,10 @@ CREATE TABLE IF NOT EXISTS exp_edge (
     src TEXT NOT NULL, kind TEXT NOT NULL, dst TEXT NOT NULL, weight DOUBLE PRECISION NOT NULL,
     PRIMARY KEY (src, kind, dst)
 );
-CREATE INDEX IF NOT EXISTS exp_edge_dst ON exp_edge (dst, kind)
+CREATE INDEX IF NOT EXISTS exp_edge_dst ON exp_edge (dst, kind);
+CREATE TABLE IF NOT EXISTS exp_forgotten (
+    tombstone TEXT NOT NULL, term TEXT NOT NULL, words INTEGER NOT NULL, PRIMARY KEY (tombstone, term)
+)
 """
 
 _COLUMNS = "id, layer, who, what, at, session, turn, position, ordinal, affect, sources"
@@ -230,6 +234,68 @@ class PostgresExperienceStore:
             row = self._db.execute(f"SELECT count(*) FROM {table}").fetchone()
             out[name] = int(row[0]) if row else 0
         return out
+
+    # ---- forgetting (zerolang.experience.forgotten) ---------------------------------------------
+
+    def forgotten_terms(self, tombstone: str | None = None) -> list[tuple[str, int]]:
+        rows = self._db.execute(
+            "SELECT DISTINCT term, words FROM exp_forgotten "
+            "WHERE %(t)s::text IS NULL OR tombstone = %(t)s ORDER BY term",
+            {"t": tombstone},
+        ).fetchall()
+        return [(str(term), int(words)) for term, words in rows]
+
+    def block_terms(self, tombstone: str, keys: Sequence[tuple[str, int]]) -> None:
+        with self._db.transaction():
+            for term, words in keys:
+                self._db.execute(
+                    "INSERT INTO exp_forgotten VALUES (%s, %s, %s) ON CONFLICT DO NOTHING",
+                    (tombstone, term, words),
+                )
+
+    def lift_terms(self, tombstone: str) -> int:
+        with self._db.transaction():
+            cursor = self._db.execute("DELETE FROM exp_forgotten WHERE tombstone = %s", (tombstone,))
+            return int(cursor.rowcount)
+
+    def erase_mentioning(self, forgotten: Forgotten) -> int:
+        """Delete the experiences and concepts that mention a forgotten term, their edges and turn text,
+        the turns left empty."""
+        if not forgotten:
+            return 0
+        db = self._db
+        with db.transaction():
+            doomed = [
+                (str(ident), str(turn))
+                for ident, turn, who, what in db.execute(
+                    "SELECT id, turn, who, what FROM exp_experience ORDER BY seq"
+                ).fetchall()
+                if forgotten.mentions(str(who), str(what))
+            ]
+            concepts = [
+                str(ident)
+                for ident, label in db.execute("SELECT id, label FROM exp_concept").fetchall()
+                if forgotten.mentions(str(label))
+            ]
+            for ident in [ident for ident, _ in doomed] + concepts:
+                db.execute("DELETE FROM exp_experience WHERE id = %s", (ident,))
+                db.execute("DELETE FROM exp_concept WHERE id = %s", (ident,))
+                db.execute("DELETE FROM exp_edge WHERE src = %s OR dst = %s", (ident, ident))
+            for turn in sorted({turn for _, turn in doomed}):
+                db.execute("DELETE FROM exp_turn_doc WHERE turn = %s", (turn,))
+                if db.execute("SELECT 1 FROM exp_experience WHERE turn = %s LIMIT 1", (turn,)).fetchone():
+                    db.execute(
+                        "INSERT INTO exp_turn_doc (turn, doc) SELECT %s, to_tsvector('english', "
+                        "string_agg(what, E'\\n' ORDER BY seq)) FROM exp_experience WHERE turn = %s",
+                        (turn, turn),
+                    )
+                    continue
+                db.execute("DELETE FROM exp_turn WHERE id = %s", (turn,))
+                db.execute("DELETE FROM exp_edge WHERE src = %s OR dst = %s", (turn, turn))
+            orphans = db.execute(
+                "DELETE FROM exp_concept WHERE id NOT IN (SELECT dst FROM exp_edge WHERE kind = 'mentions')"
+            ).rowcount
+        return len(doomed) + len(concepts) + orphans
 
 
 def _experience(row: Any) -> Experience:

@@ -11,6 +11,7 @@ from types import TracebackType
 from typing import Any
 
 from zerolang.errors import ZeroError
+from zerolang.experience.forgotten import Forgotten, entry_text, scrub
 
 SCHEMA = """
 CREATE TABLE IF NOT EXISTS convo_entry (
@@ -139,3 +140,44 @@ class SqliteEntryStore:
             (" OR ".join(quoted), _like(prefix), now, limit),
         )
         return [(str(key), -float(rank)) for key, rank in rows]
+
+    # ---- forgetting: the terms live in the experience store's `exp_forgotten` (same file) ----
+
+    def forgotten_terms(self) -> list[tuple[str, int]]:
+        if not self._db.execute("SELECT 1 FROM sqlite_schema WHERE name = 'exp_forgotten'").fetchone():
+            return []
+        rows = self._db.execute("SELECT DISTINCT term, words FROM exp_forgotten ORDER BY term")
+        return [(str(term), int(words)) for term, words in rows]
+
+    def erase_mentioning(self, forgotten: Forgotten) -> int:
+        """Drop the messages that mention a forgotten term from every entry (the whole entry when its
+        other fields do), full text included; then rebuild the index and vacuum. How many entries changed."""
+        if not forgotten:
+            return 0
+        changed = 0
+        with self._transaction():
+            rows = self._db.execute("SELECT seq, value, expires_at FROM convo_entry ORDER BY seq").fetchall()
+            for seq, raw, expires_at in rows:
+                value = json.loads(raw)
+                if not isinstance(value, dict):
+                    continue
+                kept = scrub(value, forgotten)
+                if kept is value:
+                    continue
+                changed += 1
+                if kept is None:
+                    self._remove([int(seq)])
+                    continue
+                old = self._db.execute("SELECT text FROM convo_fts WHERE rowid = ?", (seq,)).fetchone()
+                self._db.execute(
+                    "UPDATE convo_entry SET value = ?, expires_at = ? WHERE seq = ?",
+                    (json.dumps(kept, ensure_ascii=False), expires_at, seq),
+                )
+                self._db.execute("DELETE FROM convo_fts WHERE rowid = ?", (seq,))
+                text = entry_text(kept) if old is not None and old[0] else ""
+                self._db.execute("INSERT INTO convo_fts (rowid, text) VALUES (?, ?)", (seq, text))
+            self._db.execute("INSERT INTO convo_fts (convo_fts) VALUES ('optimize')")
+        if self.path != ":memory:":
+            self._db.execute("VACUUM")
+            self._db.execute("PRAGMA wal_checkpoint(TRUNCATE)")
+        return changed

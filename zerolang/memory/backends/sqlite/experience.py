@@ -18,6 +18,7 @@ from pathlib import Path
 from types import TracebackType
 
 from zerolang.errors import ZeroError
+from zerolang.experience.forgotten import Forgotten
 from zerolang.experience.model import Added, CaptureBatch, Experience, Layer
 
 SCHEMA_VERSION = 1
@@ -56,6 +57,13 @@ CREATE VIRTUAL TABLE IF NOT EXISTS exp_turn_fts USING fts5(
 CREATE VIRTUAL TABLE IF NOT EXISTS exp_fts USING fts5(
     who, what, content='exp_experience', content_rowid='seq', tokenize='porter unicode61 remove_diacritics 2'
 );
+"""
+
+# Terms a memory forget blocked (hashes only, see zerolang.experience.forgotten); also read by convo.
+FORGOTTEN = """
+CREATE TABLE IF NOT EXISTS exp_forgotten (
+    tombstone TEXT NOT NULL, term TEXT NOT NULL, words INTEGER NOT NULL, PRIMARY KEY (tombstone, term)
+) WITHOUT ROWID
 """
 
 
@@ -107,11 +115,14 @@ class SqliteExperienceStore:
                     f"{self.path}: made by a newer zerolang (experience schema {version}, "
                     f"this one reads {SCHEMA_VERSION})"
                 )
+            if not db.execute("SELECT 1 FROM sqlite_schema WHERE name = 'exp_forgotten'").fetchone():
+                db.execute(FORGOTTEN)
             return
         with self._transaction():
             for statement in SCHEMA.split(";"):
                 if statement.strip():
                     db.execute(statement)
+            db.execute(FORGOTTEN)
             db.execute("INSERT OR REPLACE INTO exp_meta VALUES ('schema', ?)", (str(SCHEMA_VERSION),))
 
     @contextmanager
@@ -316,6 +327,80 @@ class SqliteExperienceStore:
         ):
             out[name] = int(self._db.execute(f"SELECT count(*) FROM {table}").fetchone()[0])
         return out
+
+    # ---- forgetting (zerolang.experience.forgotten) ---------------------------------------------
+
+    def forgotten_terms(self, tombstone: str | None = None) -> list[tuple[str, int]]:
+        rows = self._db.execute(
+            "SELECT DISTINCT term, words FROM exp_forgotten WHERE ? IS NULL OR tombstone = ? ORDER BY term",
+            (tombstone, tombstone),
+        )
+        return [(str(term), int(words)) for term, words in rows]
+
+    def block_terms(self, tombstone: str, keys: Sequence[tuple[str, int]]) -> None:
+        with self._transaction():
+            self._db.executemany(
+                "INSERT OR IGNORE INTO exp_forgotten VALUES (?, ?, ?)",
+                [(tombstone, term, words) for term, words in keys],
+            )
+
+    def lift_terms(self, tombstone: str) -> int:
+        with self._transaction():
+            return int(
+                self._db.execute("DELETE FROM exp_forgotten WHERE tombstone = ?", (tombstone,)).rowcount
+            )
+
+    def erase_mentioning(self, forgotten: Forgotten) -> int:
+        """Delete the experiences and concepts that mention a forgotten term (and concepts left unmentioned),
+        their edges and full text,
+        the turns left empty; then rebuild the indexes and vacuum so no freed page keeps the text."""
+        if not forgotten:
+            return 0
+        db = self._db
+        with self._transaction():
+            doomed = [
+                (int(seq), str(ident), str(turn), str(who), str(what))
+                for seq, ident, turn, who, what in db.execute(
+                    "SELECT seq, id, turn, who, what FROM exp_experience ORDER BY seq"
+                )
+                if forgotten.mentions(str(who), str(what))
+            ]
+            concepts = [
+                str(ident)
+                for ident, label in db.execute("SELECT id, label FROM exp_concept")
+                if forgotten.mentions(str(label))
+            ]
+            for seq, ident, _, who, what in doomed:
+                db.execute(
+                    "INSERT INTO exp_fts (exp_fts, rowid, who, what) VALUES ('delete', ?, ?, ?)",
+                    (seq, who, what),
+                )
+                db.execute("DELETE FROM exp_experience WHERE seq = ?", (seq,))
+                db.execute("DELETE FROM exp_edge WHERE src = ? OR dst = ?", (ident, ident))
+            for ident in concepts:
+                db.execute("DELETE FROM exp_concept WHERE id = ?", (ident,))
+                db.execute("DELETE FROM exp_edge WHERE src = ? OR dst = ?", (ident, ident))
+            for turn in sorted({turn for _, _, turn, _, _ in doomed}):
+                if db.execute("SELECT 1 FROM exp_experience WHERE turn = ? LIMIT 1", (turn,)).fetchone():
+                    self._index_turn(turn)
+                    continue
+                db.execute("DELETE FROM exp_turn_fts WHERE turn = ?", (turn,))
+                db.execute("DELETE FROM exp_turn WHERE id = ?", (turn,))
+                db.execute("DELETE FROM exp_edge WHERE src = ? OR dst = ?", (turn, turn))
+            orphans = db.execute(
+                "DELETE FROM exp_concept WHERE id NOT IN (SELECT dst FROM exp_edge WHERE kind = 'mentions')"
+            ).rowcount
+            for index in ("exp_fts", "exp_turn_fts"):
+                db.execute(f"INSERT INTO {index} ({index}) VALUES ('optimize')")
+        self.compact()
+        return len(doomed) + len(concepts) + orphans
+
+    def compact(self) -> None:
+        """Rewrite the file without free pages and empty the WAL (after an erasure)."""
+        if self.path == ":memory:":
+            return
+        self._db.execute("VACUUM")
+        self._db.execute("PRAGMA wal_checkpoint(TRUNCATE)")
 
 
 _COLUMNS = "id, layer, who, what, at, session, turn, position, ordinal, affect, sources"

@@ -1,0 +1,52 @@
+"""`--experiences`: forget, restore and purge also reach an experience database.
+
+Experiences (`zero capture`) and conversation entries (`zero convo`) live in their own database,
+not the memory's. Given one (`--experiences PATH` or `$ZERO_EXPERIENCE_DB`, a SQLite file or a
+`postgresql://` URL), a forget records the hashes of the forgotten concepts' labels and aliases
+there, so `zero recall` and `zero convo restore|turns|search` leave out what mentions them;
+`--purge` (or a later `zero memory purge`) erases those experiences, turns and messages for real;
+`zero memory restore` lifts the block. See `zerolang.experience.forgotten`.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from pathlib import Path
+from typing import TYPE_CHECKING, Annotated
+
+import typer
+
+from zerolang.cli.experience_db import DB_ENV
+
+if TYPE_CHECKING:
+    from zerolang.experience.forgotten import ErasingStore, ForgettingStore
+
+ExperiencesOption = Annotated[
+    Path | None,
+    typer.Option(
+        "--experiences",
+        envvar=DB_ENV,
+        metavar="PATH",
+        show_envvar=True,
+        help="Also apply to this experience database (zero capture/recall/convo): a SQLite file or a "
+        "postgresql:// URL.",
+    ),
+]
+
+
+def with_experiences(option: Path | None, action: Callable[[ForgettingStore, ErasingStore], int]) -> int:
+    """Run `action` on the experience and conversation stores at `option` (which must exist)."""
+    from zerolang.cli.convo_cmd import _store
+    from zerolang.cli.experience_db import open_store
+
+    if option is None:
+        return 0
+    experiences = open_store(option, create=False)
+    try:
+        entries = _store(option, create=False)
+        try:
+            return action(experiences, entries)
+        finally:
+            entries.close()
+    finally:
+        experiences.close()

@@ -1,0 +1,160 @@
+"""What forgetting means for experiences and conversation turns.
+
+A forget in the memory (`zerolang.memory.forget`) removes concepts; their
+labels and aliases are the forgotten *terms*. The experience store keeps each
+term only as a hash (`term_key`: SHA-256 of its lowercased words joined by one
+space) with its word count, under the tombstone that blocked it, so nothing
+readable stays behind after a purge. `Forgotten.mentions(text)` is the
+predicate recall, the budget and conversation search consult at query time:
+a text mentions a term when some run of its words hashes to it. `--purge`
+also erases the experiences, turns and conversation entries that mention a
+term (`erase`); `restore` lifts the block (`lift_terms`).
+"""
+
+from __future__ import annotations
+
+import hashlib
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+from typing import Any, Protocol
+
+from zerolang.experience.words import WORD
+
+_DOMAIN = b"0M-forgotten-term\n"
+
+
+def _words(text: str) -> list[str]:
+    return [word.lower().strip("'’-") for word in WORD.findall(text)]
+
+
+def term_key(term: str) -> tuple[str, int] | None:
+    """The hash and word count a term is blocked by; None for a term without words."""
+    words = [word for word in _words(term) if word]
+    if not words:
+        return None
+    return hashlib.sha256(_DOMAIN + " ".join(words).encode()).hexdigest(), len(words)
+
+
+def term_keys(terms: Iterable[str]) -> list[tuple[str, int]]:
+    return sorted({key for term in terms if (key := term_key(term)) is not None})
+
+
+@dataclass(frozen=True, slots=True)
+class Forgotten:
+    """The blocked term hashes, grouped by word count."""
+
+    keys: frozenset[str] = frozenset()
+    lengths: frozenset[int] = frozenset()
+
+    @staticmethod
+    def of(rows: Iterable[tuple[str, int]]) -> Forgotten:
+        pairs = list(rows)
+        return Forgotten(frozenset(k for k, _ in pairs), frozenset(n for _, n in pairs))
+
+    def __bool__(self) -> bool:
+        return bool(self.keys)
+
+    def mentions(self, *texts: str) -> bool:
+        if not self.keys:
+            return False
+        for text in texts:
+            words = [word for word in _words(text) if word]
+            for n in self.lengths:
+                for start in range(len(words) - n + 1):
+                    joined = " ".join(words[start : start + n])
+                    if hashlib.sha256(_DOMAIN + joined.encode()).hexdigest() in self.keys:
+                        return True
+        return False
+
+
+class ForgettingStore(Protocol):
+    """What an experience or conversation store offers forgetting (SQL stays in the backends)."""
+
+    def forgotten_terms(self, tombstone: str | None = None) -> list[tuple[str, int]]:
+        """Every blocked `(term hash, word count)`, or those one tombstone blocked."""
+        ...
+
+    def block_terms(self, tombstone: str, keys: Sequence[tuple[str, int]]) -> None: ...
+
+    def lift_terms(self, tombstone: str) -> int:
+        """Unblock what `tombstone` blocked; how many terms."""
+        ...
+
+    def erase_mentioning(self, forgotten: Forgotten) -> int:
+        """Delete for real (full-text entries included) what mentions a forgotten term; how many."""
+        ...
+
+
+def forgotten(store: object) -> Forgotten:
+    """The store's forgotten terms; none for a store that cannot forget."""
+    read = getattr(store, "forgotten_terms", None)
+    return Forgotten.of(read()) if read is not None else Forgotten()
+
+
+class ErasingStore(Protocol):
+    """A conversation entry store as purge sees it."""
+
+    def erase_mentioning(self, forgotten: Forgotten) -> int: ...
+
+
+def apply_forget(
+    store: ForgettingStore,
+    tombstone: str,
+    terms: Iterable[str],
+    *,
+    purge: bool,
+    entries: ErasingStore | None = None,
+) -> int:
+    """Block `terms` under `tombstone` in the experience store; with `purge`, erase for real what
+    mentions any forgotten term there and in the conversation `entries` (the same database).
+    How many experiences, concepts and entries were erased."""
+    keys = term_keys(terms)
+    if keys:
+        store.block_terms(tombstone, keys)
+    if not purge:
+        return 0
+    return erase(store, tombstone, entries)
+
+
+def erase(store: ForgettingStore, tombstone: str, entries: ErasingStore | None = None) -> int:
+    """Erase for real what mentions a term `tombstone` blocked, experiences and conversation entries."""
+    blocked = Forgotten.of(store.forgotten_terms(tombstone))
+    erased = store.erase_mentioning(blocked)
+    if entries is not None:
+        erased += entries.erase_mentioning(blocked)
+    return erased
+
+
+def _strings(value: object) -> list[str]:
+    if isinstance(value, str):
+        return [value]
+    if isinstance(value, dict):
+        return [text for item in value.values() for text in _strings(item)]
+    if isinstance(value, list | tuple):
+        return [text for item in value for text in _strings(item)]
+    return []
+
+
+def scrub(value: dict[str, Any], blocked: Forgotten) -> dict[str, Any] | None:
+    """A conversation entry without what mentions a forgotten term: its `messages` that do are
+    dropped; None when anything else in it does (the whole entry goes)."""
+    if not blocked:
+        return value
+    rest = {key: item for key, item in value.items() if key != "messages"}
+    if blocked.mentions(*_strings(rest)):
+        return None
+    messages = value.get("messages")
+    if not isinstance(messages, list):
+        return value
+    kept = [message for message in messages if not blocked.mentions(*_strings(message))]
+    if len(kept) == len(messages):
+        return value
+    return {**value, "messages": kept}
+
+
+def entry_text(value: dict[str, Any]) -> str:
+    """The searchable text of a conversation entry: its messages' contents, one a line."""
+    messages = value.get("messages")
+    if not isinstance(messages, list):
+        return ""
+    return "\n".join(str(m.get("content", "")) for m in messages if isinstance(m, dict))
