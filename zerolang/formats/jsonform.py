@@ -14,13 +14,10 @@ from typing import Any
 from zerolang.errors import ZeroError
 from zerolang.formats.model import Context, Snapshot
 from zerolang.memory.types import (
-    ConceptHash,
     ConceptNode,
     ContextHash,
     ContextMeta,
     ContextNode,
-    EpisodeHash,
-    FactHash,
     RelationNode,
 )
 
@@ -29,34 +26,12 @@ def to_json(snapshot: Snapshot) -> dict[str, Any]:
     """`{"format": "0-memory", "concepts": [...], "contexts": [...], "relations": [...]}`, hashes as hex."""
     return {
         "format": "0-memory",
-        "concepts": [
-            {
-                "hash": c.hash.hex(),
-                "label": c.label,
-                "aliases": list(c.aliases),
-                "confidence": c.confidence,
-                "created_at": c.created_at,
-                "updated_at": c.updated_at,
-            }
-            for c in snapshot.concepts
-        ],
+        "concepts": [c.to_json() for c in snapshot.concepts],
         "contexts": [
             {"hash": c.node.hash.hex(), **c.node.meta.to_json(), "created_at": c.created_at}
             for c in snapshot.contexts
         ],
-        "relations": [
-            {
-                "fact_hash": r.fact_hash.hex(),
-                "episode_hash": r.episode_hash.hex(),
-                "subject_hash": r.subject_hash.hex(),
-                "predicate": r.predicate,
-                "object_hash": r.object_hash.hex(),
-                "confidence": r.confidence,
-                "context_hash": r.context_hash.hex(),
-                "created_at": r.created_at,
-            }
-            for r in snapshot.relations
-        ],
+        "relations": [r.to_json() for r in snapshot.relations],
     }
 
 
@@ -87,31 +62,9 @@ def loads(text: str, name: str = "<json>") -> Snapshot:
 def _read(document: Any) -> Snapshot:
     if not isinstance(document, dict) or document.get("format") != "0-memory":
         raise ValueError('expected an object with "format": "0-memory"')
-    concepts = tuple(
-        ConceptNode(
-            ConceptHash.from_hex(c["hash"]),
-            c["label"],
-            tuple(c["aliases"]),
-            c["confidence"],
-            c["created_at"],
-            c["updated_at"],
-        )
-        for c in document["concepts"]
-    )
+    concepts = tuple(ConceptNode.from_json(c) for c in document["concepts"])
     contexts = tuple(_context(c) for c in document["contexts"])
-    relations = tuple(
-        RelationNode(
-            FactHash.from_hex(r["fact_hash"]),
-            EpisodeHash.from_hex(r["episode_hash"]),
-            ConceptHash.from_hex(r["subject_hash"]),
-            r["predicate"],
-            ConceptHash.from_hex(r["object_hash"]),
-            r["confidence"],
-            ContextHash.from_hex(r["context_hash"]),
-            r["created_at"],
-        )
-        for r in document["relations"]
-    )
+    relations = tuple(RelationNode.from_json(r) for r in document["relations"])
     return Snapshot(concepts, contexts, relations)
 
 

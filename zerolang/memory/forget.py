@@ -31,12 +31,10 @@ from zerolang.memory.normalize import AliasTable, normalize_predicate
 from zerolang.memory.store import MemoryStore
 from zerolang.memory.types import (
     HEX_DIGEST,
-    ConceptHash,
     ConceptNode,
     ContextHash,
     ContextMeta,
     ContextNode,
-    EpisodeHash,
     FactHash,
     MemoryRecord,
     RelationNode,
@@ -264,12 +262,12 @@ def _payload(store: MemoryStore, episodes: Sequence[bytes]) -> dict[str, object]
     concepts = backend.concepts(ends)
     contexts = backend.contexts(sorted({r.context_hash.digest for r in relations}))
     return {
-        "concepts": [_concept_json(concepts[key]) for key in sorted(concepts)],
+        "concepts": [concepts[key].to_json() for key in sorted(concepts)],
         "contexts": [
             {"hash": str(node.hash), "meta": node.meta.to_json(), "created_at": at}
             for key, (node, at) in sorted(contexts.items())
         ],
-        "relations": [_relation_json(r) for r in sorted(relations, key=lambda r: r.episode_hash.digest)],
+        "relations": [r.to_json() for r in sorted(relations, key=lambda r: r.episode_hash.digest)],
     }
 
 
@@ -282,63 +280,18 @@ def _facts_of(store: MemoryStore, episodes: set[bytes]) -> set[bytes]:
     return found
 
 
-def _concept_json(concept: ConceptNode) -> dict[str, object]:
-    return {
-        "hash": str(concept.hash),
-        "label": concept.label,
-        "aliases": list(concept.aliases),
-        "confidence": concept.confidence,
-        "created_at": concept.created_at,
-        "updated_at": concept.updated_at,
-    }
-
-
-def _relation_json(relation: RelationNode) -> dict[str, object]:
-    return {
-        "fact_hash": str(relation.fact_hash),
-        "episode_hash": str(relation.episode_hash),
-        "subject_hash": str(relation.subject_hash),
-        "predicate": relation.predicate,
-        "object_hash": str(relation.object_hash),
-        "confidence": relation.confidence,
-        "context_hash": str(relation.context_hash),
-        "created_at": relation.created_at,
-    }
-
-
 def payload_records(payload: str) -> list[MemoryRecord]:
     """The records a tombstone's payload puts back, one per context, oldest relation first."""
     data = json.loads(payload)
-    concepts = {
-        c["hash"]: ConceptNode(
-            ConceptHash.from_hex(c["hash"]),
-            c["label"],
-            tuple(c["aliases"]),
-            c["confidence"],
-            c["created_at"],
-            c["updated_at"],
-        )
-        for c in data["concepts"]
-    }
+    concepts = {c["hash"]: ConceptNode.from_json(c) for c in data["concepts"]}
+    by_context: dict[str, list[RelationNode]] = {}
+    for r in data["relations"]:
+        by_context.setdefault(r["context_hash"], []).append(RelationNode.from_json(r))
     records = []
     for context in data["contexts"]:
         node = ContextNode(ContextHash.from_hex(context["hash"]), ContextMeta.from_json(context["meta"]))
         relations = sorted(
-            (
-                RelationNode(
-                    FactHash.from_hex(r["fact_hash"]),
-                    EpisodeHash.from_hex(r["episode_hash"]),
-                    ConceptHash.from_hex(r["subject_hash"]),
-                    r["predicate"],
-                    ConceptHash.from_hex(r["object_hash"]),
-                    r["confidence"],
-                    ContextHash.from_hex(r["context_hash"]),
-                    r["created_at"],
-                )
-                for r in data["relations"]
-                if r["context_hash"] == context["hash"]
-            ),
-            key=lambda r: (r.created_at, r.episode_hash.digest),
+            by_context.get(context["hash"], []), key=lambda r: (r.created_at, r.episode_hash.digest)
         )
         if not relations:
             continue

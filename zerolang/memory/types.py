@@ -435,6 +435,28 @@ class ConceptNode:
         object.__setattr__(self, "aliases", tuple(self.aliases))
         object.__setattr__(self, "confidence", check_confidence(self.confidence, "ConceptNode.confidence"))
 
+    def to_json(self) -> dict[str, object]:
+        """The JSON export's concept object (hash as hex); `from_json` reads it back."""
+        return {
+            "hash": self.hash.hex(),
+            "label": self.label,
+            "aliases": list(self.aliases),
+            "confidence": self.confidence,
+            "created_at": self.created_at,
+            "updated_at": self.updated_at,
+        }
+
+    @classmethod
+    def from_json(cls, data: dict[str, Any]) -> ConceptNode:
+        return cls(
+            ConceptHash.from_hex(data["hash"]),
+            data["label"],
+            tuple(data["aliases"]),
+            data["confidence"],
+            data["created_at"],
+            data["updated_at"],
+        )
+
 
 @dataclass(frozen=True, slots=True)
 class RelationNode:
@@ -456,6 +478,32 @@ class RelationNode:
         require_type(self.object_hash, ConceptHash, "RelationNode.object_hash")
         require_type(self.context_hash, ContextHash, "RelationNode.context_hash")
         object.__setattr__(self, "confidence", check_confidence(self.confidence, "RelationNode.confidence"))
+
+    def to_json(self) -> dict[str, object]:
+        """The JSON export's relation object (hashes as hex); `from_json` reads it back."""
+        return {
+            "fact_hash": self.fact_hash.hex(),
+            "episode_hash": self.episode_hash.hex(),
+            "subject_hash": self.subject_hash.hex(),
+            "predicate": self.predicate,
+            "object_hash": self.object_hash.hex(),
+            "confidence": self.confidence,
+            "context_hash": self.context_hash.hex(),
+            "created_at": self.created_at,
+        }
+
+    @classmethod
+    def from_json(cls, data: dict[str, Any]) -> RelationNode:
+        return cls(
+            FactHash.from_hex(data["fact_hash"]),
+            EpisodeHash.from_hex(data["episode_hash"]),
+            ConceptHash.from_hex(data["subject_hash"]),
+            data["predicate"],
+            ConceptHash.from_hex(data["object_hash"]),
+            data["confidence"],
+            ContextHash.from_hex(data["context_hash"]),
+            data["created_at"],
+        )
 
 
 @dataclass(frozen=True, slots=True)
