@@ -16,11 +16,9 @@ from collections.abc import Collection, Sequence
 from types import TracebackType
 from typing import Any
 
-from zerolang.errors import ZeroError
 from zerolang.experience.forgotten import Forgotten
 from zerolang.experience.model import Added, CaptureBatch, Experience, Layer
-
-_SCHEMA_NAME = re.compile(r"[a-z_][a-z0-9_]{0,62}")
+from zerolang.memory.backends.postgres.schema_connect import connect_schema
 
 TABLES = """
 CREATE TABLE IF NOT EXISTS exp_turn (
@@ -70,22 +68,8 @@ def _query(terms: Sequence[str]) -> str:
 
 class PostgresExperienceStore:
     def __init__(self, dsn: str, *, schema: str = "public") -> None:
-        import psycopg
-
-        if not _SCHEMA_NAME.fullmatch(schema):
-            raise ZeroError(f"schema {schema!r}: use lowercase letters, digits and _")
         self.schema = schema
-        try:
-            self._db = psycopg.connect(dsn, autocommit=True)
-        except psycopg.Error as error:
-            reason = " ".join(str(error).split())
-            raise ZeroError(f"cannot connect to PostgreSQL ({reason})") from None
-        with self._db.transaction():
-            self._db.execute(f"CREATE SCHEMA IF NOT EXISTS {schema}")
-            self._db.execute(f"SET search_path TO {schema}")
-            for statement in TABLES.split(";"):
-                if statement.strip():
-                    self._db.execute(statement)
+        self._db = connect_schema(dsn, schema, TABLES)
 
     def close(self) -> None:
         self._db.close()
