@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from datetime import UTC, datetime
 
-from hypothesis import HealthCheck, given, settings
+from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
 
 from zerolang.memory import (
@@ -54,6 +54,13 @@ def test_compile_print_parse_run_gives_the_same_hashes(source: CompilerInput) ->
 
 @settings(max_examples=60, deadline=None)
 @given(st.lists(INPUTS, min_size=1, max_size=3))
+# One episode stated twice in a batch with two confidences: the first counts, on every ingest.
+@example(
+    [
+        CompilerInput((SemanticTuple("0", "0", "0", 0.0),), ContextMeta("2000-01-01T00:00:00", "0", "0")),
+        CompilerInput((SemanticTuple("0", "0", "0", 1.0),), ContextMeta("2000-01-01T00:00:00", "0", "0")),
+    ]
+)
 def test_ingesting_twice_changes_nothing(sources: list[CompilerInput]) -> None:
     with MemoryStore() as store:
         records = [compile_record(source) for source in sources]

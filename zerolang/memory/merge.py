@@ -109,15 +109,16 @@ def forgotten_episodes(
 def restatements(
     records: Sequence[MemoryRecord], stored: Mapping[bytes, float]
 ) -> list[tuple[RelationNode, float]]:
-    """Stored episodes stated again with another confidence: `(relation, old confidence)`, the last
-    statement of each episode in the batch winning. **Restating is recorded, not dropped**: the
-    episode takes the new confidence and its fact is refolded."""
-    latest: dict[bytes, RelationNode] = {}
+    """Stored episodes stated again with another confidence: `(relation, old confidence)`.
+    **Restating is recorded, not dropped**: the episode takes the new confidence and its fact is
+    refolded. Within a batch the first statement of an episode counts, as in `pending` (the later
+    ones are duplicates), so ingesting the same batch again restates nothing."""
+    first: dict[bytes, RelationNode] = {}
     for record in records:
         for r in record.relations:
             if r.episode_hash.digest in stored:
-                latest[r.episode_hash.digest] = r
-    return [(r, stored[key]) for key, r in sorted(latest.items()) if r.confidence != stored[key]]
+                first.setdefault(r.episode_hash.digest, r)
+    return [(r, stored[key]) for key, r in sorted(first.items()) if r.confidence != stored[key]]
 
 
 def pending(records: Sequence[MemoryRecord], stored_episodes: set[bytes]) -> Pending:
