@@ -313,6 +313,17 @@ class MemoryBackend(Protocol):
         """As `facts_touching`, as bare (fact, subject, predicate, object, confidence) rows: traversal's
         hot path, where building validated `Fact`s would cost more than the query."""
 
+    def edges_above(
+        self,
+        floors: Sequence[tuple[bytes, float]],
+        predicates: frozenset[str] | None = None,
+        limit: int | None = None,
+    ) -> list[tuple[bytes, bytes, bytes, str, bytes, float]]:
+        """Per (concept, floor) pair, the facts touching the concept with a confidence at or above its
+        floor, at most `limit` of them (most confident first, then by fact hash): rows of (that concept,
+        fact, subject, predicate, object, confidence), in no particular order. Pruned traversal's read:
+        one statement for a whole frontier, each concept with a floor of its own."""
+
     def find_facts(self, where: FactFilter) -> list[Fact]:
         """The facts matching `where`, in hash order."""
 

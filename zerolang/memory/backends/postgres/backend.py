@@ -26,6 +26,7 @@ from zerolang.memory.backends.postgres.migrations import (
     statements,
 )
 from zerolang.memory.backends.sql import SqlBackend
+from zerolang.memory.backends.sql.records import most_confident
 
 if TYPE_CHECKING:
     import psycopg
@@ -217,6 +218,33 @@ class PostgresBackend(SqlBackend):
 
     def in_list(self, column: str, keys: Sequence[object]) -> Iterator[tuple[str, list[object]]]:
         yield f"{column} = ANY(%b)", [list(keys)]  # the array in binary: no text escaping
+
+    def pair_table(self, pairs: Sequence[tuple[bytes, float]]) -> Iterator[tuple[str, list[object]]]:
+        yield (
+            "WITH f(concept, floor) AS (SELECT * FROM unnest(%b::bytea[], %b::float8[]))",
+            [[key for key, _ in pairs], [float(floor) for _, floor in pairs]],
+        )
+
+    def edges_above(
+        self,
+        floors: Sequence[tuple[bytes, float]],
+        predicates: frozenset[str] | None = None,
+        limit: int | None = None,
+    ) -> list[tuple[bytes, bytes, bytes, str, bytes, float]]:
+        """A whole frontier in one round trip: each concept's two range scans, joined laterally."""
+        if not floors or (predicates is not None and not predicates):
+            return []
+        sides, args = [], list[object]()
+        for side in ("subject_hash", "object_hash"):
+            sql, extra = self._above(side, "f.concept", "f.floor", predicates, limit)
+            sides.append(
+                "SELECT f.concept, x.* FROM unnest(%b::bytea[], %b::float8[]) AS f(concept, floor)"
+                f" CROSS JOIN LATERAL ({sql}) AS x"
+            )
+            args += [[key for key, _ in floors], [float(floor) for _, floor in floors], self._space, *extra]
+        rows = self.rows(" UNION ALL ".join(sides), args)
+        found = [(bytes(r[0]), bytes(r[1]), bytes(r[2]), r[3], bytes(r[4]), r[5]) for r in rows]
+        return most_confident(found, limit)
 
     def _touching(
         self, columns: str, concepts: Sequence[bytes], extra: str, args: list[object]

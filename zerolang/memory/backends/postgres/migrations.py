@@ -265,6 +265,15 @@ ALTER TABLE memory_index ENABLE ROW LEVEL SECURITY;
 CREATE POLICY zero_space ON memory_index USING ({_POLICY}) WITH CHECK ({_POLICY});
 """
 
+# Version 7: the fact-end indexes carry the confidence, so that pruned recall reads a hub's most
+# confident facts, or those above a floor, as an index range instead of reading them all.
+RANKED_ENDS = """
+DROP INDEX facts_by_subject;
+DROP INDEX facts_by_object;
+CREATE INDEX facts_by_subject ON facts (space, subject_hash, confidence);
+CREATE INDEX facts_by_object ON facts (space, object_hash, confidence);
+"""
+
 MIGRATIONS: tuple[str, ...] = (
     V1,
     V_FORGET,
@@ -272,6 +281,7 @@ MIGRATIONS: tuple[str, ...] = (
     V_LOG,
     SEALS,
     MEMORY_INDEX,
+    RANKED_ENDS,
 )  # MIGRATIONS[n - 1] takes version n - 1 to n
 LATEST = len(MIGRATIONS)
 

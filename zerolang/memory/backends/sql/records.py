@@ -261,6 +261,39 @@ class Records(Seals):
         found = {bytes(r[0]): (bytes(r[0]), bytes(r[1]), r[2], bytes(r[3]), r[4]) for r in rows}
         return [found[key] for key in sorted(found)]
 
+    def edges_above(
+        self,
+        floors: Sequence[tuple[bytes, float]],
+        predicates: frozenset[str] | None = None,
+        limit: int | None = None,
+    ) -> list[tuple[bytes, bytes, bytes, str, bytes, float]]:
+        """Two index range scans per concept (cheap in process; a dialect with round trips does one)."""
+        if predicates is not None and not predicates:
+            return []
+        found: list[tuple[bytes, bytes, bytes, str, bytes, float]] = []
+        for concept, floor in floors:
+            for side in ("subject_hash", "object_hash"):
+                sql, extra = self._above(side, "?", "?", predicates, limit)
+                rows = self.rows(sql, [self.space, concept, floor, *extra])
+                found += [(concept, bytes(r[0]), bytes(r[1]), r[2], bytes(r[3]), r[4]) for r in rows]
+        return most_confident(found, limit)
+
+    def _above(
+        self, side: str, concept: str, floor: str, predicates: frozenset[str] | None, limit: int | None
+    ) -> tuple[str, list[object]]:
+        """The facts with `concept` at `side` at or above `floor`, the most confident `limit` of them
+        (an index range scan on (space, side, confidence)): the SQL, its arguments after the space."""
+        sql = f"SELECT {EDGE_COLUMNS} FROM facts WHERE space = ? AND {side} = {concept}"
+        sql += f" AND confidence >= {floor}"
+        extra: list[object] = []
+        if predicates is not None:
+            sql += f" AND predicate IN ({','.join('?' * len(predicates))})"
+            extra += sorted(predicates)
+        if limit is not None:
+            sql += " ORDER BY confidence DESC LIMIT ?"
+            extra.append(limit)
+        return sql, extra
+
     def _frontier(
         self,
         columns: str,
@@ -417,6 +450,28 @@ class Records(Seals):
     def scan_episodes(self) -> Iterator[EpisodeRow]:
         for row in self.stream(f"SELECT {_EPISODE_COLUMNS} {_EPISODE_FROM} ORDER BY e.hash", [self.space]):
             yield episode_of(row)
+
+
+def most_confident(
+    rows: list[tuple[bytes, bytes, bytes, str, bytes, float]], limit: int | None
+) -> list[tuple[bytes, bytes, bytes, str, bytes, float]]:
+    """Per concept (a row's first field), its `limit` most confident facts of both sides' rows.
+
+    Each side brought its own most confident `limit`, so whatever is left out is no more confident
+    than the least confident kept, as `MemoryBackend.edges_above` promises; a self-loop, found on
+    both sides, is kept once.
+    """
+    unique = {(row[0], row[1]): row for row in rows}
+    if limit is None:
+        return list(unique.values())
+    per_concept: dict[bytes, list[tuple[bytes, bytes, bytes, str, bytes, float]]] = {}
+    for row in unique.values():
+        per_concept.setdefault(row[0], []).append(row)
+    kept: list[tuple[bytes, bytes, bytes, str, bytes, float]] = []
+    for group in per_concept.values():
+        group.sort(key=lambda row: -row[5])
+        kept += group[:limit]
+    return kept
 
 
 def _context(row: Row) -> tuple[ContextNode, str]:

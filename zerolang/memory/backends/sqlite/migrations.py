@@ -4,7 +4,8 @@ A file is brought up to `LATEST` when opened (each step in one transaction);
 a file from a newer zerolang is refused. Version 1 is the first released
 schema, 2 the tier tables (created on first use before they were numbered,
 hence `IF NOT EXISTS`), 3 the space in every key and the pruned-episode log,
-4 the planner statistics, `SEALS` the table seals, `MEMORY_INDEX` the archive's summary index.
+4 the planner statistics, `SEALS` the table seals, `MEMORY_INDEX` the archive's summary index,
+`RANKED_ENDS` the confidence in the fact-end indexes.
 """
 
 from __future__ import annotations
@@ -361,6 +362,18 @@ CREATE INDEX memory_index_by_channel ON memory_index (space, source_channel, day
     )
 )
 
+# Version 10: the fact-end indexes carry the confidence, so that pruned recall reads a hub's most
+# confident facts, or those above a floor, as an index range instead of reading them all.
+RANKED_ENDS = """
+DROP INDEX facts_by_subject;
+DROP INDEX facts_by_object;
+CREATE INDEX facts_by_subject ON facts (space, subject_hash, confidence);
+CREATE INDEX facts_by_object ON facts (space, object_hash, confidence);
+DELETE FROM sqlite_stat1 WHERE tbl = 'facts' AND idx IN ('facts_by_subject', 'facts_by_object');
+INSERT INTO sqlite_stat1 (tbl, idx, stat) VALUES ('facts', 'facts_by_subject', '1000000 1000000 4 1');
+INSERT INTO sqlite_stat1 (tbl, idx, stat) VALUES ('facts', 'facts_by_object', '1000000 1000000 4 1');
+"""
+
 MIGRATIONS: tuple[str, ...] = (
     V1,
     V2,
@@ -371,6 +384,7 @@ MIGRATIONS: tuple[str, ...] = (
     V_LOG,
     SEALS,
     MEMORY_INDEX,
+    RANKED_ENDS,
 )  # MIGRATIONS[n - 1] takes version n - 1 to n
 LATEST = len(MIGRATIONS)
 
