@@ -265,13 +265,13 @@ ALTER TABLE memory_index ENABLE ROW LEVEL SECURITY;
 CREATE POLICY zero_space ON memory_index USING ({_POLICY}) WITH CHECK ({_POLICY});
 """
 
-# Version 7: the fact-end indexes carry the confidence, so that pruned recall reads a hub's most
-# confident facts, or those above a floor, as an index range instead of reading them all.
+# Version 7: the fact-end indexes are ordered by confidence and cover a traversal's edge, so
+# that recall reads a hub's most confident facts, or those above a floor, as one index range.
 RANKED_ENDS = """
 DROP INDEX facts_by_subject;
 DROP INDEX facts_by_object;
-CREATE INDEX facts_by_subject ON facts (space, subject_hash, confidence);
-CREATE INDEX facts_by_object ON facts (space, object_hash, confidence);
+CREATE INDEX facts_by_subject ON facts (space, subject_hash, confidence) INCLUDE (object_hash, predicate, hash);
+CREATE INDEX facts_by_object ON facts (space, object_hash, confidence) INCLUDE (subject_hash, predicate, hash);
 """
 
 MIGRATIONS: tuple[str, ...] = (

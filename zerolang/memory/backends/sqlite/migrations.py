@@ -362,16 +362,17 @@ CREATE INDEX memory_index_by_channel ON memory_index (space, source_channel, day
     )
 )
 
-# Version 10: the fact-end indexes carry the confidence, so that pruned recall reads a hub's most
-# confident facts, or those above a floor, as an index range instead of reading them all.
+# Version 10: the fact-end indexes are ordered by confidence and cover a traversal's edge (the
+# fact hash comes with the primary key), so that recall reads a hub's most confident facts, or
+# those above a floor, as one index range, without a table page per fact.
 RANKED_ENDS = """
 DROP INDEX facts_by_subject;
 DROP INDEX facts_by_object;
-CREATE INDEX facts_by_subject ON facts (space, subject_hash, confidence);
-CREATE INDEX facts_by_object ON facts (space, object_hash, confidence);
+CREATE INDEX facts_by_subject ON facts (space, subject_hash, confidence, object_hash, predicate);
+CREATE INDEX facts_by_object ON facts (space, object_hash, confidence, subject_hash, predicate);
 DELETE FROM sqlite_stat1 WHERE tbl = 'facts' AND idx IN ('facts_by_subject', 'facts_by_object');
-INSERT INTO sqlite_stat1 (tbl, idx, stat) VALUES ('facts', 'facts_by_subject', '1000000 1000000 4 1');
-INSERT INTO sqlite_stat1 (tbl, idx, stat) VALUES ('facts', 'facts_by_object', '1000000 1000000 4 1');
+INSERT INTO sqlite_stat1 (tbl, idx, stat) VALUES ('facts', 'facts_by_subject', '1000000 1000000 4 1 1 1');
+INSERT INTO sqlite_stat1 (tbl, idx, stat) VALUES ('facts', 'facts_by_object', '1000000 1000000 4 1 1 1');
 """
 
 MIGRATIONS: tuple[str, ...] = (
