@@ -13,20 +13,33 @@ warm (after 50 untimed queries), in process, from 300 random seeds:
 - query: `run_query('recall "<label>" depth 2 limit 20')` (parse + seed lookup + the same);
 - match: `run_query('match (<label> ?p ?y), (?y ?q ?z) limit 20')`.
 
+And whole processes on the biggest hub of each store, side by side with
+`python -c pass`: `python -m zerolang query 'recall "<hub>" depth 2 limit 20'
+--db <store>` (what the `zero` script runs), wall, CPU (user + system) and max
+RSS of the child, median (min-max) over 5 runs per repetition.
+
     python benches/bench_recall.py                       # SQLite: 10K and 100K
     python benches/bench_recall.py --backend postgres    # the same on PostgreSQL
     python benches/bench_recall.py --quick --repeat 1    # 10K only, one run
+    python benches/bench_recall.py --keep /tmp/stores    # build SQLite stores once, copy them per run
 """
 
 from __future__ import annotations
 
+import argparse
 import itertools
+import math
+import os
 import random
+import shutil
 import statistics
+import subprocess
 import sys
+import tempfile
 import time
 from collections import Counter
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
 
@@ -35,7 +48,7 @@ sys.path.insert(0, str(ROOT))
 sys.path.insert(0, str(ROOT / "benches"))
 
 from machine import describe  # noqa: E402
-from stores import arguments, location, spread  # noqa: E402
+from stores import location, spread  # noqa: E402
 
 from zerolang.memory import CompilerInput, ContextMeta, MemoryStore, SemanticTuple, concept_hash, ingest  # noqa: E402
 from zerolang.memory.recall import RecallOptions, recall_from  # noqa: E402
@@ -45,6 +58,7 @@ TUPLES_PER_RECORD = 10
 PREDICATES = ["needs", "has part", "feeds", "is a", "stores", "depends on", "produces", "recalls"]
 EXPONENT = 0.8
 WARMUP, SAMPLES = 50, 300
+PROCESS_RUNS = 5
 NOW = "2026-03-01T00:00:00.000Z"
 START = datetime(2026, 1, 1, tzinfo=UTC)
 
@@ -84,36 +98,103 @@ def timed(run: Callable[[str], object], seeds: list[str]) -> tuple[float, float]
     return quantiles[49] * 1000, quantiles[94] * 1000
 
 
-def measure(concepts: int, relations: int, backend: str) -> dict[str, float]:
+def measure(concepts: int, relations: int, backend: str, keep: Path | None) -> dict[str, float]:
     inputs = generate(concepts, relations)
     rng = random.Random(5)
     seeds = [f"c{rng.randrange(concepts)}" for _ in range(WARMUP + SAMPLES)]
     options = RecallOptions(depth=2, limit=20)
-    top = max(Counter(t.object for item in inputs for t in item.tuples).values())
-    with location(backend) as where, MemoryStore(where) as store:
-        start = time.perf_counter()
-        ingest(store, inputs, now=NOW)
-        build = time.perf_counter() - start
-        recall = timed(lambda label: recall_from(store, concept_hash(label), options), seeds)
-        query = timed(lambda label: run_query(store, f'recall "{label}" depth 2 limit 20'), seeds)
-        match = timed(lambda label: run_query(store, f"match ({label} ?p ?y), (?y ?q ?z) limit 20"), seeds)
+    hub, top = Counter(t.object for item in inputs for t in item.tuples).most_common(1)[0]
+    with built(concepts, relations, inputs, backend, keep) as (where, build):
+        with MemoryStore(where) as store:
+            recall = timed(lambda label: recall_from(store, concept_hash(label), options), seeds)
+            query = timed(lambda label: run_query(store, f'recall "{label}" depth 2 limit 20'), seeds)
+            match = timed(
+                lambda label: run_query(store, f"match ({label} ?p ?y), (?y ?q ?z) limit 20"), seeds
+            )
+        zero = [sys.executable, "-m", "zerolang", "query", f'recall "{hub}" depth 2 limit 20', "--db", where]
+        processes = {"pass": [sys.executable, "-c", "pass"], "zero": zero}
+        whole = {name: [child(command) for _ in range(PROCESS_RUNS)] for name, command in processes.items()}
     return {
         "concepts": concepts,
         "relations": relations,
         "build_s": build,
         "max_degree": top,
+        "hub": int(hub[1:]),
         "recall_p50": recall[0],
         "recall_p95": recall[1],
         "query_p50": query[0],
         "query_p95": query[1],
         "match_p50": match[0],
         "match_p95": match[1],
+        **{
+            f"{name}_{what}": statistics.median(run[index] for run in runs)
+            for name, runs in whole.items()
+            for index, what in enumerate(("wall", "cpu", "rss"))
+        },
     }
 
 
-def table(runs: list[list[dict[str, float]]], backend: str, repeat: int) -> str:
+@contextmanager
+def built(
+    concepts: int, relations: int, inputs: list[CompilerInput], backend: str, keep: Path | None
+) -> Iterator[tuple[str, float]]:
+    """A store holding `inputs` and the seconds its build took (NaN when copied from `keep`)."""
+    if keep is None or backend != "sqlite":
+        with location(backend) as where:
+            with MemoryStore(where) as store:
+                start = time.perf_counter()
+                ingest(store, inputs, now=NOW)
+                build = time.perf_counter() - start
+            yield where, build
+        return
+    keep.mkdir(parents=True, exist_ok=True)
+    kept = keep / f"recall-{concepts}-{relations}.db"
+    build = float("nan")
+    if not kept.exists():
+        start = time.perf_counter()
+        with MemoryStore(str(kept) + ".part") as store:
+            ingest(store, inputs, now=NOW)
+        build = time.perf_counter() - start
+        os.replace(str(kept) + ".part", kept)
+    with tempfile.TemporaryDirectory() as folder:
+        copy = Path(folder) / "memory.db"
+        shutil.copyfile(kept, copy)  # the accesses a run records stay in its copy
+        yield str(copy), build
+
+
+# Runs one command and reports its resources: started from this small launcher, not from the bench,
+# because a child's max RSS counts the memory of the process it was forked from.
+LAUNCHER = """
+import os, resource, subprocess, sys, time
+began = time.perf_counter()
+code = subprocess.run(sys.argv[1:], stdout=subprocess.DEVNULL).returncode
+wall = time.perf_counter() - began
+usage = resource.getrusage(resource.RUSAGE_CHILDREN)
+print(code, wall, usage.ru_utime + usage.ru_stime, usage.ru_maxrss / 1024)
+"""
+
+
+def child(command: list[str]) -> tuple[float, float, float]:
+    """Wall and CPU seconds and max RSS (MiB) of one run of `command`, output discarded."""
+    environment = {**os.environ, "PYTHONPATH": str(ROOT)}
+    report = subprocess.run(
+        [sys.executable, "-c", LAUNCHER, *command],
+        capture_output=True,
+        text=True,
+        env=environment,
+        check=True,
+    )
+    code, wall, cpu, rss = report.stdout.split()
+    if int(code):
+        raise SystemExit(f"{' '.join(command)} failed ({code})")
+    return float(wall), float(cpu), float(rss)
+
+
+def table(runs: list[list[dict[str, float]]], backend: str, repeat: int, loads: tuple[str, str]) -> str:
     lines = [
-        f"Machine: {describe()}; backend: {backend}; median of {repeat} runs (min-max)",
+        f"Machine: {describe()}; backend: {backend}",
+        f"Load average on {os.cpu_count()} cores: {loads[0]} before, {loads[1]} after;"
+        f" median of {repeat} runs (min-max).",
         "",
         "| concepts / relations | build | hub degree | recall p50 | recall p95 | query p50 | query p95"
         " | match p50 | match p95 |",
@@ -122,9 +203,10 @@ def table(runs: list[list[dict[str, float]]], backend: str, repeat: int) -> str:
     keys = ("recall_p50", "recall_p95", "query_p50", "query_p95", "match_p50", "match_p95")
     for rows in runs:
         column = {key: [row[key] for row in rows] for key in rows[0]}
+        builds = [value for value in column["build_s"] if not math.isnan(value)]
         cells = [
             f"{rows[0]['concepts']:,.0f} / {rows[0]['relations']:,.0f}",
-            spread(column["build_s"], "{:.1f}", " s"),
+            spread(builds, "{:.1f}", " s") if builds else "kept",
             f"{rows[0]['max_degree']:,.0f}",
             *(spread(column[key], "{:.2f}", " ms") for key in keys),
         ]
@@ -138,14 +220,51 @@ def table(runs: list[list[dict[str, float]]], backend: str, repeat: int) -> str:
         ' query = `zero query` engine on `recall "<label>" depth 2 limit 20`;'
         " match = `match (<label> ?p ?y), (?y ?q ?z) limit 20`."
     )
+    lines += [
+        "",
+        f"Whole processes on each store's biggest hub (median of {PROCESS_RUNS} runs per repetition;"
+        " CPU = user + system of the child):",
+        "",
+        "| store | process | wall | CPU | max RSS |",
+        "|---|---|---:|---:|---:|",
+    ]
+    for rows in runs:
+        column = {key: [row[key] for row in rows] for key in rows[0]}
+        hub = f"c{rows[0]['hub']:.0f}"
+        size = f"{rows[0]['concepts'] / 1000:,.0f}K"
+        for name, label in (
+            ("pass", "`python -c pass` (reference)"),
+            (
+                "zero",
+                f"`zero query 'recall \"{hub}\" depth 2 limit 20'` (degree {rows[0]['max_degree']:,.0f})",
+            ),
+        ):
+            lines.append(
+                f"| {size} | {label} | {spread([v * 1000 for v in column[name + '_wall']], '{:.0f}', ' ms')}"
+                f" | {spread([v * 1000 for v in column[name + '_cpu']], '{:.0f}', ' ms')}"
+                f" | {spread(column[name + '_rss'], '{:.0f}', ' MiB')} |"
+            )
     return "\n".join(lines) + "\n"
 
 
+def load() -> str:
+    one, five, _ = os.getloadavg()
+    return f"{one:.1f} (1 min) / {five:.1f} (5 min)"
+
+
 def main() -> None:
-    args = arguments("0-memory recall, query and match latency")
+    parser = argparse.ArgumentParser(description="0-memory recall, query and match latency")
+    parser.add_argument("--backend", choices=("sqlite", "postgres"), default="sqlite")
+    parser.add_argument("--quick", action="store_true", help="10K only")
+    parser.add_argument("--repeat", type=int, default=3, metavar="N", help="runs per size (median, min-max)")
+    parser.add_argument(
+        "--keep", type=Path, metavar="DIR", help="SQLite: build each store once into DIR, reuse it"
+    )
+    args = parser.parse_args()
     sizes = [(10_000, 30_000)] if args.quick else [(10_000, 30_000), (100_000, 300_000)]
-    runs = [[measure(*size, args.backend) for _ in range(args.repeat)] for size in sizes]
-    text = table(runs, args.backend, args.repeat)
+    before = load()
+    runs = [[measure(*size, args.backend, args.keep) for _ in range(args.repeat)] for size in sizes]
+    text = table(runs, args.backend, args.repeat, (before, load()))
     print(text)
     results = ROOT / "benches" / "results"
     results.mkdir(exist_ok=True)
