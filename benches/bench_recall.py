@@ -145,6 +145,7 @@ def built(
                 start = time.perf_counter()
                 ingest(store, inputs, now=NOW)
                 build = time.perf_counter() - start
+                store.backend.refresh_statistics()  # what autovacuum does on a server where it is on
             yield where, build
         return
     keep.mkdir(parents=True, exist_ok=True)

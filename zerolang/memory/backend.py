@@ -138,6 +138,18 @@ class EpisodeRow:
     last_access: str | None
 
 
+FactEnds = tuple[bytes, str, str, bytes, str]  # subject hash and label, predicate, object hash and label
+
+
+@dataclass(frozen=True, slots=True)
+class RecallInputs:
+    """What ranking and showing a recall's pool read, in one go: `MemoryBackend.recall_inputs`."""
+
+    episodes: list[EpisodeRow]  # of the facts that reached each concept, as `episodes_of`
+    degrees: dict[bytes, int]  # of the concepts, as `degrees`
+    ends: dict[bytes, FactEnds]  # of every fact on a path
+
+
 @dataclass(frozen=True, slots=True)
 class PrunedEpisode:
     """An episode maintenance pruned: kept in the log so checks, deltas and exports can account for it."""
@@ -335,6 +347,18 @@ class MemoryBackend(Protocol):
 
     def degrees(self, concepts: Sequence[bytes]) -> dict[bytes, int]:
         """How many fact ends each concept is (a self-loop counts twice)."""
+
+    def fact_ends(self, facts: Sequence[bytes]) -> dict[bytes, FactEnds]:
+        """Each fact's subject and object with their labels, and its predicate."""
+
+    def recall_inputs(
+        self, arriving: Sequence[bytes], concepts: Sequence[bytes], paths: Sequence[bytes]
+    ) -> RecallInputs:
+        """`episodes_of(arriving)`, `degrees(concepts)`, `fact_ends(paths)`: one round trip on a server."""
+
+    def refresh_statistics(self) -> None:
+        """Bring the query planner's statistics up to date after a bulk load, where the engine keeps them
+        (PostgreSQL's ANALYZE, which autovacuum runs when it is on; SQLite's are fixed by its schema)."""
 
     def counts(self) -> Counts: ...
 

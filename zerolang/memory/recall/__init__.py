@@ -15,14 +15,14 @@ from dataclasses import dataclass, field
 from typing import Literal
 
 from zerolang.errors import ZeroError
+from zerolang.memory.backend import FactEnds
 from zerolang.memory.recall.activation import DEFAULT_DECAY, spread
 from zerolang.memory.recall.ranking import (
     DEFAULT_WEIGHTS,
     Weights,
-    degrees,
-    fact_stats,
     factors_for,
     importance,
+    stats_of,
 )
 from zerolang.memory.recall.traversal import Edge, EdgeFilter, TraversalConfig, TraversalHit, bfs, neighbours
 from zerolang.memory.store import MemoryStore
@@ -113,10 +113,13 @@ def recall_from(
     pool = options.candidates if options.candidates is not None else max(50, 5 * options.limit)
     config = TraversalConfig(options.depth, pool, options.min_confidence, options.predicates)
     hits = bfs(backend, seed, config, edge_filter)
-    stats = fact_stats(backend, [hit.path[-1].digest for hit in hits])
-    factors = factors_for(
-        hits, stats, degrees(backend, [h.concept.digest for h in hits]), episodic.now(), options.half_life
+    inputs = backend.recall_inputs(
+        [hit.path[-1].digest for hit in hits],
+        [hit.concept.digest for hit in hits],
+        [fact.digest for hit in hits for fact in hit.path],
     )
+    stats = stats_of(inputs.episodes)
+    factors = factors_for(hits, stats, inputs.degrees, episodic.now(), options.half_life)
     if options.ranker == "activation":
         active = spread(
             backend,
@@ -135,7 +138,7 @@ def recall_from(
     order = sorted(range(len(hits)), key=lambda i: (-scores[i], hits[i].depth, hits[i].concept.digest))
     chosen = order[: options.limit]
     results = _results(
-        store, [hits[i] for i in chosen], [scores[i] for i in chosen], [factors[i] for i in chosen]
+        inputs.ends, [hits[i] for i in chosen], [scores[i] for i in chosen], [factors[i] for i in chosen]
     )
     if options.touch:
         touched = [episode for i in chosen for episode in stats[hits[i].path[-1].digest].episodes]
@@ -144,20 +147,24 @@ def recall_from(
 
 
 def _results(
-    store: MemoryStore, hits: list[TraversalHit], scores: list[float], factors: list[dict[str, float]]
+    ends: dict[bytes, FactEnds],
+    hits: list[TraversalHit],
+    scores: list[float],
+    factors: list[dict[str, float]],
 ) -> list[RecallResult]:
-    facts = {key.digest for hit in hits for key in hit.path}
-    texts = fact_texts(store, sorted(facts))
-    labels = concept_labels(store, [hit.concept.digest for hit in hits])
+    def text(key: FactHash) -> str:
+        found = ends.get(key.digest)
+        return key.short() if found is None else f"{found[1]} {found[2]} {found[4]}"
+
+    def label(hit: TraversalHit) -> str:
+        found = ends.get(hit.path[-1].digest)  # the fact that reached the concept has it at one end
+        if found is None:
+            return hit.concept.short()
+        return found[1] if found[0] == hit.concept.digest else found[4]
+
     return [
         RecallResult(
-            hit.concept,
-            labels.get(hit.concept.digest, hit.concept.short()),
-            hit.depth,
-            hit.path,
-            tuple(texts.get(key.digest, key.short()) for key in hit.path),
-            score,
-            entry,
+            hit.concept, label(hit), hit.depth, hit.path, tuple(text(k) for k in hit.path), score, entry
         )
         for hit, score, entry in zip(hits, scores, factors, strict=True)
     ]

@@ -14,10 +14,10 @@ a result ranks where it does:
 from __future__ import annotations
 
 from collections import defaultdict
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
-from zerolang.memory.backend import MemoryBackend
+from zerolang.memory.backend import EpisodeRow, MemoryBackend
 from zerolang.memory.recall.traversal import TraversalHit
 from zerolang.memory.tiers import decay, parse_time
 
@@ -53,10 +53,15 @@ def importance(factors: dict[str, float], weights: Weights = DEFAULT_WEIGHTS) ->
 
 def fact_stats(backend: MemoryBackend, facts: Sequence[bytes]) -> dict[bytes, FactStats]:
     """Per fact: newest event time, summed access counts and episode hashes (one batched read)."""
+    return stats_of(backend.episodes_of(facts))
+
+
+def stats_of(rows: Iterable[EpisodeRow]) -> dict[bytes, FactStats]:
+    """`fact_stats` of episodes already read."""
     newest: dict[bytes, float] = {}
     accesses: dict[bytes, int] = defaultdict(int)
     episodes: dict[bytes, list[bytes]] = defaultdict(list)
-    for row in backend.episodes_of(facts):
+    for row in rows:
         moment = parse_time(row.event_time)
         newest[row.fact_hash] = max(newest.get(row.fact_hash, moment), moment)
         accesses[row.fact_hash] += row.access_count

@@ -17,7 +17,13 @@ from typing import TYPE_CHECKING, Any
 
 from zerolang.errors import ZeroError
 from zerolang.memory import merge
-from zerolang.memory.backend import DEFAULT_SPACE, check_space, lock_timeout, lock_timeout_error
+from zerolang.memory.backend import (
+    DEFAULT_SPACE,
+    RecallInputs,
+    check_space,
+    lock_timeout,
+    lock_timeout_error,
+)
 from zerolang.memory.backends.postgres.migrations import (
     FORGET_TABLES,
     LATEST,
@@ -26,7 +32,13 @@ from zerolang.memory.backends.postgres.migrations import (
     statements,
 )
 from zerolang.memory.backends.sql import SqlBackend
-from zerolang.memory.backends.sql.records import most_confident
+from zerolang.memory.backends.sql.records import (
+    ENDS_SELECT,
+    EPISODES_SELECT,
+    ends_of,
+    episodes_in_order,
+    most_confident,
+)
 
 if TYPE_CHECKING:
     import psycopg
@@ -293,13 +305,29 @@ class PostgresBackend(SqlBackend):
         keys = sorted(set(concepts))
         if not keys:
             return {}
-        rows = self.connection.execute(
-            "SELECT k, count(*) FROM (SELECT subject_hash AS k FROM facts WHERE space = %s"
-            " AND subject_hash = ANY(%b) UNION ALL SELECT object_hash FROM facts WHERE space = %s"
-            " AND object_hash = ANY(%b)) AS ends GROUP BY k",
-            (self._space, keys, self._space, keys),
-        ).fetchall()
-        return {bytes(key): int(count) for key, count in rows}
+        return _degrees(self.connection.execute(_DEGREES, (self._space, keys, self._space, keys)).fetchall())
+
+    def refresh_statistics(self) -> None:
+        for table in ("concepts", "concept_aliases", "facts", "episodes", "contexts", "episode_access"):
+            self.connection.execute(f"ANALYZE {table}")
+
+    def recall_inputs(
+        self, arriving: Sequence[bytes], concepts: Sequence[bytes], paths: Sequence[bytes]
+    ) -> RecallInputs:
+        """The three reads pipelined: one round trip."""
+        keys = sorted(set(concepts))
+        queries: list[tuple[str, Sequence[object]]] = [
+            (
+                self._text(EPISODES_SELECT + " AND e.fact_hash = ANY(%b)"),
+                (self._space, sorted(set(arriving))),
+            ),
+            (_DEGREES, (self._space, keys, self._space, keys)),
+            (self._text(ENDS_SELECT + " AND f.hash = ANY(%b)"), (self._space, sorted(set(paths)))),
+        ]
+        with self.connection.pipeline():
+            cursors = [self.connection.execute(sql, args) for sql, args in queries]
+            episodes, degrees, ends = (cursor.fetchall() for cursor in cursors)
+        return RecallInputs(episodes_in_order(episodes), _degrees(degrees), ends_of(ends))
 
     def write_plan(self, plan: merge.Plan) -> None:
         """The plan as one statement per table: each column a typed array, `unnest` makes the rows.
@@ -358,6 +386,17 @@ class PostgresBackend(SqlBackend):
 
     def __repr__(self) -> str:
         return f"PostgresBackend({self._location!r}, space={self._space!r})"
+
+
+_DEGREES = (
+    "SELECT k, count(*) FROM (SELECT subject_hash AS k FROM facts WHERE space = %s"
+    " AND subject_hash = ANY(%b) UNION ALL SELECT object_hash FROM facts WHERE space = %s"
+    " AND object_hash = ANY(%b)) AS ends GROUP BY k"
+)
+
+
+def _degrees(rows: Sequence[Sequence[Any]]) -> dict[bytes, int]:
+    return {bytes(key): int(count) for key, count in rows}
 
 
 def _columns(rows: Sequence[Sequence[object]], width: int) -> list[list[object]]:

@@ -270,8 +270,10 @@ CREATE POLICY zero_space ON memory_index USING ({_POLICY}) WITH CHECK ({_POLICY}
 RANKED_ENDS = """
 DROP INDEX facts_by_subject;
 DROP INDEX facts_by_object;
-CREATE INDEX facts_by_subject ON facts (space, subject_hash, confidence) INCLUDE (object_hash, predicate, hash);
-CREATE INDEX facts_by_object ON facts (space, object_hash, confidence) INCLUDE (subject_hash, predicate, hash);
+CREATE INDEX facts_by_subject ON facts (space, subject_hash, confidence)
+    INCLUDE (object_hash, predicate, hash);
+CREATE INDEX facts_by_object ON facts (space, object_hash, confidence)
+    INCLUDE (subject_hash, predicate, hash);
 """
 
 MIGRATIONS: tuple[str, ...] = (

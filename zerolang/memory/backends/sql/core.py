@@ -70,6 +70,10 @@ class SqlCore(ABC):
     def add_fact_events(self, events: Sequence[Any]) -> None:
         raise NotImplementedError  # `temporal.Temporal`
 
+    def refresh_statistics(self) -> None:
+        """No statistics to refresh (a dialect that keeps them overrides this)."""
+        return None
+
     def one(self, sql: str, args: Sequence[object] = ()) -> Row | None:
         found = self.rows(sql, args)
         return found[0] if found else None

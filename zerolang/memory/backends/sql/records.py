@@ -13,8 +13,10 @@ from zerolang.memory.backend import (
     COMPARE_OPS,
     Counts,
     EpisodeRow,
+    FactEnds,
     FactFilter,
     InsertResult,
+    RecallInputs,
 )
 from zerolang.memory.backends.sql.core import Row
 from zerolang.memory.backends.sql.seals import Seals
@@ -43,6 +45,12 @@ _EPISODE_FROM = """FROM episodes e
 _RELATION_SELECT = """SELECT e.hash, e.fact_hash, f.subject_hash, f.predicate, f.object_hash, e.confidence,
     e.context_hash, e.created_at FROM episodes e JOIN facts f ON f.space = e.space AND f.hash = e.fact_hash
     WHERE e.space = ?"""
+
+
+ENDS_SELECT = """SELECT f.hash, f.subject_hash, s.label, f.predicate, f.object_hash, o.label FROM facts f
+    JOIN concepts s ON s.space = f.space AND s.hash = f.subject_hash
+    JOIN concepts o ON o.space = f.space AND o.hash = f.object_hash WHERE f.space = ?"""
+EPISODES_SELECT = f"SELECT {_EPISODE_COLUMNS} {_EPISODE_FROM}"
 
 
 def fact_of(row: Row) -> Fact:
@@ -352,12 +360,17 @@ class Records(Seals):
         return [found[key] for key in sorted(found)]
 
     def episodes_of(self, facts: Sequence[bytes]) -> list[EpisodeRow]:
-        rows = self.select_in(
-            f"SELECT {_EPISODE_COLUMNS} {_EPISODE_FROM}", "e.fact_hash", sorted(set(facts)), [self.space]
+        return episodes_in_order(
+            self.select_in(EPISODES_SELECT, "e.fact_hash", sorted(set(facts)), [self.space])
         )
-        episodes = [episode_of(row) for row in rows]
-        episodes.sort(key=lambda e: (e.fact_hash, e.hash))
-        return episodes
+
+    def fact_ends(self, facts: Sequence[bytes]) -> dict[bytes, FactEnds]:
+        return ends_of(self.select_in(ENDS_SELECT, "f.hash", sorted(set(facts)), [self.space]))
+
+    def recall_inputs(
+        self, arriving: Sequence[bytes], concepts: Sequence[bytes], paths: Sequence[bytes]
+    ) -> RecallInputs:
+        return RecallInputs(self.episodes_of(arriving), self.degrees(concepts), self.fact_ends(paths))
 
     def contexts(self, keys: Sequence[bytes]) -> dict[bytes, tuple[ContextNode, str]]:
         rows = self.select_in(
@@ -450,6 +463,16 @@ class Records(Seals):
     def scan_episodes(self) -> Iterator[EpisodeRow]:
         for row in self.stream(f"SELECT {_EPISODE_COLUMNS} {_EPISODE_FROM} ORDER BY e.hash", [self.space]):
             yield episode_of(row)
+
+
+def episodes_in_order(rows: Sequence[Row]) -> list[EpisodeRow]:
+    episodes = [episode_of(row) for row in rows]
+    episodes.sort(key=lambda e: (e.fact_hash, e.hash))
+    return episodes
+
+
+def ends_of(rows: Sequence[Row]) -> dict[bytes, FactEnds]:
+    return {bytes(r[0]): (bytes(r[1]), r[2], r[3], bytes(r[4]), r[5]) for r in rows}
 
 
 def most_confident(
