@@ -17,7 +17,7 @@ from collections import defaultdict
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
-from zerolang.memory.backend import EpisodeRow, MemoryBackend
+from zerolang.memory.backend import EpisodeRow
 from zerolang.memory.recall.traversal import TraversalHit
 from zerolang.memory.tiers import decay, parse_time
 
@@ -51,13 +51,8 @@ def importance(factors: dict[str, float], weights: Weights = DEFAULT_WEIGHTS) ->
     )
 
 
-def fact_stats(backend: MemoryBackend, facts: Sequence[bytes]) -> dict[bytes, FactStats]:
-    """Per fact: newest event time, summed access counts and episode hashes (one batched read)."""
-    return stats_of(backend.episodes_of(facts))
-
-
 def stats_of(rows: Iterable[EpisodeRow]) -> dict[bytes, FactStats]:
-    """`fact_stats` of episodes already read."""
+    """Per fact: newest event time, summed access counts and episode hashes, from its episodes."""
     newest: dict[bytes, float] = {}
     accesses: dict[bytes, int] = defaultdict(int)
     episodes: dict[bytes, list[bytes]] = defaultdict(list)
@@ -67,11 +62,6 @@ def stats_of(rows: Iterable[EpisodeRow]) -> dict[bytes, FactStats]:
         accesses[row.fact_hash] += row.access_count
         episodes[row.fact_hash].append(row.hash)
     return {key: FactStats(newest[key], accesses[key], tuple(episodes[key])) for key in newest}
-
-
-def degrees(backend: MemoryBackend, concepts: Sequence[bytes]) -> dict[bytes, int]:
-    """How many fact ends each concept is (a self-loop counts twice)."""
-    return backend.degrees(concepts)
 
 
 def factors_for(
