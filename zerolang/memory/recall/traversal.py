@@ -199,6 +199,8 @@ def _floor(cut: Cut, through: float, config: TraversalConfig) -> float:
 
     A hair under the exact quotient, so that float rounding loads a tie rather than drop it.
     """
+    if through <= 0.0:
+        return config.min_confidence  # every fact from it gives 0: only a cut of 0 leaves it here
     return max(config.min_confidence, cut[0] / through * (1 - 1e-9))
 
 
