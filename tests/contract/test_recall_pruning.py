@@ -39,7 +39,7 @@ def hub_graph(coarse: bool, seed: int = 3) -> list[CompilerInput]:
             subject, obj = labels[rng.randrange(CONCEPTS)], objects[index]
             if subject == obj:
                 continue
-            confidence = rng.choice([0.5, 0.8, 1.0]) if coarse else round(rng.uniform(0.2, 1.0), 3)
+            confidence = rng.choice([0.0, 0.5, 0.8, 1.0]) if coarse else round(rng.uniform(0.2, 1.0), 3)
             tuples.append(SemanticTuple(subject, rng.choice(PREDICATES), obj, confidence))
         event = f"2026-01-{1 + record % 28:02d}T00:00:00.000Z"
         inputs.append(CompilerInput(tuple(tuples), ContextMeta(event, "test", f"r{record}")))
@@ -98,6 +98,7 @@ CASES = [
     RecallOptions(depth=3, limit=20, touch=False),
     RecallOptions(depth=2, limit=20, predicates=frozenset({"needs", "feeds"}), touch=False),
     RecallOptions(depth=2, limit=10, min_confidence=0.6, touch=False),
+    RecallOptions(depth=2, limit=5, candidates=8, min_confidence=0.0, touch=False),
 ]
 
 
