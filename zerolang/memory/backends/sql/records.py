@@ -279,9 +279,9 @@ class Records(Seals):
         if predicates is not None and not predicates:
             return []
         found: list[tuple[bytes, bytes, bytes, str, bytes, float]] = []
+        sides = [self._above(side, "?", "?", predicates, limit) for side in ("subject_hash", "object_hash")]
         for concept, floor in floors:
-            for side in ("subject_hash", "object_hash"):
-                sql, extra = self._above(side, "?", "?", predicates, limit)
+            for sql, extra in sides:
                 rows = self.rows(sql, [self.space, concept, floor, *extra])
                 found += [(concept, bytes(r[0]), bytes(r[1]), r[2], bytes(r[3]), r[4]) for r in rows]
         return most_confident(found, limit)
