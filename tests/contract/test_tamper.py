@@ -160,6 +160,8 @@ SQLITE_ONLY = [
         "context-metadata-not-utf8",
         f"UPDATE contexts SET metadata = CAST(x'7bff7d' AS TEXT) WHERE {IN_SPACE} hash = {CONTEXT}",
     ),
+    ("alias-blob", f"UPDATE concept_aliases SET alias = x'ff' WHERE {IN_SPACE} id = {ALIAS}"),
+    ("alias-number", f"UPDATE concept_aliases SET alias = 7 WHERE {IN_SPACE} id = {ALIAS}"),
     ("seal-rows-text", "UPDATE table_seals SET row_count = 'many' WHERE space = '{s}' AND tbl = 'concepts'"),
 ]
 
@@ -221,6 +223,27 @@ def test_check_sees_every_hand_edit(db: Path, name: str, sql: str) -> None:
             assert exported.stderr.startswith("error: ") and exported.stderr.count("\n") == 1
             assert "damaged" in exported.stderr
             assert exported.stdout == ""
+
+
+READERS = [
+    ["memory", "get", "agent"],
+    ["memory", "stats"],
+    ["memory", "checkpoint"],
+    ["memory", "history", "agent"],
+    ["query", "match (?a ?p ?b)"],
+    ["query", "recall agent"],
+]
+
+
+@pytest.mark.parametrize(("name", "sql"), PORTABLE + SQLITE_ONLY, ids=_ids(PORTABLE + SQLITE_ONLY))
+def test_reading_commands_never_crash_on_a_hand_edit(db: Path, name: str, sql: str) -> None:
+    """They answer, or say the store is damaged (one line, exit 1, pointing at `check`)."""
+    edit_sqlite(db, sql)
+    for command in READERS:
+        result = runner.invoke(app, [*command, "--db", str(db)])
+        assert_no_crash(result)
+        if result.exit_code == 1 and "damaged" in result.stderr:
+            assert result.stderr.startswith("error: ") and result.stderr.count("\n") == 1, result.stderr
 
 
 def test_check_lists_a_seal_problem_only_when_no_row_explains_it(db: Path) -> None:
