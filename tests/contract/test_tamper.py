@@ -324,3 +324,26 @@ def test_a_store_from_before_seals_is_sealed_when_opened(db: Path) -> None:
     checked = zero("check", db=db)
     assert checked.exit_code == 1
     assert "seal: contexts: 3 rows, but their contents differ" in checked.stdout
+
+
+HISTORY_EDITS = [
+    ("fact-times-unretracted", "UPDATE fact_times SET valid_to = NULL, retired_at = NULL, retired_by = NULL"),
+    ("fact-event-detail", "UPDATE fact_events SET detail = 'nothing happened'"),
+    ("space-log-detail", "UPDATE space_log SET subject = 'someone else'"),
+]
+
+
+@pytest.mark.xfail(
+    strict=True,
+    reason="known gap: fact_times, fact_events and space_log are not sealed yet (integrity.SEALED);"
+    " a hand edit there (even un-retracting a fact) is not seen by check",
+)
+@pytest.mark.parametrize(("name", "sql"), HISTORY_EDITS, ids=_ids(HISTORY_EDITS))
+def test_check_sees_a_hand_edit_of_the_history(db: Path, name: str, sql: str) -> None:
+    retracted = zero("retract", "agent|needs|long-term-memory", "--now", "2026-03-02T00:00:00Z", db=db)
+    assert retracted.exit_code == 0, retracted.output
+    assert zero("check", db=db).exit_code == 0
+    edit_sqlite(db, sql)
+    checked = zero("check", db=db)
+    assert_no_crash(checked)
+    assert checked.exit_code == 1, f"{name} went unseen"
