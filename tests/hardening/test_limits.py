@@ -229,3 +229,21 @@ def test_the_cross_join_reproducer_fails_fast(tmp_path: Path) -> None:
     assert zero("memory", "ingest", str(ROOT / "examples" / "memory_input.json"), "--db", db).code == 0
     line = zero("query", "match (?a ?p ?b), (?c ?q ?d)", "--db", db).clear_error()
     assert "cross join" in line
+
+
+def test_a_join_past_the_work_cap_is_a_query_error_naming_the_pattern(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """The join streams, so its memory is bounded by `limit`; its time is bounded by a cap on
+    the rows one pattern extends, an error at that pattern (here 15 stands for 2,000,000)."""
+    from zerolang.memory import MemoryStore, ingest, load_inputs
+    from zerolang.query import join
+    from zerolang.query.executor import run_query
+
+    monkeypatch.setattr(join, "MAX_JOINED", 15)
+    with MemoryStore() as store:
+        ingest(store, load_inputs(ROOT / "examples" / "memory_input.json"), now="2026-03-01T12:00:00.000Z")
+        assert run_query(store, "match (?a ?p ?b), (?b ?q ?c)", touch=False).rows  # under the cap
+        with pytest.raises(QueryError, match=r"join over 15 rows at \(\?c \?q \?b\)") as caught:
+            run_query(store, "match (?a ?p ?b), (?c ?q ?b) order by ?a", touch=False)
+    assert caught.value.span is not None and caught.value.span.column == 19

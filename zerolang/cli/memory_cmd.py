@@ -11,10 +11,11 @@ SQLite, psycopg or the compiler.
 
 from __future__ import annotations
 
+import contextlib
 import functools
 import json
 import sys
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Annotated, ParamSpec
 
@@ -60,16 +61,53 @@ def _reports_errors(command: Callable[P, None]) -> Callable[P, None]:
 
 
 def _storage_errors(command: Callable[P, None]) -> Callable[P, None]:
-    """The database engine's own errors (disk full, server gone) become one `ZeroError` line."""
+    """The database engine's own errors (disk full, server gone) become one `ZeroError` line, and
+    so does a crash on a row someone edited by hand (see `damaged_store_errors`)."""
 
     @functools.wraps(command)
     def wrapper(*args: P.args, **kwargs: P.kwargs) -> None:
         from zerolang.memory.backends import storage_errors
 
-        with storage_errors():
+        db, space = kwargs.get("db"), kwargs.get("space")
+        with (
+            damaged_store_errors(
+                db if isinstance(db, str | Path | None) else None,
+                space if isinstance(space, str) else "default",
+            ),
+            storage_errors(),
+        ):
             command(*args, **kwargs)
 
     return wrapper
+
+
+# What reading a malformed row (a BLOB for a label, text for a number) raises in our code.
+_ROW_ERRORS = (TypeError, ValueError, KeyError, IndexError, AttributeError, UnicodeError, OverflowError)
+
+
+@contextlib.contextmanager
+def damaged_store_errors(db: str | Path | None, space: str) -> Iterator[None]:
+    """A command that crashes on a malformed row says so: when one of `_ROW_ERRORS` escapes,
+    `check` runs on the store, and if it finds problems the crash becomes one line naming the
+    first of them (exit 1); a store that checks clean re-raises, as the bug it then is."""
+    try:
+        yield
+    except _ROW_ERRORS as error:
+        from zerolang.errors import ZeroError
+        from zerolang.memory.check import find_problems
+
+        try:
+            with _open(db, create=False, space=space) as store:
+                problems, path = find_problems(store.backend), store.path
+        except Exception:  # the store cannot even be checked: the first error stands
+            raise error from None
+        if not problems:
+            raise
+        raise ZeroError(
+            f"{path}: a damaged store ({type(error).__name__}: {error}): {problems[0]}"
+            f"{f' and {len(problems) - 1} more' if len(problems) > 1 else ''};"
+            " `zero memory check` lists what is wrong"
+        ) from None
 
 
 def _command(name: str) -> Callable[[Callable[P, None]], Callable[P, None]]:

@@ -30,7 +30,7 @@ def query(
     ] = False,
 ) -> None:
     """Recall from a concept or match triple patterns in the memory database."""
-    from zerolang.cli.memory_cmd import _open
+    from zerolang.cli.memory_cmd import _open, damaged_store_errors
     from zerolang.memory.backends import storage_errors
     from zerolang.query.executor import run_query
     from zerolang.query.parser import parse_query
@@ -38,15 +38,22 @@ def query(
     parsed = parse_query(text)  # a bad query fails before the database is opened
     clock = as_of(now)
     document_text: str | None = None
-    with storage_errors(), _open(db, create=False, space=space) as store:
-        result = run_query(store, parsed, clock=clock, touch=not no_touch)
-        if parsed.detail is not None:
-            document_text = _at_level(store, result, parsed.detail)
+    with damaged_store_errors(db, space):  # a row edited by hand may only fail when printed
+        with storage_errors(), _open(db, create=False, space=space) as store:
+            result = run_query(store, parsed, clock=clock, touch=not no_touch)
+            if parsed.detail is not None:
+                document_text = _at_level(store, result, parsed.detail)
+        _print_result(result, document_text, parsed.detail, as_json, explain)
+
+
+def _print_result(
+    result: QueryResult, document_text: str | None, detail: str | None, as_json: bool, explain: bool
+) -> None:
     for note in result.notes:
         sys.stderr.write(f"note: {note}\n")
     if document_text is not None:
         if as_json:
-            answer = {"level": parsed.detail, "document": document_text, "results": result.rows}
+            answer = {"level": detail, "document": document_text, "results": result.rows}
             sys.stdout.write(json.dumps(answer, ensure_ascii=False, indent=2) + "\n")
         else:
             sys.stdout.write(document_text if document_text.endswith("\n") else document_text + "\n")

@@ -5,8 +5,9 @@ tier filters applied to each level's facts in one batched query), ranked by
 score or activation, then `where`, `order by`, `limit`; the returned facts
 are touched. match: patterns run most-constant first, each as one
 `MemoryBackend.find_facts` call (an indexed query) with the variables already
-bound pushed in, joined on shared variables in Python. No SQL here: every
-read goes through the store's backend.
+bound pushed in, joined on shared variables in Python, streamed into a heap
+of `limit` rows (`zerolang/query/join.py`). No SQL here: every read goes
+through the store's backend.
 """
 
 from __future__ import annotations
@@ -16,7 +17,7 @@ from collections.abc import Callable, Collection, Sequence
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 
-from zerolang.memory.backend import FactFilter, MemoryBackend
+from zerolang.memory.backend import MemoryBackend
 from zerolang.memory.recall import (
     RecallOptions,
     RecallResult,
@@ -37,13 +38,11 @@ from zerolang.memory.tiers import (
     system_clock,
 )
 from zerolang.query.ast import Label, Pattern, Query, QueryError, Var
+from zerolang.query.join import Joined, Ordering, Resolved, join, top
 from zerolang.query.parser import parse_query
 
 DEFAULT_RECALL_LIMIT = 10
 DEFAULT_MATCH_LIMIT = 100
-MAX_INTERMEDIATE = 200_000  # joined rows a match may build before it asks for a narrower query
-
-Binding = dict[str, bytes | str]
 
 
 @dataclass(slots=True)
@@ -269,18 +268,7 @@ def _recall_plan(
 # ---- match ----------------------------------------------------------------------------------
 
 
-@dataclass(frozen=True, slots=True)
-class _Resolved:
-    """A pattern with its constants resolved: concept digests and a normalised predicate."""
-
-    pattern: Pattern
-    subject: bytes | None
-    predicate: str | None
-    object: bytes | None
-    missing: str | None  # a constant naming no concept: the pattern matches nothing
-
-
-def _resolve(store: MemoryStore, pattern: Pattern) -> _Resolved:
+def _resolve(store: MemoryStore, pattern: Pattern) -> Resolved:
     from zerolang.memory.normalize import normalize_predicate
 
     concepts: list[bytes | None] = []
@@ -294,7 +282,7 @@ def _resolve(store: MemoryStore, pattern: Pattern) -> _Resolved:
         else:
             concepts.append(None)
     predicate = normalize_predicate(pattern.predicate.text) if isinstance(pattern.predicate, Label) else None
-    return _Resolved(pattern, concepts[0], predicate, concepts[1], missing)
+    return Resolved(pattern, concepts[0], predicate, concepts[1], missing)
 
 
 def _check_variables(query: Query) -> None:
@@ -318,77 +306,6 @@ def _constants(pattern: Pattern) -> int:
     return sum(isinstance(term, Label) for term in pattern.terms())
 
 
-_FactRow = tuple[bytes, bytes, str, bytes, float, int]
-
-
-def _fetch(
-    db: MemoryBackend, item: _Resolved, query: Query, bound: tuple[str, str, list[bytes | str]] | None
-) -> list[_FactRow]:
-    """The facts matching one pattern's constants, `where` and predicate set, and a bound variable."""
-    pattern = item.pattern
-    where = FactFilter(
-        subject=item.subject,
-        predicate=item.predicate,
-        object=item.object,
-        predicates=None if query.predicates is None else frozenset(query.predicates),
-        compares=tuple(
-            ("confidence" if c.field == "confidence" else "observations", c.op, c.value)
-            for c in query.compares
-        ),
-        self_loop=isinstance(pattern.subject, Var) and pattern.subject == pattern.object,
-        bound=None if bound is None else (bound[0], bound[2]),
-    )
-    return [
-        (
-            f.fact_hash.digest,
-            f.subject_hash.digest,
-            f.predicate,
-            f.object_hash.digest,
-            f.confidence,
-            f.observations,
-        )
-        for f in db.find_facts(where)
-    ]
-
-
-def _pushdown(
-    pattern: Pattern, bindings: list[tuple[Binding, tuple[bytes, ...]]]
-) -> tuple[str, str, list[bytes | str]] | None:
-    """The first variable of `pattern` already bound, as (column, name, distinct values)."""
-    if not bindings or not bindings[0][0]:
-        return None
-    for term, column in (
-        (pattern.subject, "subject_hash"),
-        (pattern.object, "object_hash"),
-        (pattern.predicate, "predicate"),
-    ):
-        if isinstance(term, Var) and term.name in bindings[0][0]:
-            values = sorted({binding[term.name] for binding, _ in bindings}, key=lambda v: (str(type(v)), v))
-            return (column, term.name, values)
-    return None
-
-
-def _join(
-    bindings: list[tuple[Binding, tuple[bytes, ...]]], pattern: Pattern, rows: list[_FactRow]
-) -> list[tuple[Binding, tuple[bytes, ...]]]:
-    joined = []
-    for binding, facts in bindings:
-        for row in rows:
-            extended = _bind(binding, pattern, row)
-            if extended is not None:
-                joined.append((extended, (*facts, row[0])))
-    return joined
-
-
-def _bind(binding: Binding, pattern: Pattern, row: _FactRow) -> Binding | None:
-    values: tuple[bytes | str, ...] = (row[1], row[2], row[3])
-    extended = dict(binding)
-    for term, value in zip(pattern.terms(), values, strict=True):
-        if isinstance(term, Var) and extended.setdefault(term.name, value) != value:
-            return None
-    return extended
-
-
 def _match(store: MemoryStore, query: Query, clock: Clock, touch: bool) -> QueryResult:
     _check_variables(query)
     db = store.backend
@@ -403,72 +320,45 @@ def _match(store: MemoryStore, query: Query, clock: Clock, touch: bool) -> Query
     notes = [
         f"no concept {item.missing!r}: {item.pattern} matches nothing" for item in resolved if item.missing
     ]
-    bindings: list[tuple[Binding, tuple[bytes, ...]]] = [({}, ())]
-    if notes:
-        bindings = []
-    for item in resolved:
-        if not bindings:
-            break
-        rows = _fetch(db, item, query, _pushdown(item.pattern, bindings))
-        if allowed is not None:
-            passed = allowed([row[0] for row in rows])
-            rows = [row for row in rows if row[0] in passed]
-        bindings = _join(bindings, item.pattern, rows)
-        if len(bindings) > MAX_INTERMEDIATE:
-            raise QueryError(
-                f"the patterns match over {MAX_INTERMEDIATE} rows;"
-                " add constants, a predicate set or a confidence filter",
-                query.source,
-                item.pattern.span,
-            )
-    confidences = _confidences(db, {fact for _, facts in bindings for fact in facts})
-    # a fact matched by two patterns counts once; one row per binding
-    unique = {tuple(sorted(b.items())): (b, tuple(dict.fromkeys(facts))) for b, facts in bindings}
-    return _match_rows(store, query, list(unique.values()), confidences, plan, notes, clock, touch)
-
-
-def _confidences(db: MemoryBackend, facts: set[bytes]) -> dict[bytes, float]:
-    return {key: fact.confidence for key, fact in db.facts(sorted(facts)).items()}
+    variables = tuple(dict.fromkeys(t.name for p in query.patterns for t in p.terms() if isinstance(t, Var)))
+    key, descending = query.order if query.order is not None else ("confidence", True)
+    if key == "observations":
+        key = "confidence"
+    descending = (key == "confidence") if descending is None else descending
+    ordering = Ordering(key, descending, variables)
+    limit = query.limit or DEFAULT_MATCH_LIMIT
+    best_first = key == "confidence" and descending
+    found: list[Joined] = []
+    if not notes:
+        rows = join(db, resolved, query, allowed, best_first)
+        found = top(rows, ordering, limit, lambda keys: concept_labels(store, keys), best_first)
+    return _match_rows(store, found, ordering, limit, plan, notes, clock, touch)
 
 
 def _match_rows(
     store: MemoryStore,
-    query: Query,
-    bindings: list[tuple[Binding, tuple[bytes, ...]]],
-    confidences: dict[bytes, float],
+    found: list[Joined],
+    ordering: Ordering,
+    limit: int,
     plan: list[str],
     notes: list[str],
     clock: Clock,
     touch: bool,
 ) -> QueryResult:
-    variables = tuple(dict.fromkeys(t.name for p in query.patterns for t in p.terms() if isinstance(t, Var)))
-    labels = concept_labels(store, {v for b, _ in bindings for v in b.values() if isinstance(v, bytes)})
-
-    def shown(binding: Binding) -> dict[str, str]:
-        return {name: labels.get(v, v.hex()) if isinstance(v, bytes) else v for name, v in binding.items()}
-
-    scored = [(shown(b), facts, math.prod(confidences[f] for f in facts)) for b, facts in bindings]
-    key, descending = query.order if query.order is not None else ("confidence", True)
-    if key == "observations":
-        key = "confidence"
-    descending = (key == "confidence") if descending is None else descending
-    scored.sort(key=lambda row: tuple(row[0].get(v, "") for v in variables))
-    if key == "confidence":
-        scored.sort(key=lambda row: row[2], reverse=descending)
-    else:
-        scored.sort(key=lambda row: row[0].get(key[1:], ""), reverse=descending)
-    limit = query.limit or DEFAULT_MATCH_LIMIT
-    scored = scored[:limit]
-    texts = fact_texts(store, {f for _, facts, _ in scored for f in facts})
+    texts = fact_texts(store, {f for row in found for f in row.facts})
     rows: list[dict[str, object]] = [
-        {"bindings": b, "confidence": round(c, 6), "facts": [texts[f] for f in facts]}
-        for b, facts, c in scored
+        {
+            "bindings": row.shown,
+            "confidence": round(row.confidence, 6),
+            "facts": [texts[f] for f in row.facts],
+        }
+        for row in found
     ]
     if touch:
-        touch_facts(store, {f for _, facts, _ in scored for f in facts}, clock)
+        touch_facts(store, {f for row in found for f in row.facts}, clock)
     plan.append("join on shared variables; confidence = product of the matched facts' confidences")
-    plan.append(f"order by {key} {'desc' if descending else 'asc'}, limit {limit}")
+    plan.append(f"order by {ordering.key} {'desc' if ordering.descending else 'asc'}, limit {limit}")
     if touch:
         plan.append("touch: one access for each episode of each returned fact")
-    facts = list(dict.fromkeys(fact for _, matched, _ in scored for fact in matched))
-    return QueryResult("match", rows, plan, notes, variables, facts)
+    facts = list(dict.fromkeys(fact for row in found for fact in row.facts))
+    return QueryResult("match", rows, plan, notes, ordering.variables, facts)
