@@ -87,6 +87,7 @@ _REAL = {table: tuple(i for i, (_, kind) in enumerate(cols) if kind == "r") for 
 _INTEGER = {
     table: tuple(i for i, (_, kind) in enumerate(cols) if kind == "i") for table, cols in SEALED.items()
 }
+_BUFFERS = (memoryview, bytearray)
 _WIDTH = {table: len(cols) for table, cols in SEALED.items()}
 
 
@@ -98,7 +99,11 @@ def row_digest(table: str, row: Sequence[object]) -> int:
     printable; a REAL column's integral value counts as a float and an INTEGER
     column's integral float as an int, as the engines store them.
     """
-    values = [bytes(value) if isinstance(value, memoryview | bytearray) else value for value in row]
+    values = list(row)
+    for value in values:  # a driver's buffers read as bytes (rare: one pass to find out)
+        if type(value) in _BUFFERS:
+            values = [bytes(v) if isinstance(v, memoryview | bytearray) else v for v in values]
+            break
     if len(values) != _WIDTH[table]:
         raise ValueError(f"a {table} row has {_WIDTH[table]} sealed columns, not {len(values)}")
     for index in _REAL[table]:
