@@ -25,9 +25,11 @@ any Unicode) round-trips, and timestamps keep their colons.
 
 from __future__ import annotations
 
+import gc
 import re
 import unicodedata
-from collections.abc import Iterable
+from collections.abc import Iterable, Iterator
+from contextlib import contextmanager
 from datetime import UTC, datetime
 from functools import lru_cache
 from hashlib import sha256 as _sha256
@@ -57,6 +59,34 @@ HEADER = [
     " fact hash and the context hash. `episode_hash` = sha256(fact_hash ++ context_hash)",
     " is a constant: no builtin hashes raw digests (schema/compatibility.md, gotcha 9).",
 ]
+
+
+@contextmanager
+def gc_paused() -> Iterator[None]:
+    """The cyclic garbage collector off for a bulk step, as it was afterwards.
+
+    Compiled records hold no reference cycles, but each full collection walks
+    every live object: over an ingest that keeps its records (or a bench that
+    keeps 100K) those walks made compiling 35% slower at 100K relations than at
+    10K. Reference counting frees everything as usual meanwhile.
+    """
+    was = gc.isenabled()
+    gc.disable()
+    try:
+        yield
+    finally:
+        if was:
+            gc.enable()
+
+
+def compile_records(
+    sources: Iterable[CompilerInput], aliases: AliasTable | None = None, *, now: str | None = None
+) -> list[MemoryRecord]:
+    """The records of many inputs, all with one time (`now`, default: when called), as `ingest` does."""
+    table = aliases if aliases is not None else AliasTable.default()
+    stamp = now if now is not None else utc_now()
+    with gc_paused():
+        return [compile_record(source, table, now=stamp) for source in sources]
 
 
 def utc_now() -> str:
