@@ -1,7 +1,12 @@
 """0-memory throughput: ingest 1K, 10K and 100K relations into a store, then time `get`.
 
-Prints a markdown table (and writes it to benches/results/memory-<backend>.md):
-each cell is the median of `--repeat` runs (3) with their min-max. The
+Prints markdown tables (and writes them to benches/results/memory-<backend>.md):
+each cell is the median of `--repeat` runs (3) with their min-max, the machine
+and its load average before and after stated. Ingest is given as wall time and
+as this process's CPU time (on a shared machine, wall time also measures the
+neighbours; on PostgreSQL the server's own CPU is not in it). A second table
+times whole processes: `zero query` and `zero memory get` on a built store of
+10K relations beside `python -c pass`, wall and CPU. The
 inputs are generated with a fixed seed: records of 10 tuples over a
 vocabulary of about one concept per 5 relations, 10% of the facts observed
 again in a later record (Bayesian folds). Ingest is timed from validated
@@ -17,6 +22,7 @@ process start-up.
 
 from __future__ import annotations
 
+import os
 import random
 import statistics
 import sys
@@ -27,10 +33,11 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 sys.path.insert(0, str(ROOT / "benches"))
 
-from machine import describe  # noqa: E402
+from machine import describe, load_average, process_times  # noqa: E402
 from stores import arguments, location, spread  # noqa: E402
 
-from zerolang.memory import CompilerInput, ContextMeta, MemoryStore, SemanticTuple, compile_record  # noqa: E402
+from zerolang.memory import CompilerInput, ContextMeta, MemoryStore, SemanticTuple  # noqa: E402
+from zerolang.memory.compiler import compile_records  # noqa: E402
 from zerolang.memory.store import DEFAULT_BATCH_SIZE  # noqa: E402
 
 TUPLES_PER_RECORD = 10
@@ -65,12 +72,12 @@ def generate(relations: int, seed: int = 7) -> tuple[list[CompilerInput], list[s
 def measure(relations: int, backend: str) -> dict[str, float]:
     inputs, labels = generate(relations)
     with location(backend) as where, MemoryStore(where) as store:
-        start = time.perf_counter()
-        records = [compile_record(item) for item in inputs]
-        compiled = time.perf_counter()
+        start, cpu_start = time.perf_counter(), time.process_time()
+        records = compile_records(inputs)  # one time for every record of an ingest, as `ingest` does
+        compiled, cpu_compiled = time.perf_counter(), time.process_time()
         totals = store.insert_records(records, verify=False)  # what `ingest` does, in two timed halves
-        elapsed = time.perf_counter() - start
-        store_s = time.perf_counter() - compiled
+        elapsed, cpu = time.perf_counter() - start, time.process_time() - cpu_start
+        store_s, store_cpu = time.perf_counter() - compiled, time.process_time() - cpu_compiled
         stored = totals.new_episodes
         rng = random.Random(3)
         latencies = []
@@ -89,6 +96,9 @@ def measure(relations: int, backend: str) -> dict[str, float]:
         "episodes": stored,
         "ingest_s": elapsed,
         "rate": relations / elapsed,
+        "cpu_rate": relations / cpu,
+        "compile_cpu_rate": relations / (cpu_compiled - cpu_start),
+        "store_cpu_rate": relations / store_cpu,
         "store_rate": relations / store_s,
         "p50_ms": quantiles[49] * 1000,
         "p95_ms": quantiles[94] * 1000,
@@ -100,8 +110,9 @@ def table(runs: list[list[dict[str, float]]], backend: str, repeat: int) -> str:
     lines = [
         f"Machine: {describe()}; backend: {backend}; median of {repeat} runs (min-max)",
         "",
-        "| relations | ingest | relations/s | store alone, relations/s | `get` p50 | `get` p95 | `check` |",
-        "|---:|---:|---:|---:|---:|---:|---:|",
+        "| relations | ingest | relations/s | relations/s, CPU | compile alone, CPU | store alone, CPU"
+        " | store alone, wall | `get` p50 | `get` p95 | `check` |",
+        "|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|",
     ]
     for rows in runs:
         column = {key: [row[key] for row in rows] for key in rows[0]}
@@ -109,6 +120,9 @@ def table(runs: list[list[dict[str, float]]], backend: str, repeat: int) -> str:
             f"{rows[0]['relations']:,.0f}",
             spread(column["ingest_s"], "{:.2f}", " s"),
             spread(column["rate"]),
+            spread(column["cpu_rate"]),
+            spread(column["compile_cpu_rate"]),
+            spread(column["store_cpu_rate"]),
             spread(column["store_rate"]),
             spread(column["p50_ms"], "{:.3f}", " ms"),
             spread(column["p95_ms"], "{:.3f}", " ms"),
@@ -124,18 +138,54 @@ def table(runs: list[list[dict[str, float]]], backend: str, repeat: int) -> str:
     lines.append(
         f"Records of {TUPLES_PER_RECORD} tuples, one concept per 5 relations, 10% re-observed facts;"
         f" {engine}, one transaction per {DEFAULT_BATCH_SIZE:,} records."
-        " Ingest = compile + store from validated inputs; store = the backend's part alone."
+        " Ingest = compile + store from validated inputs (relations/s in wall time, then in this"
+        " process's CPU time); compile and store alone in CPU time, store also in wall time."
         " `get` = label lookup + recall of the concept's"
         f" facts and episodes, {GETS:,} random labels, no process start-up."
     )
     return "\n".join(lines) + "\n"
 
 
+def process_table(backend: str, repeat: int) -> str:
+    """Whole processes on a built store of 10K relations, beside `python -c pass`: wall and CPU."""
+    inputs, _ = generate(10_000)
+    zero = [sys.executable, "-m", "zerolang"]
+    with location(backend) as where:
+        with MemoryStore(where) as store:
+            store.insert_records(compile_records(inputs), verify=False)
+        cases = [
+            ("`python -c pass` (reference)", [sys.executable, "-c", "pass"]),
+            (
+                "`zero query 'match (\"concept 1\" ?p ?o)'`",
+                [*zero, "query", 'match ("concept 1" ?p ?o)', "--db", where],
+            ),
+            ('`zero memory get "concept 1"`', [*zero, "memory", "get", "concept 1", "--db", where]),
+        ]
+        lines = [
+            f"Whole processes ({backend}, a store of 10,000 relations; median of {repeat} runs, min-max):",
+            "",
+            "| command | wall | CPU |",
+            "|---|---:|---:|",
+        ]
+        for label, arguments in cases:
+            walls, cpus = process_times(arguments, repeat)
+            ms = [1000 * w for w in walls], [1000 * c for c in cpus]
+            lines.append(f"| {label} | {spread(ms[0], '{:.0f}', ' ms')} | {spread(ms[1], '{:.0f}', ' ms')} |")
+    return "\n".join(lines) + "\n"
+
+
 def main() -> None:
     args = arguments("0-memory ingest and get throughput")
     sizes = [1_000, 10_000] if args.quick else [1_000, 10_000, 100_000]
+    before = load_average()
     runs = [[measure(size, args.backend) for _ in range(args.repeat)] for size in sizes]
-    text = table(runs, args.backend, args.repeat)
+    processes = process_table(args.backend, max(5, args.repeat))
+    after = load_average()
+    text = (
+        table(runs, args.backend, args.repeat)
+        + f"\nLoad average on {os.cpu_count()} cores: {before} before, {after} after.\n\n"
+        + processes
+    )
     print(text)
     results = ROOT / "benches" / "results"
     results.mkdir(exist_ok=True)

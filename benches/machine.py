@@ -38,3 +38,32 @@ def describe() -> str:
         f"{cpu_model()}, {os.cpu_count()} cores{memory}; {platform.system()} {platform.machine()}; "
         f"Python {platform.python_version()}; lark {lark_version}, {cython}"
     )
+
+
+def load_average() -> str:
+    """The machine's load average, for the line under a table (figures vary with it)."""
+    one, five, _ = os.getloadavg()
+    return f"{one:.1f} (1 min) / {five:.1f} (5 min)"
+
+
+# Children write and use bytecode, as an installed package does.
+CHILD_ENVIRONMENT = {key: value for key, value in os.environ.items() if key != "PYTHONDONTWRITEBYTECODE"}
+
+
+def process_times(arguments: list[str], repeats: int) -> tuple[list[float], list[float]]:
+    """Wall times and the child's CPU times (user + system) of running `arguments`, after two warm runs."""
+    import resource
+    import subprocess
+    import time
+
+    for _ in range(2):
+        subprocess.run(arguments, check=True, capture_output=True, env=CHILD_ENVIRONMENT)
+    walls, cpus = [], []
+    for _ in range(repeats):
+        before = resource.getrusage(resource.RUSAGE_CHILDREN)
+        start = time.perf_counter()
+        subprocess.run(arguments, check=True, capture_output=True, env=CHILD_ENVIRONMENT)
+        walls.append(time.perf_counter() - start)
+        after = resource.getrusage(resource.RUSAGE_CHILDREN)
+        cpus.append(after.ru_utime - before.ru_utime + after.ru_stime - before.ru_stime)
+    return walls, cpus

@@ -127,3 +127,55 @@ def test_migrate_carries_the_summary_index(location: str, space: str, tmp_path: 
         copied = target.backend.index.search(IndexQuery(include_revoked=True, limit=10))
         assert sorted(copied, key=lambda r: r.hash) == rows
         assert target.backend.index.count() == 5
+
+
+def test_migrate_carries_the_tier_state(
+    open_store: Callable[..., MemoryStore], space: str, tmp_path: Path
+) -> None:
+    """Working memory, access counts and semantic memory (promoted facts, the episodes merged into them)
+    arrive as they were, demoted (pruned) episodes stay pruned; a rerun, even after an interruption,
+    duplicates nothing."""
+    from datetime import UTC, datetime
+
+    from zerolang.memory.tiers import WorkingMemory, consolidate
+
+    source = open_store()
+    example(source)
+    ingest(source, inputs(0, 40))
+    clock = lambda: datetime(2026, 2, 21, 12, tzinfo=UTC)  # noqa: E731
+    promoted = consolidate(source, min_episodes=2, min_confidence=0.0, sweep_below=0.5, clock=clock)
+    assert promoted.promoted > 0 and promoted.pruned > 0  # promoted to semantic memory, and demoted
+    episodes = [e.episode_hash for e in EpisodicMemory(source, clock=clock).all()]
+    assert len(episodes) >= 9
+    buffer = WorkingMemory(source, "s1", capacity=3, clock=clock)
+    for key in episodes[:5]:
+        buffer.push(key)
+    WorkingMemory(source, "s2", clock=clock).push(episodes[7])
+    EpisodicMemory(source, clock=clock).touch(episodes[2:9])
+    EpisodicMemory(source, clock=clock).touch(episodes[3:4])
+    state = source.backend.tier_state()
+    assert state.working and state.accesses and state.semantic and state.sources
+
+    with MemoryStore(tmp_path / "copy.db", space=space) as copy:
+
+        def interrupt(progress: CopyProgress) -> None:
+            if progress.done >= 20:
+                raise KeyboardInterrupt
+
+        with pytest.raises(KeyboardInterrupt):
+            copy_space(source, copy, interrupt, batch_size=10)
+        for _ in range(2):  # the completing rerun, then one more
+            result = copy_space(source, copy)
+            assert copy.backend.tier_state() == state
+            assert copy.backend.pruned() == source.backend.pruned()
+            assert checkpoint.of_store(copy) == checkpoint.of_store(source)
+            assert copy.counts() == source.counts()
+            assert copy.check().ok
+        assert result.new_episodes == 0
+        assert [k.digest for k in WorkingMemory(copy, "s1", capacity=3).peek()] == [
+            k.digest for k in episodes[2:5]
+        ]
+        back = open_store(f"{space}-back")
+        copy_space(copy, back)
+        assert back.backend.tier_state() == state
+        assert checkpoint.of_store(back) == checkpoint.of_store(source)

@@ -113,6 +113,42 @@ def test_restating_with_another_confidence_is_recorded(location: str, space: str
         assert store.check().ok
 
 
+def test_a_restating_batch_keeps_the_seals_row_by_row(
+    location: str, space: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A batch that restates one episode and adds another folds both into the seals without a rescan
+    of the space: the seals then equal what a full reseal counts."""
+    with MemoryStore(location, space=space, single_valued=[]) as store:
+        first = ("2020-01-01T00:00:00Z", "chat", "bio", [("carol", "knows", "dave", 0.9)])
+        ingest(store, parse_inputs(inputs(first)), now=T1)
+        backend = type(store.backend)
+
+        def rescan(self: object) -> None:
+            raise AssertionError("an ingest rescanned the space to reseal it")
+
+        with monkeypatch.context() as patch:
+            patch.setattr(backend, "reseal", rescan)
+            both = (
+                "2020-01-01T00:00:00Z",
+                "chat",
+                "bio",
+                [("carol", "knows", "dave", 0.3), ("carol", "likes", "erin", 0.8)],
+            )
+            result = ingest(store, parse_inputs(inputs(both)), now=T2)
+            assert result.restated == 1 and result.new_episodes == 1
+            alone = ("2020-01-01T00:00:00Z", "chat", "bio", [("carol", "knows", "dave", 0.5)])
+            assert ingest(store, parse_inputs(inputs(alone)), now=T3).restated == 1
+
+        def seals() -> dict[str, tuple[int, str]]:  # a table never written has no seal row, or an empty one
+            return {t: (n, d) for t, n, d in store.backend.raw_seals() if n or int(d, 16)}
+
+        kept = seals()
+        with store.backend.write():
+            store.backend.reseal()
+        assert seals() == kept
+        assert store.check().ok
+
+
 def test_retract_closes_and_retires(location: str, space: str) -> None:
     with MemoryStore(location, space=space, single_valued=[]) as store:
         ingest(store, parse_inputs(inputs(PARIS)), now=T1)

@@ -173,6 +173,21 @@ class SemanticRow:
 
 
 @dataclass(frozen=True, slots=True)
+class TierState:
+    """A space's tier state beyond its episodes: what `zero memory migrate` copies after the records.
+
+    Working memory `(session, episode, added_at)` in push order, access counts `(episode, count,
+    last_access)`, semantic facts and the episodes merged into them `(episode, fact)`; each list in
+    a fixed order, so two stores with the same state give equal values.
+    """
+
+    working: tuple[tuple[str, bytes, str], ...] = ()
+    accesses: tuple[tuple[bytes, int, str], ...] = ()
+    semantic: tuple[SemanticRow, ...] = ()
+    sources: tuple[tuple[bytes, bytes], ...] = ()
+
+
+@dataclass(frozen=True, slots=True)
 class FactFilter:
     """Which facts `find_facts` returns: every field set must hold.
 
@@ -403,6 +418,15 @@ class MemoryBackend(Protocol):
 
     def semantic_count(self) -> int: ...
     def semantic_facts(self, facts: Sequence[bytes]) -> set[bytes]: ...
+    def tier_state(self) -> TierState:
+        """This space's working memory, access counts and semantic memory, as stored."""
+
+    def put_tier_state(self, state: TierState) -> None:
+        """Make this space's tier state `state` (one write; idempotent: a rerun changes nothing).
+
+        Working memory is replaced per session named, access counts and semantic facts are set
+        to the given values, merged episodes added; the records they name must be stored.
+        """
 
     # ---- maintenance ----
     def prune_episodes(self, keys: Sequence[bytes], stamp: str, reason: str) -> int:

@@ -166,9 +166,13 @@ class _ConceptMerge:
         self.aliases = list(concept.aliases)
 
     def add(self, concept: ConceptNode) -> None:
-        self.confidence = max(self.confidence, concept.confidence)
-        self.updated_at = max(self.updated_at, concept.updated_at)
-        self.aliases.extend(alias for alias in concept.aliases if alias not in self.aliases)
+        if concept.confidence > self.confidence:
+            self.confidence = concept.confidence
+        if concept.updated_at > self.updated_at:
+            self.updated_at = concept.updated_at
+        for alias in concept.aliases:  # usually none: a label written as it is normalised
+            if alias not in self.aliases:
+                self.aliases.append(alias)
 
 
 def plan(
@@ -186,9 +190,10 @@ def plan(
     for record, mentioned in work.touched:
         for concept in record.concepts:
             if concept.hash in mentioned:
-                entry = merged.get(concept.hash.digest)
+                key = concept.hash.digest
+                entry = merged.get(key)
                 if entry is None:
-                    merged[concept.hash.digest] = _ConceptMerge(concept)
+                    merged[key] = _ConceptMerge(concept)
                 else:
                     entry.add(concept)
     for key, entry in merged.items():

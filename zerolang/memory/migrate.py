@@ -10,8 +10,11 @@ without duplicating anything. Tombstones (with the keys they block) are
 copied first, so nothing forgotten comes back through a copy; fact times
 (validity, retirement) and the fact history follow the records; the archive's
 summary index rows of the space (`memory_index`) are copied as they are (a
-rerun writes the same rows again). Working memory, access counts and semantic
-memory are per-deployment state and are not copied.
+rerun writes the same rows again). The tier state too: working memory (each
+session's buffer in push order), access counts and semantic memory with the
+episodes merged into it are set to the source's, so decay, recall ranking and
+consolidation go on in the target as they would have in the source (a rerun
+sets the same values again).
 """
 
 from __future__ import annotations
@@ -80,6 +83,7 @@ def copy_space(
     for (when, reason), keys in sorted(by_when.items()):
         target.backend.prune_episodes(keys, when, reason)
     _copy_fact_times(source, target)
+    target.backend.put_tier_state(backend.tier_state())
     summaries = _copy_index(source, target)
     if progress is not None:
         progress(CopyProgress(source.space, total, total))

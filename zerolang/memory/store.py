@@ -282,6 +282,18 @@ class MemoryStore:
         """
         if batch_size < 1:
             raise ValueError(f"batch_size must be at least 1, not {batch_size}")
+        from zerolang.memory.compiler import gc_paused
+
+        with gc_paused():  # records and rows hold no cycles: no full collections over a growing heap
+            return self._insert_batches(records, batch_size, progress, verify)
+
+    def _insert_batches(
+        self,
+        records: Iterable[MemoryRecord],
+        batch_size: int,
+        progress: Callable[[Progress], None] | None,
+        verify: bool,
+    ) -> InsertResult:
         totals = InsertResult()
         done = 0
         iterator = iter(records)

@@ -92,7 +92,8 @@ class Sha256:
         return type(other) is type(self) and other.digest == self.digest
 
     def __hash__(self) -> int:
-        return hash((type(self).__name__, self.digest))
+        # the digest alone (bytes cache their hash); equality still tells the four kinds apart
+        return hash(self.digest)
 
     def __lt__(self, other: Self) -> bool:
         if type(other) is not type(self):
@@ -591,3 +592,62 @@ class MemoryRecord:
             if node.hash == concept:
                 return node
         raise KeyError(concept)
+
+
+# ---- trusted construction -------------------------------------------------------------------
+
+_new = object.__new__
+_set = object.__setattr__
+
+
+def trusted_concept(
+    key: ConceptHash,
+    label: str,
+    aliases: tuple[str, ...],
+    confidence: float,
+    created_at: str,
+    updated_at: str,
+) -> ConceptNode:
+    """A ConceptNode from parts its maker already checked (the compiler's hot path): no re-validation."""
+    made = _new(ConceptNode)
+    _set(made, "hash", key)
+    _set(made, "label", label)
+    _set(made, "aliases", aliases)
+    _set(made, "confidence", confidence)
+    _set(made, "created_at", created_at)
+    _set(made, "updated_at", updated_at)
+    return made
+
+
+def trusted_relation(
+    fact: FactHash,
+    episode: EpisodeHash,
+    subject: ConceptHash,
+    predicate: str,
+    obj: ConceptHash,
+    confidence: float,
+    context: ContextHash,
+    created_at: str,
+) -> RelationNode:
+    """A RelationNode from parts its maker already checked (the compiler's hot path): no re-validation."""
+    made = _new(RelationNode)
+    _set(made, "fact_hash", fact)
+    _set(made, "episode_hash", episode)
+    _set(made, "subject_hash", subject)
+    _set(made, "predicate", predicate)
+    _set(made, "object_hash", obj)
+    _set(made, "confidence", confidence)
+    _set(made, "context_hash", context)
+    _set(made, "created_at", created_at)
+    return made
+
+
+def trusted_record(
+    concepts: tuple[ConceptNode, ...], relations: tuple[RelationNode, ...], context: ContextNode
+) -> MemoryRecord:
+    """A MemoryRecord whose parts fit by construction (the compiler's): no re-checking."""
+    made = _new(MemoryRecord)
+    _set(made, "concepts", concepts)
+    _set(made, "relations", relations)
+    _set(made, "context", context)
+    return made

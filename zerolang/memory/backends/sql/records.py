@@ -100,8 +100,6 @@ class Records(Seals):
             restated = self._restate(records, stored)
             work.duplicates -= restated
             if not work.fresh:
-                if restated:
-                    self.reseal()  # a restatement changed stored episodes and facts
                 return InsertResult(duplicates=work.duplicates, forgotten=len(forgotten), restated=restated)
             old_concepts = {bytes(row[0]): row for row in self.sealed_rows("concepts", work.concept_keys())}
             old_facts = {bytes(row[0]): row for row in self.sealed_rows("facts", work.fact_keys())}
@@ -120,10 +118,7 @@ class Records(Seals):
             had_contexts = self._existing("contexts", [row[0] for row in plan.contexts])
             changes = seal_changes(plan, old_concepts, old_facts, had_aliases, had_contexts)
             self.write_plan(plan)
-            if restated:
-                self.reseal()  # a restatement changed stored episodes and facts: count them again
-            else:
-                self.seal_apply(changes)
+            self.seal_apply(changes)
             return replace(plan.result, forgotten=len(forgotten), restated=restated)
 
     def _restate(self, records: Sequence[MemoryRecord], stored: set[bytes]) -> int:
@@ -135,9 +130,22 @@ class Records(Seals):
             return 0
         from zerolang.memory.backend import FactEvent
 
+        episodes = sorted(r.episode_hash.digest for r, _ in changes)
+        facts = sorted({r.fact_hash.digest for r, _ in changes})
+        before = {
+            "episodes": self.sealed_rows("episodes", episodes),
+            "facts": self.sealed_rows("facts", facts),
+        }
         self.restate_episodes(
             [(r.episode_hash.digest, r.fact_hash.digest, r.confidence) for r, _ in changes],
             max(r.created_at for r, _ in changes),
+        )
+        # the seals follow the rows changed, as every write's do (never a rescan of the space)
+        self.seal_apply(
+            {
+                table: change(table, self.sealed_rows(table, keys), before[table])
+                for table, keys in (("episodes", episodes), ("facts", facts))
+            }
         )
         self.add_fact_events(
             [

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from zerolang.memory.backend import PrunedEpisode, SemanticRow
+from zerolang.memory.backend import PrunedEpisode, SemanticRow, TierState
 from zerolang.memory.backends.sql.seals import Seals
 from zerolang.memory.integrity import change
 from zerolang.memory.merge import bayes_merge
@@ -137,6 +137,75 @@ class Tiers(Seals):
             [self.space],
         )
         return {bytes(row[0]) for row in rows}
+
+    # ---- copying (`zero memory migrate`) -----------------------------------------------------
+
+    def tier_state(self) -> TierState:
+        space = [self.space]
+        working = self.rows(
+            "SELECT session, episode_hash, added_at FROM working_items WHERE space = ? ORDER BY session, id",
+            space,
+        )
+        accesses = self.rows(
+            "SELECT episode_hash, access_count, last_access FROM episode_access WHERE space = ?"
+            " ORDER BY episode_hash",
+            space,
+        )
+        semantic = self.rows(
+            "SELECT fact_hash, confidence, observations, first_seen, last_reinforced FROM semantic_facts"
+            " WHERE space = ? ORDER BY fact_hash",
+            space,
+        )
+        sources = self.rows(
+            "SELECT episode_hash, fact_hash FROM semantic_sources WHERE space = ? ORDER BY episode_hash",
+            space,
+        )
+        return TierState(
+            tuple((session, bytes(key), at) for session, key, at in working),
+            tuple((bytes(key), int(count), last) for key, count, last in accesses),
+            tuple(SemanticRow(bytes(r[0]), r[1], int(r[2]), r[3], r[4]) for r in semantic),
+            tuple((bytes(episode), bytes(fact)) for episode, fact in sources),
+        )
+
+    def put_tier_state(self, state: TierState) -> None:
+        with self.write():
+            sessions = sorted({session for session, _, _ in state.working})
+            for sql, rows in self._tier_writes(state, sessions):
+                if rows:
+                    self.run_many(sql, rows)
+
+    def _tier_writes(
+        self, state: TierState, sessions: list[str]
+    ) -> list[tuple[str, list[tuple[object, ...]]]]:
+        space = self.space
+        return [
+            ("DELETE FROM working_items WHERE space = ? AND session = ?", [(space, s) for s in sessions]),
+            (
+                "INSERT INTO working_items (space, session, episode_hash, added_at) VALUES (?, ?, ?, ?)",
+                [(space, session, key, at) for session, key, at in state.working],
+            ),
+            (
+                "INSERT INTO episode_access (space, episode_hash, access_count, last_access)"
+                " VALUES (?, ?, ?, ?) ON CONFLICT (space, episode_hash) DO UPDATE SET"
+                " access_count = excluded.access_count, last_access = excluded.last_access",
+                [(space, key, count, last) for key, count, last in state.accesses],
+            ),
+            (
+                "INSERT INTO semantic_facts (space, fact_hash, confidence, observations, first_seen,"
+                " last_reinforced) VALUES (?, ?, ?, ?, ?, ?) ON CONFLICT (space, fact_hash) DO UPDATE SET"
+                " confidence = excluded.confidence, observations = excluded.observations,"
+                " first_seen = excluded.first_seen, last_reinforced = excluded.last_reinforced",
+                [
+                    (space, r.fact_hash, r.confidence, r.observations, r.first_seen, r.last_reinforced)
+                    for r in state.semantic
+                ],
+            ),
+            (
+                "INSERT INTO semantic_sources (space, episode_hash, fact_hash) VALUES (?, ?, ?)"
+                " ON CONFLICT DO NOTHING",
+                [(space, episode, fact) for episode, fact in state.sources],
+            ),
+        ]
 
     # ---- pruning ----------------------------------------------------------------------------
 
