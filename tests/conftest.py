@@ -7,7 +7,9 @@ test's examples and never lets a slow example fail a test on a loaded machine.
 `HYPOTHESIS_PROFILE=ci python -m pytest`; `long` runs many more examples.
 
 The storage backends the contract suite runs against are printed in the header
-and the summary.
+and the summary. The suite runs on every core (pytest-xdist, `-n auto` in
+pyproject's addopts); the tests marked `slow` go first so that the workers end
+together.
 """
 
 from __future__ import annotations
@@ -39,6 +41,11 @@ settings.register_profile(
 settings.register_profile("long", parent=settings.get_profile("dev"), max_examples=5_000)
 
 settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE") or ("ci" if os.environ.get("CI") else "dev"))
+
+
+def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+    """The long tests (marked `slow`) first: under xdist none of them starts last while the other workers idle."""
+    items.sort(key=lambda item: item.get_closest_marker("slow") is None)
 
 
 def pytest_report_header(config: pytest.Config) -> str:

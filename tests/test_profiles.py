@@ -32,3 +32,12 @@ def test_the_ci_variable_selects_the_ci_profile() -> None:
             check=True,
         )
         assert completed.stdout.strip() == expected
+
+
+def test_this_process_runs_the_profile_its_environment_selects() -> None:
+    """Under pytest-xdist this runs in a worker: the workers keep the controller's choice (`CI=1` -> `ci`)."""
+    chosen = os.environ.get("HYPOTHESIS_PROFILE") or ("ci" if os.environ.get("CI") else "dev")
+    profile = settings.get_profile(chosen)
+    assert settings.default.derandomize == profile.derandomize
+    assert settings.default.max_examples == profile.max_examples
+    assert settings.default.database == profile.database

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import importlib.util
 import json
 import os
 import subprocess
@@ -18,18 +19,22 @@ ROOT = Path(__file__).resolve().parent.parent
 @pytest.mark.slow
 def test_wheel_installs_and_runs_outside_the_source_tree(tmp_path: Path) -> None:
     dist = tmp_path / "dist"
+    # With the build backend at hand (the test extra has it), build without a fresh isolated environment.
+    isolation = [] if importlib.util.find_spec("hatchling") is None else ["--no-isolation"]
     subprocess.run(
-        [sys.executable, "-m", "build", "--wheel", "--outdir", str(dist), str(ROOT)],
+        [sys.executable, "-m", "build", "--wheel", *isolation, "--outdir", str(dist), str(ROOT)],
         check=True,
         capture_output=True,
     )
     (wheel,) = dist.glob("zerolang-*.whl")
     _assert_packaged(wheel)
     environment = tmp_path / "venv"
-    venv.create(environment, with_pip=True)
+    venv.create(environment, with_pip=False)  # this pip installs into it: no second pip to bootstrap
     python = environment / "bin" / "python"
     subprocess.run(
-        [str(python), "-m", "pip", "install", "--quiet", str(wheel)], check=True, capture_output=True
+        [sys.executable, "-m", "pip", "--python", str(python), "install", "--quiet", str(wheel)],
+        check=True,
+        capture_output=True,
     )
 
     elsewhere = tmp_path / "elsewhere"

@@ -24,6 +24,7 @@ from types import ModuleType
 import pytest
 
 from tests.editors.common import COMPACT_SAMPLES, GOLDEN, HERE, ROOT, SOURCES, UPDATE
+from tests.locks import held
 from zerolang.catalog import NODE_TYPES, OPS
 
 VSCODE = ROOT / "editors" / "vscode"
@@ -103,15 +104,25 @@ def test_language_configuration() -> None:
 
 @pytest.fixture(scope="session")
 def node_modules() -> Path:
-    """vscode-textmate and vscode-oniguruma, installed once into a cache folder outside the repository."""
+    """vscode-textmate and vscode-oniguruma, installed once into a cache folder outside the repository.
+
+    The folder is shared by every run of this user (xdist workers, other checkouts): the check and
+    the install happen under its lock, so one process installs and the others reuse it.
+    """
     node, npm = shutil.which("node"), shutil.which("npm")
     if node is None or npm is None:
         pytest.skip(f"node is not installed: {'node' if node is None else 'npm'} is not on PATH")
     folder = Path(os.environ.get("ZERO_TEST_NODE_DIR") or Path.home() / ".cache" / "zerolang-test-node")
+    with held(folder):
+        _install_node_packages(folder, npm)
+    return folder / "node_modules"
+
+
+def _install_node_packages(folder: Path, npm: str) -> None:
     stamp = folder / "installed.txt"
     wanted = " ".join(NPM_PACKAGES)
     if stamp.exists() and stamp.read_text(encoding="utf-8") == wanted:
-        return folder / "node_modules"
+        return
     folder.mkdir(parents=True, exist_ok=True)
     command = [npm, "install", "--no-audit", "--no-fund", "--no-package-lock", "--prefix", str(folder)]
     command += [
@@ -133,7 +144,6 @@ def node_modules() -> Path:
         ]
         pytest.skip(f"npm install of vscode-textmate failed (no network?): {' | '.join(tail)}")
     stamp.write_text(wanted, encoding="utf-8")
-    return folder / "node_modules"
 
 
 def tokenize(node_modules: Path, grammar: str, sources: list[Path]) -> dict[str, str]:

@@ -20,6 +20,7 @@ from typing import Any
 
 import pytest
 
+from tests.locks import held
 from tests.lsp.samples import ROOT
 
 VSCODE = ROOT / "editors" / "vscode"
@@ -84,20 +85,21 @@ def test_the_extension_packages_as_one_vsix(tmp_path: Path) -> None:
     cache = (
         Path(os.environ.get("ZERO_TEST_NODE_DIR") or Path.home() / ".cache" / "zerolang-test-node") / "vsix"
     )
-    result = subprocess.run(
-        [
-            sys.executable,
-            str(ROOT / "editors" / "package_vscode.py"),
-            "--out",
-            str(out),
-            "--cache",
-            str(cache),
-        ],
-        capture_output=True,
-        text=True,
-        timeout=900,
-        check=False,
-    )
+    with held(cache):  # one packaging at a time in the shared folder (xdist workers, other runs)
+        result = subprocess.run(
+            [
+                sys.executable,
+                str(ROOT / "editors" / "package_vscode.py"),
+                "--out",
+                str(out),
+                "--cache",
+                str(cache),
+            ],
+            capture_output=True,
+            text=True,
+            timeout=900,
+            check=False,
+        )
     if result.returncode != 0 and "npm install failed" in result.stderr:
         pytest.skip(f"npm could not install the extension's dependencies (no network?): {result.stderr}")
     assert result.returncode == 0, result.stderr
