@@ -60,9 +60,11 @@ def test_help_and_version_import_no_command(tmp_path: Path, arguments: list[str]
 
 
 # What the fast path (zerolang.cli.fast) of `zero run` and `zero check` must never import: no CLI
-# framework, no table drawing in a pipe, no memory store, no SQLite, no real signing, no optional regex.
+# framework, no parser generator (lark's tables come from the cache: zerolang.lalr), no table drawing
+# in a pipe, no memory store, no SQLite, no real signing, no optional regex.
 NOT_ON_THE_FAST_PATH = (
     "typer",
+    "lark",
     "click",
     "zerolang.cli.typer_app",
     "rich",
