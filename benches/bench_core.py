@@ -51,6 +51,7 @@ from zerolang import parser as zero_parser  # noqa: E402
 from zerolang.ast import Array, Entry, Graph, Map, Node, String, from_python, to_python  # noqa: E402
 from zerolang.grammar import build_parser  # noqa: E402
 from zerolang.interpreter import Program, run  # noqa: E402
+from zerolang.lalr import Driver, extract  # noqa: E402
 from zerolang.printer import print_graph  # noqa: E402
 from zerolang.treebuild import install_callbacks  # noqa: E402
 from zerolang.validator import validate  # noqa: E402
@@ -208,6 +209,13 @@ def _parse_with(parser: Any) -> Callable[[str], object]:
     return parse
 
 
+class _Nothing:
+    """A tree builder whose every rule builds nothing (None)."""
+
+    def __getattr__(self, name: str) -> Callable[[list[Any]], None]:
+        return lambda children: None
+
+
 def parser_rows(size: int, repeats: int) -> list[str]:
     """The parser's options measured one at a time on the same three texts."""
     printed = print_graph(generate(size))
@@ -222,11 +230,16 @@ def parser_rows(size: int, repeats: int) -> list[str]:
     install_callbacks(nothing, builder())
     lalr.callbacks = {rule: (lambda values: None) for rule in lalr.callbacks}
     lexer = shipped.parser.lexer.lexer
+    tables = extract(shipped)
+    building_nothing = Driver(tables, _Nothing(), comments)
     variants: list[tuple[str, Callable[[str], object]]] = [
         ("lark's contextual lexer + lark's tree builder", _parse_with(lark_only)),
         ("our grammar-built lexer (fastlex) + lark's tree builder", _parse_with(our_lexer)),
-        ("fastlex + lean tree builder (treebuild): **shipped**", zero_parser.parse),
+        ("fastlex + lean tree builder (treebuild), lark's LALR loop", _parse_with(shipped)),
+        ("fastlex + treebuild, our loop over lark's tables (lalr)", _parse_with(zero_parser._driver())),
+        ("the same + comments attached, depth checked: `parse()` **shipped**", zero_parser.parse),
         ("ceiling: fastlex + lark's LALR loop, building nothing", _parse_with(nothing)),
+        ("ceiling: fastlex + our loop over lark's tables, building nothing", _parse_with(building_nothing)),
         ("ceiling: fastlex alone", lambda text: list(lexer.lex(text))),
     ]
     rows = []
