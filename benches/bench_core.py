@@ -20,10 +20,12 @@ package. The load average before and after is printed.
 
     python benches/bench_core.py            # 1K, 10K, 100K
     python benches/bench_core.py --quick    # 1K, 10K, fewer repetitions
+    python benches/bench_core.py --help
 """
 
 from __future__ import annotations
 
+import argparse
 import gc
 import json
 import os
@@ -49,6 +51,7 @@ from zerolang import parser as zero_parser  # noqa: E402
 from zerolang.ast import Array, Entry, Graph, Map, Node, String, from_python, to_python  # noqa: E402
 from zerolang.grammar import build_parser  # noqa: E402
 from zerolang.interpreter import Program, run  # noqa: E402
+from zerolang.lalr import Driver, extract  # noqa: E402
 from zerolang.printer import print_graph  # noqa: E402
 from zerolang.treebuild import install_callbacks  # noqa: E402
 from zerolang.validator import validate  # noqa: E402
@@ -156,12 +159,12 @@ CHILD_ENVIRONMENT = {key: value for key, value in os.environ.items() if key != "
 def process_times(arguments: list[str], repeats: int) -> tuple[Stat, Stat]:
     """Wall time and the child's CPU time (user + system) of running `arguments`."""
     for _ in range(2):  # warm: bytecode, the parser cache, the page cache
-        subprocess.run(arguments, check=True, capture_output=True, env=CHILD_ENVIRONMENT)
+        subprocess.run(arguments, check=True, capture_output=True, env=CHILD_ENVIRONMENT, cwd=ROOT)
     walls, cpus = [], []
     for _ in range(repeats):
         before = resource.getrusage(resource.RUSAGE_CHILDREN)
         start = time.perf_counter()
-        subprocess.run(arguments, check=True, capture_output=True, env=CHILD_ENVIRONMENT)
+        subprocess.run(arguments, check=True, capture_output=True, env=CHILD_ENVIRONMENT, cwd=ROOT)
         walls.append(time.perf_counter() - start)
         after = resource.getrusage(resource.RUSAGE_CHILDREN)
         cpus.append(after.ru_utime - before.ru_utime + after.ru_stime - before.ru_stime)
@@ -206,6 +209,13 @@ def _parse_with(parser: Any) -> Callable[[str], object]:
     return parse
 
 
+class _Nothing:
+    """A tree builder whose every rule builds nothing (None)."""
+
+    def __getattr__(self, name: str) -> Callable[[list[Any]], None]:
+        return lambda children: None
+
+
 def parser_rows(size: int, repeats: int) -> list[str]:
     """The parser's options measured one at a time on the same three texts."""
     printed = print_graph(generate(size))
@@ -220,11 +230,16 @@ def parser_rows(size: int, repeats: int) -> list[str]:
     install_callbacks(nothing, builder())
     lalr.callbacks = {rule: (lambda values: None) for rule in lalr.callbacks}
     lexer = shipped.parser.lexer.lexer
+    tables = extract(shipped)
+    building_nothing = Driver(tables, _Nothing(), comments)
     variants: list[tuple[str, Callable[[str], object]]] = [
         ("lark's contextual lexer + lark's tree builder", _parse_with(lark_only)),
         ("our grammar-built lexer (fastlex) + lark's tree builder", _parse_with(our_lexer)),
-        ("fastlex + lean tree builder (treebuild): **shipped**", zero_parser.parse),
+        ("fastlex + lean tree builder (treebuild), lark's LALR loop", _parse_with(shipped)),
+        ("fastlex + treebuild, our loop over lark's tables (lalr)", _parse_with(zero_parser._driver())),
+        ("the same + comments attached, depth checked: `parse()` **shipped**", zero_parser.parse),
         ("ceiling: fastlex + lark's LALR loop, building nothing", _parse_with(nothing)),
+        ("ceiling: fastlex + our loop over lark's tables, building nothing", _parse_with(building_nothing)),
         ("ceiling: fastlex alone", lambda text: list(lexer.lex(text))),
     ]
     rows = []
@@ -276,6 +291,10 @@ def process_rows(repeats: int) -> list[str]:
             [*zero, "run", tiny, "-i", "name=Ada", "--json"],
         ),
         ("`zero run examples/hello.0 --input name=Ada` (table)", [*zero, "run", tiny, "--input", "name=Ada"]),
+        (
+            "`zero run examples/hello.0 --input name=Ada --max-steps 100` (an option only typer reads)",
+            [*zero, "run", tiny, "--input", "name=Ada", "--max-steps", "100"],
+        ),
     ]
     rows = []
     for label, arguments in cases:
@@ -289,10 +308,29 @@ def load() -> str:
     return f"{one:.1f} (1 min) / {five:.1f} (5 min)"
 
 
+def arguments() -> argparse.Namespace:
+    reader = argparse.ArgumentParser(
+        description="Core throughput (parse, validate, run), the parser's options one by one, and "
+        "whole-process start-up; prints markdown tables ready for the README and writes them to "
+        "benches/results/core.md (core-quick.md with --quick).",
+    )
+    reader.add_argument(
+        "--quick", action="store_true", help="1K and 10K nodes only, 3 repetitions (5 processes)"
+    )
+    reader.add_argument(
+        "--repeats",
+        type=int,
+        metavar="N",
+        help="repetitions of each in-process figure (default 7; 3 with --quick)",
+    )
+    return reader.parse_args()
+
+
 def main() -> None:
-    quick = "--quick" in sys.argv
+    options = arguments()
+    quick = options.quick
     sizes = [1_000, 10_000] if quick else [1_000, 10_000, 100_000]
-    repeats = 3 if quick else 7
+    repeats = options.repeats or (3 if quick else 7)
     before = load()
     core = core_rows(sizes, repeats)
     parser = parser_rows(10_000, repeats)
@@ -300,12 +338,14 @@ def main() -> None:
     processes = process_rows(5 if quick else 11)
     lines = [
         f"Machine: {describe()}",
+        f"Measured {time.strftime('%Y-%m-%d %H:%M UTC', time.gmtime())} by `python benches/bench_core.py"
+        f"{' --quick' if quick else ''}`.",
         f"Load average on {os.cpu_count()} cores: {before} before, {load()} after.",
         "",
         "Median of the repetitions, (min-max); CPU time of this process.",
         "",
-        "| nodes | .0 text | parse | validate | run (compile + execute) | run a compiled `Program` "
-        "| json.loads (reference) |",
+        "| nodes | .0 text | parse | validate | first run: `run(graph)` (compile + execute) "
+        "| later runs of the same graph: `Program.run` | json.loads (reference) |",
         "|---:|---:|---:|---:|---:|---:|---:|",
         *core,
         "",

@@ -59,29 +59,52 @@ def test_help_and_version_import_no_command(tmp_path: Path, arguments: list[str]
         assert heavy not in modules, f"zero {' '.join(arguments)} imports {heavy}"
 
 
+# What the fast path (zerolang.cli.fast) of `zero run` and `zero check` must never import: no CLI
+# framework, no parser generator (lark's tables come from the cache: zerolang.lalr), no table drawing
+# in a pipe, no memory store, no SQLite, no real signing, no optional regex.
+NOT_ON_THE_FAST_PATH = (
+    "typer",
+    "lark",
+    "click",
+    "zerolang.cli.typer_app",
+    "rich",
+    "zerolang.memory",
+    "sqlite3",
+    "cryptography",
+    "regex",
+)
+
+
 @pytest.mark.slow
 def test_run_json_imports_only_what_it_uses(tmp_path: Path) -> None:
     modules = imported(tmp_path, "run", HELLO, "--input", "name=Ada", "--json")
-    assert loaded_commands(modules) == {"zerolang.cli.run_cmd"}
-    assert "zerolang.interpreter" in modules and "lark" in modules
+    assert "zerolang.interpreter" in modules and "zerolang.cli.run_exec" in modules
+    assert not loaded_commands(modules)  # the typer command modules: the fast path needs none
     # No tables, no memory, no grammar analysis from scratch: the parser comes from the cache.
-    for unused in ("rich", "rich.console", "zerolang.memory", "platformdirs", "regex"):
+    for unused in (*NOT_ON_THE_FAST_PATH, "platformdirs"):
         assert unused not in modules, f"zero run --json imports {unused}"
 
 
 @pytest.mark.slow
-def test_run_table_imports_rich_and_one_command(tmp_path: Path) -> None:
+def test_run_table_in_a_pipe_imports_no_rich(tmp_path: Path) -> None:
     modules = imported(tmp_path, "run", HELLO, "--input", "name=Ada")
+    assert not loaded_commands(modules)
+    for unused in NOT_ON_THE_FAST_PATH:  # a plain table is drawn without rich (zerolang.cli.output)
+        assert unused not in modules, f"zero run imports {unused}"
+
+
+@pytest.mark.slow
+def test_run_with_other_options_goes_through_typer(tmp_path: Path) -> None:
+    modules = imported(tmp_path, "run", HELLO, "--input", "name=Ada", "--max-steps", "9")
     assert loaded_commands(modules) == {"zerolang.cli.run_cmd"}
-    assert "rich.table" in modules  # it draws the outputs table
-    assert "zerolang.memory" not in modules and "regex" not in modules
+    assert "typer" in modules and "rich" not in modules
 
 
 @pytest.mark.slow
 def test_check_needs_neither_interpreter_nor_rich(tmp_path: Path) -> None:
     modules = imported(tmp_path, "check", HELLO)
-    assert loaded_commands(modules) == {"zerolang.cli.check_cmd"}
-    for unused in ("rich", "zerolang.interpreter", "zerolang.memory", "regex"):
+    assert not loaded_commands(modules) and "zerolang.cli.check_exec" in modules
+    for unused in (*NOT_ON_THE_FAST_PATH, "zerolang.interpreter"):
         assert unused not in modules, f"zero check imports {unused}"
 
 

@@ -14,23 +14,14 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable, Iterator
-from typing import Any, NamedTuple
+from typing import Any
 
 from lark.exceptions import LexError
 from lark.lexer import Lexer
 
+from zerolang.lalr import FastToken, Kind, Rejected, lex
 
-class FastToken(NamedTuple):
-    """The token fields lark's parser and our tree builder read, as a cheap tuple."""
-
-    type: str
-    value: str
-    start_pos: int
-    line: int
-    column: int
-    end_line: int
-    end_column: int
-    end_pos: int
+__all__ = ["FastToken", "GrammarRegexLexer", "UnlexableText"]
 
 
 class UnlexableText(LexError):
@@ -39,9 +30,6 @@ class UnlexableText(LexError):
     def __init__(self, position: int) -> None:
         super().__init__(f"no terminal matches at offset {position}")
         self.position = position
-
-
-_new_token = tuple.__new__
 
 
 class GrammarRegexLexer(Lexer):
@@ -63,7 +51,8 @@ class GrammarRegexLexer(Lexer):
         callbacks: dict[str, Callable[[Any], Any]] = dict(lexer_conf.callbacks)
         groups = []
         skipped = []
-        self._kinds: list[tuple[str, bool, bool, Callable[[Any], Any] | None]] = [("", False, False, None)]
+        self._callbacks = callbacks
+        self._kinds: list[Kind] = [("", False, False, False)]
         for terminal in terminals:
             regex = terminal.pattern.to_regexp()
             if terminal.name in ignored and terminal.name not in callbacks:
@@ -72,45 +61,14 @@ class GrammarRegexLexer(Lexer):
             groups.append(f"({regex})")
             multiline = "\n" in regex or "\\n" in regex or "\\s" in regex or regex.startswith("[^")
             self._kinds.append(
-                (terminal.name, terminal.name in ignored, multiline, callbacks.get(terminal.name))
+                (terminal.name, terminal.name in ignored, multiline, terminal.name in callbacks)
             )
         prefix = f"(?:{'|'.join(skipped)})*+" if skipped else ""
         # `\Z` ends the text after trailing blanks: a match with no token group.
         self._pattern = re.compile(f"{prefix}(?:{'|'.join(groups)}|\\Z)", lexer_conf.g_regex_flags)
 
     def lex(self, text: str) -> Iterator[FastToken]:  # type: ignore[override]
-        kinds = self._kinds
-        count = text.count
-        line, line_start, position = 1, 0, 0
-        for match in self._pattern.finditer(text):
-            start = match.start()
-            if start != position:
-                raise UnlexableText(position)
-            index = match.lastindex
-            if index is None:  # blanks up to the end of the text
-                position = match.end()
-                break
-            position = match.end()
-            token_start = match.start(index)
-            if token_start != start and count("\n", start, token_start):
-                line += count("\n", start, token_start)
-                line_start = text.rindex("\n", start, token_start) + 1
-            start = token_start
-            kind, ignored, multiline, callback = kinds[index]
-            value = match.group(index)
-            column = start - line_start + 1
-            if multiline and "\n" in value:
-                end_line = line + value.count("\n")
-                line_start = start + value.rindex("\n") + 1
-                end_column = position - line_start + 1
-            else:
-                end_line, end_column = line, column + len(value)
-            token = _new_token(FastToken, (kind, value, start, line, column, end_line, end_column, position))
-            line = end_line
-            if ignored:
-                if callback is not None:
-                    callback(token)
-                continue
-            yield token
-        if position != len(text):
-            raise UnlexableText(position)
+        try:
+            yield from lex(self._pattern, self._kinds, self._callbacks, text)
+        except Rejected as error:
+            raise UnlexableText(error.position or 0) from None

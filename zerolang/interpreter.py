@@ -230,7 +230,7 @@ class Program:
     treat outputs as read-only, as the builtins treat their inputs.
     """
 
-    __slots__ = ("_const_json", "_id_bytes", "facts", "order", "outputs", "steps", "trace")
+    __slots__ = ("_hashed", "_template", "facts", "order", "outputs", "steps", "trace")
 
     def __init__(self, graph: ast.Graph, path: str | None = None, source: str | None = None) -> None:
         # Compiling allocates a few small containers per node while the whole AST
@@ -245,13 +245,25 @@ class Program:
             self.outputs = list(graph.outputs)
             ids = facts.ids
             self.trace = [ids[position] for position in order]
-            # The execution hash reads every node's id and value as bytes. Ids and
-            # Constant values are the same on every run: encoded once, here.
-            self._id_bytes = [ids[position].encode("utf-8", "surrogatepass") for position in order]
-            self._const_json: list[bytes | None] = [
-                canonical_json(steps[position][1]) if steps[position][0] == _CONSTANT else None
-                for position in order
-            ]
+            # The execution hash reads every node's id and value as bytes. Ids and Constant
+            # values are the same on every run: encoded once, here, and every stretch of them
+            # between two computed values joined into one piece of `_template`. A run fills the
+            # computed values' slots (`_hashed`: the positions whose values they are) in place.
+            template: list[bytes] = []
+            hashed: list[int] = []
+            fixed: list[bytes] = []
+            for position in order:
+                fixed.append(ids[position].encode("utf-8", "surrogatepass"))
+                if steps[position][0] == _CONSTANT:
+                    fixed.append(canonical_json(steps[position][1]))
+                else:
+                    template.append(b"".join(fixed))
+                    template.append(b"")
+                    hashed.append(position)
+                    fixed = []
+            template.append(b"".join(fixed))
+            self._template = template
+            self._hashed = hashed
 
     def run(
         self,
@@ -293,12 +305,20 @@ class Program:
 
     def _execution_hash(self, values: list[Value]) -> str:
         """SHA-256 over each traced node's id (UTF-8) followed by its value's canonical JSON."""
-        parts: list[bytes] = []
-        append = parts.append
+        parts = self._template.copy()
         encode = canonical_json
-        for position, id_bytes, constant in zip(self.order, self._id_bytes, self._const_json, strict=True):
-            append(id_bytes)
-            append(constant if constant is not None else encode(values[position]))
+        slot = 1
+        for position in self._hashed:
+            value = values[position]
+            kind = type(value)
+            # canonical_json's own fast paths for the commonest values, without the call.
+            if kind is int:
+                parts[slot] = int.__repr__(value).encode()
+            elif kind is bool:
+                parts[slot] = b"true" if value else b"false"
+            else:
+                parts[slot] = encode(value)
+            slot += 2
         return hashlib.sha256(b"".join(parts)).hexdigest()
 
 

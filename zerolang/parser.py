@@ -249,22 +249,84 @@ def _parser(fast: bool = True) -> Any:
     return _parsers[fast]
 
 
+def _driver() -> Any:
+    """The parser of every parse: lark's tables from the user cache, driven without importing lark.
+
+    The first process builds lark's parser (`_parser`), copies its tables out
+    (`zerolang.lalr.extract`) and caches them; later ones only read them back.
+    """
+    if not _drivers:
+        _drivers.append(_load_driver())
+    return _drivers[0]
+
+
+_drivers: list[Any] = []
+
+
+def _load_driver() -> Any:
+    import marshal
+
+    from zerolang import cache
+    from zerolang.lalr import FORMAT, Driver
+
+    name = f"zero-driver-{_driver_key()}.tables"
+    callbacks: dict[str, Callable[[Any], Any]] = {"COMMENT": _collect_comment}
+    payload = cache.load(name)
+    if payload is not None:
+        try:
+            tables = marshal.loads(payload)
+            if tables["format"] == FORMAT:
+                return Driver(tables, _Builder(), callbacks)
+        except Exception:  # a file of ours from an incompatible build: make it again
+            pass
+    from zerolang.lalr import extract
+
+    tables = extract(_parser())
+    driver = Driver(tables, _Builder(), callbacks)
+    try:
+        payload = marshal.dumps(tables)
+    except ValueError:  # not plain data: do not cache what could not be read back
+        return driver
+    cache.store(name, payload, "zero-driver-*.tables")
+    return driver
+
+
+def _driver_key() -> str:
+    """What the tables depend on: the grammar, our lexer and extractor, the versions, lark's files."""
+    import hashlib
+    import sys
+    from importlib.machinery import PathFinder
+
+    from zerolang import __version__
+    from zerolang.grammar import grammar_path
+
+    digest = hashlib.sha256(f"{__version__}\0{sys.version_info[:2]}\0".encode())
+    digest.update(grammar_path("zero").read_bytes())
+    here = Path(__file__).resolve().parent
+    for module in ("fastlex.py", "lalr.py", "grammar.py"):
+        digest.update((here / module).read_bytes())
+    spec = PathFinder.find_spec("lark")
+    if spec is not None and spec.origin:
+        info = Path(spec.origin).stat()  # another lark installed: tables built again by it
+        digest.update(f"{spec.origin}\0{info.st_size}\0{info.st_mtime_ns}".encode())
+    return digest.hexdigest()[:20]
+
+
 def parse(text: str, path: str | Path | None = None) -> Graph:
     """Parse `.0` source into a `Graph`; raises `ZeroSyntaxError` with file:line:col."""
-    parser = _parser()  # first: it imports lark the light way (zerolang.grammar.import_lark)
-    from lark.exceptions import LarkError
-
+    from zerolang.lalr import Rejected
     from zerolang.trivia import attach_comments
 
+    driver = _driver()
     _state.text = text
     _state.path = str(path) if path is not None else None
     _state.comments = []
     try:
         with paused_gc():  # the tree has no cycles for the collector to find (zerolang.gcpause)
-            graph: Graph = parser.parse(text)
+            graph: Graph = driver.parse(text)
     except ZeroError:
         raise
-    except LarkError:
+    except Rejected:
         raise _explain_syntax_error(text, _state.path) from None
     finally:
         tokens, _state.comments = _state.comments, []

@@ -4,7 +4,10 @@ Commands are registered lazily: `COMMANDS` names, for each command, the
 module and object that implement it and the one-line summary `zero --help`
 shows. A command's module is imported only when that command runs (or its
 own `--help` is asked for), so `zero --help`, `zero --version` and every
-command load only typer and what that one command needs.
+command load only typer and what that one command needs. The most common
+command lines (`zero run FILE -i ...`, `zero check PATH...`) do not even load
+typer: `main` runs them through `zerolang.cli.fast`, and the typer
+application (`zerolang.cli.typer_app`) is built only for everything else.
 
 Adding a command is one line in `COMMANDS`:
 
@@ -19,18 +22,9 @@ every entry, imports nothing else, and checks what each command imports.
 
 from __future__ import annotations
 
-import functools
 import sys
-from collections.abc import Callable
-from importlib import import_module
-from typing import Annotated, Any, NamedTuple, ParamSpec
+from typing import Any, NamedTuple
 
-import typer
-from typer.core import TyperGroup
-
-from zerolang import __version__
-
-P = ParamSpec("P")
 SUMMARY = (
     "The 0-lang toolchain: run, check, format, lint and draw .0 graphs; store, query and export 0-memory."
 )
@@ -107,105 +101,17 @@ COMMANDS: dict[str, Command] = {
 }
 
 
-def reports_errors(command: Callable[P, None]) -> Callable[P, None]:
-    """Our errors become one clear message and exit code 1, inside typer so its test runner sees them."""
-
-    @functools.wraps(command)
-    def wrapper(*args: P.args, **kwargs: P.kwargs) -> None:
-        from zerolang.errors import ZeroError
-
-        try:
-            command(*args, **kwargs)
-        except ZeroError as error:
-            from zerolang.cli.output import print_error
-
-            print_error(error)
-            raise typer.Exit(1) from None
-
-    return wrapper
+# The typer application lives in `zerolang.cli.typer_app`, imported only when it is asked for:
+# `main` runs the most common command lines without it (`zerolang.cli.fast`).
+_TYPER_NAMES = ("app", "load_command", "reports_errors", "LazyGroup")
 
 
-def load_command(name: str) -> Any:
-    """Import command `name`'s module and turn its function or sub-app into a click command."""
-    module_name, _, attribute = COMMANDS[name].target.partition(":")
-    target = getattr(import_module(module_name), attribute)
-    if isinstance(target, typer.Typer):
-        command = typer.main.get_command(target)
-    else:
-        single = typer.Typer(add_completion=False, rich_markup_mode=None)
-        single.command(name)(reports_errors(target))
-        command = typer.main.get_command(single)
-    command.name = name
-    return command
+def __getattr__(name: str) -> Any:
+    if name in _TYPER_NAMES:
+        from zerolang.cli import typer_app
 
-
-class LazyGroup(TyperGroup):
-    """A group that knows its commands from `COMMANDS` and imports one only when it is used."""
-
-    def list_commands(self, ctx: Any) -> list[str]:
-        return [*COMMANDS, *(name for name in self.commands if name not in COMMANDS)]
-
-    def get_command(self, ctx: Any, cmd_name: str) -> Any:
-        if cmd_name not in self.commands and cmd_name in COMMANDS:
-            self.commands[cmd_name] = load_command(cmd_name)
-        return self.commands.get(cmd_name)
-
-    def format_commands(self, ctx: Any, formatter: Any) -> None:
-        """The command list from the table's summaries, without importing any command."""
-        from typer._click.utils import make_default_short_help
-
-        names = self.list_commands(ctx)
-        limit = formatter.width - 6 - max(len(name) for name in names)
-        rows = []
-        for name in names:
-            entry = COMMANDS.get(name)
-            if entry is not None:
-                rows.append((name, make_default_short_help(entry.summary, limit)))
-            else:
-                rows.append((name, self.commands[name].get_short_help_str(limit)))
-        with formatter.section("Commands"):
-            formatter.write_dl(rows)
-
-    def resolve_command(self, ctx: Any, args: list[str]) -> Any:
-        try:
-            return self._click_resolve_command(ctx, args)
-        except typer._click.exceptions.UsageError as error:
-            from difflib import get_close_matches
-
-            matches = get_close_matches(args[0], self.list_commands(ctx)) if args else []
-            if matches:
-                suggestions = ", ".join(repr(match) for match in matches)
-                error.message = f"{error.message.rstrip('.')}. Did you mean {suggestions}?"
-            raise
-
-
-app = typer.Typer(
-    name="zero",
-    cls=LazyGroup,
-    help=SUMMARY,
-    no_args_is_help=True,
-    add_completion=False,
-    pretty_exceptions_enable=False,
-    # Plain help: rich-formatted help costs ~0.3 s of imports on every `zero --help`.
-    rich_markup_mode=None,
-    context_settings={"help_option_names": ["-h", "--help"]},
-)
-
-
-def _version(value: bool) -> None:
-    if value:
-        typer.echo(f"zero {__version__}")
-        raise typer.Exit()
-
-
-@app.callback()
-def _root(
-    version: Annotated[
-        bool,
-        typer.Option("--version", "-V", callback=_version, is_eager=True, help="Print the version and exit."),
-    ] = False,
-) -> None:
-    """The 0-lang toolchain."""
+        return getattr(typer_app, name)
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
 
 def main() -> None:
@@ -217,6 +123,14 @@ def main() -> None:
 
         completion_init()
     try:
+        if "_ZERO_COMPLETE" not in os.environ:
+            from zerolang.cli.fast import dispatch
+
+            code = dispatch(sys.argv[1:])
+            if code is not None:
+                sys.exit(code)
+        from zerolang.cli.typer_app import app
+
         app(prog_name="zero")
     except KeyboardInterrupt:
         sys.stderr.write("Interrupted.\n")

@@ -2,12 +2,9 @@
 
 from __future__ import annotations
 
-from pathlib import Path
-from typing import Annotated, Any
+from typing import Annotated
 
 import typer
-
-SUFFIXES = (".0", ".0c")
 
 
 def check(
@@ -25,90 +22,11 @@ def check(
     ] = False,
 ) -> None:
     """Parse and validate each file (.0 graphs, .0c memory documents); exit 1 if any has a problem."""
+    from zerolang.cli.check_exec import check_paths
     from zerolang.cli.stdin import STDIN
-    from zerolang.files import find_sources
 
     if STDIN in paths and len(paths) > 1:
         raise typer.BadParameter("`-` (stdin) cannot be combined with other paths", param_hint="PATH")
-    files: list[str] = (
-        [STDIN]
-        if paths == [STDIN]
-        else [str(file) for file in find_sources([Path(p) for p in paths], SUFFIXES)]
-    )
-    if not files:
-        raise _no_files(paths)
-    reports = [_check_one(file) for file in files]
-    failed = sum(1 for report in reports if not report["ok"])
-    if as_json:
-        from zerolang.cli.output import print_json
-
-        print_json([{key: value for key, value in report.items() if key != "error"} for report in reports])
-    else:
-        from zerolang.cli.output import print_error
-
-        for report in reports:
-            if report["ok"]:
-                typer.echo(f"{report['path']}: ok ({report['summary']})")
-            else:
-                print_error(report["error"])
-        if failed:
-            verb = "has" if failed == 1 else "have"
-            typer.echo(f"{failed} of {len(reports)} files {verb} problems", err=True)
-    if failed:
-        raise typer.Exit(1)
-
-
-def _no_files(paths: list[str]) -> Exception:
-    from zerolang.errors import ZeroError
-
-    return ZeroError(f"no .0 or .0c files under {', '.join(paths)}")
-
-
-def _check_one(file: str) -> dict[str, Any]:
-    """One file's outcome: `ok` and a summary, or the error and its problems (JSON-ready)."""
-    from zerolang.cli.stdin import NAME, STDIN, is_compact, read_stdin
-    from zerolang.errors import ValidationError, ZeroError
-    from zerolang.parser import parse, read_source
-    from zerolang.validator import validate
-
-    name = NAME if file == STDIN else file
-    try:
-        source = read_stdin() if file == STDIN else read_source(file)
-        compact = is_compact(source) if file == STDIN else file.endswith(".0c")
-        if compact:
-            return {"path": name, "ok": True, "summary": _check_compact(source, name), "problems": []}
-        graph = parse(source, name)
-        problems = validate(graph, name)
-        if problems:
-            raise ValidationError(problems, source=source)
-    except ValidationError as error:
-        found = [_problem(d.code, d.message, d.span, d.severity.value) for d in error.diagnostics]
-        return {"path": name, "ok": False, "summary": None, "problems": found, "error": error}
-    except ZeroError as error:
-        problem = _problem(None, error.message.removeprefix(f"{name}: "), error.span, "error")
-        return {"path": name, "ok": False, "summary": None, "problems": [problem], "error": error}
-    return {"path": name, "ok": True, "summary": f"{len(graph.nodes)} nodes", "problems": []}
-
-
-def _problem(code: str | None, message: str, span: Any, severity: str) -> dict[str, Any]:
-    where: dict[str, Any] = {"line": None, "column": None, "end_line": None, "end_column": None}
-    if span is not None and span.line:
-        where = {
-            "line": span.line,
-            "column": span.column,
-            "end_line": span.end_line,
-            "end_column": span.end_column,
-        }
-    return {"code": code, "severity": severity, "message": message, **where}
-
-
-def _check_compact(source: str, path: str) -> str:
-    """A `.0c` document parses and every hash it implies is recomputed: what it holds, in words."""
-    from zerolang.formats.compact import parse as parse_compact
-    from zerolang.formats.levels import level_of
-
-    level = level_of(source)
-    if str(level) != "L2":
-        return f"{level} document: a lossy export, checked by `zero lint`"
-    snapshot = parse_compact(source, path)
-    return f"{len(snapshot.concepts)} concepts, {len(snapshot.relations)} relations"
+    code = check_paths(paths, as_json)
+    if code:
+        raise typer.Exit(code)

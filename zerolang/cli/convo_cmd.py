@@ -92,7 +92,7 @@ def _command(name: str) -> Callable[[Callable[P, None]], Callable[P, None]]:
     def register(function: Callable[P, None]) -> Callable[P, None]:
         @functools.wraps(function)
         def wrapper(*args: P.args, **kwargs: P.kwargs) -> None:
-            from zerolang.cli.app import reports_errors
+            from zerolang.cli.typer_app import reports_errors
 
             reports_errors(function)(*args, **kwargs)
 

@@ -53,7 +53,7 @@ def _reports_errors(command: Callable[P, None]) -> Callable[P, None]:
 
     @functools.wraps(command)
     def wrapper(*args: P.args, **kwargs: P.kwargs) -> None:
-        from zerolang.cli.app import reports_errors
+        from zerolang.cli.typer_app import reports_errors
 
         reports_errors(_storage_errors(command))(*args, **kwargs)
 

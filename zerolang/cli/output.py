@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import re
 import sys
 from typing import TYPE_CHECKING, Any
 
@@ -70,23 +71,84 @@ def show_value(value: Any) -> str:
 
 def print_result(result: RunResult, *, trace: bool) -> None:
     """The outputs as a table, then confidence and hash; in a pipe no value is folded, however long."""
+    from zerolang.cli.terminal import fancy
+    from zerolang.values import type_name
+
+    rows = [(name, type_name(value), show_value(value)) for name, value in result.outputs.items()]
+    trace_text = " → ".join(result.trace) if trace else None
+    if not fancy():
+        plain = plain_result(rows, result.confidence, result.hash, trace_text)
+        if plain is not None:
+            sys.stdout.write(plain)
+            sys.stdout.flush()
+            return
     from rich.table import Table
 
     from zerolang.cli.terminal import console as make_console
-    from zerolang.values import type_name
 
     console = make_console()
     table = Table(title="outputs", title_justify="left", show_lines=False)
     table.add_column("output", style="bold cyan", no_wrap=True)
     table.add_column("type", style="magenta", no_wrap=True)
     table.add_column("value", overflow="fold")
-    for name, value in result.outputs.items():
-        table.add_row(name, type_name(value), show_value(value))
+    for row in rows:
+        table.add_row(*row)
     console.print(table)
     console.print(f"[bold]confidence[/] {result.confidence!r}")
     console.print(f"[bold]hash[/]       {result.hash}", soft_wrap=True)
-    if trace:
-        console.print("[bold]trace[/]      " + " → ".join(result.trace), soft_wrap=True)
+    if trace_text is not None:
+        console.print("[bold]trace[/]      " + trace_text, soft_wrap=True)
+
+
+# Text rich prints as it is: printable ASCII, one line, no markup tag (`[b]`, `\[`), no `:emoji:` code,
+# not starting or ending with a blank.
+_PLAIN_CELL = re.compile(r"(?![ ])[ -~]*(?<![ ])")
+_RICH_SYNTAX = re.compile(r"\[[a-z#/@]|\\\[|:\S*?:")
+
+
+def _plain(text: str) -> bool:
+    return _PLAIN_CELL.fullmatch(text) is not None and _RICH_SYNTAX.search(text) is None
+
+
+def plain_result(
+    rows: list[tuple[str, str, str]], confidence: float, digest: str, trace: str | None
+) -> str | None:
+    """What rich prints for the outputs table in a pipe (no colour, no width), drawn without rich.
+
+    None when a cell is anything but plain text (`_plain`): rich then draws it, as it
+    handles markup, emoji codes, wide characters and line breaks. Importing rich to
+    draw three rows costs more than the rest of a small run (tests compare the two).
+    """
+    cells = [text for row in rows for text in row]
+    if trace is not None:
+        cells.extend(trace.split(" → "))
+    if not all(_plain(text) for text in cells):
+        return None
+    headers = ("output", "type", "value")
+    widths = [
+        max([len(header), *(len(row[column]) for row in rows)]) for column, header in enumerate(headers)
+    ]
+    width = sum(widths) + 3 * len(widths) + 1
+
+    def line(left: str, fill: str, middle: str, right: str) -> str:
+        return left + middle.join(fill * (size + 2) for size in widths) + right
+
+    def cells_line(bar: str, texts: tuple[str, ...]) -> str:
+        return bar + bar.join(f" {text.ljust(size)} " for text, size in zip(texts, widths, strict=True)) + bar
+
+    lines = [
+        "outputs".ljust(width),
+        line("┏", "━", "┳", "┓"),
+        cells_line("┃", headers),
+        line("┡", "━", "╇", "┩"),
+    ]
+    lines.extend(cells_line("│", row) for row in rows)
+    lines.append(line("└", "─", "┴", "┘"))
+    lines.append(f"confidence {confidence!r}")
+    lines.append(f"hash       {digest}")
+    if trace is not None:
+        lines.append(f"trace      {trace}")
+    return "\n".join(lines) + "\n"
 
 
 def print_json(document: Any) -> None:

@@ -1,0 +1,140 @@
+"""The fast path (`zerolang.cli.fast`) and the plain outputs table print what typer and rich print."""
+
+from __future__ import annotations
+
+import io
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from zerolang.cli.fast import _check_arguments, _run_arguments
+from zerolang.cli.output import plain_result
+
+ROOT = Path(__file__).resolve().parent.parent
+HELLO = str(ROOT / "examples" / "hello.0")
+
+
+def rich_result(rows: list[tuple[str, str, str]], confidence: float, digest: str, trace: str | None) -> str:
+    """The table as rich draws it in a pipe (what `print_result` did before the plain path)."""
+    from rich.console import Console
+    from rich.table import Table
+
+    out = io.StringIO()
+    console = Console(file=out, highlight=False, no_color=True, color_system=None, width=1_000_000)
+    table = Table(title="outputs", title_justify="left", show_lines=False)
+    table.add_column("output", style="bold cyan", no_wrap=True)
+    table.add_column("type", style="magenta", no_wrap=True)
+    table.add_column("value", overflow="fold")
+    for row in rows:
+        table.add_row(*row)
+    console.print(table)
+    console.print(f"[bold]confidence[/] {confidence!r}")
+    console.print(f"[bold]hash[/]       {digest}", soft_wrap=True)
+    if trace is not None:
+        console.print("[bold]trace[/]      " + trace, soft_wrap=True)
+    return out.getvalue()
+
+
+TEXT = st.text(alphabet=st.characters(min_codepoint=0x20, max_codepoint=0x7E), max_size=30) | st.sampled_from(
+    ["", " lead", "trail ", "[bold]x", "a\\[b", ":smile:", "x: y", "[1, 2]", "Ада", "two\nlines", "\t"]
+)
+ROWS = st.lists(st.tuples(TEXT, st.sampled_from(["String", "Int", "Map", "Null"]), TEXT), max_size=4)
+
+
+@settings(max_examples=300, deadline=None)
+@given(ROWS, st.floats(min_value=0, max_value=1), st.lists(TEXT, min_size=1, max_size=3) | st.none())
+def test_plain_table_is_what_rich_draws_or_declines(
+    rows: list[tuple[str, str, str]], confidence: float, trace: list[str] | None
+) -> None:
+    digest = "ab" * 32
+    joined = " → ".join(trace) if trace is not None else None
+    plain = plain_result(rows, confidence, digest, joined)
+    if plain is not None:
+        assert plain == rich_result(rows, confidence, digest, joined)
+
+
+def test_plain_table_draws_the_common_cases() -> None:
+    rows = [("greeting", "String", "Hello, Ada"), ("n", "Map", '{"a": 1, "b": [1, 2]}')]
+    assert plain_result(rows, 1.0, "0" * 64, "a → b") is not None
+    assert plain_result([], 1.0, "0" * 64, None) is not None
+    assert plain_result([("x", "String", "[red]x")], 1.0, "0" * 64, None) is None
+
+
+@pytest.mark.parametrize(
+    ("arguments", "expected"),
+    [
+        (["x.0"], ("x.0", [], False, False)),
+        (
+            ["x.0", "-i", "a=1", "--input", "b:=2", "--input=c=3", "--json", "--trace"],
+            ("x.0", ["a=1", "b:=2", "c=3"], True, True),
+        ),
+        (["-", "--json"], ("-", [], True, False)),
+        ([], None),
+        (["x.0", "y.0"], None),
+        (["x.0", "--help"], None),
+        (["x.0", "-i"], None),
+        (["x.0", "-i", "--json"], None),
+        (["x.0", "--max-steps", "3"], None),
+        (["x.0", "--"], None),
+        (["x.0", "-ia=1"], None),
+    ],
+)
+def test_run_fast_path_takes_only_plain_command_lines(
+    arguments: list[str], expected: tuple[str, list[str], bool, bool] | None
+) -> None:
+    assert _run_arguments(arguments) == expected
+
+
+def test_check_fast_path_takes_only_plain_command_lines() -> None:
+    assert _check_arguments(["a.0", "b", "--json"]) == (["a.0", "b"], True)
+    assert _check_arguments(["-"]) == (["-"], False)
+    for declined in ([], ["-", "a.0"], ["a.0", "-h"], ["--json"]):
+        assert _check_arguments(declined) is None
+
+
+def zero(*arguments: str, fast: bool, stdin: str = "") -> tuple[int, str, str]:
+    """`zero ARGUMENTS` in a fresh process, by the fast path or (fast=False) by typer."""
+    code = "import sys; from zerolang.cli.app import main; sys.argv = ['zero', *sys.argv[1:]]; main()"
+    if not fast:
+        code = (
+            "import sys; from zerolang.cli.typer_app import app; sys.argv = ['zero', *sys.argv[1:]];"
+            " app(prog_name='zero')"
+        )
+    environment = {**os.environ, "NO_COLOR": "1"}
+    environment.pop("FORCE_COLOR", None)
+    done = subprocess.run(
+        [sys.executable, "-c", code, *arguments],
+        capture_output=True,
+        text=True,
+        input=stdin,
+        env=environment,
+        cwd=ROOT,
+    )
+    return done.returncode, done.stdout, done.stderr
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize(
+    "arguments",
+    [
+        ["run", HELLO, "--input", "name=Ada"],
+        ["run", HELLO, "-i", "name=Ada", "--json", "--trace"],
+        ["run", HELLO, "--trace", "-i", "name=[b]Ada"],
+        ["run", HELLO, "-i", "name"],
+        ["run", "missing.0"],
+        ["run", "-"],
+        ["check", HELLO, str(ROOT / "examples")],
+        ["check", HELLO, "--json"],
+        ["check", "missing.0"],
+        ["check", "-"],
+    ],
+)
+def test_fast_path_prints_what_typer_prints(arguments: list[str], tmp_path: Path) -> None:
+    stdin = Path(HELLO).read_text(encoding="utf-8")
+    assert _run_arguments(arguments[1:]) is not None or _check_arguments(arguments[1:]) is not None
+    assert zero(*arguments, fast=True, stdin=stdin) == zero(*arguments, fast=False, stdin=stdin)

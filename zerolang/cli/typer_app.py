@@ -1,0 +1,121 @@
+"""The `zero` command as a typer application: the lazy group built from `COMMANDS`, --version, errors.
+
+`zerolang.cli.app` holds the command table and the entry point; this module is
+imported only when typer reads the command line (see `zerolang.cli.fast`).
+"""
+
+from __future__ import annotations
+
+import functools
+from collections.abc import Callable
+from importlib import import_module
+from typing import Annotated, Any, ParamSpec
+
+import typer
+from typer.core import TyperGroup
+
+from zerolang import __version__
+from zerolang.cli.app import COMMANDS, SUMMARY
+
+P = ParamSpec("P")
+
+
+def reports_errors(command: Callable[P, None]) -> Callable[P, None]:
+    """Our errors become one clear message and exit code 1, inside typer so its test runner sees them."""
+
+    @functools.wraps(command)
+    def wrapper(*args: P.args, **kwargs: P.kwargs) -> None:
+        from zerolang.errors import ZeroError
+
+        try:
+            command(*args, **kwargs)
+        except ZeroError as error:
+            from zerolang.cli.output import print_error
+
+            print_error(error)
+            raise typer.Exit(1) from None
+
+    return wrapper
+
+
+def load_command(name: str) -> Any:
+    """Import command `name`'s module and turn its function or sub-app into a click command."""
+    module_name, _, attribute = COMMANDS[name].target.partition(":")
+    target = getattr(import_module(module_name), attribute)
+    if isinstance(target, typer.Typer):
+        command = typer.main.get_command(target)
+    else:
+        single = typer.Typer(add_completion=False, rich_markup_mode=None)
+        single.command(name)(reports_errors(target))
+        command = typer.main.get_command(single)
+    command.name = name
+    return command
+
+
+class LazyGroup(TyperGroup):
+    """A group that knows its commands from `COMMANDS` and imports one only when it is used."""
+
+    def list_commands(self, ctx: Any) -> list[str]:
+        return [*COMMANDS, *(name for name in self.commands if name not in COMMANDS)]
+
+    def get_command(self, ctx: Any, cmd_name: str) -> Any:
+        if cmd_name not in self.commands and cmd_name in COMMANDS:
+            self.commands[cmd_name] = load_command(cmd_name)
+        return self.commands.get(cmd_name)
+
+    def format_commands(self, ctx: Any, formatter: Any) -> None:
+        """The command list from the table's summaries, without importing any command."""
+        from typer._click.utils import make_default_short_help
+
+        names = self.list_commands(ctx)
+        limit = formatter.width - 6 - max(len(name) for name in names)
+        rows = []
+        for name in names:
+            entry = COMMANDS.get(name)
+            if entry is not None:
+                rows.append((name, make_default_short_help(entry.summary, limit)))
+            else:
+                rows.append((name, self.commands[name].get_short_help_str(limit)))
+        with formatter.section("Commands"):
+            formatter.write_dl(rows)
+
+    def resolve_command(self, ctx: Any, args: list[str]) -> Any:
+        try:
+            return self._click_resolve_command(ctx, args)
+        except typer._click.exceptions.UsageError as error:
+            from difflib import get_close_matches
+
+            matches = get_close_matches(args[0], self.list_commands(ctx)) if args else []
+            if matches:
+                suggestions = ", ".join(repr(match) for match in matches)
+                error.message = f"{error.message.rstrip('.')}. Did you mean {suggestions}?"
+            raise
+
+
+app = typer.Typer(
+    name="zero",
+    cls=LazyGroup,
+    help=SUMMARY,
+    no_args_is_help=True,
+    add_completion=False,
+    pretty_exceptions_enable=False,
+    # Plain help: rich-formatted help costs ~0.3 s of imports on every `zero --help`.
+    rich_markup_mode=None,
+    context_settings={"help_option_names": ["-h", "--help"]},
+)
+
+
+def _version(value: bool) -> None:
+    if value:
+        typer.echo(f"zero {__version__}")
+        raise typer.Exit()
+
+
+@app.callback()
+def _root(
+    version: Annotated[
+        bool,
+        typer.Option("--version", "-V", callback=_version, is_eager=True, help="Print the version and exit."),
+    ] = False,
+) -> None:
+    """The 0-lang toolchain."""
