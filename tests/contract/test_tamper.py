@@ -326,7 +326,7 @@ def test_a_store_from_before_seals_is_sealed_when_opened(db: Path) -> None:
     assert "seal: contexts: 3 rows, but their contents differ" in checked.stdout
 
 
-UNSEALED_EDITS = [
+HISTORY_EDITS = [
     ("fact-times-unretracted", "UPDATE fact_times SET valid_to = NULL, retired_at = NULL, retired_by = NULL"),
     ("fact-event-detail", "UPDATE fact_events SET detail = 'nothing happened'"),
     ("space-log-subject", "UPDATE space_log SET subject = 'someone else'"),
@@ -337,12 +337,7 @@ UNSEALED_EDITS = [
 ]
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="known gap: fact_times, fact_events, space_log, semantic_facts and tombstones are not sealed"
-    " (integrity.SEALED); a hand edit there (even un-retracting a fact) is not seen by check",
-)
-@pytest.mark.parametrize(("name", "sql"), UNSEALED_EDITS, ids=_ids(UNSEALED_EDITS))
+@pytest.mark.parametrize(("name", "sql"), HISTORY_EDITS, ids=_ids(HISTORY_EDITS))
 def test_check_sees_a_hand_edit_of_the_history_and_tiers(db: Path, name: str, sql: str) -> None:
     now = "2026-03-02T00:00:00Z"
     for command in (

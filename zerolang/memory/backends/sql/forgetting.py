@@ -13,6 +13,7 @@ from collections.abc import Sequence
 
 from zerolang.memory.backend import Removed, TombstoneRow
 from zerolang.memory.backends.sql.seals import Seals
+from zerolang.memory.integrity import change
 
 _EPISODE_TABLES = ("episodes", "pruned_episodes")
 
@@ -223,20 +224,28 @@ class Forgetting(Seals):
 
     def purge_tombstone(self, tombstone: bytes, stamp: str) -> bool:
         with self.write():
+            before = self.sealed_rows("tombstones", [tombstone])
             changed = self.run(
                 "UPDATE tombstones SET target = NULL, payload = NULL, purged_at = ?"
                 " WHERE space = ? AND hash = ? AND purged_at IS NULL",
                 [stamp, self.space, tombstone],
             )
+            if changed:
+                after = [(*row[:2], None, row[3], None, stamp, row[6]) for row in before]
+                self.seal_apply({"tombstones": change("tombstones", after, before)})
         return changed > 0
 
     def restore_tombstone(self, tombstone: bytes, stamp: str) -> bool:
         with self.write():
+            before = self.sealed_rows("tombstones", [tombstone])
             changed = self.run(
                 "UPDATE tombstones SET restored_at = ?, payload = NULL"
                 " WHERE space = ? AND hash = ? AND restored_at IS NULL",
                 [stamp, self.space, tombstone],
             )
+            if changed:
+                after = [(*row[:4], None, row[5], stamp) for row in before]
+                self.seal_apply({"tombstones": change("tombstones", after, before)})
             self.run("DELETE FROM forgotten_keys WHERE space = ? AND tombstone = ?", [self.space, tombstone])
         return changed > 0
 
