@@ -113,6 +113,19 @@ def test_restating_with_another_confidence_is_recorded(location: str, space: str
         assert store.check().ok
 
 
+def test_a_restatement_beside_new_records_keeps_the_seals(location: str, space: str) -> None:
+    """The restated episode and refolded fact are sealed by the write itself (no rescan of the space)."""
+    with MemoryStore(location, space=space, single_valued=[]) as store:
+        group = ("2020-01-01T00:00:00Z", "chat", "bio", [("carol", "knows", "dave", 0.9)])
+        ingest(store, parse_inputs(inputs(group)), now=T1)
+        lower = ("2020-01-01T00:00:00Z", "chat", "bio", [("carol", "knows", "dave", 0.3)])
+        other = ("2020-01-02T00:00:00Z", "chat", "bio", [("carol", "knows", "erin", 0.8)])
+        result = ingest(store, parse_inputs(inputs(lower, other)), now=T2)
+        assert result.restated == 1 and result.new_episodes == 1
+        report = store.check()
+        assert report.ok, report.problems
+
+
 def test_retract_closes_and_retires(location: str, space: str) -> None:
     with MemoryStore(location, space=space, single_valued=[]) as store:
         ingest(store, parse_inputs(inputs(PARIS)), now=T1)

@@ -100,8 +100,6 @@ class Records(Seals):
             restated = self._restate(records, stored)
             work.duplicates -= restated
             if not work.fresh:
-                if restated:
-                    self.reseal()  # a restatement changed stored episodes and facts
                 return InsertResult(duplicates=work.duplicates, forgotten=len(forgotten), restated=restated)
             old_concepts = {bytes(row[0]): row for row in self.sealed_rows("concepts", work.concept_keys())}
             old_facts = {bytes(row[0]): row for row in self.sealed_rows("facts", work.fact_keys())}
@@ -120,10 +118,7 @@ class Records(Seals):
             had_contexts = self._existing("contexts", [row[0] for row in plan.contexts])
             changes = seal_changes(plan, old_concepts, old_facts, had_aliases, had_contexts)
             self.write_plan(plan)
-            if restated:
-                self.reseal()  # a restatement changed stored episodes and facts: count them again
-            else:
-                self.seal_apply(changes)
+            self.seal_apply(changes)  # a restatement sealed its own changes (`restate_episodes`)
             return replace(plan.result, forgotten=len(forgotten), restated=restated)
 
     def _restate(self, records: Sequence[MemoryRecord], stored: set[bytes]) -> int:

@@ -81,11 +81,16 @@ class Temporal(Seals):
         """Set these episodes' confidences `(episode, fact, confidence)` and refold their facts."""
         if not changes:
             return
+        episodes = sorted({episode for episode, _, _ in changes})
+        facts = sorted({fact for _, fact, _ in changes})
+        before = {
+            "episodes": self.sealed_rows("episodes", episodes),
+            "facts": self.sealed_rows("facts", facts),
+        }
         self.run_many(
             "UPDATE episodes SET confidence = ? WHERE space = ? AND hash = ?",
             [(confidence, self.space, episode) for episode, _, confidence in changes],
         )
-        facts = sorted({fact for _, fact, _ in changes})
         kept: dict[bytes, list[float]] = {key: [] for key in facts}
         for table in ("episodes", "pruned_episodes"):
             for fact, confidence in self.select_in(
@@ -103,6 +108,11 @@ class Temporal(Seals):
             " WHERE space = ? AND hash = ?",
             updates,
         )
+        after = {
+            "episodes": self.sealed_rows("episodes", episodes),
+            "facts": self.sealed_rows("facts", facts),
+        }
+        self.seal_apply({table: change(table, after[table], before[table]) for table in before})
 
     def append_log(self, at: str, kind: str, subject: bytes, detail: str = "") -> None:
         with self.write():
