@@ -126,6 +126,22 @@ def test_a_restatement_beside_new_records_keeps_the_seals(location: str, space: 
         assert report.ok, report.problems
 
 
+def test_forgetting_a_facts_first_episode_leaves_no_time_of_it(location: str, space: str) -> None:
+    """The fact keeps the times of the episodes it keeps (check holds created_at within them)."""
+    from zerolang.memory.forget import Selector, forget
+
+    with MemoryStore(location, space=space, single_valued=[]) as store:
+        early = ("2020-01-01T00:00:00Z", "chat", "early", [("carol", "knows", "dave", 0.9)])
+        late = ("2020-01-02T00:00:00Z", "chat", "late", [("carol", "knows", "dave", 0.5)])
+        ingest(store, parse_inputs(inputs(early)), now=T1)
+        ingest(store, parse_inputs(inputs(late)), now=T2)
+        forget(store, Selector("scope", "early"), at=T3)
+        (fact,) = store.backend.find_facts(FactFilter())
+        assert fact.observations == 1 and fact.created_at == fact.updated_at != T1
+        report = store.check()
+        assert report.ok, report.problems
+
+
 def test_retract_closes_and_retires(location: str, space: str) -> None:
     with MemoryStore(location, space=space, single_valued=[]) as store:
         ingest(store, parse_inputs(inputs(PARIS)), now=T1)

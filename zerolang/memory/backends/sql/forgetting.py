@@ -3,7 +3,8 @@
 A forget removes episodes (live and pruned) from every table that mentions
 them, then the facts left without any episode, the concepts left without any
 fact and the contexts left without any episode; a fact that keeps episodes
-gets its observation count and folded confidence recomputed from them. The
+gets its observation count, folded confidence and times (its first and latest
+episode's) recomputed from them, so no trace of the forgotten ones is left. The
 tombstone and the keys it blocks are written in the same transaction, and the
 table seals take every row it adds, refolds or deletes (read before the write),
 so a forget costs what it removes, not a rescan of the space.
@@ -134,14 +135,15 @@ class Forgetting(Seals):
                 keep = 1.0
                 for _, confidence in sorted(seen):
                     keep *= 1.0 - confidence
-                updates.append((1.0 - keep, len(seen), max(created for created, _ in seen), space, key))
+                times = [created for created, _ in seen]
+                updates.append((1.0 - keep, len(seen), min(times), max(times), space, key))
         if updates:
             old = self.sealed_rows("facts", [key for *_, key in updates])
             by_key = {bytes(row[0]): row for row in old}
-            new = [(*by_key[key][:4], c, n, by_key[key][6], u) for c, n, u, _, key in updates]
+            new = [(*by_key[key][:4], c, n, first, last) for c, n, first, last, _, key in updates]
             _fold(changes, "facts", new, old)
             self.run_many(
-                "UPDATE facts SET confidence = ?, observations = ?, updated_at = ?"
+                "UPDATE facts SET confidence = ?, observations = ?, created_at = ?, updated_at = ?"
                 " WHERE space = ? AND hash = ?",
                 updates,
             )
