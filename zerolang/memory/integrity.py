@@ -4,8 +4,10 @@ Hashes cover what content addressing can (a concept's label, a fact's
 labels and predicate, a context's three fields); the merge rules give back
 what is derivable (a fact's confidence, observations and times). What is
 left -- a context's agent, session and metadata, a concept's aliases, the
-exact times -- is covered by a *seal* per space and table: the number of rows
-and the sum (mod 2^256) of the SHA-256 of each row's canonical encoding.
+exact times, and (the second generation, `GENERATIONS`) a fact's validity and
+history, the space log, semantic memory and the tombstones -- is covered by a
+*seal* per space and table: the number of rows and the sum (mod 2^256) of the
+SHA-256 of each row's canonical encoding.
 
 A sum is a multiset hash: order-free, and updated in O(1) per written row
 (add the new row's digest, subtract the old one's), so a writer never rereads
