@@ -334,6 +334,8 @@ HISTORY_EDITS = [
     ("semantic-first-seen", "UPDATE semantic_facts SET first_seen = '1999-01-01T00:00:00.000Z'"),
     ("tombstone-payload", "UPDATE tombstones SET payload = '{}'"),
     ("tombstone-target", "UPDATE tombstones SET target = 'something else'"),
+    ("semantic-source-deleted", "DELETE FROM semantic_sources"),
+    ("forgotten-key-deleted", "DELETE FROM forgotten_keys"),  # would let the forgotten back in
 ]
 
 
@@ -397,10 +399,11 @@ def test_a_store_from_before_the_second_seals_is_sealed_when_opened(db: Path) ->
     """A file whose first-generation tables are sealed gets the history, log, semantic memory and
     tombstones sealed from their rows on first open; later edits there then show."""
     from zerolang.memory.backends.sqlite.migrations import MIGRATIONS, SEALS_2
+    from zerolang.memory.integrity import GENERATIONS
 
     _history(db)
     connection = sqlite3.connect(db)
-    tables = ("fact_times", "fact_events", "space_log", "semantic_facts", "tombstones", "*sealed:2*")
+    tables = (*GENERATIONS[1][1], GENERATIONS[1][0])
     connection.execute(f"DELETE FROM table_seals WHERE tbl IN ({', '.join('?' * len(tables))})", tables)
     connection.execute(f"PRAGMA user_version = {MIGRATIONS.index(SEALS_2)}")
     connection.commit()

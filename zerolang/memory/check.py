@@ -441,7 +441,9 @@ _TABLE_OF = {
     "fact event": "fact_events",
     "log entry": "space_log",
     "semantic fact": "semantic_facts",
+    "semantic source": "semantic_sources",
     "tombstone": "tombstones",
+    "forgotten key": "forgotten_keys",
 }
 
 # The tables whose rows are only type-checked (the seal covers their content), with each
@@ -451,7 +453,9 @@ _TYPED_ONLY: dict[str, tuple[str, tuple[str, ...]]] = {
     "fact_events": ("fact event", ("hash", "text", "text", "text?", "text?", "unit?", "text")),
     "space_log": ("log entry", ("text", "text", "hash", "text")),
     "semantic_facts": ("semantic fact", ("hash", "unit", "count", "text", "text")),
+    "semantic_sources": ("semantic source", ("hash", "hash")),
     "tombstones": ("tombstone", ("hash", "text", "text?", "text", "text?", "text?", "text?")),
+    "forgotten_keys": ("forgotten key", ("hash", "hash", "text")),
 }
 
 

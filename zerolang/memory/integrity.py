@@ -5,7 +5,8 @@ labels and predicate, a context's three fields); the merge rules give back
 what is derivable (a fact's confidence, observations and times). What is
 left -- a context's agent, session and metadata, a concept's aliases, the
 exact times, and (the second generation, `GENERATIONS`) a fact's validity and
-history, the space log, semantic memory and the tombstones -- is covered by a
+history, the space log, semantic memory (and the episodes merged into it), the
+tombstones and the keys they block -- is covered by a
 *seal* per space and table: the number of rows and the sum (mod 2^256) of the
 SHA-256 of each row's canonical encoding.
 
@@ -101,6 +102,7 @@ SEALED: Mapping[str, tuple[tuple[str, str], ...]] = {
         ("first_seen", "t"),
         ("last_reinforced", "t"),
     ),
+    "semantic_sources": (("episode_hash", "b"), ("fact_hash", "b")),
     "tombstones": (
         ("hash", "b"),
         ("kind", "t"),
@@ -110,6 +112,7 @@ SEALED: Mapping[str, tuple[tuple[str, str], ...]] = {
         ("purged_at", "T"),
         ("restored_at", "T"),
     ),
+    "forgotten_keys": (("key", "b"), ("tombstone", "b"), ("kind", "t")),
 }
 
 # The tables sealed by each generation of the seals, with the marker row (space MARKER_SPACE)
@@ -119,7 +122,18 @@ SEALED: Mapping[str, tuple[tuple[str, str], ...]] = {
 # deleted by hand: `check` says so (nothing reseals a store silently).
 GENERATIONS: tuple[tuple[str, tuple[str, ...]], ...] = (
     (MARKER_TABLE, ("concepts", "concept_aliases", "contexts", "facts", "episodes", "pruned_episodes")),
-    ("*sealed:2*", ("fact_times", "fact_events", "space_log", "semantic_facts", "tombstones")),
+    (
+        "*sealed:2*",
+        (
+            "fact_times",
+            "fact_events",
+            "space_log",
+            "semantic_facts",
+            "semantic_sources",
+            "tombstones",
+            "forgotten_keys",
+        ),
+    ),
 )
 
 

@@ -59,19 +59,38 @@ class Forgetting(Seals):
                 t = tombstone
                 row = (t.hash, t.kind, t.target, t.created_at, t.payload, t.purged_at, t.restored_at)
                 _fold(changes, "tombstones", [row])
-            self._block(tombstone.hash, blocked)
+            self._block(tombstone.hash, blocked, changes)
             concepts = [key for key, kind in blocked if kind == "concept"]
             removed = self._remove(sorted(set(episodes)), concepts, changes)
             self.seal_apply(changes)  # every row it added, refolded or deleted, as read before
             return removed
 
-    def _block(self, tombstone: bytes, blocked: Sequence[tuple[bytes, str]]) -> None:
-        if blocked:
-            self.run_many(
-                "INSERT INTO forgotten_keys (space, key, tombstone, kind) VALUES (?, ?, ?, ?)"
-                " ON CONFLICT DO NOTHING",
-                [(self.space, key, tombstone, kind) for key, kind in sorted(set(blocked))],
+    def _block(
+        self, tombstone: bytes, blocked: Sequence[tuple[bytes, str]], changes: dict[str, Seal]
+    ) -> None:
+        if not blocked:
+            return
+        rows = sorted(set(blocked))
+        stored = {
+            bytes(row[0])
+            for row in self.select_in(
+                "SELECT key FROM forgotten_keys WHERE space = ? AND tombstone = ?",
+                "key",
+                [key for key, _ in rows],
+                [self.space, tombstone],
             )
+        }
+        added = []
+        for key, kind in rows:  # the first row of a key is the one the table keeps
+            if key not in stored:
+                stored.add(key)
+                added.append((key, tombstone, kind))
+        _fold(changes, "forgotten_keys", added)
+        self.run_many(
+            "INSERT INTO forgotten_keys (space, key, tombstone, kind) VALUES (?, ?, ?, ?)"
+            " ON CONFLICT DO NOTHING",
+            [(self.space, key, tombstone, kind) for key, kind in rows],
+        )
 
     def _remove(self, episodes: list[bytes], concepts: list[bytes], changes: dict[str, Seal]) -> Removed:
         """Delete the episodes and the facts, concepts and contexts left without them."""
@@ -263,7 +282,9 @@ class Forgetting(Seals):
             if changed:
                 after = [(*row[:4], None, row[5], stamp) for row in before]
                 self.seal_apply({"tombstones": change("tombstones", after, before)})
+            unblocked = self.sealed_rows("forgotten_keys", [tombstone], "tombstone")
             self.run("DELETE FROM forgotten_keys WHERE space = ? AND tombstone = ?", [self.space, tombstone])
+            self.seal_apply({"forgotten_keys": change("forgotten_keys", [], unblocked)})
         return changed > 0
 
     def erase_freed(self) -> None:

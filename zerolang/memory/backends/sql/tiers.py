@@ -128,6 +128,7 @@ class Tiers(Seals):
                     "INSERT INTO semantic_sources (space, episode_hash, fact_hash) VALUES (?, ?, ?)",
                     (self.space, source, fact),
                 )
+                self.seal_apply({"semantic_sources": change("semantic_sources", [(source, fact)])})
         return True
 
     def semantic_merged(self, episode: bytes) -> bool:
