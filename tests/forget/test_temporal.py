@@ -149,6 +149,35 @@ def test_a_restating_batch_keeps_the_seals_row_by_row(
         assert store.check().ok
 
 
+def test_a_restatement_beside_new_records_keeps_the_seals(location: str, space: str) -> None:
+    """The restated episode and refolded fact are sealed by the write itself (no rescan of the space)."""
+    with MemoryStore(location, space=space, single_valued=[]) as store:
+        group = ("2020-01-01T00:00:00Z", "chat", "bio", [("carol", "knows", "dave", 0.9)])
+        ingest(store, parse_inputs(inputs(group)), now=T1)
+        lower = ("2020-01-01T00:00:00Z", "chat", "bio", [("carol", "knows", "dave", 0.3)])
+        other = ("2020-01-02T00:00:00Z", "chat", "bio", [("carol", "knows", "erin", 0.8)])
+        result = ingest(store, parse_inputs(inputs(lower, other)), now=T2)
+        assert result.restated == 1 and result.new_episodes == 1
+        report = store.check()
+        assert report.ok, report.problems
+
+
+def test_forgetting_a_facts_first_episode_leaves_no_time_of_it(location: str, space: str) -> None:
+    """The fact keeps the times of the episodes it keeps (check holds created_at within them)."""
+    from zerolang.memory.forget import Selector, forget
+
+    with MemoryStore(location, space=space, single_valued=[]) as store:
+        early = ("2020-01-01T00:00:00Z", "chat", "early", [("carol", "knows", "dave", 0.9)])
+        late = ("2020-01-02T00:00:00Z", "chat", "late", [("carol", "knows", "dave", 0.5)])
+        ingest(store, parse_inputs(inputs(early)), now=T1)
+        ingest(store, parse_inputs(inputs(late)), now=T2)
+        forget(store, Selector("scope", "early"), at=T3)
+        (fact,) = store.backend.find_facts(FactFilter())
+        assert fact.observations == 1 and fact.created_at == fact.updated_at != T1
+        report = store.check()
+        assert report.ok, report.problems
+
+
 def test_retract_closes_and_retires(location: str, space: str) -> None:
     with MemoryStore(location, space=space, single_valued=[]) as store:
         ingest(store, parse_inputs(inputs(PARIS)), now=T1)

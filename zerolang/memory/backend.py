@@ -400,6 +400,9 @@ class MemoryBackend(Protocol):
     def raw_seals(self) -> Iterator[tuple[Any, Any, Any]]:
         """(table, rows, digest) of this space's seals, as stored."""
 
+    def raw_seal_markers(self) -> set[str]:
+        """The store's marker rows (which generations of `integrity.GENERATIONS` it holds sealed)."""
+
     # ---- tiers ----
     def working_push(self, session: str, episode: bytes, stamp: str, capacity: int) -> list[bytes]:
         """Add an episode to a session's buffer; the evicted ones, oldest first."""

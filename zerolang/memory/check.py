@@ -12,9 +12,11 @@ Three layers, each row read once, as stored:
    episode about it; `created_at <= updated_at`; an alias's key is its
    normalised spelling; a context's metadata is a JSON object.
 3. **Seals** (`zerolang.memory.integrity`): what is not derivable (aliases,
-   a context's agent, session and metadata, exact times) is covered by a
-   digest of every row, kept by the backend on write and compared here: a
-   hand edit, a deleted or added row, a value of another type all show.
+   a context's agent, session and metadata, exact times, and the history,
+   space log, semantic memory and tombstones) is covered by a digest of every
+   row, kept by the backend on write and compared here: a hand edit, a
+   deleted or added row, a value of another type all show, and so does a
+   deleted marker row (which generations of the seals the store holds).
 
 A malformed row (a text or BLOB where a number or label belongs, bytes that
 are not UTF-8) is reported, never a crash. Episodes that maintenance pruned
@@ -114,6 +116,8 @@ class _Checker:
         self.scan("contexts", "context", self.context)
         self.scan("pruned_episodes", "pruned episode", self.pruned)
         self.scan("episodes", "episode", self.episode)
+        for table, (kind, fields) in _TYPED_ONLY.items():
+            self.scan(table, kind, self.typed_row(kind, fields))
         self.aggregates()
         for key in self.labels.keys() - self.mentioned:
             self.report("concept", key, "no fact refers to it")
@@ -161,6 +165,16 @@ class _Checker:
     def times(self, kind: str, key: object, created: object, updated: object) -> None:
         if isinstance(created, str) and isinstance(updated, str) and updated < created:
             self.report(kind, key, f"updated_at {updated!r} is before created_at {created!r}")
+
+    def typed_row(self, kind: str, fields: tuple[str, ...]) -> Callable[[tuple[Any, ...]], None]:
+        """A check of a row whose content only the seal covers: each value of its kind."""
+        names = [name for name, _ in SEALED[_TABLE_OF[kind]]]
+
+        def check(row: tuple[Any, ...]) -> None:
+            key = row[0] if fields[0] == "hash" else ""
+            self.typed(kind, key, zip(names, row, fields, strict=True))
+
+        return check
 
     # ---- rows ----
 
@@ -385,6 +399,15 @@ class _Checker:
     # ---- the seals kept on write ----
 
     def compare_seals(self) -> None:
+        markers = self.db.raw_seal_markers()
+        for number, (marker, tables) in enumerate(integrity.GENERATIONS, 1):
+            if marker not in markers and integrity.pending(number) not in markers:
+                self.report(
+                    "seal",
+                    "",
+                    f"the marker row {marker!r} saying {', '.join(tables)} are sealed is missing"
+                    " (table_seals was edited outside zerolang)",
+                )
         stored: dict[str, Seal] = {}
         for table, rows, digest in self.db.raw_seals():
             seal = Seal.parse(rows, digest)
@@ -414,6 +437,25 @@ _TABLE_OF = {
     "context": "contexts",
     "episode": "episodes",
     "pruned episode": "pruned_episodes",
+    "fact times": "fact_times",
+    "fact event": "fact_events",
+    "log entry": "space_log",
+    "semantic fact": "semantic_facts",
+    "semantic source": "semantic_sources",
+    "tombstone": "tombstones",
+    "forgotten key": "forgotten_keys",
+}
+
+# The tables whose rows are only type-checked (the seal covers their content), with each
+# sealed column's kind (as `_Checker.typed` takes them).
+_TYPED_ONLY: dict[str, tuple[str, tuple[str, ...]]] = {
+    "fact_times": ("fact times", ("hash", "text?", "text?", "text?", "text?")),
+    "fact_events": ("fact event", ("hash", "text", "text", "text?", "text?", "unit?", "text")),
+    "space_log": ("log entry", ("text", "text", "hash", "text")),
+    "semantic_facts": ("semantic fact", ("hash", "unit", "count", "text", "text")),
+    "semantic_sources": ("semantic source", ("hash", "hash")),
+    "tombstones": ("tombstone", ("hash", "text", "text?", "text", "text?", "text?", "text?")),
+    "forgotten_keys": ("forgotten key", ("hash", "hash", "text")),
 }
 
 
@@ -451,6 +493,7 @@ _TYPES: dict[str, Callable[[object], bool]] = {
     "text": _is_text,
     "text?": lambda value: value is None or isinstance(value, str),
     "unit": _is_unit,
+    "unit?": lambda value: value is None or _is_unit(value),
     "count": _is_count,
     "hash": _is_hash,
 }
@@ -458,6 +501,7 @@ _WANTED = {
     "text": "text",
     "text?": "text or null",
     "unit": "a number in [0, 1]",
+    "unit?": "a number in [0, 1] or null",
     "count": "a positive integer",
     "hash": "a 32-byte hash",
 }

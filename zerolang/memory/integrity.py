@@ -4,8 +4,11 @@ Hashes cover what content addressing can (a concept's label, a fact's
 labels and predicate, a context's three fields); the merge rules give back
 what is derivable (a fact's confidence, observations and times). What is
 left -- a context's agent, session and metadata, a concept's aliases, the
-exact times -- is covered by a *seal* per space and table: the number of rows
-and the sum (mod 2^256) of the SHA-256 of each row's canonical encoding.
+exact times, and (the second generation, `GENERATIONS`) a fact's validity and
+history, the space log, semantic memory (and the episodes merged into it), the
+tombstones and the keys they block -- is covered by a
+*seal* per space and table: the number of rows and the sum (mod 2^256) of the
+SHA-256 of each row's canonical encoding.
 
 A sum is a multiset hash: order-free, and updated in O(1) per written row
 (add the new row's digest, subtract the old one's), so a writer never rereads
@@ -27,9 +30,8 @@ from dataclasses import dataclass
 MODULUS = 1 << 256
 MARKER_SPACE = ""  # not a space name: the row saying every table of every space is sealed
 MARKER_TABLE = "*sealed*"
-
 # The sealed columns of each table, in order (`space` is the seal's own key; ids are not content).
-# Per column: `b` bytes, `t` text, `T` text or NULL, `r` real, `i` integer.
+# Per column: `b` bytes, `t` text, `T` text or NULL, `r` real, `R` real or NULL, `i` integer.
 SEALED: Mapping[str, tuple[tuple[str, str], ...]] = {
     "concepts": (
         ("hash", "b"),
@@ -75,7 +77,69 @@ SEALED: Mapping[str, tuple[tuple[str, str], ...]] = {
         ("pruned_at", "t"),
         ("reason", "t"),
     ),
+    # generation 2 (LATER_SEALED): the history, the log, semantic memory and the tombstones
+    "fact_times": (
+        ("fact_hash", "b"),
+        ("valid_from", "T"),
+        ("valid_to", "T"),
+        ("retired_at", "T"),
+        ("retired_by", "T"),
+    ),
+    "fact_events": (
+        ("fact_hash", "b"),
+        ("kind", "t"),
+        ("at", "t"),
+        ("valid_from", "T"),
+        ("valid_to", "T"),
+        ("confidence", "R"),
+        ("detail", "t"),
+    ),
+    "space_log": (("at", "t"), ("kind", "t"), ("subject", "b"), ("detail", "t")),
+    "semantic_facts": (
+        ("fact_hash", "b"),
+        ("confidence", "r"),
+        ("observations", "i"),
+        ("first_seen", "t"),
+        ("last_reinforced", "t"),
+    ),
+    "semantic_sources": (("episode_hash", "b"), ("fact_hash", "b")),
+    "tombstones": (
+        ("hash", "b"),
+        ("kind", "t"),
+        ("target", "T"),
+        ("created_at", "t"),
+        ("payload", "T"),
+        ("purged_at", "T"),
+        ("restored_at", "T"),
+    ),
+    "forgotten_keys": (("key", "b"), ("tombstone", "b"), ("kind", "t")),
 }
+
+# The tables sealed by each generation of the seals, with the marker row (space MARKER_SPACE)
+# saying that a store's tables of that generation are sealed. A migration that brings a
+# generation writes its `pending` row instead; opening the store then seals that generation's
+# tables from their rows, once, and replaces the row by the marker. A marker missing later was
+# deleted by hand: `check` says so (nothing reseals a store silently).
+GENERATIONS: tuple[tuple[str, tuple[str, ...]], ...] = (
+    (MARKER_TABLE, ("concepts", "concept_aliases", "contexts", "facts", "episodes", "pruned_episodes")),
+    (
+        "*sealed:2*",
+        (
+            "fact_times",
+            "fact_events",
+            "space_log",
+            "semantic_facts",
+            "semantic_sources",
+            "tombstones",
+            "forgotten_keys",
+        ),
+    ),
+)
+
+
+def pending(generation: int) -> str:
+    """The marker row a migration writes for generation `generation` (1-based) of the seals."""
+    return f"*pending:{generation}*"
 
 
 def columns(table: str) -> str:
@@ -83,7 +147,10 @@ def columns(table: str) -> str:
     return ", ".join(name for name, _ in SEALED[table])
 
 
-_REAL = {table: tuple(i for i, (_, kind) in enumerate(cols) if kind == "r") for table, cols in SEALED.items()}
+_REAL = {
+    table: tuple(i for i, (_, kind) in enumerate(cols) if kind in ("r", "R"))
+    for table, cols in SEALED.items()
+}
 _INTEGER = {
     table: tuple(i for i, (_, kind) in enumerate(cols) if kind == "i") for table, cols in SEALED.items()
 }

@@ -219,6 +219,8 @@ CREATE INDEX space_log_by_space ON space_log (space, seq);
     f"CREATE POLICY zero_space ON space_log USING ({_POLICY}) WITH CHECK ({_POLICY});\n"
 )
 
+_NO_DIGEST = "0" * 64  # the digest column of a marker row
+
 # Table seals (`zerolang.memory.integrity`): per space and table, the row count and digest sum
 # every write keeps; the backend fills it from the rows once, when it opens a store without it.
 # Every role reads the marker row (space ''); each writes only the seals of its granted spaces.
@@ -232,6 +234,8 @@ CREATE TABLE IF NOT EXISTS table_seals (
 );
 ALTER TABLE table_seals ENABLE ROW LEVEL SECURITY;
 CREATE POLICY zero_space ON table_seals USING (space = '' OR {_POLICY}) WITH CHECK ({_POLICY});
+INSERT INTO table_seals (space, tbl, row_count, digest) VALUES ('', '*pending:1*', 0, '{_NO_DIGEST}')
+    ON CONFLICT DO NOTHING;
 """
 
 # Version 2: the archive's summary index (`memory_index` of seed 004), keyed by space like every
@@ -290,6 +294,14 @@ ALTER TABLE episodes DROP CONSTRAINT IF EXISTS episodes_space_fact_hash_fkey;
 ALTER TABLE episodes DROP CONSTRAINT IF EXISTS episodes_space_context_hash_fkey;
 """
 
+# The second generation of the seals (`integrity.GENERATIONS`): the history (fact_times,
+# fact_events), the space log, semantic memory and the tombstones. Opening the store seals them
+# from their rows, once, when it finds this row.
+SEALS_2 = f"""
+INSERT INTO table_seals (space, tbl, row_count, digest) VALUES ('', '*pending:2*', 0, '{_NO_DIGEST}')
+    ON CONFLICT DO NOTHING;
+"""
+
 MIGRATIONS: tuple[str, ...] = (
     V1,
     V_FORGET,
@@ -299,6 +311,7 @@ MIGRATIONS: tuple[str, ...] = (
     MEMORY_INDEX,
     RANKED_ENDS,
     V_INGEST,
+    SEALS_2,
 )  # MIGRATIONS[n - 1] takes version n - 1 to n
 LATEST = len(MIGRATIONS)
 

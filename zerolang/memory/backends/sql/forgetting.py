@@ -3,8 +3,11 @@
 A forget removes episodes (live and pruned) from every table that mentions
 them, then the facts left without any episode, the concepts left without any
 fact and the contexts left without any episode; a fact that keeps episodes
-gets its observation count and folded confidence recomputed from them. The
-tombstone and the keys it blocks are written in the same transaction.
+gets its observation count, folded confidence and times (its first and latest
+episode's) recomputed from them, so no trace of the forgotten ones is left. The
+tombstone and the keys it blocks are written in the same transaction, and the
+table seals take every row it adds, refolds or deletes (read before the write),
+so a forget costs what it removes, not a rescan of the space.
 """
 
 from __future__ import annotations
@@ -13,6 +16,7 @@ from collections.abc import Sequence
 
 from zerolang.memory.backend import Removed, TombstoneRow
 from zerolang.memory.backends.sql.seals import Seals
+from zerolang.memory.integrity import SEALED, Seal, change
 
 _EPISODE_TABLES = ("episodes", "pruned_episodes")
 
@@ -36,7 +40,7 @@ class Forgetting(Seals):
     ) -> Removed:
         space = self.space
         with self.write():
-            self.run(
+            added = self.run(
                 "INSERT INTO tombstones (space, hash, kind, target, created_at, payload, purged_at,"
                 " restored_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT DO NOTHING",
                 [
@@ -50,20 +54,45 @@ class Forgetting(Seals):
                     tombstone.restored_at,
                 ],
             )
-            self._block(tombstone.hash, blocked)
-            removed = self._remove(sorted(set(episodes)), [key for key, kind in blocked if kind == "concept"])
-            self.reseal()  # what the forget took out (and the confidences it refolded), counted again
+            changes: dict[str, Seal] = {}
+            if added:
+                t = tombstone
+                row = (t.hash, t.kind, t.target, t.created_at, t.payload, t.purged_at, t.restored_at)
+                _fold(changes, "tombstones", [row])
+            self._block(tombstone.hash, blocked, changes)
+            concepts = [key for key, kind in blocked if kind == "concept"]
+            removed = self._remove(sorted(set(episodes)), concepts, changes)
+            self.seal_apply(changes)  # every row it added, refolded or deleted, as read before
             return removed
 
-    def _block(self, tombstone: bytes, blocked: Sequence[tuple[bytes, str]]) -> None:
-        if blocked:
-            self.run_many(
-                "INSERT INTO forgotten_keys (space, key, tombstone, kind) VALUES (?, ?, ?, ?)"
-                " ON CONFLICT DO NOTHING",
-                [(self.space, key, tombstone, kind) for key, kind in sorted(set(blocked))],
+    def _block(
+        self, tombstone: bytes, blocked: Sequence[tuple[bytes, str]], changes: dict[str, Seal]
+    ) -> None:
+        if not blocked:
+            return
+        rows = sorted(set(blocked))
+        stored = {
+            bytes(row[0])
+            for row in self.select_in(
+                "SELECT key FROM forgotten_keys WHERE space = ? AND tombstone = ?",
+                "key",
+                [key for key, _ in rows],
+                [self.space, tombstone],
             )
+        }
+        added = []
+        for key, kind in rows:  # the first row of a key is the one the table keeps
+            if key not in stored:
+                stored.add(key)
+                added.append((key, tombstone, kind))
+        _fold(changes, "forgotten_keys", added)
+        self.run_many(
+            "INSERT INTO forgotten_keys (space, key, tombstone, kind) VALUES (?, ?, ?, ?)"
+            " ON CONFLICT DO NOTHING",
+            [(self.space, key, tombstone, kind) for key, kind in rows],
+        )
 
-    def _remove(self, episodes: list[bytes], concepts: list[bytes]) -> Removed:
+    def _remove(self, episodes: list[bytes], concepts: list[bytes], changes: dict[str, Seal]) -> Removed:
         """Delete the episodes and the facts, concepts and contexts left without them."""
         space = self.space
         facts: set[bytes] = set()
@@ -82,20 +111,23 @@ class Forgetting(Seals):
             ("episodes", "hash"),
             ("pruned_episodes", "hash"),
         ):
-            self._delete(table, column, episodes)
-        removed_facts, ends = self._refold(sorted(facts))
+            self._delete(table, column, episodes, changes)
+        removed_facts, ends = self._refold(sorted(facts), changes)
         ends |= set(concepts)
-        removed_concepts = self._drop_unreferenced_concepts(sorted(ends))
-        removed_contexts = self._drop_unreferenced_contexts(sorted(contexts))
+        removed_concepts = self._drop_unreferenced_concepts(sorted(ends), changes)
+        removed_contexts = self._drop_unreferenced_contexts(sorted(contexts), changes)
         return Removed(removed_concepts, len(removed_facts), live, removed_contexts)
 
-    def _delete(self, table: str, column: str, keys: Sequence[bytes]) -> None:
+    def _delete(self, table: str, column: str, keys: Sequence[bytes], changes: dict[str, Seal]) -> None:
+        """Delete the rows of `table` whose `column` is in `keys`, their seal's share into `changes`."""
         if not keys:
             return
+        if table in SEALED:
+            _fold(changes, table, [], self.sealed_rows(table, list(keys), column))
         for condition, values in self.in_list(column, list(keys)):
             self.run(f"DELETE FROM {table} WHERE space = ? AND {condition}", [self.space, *values])
 
-    def _refold(self, facts: list[bytes]) -> tuple[list[bytes], set[bytes]]:
+    def _refold(self, facts: list[bytes], changes: dict[str, Seal]) -> tuple[list[bytes], set[bytes]]:
         """Recompute each fact from the episodes it keeps; delete those keeping none.
 
         Returns the deleted facts and the concepts they named.
@@ -122,27 +154,32 @@ class Forgetting(Seals):
                 keep = 1.0
                 for _, confidence in sorted(seen):
                     keep *= 1.0 - confidence
-                updates.append((1.0 - keep, len(seen), max(created for created, _ in seen), space, key))
+                times = [created for created, _ in seen]
+                updates.append((1.0 - keep, len(seen), min(times), max(times), space, key))
         if updates:
+            old = self.sealed_rows("facts", [key for *_, key in updates])
+            by_key = {bytes(row[0]): row for row in old}
+            new = [(*by_key[key][:4], c, n, first, last) for c, n, first, last, _, key in updates]
+            _fold(changes, "facts", new, old)
             self.run_many(
-                "UPDATE facts SET confidence = ?, observations = ?, updated_at = ?"
+                "UPDATE facts SET confidence = ?, observations = ?, created_at = ?, updated_at = ?"
                 " WHERE space = ? AND hash = ?",
                 updates,
             )
-        self._delete("semantic_sources", "fact_hash", gone)
-        self._delete("semantic_facts", "fact_hash", gone)
-        self._delete("fact_times", "fact_hash", gone)
-        self._delete("fact_events", "fact_hash", gone)
-        self._delete("facts", "hash", gone)
+        self._delete("semantic_sources", "fact_hash", gone, changes)
+        self._delete("semantic_facts", "fact_hash", gone, changes)
+        self._delete("fact_times", "fact_hash", gone, changes)
+        self._delete("fact_events", "fact_hash", gone, changes)
+        self._delete("facts", "hash", gone, changes)
         return gone, ends
 
-    def _drop_unreferenced_concepts(self, concepts: list[bytes]) -> int:
+    def _drop_unreferenced_concepts(self, concepts: list[bytes], changes: dict[str, Seal]) -> int:
         if not concepts:
             return 0
         used = {bytes(row[0]) for row in self._touching_ends(concepts)}
         gone = [key for key in concepts if key not in used]
-        self._delete("concept_aliases", "concept_hash", gone)
-        self._delete("concepts", "hash", gone)
+        self._delete("concept_aliases", "concept_hash", gone, changes)
+        self._delete("concepts", "hash", gone, changes)
         return len(gone)
 
     def _touching_ends(self, concepts: list[bytes]) -> list[tuple[bytes]]:
@@ -156,7 +193,7 @@ class Forgetting(Seals):
             ]
         return rows
 
-    def _drop_unreferenced_contexts(self, contexts: list[bytes]) -> int:
+    def _drop_unreferenced_contexts(self, contexts: list[bytes], changes: dict[str, Seal]) -> int:
         if not contexts:
             return 0
         used: set[bytes] = set()
@@ -166,7 +203,7 @@ class Forgetting(Seals):
             )
             used.update(bytes(row[0]) for row in rows)
         gone = [key for key in contexts if key not in used]
-        self._delete("contexts", "hash", gone)
+        self._delete("contexts", "hash", gone, changes)
         return len(gone)
 
     # ---- blocks -----------------------------------------------------------------------------
@@ -223,22 +260,42 @@ class Forgetting(Seals):
 
     def purge_tombstone(self, tombstone: bytes, stamp: str) -> bool:
         with self.write():
+            before = self.sealed_rows("tombstones", [tombstone])
             changed = self.run(
                 "UPDATE tombstones SET target = NULL, payload = NULL, purged_at = ?"
                 " WHERE space = ? AND hash = ? AND purged_at IS NULL",
                 [stamp, self.space, tombstone],
             )
+            if changed:
+                after = [(*row[:2], None, row[3], None, stamp, row[6]) for row in before]
+                self.seal_apply({"tombstones": change("tombstones", after, before)})
         return changed > 0
 
     def restore_tombstone(self, tombstone: bytes, stamp: str) -> bool:
         with self.write():
+            before = self.sealed_rows("tombstones", [tombstone])
             changed = self.run(
                 "UPDATE tombstones SET restored_at = ?, payload = NULL"
                 " WHERE space = ? AND hash = ? AND restored_at IS NULL",
                 [stamp, self.space, tombstone],
             )
+            if changed:
+                after = [(*row[:4], None, row[5], stamp) for row in before]
+                self.seal_apply({"tombstones": change("tombstones", after, before)})
+            unblocked = self.sealed_rows("forgotten_keys", [tombstone], "tombstone")
             self.run("DELETE FROM forgotten_keys WHERE space = ? AND tombstone = ?", [self.space, tombstone])
+            self.seal_apply({"forgotten_keys": change("forgotten_keys", [], unblocked)})
         return changed > 0
 
     def erase_freed(self) -> None:
         """Nothing by default; a dialect that can reclaim deleted rows' storage does so."""
+
+
+def _fold(
+    changes: dict[str, Seal],
+    table: str,
+    added: Sequence[Sequence[object]],
+    removed: Sequence[Sequence[object]] = (),
+) -> None:
+    """Add what writing `added` and deleting `removed` does to `table`'s seal into `changes`."""
+    changes[table] = changes.get(table, Seal()).add(change(table, added, removed))

@@ -118,7 +118,7 @@ class Records(Seals):
             had_contexts = self._existing("contexts", [row[0] for row in plan.contexts])
             changes = seal_changes(plan, old_concepts, old_facts, had_aliases, had_contexts)
             self.write_plan(plan)
-            self.seal_apply(changes)
+            self.seal_apply(changes)  # a restatement sealed its own changes (`restate_episodes`)
             return replace(plan.result, forgotten=len(forgotten), restated=restated)
 
     def _restate(self, records: Sequence[MemoryRecord], stored: set[bytes]) -> int:
@@ -130,22 +130,9 @@ class Records(Seals):
             return 0
         from zerolang.memory.backend import FactEvent
 
-        episodes = sorted(r.episode_hash.digest for r, _ in changes)
-        facts = sorted({r.fact_hash.digest for r, _ in changes})
-        before = {
-            "episodes": self.sealed_rows("episodes", episodes),
-            "facts": self.sealed_rows("facts", facts),
-        }
         self.restate_episodes(
             [(r.episode_hash.digest, r.fact_hash.digest, r.confidence) for r, _ in changes],
             max(r.created_at for r, _ in changes),
-        )
-        # the seals follow the rows changed, as every write's do (never a rescan of the space)
-        self.seal_apply(
-            {
-                table: change(table, self.sealed_rows(table, keys), before[table])
-                for table, keys in (("episodes", episodes), ("facts", facts))
-            }
         )
         self.add_fact_events(
             [

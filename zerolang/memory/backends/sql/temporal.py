@@ -1,14 +1,19 @@
-"""Bi-temporal facts in SQL: the `fact_times` rows that differ from the defaults and the `fact_events` log."""
+"""Bi-temporal facts in SQL: the `fact_times` rows that differ from the defaults and the `fact_events` log.
+
+Every write here folds the rows it adds and replaces into the tables' seals
+(`seals.Seals.seal_apply`), as the space log's appends do.
+"""
 
 from __future__ import annotations
 
 from collections.abc import Sequence
 
 from zerolang.memory.backend import FactEvent, FactTimes, LogEntry
-from zerolang.memory.backends.sql.core import SqlCore
+from zerolang.memory.backends.sql.seals import Seals
+from zerolang.memory.integrity import change
 
 
-class Temporal(SqlCore):
+class Temporal(Seals):
     __slots__ = ()
 
     def fact_times(self, facts: Sequence[bytes]) -> dict[bytes, FactTimes]:
@@ -26,27 +31,31 @@ class Temporal(SqlCore):
     def set_fact_times(self, rows: Sequence[FactTimes]) -> None:
         if not rows:
             return
+        fresh = [(r.fact, r.valid_from, r.valid_to, r.retired_at, r.retired_by) for r in rows]
         with self.write():
-            keys = [row.fact for row in rows]
+            keys = sorted({row.fact for row in rows})
+            replaced = self.sealed_rows("fact_times", keys, "fact_hash")
             for condition, values in self.in_list("fact_hash", keys):
                 self.run(f"DELETE FROM fact_times WHERE space = ? AND {condition}", [self.space, *values])
             self.run_many(
                 "INSERT INTO fact_times (space, fact_hash, valid_from, valid_to, retired_at, retired_by)"
                 " VALUES (?, ?, ?, ?, ?, ?)",
-                [(self.space, r.fact, r.valid_from, r.valid_to, r.retired_at, r.retired_by) for r in rows],
+                [(self.space, *row) for row in fresh],
             )
+            self.seal_apply({"fact_times": change("fact_times", fresh, replaced)})
 
     def add_fact_events(self, events: Sequence[FactEvent]) -> None:
-        if events:
+        if not events:
+            return
+        rows = [(e.fact, e.kind, e.at, e.valid_from, e.valid_to, e.confidence, e.detail) for e in events]
+        with self.write():
             self.run_many(
                 "INSERT INTO fact_events (space, fact_hash, kind, at, valid_from, valid_to, confidence,"
                 " detail)"
                 " VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
-                [
-                    (self.space, e.fact, e.kind, e.at, e.valid_from, e.valid_to, e.confidence, e.detail)
-                    for e in events
-                ],
+                [(self.space, *row) for row in rows],
             )
+            self.seal_apply({"fact_events": change("fact_events", rows)})
 
     def fact_events(self, facts: Sequence[bytes]) -> list[FactEvent]:
         rows = self.select_in(
@@ -72,11 +81,16 @@ class Temporal(SqlCore):
         """Set these episodes' confidences `(episode, fact, confidence)` and refold their facts."""
         if not changes:
             return
+        episodes = sorted({episode for episode, _, _ in changes})
+        facts = sorted({fact for _, fact, _ in changes})
+        before = {
+            "episodes": self.sealed_rows("episodes", episodes),
+            "facts": self.sealed_rows("facts", facts),
+        }
         self.run_many(
             "UPDATE episodes SET confidence = ? WHERE space = ? AND hash = ?",
             [(confidence, self.space, episode) for episode, _, confidence in changes],
         )
-        facts = sorted({fact for _, fact, _ in changes})
         kept: dict[bytes, list[float]] = {key: [] for key in facts}
         for table in ("episodes", "pruned_episodes"):
             for fact, confidence in self.select_in(
@@ -94,12 +108,19 @@ class Temporal(SqlCore):
             " WHERE space = ? AND hash = ?",
             updates,
         )
+        after = {
+            "episodes": self.sealed_rows("episodes", episodes),
+            "facts": self.sealed_rows("facts", facts),
+        }
+        self.seal_apply({table: change(table, after[table], before[table]) for table in before})
 
     def append_log(self, at: str, kind: str, subject: bytes, detail: str = "") -> None:
-        self.run(
-            "INSERT INTO space_log (space, at, kind, subject, detail) VALUES (?, ?, ?, ?, ?)",
-            [self.space, at, kind, subject, detail],
-        )
+        with self.write():
+            self.run(
+                "INSERT INTO space_log (space, at, kind, subject, detail) VALUES (?, ?, ?, ?, ?)",
+                [self.space, at, kind, subject, detail],
+            )
+            self.seal_apply({"space_log": change("space_log", [(at, kind, subject, detail)])})
 
     def log_entries(self, limit: int | None = None) -> list[LogEntry]:
         rows = self.rows(

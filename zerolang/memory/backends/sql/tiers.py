@@ -100,23 +100,35 @@ class Tiers(Seals):
                     " last_reinforced) VALUES (?, ?, ?, 1, ?, ?)",
                     (self.space, fact, confidence, stamp, stamp),
                 )
+                self.seal_apply(
+                    {"semantic_facts": change("semantic_facts", [(fact, confidence, 1, stamp, stamp)])}
+                )
             else:
+                merged = (
+                    bayes_merge(current.confidence, confidence),
+                    current.observations + 1,
+                    max(current.last_reinforced, stamp),
+                )
                 self.run(
                     "UPDATE semantic_facts SET confidence = ?, observations = ?, last_reinforced = ?"
                     " WHERE space = ? AND fact_hash = ?",
-                    (
-                        bayes_merge(current.confidence, confidence),
-                        current.observations + 1,
-                        max(current.last_reinforced, stamp),
-                        self.space,
-                        fact,
-                    ),
+                    (*merged, self.space, fact),
                 )
+                old = (
+                    fact,
+                    current.confidence,
+                    current.observations,
+                    current.first_seen,
+                    current.last_reinforced,
+                )
+                new = (fact, merged[0], merged[1], current.first_seen, merged[2])
+                self.seal_apply({"semantic_facts": change("semantic_facts", [new], [old])})
             if source is not None:
                 self.run(
                     "INSERT INTO semantic_sources (space, episode_hash, fact_hash) VALUES (?, ?, ?)",
                     (self.space, source, fact),
                 )
+                self.seal_apply({"semantic_sources": change("semantic_sources", [(source, fact)])})
         return True
 
     def semantic_merged(self, episode: bytes) -> bool:

@@ -242,6 +242,14 @@ class SqliteBackend(SqlBackend):
             with suppress(sqlite3.ProgrammingError):  # closed before the scan ended
                 db.text_factory = str
 
+    def raw_seal_markers(self) -> set[str]:
+        db = self.connection
+        db.text_factory = _lenient_text
+        try:
+            return super().raw_seal_markers()
+        finally:
+            db.text_factory = str
+
     def _retry(self, step: Any) -> Any:
         """Run `step`, retrying with backoff while SQLite reports the database busy, up to the timeout."""
         deadline = time.monotonic() + self._timeout

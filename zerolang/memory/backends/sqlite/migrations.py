@@ -316,9 +316,11 @@ CREATE TABLE space_log (
 CREATE INDEX space_log_by_space ON space_log (space, seq);
 """
 
+_NO_DIGEST = "0" * 64  # the digest column of a marker row
+
 # Table seals (`zerolang.memory.integrity`): per space and table, the row count and digest sum
 # every write keeps; the backend fills it from the rows once, when it opens a store without it.
-SEALS = """
+SEALS = f"""
 CREATE TABLE IF NOT EXISTS table_seals (
     space   TEXT NOT NULL,
     tbl     TEXT NOT NULL,
@@ -326,6 +328,8 @@ CREATE TABLE IF NOT EXISTS table_seals (
     digest  TEXT NOT NULL,
     PRIMARY KEY (space, tbl)
 ) WITHOUT ROWID;
+INSERT INTO table_seals (space, tbl, row_count, digest) VALUES ('', '*pending:1*', 0, '{_NO_DIGEST}')
+    ON CONFLICT DO NOTHING;
 """
 
 # Version 5: the archive's summary index (`memory_index` of seed 004), keyed by space like every
@@ -375,6 +379,14 @@ INSERT INTO sqlite_stat1 (tbl, idx, stat) VALUES ('facts', 'facts_by_subject', '
 INSERT INTO sqlite_stat1 (tbl, idx, stat) VALUES ('facts', 'facts_by_object', '1000000 1000000 4 1 1 1');
 """
 
+# The second generation of the seals (`integrity.GENERATIONS`): the history (fact_times,
+# fact_events), the space log, semantic memory and the tombstones. Opening the store seals them
+# from their rows, once, when it finds this row.
+SEALS_2 = f"""
+INSERT INTO table_seals (space, tbl, row_count, digest) VALUES ('', '*pending:2*', 0, '{_NO_DIGEST}')
+    ON CONFLICT DO NOTHING;
+"""
+
 MIGRATIONS: tuple[str, ...] = (
     V1,
     V2,
@@ -386,6 +398,7 @@ MIGRATIONS: tuple[str, ...] = (
     SEALS,
     MEMORY_INDEX,
     RANKED_ENDS,
+    SEALS_2,
 )  # MIGRATIONS[n - 1] takes version n - 1 to n
 LATEST = len(MIGRATIONS)
 
