@@ -182,9 +182,28 @@ class Tiers(Seals):
     def put_tier_state(self, state: TierState) -> None:
         with self.write():
             sessions = sorted({session for session, _, _ in state.working})
+            facts = sorted({r.fact_hash for r in state.semantic})
+            replaced = self.sealed_rows("semantic_facts", facts, "fact_hash")
+            episodes = sorted({episode for episode, _ in state.sources})
+            had_sources = {
+                (bytes(row[0]), bytes(row[1]))
+                for row in self.sealed_rows("semantic_sources", episodes, "episode_hash")
+            }
             for sql, rows in self._tier_writes(state, sessions):
                 if rows:
                     self.run_many(sql, rows)
+            # the semantic tables are sealed: fold in the rows written and replaced (no rescan)
+            self.seal_apply(
+                {
+                    "semantic_facts": change(
+                        "semantic_facts", self.sealed_rows("semantic_facts", facts, "fact_hash"), replaced
+                    ),
+                    "semantic_sources": change(
+                        "semantic_sources",
+                        sorted({(e, f) for e, f in state.sources if (e, f) not in had_sources}),
+                    ),
+                }
+            )
 
     def _tier_writes(
         self, state: TierState, sessions: list[str]
