@@ -16,7 +16,6 @@ from collections.abc import Callable
 from datetime import date, datetime, timedelta
 from typing import Any, NamedTuple
 
-from zerolang.ast import Span
 from zerolang.errors import ZeroError
 from zerolang.query.ast import (
     MATCH_FIELDS,
@@ -30,6 +29,7 @@ from zerolang.query.ast import (
     Var,
     Window,
 )
+from zerolang.span import Span
 
 _FRIENDLY = {
     "STRING": 'a quoted label ("...")',

@@ -11,12 +11,16 @@
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 from zerolang.memory.backends.sql.checks import CheckScans
 from zerolang.memory.backends.sql.forgetting import Forgetting
-from zerolang.memory.backends.sql.index import SqlIndex
 from zerolang.memory.backends.sql.records import Records
 from zerolang.memory.backends.sql.temporal import Temporal
 from zerolang.memory.backends.sql.tiers import Tiers
+
+if TYPE_CHECKING:
+    from zerolang.memory.backends.sql.index import SqlIndex
 
 
 class SqlBackend(Records, Tiers, CheckScans, Forgetting, Temporal):
