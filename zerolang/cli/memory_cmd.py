@@ -20,16 +20,7 @@ from typing import TYPE_CHECKING, Annotated, ParamSpec
 
 import typer
 
-from zerolang.cli.stores import (  # noqa: F401  # their old home, still imported from here
-    _ROW_ERRORS,
-    DB_ENV,
-    SPACE_ENV,
-    _open,
-    as_of,
-    damaged_store_errors,
-    default_store,
-    resolve_store,
-)
+from zerolang.cli.stores import DB_ENV, SPACE_ENV, _open, as_of, damaged_store_errors
 
 if TYPE_CHECKING:
     from rich.progress import TaskID
