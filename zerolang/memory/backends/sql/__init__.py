@@ -31,6 +31,9 @@ class SqlBackend(Records, Tiers, CheckScans, Forgetting, Temporal):
     @property
     def index(self) -> SqlIndex:
         """The archive's summary index in this store, in this space (closing it leaves the store open)."""
+        # Imported here: the index needs the archive's modules, which a recall or a get never does.
+        from zerolang.memory.backends.sql.index import SqlIndex
+
         return SqlIndex(self)
 
 
