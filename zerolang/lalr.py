@@ -257,12 +257,12 @@ class _StateLexer:
         self.newline: frozenset[str] = frozenset(plain["newline"])
 
     def compile(self) -> _StateLexer:
-        if not self.patterns:
-            self.patterns = [re.compile(pattern, flags) for pattern, flags in self.plain["patterns"]]
+        if not self.patterns:  # `unless` first: another thread may use the lexer once `patterns` is set
             self.unless = {
                 name: [re.compile(pattern, flags) for pattern, flags in scanners]
                 for name, scanners in self.plain["unless"].items()
             }
+            self.patterns = [re.compile(pattern, flags) for pattern, flags in self.plain["patterns"]]
         return self
 
     def match(self, text: str, position: int) -> tuple[str, str] | None:
