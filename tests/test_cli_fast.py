@@ -12,7 +12,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from zerolang.cli.fast import _check_arguments, _run_arguments
+from zerolang.cli.fast import _check_arguments, _query_arguments, _run_arguments
 from zerolang.cli.output import plain_result
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -138,3 +138,64 @@ def test_fast_path_prints_what_typer_prints(arguments: list[str], tmp_path: Path
     stdin = Path(HELLO).read_text(encoding="utf-8")
     assert _run_arguments(arguments[1:]) is not None or _check_arguments(arguments[1:]) is not None
     assert zero(*arguments, fast=True, stdin=stdin) == zero(*arguments, fast=False, stdin=stdin)
+
+
+def test_query_fast_path_takes_only_plain_command_lines() -> None:
+    read = _query_arguments(["recall a", "--db", "x.db", "--space=s", "--json", "--now", "2026-01-01"])
+    assert read == ("recall a", {"--db": "x.db", "--space": "s", "--now": "2026-01-01"}, {"--json"})
+    assert _query_arguments(["--explain", "match (?a b c)", "--no-touch"]) == (
+        "match (?a b c)",
+        {},
+        {"--explain", "--no-touch"},
+    )
+    declined = (
+        [],
+        ["a", "b"],
+        ["recall a", "--help"],
+        ["recall a", "--db"],
+        ["recall a", "--db", "--json"],
+        ["recall a", "--json", "--json"],
+        ["recall a", "--db", "x", "--db=y"],
+        ["recall a", "--"],
+        ["-x"],
+    )
+    for arguments in declined:
+        assert _query_arguments(arguments) is None, arguments
+
+
+@pytest.fixture(scope="module")
+def example_db(tmp_path_factory: pytest.TempPathFactory) -> str:
+    """The example facts in a store, ingested by the CLI at a fixed time."""
+    db = str(tmp_path_factory.mktemp("store") / "memory.db")
+    example = str(ROOT / "examples" / "memory_input.json")
+    code, _, error = zero("memory", "ingest", example, "--db", db, "--now", "2026-03-01T12:00:00Z", fast=True)
+    assert code == 0, error
+    return db
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize(
+    "arguments",
+    [
+        ['recall "0-memory" depth 2 limit 5', "--no-touch"],
+        ['recall "0-memory" limit 3', "--json", "--explain", "--no-touch", "--now", "2026-03-02T00:00:00Z"],
+        ["match (?x ?p ?y) limit 4", "--explain", "--no-touch"],
+        ['recall "0-memory" as L1', "--no-touch"],
+        ["recall nothing-here", "--no-touch"],
+        ["recall a depth 99", "--no-touch"],
+        ["recall a where", "--no-touch"],
+        ["recall a", "--now", "yesterday", "--no-touch"],
+        ["recall a", "--space", "other", "--no-touch"],
+    ],
+)
+def test_query_fast_path_prints_what_typer_prints(arguments: list[str], example_db: str) -> None:
+    arguments = ["query", *arguments, "--db", example_db]
+    assert _query_arguments(arguments[1:]) is not None
+    assert zero(*arguments, fast=True) == zero(*arguments, fast=False)
+
+
+@pytest.mark.slow
+def test_query_of_a_missing_store_fails_alike(tmp_path: Path) -> None:
+    arguments = ["query", "recall a", "--db", str(tmp_path / "missing.db")]
+    fast = zero(*arguments, fast=True)
+    assert fast[0] == 1 and fast == zero(*arguments, fast=False)

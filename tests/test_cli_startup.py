@@ -109,6 +109,34 @@ def test_check_needs_neither_interpreter_nor_rich(tmp_path: Path) -> None:
 
 
 @pytest.mark.slow
+@pytest.mark.parametrize("output", [[], ["--json"]])
+def test_query_imports_only_what_a_recall_uses(tmp_path: Path, output: list[str]) -> None:
+    """`zero query` in a pipe: no CLI framework, no lark (the query tables come from the cache), no
+    rich (a plain table), no archive (a recall reads no documents), no settings file, no .0 AST."""
+    db = str(tmp_path / "memory.db")
+    example = str(ROOT / "examples" / "memory_input.json")
+    subprocess.run(
+        [sys.executable, "-m", "zerolang", "memory", "ingest", example, "--db", db],
+        capture_output=True,
+        check=True,
+        cwd=ROOT,
+    )
+    modules = imported(tmp_path, "query", 'recall "0-memory" depth 2 limit 5', "--db", db, *output)
+    assert "zerolang.cli.query_exec" in modules and "zerolang.memory.recall" in modules
+    assert not loaded_commands(modules)
+    not_needed = ("zerolang.memory", "sqlite3")  # what the run path avoids and a query needs
+    for unused in (*NOT_ON_THE_FAST_PATH, "zerolang.archive", "zerolang.config", "zerolang.ast"):
+        if unused not in not_needed:
+            assert unused not in modules, f"zero query imports {unused}"
+
+
+@pytest.mark.slow
+def test_query_with_other_options_goes_through_typer(tmp_path: Path) -> None:
+    modules = imported(tmp_path, "query", "recall a", "--db", str(tmp_path / "none.db"), "--help")
+    assert "zerolang.cli.query_cmd" in loaded_commands(modules) and "typer" in modules
+
+
+@pytest.mark.slow
 def test_sub_app_help_loads_only_its_module(tmp_path: Path) -> None:
     modules = imported(tmp_path, "memory", "--help")
     assert loaded_commands(modules) == {"zerolang.cli.memory_cmd"}

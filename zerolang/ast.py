@@ -11,27 +11,10 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 from dataclasses import dataclass, field
-from typing import NamedTuple, TypeAlias
+from typing import TypeAlias
 
-
-class Span(NamedTuple):
-    """Where an element sits in its source: 1-based line and column, end exclusive.
-
-    A named tuple rather than a dataclass because the parser makes one per token.
-    """
-
-    line: int
-    column: int
-    end_line: int
-    end_column: int
-    start: int = 0
-    end: int = 0
-
-    def __str__(self) -> str:
-        return f"{self.line}:{self.column}"
-
-
-NO_SPAN = Span(0, 0, 0, 0)
+from zerolang.span import NO_SPAN as NO_SPAN  # re-exported: their home is light (zerolang.span)
+from zerolang.span import Span as Span
 
 
 @dataclass(slots=True)

@@ -11,7 +11,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from enum import StrEnum
 
-from zerolang.ast import Span
+from zerolang.span import Span
 
 
 class Severity(StrEnum):

@@ -25,7 +25,7 @@ from dataclasses import dataclass
 from itertools import accumulate
 from typing import cast
 
-from zerolang.ast import Span
+from zerolang.span import Span
 
 MAX_DEPTH = 100
 DEFAULT_MAX_VALUE_BYTES = 64 * 1024 * 1024

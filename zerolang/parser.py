@@ -264,52 +264,15 @@ _drivers: list[Any] = []
 
 
 def _load_driver() -> Any:
-    import marshal
+    from zerolang.lalr import Driver, cached_tables
 
-    from zerolang import cache
-    from zerolang.lalr import FORMAT, Driver
+    def build() -> dict[str, Any]:
+        from zerolang.lalr import extract
 
-    name = f"zero-driver-{_driver_key()}.tables"
-    callbacks: dict[str, Callable[[Any], Any]] = {"COMMENT": _collect_comment}
-    payload = cache.load(name)
-    if payload is not None:
-        try:
-            tables = marshal.loads(payload)
-            if tables["format"] == FORMAT:
-                return Driver(tables, _Builder(), callbacks)
-        except Exception:  # a file of ours from an incompatible build: make it again
-            pass
-    from zerolang.lalr import extract
+        return extract(_parser())
 
-    tables = extract(_parser())
-    driver = Driver(tables, _Builder(), callbacks)
-    try:
-        payload = marshal.dumps(tables)
-    except ValueError:  # not plain data: do not cache what could not be read back
-        return driver
-    cache.store(name, payload, "zero-driver-*.tables")
-    return driver
-
-
-def _driver_key() -> str:
-    """What the tables depend on: the grammar, our lexer and extractor, the versions, lark's files."""
-    import hashlib
-    import sys
-    from importlib.machinery import PathFinder
-
-    from zerolang import __version__
-    from zerolang.grammar import grammar_path
-
-    digest = hashlib.sha256(f"{__version__}\0{sys.version_info[:2]}\0".encode())
-    digest.update(grammar_path("zero").read_bytes())
-    here = Path(__file__).resolve().parent
-    for module in ("fastlex.py", "lalr.py", "grammar.py"):
-        digest.update((here / module).read_bytes())
-    spec = PathFinder.find_spec("lark")
-    if spec is not None and spec.origin:
-        info = Path(spec.origin).stat()  # another lark installed: tables built again by it
-        digest.update(f"{spec.origin}\0{info.st_size}\0{info.st_mtime_ns}".encode())
-    return digest.hexdigest()[:20]
+    tables = cached_tables("zero", "fast", build)
+    return Driver(tables, _Builder(), {"COMMENT": _collect_comment})
 
 
 def parse(text: str, path: str | Path | None = None) -> Graph:

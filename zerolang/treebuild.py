@@ -8,7 +8,8 @@ keyed by the very `Rule` object the table holds:
 
 - anonymous tokens (`","`, `":"`) are dropped, as lark drops them;
 - `_rule`s are inlined: they return a list their parent splices in;
-- a `?rule` with one child is that child (`operator.itemgetter`, in C);
+- a `?rule` with one child is that child (`operator.itemgetter`, in C), unless
+  the alternative has an alias (`?term: VAR -> var`), as in lark;
 - every other rule calls the builder's method of that name with its children.
 
 The grammar stays the single source of truth: nothing here names a rule.
@@ -61,15 +62,16 @@ def rule_callback(rule: Any, builder: Any) -> Callable[[list[Any]], Any]:
         if keep_all or not (symbol.is_term and symbol.filter_out)
     ]
     name = rule.alias or rule.origin.name
+    expand1 = rule.options.expand1 and not rule.alias  # lark's ExpandSingleChild skips aliased ones
     children = _splicer(plan, len(rule.expansion))
     if name.startswith("_"):
         return children
-    if rule.options.expand1 and len(plan) == 1 and not plan[0][1]:
+    if expand1 and len(plan) == 1 and not plan[0][1]:
         return itemgetter(plan[0][0])
     method = getattr(builder, name, None)
     if method is None:
         raise AttributeError(f"the tree builder has no method for grammar rule `{name}`")
-    if rule.options.expand1:
+    if expand1:
 
         def single_or_built(values: list[Any]) -> Any:
             items = children(values)

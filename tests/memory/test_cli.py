@@ -11,7 +11,7 @@ import pytest
 from typer.testing import CliRunner
 
 from zerolang.cli.app import app
-from zerolang.cli.memory_cmd import default_store
+from zerolang.cli.stores import default_store
 from zerolang.memory.hashing import concept_hash, fact_hash
 
 from .conftest import AGENT, EXAMPLE_INPUT, FACT, LTM

@@ -17,7 +17,7 @@ from typing import TYPE_CHECKING, Annotated, ParamSpec
 
 import typer
 
-from zerolang.cli.memory_cmd import DB_ENV, SPACE_ENV
+from zerolang.cli.stores import DB_ENV, SPACE_ENV
 
 if TYPE_CHECKING:
     from zerolang.archive.document import MemoryDocument

@@ -38,7 +38,7 @@ def open_index(db: str | None, space: str, *, create: bool) -> IndexStore:
     """The summary index in the memory store `db` (else memory.index.sql.dsn, else the default store)."""
     from zerolang.archive.index import open_index as open_location
     from zerolang.archive.settings import memory_settings_for
-    from zerolang.cli.memory_cmd import default_store
+    from zerolang.cli.stores import default_store
     from zerolang.errors import ZeroError
     from zerolang.memory.backends import is_url
 

@@ -50,7 +50,7 @@ def mcp(
     from zerolang.archive.settings import memory_settings_for
     from zerolang.cli.archive_cmd import resolve_root
     from zerolang.cli.experience_db import default_db
-    from zerolang.cli.memory_cmd import _open
+    from zerolang.cli.stores import _open
     from zerolang.errors import ZeroError
     from zerolang.memory.handle import Memory
 

@@ -11,15 +11,16 @@ SQLite, psycopg or the compiler.
 
 from __future__ import annotations
 
-import contextlib
 import functools
 import json
 import sys
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Annotated, ParamSpec
 
 import typer
+
+from zerolang.cli.stores import DB_ENV, SPACE_ENV, _open, as_of, damaged_store_errors
 
 if TYPE_CHECKING:
     from rich.progress import TaskID
@@ -28,11 +29,9 @@ if TYPE_CHECKING:
     from zerolang.memory.migrate import SpaceCopy
     from zerolang.memory.normalize import AliasTable
     from zerolang.memory.store import CheckReport, ConceptView, InsertResult, MemoryStore
-    from zerolang.memory.tiers import Clock, Episode
+    from zerolang.memory.tiers import Episode
 
 P = ParamSpec("P")
-DB_ENV = "ZERO_MEMORY_DB"
-SPACE_ENV = "ZERO_MEMORY_SPACE"
 
 memory_app = typer.Typer(
     name="memory",
@@ -81,35 +80,6 @@ def _storage_errors(command: Callable[P, None]) -> Callable[P, None]:
     return wrapper
 
 
-# What reading a malformed row (a BLOB for a label, text for a number) raises in our code.
-_ROW_ERRORS = (TypeError, ValueError, KeyError, IndexError, AttributeError, UnicodeError, OverflowError)
-
-
-@contextlib.contextmanager
-def damaged_store_errors(db: str | Path | None, space: str) -> Iterator[None]:
-    """A command that crashes on a malformed row says so: when one of `_ROW_ERRORS` escapes,
-    `check` runs on the store, and if it finds problems the crash becomes one line naming the
-    first of them (exit 1); a store that checks clean re-raises, as the bug it then is."""
-    try:
-        yield
-    except _ROW_ERRORS as error:
-        from zerolang.errors import ZeroError
-        from zerolang.memory.check import find_problems
-
-        try:
-            with _open(db, create=False, space=space) as store:
-                problems, path = find_problems(store.backend), store.path
-        except Exception:  # the store cannot even be checked: the first error stands
-            raise error from None
-        if not problems:
-            raise
-        raise ZeroError(
-            f"{path}: a damaged store ({type(error).__name__}: {error}): {problems[0]}"
-            f"{f' and {len(problems) - 1} more' if len(problems) > 1 else ''};"
-            " `zero memory check` lists what is wrong"
-        ) from None
-
-
 def _command(name: str) -> Callable[[Callable[P, None]], Callable[P, None]]:
     def register(function: Callable[P, None]) -> Callable[P, None]:
         memory_app.command(name)(_reports_errors(function))
@@ -148,43 +118,6 @@ AliasOption = Annotated[
     ),
 ]
 JsonOption = Annotated[bool, typer.Option("--json", help="Print one JSON document.")]
-
-
-def default_store() -> Path:
-    """The per-user default database: `<user data dir>/zerolang/memory.db`."""
-    from platformdirs import user_data_dir
-
-    return Path(user_data_dir("zerolang", appauthor=False)) / "memory.db"
-
-
-def resolve_store(option: str | Path | None) -> str | Path:
-    """`--db` (or `$ZERO_MEMORY_DB`, which typer folds into it), else the per-user default."""
-    if option is None or not str(option):
-        return default_store()
-    from zerolang.memory.backends import is_url
-
-    return str(option) if is_url(option) else Path(option)
-
-
-def _open(option: str | Path | None, *, create: bool, space: str = "default") -> MemoryStore:
-    from zerolang.errors import ZeroError
-    from zerolang.memory.store import MemoryStore
-
-    location = resolve_store(option)
-    if isinstance(location, str):
-        return MemoryStore(location, space=space, create=create)
-    path = location
-    if create and str(path) != ":memory:":
-        if option is None:
-            try:
-                path.parent.mkdir(parents=True, exist_ok=True)
-            except OSError as error:
-                raise ZeroError(
-                    f"{path.parent}: cannot create the data directory ({error.strerror})"
-                ) from None
-        elif not path.parent.is_dir():
-            raise ZeroError(f"{path}: no such directory {path.parent}")
-    return MemoryStore(path, space=space, create=create)
 
 
 def _aliases(path: Path | None) -> AliasTable:
@@ -467,24 +400,6 @@ NowOption = Annotated[
         "--now", metavar="TIME", help="Act as of this ISO 8601 time (decay, `since`); default: now."
     ),
 ]
-
-
-def as_of(text: str | None) -> Clock:
-    """The clock `--now` asks for (the system clock without it); a bad time is a `ZeroError`."""
-    from datetime import UTC, datetime
-
-    from zerolang.errors import ZeroError
-    from zerolang.memory.tiers import system_clock
-
-    if text is None:
-        return system_clock
-    try:
-        moment = datetime.fromisoformat(text)
-    except ValueError:
-        raise ZeroError(f"--now: not an ISO 8601 time: {text!r}") from None
-    if moment.tzinfo is None:
-        moment = moment.replace(tzinfo=UTC)
-    return lambda: moment
 
 
 HalfLifeOption = Annotated[

@@ -14,10 +14,9 @@ from zerolang.cli.memory_cmd import (
     SpaceOption,
     _aliases,
     _command,
-    _open,
     _print_json,
-    as_of,
 )
+from zerolang.cli.stores import _open, as_of
 
 NowOption = Annotated[
     str | None,

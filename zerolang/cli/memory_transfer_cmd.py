@@ -7,7 +7,8 @@ from typing import Annotated
 
 import typer
 
-from zerolang.cli.memory_cmd import DbOption, JsonOption, SpaceOption, _command, _open, _print_json
+from zerolang.cli.memory_cmd import DbOption, JsonOption, SpaceOption, _command, _print_json
+from zerolang.cli.stores import _open
 
 
 @_command("bundle")

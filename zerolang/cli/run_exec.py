@@ -95,12 +95,12 @@ def execute(
     memory = None
     clock = None
     if now is not None:
-        from zerolang.cli.memory_cmd import as_of
+        from zerolang.cli.stores import as_of
 
         moment = as_of(now)().timestamp()
         clock = lambda: moment  # noqa: E731
     if db is not None:
-        from zerolang.cli.memory_cmd import _open
+        from zerolang.cli.stores import _open
 
         memory = _open(db, create=True, space=space)
     try:

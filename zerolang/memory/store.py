@@ -185,7 +185,9 @@ class MemoryStore:
     ) -> None:
         from zerolang.memory.backends import display, open_backend
 
-        self.single_valued = _single_valued(single_valued)
+        # Read when first needed (a write): reading the settings costs more than a recall's start.
+        self._single_valued_given = single_valued
+        self._single_valued: frozenset[str] | None = None
 
         if isinstance(location, str | Path):
             self.backend: MemoryBackend = open_backend(location, space=space, create=create)
@@ -193,6 +195,13 @@ class MemoryStore:
         else:
             self.backend = location
             self.path = display(location.location)
+
+    @property
+    def single_valued(self) -> frozenset[str]:
+        """The single-valued predicates (`_single_valued`), read on first use."""
+        if self._single_valued is None:
+            self._single_valued = _single_valued(self._single_valued_given)
+        return self._single_valued
 
     @property
     def space(self) -> str:

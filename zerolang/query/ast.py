@@ -5,8 +5,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Literal
 
-from zerolang.ast import Span
 from zerolang.errors import ZeroError
+from zerolang.span import Span
 
 QUERY_PATH = "<query>"
 RECALL_FIELDS = ("confidence", "score", "depth", "recency", "frequency", "connectivity", "activation")

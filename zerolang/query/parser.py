@@ -2,18 +2,20 @@
 
 The contextual lexer (not `fastlex`) is used because the language leans on
 context: `2026-02-01` is a date only after `between`, `7d` a duration only
-after `since`. Queries are one line, so its speed is not a concern. Every
-failure is a `QueryError` saying what was expected, with a caret.
+after `since`. lark's tables, contextual lexer included, are driven from the
+user cache by `zerolang.lalr` without importing lark (importing it costs more
+than a query); a query they reject is parsed again by lark itself, whose error
+says what was expected. Every failure is a `QueryError` with a caret.
 """
 
 from __future__ import annotations
 
 import json
 import threading
+from collections.abc import Callable
 from datetime import date, datetime, timedelta
-from typing import Any
+from typing import Any, NamedTuple
 
-from zerolang.ast import Span
 from zerolang.errors import ZeroError
 from zerolang.query.ast import (
     MATCH_FIELDS,
@@ -27,6 +29,7 @@ from zerolang.query.ast import (
     Var,
     Window,
 )
+from zerolang.span import Span
 
 _FRIENDLY = {
     "STRING": 'a quoted label ("...")',
@@ -47,8 +50,39 @@ _FRIENDLY = {
 # question needs more than a few conditions, so the cap is far below SQLite's and stated.
 MAX_CONDITIONS = 100
 _SECONDS = {"s": 1, "m": 60, "h": 3600, "d": 86400, "w": 7 * 86400}
-_lock = threading.Lock()
+_lock = threading.RLock()  # the driver's first build takes the parser's too
 _parser: Any = None
+_driver: Any = None
+
+
+class Tree(NamedTuple):
+    """A node of the parse tree, as lark's `Tree` (the rule's name and its children) for `_Builder`."""
+
+    data: str
+    children: list[Any]
+
+
+class _TreeMaker:
+    """What `zerolang.treebuild` calls for each grammar rule: a `Tree` named after it."""
+
+    def __getattr__(self, name: str) -> Callable[[list[Any]], Tree]:
+        return lambda children: Tree(name, children)
+
+
+def _get_driver() -> Any:
+    """lark's tables for the query grammar, with its contextual lexer, read from the user cache."""
+    global _driver
+    with _lock:
+        if _driver is None:
+            from zerolang.lalr import Driver, cached_tables
+
+            def build() -> dict[str, Any]:
+                from zerolang.lalr import extract_contextual
+
+                return extract_contextual(_get_parser())
+
+            _driver = Driver(cached_tables("query", "contextual", build), _TreeMaker(), {})
+        return _driver
 
 
 def _get_parser() -> Any:
@@ -63,15 +97,25 @@ def _get_parser() -> Any:
 
 def parse_query(text: str) -> Query:
     """Parse one query; raises `QueryError` (a `ZeroError`) on anything wrong with it."""
-    from lark.exceptions import LarkError
+    from zerolang.lalr import Rejected
 
     if not isinstance(text, str):
         raise TypeError("a query is a string")
     try:
-        tree = _get_parser().parse(text)
+        tree = _get_driver().parse(text)
+    except Rejected:
+        tree = _parse_with_lark(text)
+    return _Builder(text).query(tree.children[0])
+
+
+def _parse_with_lark(text: str) -> Any:
+    """lark's own parse of a query the tables rejected: its error, worded (or its tree, if it takes it)."""
+    from lark.exceptions import LarkError
+
+    try:
+        return _get_parser().parse(text)
     except LarkError as error:
         raise _describe(error, text) from None
-    return _Builder(text).query(tree.children[0])
 
 
 # ---- errors ---------------------------------------------------------------------------------

@@ -11,12 +11,16 @@
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 from zerolang.memory.backends.sql.checks import CheckScans
 from zerolang.memory.backends.sql.forgetting import Forgetting
-from zerolang.memory.backends.sql.index import SqlIndex
 from zerolang.memory.backends.sql.records import Records
 from zerolang.memory.backends.sql.temporal import Temporal
 from zerolang.memory.backends.sql.tiers import Tiers
+
+if TYPE_CHECKING:
+    from zerolang.memory.backends.sql.index import SqlIndex
 
 
 class SqlBackend(Records, Tiers, CheckScans, Forgetting, Temporal):
@@ -27,6 +31,9 @@ class SqlBackend(Records, Tiers, CheckScans, Forgetting, Temporal):
     @property
     def index(self) -> SqlIndex:
         """The archive's summary index in this store, in this space (closing it leaves the store open)."""
+        # Imported here: the index needs the archive's modules, which a recall or a get never does.
+        from zerolang.memory.backends.sql.index import SqlIndex
+
         return SqlIndex(self)
 
 

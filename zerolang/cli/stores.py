@@ -1,0 +1,103 @@
+"""Opening the memory store a command names, without typer: `--db`, the per-user default, `--now`.
+
+The typer commands (`zerolang.cli.memory_cmd`, `query_cmd`) and the fast path
+(`zerolang.cli.fast`) share these, so a store is found, opened and reported
+on the same way whichever reads the command line.
+"""
+
+from __future__ import annotations
+
+import contextlib
+from collections.abc import Iterator
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from zerolang.memory.store import MemoryStore
+    from zerolang.memory.tiers import Clock
+
+DB_ENV = "ZERO_MEMORY_DB"
+SPACE_ENV = "ZERO_MEMORY_SPACE"
+
+# What reading a malformed row (a BLOB for a label, text for a number) raises in our code.
+_ROW_ERRORS = (TypeError, ValueError, KeyError, IndexError, AttributeError, UnicodeError, OverflowError)
+
+
+@contextlib.contextmanager
+def damaged_store_errors(db: str | Path | None, space: str) -> Iterator[None]:
+    """A command that crashes on a malformed row says so: when one of `_ROW_ERRORS` escapes,
+    `check` runs on the store, and if it finds problems the crash becomes one line naming the
+    first of them (exit 1); a store that checks clean re-raises, as the bug it then is."""
+    try:
+        yield
+    except _ROW_ERRORS as error:
+        from zerolang.errors import ZeroError
+        from zerolang.memory.check import find_problems
+
+        try:
+            with _open(db, create=False, space=space) as store:
+                problems, path = find_problems(store.backend), store.path
+        except Exception:  # the store cannot even be checked: the first error stands
+            raise error from None
+        if not problems:
+            raise
+        raise ZeroError(
+            f"{path}: a damaged store ({type(error).__name__}: {error}): {problems[0]}"
+            f"{f' and {len(problems) - 1} more' if len(problems) > 1 else ''};"
+            " `zero memory check` lists what is wrong"
+        ) from None
+
+
+def default_store() -> Path:
+    """The per-user default database: `<user data dir>/zerolang/memory.db`."""
+    from platformdirs import user_data_dir
+
+    return Path(user_data_dir("zerolang", appauthor=False)) / "memory.db"
+
+
+def resolve_store(option: str | Path | None) -> str | Path:
+    """`--db` (or `$ZERO_MEMORY_DB`, which typer folds into it), else the per-user default."""
+    if option is None or not str(option):
+        return default_store()
+    from zerolang.memory.backends import is_url
+
+    return str(option) if is_url(option) else Path(option)
+
+
+def _open(option: str | Path | None, *, create: bool, space: str = "default") -> MemoryStore:
+    from zerolang.errors import ZeroError
+    from zerolang.memory.store import MemoryStore
+
+    location = resolve_store(option)
+    if isinstance(location, str):
+        return MemoryStore(location, space=space, create=create)
+    path = location
+    if create and str(path) != ":memory:":
+        if option is None:
+            try:
+                path.parent.mkdir(parents=True, exist_ok=True)
+            except OSError as error:
+                raise ZeroError(
+                    f"{path.parent}: cannot create the data directory ({error.strerror})"
+                ) from None
+        elif not path.parent.is_dir():
+            raise ZeroError(f"{path}: no such directory {path.parent}")
+    return MemoryStore(path, space=space, create=create)
+
+
+def as_of(text: str | None) -> Clock:
+    """The clock `--now` asks for (the system clock without it); a bad time is a `ZeroError`."""
+    from datetime import UTC, datetime
+
+    from zerolang.errors import ZeroError
+    from zerolang.memory.tiers import system_clock
+
+    if text is None:
+        return system_clock
+    try:
+        moment = datetime.fromisoformat(text)
+    except ValueError:
+        raise ZeroError(f"--now: not an ISO 8601 time: {text!r}") from None
+    if moment.tzinfo is None:
+        moment = moment.replace(tzinfo=UTC)
+    return lambda: moment
