@@ -267,7 +267,7 @@ def test_a_file_database_persists_in_wal_mode(tmp_path: Path) -> None:
     with MemoryStore(path) as store:
         store.insert_record(compile_record(make_input(NEEDS)))
         assert sql(store).execute("PRAGMA journal_mode").fetchone()[0] == "wal"
-        assert sql(store).execute("PRAGMA foreign_keys").fetchone()[0] == 1
+        assert sql(store).execute("PRAGMA foreign_keys").fetchone()[0] == 0  # declared; check resolves them
     with MemoryStore(path, create=False) as store:
         assert store.counts().facts == 1
         assert store.check().ok

@@ -1,4 +1,4 @@
-"""The embedded backend: one SQLite file (WAL, foreign keys on) or `:memory:`.
+"""The embedded backend: one SQLite file (WAL, foreign keys declared, checked by `check`) or `:memory:`.
 
 - `backend`: `SqliteBackend`, the shared SQL on a `sqlite3` connection;
 - `migrations`: the schema as numbered migrations;
