@@ -12,6 +12,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from tests.budget import scaled
 from zerolang.cli.fast import _check_arguments, _query_arguments, _run_arguments
 from zerolang.cli.output import plain_result
 
@@ -46,7 +47,7 @@ TEXT = st.text(alphabet=st.characters(min_codepoint=0x20, max_codepoint=0x7E), m
 ROWS = st.lists(st.tuples(TEXT, st.sampled_from(["String", "Int", "Map", "Null"]), TEXT), max_size=4)
 
 
-@settings(max_examples=300, deadline=None)
+@settings(max_examples=scaled(300), deadline=None)
 @given(ROWS, st.floats(min_value=0, max_value=1), st.lists(TEXT, min_size=1, max_size=3) | st.none())
 def test_plain_table_is_what_rich_draws_or_declines(
     rows: list[tuple[str, str, str]], confidence: float, trace: list[str] | None

@@ -6,6 +6,7 @@ from __future__ import annotations
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from tests.budget import scaled
 from zerolang.errors import ValidationError
 from zerolang.interpreter import run
 from zerolang.parser import parse
@@ -42,7 +43,7 @@ nodes = st.fixed_dictionaries(
 ).map(lambda fields: "{ " + ", ".join(f"{key}: {value}" for key, value in fields.items()) + " }")
 
 
-@settings(max_examples=300)
+@settings(max_examples=scaled(300))
 @given(st.lists(nodes, max_size=4))
 def test_run_refuses_exactly_what_the_validator_reports(node_texts: list[str]) -> None:
     source = f'Graph {{ name: "t", nodes: [{", ".join(node_texts)}], outputs: [] }}'

@@ -7,6 +7,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from syrupy.assertion import SnapshotAssertion
 
+from tests.budget import scaled
 from zerolang.errors import ZeroError, ZeroSyntaxError
 from zerolang.parser import parse
 
@@ -54,7 +55,7 @@ def test_headline_has_file_line_column_and_expectation() -> None:
     assert lines[2] == "  |         ^"
 
 
-@settings(max_examples=300, deadline=None)
+@settings(max_examples=scaled(300), deadline=None)
 @given(st.text(max_size=200))
 def test_arbitrary_text_raises_only_our_error(text: str) -> None:
     try:
@@ -67,7 +68,7 @@ def test_arbitrary_text_raises_only_our_error(text: str) -> None:
 GRAPH_ALPHABET = st.sampled_from([*'Graph{}[]:,"#\n abc1-.e\\u0x', "Graph", "nodes", "true", "null", "id"])
 
 
-@settings(max_examples=300, deadline=None)
+@settings(max_examples=scaled(300), deadline=None)
 @given(st.lists(GRAPH_ALPHABET, max_size=40).map("".join))
 def test_graph_like_text_raises_only_our_error(text: str) -> None:
     try:

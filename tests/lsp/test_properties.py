@@ -5,6 +5,7 @@ from __future__ import annotations
 from hypothesis import assume, given, settings
 from hypothesis import strategies as st
 
+from tests.budget import scaled
 from tests.lsp.conftest import apply_edits
 from tests.lsp.samples import GREETER, ROUTER
 from tests.strategies import commented_graphs, runnable_graphs
@@ -80,7 +81,7 @@ def test_every_feature_answers_anywhere_in_any_graph(graph: Graph, at: float) ->
         assert item.label
 
 
-@settings(max_examples=150, deadline=None, derandomize=True)
+@settings(max_examples=scaled(150), deadline=None, derandomize=True)
 @given(text=st.sampled_from([GREETER, ROUTER]), cut=st.floats(0, 1), at=st.floats(0, 1))
 def test_completion_and_hover_never_fail_on_half_typed_text(text: str, cut: float, at: float) -> None:
     partial = text[: int(len(text) * cut)]

@@ -120,7 +120,7 @@ def test_killed_in_the_middle_of_a_batch(tmp_path: Path) -> None:
 
 def test_zero_memory_ingest_killed_from_outside(tmp_path: Path) -> None:
     source, db = tmp_path / "big.jsonl", tmp_path / "memory.db"
-    write_inputs(source, records=2000, tuples=8)
+    write_inputs(source, records=1000, tuples=8)
     expected = reference_counts(source)
     total = expected["episodes"]
     command = [

@@ -12,6 +12,7 @@ from hypothesis import strategies as st
 from lark import Token, Tree
 from lark.exceptions import LarkError
 
+from tests.budget import scaled
 from tests.query.test_properties import keywords, queries
 from zerolang.lalr import Rejected
 from zerolang.query import parser as query_parser
@@ -61,13 +62,13 @@ def test_driver_builds_and_rejects_as_lark(text: str) -> None:
     same_as_lark(text)
 
 
-@settings(max_examples=300, deadline=None)
+@settings(max_examples=scaled(300), deadline=None)
 @given(queries())
 def test_generated_queries_drive_as_lark(text: str) -> None:
     same_as_lark(text)
 
 
-@settings(max_examples=300, deadline=None)
+@settings(max_examples=scaled(300), deadline=None)
 @given(st.lists(keywords, max_size=12).map(" ".join) | st.text(max_size=40))
 def test_soup_drives_as_lark(text: str) -> None:
     same_as_lark(text)

@@ -7,6 +7,7 @@ import contextlib
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from tests.budget import scaled
 from zerolang.errors import ZeroError
 from zerolang.query import Query, QueryError, parse_query
 
@@ -107,7 +108,7 @@ def queries(draw: st.DrawFn, concepts: st.SearchStrategy[str] = labels) -> str:
     return f"match {', '.join(patterns)} {draw(clauses('match'))}"
 
 
-@settings(max_examples=300, deadline=None)
+@settings(max_examples=scaled(300), deadline=None)
 @given(queries())
 def test_generated_queries_parse(text: str) -> None:
     query = parse_query(text)
@@ -115,7 +116,7 @@ def test_generated_queries_parse(text: str) -> None:
     assert query.source == text
 
 
-@settings(max_examples=500, deadline=None)
+@settings(max_examples=scaled(500), deadline=None)
 @given(st.text(max_size=60))
 def test_random_text_is_a_query_error_or_a_query(text: str) -> None:
     try:
@@ -157,7 +158,7 @@ keywords = st.sampled_from(
 )
 
 
-@settings(max_examples=500, deadline=None)
+@settings(max_examples=scaled(500), deadline=None)
 @given(st.lists(keywords, max_size=12).map(" ".join))
 def test_token_soup_is_a_query_error_or_a_query(text: str) -> None:
     with contextlib.suppress(QueryError):
@@ -167,7 +168,7 @@ def test_token_soup_is_a_query_error_or_a_query(text: str) -> None:
 known = st.one_of(st.sampled_from(["agent", "ltm", '"0-memory"', "episodic-memory"]), labels)
 
 
-@settings(max_examples=150, deadline=None)
+@settings(max_examples=scaled(150), deadline=None)
 @given(queries(known))
 def test_generated_queries_run_or_fail_cleanly(text: str) -> None:
     """Over the example store, a generated query returns rows or a `ZeroError` (an unknown seed)."""
