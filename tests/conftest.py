@@ -48,6 +48,13 @@ def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
     items.sort(key=lambda item: item.get_closest_marker("slow") is None)
 
 
+def pytest_xdist_auto_num_workers(config: pytest.Config) -> int:
+    """`-n auto`: one worker more than the cores. Many tests wait on a child process, a lock or the
+    PostgreSQL server; the extra worker runs while they wait (on this 2-core machine, 3 workers
+    finish the suite about a sixth sooner than 2)."""
+    return (os.cpu_count() or 1) + 1
+
+
 def pytest_report_header(config: pytest.Config) -> str:
     return summary()
 
