@@ -46,11 +46,12 @@ class Seals(SqlCore):
         )
 
     def reseal(self) -> None:
-        """Count this space's sealed tables again from their rows (inside the write that changed them).
+        """Count this space's sealed tables again from their rows, inside a write: O(space).
 
-        For writes that change many rows at once in ways a per-row change does not follow
-        (a forget, a purge, a restore, a restatement): the seals then equal what `check`
-        recomputes, so only edits made outside the store stand out.
+        No write calls it: every write folds the rows it changes into the seals (`seal_apply`).
+        It is the whole recount those per-row seals must equal (the tests compare the two), and
+        a way to accept a space's current rows as they are, which also hides any edit made
+        outside the store; `check` never calls it.
         """
         self.run("DELETE FROM table_seals WHERE space = ?", [self.space])
         seals = {
