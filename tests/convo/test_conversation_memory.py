@@ -47,7 +47,7 @@ def store(request: pytest.FixtureRequest) -> Iterator[EntryStore]:
     schema = f"c_{uuid.uuid4().hex[:12]}"
     with PostgresEntryStore(request.getfixturevalue("pg_database"), schema=schema) as postgres:
         yield postgres
-        postgres._db.execute(f"DROP SCHEMA {schema} CASCADE")
+        postgres._conn.execute(f"DROP SCHEMA {schema} CASCADE")
 
 
 class Clock:

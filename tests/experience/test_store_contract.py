@@ -49,7 +49,7 @@ def store(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[Experience
     schema = f"t_{uuid.uuid4().hex[:12]}"
     with PostgresExperienceStore(dsn, schema=schema) as postgres:
         yield postgres
-        postgres._db.execute(f"DROP SCHEMA {schema} CASCADE")
+        postgres._conn.execute(f"DROP SCHEMA {schema} CASCADE")
 
 
 def test_capture_counts_are_the_same_everywhere(store: ExperienceStore) -> None:

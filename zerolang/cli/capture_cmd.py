@@ -9,7 +9,7 @@ from typing import TYPE_CHECKING, Annotated
 
 import typer
 
-from zerolang.cli.experience_db import ExperienceDbOption, open_store
+from zerolang.cli.experience_store import ExperienceDbOption, open_store
 
 if TYPE_CHECKING:
     from zerolang.experience.capture import CaptureResult

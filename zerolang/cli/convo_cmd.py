@@ -16,7 +16,7 @@ from typing import TYPE_CHECKING, Annotated, ParamSpec
 
 import typer
 
-from zerolang.cli.experience_db import ExperienceDbOption, default_db
+from zerolang.cli.experience_store import ExperienceDbOption, default_path
 
 if TYPE_CHECKING:
     from zerolang.convo.memory import ConversationMemory
@@ -53,7 +53,7 @@ def _store(db: Path | None, *, create: bool) -> SqliteEntryStore | PostgresEntry
     from zerolang.memory.backends.sqlite.convo import SqliteEntryStore
 
     if db is not None and str(db).startswith(("postgresql:", "postgres:")):
-        from zerolang.cli.experience_db import postgres_url
+        from zerolang.cli.experience_store import postgres_url
 
         try:
             from zerolang.memory.backends.postgres.convo import PostgresEntryStore
@@ -61,7 +61,7 @@ def _store(db: Path | None, *, create: bool) -> SqliteEntryStore | PostgresEntry
             raise ZeroError("PostgreSQL needs psycopg: pip install 'zerolang[postgres]'") from None
         return PostgresEntryStore(postgres_url(db))
 
-    path = db if db is not None and str(db) else default_db()
+    path = db if db is not None and str(db) else default_path()
     if create and str(path) != ":memory:":
         try:
             path.parent.mkdir(parents=True, exist_ok=True)

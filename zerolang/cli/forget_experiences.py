@@ -16,7 +16,7 @@ from typing import TYPE_CHECKING, Annotated
 
 import typer
 
-from zerolang.cli.experience_db import DB_ENV
+from zerolang.cli.experience_store import DB_ENV
 
 if TYPE_CHECKING:
     from zerolang.experience.forgotten import ErasingStore, ForgettingStore
@@ -37,7 +37,7 @@ ExperiencesOption = Annotated[
 def with_experiences(option: Path | None, action: Callable[[ForgettingStore, ErasingStore], int]) -> int:
     """Run `action` on the experience and conversation stores at `option` (which must exist)."""
     from zerolang.cli.convo_cmd import _store
-    from zerolang.cli.experience_db import open_store
+    from zerolang.cli.experience_store import open_store
 
     if option is None:
         return 0

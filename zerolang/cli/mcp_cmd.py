@@ -8,7 +8,7 @@ from typing import Annotated
 import typer
 
 from zerolang.cli.archive_cmd import ClearanceOption, RootOption
-from zerolang.cli.experience_db import DB_ENV as EXPERIENCE_DB_ENV
+from zerolang.cli.experience_store import DB_ENV as EXPERIENCE_DB_ENV
 from zerolang.cli.memory_cmd import DbOption, SpaceOption
 
 
@@ -49,7 +49,7 @@ def mcp(
     """
     from zerolang.archive.settings import memory_settings_for
     from zerolang.cli.archive_cmd import resolve_root
-    from zerolang.cli.experience_db import default_db
+    from zerolang.cli.experience_store import default_path
     from zerolang.cli.stores import _open
     from zerolang.errors import ZeroError
     from zerolang.memory.handle import Memory
@@ -71,7 +71,7 @@ def mcp(
         load_policy(rules)  # a bad policy stops the server before a client connects
     access = None if rules is None or as_channel is None else ArchiveAccess(str(rules), as_channel, clearance)
     store = _open(db, create=True, space=space)
-    location = experiences if experiences is not None and str(experiences) else default_db()
+    location = experiences if experiences is not None and str(experiences) else default_path()
     if str(location) != ":memory:":
         location.parent.mkdir(parents=True, exist_ok=True)
     with Memory(store, experiences=location, archive=resolve_root(root)) as memory:

@@ -7,7 +7,7 @@ from typing import Annotated
 
 import typer
 
-from zerolang.cli.experience_db import ExperienceDbOption, open_store
+from zerolang.cli.experience_store import ExperienceDbOption, open_store
 
 
 def recall(

@@ -69,10 +69,10 @@ def _query(terms: Sequence[str]) -> str:
 class PostgresExperienceStore:
     def __init__(self, dsn: str, *, schema: str = "public") -> None:
         self.schema = schema
-        self._db = connect_schema(dsn, schema, TABLES)
+        self._conn = connect_schema(dsn, schema, TABLES)
 
     def close(self) -> None:
-        self._db.close()
+        self._conn.close()
 
     def __enter__(self) -> PostgresExperienceStore:
         return self
@@ -83,7 +83,7 @@ class PostgresExperienceStore:
         self.close()
 
     def add(self, batch: CaptureBatch) -> Added:
-        db = self._db
+        db = self._conn
         turns = experiences = concepts = edges = 0
         with db.transaction():
             for turn in batch.turns:
@@ -136,7 +136,7 @@ class PostgresExperienceStore:
         text = _query(terms)
         if not text or limit <= 0:
             return []
-        rows = self._db.execute(
+        rows = self._conn.execute(
             "SELECT id, ts_rank(doc, q) AS rank FROM exp_experience, websearch_to_tsquery('english', %s) q "
             "WHERE doc @@ q ORDER BY rank DESC, seq LIMIT %s",
             (text, limit),
@@ -147,7 +147,7 @@ class PostgresExperienceStore:
         text = _query(terms)
         if not text or limit <= 0:
             return []
-        rows = self._db.execute(
+        rows = self._conn.execute(
             "SELECT turn, ts_rank(doc, q) AS rank FROM exp_turn_doc, websearch_to_tsquery('english', %s) q "
             "WHERE doc @@ q ORDER BY rank DESC, turn LIMIT %s",
             (text, limit),
@@ -155,20 +155,20 @@ class PostgresExperienceStore:
         return [(str(turn), float(rank)) for turn, rank in rows]
 
     def experiences(self, ids: Collection[str]) -> dict[str, Experience]:
-        rows = self._db.execute(
+        rows = self._conn.execute(
             f"SELECT {_COLUMNS} FROM exp_experience WHERE id = ANY(%s)", (list(ids),)
         ).fetchall()
         return {str(row[0]): _experience(row) for row in rows}
 
     def experiences_of_turns(self, turn_ids: Collection[str]) -> list[Experience]:
-        rows = self._db.execute(
+        rows = self._conn.execute(
             f"SELECT {_COLUMNS} FROM exp_experience WHERE turn = ANY(%s) ORDER BY seq", (list(turn_ids),)
         ).fetchall()
         return [_experience(row) for row in rows]
 
     def neighbour_turns(self, turn_ids: Collection[str]) -> list[tuple[str, str]]:
         ids = list(turn_ids)
-        rows = self._db.execute(
+        rows = self._conn.execute(
             "SELECT src, dst FROM exp_edge WHERE kind = 'next' AND src = ANY(%s) "
             "UNION ALL SELECT dst, src FROM exp_edge WHERE kind = 'next' AND dst = ANY(%s)",
             (ids, ids),
@@ -176,33 +176,33 @@ class PostgresExperienceStore:
         return [(str(a), str(b)) for a, b in rows]
 
     def mentions_of(self, experience_ids: Collection[str]) -> list[tuple[str, str, float]]:
-        rows = self._db.execute(
+        rows = self._conn.execute(
             "SELECT src, dst, weight FROM exp_edge WHERE kind = 'mentions' AND src = ANY(%s)",
             (list(experience_ids),),
         ).fetchall()
         return [(str(a), str(b), float(w)) for a, b, w in rows]
 
     def mentioning(self, concept_ids: Collection[str]) -> list[tuple[str, str]]:
-        rows = self._db.execute(
+        rows = self._conn.execute(
             "SELECT src, dst FROM exp_edge WHERE kind = 'mentions' AND dst = ANY(%s)", (list(concept_ids),)
         ).fetchall()
         return [(str(a), str(b)) for a, b in rows]
 
     def concept_frequency(self, concept_ids: Collection[str]) -> dict[str, int]:
-        rows = self._db.execute(
+        rows = self._conn.execute(
             "SELECT dst, count(*) FROM exp_edge WHERE kind = 'mentions' AND dst = ANY(%s) GROUP BY dst",
             (list(concept_ids),),
         ).fetchall()
         return {str(ident): int(count) for ident, count in rows}
 
     def concept_labels(self, concept_ids: Collection[str]) -> dict[str, str]:
-        rows = self._db.execute(
+        rows = self._conn.execute(
             "SELECT id, label FROM exp_concept WHERE id = ANY(%s)", (list(concept_ids),)
         ).fetchall()
         return {str(ident): str(label) for ident, label in rows}
 
     def last_turn(self, session: str) -> tuple[str, int] | None:
-        row = self._db.execute(
+        row = self._conn.execute(
             "SELECT id, position FROM exp_turn WHERE session = %s ORDER BY position DESC LIMIT 1", (session,)
         ).fetchone()
         return None if row is None else (str(row[0]), int(row[1]))
@@ -215,14 +215,14 @@ class PostgresExperienceStore:
             ("concepts", "exp_concept"),
             ("edges", "exp_edge"),
         ):
-            row = self._db.execute(f"SELECT count(*) FROM {table}").fetchone()
+            row = self._conn.execute(f"SELECT count(*) FROM {table}").fetchone()
             out[name] = int(row[0]) if row else 0
         return out
 
     # ---- forgetting (zerolang.experience.forgotten) ---------------------------------------------
 
     def forgotten_terms(self, tombstone: str | None = None) -> list[tuple[str, int]]:
-        rows = self._db.execute(
+        rows = self._conn.execute(
             "SELECT DISTINCT term, words FROM exp_forgotten "
             "WHERE %(t)s::text IS NULL OR tombstone = %(t)s ORDER BY term",
             {"t": tombstone},
@@ -230,16 +230,16 @@ class PostgresExperienceStore:
         return [(str(term), int(words)) for term, words in rows]
 
     def block_terms(self, tombstone: str, keys: Sequence[tuple[str, int]]) -> None:
-        with self._db.transaction():
+        with self._conn.transaction():
             for term, words in keys:
-                self._db.execute(
+                self._conn.execute(
                     "INSERT INTO exp_forgotten VALUES (%s, %s, %s) ON CONFLICT DO NOTHING",
                     (tombstone, term, words),
                 )
 
     def lift_terms(self, tombstone: str) -> int:
-        with self._db.transaction():
-            cursor = self._db.execute("DELETE FROM exp_forgotten WHERE tombstone = %s", (tombstone,))
+        with self._conn.transaction():
+            cursor = self._conn.execute("DELETE FROM exp_forgotten WHERE tombstone = %s", (tombstone,))
             return int(cursor.rowcount)
 
     def erase_mentioning(self, forgotten: Forgotten) -> int:
@@ -247,7 +247,7 @@ class PostgresExperienceStore:
         the turns left empty."""
         if not forgotten:
             return 0
-        db = self._db
+        db = self._conn
         with db.transaction():
             doomed = [
                 (str(ident), str(turn))

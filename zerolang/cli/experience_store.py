@@ -30,7 +30,7 @@ ExperienceDbOption = Annotated[
 ]
 
 
-def default_db() -> Path:
+def default_path() -> Path:
     from platformdirs import user_data_dir
 
     return Path(user_data_dir("zerolang", appauthor=False)) / "experiences.db"
@@ -48,7 +48,7 @@ def open_store(option: Path | None, *, create: bool) -> SqliteExperienceStore | 
             raise ZeroError("PostgreSQL needs psycopg: pip install 'zerolang[postgres]'") from None
         return PostgresExperienceStore(postgres_url(option))
 
-    path = option if option is not None and str(option) else default_db()
+    path = option if option is not None and str(option) else default_path()
     if create and str(path) != ":memory:":
         if option is None:
             try:
