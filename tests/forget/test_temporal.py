@@ -228,3 +228,42 @@ def test_cli_history_and_retract(tmp_path: Path, monkeypatch: pytest.MonkeyPatch
     _load.cache_clear()
     result = runner.invoke(app, ["memory", "ingest", "in.json", "--db", "m.db"])
     assert result.exit_code == 1 and "single-valued must be a list" in result.output
+
+
+def test_recall_puts_current_facts_first_and_marks_retired_ones(location: str, space: str) -> None:
+    with open_sv(location, space) as store:
+        ingest(store, parse_inputs(inputs(PARIS, BERLIN)), now=T1)
+        key, _ = fact_key(store, "alice|likes|tea", None)
+        retract(store.backend, store.backend.facts([key])[key], at=T2)
+        alice = store.get_concept_by_label("alice")
+        assert alice is not None
+        view = store.recall(alice)
+        shown = [(f.object, f.retired, f.times.retired_by if f.times else None) for f in view.facts]
+        berlin = store.backend.facts([fact_key(store, "alice|lives_in|berlin", None)[0]])
+        (berlin_hex,) = (f.fact_hash.hex() for f in berlin.values())
+        # current first (berlin), then the retired ones, most confident first
+        assert shown == [("berlin", False, None), ("paris", True, berlin_hex), ("tea", True, "retracted")]
+        paris = view.facts[1].to_json()
+        assert (paris["valid_to"], paris["retired_at"]) == ("2023-06-01T00:00:00.000Z", T1)
+        assert view.facts[0].to_json()["retired_at"] is None
+
+
+def test_cli_get_marks_retired_facts(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    from typer.testing import CliRunner
+
+    from zerolang.cli.app import app
+
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "pyproject.toml").write_text('[tool.zero.memory]\nsingle-valued = ["lives in"]\n')
+    (tmp_path / "in.json").write_text(inputs(PARIS, BERLIN))
+    runner = CliRunner()
+    assert runner.invoke(app, ["memory", "ingest", "in.json", "--db", "m.db", "--now", T1]).exit_code == 0
+    retracted = runner.invoke(app, ["memory", "retract", "alice|likes|tea", "--db", "m.db", "--now", T2])
+    assert retracted.exit_code == 0, retracted.output
+    out = runner.invoke(app, ["memory", "get", "alice", "--db", "m.db"]).output
+    berlin, paris, tea = out.index("--> berlin"), out.index("--> paris"), out.index("--> tea")
+    assert berlin < paris < tea
+    assert f"retired {T2} (retracted)  valid until {T2}" in out[tea:]
+    assert f"retired {T1} (superseded by fact " in out[paris:tea]
+    assert "valid until 2023-06-01T00:00:00.000Z" in out[paris:tea]
+    assert "retired" not in out[berlin:paris]

@@ -139,6 +139,9 @@ def test_get_by_label_alias_hash_and_prefix(db: Path) -> None:
         "object",
         "confidence",
         "observations",
+        "valid_to",
+        "retired_at",
+        "retired_by",
         "episodes",
     ]
     assert needs["fact_hash"] == FACT == str(fact_hash("agent", "needs", "long-term-memory"))

@@ -195,6 +195,9 @@ def test_recall_view(store: MemoryStore) -> None:
         "object",
         "confidence",
         "observations",
+        "valid_to",
+        "retired_at",
+        "retired_by",
         "episodes",
     ]
     assert (fact["subject"], fact["object"], fact["observations"]) == ("agent", "long-term-memory", 2)

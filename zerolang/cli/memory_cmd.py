@@ -28,7 +28,7 @@ if TYPE_CHECKING:
     from zerolang.memory.ingest import SourcedInput
     from zerolang.memory.migrate import SpaceCopy
     from zerolang.memory.normalize import AliasTable
-    from zerolang.memory.store import CheckReport, ConceptView, InsertResult, MemoryStore
+    from zerolang.memory.store import CheckReport, ConceptView, FactView, InsertResult, MemoryStore
     from zerolang.memory.tiers import Episode
 
 P = ParamSpec("P")
@@ -324,12 +324,26 @@ def _print_view(view: ConceptView) -> None:
             f"    fact {fact.fact.fact_hash.short()}  confidence {fact.fact.confidence:.4g}"
             f"  {_plural(fact.fact.observations, 'observation')}"
         )
+        lines.extend(_times_lines(fact))
         for episode in fact.episodes:
             lines.append(
                 f"    episode {episode.episode_hash.short()}  {episode.event_time}  {episode.source}"
                 f"  {episode.scope}  confidence {episode.confidence:g}"
             )
     typer.echo("\n".join(lines))
+
+
+def _times_lines(fact: FactView) -> list[str]:
+    """A retired or closed fact's marker line (nothing for a current, open-ended fact)."""
+    times = fact.times
+    if times is None or (times.retired_at is None and times.valid_to is None):
+        return []
+    valid = f"valid until {times.valid_to}" if times.valid_to is not None else ""
+    if times.retired_at is None:
+        return [f"    {valid}"]
+    by = times.retired_by
+    why = "retracted" if by == "retracted" or by is None else f"superseded by fact {by[:12]}"
+    return [f"    retired {times.retired_at} ({why})" + (f"  {valid}" if valid else "")]
 
 
 # ---- stats, check ---------------------------------------------------------------------------

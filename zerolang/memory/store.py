@@ -33,7 +33,7 @@ from pathlib import Path
 from types import TracebackType
 
 from zerolang.errors import ZeroError
-from zerolang.memory.backend import DEFAULT_SPACE, Counts, InsertResult, MemoryBackend
+from zerolang.memory.backend import DEFAULT_SPACE, Counts, FactTimes, InsertResult, MemoryBackend
 from zerolang.memory.check import Problem
 from zerolang.memory.hashing import concept_hash
 from zerolang.memory.normalize import AliasTable, normalize_label
@@ -104,14 +104,22 @@ class Observation:
 
 @dataclass(frozen=True, slots=True)
 class FactView:
-    """A fact with its subject and object as labels, and its episodes oldest first."""
+    """A fact with its subject and object as labels, its episodes oldest first, and its times
+    where they differ from the defaults (`times`: closed validity, retired by a retraction or a
+    superseding fact; None for a current, open-ended fact)."""
 
     fact: Fact
     subject: str
     object: str
     episodes: tuple[Observation, ...]
+    times: FactTimes | None = None
+
+    @property
+    def retired(self) -> bool:
+        return self.times is not None and self.times.retired_at is not None
 
     def to_json(self) -> dict[str, builtins.object]:
+        times = self.times
         return {
             "fact_hash": str(self.fact.fact_hash),
             "subject": self.subject,
@@ -119,6 +127,9 @@ class FactView:
             "object": self.object,
             "confidence": self.fact.confidence,
             "observations": self.fact.observations,
+            "valid_to": times.valid_to if times is not None else None,
+            "retired_at": times.retired_at if times is not None else None,
+            "retired_by": times.retired_by if times is not None else None,
             "episodes": [episode.to_json() for episode in self.episodes],
         }
 
@@ -408,7 +419,10 @@ class MemoryStore:
         return None if found is None else found[0]
 
     def recall(self, concept: ConceptNode) -> ConceptView:
-        """The concept with its facts (labels resolved) and their episodes, oldest observation first."""
+        """The concept with its facts (labels resolved) and their episodes, oldest observation first.
+
+        Current facts come first (most confident first), then the retired ones (retracted or
+        superseded, kept for history), marked by their `times`."""
         require_type(concept, ConceptNode, "the concept")
         facts = self.backend.facts_touching([concept.hash.digest])
         labels = self.backend.labels(
@@ -416,6 +430,7 @@ class MemoryStore:
         )
         episodes: dict[bytes, list[Observation]] = {f.fact_hash.digest: [] for f in facts}
         rows = self.backend.episodes_of(list(episodes))
+        times = self.backend.fact_times(list(episodes))
         for row in sorted(rows, key=lambda e: (e.event_time, e.hash)):
             episodes[row.fact_hash].append(
                 Observation(
@@ -434,10 +449,11 @@ class MemoryStore:
                 labels[f.subject_hash.digest],
                 labels[f.object_hash.digest],
                 tuple(episodes[f.fact_hash.digest]),
+                times.get(f.fact_hash.digest),
             )
             for f in facts
         ]
-        views.sort(key=lambda v: (-v.fact.confidence, v.subject, v.fact.predicate, v.object))
+        views.sort(key=lambda v: (v.retired, -v.fact.confidence, v.subject, v.fact.predicate, v.object))
         return ConceptView(concept, tuple(views))
 
     def counts(self) -> Counts:
