@@ -368,6 +368,59 @@ def _history(db: Path | str, *space: str) -> None:
         assert done.exit_code == 0, done.output
 
 
+DANGLING = [
+    (
+        "forgotten-key-tombstone",
+        "UPDATE forgotten_keys SET tombstone = zeroblob(32) WHERE tombstone = (SELECT min(tombstone) FROM forgotten_keys)",
+        "forgotten key",
+        "tombstone",
+    ),
+    (
+        "semantic-source-episode",
+        "UPDATE semantic_sources SET episode_hash = zeroblob(32) WHERE episode_hash = (SELECT min(episode_hash) FROM semantic_sources)",
+        "semantic source",
+        "episode",
+    ),
+    (
+        "semantic-source-fact",
+        "UPDATE semantic_sources SET fact_hash = zeroblob(32) WHERE fact_hash = (SELECT min(fact_hash) FROM semantic_sources)",
+        "semantic source",
+        "semantic fact",
+    ),
+    (
+        "semantic-fact",
+        "UPDATE semantic_facts SET fact_hash = zeroblob(32) WHERE fact_hash = (SELECT min(fact_hash) FROM semantic_facts)",
+        "semantic fact",
+        "fact",
+    ),
+    (
+        "fact-times",
+        "UPDATE fact_times SET fact_hash = zeroblob(32) WHERE fact_hash = (SELECT min(fact_hash) FROM fact_times)",
+        "fact times",
+        "fact",
+    ),
+    (
+        "fact-event",
+        "UPDATE fact_events SET fact_hash = zeroblob(32) WHERE fact_hash = (SELECT min(fact_hash) FROM fact_events)",
+        "fact event",
+        "fact",
+    ),
+]
+
+
+@pytest.mark.parametrize(("name", "sql", "kind", "target"), DANGLING, ids=[d[0] for d in DANGLING])
+def test_check_resolves_the_references_of_the_history_and_tiers(
+    db: Path, name: str, sql: str, kind: str, target: str
+) -> None:
+    """A row of the history, semantic memory or tombstones naming what the store does not hold is
+    reported with what is missing (beside the seal it breaks)."""
+    _history(db)
+    edit_sqlite(db, sql)
+    checked = zero("check", db=db)
+    assert checked.exit_code == 1
+    assert f"its {target} {'0' * 12}" in checked.stdout and kind in checked.stdout, checked.stdout
+
+
 def test_restore_and_purge_keep_the_seals(db: Path) -> None:
     _history(db)
     for command in (

@@ -17,6 +17,9 @@ Three layers, each row read once, as stored:
    row, kept by the backend on write and compared here: a hand edit, a
    deleted or added row, a value of another type all show, and so does a
    deleted marker row (which generations of the seals the store holds).
+   Their references are resolved too: a fact's times, events and semantic
+   record name a stored fact, a semantic source a stored (or pruned) episode
+   and a semantic fact, a forgotten key its tombstone (`_REFERENCES`).
 
 A malformed row (a text or BLOB where a number or label belongs, bytes that
 are not UTF-8) is reported, never a crash. Episodes that maintenance pruned
@@ -104,6 +107,7 @@ class _Checker:
         self.context_times: dict[bytes, tuple[str, str]] = {}
         self.mentioned: set[bytes] = set()
         self.observed: set[bytes] = set()
+        self.keys: dict[str, set[object]] = {"episodes": set(), "semantic_facts": set(), "tombstones": set()}
 
     def report(self, kind: str, key: object, message: str) -> None:
         self.problems.append(Problem(kind, _hex(key), message))
@@ -170,9 +174,20 @@ class _Checker:
         """A check of a row whose content only the seal covers: each value of its kind."""
         names = [name for name, _ in SEALED[_TABLE_OF[kind]]]
 
+        table = _TABLE_OF[kind]
+        references = _REFERENCES.get(table, ())
+        kept = self.keys.get(table)
+
         def check(row: tuple[Any, ...]) -> None:
             key = row[0] if fields[0] == "hash" else ""
             self.typed(kind, key, zip(names, row, fields, strict=True))
+            if kept is not None:
+                kept.add(row[0])
+            for index, target, what in references:
+                value = row[index]
+                known = self.facts if target == "facts" else self.keys[target]
+                if isinstance(value, bytes) and value not in known:
+                    self.report(kind, row[0], f"its {what} {_hex(value)} is missing")
 
         return check
 
@@ -288,12 +303,14 @@ class _Checker:
         self.typed("pruned episode", key, fields)
         self.times("pruned episode", key, created, pruned_at)
         self.observe(key, fact, context, confidence, created)
+        self.keys["episodes"].add(key)
         if fact not in self.facts:
             self.report("pruned episode", key, f"its fact {_hex(fact)} is missing")
 
     def episode(self, row: tuple[Any, ...]) -> None:
         key, fact, context, confidence, created = row
         self.observe(key, fact, context, confidence, created)
+        self.keys["episodes"].add(key)
         if not self.digest_ok("episode", key):
             return
         self.typed("episode", key, [("confidence", confidence, "unit"), ("created_at", created, "text")])
@@ -456,6 +473,16 @@ _TYPED_ONLY: dict[str, tuple[str, tuple[str, ...]]] = {
     "semantic_sources": ("semantic source", ("hash", "hash")),
     "tombstones": ("tombstone", ("hash", "text", "text?", "text", "text?", "text?", "text?")),
     "forgotten_keys": ("forgotten key", ("hash", "hash", "text")),
+}
+
+# What the rows of the tables only the seal covers refer to: (column, table of its target, name).
+# The targets are scanned first (facts and episodes before these tables, then in `_TYPED_ONLY`'s order).
+_REFERENCES: dict[str, tuple[tuple[int, str, str], ...]] = {
+    "fact_times": ((0, "facts", "fact"),),
+    "fact_events": ((0, "facts", "fact"),),
+    "semantic_facts": ((0, "facts", "fact"),),
+    "semantic_sources": ((0, "episodes", "episode"), (1, "semantic_facts", "semantic fact")),
+    "forgotten_keys": ((1, "tombstones", "tombstone"),),
 }
 
 
