@@ -254,3 +254,60 @@ def test_cli_forget_with_experiences_reaches_recall_and_convo(tmp_path: Path) ->
     for word in WORDS:
         assert word.encode() not in data, word
     assert b"postgresql" in data and b"shared_buffers" in data  # the scan sees what stays
+
+
+# ---- one forget across two databases: the experiences are blocked before the memory commits ----
+
+
+def test_a_missing_experience_database_forgets_nothing(tmp_path: Path) -> None:
+    """The experience database is opened before the memory is touched: when it is not there,
+    the forget stops with one line and the memory still holds everything (no tombstone)."""
+    runner = CliRunner()
+    db, facts = str(tmp_path / "m.db"), tmp_path / "facts.json"
+    facts.write_text(inputs(("2026-02-10T00:00:00Z", "chat", "people", [(SECRET, "lives in", "Lyon", 0.9)])))
+    assert runner.invoke(app, ["memory", "ingest", str(facts), "--db", db]).exit_code == 0
+    for command in (["forget", SECRET], ["forget", "--fact", f"{SECRET}|lives in|Lyon"]):
+        result = runner.invoke(
+            app, ["memory", *command, "--db", db, "--experiences", str(tmp_path / "no.db")]
+        )
+        assert result.exit_code == 1
+        assert "no experience database here" in result.output
+    assert json.loads(runner.invoke(app, ["memory", "tombstones", "--db", db, "--json"]).output) == []
+    assert "lives_in" in runner.invoke(app, ["memory", "get", SECRET, "--db", db]).output
+
+
+def test_a_failing_block_rolls_the_memory_back(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """If the experience store cannot take the block, the memory's forget is rolled back: the
+    concept stays in both, and the forget can simply be run again."""
+    from zerolang.experience import forgotten
+
+    with zerolang.memory.open(tmp_path / "m.db") as memory:
+        memory.remember([(SECRET, "lives_in", "Lyon")], source="chat")
+        capture(memory.experiences)
+
+        def broken(*args: object, **kwargs: object) -> int:
+            raise OSError("disk full")
+
+        monkeypatch.setattr(forgotten, "apply_forget", broken)
+        with pytest.raises(OSError, match="disk full"):
+            memory.forget("concept", SECRET)
+        assert memory.store.get_concept_by_label(SECRET) is not None
+        assert memory.store.backend.tombstones() == []
+        monkeypatch.undo()
+        memory.forget("concept", SECRET)
+        assert memory.store.get_concept_by_label(SECRET) is None
+        assert "zorblax" not in leaks(repr(memory.recall("Zorblax Lyon", limit=50)))
+
+
+def test_experiences_in_the_memorys_own_file_are_blocked_too(tmp_path: Path) -> None:
+    """One SQLite file for both (one writer at a time): the block follows the forget's commit
+    instead of waiting on it."""
+    shared = tmp_path / "both.db"
+    store = zerolang.memory.MemoryStore(shared)
+    with zerolang.memory.Memory(store, experiences=shared) as memory:  # closes the store too
+        memory.remember([(SECRET, "lives_in", "Lyon")], source="chat")
+        capture(memory.experiences)
+        assert leaks(repr(memory.recall("Zorblax Lyon", limit=50)))
+        memory.forget("concept", SECRET)
+        left = leaks(repr(memory.recall("Zorblax Lyon", limit=50)))
+        assert "zorblax" not in left and "quuxly" not in left

@@ -10,7 +10,8 @@ there, so `zero recall` and `zero convo restore|turns|search` leave out what men
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 from typing import TYPE_CHECKING, Annotated
 
@@ -34,18 +35,22 @@ ExperiencesOption = Annotated[
 ]
 
 
-def with_experiences(option: Path | None, action: Callable[[ForgettingStore, ErasingStore], int]) -> int:
-    """Run `action` on the experience and conversation stores at `option` (which must exist)."""
+@contextmanager
+def experience_stores(option: Path | None) -> Iterator[tuple[ForgettingStore, ErasingStore] | None]:
+    """The experience and conversation stores at `option` (which must exist), open for the block;
+    None without `--experiences`. Opened before the memory is touched, so a missing or unreadable
+    experience database stops the command before anything is forgotten, restored or purged."""
     from zerolang.cli.convo_cmd import _store
     from zerolang.cli.experience_store import open_store
 
     if option is None:
-        return 0
+        yield None
+        return
     experiences = open_store(option, create=False)
     try:
         entries = _store(option, create=False)
         try:
-            return action(experiences, entries)
+            yield experiences, entries
         finally:
             entries.close()
     finally:

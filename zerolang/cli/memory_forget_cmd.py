@@ -6,7 +6,7 @@ from typing import Annotated
 
 import typer
 
-from zerolang.cli.forget_experiences import ExperiencesOption, with_experiences
+from zerolang.cli.forget_experiences import ExperiencesOption, experience_stores
 from zerolang.cli.memory_cmd import (
     AliasOption,
     DbOption,
@@ -77,7 +77,7 @@ def forget(
     """
     from zerolang.errors import ZeroError
     from zerolang.experience.forgotten import apply_forget, term_keys
-    from zerolang.memory.forget import Selector
+    from zerolang.memory.forget import Selector, blocks_first
     from zerolang.memory.forget import forget as forget_in
 
     chosen = [
@@ -98,14 +98,25 @@ def forget(
             + (f" (got {len(chosen)})" if chosen else "")
         )
     selector = Selector(*chosen[0])
-    with _open(db, create=False, space=space) as store:
-        report = forget_in(store, selector, at=_stamp(now), purge=purge, aliases=_aliases(aliases))
-    erased = with_experiences(
-        experiences,
-        lambda found, entries: apply_forget(
-            found, report.tombstone, report.terms, purge=purge, entries=entries
-        ),
-    )
+    erased = 0
+    with experience_stores(experiences) as reached, _open(db, create=False, space=space) as store:
+
+        def block(tombstone: str, terms: tuple[str, ...]) -> None:  # before the memory commits
+            nonlocal erased
+            if reached is not None:
+                erased = apply_forget(reached[0], tombstone, terms, purge=purge, entries=reached[1])
+
+        first = experiences is None or blocks_first(store, experiences)
+        report = forget_in(
+            store,
+            selector,
+            at=_stamp(now),
+            purge=purge,
+            aliases=_aliases(aliases),
+            inside=block if first else None,
+        )
+        if not first:  # the memory's own SQLite file: one writer at a time, so after the commit
+            block(report.tombstone, report.terms)
     if as_json:
         document = report.to_json()
         if experiences is not None:
@@ -138,9 +149,11 @@ def restore(
     """Lift a tombstone: what it forgot comes back (unless purged) and may be ingested again."""
     from zerolang.memory.forget import restore as restore_in
 
-    with _open(db, create=False, space=space) as store:
-        row, restored = restore_in(store, tombstone, at=_stamp(now))
-    with_experiences(experiences, lambda found, _: found.lift_terms(row.hash.hex()))
+    with experience_stores(experiences) as reached:
+        with _open(db, create=False, space=space) as store:
+            row, restored = restore_in(store, tombstone, at=_stamp(now))
+        if reached is not None:  # after the memory: a crash between leaves them hidden, not shown
+            reached[0].lift_terms(row.hash.hex())
     if as_json:
         _print_json(
             {"tombstone": row.hash.hex(), "restored_episodes": restored, "purged": row.purged_at is not None}
@@ -164,9 +177,11 @@ def purge(
     from zerolang.experience.forgotten import erase
     from zerolang.memory.forget import purge as purge_in
 
-    with _open(db, create=False, space=space) as store:
-        row = purge_in(store, tombstone, at=_stamp(now))
-    with_experiences(experiences, lambda found, entries: erase(found, row.hash.hex(), entries))
+    with experience_stores(experiences) as reached:
+        with _open(db, create=False, space=space) as store:
+            row = purge_in(store, tombstone, at=_stamp(now))
+        if reached is not None:  # a purge runs again where it stopped: the memory's half is idempotent
+            erase(reached[0], row.hash.hex(), reached[1])
     typer.echo(f"purged tombstone {row.hash.hex()}")
 
 

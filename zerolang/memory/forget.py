@@ -20,9 +20,10 @@ from __future__ import annotations
 
 import hashlib
 import json
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from datetime import datetime
+from pathlib import Path
 
 from zerolang.errors import ZeroError
 from zerolang.memory.backend import Removed, TombstoneRow
@@ -84,6 +85,23 @@ class ForgetReport:
         }
 
 
+def blocks_first(store: MemoryStore, experiences: str | Path) -> bool:
+    """Whether the experience store at `experiences` can take a forget's block inside the forget's
+    transaction (`forget(inside=)`): not when it is the memory's own SQLite file, where one writer
+    at a time means the block waits for the forget to commit."""
+    import os
+
+    from zerolang.memory.backends import is_url
+
+    mine, theirs = str(store.backend.location), str(experiences)
+    if is_url(mine) or is_url(theirs) or ":memory:" in (mine, theirs):
+        return True
+    try:
+        return not os.path.samefile(mine, theirs)
+    except OSError:  # one of them is not there (yet): not the same file
+        return True
+
+
 def tombstone_hash(kind: str, target: str, at: str) -> bytes:
     text = json.dumps({"at": at, "kind": kind, "target": target}, sort_keys=True, separators=(",", ":"))
     return hashlib.sha256(_DOMAIN + text.encode()).digest()
@@ -96,8 +114,15 @@ def forget(
     at: str,
     purge: bool = False,
     aliases: AliasTable | None = None,
+    inside: Callable[[str, tuple[str, ...]], object] | None = None,
 ) -> ForgetReport:
-    """Forget what `selector` names, as of store time `at`; ZeroError if it names nothing stored."""
+    """Forget what `selector` names, as of store time `at`; ZeroError if it names nothing stored.
+
+    `inside(tombstone, terms)` runs within the forget's transaction, once the terms experiences
+    must no longer show are known and before the memory commits: the experience store blocks
+    them first, so a failure there forgets nothing, and a crash between the two commits leaves
+    the experiences blocked (more hidden, never less) and the forget to be run again.
+    """
     target, episodes, blocked = _select(store, selector, aliases)
     key = tombstone_hash(selector.kind, target, at)
     content = _payload(store, episodes)
@@ -119,6 +144,8 @@ def forget(
             f"{selector.kind}{' (purged)' if purge else ''}: {removed.episodes} episodes, {len(blocked)} keys"
         )
         store.backend.append_log(at, "forget", key, detail)
+        if inside is not None:
+            inside(key.hex(), terms)
     if purge:
         store.backend.erase_freed()
     return ForgetReport(key.hex(), selector.kind, target, removed, len(blocked), purge, terms)

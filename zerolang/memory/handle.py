@@ -339,16 +339,23 @@ class Memory:
         from zerolang.experience.forgotten import apply_forget
         from zerolang.memory.compiler import utc_now
 
-        report = forget(self.store, selector(kind, target), at=utc_now(), purge=purge)
         experiences = self._experiences_if_any()
-        if experiences is not None:
-            entries = self._entries()
-            try:
-                apply_forget(experiences, report.tombstone, report.terms, purge=purge, entries=entries)
-            finally:
-                if entries is not None:
-                    entries.close()
-        return report
+        if experiences is None:
+            return forget(self.store, selector(kind, target), at=utc_now(), purge=purge)
+        entries = self._entries()
+
+        def block(tombstone: str, terms: tuple[str, ...]) -> None:  # before the memory commits
+            apply_forget(experiences, tombstone, terms, purge=purge, entries=entries)
+
+        try:
+            if not module.blocks_first(self.store, self.experiences_location):  # the memory's own file
+                report = forget(self.store, selector(kind, target), at=utc_now(), purge=purge)
+                block(report.tombstone, report.terms)
+                return report
+            return forget(self.store, selector(kind, target), at=utc_now(), purge=purge, inside=block)
+        finally:
+            if entries is not None:
+                entries.close()
 
     def restore(self, tombstone: str) -> Any:
         """Lift a tombstone (hash, prefix or target): what it forgot comes back, experiences included."""
