@@ -38,25 +38,17 @@ def open_index(db: str | None, space: str, *, create: bool) -> IndexStore:
     """The summary index in the memory store `db` (else memory.index.sql.dsn, else the default store)."""
     from zerolang.archive.index import open_index as open_location
     from zerolang.archive.settings import memory_settings_for
-    from zerolang.cli.stores import default_store
-    from zerolang.errors import ZeroError
+    from zerolang.cli.stores import default_store, prepare_folder
     from zerolang.memory.backends import is_url
 
     location = db or memory_settings_for().index_sql_dsn
     if location is None:
         path = default_store()
         if create:
-            try:
-                path.parent.mkdir(parents=True, exist_ok=True)
-            except OSError as error:
-                raise ZeroError(
-                    f"{path.parent}: cannot create the data directory ({error.strerror})"
-                ) from None
+            prepare_folder(path, given=False)
         location = str(path)
     elif create and not is_url(location) and not location.startswith("sqlite:"):
-        parent = Path(location).parent
-        if not parent.is_dir():
-            raise ZeroError(f"{location}: no such directory {parent}")
+        prepare_folder(Path(location), given=True)
     return open_location(location, space=space, create=create)
 
 

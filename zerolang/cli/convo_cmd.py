@@ -62,11 +62,10 @@ def _store(db: Path | None, *, create: bool) -> SqliteEntryStore | PostgresEntry
         return PostgresEntryStore(postgres_url(db))
 
     path = db if db is not None and str(db) else default_path()
-    if create and str(path) != ":memory:":
-        try:
-            path.parent.mkdir(parents=True, exist_ok=True)
-        except OSError as error:
-            raise ZeroError(f"{path.parent}: cannot create the directory ({error.strerror})") from None
+    if create:
+        from zerolang.cli.stores import prepare_folder
+
+        prepare_folder(path, given=path is db)
     return SqliteEntryStore(path, create=create)
 
 

@@ -49,16 +49,10 @@ def open_store(option: Path | None, *, create: bool) -> SqliteExperienceStore | 
         return PostgresExperienceStore(postgres_url(option))
 
     path = option if option is not None and str(option) else default_path()
-    if create and str(path) != ":memory:":
-        if option is None:
-            try:
-                path.parent.mkdir(parents=True, exist_ok=True)
-            except OSError as error:
-                raise ZeroError(
-                    f"{path.parent}: cannot create the data directory ({error.strerror})"
-                ) from None
-        elif not path.parent.is_dir():
-            raise ZeroError(f"{path}: no such directory {path.parent}")
+    if create:
+        from zerolang.cli.stores import prepare_folder
+
+        prepare_folder(path, given=path is option)
     return SqliteExperienceStore(path, create=create)
 
 

@@ -65,24 +65,30 @@ def resolve_store(option: str | Path | None) -> str | Path:
 
 
 def _open(option: str | Path | None, *, create: bool, space: str = "default") -> MemoryStore:
-    from zerolang.errors import ZeroError
     from zerolang.memory.store import MemoryStore
 
     location = resolve_store(option)
     if isinstance(location, str):
         return MemoryStore(location, space=space, create=create)
-    path = location
-    if create and str(path) != ":memory:":
-        if option is None:
-            try:
-                path.parent.mkdir(parents=True, exist_ok=True)
-            except OSError as error:
-                raise ZeroError(
-                    f"{path.parent}: cannot create the data directory ({error.strerror})"
-                ) from None
-        elif not path.parent.is_dir():
-            raise ZeroError(f"{path}: no such directory {path.parent}")
-    return MemoryStore(path, space=space, create=create)
+    if create:
+        prepare_folder(location, given=option is not None and str(option) != "")
+    return MemoryStore(location, space=space, create=create)
+
+
+def prepare_folder(path: Path, *, given: bool) -> None:
+    """Before a database file is created at `path`: the per-user data directory of a default
+    location is made; the folder of a path the user gave must exist (a typo is not a new tree)."""
+    from zerolang.errors import ZeroError
+
+    if str(path) == ":memory:":
+        return
+    if not given:
+        try:
+            path.parent.mkdir(parents=True, exist_ok=True)
+        except OSError as error:
+            raise ZeroError(f"{path.parent}: cannot create the data directory ({error.strerror})") from None
+    elif not path.parent.is_dir():
+        raise ZeroError(f"{path}: no such directory {path.parent}")
 
 
 def as_of(text: str | None) -> Clock:
