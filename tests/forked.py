@@ -35,6 +35,8 @@ PRELOAD = [
 ]
 _STARTUP = ("LANG", "LANGUAGE", "PYTHONIOENCODING", "PYTHONUTF8", "PYTHONHASHSEED", "PYTHONWARNINGS")
 
+_TYPER = "import sys; from zerolang.cli.typer_app import app; sys.argv = ['zero', *sys.argv[1:]]; app(prog_name='zero')"
+
 _context: multiprocessing.context.ForkServerContext | None = None
 
 
@@ -57,7 +59,9 @@ def _needs_fresh_interpreter(environment: Mapping[str, str]) -> bool:
     )
 
 
-def _child(arguments: list[str], cwd: str, environment: dict[str, str], files: list[str]) -> None:
+def _child(
+    arguments: list[str], cwd: str, environment: dict[str, str], files: list[str], typer: bool
+) -> None:
     """In the forked process: a fresh process's surroundings, then the `zero` entry point."""
     model = sys.__stdout__  # the server's, set up by its interpreter for a stream that is not a terminal
     encoding = model.encoding if model is not None else "utf-8"
@@ -75,6 +79,10 @@ def _child(arguments: list[str], cwd: str, environment: dict[str, str], files: l
     sys.stdout = open(1, "w", encoding=encoding, errors=errors, closefd=False)  # noqa: SIM115
     sys.stderr = open(2, "w", encoding=encoding, errors="backslashreplace", closefd=False)  # noqa: SIM115
     sys.argv = ["zero", *arguments]
+    if typer:  # the typer application alone, without the fast path `main` tries first
+        from zerolang.cli.typer_app import app
+
+        app(prog_name="zero")
     from zerolang.cli.app import main
 
     main()  # SystemExit carries the exit code out (multiprocessing exits with it, flushing the streams)
@@ -87,13 +95,15 @@ def run(
     env: Mapping[str, str] | None = None,
     stdin: bytes = b"",
     timeout: float = 300,
+    typer: bool = False,
 ) -> tuple[int, bytes, bytes]:
-    """Exit code, stdout and stderr of `zero ARGUMENTS`."""
+    """Exit code, stdout and stderr of `zero ARGUMENTS` (`typer`: by the typer application alone)."""
     environment = dict(os.environ if env is None else env)
     folder = str(cwd if cwd is not None else Path.cwd())
     if _needs_fresh_interpreter(environment):
+        entry = ["-c", _TYPER, *arguments] if typer else ["-m", "zerolang", *arguments]
         done = subprocess.run(
-            [sys.executable, "-m", "zerolang", *arguments],
+            [sys.executable, *entry],
             input=stdin,
             capture_output=True,
             cwd=folder,
@@ -107,7 +117,7 @@ def run(
         Path(paths[0]).write_bytes(stdin)
         for path in paths[1:]:
             Path(path).touch()
-        process = _server().Process(target=_child, args=(arguments, folder, environment, paths))
+        process = _server().Process(target=_child, args=(arguments, folder, environment, paths, typer))
         process.start()
         process.join(timeout)
         if process.exitcode is None:
