@@ -105,6 +105,7 @@ CASES = [
 ]
 
 
+@pytest.mark.slow
 def test_pruned_recall_equals_the_whole_load(hub_store: MemoryStore, monkeypatch: pytest.MonkeyPatch) -> None:
     for options in CASES:
         with monkeypatch.context() as patch:
