@@ -43,9 +43,28 @@ settings.register_profile("long", parent=settings.get_profile("dev"), max_exampl
 settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE") or ("ci" if os.environ.get("CI") else "dev"))
 
 
-def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
-    """The long tests (marked `slow`) first: under xdist none of them starts last while the other workers idle."""
-    items.sort(key=lambda item: item.get_closest_marker("slow") is None)
+def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
+    """The long tests (marked `slow`) first, spread over the workers so that none of them starts last
+    while the other workers idle.
+
+    pytest-xdist's worksteal scheduler hands each worker one contiguous share of this list at the
+    start and lets idle workers steal from the end of the others' shares: with the slow tests
+    simply first, one worker would get them all and run them one after another. So each share
+    starts with its own part of the slow tests, dealt in turn.
+    """
+    slow = [item for item in items if item.get_closest_marker("slow") is not None]
+    rest = [item for item in items if item.get_closest_marker("slow") is None]
+    workers = int(getattr(config, "workerinput", {}).get("workercount", 1))
+    ordered: list[pytest.Item] = []
+    remaining = len(items)
+    for share in range(workers):
+        size = remaining // (workers - share)  # the scheduler's split: what is left, evenly
+        dealt = slow[share::workers]
+        taken = max(0, size - len(dealt))
+        ordered += dealt + rest[:taken]
+        del rest[:taken]
+        remaining -= size
+    items[:] = ordered + rest
 
 
 def pytest_xdist_auto_num_workers(config: pytest.Config) -> int:

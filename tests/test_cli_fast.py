@@ -4,14 +4,13 @@ from __future__ import annotations
 
 import io
 import os
-import subprocess
-import sys
 from pathlib import Path
 
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from tests import forked
 from tests.budget import scaled
 from zerolang.cli.fast import _check_arguments, _query_arguments, _run_arguments
 from zerolang.cli.output import plain_result
@@ -99,24 +98,13 @@ def test_check_fast_path_takes_only_plain_command_lines() -> None:
 
 
 def zero(*arguments: str, fast: bool, stdin: str = "") -> tuple[int, str, str]:
-    """`zero ARGUMENTS` in a fresh process, by the fast path or (fast=False) by typer."""
-    code = "import sys; from zerolang.cli.app import main; sys.argv = ['zero', *sys.argv[1:]]; main()"
-    if not fast:
-        code = (
-            "import sys; from zerolang.cli.typer_app import app; sys.argv = ['zero', *sys.argv[1:]];"
-            " app(prog_name='zero')"
-        )
+    """`zero ARGUMENTS` in a process of its own (tests/forked.py), by the fast path or (fast=False) by typer."""
     environment = {**os.environ, "NO_COLOR": "1"}
     environment.pop("FORCE_COLOR", None)
-    done = subprocess.run(
-        [sys.executable, "-c", code, *arguments],
-        capture_output=True,
-        text=True,
-        input=stdin,
-        env=environment,
-        cwd=ROOT,
+    code, stdout, stderr = forked.run(
+        list(arguments), stdin=stdin.encode(), env=environment, cwd=ROOT, typer=not fast
     )
-    return done.returncode, done.stdout, done.stderr
+    return code, stdout.decode(), stderr.decode()
 
 
 @pytest.mark.slow

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from hypothesis import HealthCheck, given, settings
 
+from tests.budget import scaled
 from tests.strategies import commented_graphs
 from zerolang.ast import Graph
 from zerolang.parser import parse
@@ -56,7 +57,7 @@ def test_strings_that_would_break_the_old_parser_round_trip() -> None:
     assert parse(print_graph(graph)) == graph
 
 
-@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=scaled(60), deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(commented_graphs())
 def test_print_parse_round_trip_keeps_meaning_and_comments(graph: Graph) -> None:
     text = print_graph(graph)

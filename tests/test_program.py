@@ -9,6 +9,7 @@ from pathlib import Path
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from tests.budget import scaled
 from tests.strategies import runnable_graphs
 from zerolang.ast import Graph
 from zerolang.interpreter import Program, RunResult, run
@@ -32,7 +33,7 @@ def as_bytes(result: RunResult) -> bytes:
     return json.dumps(result.to_json(), sort_keys=True, ensure_ascii=False).encode("utf-8", "surrogatepass")
 
 
-@settings(max_examples=100, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=scaled(100), deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(runnable_graphs(), RUN_INPUTS)
 def test_reused_program_matches_fresh_runs(graph: Graph, runs: list[dict[str, object]]) -> None:
     program = Program(graph)

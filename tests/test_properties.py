@@ -5,6 +5,7 @@ from __future__ import annotations
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from tests.budget import scaled
 from tests.strategies import runnable_graphs
 from zerolang.ast import Graph
 from zerolang.interpreter import run
@@ -18,7 +19,7 @@ RUN_INPUTS = st.dictionaries(
 )
 
 
-@settings(max_examples=200, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=scaled(200), deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(runnable_graphs(), RUN_INPUTS)
 def test_generated_valid_graphs_parse_validate_and_run(graph: Graph, inputs: dict[str, object]) -> None:
     text = print_graph(graph)

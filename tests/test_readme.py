@@ -5,11 +5,11 @@ from __future__ import annotations
 import os
 import re
 import shlex
-import subprocess
-import sys
 from pathlib import Path
 
 import pytest
+
+from tests import forked
 
 ROOT = Path(__file__).resolve().parent.parent
 README = (ROOT / "README.md").read_text(encoding="utf-8")
@@ -96,15 +96,8 @@ def run_readme_command(command: str, tmp_path: Path) -> str:
     scratch = {a: str(tmp_path / Path(a).name) for a in arguments if a.startswith("/tmp/")}
     arguments = [scratch.get(argument, argument) for argument in arguments]
     environment = {**os.environ, "COLUMNS": "100", "NO_COLOR": "1", "TERM": "dumb"}
-    completed = subprocess.run(
-        [sys.executable, "-m", "zerolang", *arguments[1:]],
-        cwd=ROOT,
-        env=environment,
-        capture_output=True,
-        text=True,
-        check=False,
-    )
-    printed = (completed.stdout + completed.stderr).rstrip("\n")
+    _, stdout, stderr = forked.run(arguments[1:], cwd=ROOT, env=environment)
+    printed = (stdout + stderr).decode("utf-8").rstrip("\n")
     for readme_path, real_path in scratch.items():
         printed = printed.replace(real_path, readme_path)
     return "\n".join(line.rstrip() for line in printed.splitlines())

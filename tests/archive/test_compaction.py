@@ -9,6 +9,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from tests.budget import scaled
 from zerolang.archive import Archive
 from zerolang.archive.compaction import (
     CompactionError,
@@ -242,7 +243,7 @@ def test_any_range_round_trips(
     assert expand(compacted.conversation, gate, ALICE).conversation.to_jsonl() == original.to_jsonl()
 
 
-@settings(max_examples=100, deadline=None)
+@settings(max_examples=scaled(100), deadline=None)
 @given(st.lists(st.text(alphabet="abc .!?\n", max_size=60), min_size=1, max_size=6))
 def test_the_extractive_summary_only_quotes_the_conversation(contents: list[str]) -> None:
     summary = extractive_summary([{"role": "user", "content": text} for text in contents], max_chars=10_000)

@@ -19,6 +19,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from tests.budget import scaled
 from zerolang.archive.index import IndexError_, IndexQuery, IndexRecord, IndexStore, MemoryIndex, open_index
 from zerolang.errors import ZeroError
 from zerolang.memory.backends import open_backend
@@ -312,7 +313,7 @@ def fresh_index(request: pytest.FixtureRequest) -> Iterator[Callable[[], IndexSt
         backend.close()
 
 
-@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@settings(max_examples=scaled(60), deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
 @given(st.lists(records, max_size=12), queries)
 def test_backends_answer_exactly_as_the_reference(
     fresh_index: Callable[[], IndexStore], items: list[IndexRecord], query: IndexQuery

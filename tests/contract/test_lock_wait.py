@@ -80,6 +80,7 @@ def db(tmp_path: Path) -> Path:
     return path
 
 
+@pytest.mark.slow
 def test_a_reader_and_a_second_writer_get_through_a_long_write(db: Path, tmp_path: Path) -> None:
     more = tmp_path / "more.json"
     more.write_text(EXAMPLE.read_text(encoding="utf-8").replace("2026-02-1", "2026-04-1"), encoding="utf-8")

@@ -136,6 +136,7 @@ def tiny_chunks(monkeypatch: pytest.MonkeyPatch) -> Iterator[None]:
     yield
 
 
+@pytest.mark.slow
 @settings(suppress_health_check=[HealthCheck.function_scoped_fixture], max_examples=40)
 @given(triples=facts, levels=st.lists(confidences, min_size=14, max_size=14), text=queries())
 @example(  # equal confidences: the early stop must not cut a row that wins on labels

@@ -40,6 +40,7 @@ def test_copy_to_and_from_sqlite_keeps_the_checkpoint(
         )
 
 
+@pytest.mark.slow
 def test_an_interrupted_copy_completes_on_rerun(
     open_store: Callable[..., MemoryStore], space: str, tmp_path: Path
 ) -> None:

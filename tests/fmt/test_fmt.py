@@ -10,6 +10,7 @@ from hypothesis import strategies as st
 from syrupy.assertion import SnapshotAssertion
 from typer.testing import CliRunner
 
+from tests.budget import scaled
 from tests.strategies import commented_graphs
 from zerolang.ast import Graph
 from zerolang.cli.app import app
@@ -69,7 +70,7 @@ LAYOUTS = st.one_of(
 )
 
 
-@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=scaled(60), deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(commented_graphs(), LAYOUTS)
 def test_formatting_keeps_meaning_comments_and_is_idempotent(graph: Graph, layout: tuple[str, int]) -> None:
     style, width = layout

@@ -9,6 +9,8 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
+
 from zerolang.memory import MemoryStore
 from zerolang.memory.ingest import ingest, parse_inputs
 
@@ -71,6 +73,7 @@ def run_twice(location: str, space: str) -> list[bytes]:
     return outputs
 
 
+@pytest.mark.slow
 def test_same_state_query_and_now_give_the_same_bytes(tmp_path: Path, postgres_url: str) -> None:
     space = f"replay-{os.getpid()}"
     results = []

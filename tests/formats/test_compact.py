@@ -8,6 +8,7 @@ from contextlib import contextmanager
 import pytest
 from hypothesis import given, settings
 
+from tests.budget import scaled
 from tests.formats.strategies import histories, records
 from zerolang.errors import ZeroError
 from zerolang.formats import CompactError, Snapshot, compact, parse, parse_record, serialize
@@ -18,7 +19,7 @@ from zerolang.memory.store import MemoryStore
 from zerolang.memory.types import MemoryRecord
 
 
-@settings(max_examples=60, deadline=None)
+@settings(max_examples=scaled(60), deadline=None)
 @given(records())
 def test_a_record_round_trips(record: MemoryRecord) -> None:
     text = serialize(record)

@@ -15,6 +15,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from typer.testing import CliRunner
 
+from tests.budget import scaled
 from tests.fuzz.hostile import compact_sources, json_sources, query_sources, zero_sources
 from zerolang.cli.app import app
 from zerolang.errors import ZeroError
@@ -33,8 +34,6 @@ from zerolang.parser import parse
 from zerolang.query import parse_query
 from zerolang.validator import validate
 
-# The `ci` profile runs each test's own count; `HYPOTHESIS_PROFILE=long` (5,000 examples) scales them all.
-SCALE = max(1, settings.default.max_examples // 100)
 SMALL = Limits(max_value_bytes=1 << 20, max_run_bytes=1 << 23)
 
 
@@ -46,7 +45,7 @@ def ours(call: object, *args: object, **kwargs: object) -> object | None:
         return None
 
 
-@settings(max_examples=150 * SCALE)
+@settings(max_examples=scaled(150))
 @given(zero_sources)
 def test_zero_parser_validator_and_interpreter(text: str) -> None:
     graph = ours(parse, text, "fuzz.0")
@@ -57,7 +56,7 @@ def test_zero_parser_validator_and_interpreter(text: str) -> None:
         ours(run, graph, {}, max_steps=200, limits=SMALL)
 
 
-@settings(max_examples=100 * SCALE)
+@settings(max_examples=scaled(100))
 @given(zero_sources)
 def test_formatter_output_parses_and_is_stable(text: str) -> None:
     formatted = ours(format_source, text, "fuzz.0")
@@ -68,7 +67,7 @@ def test_formatter_output_parses_and_is_stable(text: str) -> None:
     assert format_source(formatted, "formatted.0") == formatted
 
 
-@settings(max_examples=100 * SCALE)
+@settings(max_examples=scaled(100))
 @given(zero_sources, st.booleans())
 def test_linter_and_fixes(text: str, unsafe: bool) -> None:
     assert isinstance(lint_source(text, "fuzz.0"), list)
@@ -77,7 +76,7 @@ def test_linter_and_fixes(text: str, unsafe: bool) -> None:
         parse(result.source, "fixed.0")  # type: ignore[attr-defined]
 
 
-@settings(max_examples=150 * SCALE)
+@settings(max_examples=scaled(150))
 @given(compact_sources)
 def test_compact_reader_linter_and_formatter(text: str) -> None:
     ours(parse_compact, text, "fuzz.0c")
@@ -87,13 +86,13 @@ def test_compact_reader_linter_and_formatter(text: str) -> None:
         parse_compact(formatted, "formatted.0c")  # type: ignore[arg-type]
 
 
-@settings(max_examples=150 * SCALE)
+@settings(max_examples=scaled(150))
 @given(query_sources)
 def test_query_parser(text: str) -> None:
     ours(parse_query, text)
 
 
-@settings(max_examples=100 * SCALE)
+@settings(max_examples=scaled(100))
 @given(json_sources)
 def test_json_readers(text: str) -> None:
     ours(parse_json, text, "fuzz.json")
@@ -101,7 +100,7 @@ def test_json_readers(text: str) -> None:
     ours(load_json_export, text, "fuzz.json")
 
 
-@settings(max_examples=100 * SCALE)
+@settings(max_examples=scaled(100))
 @given(st.one_of(zero_sources, compact_sources))
 def test_highlighters_never_fail(text: str) -> None:
     for lexer in (ZeroLexer(), ZeroCompactLexer()):
@@ -112,7 +111,7 @@ def test_highlighters_never_fail(text: str) -> None:
 runner = CliRunner()
 
 
-@settings(max_examples=15 * SCALE)
+@settings(max_examples=scaled(15))
 @given(document=st.one_of(zero_sources.map(lambda t: (".0", t)), compact_sources.map(lambda t: (".0c", t))))
 @pytest.mark.parametrize("command", [["check"], ["fmt", "--check"], ["lint"], ["viz"]])
 def test_commands_never_crash(

@@ -1,12 +1,13 @@
-"""Running the real `zero` command in a subprocess: exit codes, stderr and files as a user sees them."""
+"""Running the real `zero` command in a process of its own (tests/forked.py): exit codes, stderr and files as a
+user sees them."""
 
 from __future__ import annotations
 
 import os
-import subprocess
-import sys
 from dataclasses import dataclass
 from pathlib import Path
+
+from tests import forked
 
 ROOT = Path(__file__).resolve().parents[2]
 INTERNAL = "internal error"
@@ -32,20 +33,8 @@ def zero(
     environment = dict(os.environ)
     environment["PYTHONPATH"] = str(ROOT) + os.pathsep + environment.get("PYTHONPATH", "")
     environment.update(env or {})
-    completed = subprocess.run(
-        [sys.executable, "-m", "zerolang", *args],
-        input=stdin,
-        capture_output=True,
-        cwd=cwd,
-        env=environment,
-        timeout=300,
-        check=False,
-    )
-    return Outcome(
-        completed.returncode,
-        completed.stdout.decode("utf-8", "replace"),
-        completed.stderr.decode("utf-8", "replace"),
-    )
+    code, stdout, stderr = forked.run(list(args), stdin=stdin, cwd=cwd, env=environment)
+    return Outcome(code, stdout.decode("utf-8", "replace"), stderr.decode("utf-8", "replace"))
 
 
 def graph(*nodes: str, outputs: str = "") -> str:

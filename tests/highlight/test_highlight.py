@@ -33,6 +33,7 @@ ROOT = Path(__file__).resolve().parent.parent.parent
 if __name__ == "__main__":  # run as a script from anywhere
     sys.path.insert(0, str(ROOT))
 
+from tests.budget import scaled  # noqa: E402
 from tests.editors.common import SOURCES as EDITOR_SOURCES  # noqa: E402
 from tests.formats.strategies import histories, records  # noqa: E402
 from tests.strategies import commented_graphs, runnable_graphs  # noqa: E402
@@ -293,7 +294,7 @@ def test_text_that_is_not_a_graph_has_no_error_tokens() -> None:
     assert kinds_of(text)["# a note"] is Token.Comment.Single
 
 
-@settings(max_examples=100, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=scaled(100), deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(commented_graphs())
 def test_printed_graphs_lex_without_errors(graph: Graph) -> None:
     text = print_graph(graph)
@@ -540,7 +541,7 @@ def lexes_cleanly(text: str) -> None:
     assert "".join(value for _, value in found) == text.replace("\r\n", "\n")  # Pygments reads CRLF as LF
 
 
-@settings(max_examples=80, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=scaled(80), deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(records())
 def test_serialized_records_lex_without_errors(record: MemoryRecord) -> None:
     text = compact_serialize(record)

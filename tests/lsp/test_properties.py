@@ -53,7 +53,7 @@ def renamed(graph: Graph, old: str, new: str) -> Graph:
     return graph
 
 
-@settings(max_examples=60, deadline=None, derandomize=True)
+@settings(max_examples=scaled(60), deadline=None, derandomize=True)
 @given(graph=runnable_graphs(), new=st.from_regex(r"[a-z][a-z0-9_ -]{0,8}", fullmatch=True))
 def test_rename_changes_every_reference_and_nothing_else(graph: Graph, new: str) -> None:
     source = print_graph(graph)

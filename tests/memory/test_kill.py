@@ -85,6 +85,7 @@ def environment() -> dict[str, str]:
     return {**os.environ, "PYTHONPATH": str(ROOT) + os.pathsep + os.environ.get("PYTHONPATH", "")}
 
 
+@pytest.mark.slow
 def test_killed_in_the_middle_of_a_batch(tmp_path: Path) -> None:
     source, db = tmp_path / "big.jsonl", tmp_path / "memory.db"
     write_inputs(source, records=600, tuples=5)

@@ -38,8 +38,13 @@ def reports_errors(command: Callable[P, None]) -> Callable[P, None]:
     return wrapper
 
 
+@functools.cache
 def load_command(name: str) -> Any:
-    """Import command `name`'s module and turn its function or sub-app into a click command."""
+    """Import command `name`'s module and turn its function or sub-app into a click command.
+
+    Built once per process: a `zero` process asks for one command, but a program that invokes the app
+    many times (the test suite's CliRunner) would otherwise rebuild every sub-app's click tree, reading
+    the signatures of all its functions, each time (~20 ms for `zero memory ...`)."""
     module_name, _, attribute = COMMANDS[name].target.partition(":")
     target = getattr(import_module(module_name), attribute)
     if isinstance(target, typer.Typer):
