@@ -93,8 +93,11 @@ class Records(Seals):
     def apply_records(self, records: Sequence[MemoryRecord]) -> InsertResult:
         with self.write():
             keys = merge.episode_keys(records)
-            stored = self._existing("episodes", keys) | self._existing("pruned_episodes", keys)
-            forgotten = merge.forgotten_episodes(records, stored, self.blocked(merge.relation_keys(records)))
+            stored = self._existing("episodes", keys)
+            if self.one("SELECT 1 FROM pruned_episodes WHERE space = ? LIMIT 1", [self.space]) is not None:
+                stored |= self._existing("pruned_episodes", keys)
+            blocked = self.blocked(merge.relation_keys(records)) if self.any_blocked() else set()
+            forgotten = merge.forgotten_episodes(records, stored, blocked)
             work = merge.pending(records, stored | forgotten)
             work.duplicates -= len(forgotten)
             restated = self._restate(records, stored)
