@@ -257,14 +257,15 @@ class MemoryStore:
 
         single = self.single_valued
         with self.backend.transaction():
-            watch = [
-                r.episode_hash.digest
-                for record in records
-                for r in record.relations
-                if r.predicate in single or temporal.explicit(record.context.meta)
-            ]
             if self.backend.has_fact_times():
                 watch = [r.episode_hash.digest for record in records for r in record.relations]
+            else:
+                watch = []
+                for record in records:
+                    if temporal.explicit(record.context.meta):
+                        watch += [r.episode_hash.digest for r in record.relations]
+                    elif single:
+                        watch += [r.episode_hash.digest for r in record.relations if r.predicate in single]
             before = set(self.backend.episode_confidences(watch)) if watch else set()
             result = self.backend.apply_records(records)
             if watch:

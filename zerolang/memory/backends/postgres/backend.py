@@ -48,7 +48,7 @@ _MIGRATE_LOCK = 0x5A4D4947
 
 
 class PostgresBackend(SqlBackend):
-    __slots__ = ("_location", "_owner", "_space", "_sql", "connection")
+    __slots__ = ("_location", "_owner", "_space", "_sql", "_updaters", "connection")
 
     kind = "postgres"
     greatest = "greatest"
@@ -59,6 +59,7 @@ class PostgresBackend(SqlBackend):
         self._space = space
         self._owner = owner
         self._sql: dict[str, str] = {}
+        self._updaters = False  # the session's update functions made (`_update`)
 
     @classmethod
     def connect(cls, url: str, *, space: str = DEFAULT_SPACE, create: bool = True) -> PostgresBackend:
@@ -338,13 +339,6 @@ class PostgresBackend(SqlBackend):
         db = self.connection
         if plan.concept_inserts:
             self._copy_in("concepts", plan.concept_inserts)
-        if plan.concept_updates:
-            db.execute(
-                "UPDATE concepts c SET confidence = u.confidence, updated_at = u.updated_at"
-                " FROM unnest(%b::float8[], %b::text[], %b::bytea[]) AS u (confidence, updated_at, hash)"
-                " WHERE c.space = %s AND c.hash = u.hash",
-                (*_columns(plan.concept_updates, 3), space),
-            )
         if plan.aliases:
             db.execute(
                 "INSERT INTO concept_aliases (space, concept_hash, alias, alias_key)"
@@ -361,15 +355,34 @@ class PostgresBackend(SqlBackend):
             )
         if plan.fact_inserts:
             self._copy_in("facts", plan.fact_inserts)
-        if plan.fact_updates:
-            db.execute(
-                "UPDATE facts f SET confidence = u.confidence, observations = u.observations,"
-                " updated_at = u.updated_at FROM unnest(%b::float8[], %b::int4[], %b::text[], %b::bytea[])"
-                " AS u (confidence, observations, updated_at, hash) WHERE f.space = %s AND f.hash = u.hash",
-                (*_columns(plan.fact_updates, 4), space),
-            )
         if plan.episodes:
             self._copy_in("episodes", plan.episodes)
+        if plan.concept_updates or plan.fact_updates:
+            self._update(plan)
+
+    def _update(self, plan: merge.Plan) -> None:
+        """The plan's updates of stored concepts and facts: one primary-key probe per row, server side.
+
+        A join of the batch's rows (`unnest`) to the table is planned from statistics that lag
+        behind an ingest (a fresh table has none, and the planner then guesses that a space holds
+        0.5% of its rows): it hashed, or rescanned, the whole space once per batch or even per row.
+        A session's temporary functions loop over the rows instead, each UPDATE a generic plan on
+        the primary key, whatever the statistics say (one round trip per table, as before).
+        """
+        db = self.connection
+        if not self._updaters:
+            db.execute(_UPDATERS)
+            self._updaters = True
+        if plan.concept_updates:
+            db.execute(
+                "SELECT pg_temp.zero_update_concepts(%s, %b::float8[], %b::text[], %b::bytea[])",
+                (self._space, *_columns(plan.concept_updates, 3)),
+            )
+        if plan.fact_updates:
+            db.execute(
+                "SELECT pg_temp.zero_update_facts(%s, %b::float8[], %b::int4[], %b::text[], %b::bytea[])",
+                (self._space, *_columns(plan.fact_updates, 4)),
+            )
 
     def _copy_in(self, table: str, rows: Sequence[Sequence[object]]) -> None:
         """Insert new rows (none stored: the plan was made under the write lock): binary COPY into a
@@ -396,6 +409,28 @@ class PostgresBackend(SqlBackend):
     def __repr__(self) -> str:
         return f"PostgresBackend({self._location!r}, space={self._space!r})"
 
+
+# The update loops of `PostgresBackend._update`, made once per session (temporary: no schema change).
+_UPDATERS = """
+CREATE OR REPLACE FUNCTION pg_temp.zero_update_concepts(s text, c float8[], u text[], h bytea[])
+RETURNS void LANGUAGE plpgsql SET plan_cache_mode = force_generic_plan AS $$
+DECLARE r record;
+BEGIN
+    FOR r IN SELECT * FROM unnest(c, u, h) AS x (confidence, updated_at, hash) LOOP
+        UPDATE concepts SET confidence = r.confidence, updated_at = r.updated_at
+            WHERE space = s AND hash = r.hash;
+    END LOOP;
+END $$;
+CREATE OR REPLACE FUNCTION pg_temp.zero_update_facts(s text, c float8[], n int4[], u text[], h bytea[])
+RETURNS void LANGUAGE plpgsql SET plan_cache_mode = force_generic_plan AS $$
+DECLARE r record;
+BEGIN
+    FOR r IN SELECT * FROM unnest(c, n, u, h) AS x (confidence, observations, updated_at, hash) LOOP
+        UPDATE facts SET confidence = r.confidence, observations = r.observations, updated_at = r.updated_at
+            WHERE space = s AND hash = r.hash;
+    END LOOP;
+END $$;
+"""
 
 _DEGREES = (
     "SELECT k, count(*) FROM (SELECT subject_hash AS k FROM facts WHERE space = %s"
