@@ -40,6 +40,7 @@ from zerolang.memory.backends.sql.records import (
     episodes_in_order,
     most_confident,
 )
+from zerolang.memory.overlap import ENGINE
 
 if TYPE_CHECKING:
     import psycopg
@@ -356,7 +357,7 @@ class PostgresBackend(SqlBackend):
             self._updaters = True
         if beside is not None and len(plan.episodes) >= ALONGSIDE_ROWS:
             beside.start()
-        with db.pipeline():
+        with ENGINE.busy(), db.pipeline():
             if "concepts" in staged:
                 self._move("concepts")
             if plan.aliases:

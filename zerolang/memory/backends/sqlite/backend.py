@@ -26,6 +26,7 @@ from zerolang.memory.backends.sql import SqlBackend
 from zerolang.memory.backends.sql.alongside import Alongside
 from zerolang.memory.backends.sql.records import INSERTED
 from zerolang.memory.backends.sqlite.migrations import LATEST, MIGRATIONS, statements
+from zerolang.memory.overlap import ENGINE
 
 APPLICATION_ID = 0x5A4D454D  # "ZMEM": marks the file as a zerolang memory database
 ALONGSIDE_ROWS = 500  # a plan of fewer new episodes computes its seal changes inline (no thread)
@@ -159,7 +160,8 @@ class SqliteBackend(SqlBackend):
             if db.in_transaction:
                 db.execute("ROLLBACK")
             raise
-        self._retry(lambda: db.execute("COMMIT"))
+        with ENGINE.busy():  # writing the WAL (and a checkpoint): a long step without the GIL
+            self._retry(lambda: db.execute("COMMIT"))
 
     def write(self) -> Any:
         return self.transaction()
@@ -229,8 +231,9 @@ class SqliteBackend(SqlBackend):
             self._stage(table, plan.fact_inserts if table == "facts" else plan.episodes)
         if beside is not None and len(plan.episodes) >= ALONGSIDE_ROWS:
             beside.start()
-        for table in staged:
-            self._move(table)
+        with ENGINE.busy():
+            for table in staged:
+                self._move(table)
 
     def _stage(self, table: str, rows: Sequence[Sequence[object]]) -> None:
         columns = INSERTED[table]
