@@ -23,6 +23,7 @@ from zerolang.memory.backends.sql.alongside import Alongside
 from zerolang.memory.backends.sql.core import Row
 from zerolang.memory.backends.sql.seals import Seals
 from zerolang.memory.integrity import Seal, change
+from zerolang.memory.overlap import ENGINE
 from zerolang.memory.types import (
     ConceptHash,
     ConceptNode,
@@ -224,7 +225,8 @@ class Records(Seals):
             )
 
     def _existing(self, table: str, keys: Sequence[bytes]) -> set[bytes]:
-        rows = self.select_in(f"SELECT hash FROM {table} WHERE space = ?", "hash", keys, [self.space])
+        with ENGINE.busy():  # an index probe per key, few rows back: the engine's time, not Python's
+            rows = self.select_in(f"SELECT hash FROM {table} WHERE space = ?", "hash", keys, [self.space])
         return {bytes(row[0]) for row in rows}
 
     # ---- look-ups ---------------------------------------------------------------------------
