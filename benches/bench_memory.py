@@ -140,7 +140,8 @@ def table(runs: list[list[dict[str, float]]], backend: str, repeat: int) -> str:
     engine = (
         "SQLite file in WAL mode, synchronous=NORMAL"
         if backend == "sqlite"
-        else "PostgreSQL 15 on loopback (psycopg 3; a batch's new rows by binary COPY, updates by primary key)"
+        else "PostgreSQL 15 on loopback (psycopg 3; a batch's new rows by binary COPY,"
+        " updates by primary key)"
     )
     lines.append(
         f"Records of {TUPLES_PER_RECORD} tuples, one concept per 5 relations, 10% re-observed facts;"
