@@ -5,7 +5,7 @@ has concept `i mod N` as subject (every concept is used) and an object drawn
 with probability proportional to `1 / rank^0.8`, so a few hubs collect
 thousands of edges and most concepts a handful. Each store (`--backend
 sqlite|postgres`, see benches/stores.py) is built through `ingest` (one
-transaction per 1,000 records). Each cell is the median of `--repeat` runs (3)
+transaction per 5,000 records). Each cell is the median of `--repeat` runs (3)
 with their min-max. Latencies are
 warm (after 50 untimed queries), in process, from 300 random seeds:
 

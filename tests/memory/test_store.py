@@ -382,3 +382,12 @@ def test_engine_errors_become_one_line() -> None:
         raise sqlite3.OperationalError("database or disk is full")
     with pytest.raises(KeyError), storage_errors():
         raise KeyError("not ours: passes through")
+
+
+def test_the_cli_ingests_in_the_library_s_batches() -> None:
+    import inspect
+
+    from zerolang.cli import memory_cmd
+    from zerolang.memory.store import DEFAULT_BATCH_SIZE
+
+    assert inspect.signature(memory_cmd.ingest).parameters["batch_size"].default == DEFAULT_BATCH_SIZE

@@ -152,7 +152,7 @@ def ingest(
     ] = False,
     batch_size: Annotated[
         int, typer.Option("--batch-size", min=1, metavar="N", help="Records per committed transaction.")
-    ] = 1000,
+    ] = 5000,  # `store.DEFAULT_BATCH_SIZE` (not imported here: `zero --help` stays light)
     now: Annotated[
         str | None,
         typer.Option(

@@ -11,7 +11,7 @@ but the error message, which names the file, the line and the field:
 from __future__ import annotations
 
 import json
-from collections.abc import Callable, Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator, Sized
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -20,10 +20,12 @@ from zerolang.errors import ZeroError
 from zerolang.limits import MAX_DEPTH, TOO_DEEP, too_deep_at
 from zerolang.memory.compiler import compile_record, utc_now
 from zerolang.memory.normalize import AliasTable
+from zerolang.memory.overlap import Ahead
 from zerolang.memory.store import DEFAULT_BATCH_SIZE, InsertResult, MemoryStore, Progress
 from zerolang.memory.types import CompilerInput, InputError
 
 STDIN = "-"
+AHEAD_FROM = 100  # inputs from which an ingest compiles ahead in a helper thread
 _DECODER = json.JSONDecoder()
 _WHITESPACE = " \t\n\r"
 
@@ -90,7 +92,8 @@ def ingest(
 
     Every record of one ingest carries the same time (`now`, default: when it
     started), so `created_at`/`updated_at` say which ingest wrote a row, and
-    concepts mentioned again within one ingest cost no further writes.
+    concepts mentioned again within one ingest cost no further writes. A large ingest compiles
+    ahead in a helper thread while the engine writes (`zerolang.memory.overlap`).
     """
     table = aliases if aliases is not None else AliasTable.default()
     stamp = now if now is not None else utc_now()
@@ -98,7 +101,13 @@ def ingest(
         compile_record(item.input if isinstance(item, SourcedInput) else item, table, now=stamp)
         for item in inputs
     )
-    return store.insert_records(records, batch_size=batch_size, progress=progress, verify=False)
+    if isinstance(inputs, Sized) and len(inputs) < AHEAD_FROM:
+        return store.insert_records(records, batch_size=batch_size, progress=progress, verify=False)
+    ahead = Ahead(records, batch_size)  # the next batch compiles while the engine writes this one
+    try:
+        return store.insert_records(ahead, batch_size=batch_size, progress=progress, verify=False)
+    finally:
+        ahead.close()
 
 
 # ---- JSON with positions --------------------------------------------------------------------

@@ -30,10 +30,11 @@ from __future__ import annotations
 import json
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
+from operator import itemgetter
 
 from zerolang.memory.backend import InsertResult
 from zerolang.memory.normalize import normalize_label
-from zerolang.memory.types import ConceptHash, ConceptNode, MemoryRecord, RelationNode
+from zerolang.memory.types import ConceptNode, MemoryRecord, RelationNode
 
 ConceptRow = tuple[bytes, str, float, str, str]  # hash, label, confidence, created_at, updated_at
 ConceptUpdate = tuple[float, str, bytes]  # confidence, updated_at, hash
@@ -59,14 +60,19 @@ def fold(confidences: Sequence[float]) -> float:
 
 @dataclass(slots=True)
 class Pending:
-    """Records split into fresh relations and duplicates, before the stored state is known."""
+    """Records split into fresh relations and duplicates, before the stored state is known.
+
+    `touched` pairs each record having fresh relations with the digests of the concepts they mention.
+    """
 
     fresh: dict[bytes, RelationNode] = field(default_factory=dict)
-    touched: list[tuple[MemoryRecord, set[ConceptHash]]] = field(default_factory=list)
+    touched: list[tuple[MemoryRecord, set[bytes]]] = field(default_factory=list)
     duplicates: int = 0
 
     def concept_keys(self) -> list[bytes]:
-        keys = {key.digest for _, mentioned in self.touched for key in mentioned}
+        keys: set[bytes] = set()
+        for _, mentioned in self.touched:
+            keys |= mentioned
         return sorted(keys)
 
     def fact_keys(self) -> list[bytes]:
@@ -124,18 +130,22 @@ def restatements(
 def pending(records: Sequence[MemoryRecord], stored_episodes: set[bytes]) -> Pending:
     """The records' fresh relations (in order) and the concepts each record's fresh relations mention."""
     result = Pending()
+    fresh = result.fresh
+    touched = result.touched
+    duplicates = 0
     for record in records:
-        mentioned: set[ConceptHash] = set()
+        mentioned: set[bytes] = set()
         for relation in record.relations:
             key = relation.episode_hash.digest
-            if key in stored_episodes or key in result.fresh:
-                result.duplicates += 1
+            if key in stored_episodes or key in fresh:
+                duplicates += 1
                 continue
-            result.fresh[key] = relation
-            mentioned.add(relation.subject_hash)
-            mentioned.add(relation.object_hash)
+            fresh[key] = relation
+            mentioned.add(relation.subject_hash.digest)
+            mentioned.add(relation.object_hash.digest)
         if mentioned:
-            result.touched.append((record, mentioned))
+            touched.append((record, mentioned))
+    result.duplicates = duplicates
     return result
 
 
@@ -153,8 +163,11 @@ class Plan:
     result: InsertResult = field(default_factory=InsertResult)
 
 
+_FIRST, _LAST = itemgetter(0), itemgetter(-1)  # rows sort by their key
+
+
 class _ConceptMerge:
-    """One concept's mentions within a batch, folded by the merge rule."""
+    """A concept mentioned more than once within a batch: its mentions folded by the merge rule."""
 
     __slots__ = ("aliases", "confidence", "created_at", "label", "updated_at")
 
@@ -186,27 +199,52 @@ def plan(
     if not work.fresh:
         out.result = InsertResult(duplicates=work.duplicates)
         return out
-    merged: dict[bytes, _ConceptMerge] = {}
+    _plan_concepts(work, stored_concepts, out)
+    _plan_contexts(work, out)
+    _plan_facts(work, stored_facts, out)
+    out.episodes = [
+        (key, r.fact_hash.digest, r.context_hash.digest, r.confidence, r.created_at)
+        for key, r in work.fresh.items()
+    ]
+    for rows in (out.concept_inserts, out.contexts, out.fact_inserts, out.episodes):
+        rows.sort(key=_FIRST)
+    out.concept_updates.sort(key=_LAST)
+    out.fact_updates.sort(key=_LAST)
+    out.result = InsertResult(
+        len(out.concept_inserts), len(out.fact_inserts), len(out.episodes), work.duplicates
+    )
+    return out
+
+
+def _plan_concepts(work: Pending, stored_concepts: Mapping[bytes, tuple[float, str]], out: Plan) -> None:
+    """Each mentioned concept once (first-seen order): inserted, or updated if it gains confidence or
+    time, and its spellings as aliases. A concept seen once in the batch is its own node, unfolded."""
+    merged: dict[bytes, ConceptNode | _ConceptMerge] = {}
     for record, mentioned in work.touched:
         for concept in record.concepts:
-            if concept.hash in mentioned:
-                key = concept.hash.digest
+            key = concept.hash.digest
+            if key in mentioned:
                 entry = merged.get(key)
                 if entry is None:
-                    merged[key] = _ConceptMerge(concept)
-                else:
+                    merged[key] = concept
+                elif type(entry) is _ConceptMerge:
                     entry.add(concept)
+                else:
+                    assert type(entry) is ConceptNode
+                    folded = merged[key] = _ConceptMerge(entry)
+                    folded.add(concept)
+    inserts, updates, aliases = out.concept_inserts, out.concept_updates, out.aliases
     for key, entry in merged.items():
         stored = stored_concepts.get(key)
         if stored is None:
-            out.concept_inserts.append(
-                (key, entry.label, entry.confidence, entry.created_at, entry.updated_at)
-            )
+            inserts.append((key, entry.label, entry.confidence, entry.created_at, entry.updated_at))
         elif entry.confidence > stored[0] or entry.updated_at > stored[1]:
-            out.concept_updates.append(
-                (max(entry.confidence, stored[0]), max(entry.updated_at, stored[1]), key)
-            )
-        out.aliases.extend((key, alias, normalize_label(alias)) for alias in entry.aliases)
+            updates.append((max(entry.confidence, stored[0]), max(entry.updated_at, stored[1]), key))
+        if entry.aliases:
+            aliases.extend((key, alias, normalize_label(alias)) for alias in entry.aliases)
+
+
+def _plan_contexts(work: Pending, out: Plan) -> None:
     seen_contexts: set[bytes] = set()
     for record, _ in work.touched:
         key = record.context.hash.digest
@@ -228,25 +266,33 @@ def plan(
                 created_at,
             )
         )
-    facts: dict[bytes, list[float | int | str]] = {}  # key -> [confidence, observations, updated_at]
+
+
+def _plan_facts(work: Pending, stored_facts: Mapping[bytes, tuple[float, int, str]], out: Plan) -> None:
+    """Each fresh relation folded into its fact (stored or new), in order: `bayes_merge`, one more
+    observation, the latest `updated_at`."""
+    facts: dict[bytes, tuple[float, int, str]] = {}  # key -> (confidence, observations, updated_at)
     first: dict[bytes, RelationNode] = {}
     for relation in work.fresh.values():
         key = relation.fact_hash.digest
         state = facts.get(key)
         if state is None:
-            stored_fact = stored_facts.get(key)
-            if stored_fact is None:
+            state = stored_facts.get(key)
+            if state is None:
                 first[key] = relation
-                facts[key] = [relation.confidence, 1, relation.created_at]
+                facts[key] = (relation.confidence, 1, relation.created_at)
                 continue
-            state = facts[key] = [stored_fact[0], stored_fact[1], stored_fact[2]]
-        state[0] = bayes_merge(float(state[0]), relation.confidence)
-        state[1] = int(state[1]) + 1
-        state[2] = max(str(state[2]), relation.created_at)
+        confidence, observations, updated = state
+        created = relation.created_at
+        facts[key] = (
+            bayes_merge(confidence, relation.confidence),
+            observations + 1,
+            created if created > updated else updated,
+        )
     for key, (confidence, observations, updated) in facts.items():
         relation_first = first.get(key)
         if relation_first is None:
-            out.fact_updates.append((float(confidence), int(observations), str(updated), key))
+            out.fact_updates.append((float(confidence), observations, updated, key))
         else:
             out.fact_inserts.append(
                 (
@@ -255,20 +301,8 @@ def plan(
                     relation_first.predicate,
                     relation_first.object_hash.digest,
                     float(confidence),
-                    int(observations),
+                    observations,
                     relation_first.created_at,
-                    str(updated),
+                    updated,
                 )
             )
-    out.episodes = [
-        (key, r.fact_hash.digest, r.context_hash.digest, r.confidence, r.created_at)
-        for key, r in work.fresh.items()
-    ]
-    for rows in (out.concept_inserts, out.contexts, out.fact_inserts, out.episodes):
-        rows.sort(key=lambda row: row[0])
-    out.concept_updates.sort(key=lambda row: row[-1])
-    out.fact_updates.sort(key=lambda row: row[-1])
-    out.result = InsertResult(
-        len(out.concept_inserts), len(out.fact_inserts), len(out.episodes), work.duplicates
-    )
-    return out

@@ -32,6 +32,7 @@ from zerolang.memory.backends.postgres.migrations import (
     statements,
 )
 from zerolang.memory.backends.sql import SqlBackend
+from zerolang.memory.backends.sql.alongside import Alongside
 from zerolang.memory.backends.sql.records import (
     ENDS_SELECT,
     EPISODES_SELECT,
@@ -39,16 +40,18 @@ from zerolang.memory.backends.sql.records import (
     episodes_in_order,
     most_confident,
 )
+from zerolang.memory.overlap import ENGINE
 
 if TYPE_CHECKING:
     import psycopg
 
+ALONGSIDE_ROWS = 500  # a plan of fewer new episodes computes its seal changes inline (no thread)
 _LOCK_CLASS = 0x5A4D  # advisory lock namespace: "ZM"
 _MIGRATE_LOCK = 0x5A4D4947
 
 
 class PostgresBackend(SqlBackend):
-    __slots__ = ("_location", "_owner", "_space", "_sql", "connection")
+    __slots__ = ("_location", "_owner", "_space", "_sql", "_updaters", "connection")
 
     kind = "postgres"
     greatest = "greatest"
@@ -59,6 +62,7 @@ class PostgresBackend(SqlBackend):
         self._space = space
         self._owner = owner
         self._sql: dict[str, str] = {}
+        self._updaters = False  # the session's update functions made (`_update`)
 
     @classmethod
     def connect(cls, url: str, *, space: str = DEFAULT_SPACE, create: bool = True) -> PostgresBackend:
@@ -329,73 +333,125 @@ class PostgresBackend(SqlBackend):
             episodes, degrees, ends = (cursor.fetchall() for cursor in cursors)
         return RecallInputs(episodes_in_order(episodes), _degrees(degrees), ends_of(ends))
 
-    def write_plan(self, plan: merge.Plan) -> None:
-        """The plan as one statement per table: each column a typed array, `unnest` makes the rows.
+    def write_plan(self, plan: merge.Plan, beside: Alongside[Any] | None = None) -> None:
+        """The plan in a few statements: the new concepts, facts and episodes by binary COPY into the
+        session's staging tables, then in one pipeline (one wait) each moved by `INSERT ... SELECT`,
+        parents first, the aliases and contexts as typed arrays (`unnest`) and the updates, while
+        `beside` runs: the server works, the client computes the seal changes.
 
         The arrays travel in binary (`%b`): no text escaping of millions of values.
         """
         space = self._space
         db = self.connection
-        if plan.concept_inserts:
-            self._copy_in("concepts", plan.concept_inserts)
+        staged = [
+            table
+            for table, rows in (
+                ("concepts", plan.concept_inserts),
+                ("facts", plan.fact_inserts),
+                ("episodes", plan.episodes),
+            )
+            if rows and self._stage(table, rows)
+        ]
+        if (plan.concept_updates or plan.fact_updates) and not self._updaters:
+            db.execute(_UPDATERS)  # several statements: not in a pipeline
+            self._updaters = True
+        if beside is not None and len(plan.episodes) >= ALONGSIDE_ROWS:
+            beside.start()
+        with ENGINE.busy(), db.pipeline():
+            if "concepts" in staged:
+                self._move("concepts")
+            if plan.aliases:
+                db.execute(
+                    "INSERT INTO concept_aliases (space, concept_hash, alias, alias_key)"
+                    " SELECT %s, u.h, u.a, u.k FROM unnest(%b::bytea[], %b::text[], %b::text[])"
+                    " WITH ORDINALITY AS u (h, a, k, n) ORDER BY u.n ON CONFLICT DO NOTHING",
+                    (space, *_columns(plan.aliases, 3)),
+                )
+            if plan.contexts:
+                db.execute(
+                    "INSERT INTO contexts (space, hash, event_time, source, scope, agent_id, session_id,"
+                    " metadata, created_at) SELECT %s, * FROM unnest(%b::bytea[], %b::text[], %b::text[],"
+                    " %b::text[], %b::text[], %b::text[], %b::text[], %b::text[]) ON CONFLICT DO NOTHING",
+                    (space, *_columns(plan.contexts, 8)),
+                )
+            for table in staged:
+                if table != "concepts":
+                    self._move(table)
+            if plan.concept_updates or plan.fact_updates:
+                self._update(plan)
+            if staged:
+                db.execute(f"TRUNCATE {', '.join(f'zero_stage_{table}' for table in staged)}")
+
+    def _move(self, table: str) -> None:
+        names = ", ".join(name for name, _ in _STAGED[table])
+        self.connection.execute(
+            f"INSERT INTO {table} (space, {names}) SELECT %s, {names} FROM zero_stage_{table}", (self._space,)
+        )
+
+    def _update(self, plan: merge.Plan) -> None:
+        """The plan's updates of stored concepts and facts: one primary-key probe per row, server side
+        (the session's `_UPDATERS` made first, outside a pipeline).
+
+        A join of the batch's rows (`unnest`) to the table is planned from statistics that lag
+        behind an ingest (a fresh table has none, and the planner then guesses that a space holds
+        0.5% of its rows): it hashed, or rescanned, the whole space once per batch or even per row.
+        A session's temporary functions loop over the rows instead, each UPDATE a generic plan on
+        the primary key, whatever the statistics say (one round trip per table, as before).
+        """
+        db = self.connection
         if plan.concept_updates:
             db.execute(
-                "UPDATE concepts c SET confidence = u.confidence, updated_at = u.updated_at"
-                " FROM unnest(%b::float8[], %b::text[], %b::bytea[]) AS u (confidence, updated_at, hash)"
-                " WHERE c.space = %s AND c.hash = u.hash",
-                (*_columns(plan.concept_updates, 3), space),
+                "SELECT pg_temp.zero_update_concepts(%s, %b::float8[], %b::text[], %b::bytea[])",
+                (self._space, *_columns(plan.concept_updates, 3)),
             )
-        if plan.aliases:
-            db.execute(
-                "INSERT INTO concept_aliases (space, concept_hash, alias, alias_key)"
-                " SELECT %s, u.h, u.a, u.k FROM unnest(%b::bytea[], %b::text[], %b::text[])"
-                " WITH ORDINALITY AS u (h, a, k, n) ORDER BY u.n ON CONFLICT DO NOTHING",
-                (space, *_columns(plan.aliases, 3)),
-            )
-        if plan.contexts:
-            db.execute(
-                "INSERT INTO contexts (space, hash, event_time, source, scope, agent_id, session_id,"
-                " metadata, created_at) SELECT %s, * FROM unnest(%b::bytea[], %b::text[], %b::text[],"
-                " %b::text[], %b::text[], %b::text[], %b::text[], %b::text[]) ON CONFLICT DO NOTHING",
-                (space, *_columns(plan.contexts, 8)),
-            )
-        if plan.fact_inserts:
-            self._copy_in("facts", plan.fact_inserts)
         if plan.fact_updates:
             db.execute(
-                "UPDATE facts f SET confidence = u.confidence, observations = u.observations,"
-                " updated_at = u.updated_at FROM unnest(%b::float8[], %b::int4[], %b::text[], %b::bytea[])"
-                " AS u (confidence, observations, updated_at, hash) WHERE f.space = %s AND f.hash = u.hash",
-                (*_columns(plan.fact_updates, 4), space),
+                "SELECT pg_temp.zero_update_facts(%s, %b::float8[], %b::int4[], %b::text[], %b::bytea[])",
+                (self._space, *_columns(plan.fact_updates, 4)),
             )
-        if plan.episodes:
-            self._copy_in("episodes", plan.episodes)
 
-    def _copy_in(self, table: str, rows: Sequence[Sequence[object]]) -> None:
-        """Insert new rows (none stored: the plan was made under the write lock): binary COPY into a
+    def _stage(self, table: str, rows: Sequence[Sequence[object]]) -> bool:
+        """New rows (none stored: the plan was made under the write lock) by binary COPY into a
         session's temporary table (rows formatted in C; COPY cannot write a table under row-level
-        security), then one INSERT ... SELECT, which the space's policies check."""
+        security), for one INSERT ... SELECT, which the space's policies check. True."""
         columns = _STAGED[table]
-        names = ", ".join(name for name, _ in columns)
         stage = f"zero_stage_{table}"
         db = self.connection
         db.execute(
             f"CREATE TEMPORARY TABLE IF NOT EXISTS {stage}"
             f" ({', '.join(f'{name} {kind}' for name, kind in columns)}) ON COMMIT DELETE ROWS"
         )
-        with db.cursor() as cursor:
-            with cursor.copy(f"COPY {stage} FROM STDIN (FORMAT BINARY)") as copy:
-                copy.set_types([kind for _, kind in columns])
-                for row in rows:
-                    copy.write_row(row)
-            cursor.execute(
-                f"INSERT INTO {table} (space, {names}) SELECT %s, {names} FROM {stage}", (self._space,)
-            )
-            cursor.execute(f"TRUNCATE {stage}")
+        with db.cursor() as cursor, cursor.copy(f"COPY {stage} FROM STDIN (FORMAT BINARY)") as copy:
+            copy.set_types([kind for _, kind in columns])
+            for row in rows:
+                copy.write_row(row)
+        return True
 
     def __repr__(self) -> str:
         return f"PostgresBackend({self._location!r}, space={self._space!r})"
 
+
+# The update loops of `PostgresBackend._update`, made once per session (temporary: no schema change).
+_UPDATERS = """
+CREATE OR REPLACE FUNCTION pg_temp.zero_update_concepts(s text, c float8[], u text[], h bytea[])
+RETURNS void LANGUAGE plpgsql SET plan_cache_mode = force_generic_plan AS $$
+DECLARE r record;
+BEGIN
+    FOR r IN SELECT * FROM unnest(c, u, h) AS x (confidence, updated_at, hash) LOOP
+        UPDATE concepts SET confidence = r.confidence, updated_at = r.updated_at
+            WHERE space = s AND hash = r.hash;
+    END LOOP;
+END $$;
+CREATE OR REPLACE FUNCTION pg_temp.zero_update_facts(s text, c float8[], n int4[], u text[], h bytea[])
+RETURNS void LANGUAGE plpgsql SET plan_cache_mode = force_generic_plan AS $$
+DECLARE r record;
+BEGIN
+    FOR r IN SELECT * FROM unnest(c, n, u, h) AS x (confidence, observations, updated_at, hash) LOOP
+        UPDATE facts SET confidence = r.confidence, observations = r.observations, updated_at = r.updated_at
+            WHERE space = s AND hash = r.hash;
+    END LOOP;
+END $$;
+"""
 
 _DEGREES = (
     "SELECT k, count(*) FROM (SELECT subject_hash AS k FROM facts WHERE space = %s"

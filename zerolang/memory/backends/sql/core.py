@@ -57,6 +57,10 @@ class SqlCore(ABC):
     def write(self) -> AbstractContextManager[None]:
         """A write transaction holding the space's write lock from its first statement."""
 
+    def any_blocked(self) -> bool:
+        """Whether a tombstone of this space blocks any key (`forgetting.Forgetting` implements it)."""
+        raise NotImplementedError
+
     def blocked(self, keys: Sequence[bytes]) -> set[bytes]:
         """Which of `keys` a tombstone blocks (`forgetting.Forgetting` implements it)."""
         raise NotImplementedError

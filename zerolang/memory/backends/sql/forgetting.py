@@ -208,8 +208,11 @@ class Forgetting(Seals):
 
     # ---- blocks -----------------------------------------------------------------------------
 
+    def any_blocked(self) -> bool:
+        return self.one("SELECT 1 FROM forgotten_keys WHERE space = ? LIMIT 1", [self.space]) is not None
+
     def blocked(self, keys: Sequence[bytes]) -> set[bytes]:
-        if not keys or self.one("SELECT 1 FROM forgotten_keys WHERE space = ? LIMIT 1", [self.space]) is None:
+        if not keys:
             return set()
         rows = self.select_in(
             "SELECT key FROM forgotten_keys WHERE space = ?", "key", sorted(set(keys)), [self.space]

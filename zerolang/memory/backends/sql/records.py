@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 from collections.abc import Iterator, Sequence
 from dataclasses import replace
+from typing import Any
 
 from zerolang.memory import merge
 from zerolang.memory.backend import (
@@ -18,9 +19,11 @@ from zerolang.memory.backend import (
     InsertResult,
     RecallInputs,
 )
+from zerolang.memory.backends.sql.alongside import Alongside
 from zerolang.memory.backends.sql.core import Row
 from zerolang.memory.backends.sql.seals import Seals
 from zerolang.memory.integrity import Seal, change
+from zerolang.memory.overlap import ENGINE
 from zerolang.memory.types import (
     ConceptHash,
     ConceptNode,
@@ -36,6 +39,21 @@ from zerolang.memory.types import (
 
 FACT_COLUMNS = "hash, subject_hash, predicate, object_hash, confidence, observations, created_at, updated_at"
 EDGE_COLUMNS = "hash, subject_hash, predicate, object_hash, confidence"
+# The columns of the new rows a plan inserts (`merge.Plan`), in its order.
+INSERTED = {
+    "concepts": ("hash", "label", "confidence", "created_at", "updated_at"),
+    "facts": (
+        "hash",
+        "subject_hash",
+        "predicate",
+        "object_hash",
+        "confidence",
+        "observations",
+        "created_at",
+        "updated_at",
+    ),
+    "episodes": ("hash", "fact_hash", "context_hash", "confidence", "created_at"),
+}
 _EPISODE_COLUMNS = """e.hash, e.fact_hash, e.context_hash, e.confidence, e.created_at,
     c.event_time, c.source, c.scope, coalesce(a.access_count, 0), a.last_access"""
 _EPISODE_FROM = """FROM episodes e
@@ -93,8 +111,11 @@ class Records(Seals):
     def apply_records(self, records: Sequence[MemoryRecord]) -> InsertResult:
         with self.write():
             keys = merge.episode_keys(records)
-            stored = self._existing("episodes", keys) | self._existing("pruned_episodes", keys)
-            forgotten = merge.forgotten_episodes(records, stored, self.blocked(merge.relation_keys(records)))
+            stored = self._existing("episodes", keys)
+            if self.one("SELECT 1 FROM pruned_episodes WHERE space = ? LIMIT 1", [self.space]) is not None:
+                stored |= self._existing("pruned_episodes", keys)
+            blocked = self.blocked(merge.relation_keys(records)) if self.any_blocked() else set()
+            forgotten = merge.forgotten_episodes(records, stored, blocked)
             work = merge.pending(records, stored | forgotten)
             work.duplicates -= len(forgotten)
             restated = self._restate(records, stored)
@@ -116,9 +137,15 @@ class Records(Seals):
                 )
             }
             had_contexts = self._existing("contexts", [row[0] for row in plan.contexts])
-            changes = seal_changes(plan, old_concepts, old_facts, had_aliases, had_contexts)
-            self.write_plan(plan)
-            self.seal_apply(changes)  # a restatement sealed its own changes (`restate_episodes`)
+            beside = Alongside(lambda: seal_changes(plan, old_concepts, old_facts, had_aliases, had_contexts))
+            try:
+                self.write_plan(plan, beside)
+            except BaseException:
+                beside.wait()
+                if beside.failed:  # the seal changes were computed first when they ran inline
+                    beside.result()
+                raise
+            self.seal_apply(beside.result())  # a restatement sealed its own changes (`restate_episodes`)
             return replace(plan.result, forgotten=len(forgotten), restated=restated)
 
     def _restate(self, records: Sequence[MemoryRecord], stored: set[bytes]) -> int:
@@ -150,15 +177,29 @@ class Records(Seals):
         )
         return len(changes)
 
-    def write_plan(self, plan: merge.Plan) -> None:
-        """Execute a merge plan (inside the open write transaction)."""
+    def write_plan(self, plan: merge.Plan, beside: Alongside[Any] | None = None) -> None:
+        """Execute a merge plan (inside the open write transaction): new rows, then the rest.
+
+        A dialect whose engine releases the GIL for long may `beside.start()` before its long
+        statements (`alongside`); this one runs a statement per row and never does.
+        """
+        for table, rows in (
+            ("concepts", plan.concept_inserts),
+            ("facts", plan.fact_inserts),
+            ("episodes", plan.episodes),
+        ):
+            if rows:
+                columns = INSERTED[table]
+                marks = ", ".join("?" * (len(columns) + 1))
+                self.run_many(
+                    f"INSERT INTO {table} (space, {', '.join(columns)}) VALUES ({marks})",
+                    [(self.space, *row) for row in rows],
+                )
+        self.write_updates(plan)
+
+    def write_updates(self, plan: merge.Plan) -> None:
+        """The plan's updates of stored concepts and facts, and its aliases and contexts."""
         space = self.space
-        if plan.concept_inserts:
-            self.run_many(
-                "INSERT INTO concepts (space, hash, label, confidence, created_at, updated_at)"
-                " VALUES (?, ?, ?, ?, ?, ?)",
-                [(space, *row) for row in plan.concept_inserts],
-            )
         if plan.concept_updates:
             self.run_many(
                 "UPDATE concepts SET confidence = ?, updated_at = ? WHERE space = ? AND hash = ?",
@@ -176,26 +217,16 @@ class Records(Seals):
                 " metadata, created_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT DO NOTHING",
                 [(space, *row) for row in plan.contexts],
             )
-        if plan.fact_inserts:
-            self.run_many(
-                f"INSERT INTO facts (space, {FACT_COLUMNS}) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
-                [(space, *row) for row in plan.fact_inserts],
-            )
         if plan.fact_updates:
             self.run_many(
                 "UPDATE facts SET confidence = ?, observations = ?, updated_at = ?"
                 " WHERE space = ? AND hash = ?",
                 [(c, n, u, space, key) for c, n, u, key in plan.fact_updates],
             )
-        if plan.episodes:
-            self.run_many(
-                "INSERT INTO episodes (space, hash, fact_hash, context_hash, confidence, created_at)"
-                " VALUES (?, ?, ?, ?, ?, ?)",
-                [(space, *row) for row in plan.episodes],
-            )
 
     def _existing(self, table: str, keys: Sequence[bytes]) -> set[bytes]:
-        rows = self.select_in(f"SELECT hash FROM {table} WHERE space = ?", "hash", keys, [self.space])
+        with ENGINE.busy():  # an index probe per key, few rows back: the engine's time, not Python's
+            rows = self.select_in(f"SELECT hash FROM {table} WHERE space = ?", "hash", keys, [self.space])
         return {bytes(row[0]) for row in rows}
 
     # ---- look-ups ---------------------------------------------------------------------------

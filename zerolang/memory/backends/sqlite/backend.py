@@ -19,12 +19,17 @@ from pathlib import Path
 from typing import Any
 
 from zerolang.errors import ZeroError
+from zerolang.memory import merge
 from zerolang.memory.backend import DEFAULT_SPACE, check_space, lock_timeout, lock_timeout_error
 from zerolang.memory.backends import ENGINE_ERRORS
 from zerolang.memory.backends.sql import SqlBackend
+from zerolang.memory.backends.sql.alongside import Alongside
+from zerolang.memory.backends.sql.records import INSERTED
 from zerolang.memory.backends.sqlite.migrations import LATEST, MIGRATIONS, statements
+from zerolang.memory.overlap import ENGINE
 
 APPLICATION_ID = 0x5A4D454D  # "ZMEM": marks the file as a zerolang memory database
+ALONGSIDE_ROWS = 500  # a plan of fewer new episodes computes its seal changes inline (no thread)
 IN_CHUNK = 5000  # keys per `IN (...)`: few statements a batch, under the 32,766 variables of SQLite 3.32+
 ENGINE_ERRORS.append(sqlite3.Error)
 
@@ -155,7 +160,8 @@ class SqliteBackend(SqlBackend):
             if db.in_transaction:
                 db.execute("ROLLBACK")
             raise
-        self._retry(lambda: db.execute("COMMIT"))
+        with ENGINE.busy():  # writing the WAL (and a checkpoint): a long step without the GIL
+            self._retry(lambda: db.execute("COMMIT"))
 
     def write(self) -> Any:
         return self.transaction()
@@ -201,6 +207,51 @@ class SqliteBackend(SqlBackend):
         for start in range(0, len(keys), IN_CHUNK):
             chunk = _bound(keys[start : start + IN_CHUNK])
             yield f"{column} IN ({','.join('?' * len(chunk))})", chunk
+
+    # ---- writing ----------------------------------------------------------------------------
+
+    def write_plan(self, plan: merge.Plan, beside: Alongside[Any] | None = None) -> None:
+        """The plan's new rows staged (a temporary table per table, one short step per row) and each
+        moved by one `INSERT ... SELECT`: one long `sqlite3_step` without the GIL; the facts' and
+        episodes' moves while `beside` runs. Parents first: concepts, then the updates, aliases and
+        contexts row by row (short steps, before `beside` starts), then facts and episodes.
+
+        The rows and their order are those of direct inserts (the columns' affinities apply when
+        they reach their tables); the staging tables live in the transaction, so a failed batch
+        rolls them back with everything else.
+        """
+        if plan.concept_inserts:
+            self._stage("concepts", plan.concept_inserts)
+            self._move("concepts")
+        self.write_updates(plan)
+        staged = [
+            table for table, rows in (("facts", plan.fact_inserts), ("episodes", plan.episodes)) if rows
+        ]
+        for table in staged:
+            self._stage(table, plan.fact_inserts if table == "facts" else plan.episodes)
+        if beside is not None and len(plan.episodes) >= ALONGSIDE_ROWS:
+            beside.start()
+        with ENGINE.busy():
+            for table in staged:
+                self._move(table)
+
+    def _stage(self, table: str, rows: Sequence[Sequence[object]]) -> None:
+        columns = INSERTED[table]
+        names = ", ".join(columns)
+        db = self.connection
+        db.execute(f"CREATE TEMP TABLE IF NOT EXISTS zero_stage_{table} ({names})")
+        marks = ", ".join("?" * len(columns))
+        db.executemany(f"INSERT INTO temp.zero_stage_{table} ({names}) VALUES ({marks})", rows)
+
+    def _move(self, table: str) -> None:
+        names = ", ".join(INSERTED[table])
+        db = self.connection
+        db.execute(
+            f"INSERT INTO {table} (space, {names})"
+            f" SELECT ?, {names} FROM temp.zero_stage_{table} ORDER BY rowid",
+            [self._space],
+        )
+        db.execute(f"DELETE FROM temp.zero_stage_{table}")
 
     # ---- check ------------------------------------------------------------------------------
 
