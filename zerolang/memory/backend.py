@@ -371,9 +371,10 @@ class MemoryBackend(Protocol):
     ) -> RecallInputs:
         """`episodes_of(arriving)`, `degrees(concepts)`, `fact_ends(paths)`: one round trip on a server."""
 
-    def refresh_statistics(self) -> None:
+    def refresh_statistics(self, added: int | None = None) -> None:
         """Bring the query planner's statistics up to date after a bulk load, where the engine keeps them
-        (PostgreSQL's ANALYZE, which autovacuum runs when it is on; SQLite's are fixed by its schema)."""
+        (PostgreSQL's ANALYZE, which autovacuum runs when it is on; SQLite's are fixed by its schema).
+        `added`: the episodes the load wrote, when the engine may judge that too few to matter."""
 
     def counts(self) -> Counts: ...
 

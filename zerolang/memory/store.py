@@ -56,6 +56,8 @@ from zerolang.memory.types import (
 # reads, its seal row and its round trips once: 5,000 records (about 50,000 relations) commit 1.5
 # times as fast as 1,000 did, and keep progress and a killed run's loss to a few seconds of work.
 DEFAULT_BATCH_SIZE = 5000
+# New episodes from which an insert asks the backend to refresh its planner's statistics.
+STATISTICS_FROM = 1000
 
 __all__ = [
     "DEFAULT_BATCH_SIZE",
@@ -310,7 +312,10 @@ class MemoryStore:
         from zerolang.memory.compiler import gc_paused
 
         with gc_paused():  # records and rows hold no cycles: no full collections over a growing heap
-            return self._insert_batches(records, batch_size, progress, verify)
+            totals = self._insert_batches(records, batch_size, progress, verify)
+        if totals.new_episodes >= STATISTICS_FROM:  # a bulk load: plans fit for the tables it grew
+            self.backend.refresh_statistics(totals.new_episodes)
+        return totals
 
     def _insert_batches(
         self,

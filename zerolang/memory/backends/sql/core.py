@@ -74,7 +74,7 @@ class SqlCore(ABC):
     def add_fact_events(self, events: Sequence[Any]) -> None:
         raise NotImplementedError  # `temporal.Temporal`
 
-    def refresh_statistics(self) -> None:
+    def refresh_statistics(self, added: int | None = None) -> None:
         """No statistics to refresh (a dialect that keeps them overrides this)."""
         return None
 
