@@ -55,6 +55,35 @@ def test_ingest(tmp_path: Path) -> None:
     assert json.loads(again.stdout) == {"new_concepts": 0, "new_facts": 0, "new_episodes": 0, "duplicates": 9}
 
 
+def test_an_interrupted_ingest_says_what_is_committed_and_how_to_finish(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Ctrl-C: exit 130, one line with the records committed so far; the rerun completes the rest."""
+    from importlib import import_module
+
+    from zerolang.memory.store import Progress
+
+    ingest_module = import_module("zerolang.memory.ingest")  # the package's `ingest` is the function
+
+    real = ingest_module.ingest
+
+    def interrupted(store: Any, inputs: Any, **options: Any) -> Any:
+        real(store, list(inputs)[:2], **options)  # the first two records committed
+        options["progress"](Progress(2, 2, store.counts()))
+        raise KeyboardInterrupt
+
+    monkeypatch.setattr(ingest_module, "ingest", interrupted)
+    path = tmp_path / "memory.db"
+    result = zero("ingest", str(EXAMPLE_INPUT), db=path)
+    assert result.exit_code == 130
+    assert "interrupted: 2 of 3 records committed; the same command again stores the rest" in result.output
+    assert "Traceback" not in result.output
+    monkeypatch.undo()
+    rerun = zero("ingest", str(EXAMPLE_INPUT), db=path)
+    assert rerun.exit_code == 0 and "duplicates" in rerun.output
+    assert zero("check", db=path).exit_code == 0
+
+
 def test_ingest_from_stdin_as_json_lines(tmp_path: Path) -> None:
     lines = "\n".join(json.dumps(item) for item in json.loads(EXAMPLE_INPUT.read_text(encoding="utf-8")))
     result = zero("ingest", "-", "--json", db=tmp_path / "m.db", input=lines)

@@ -29,6 +29,7 @@ if TYPE_CHECKING:
     from zerolang.memory.migrate import SpaceCopy
     from zerolang.memory.normalize import AliasTable
     from zerolang.memory.store import CheckReport, ConceptView, FactView, InsertResult, MemoryStore
+    from zerolang.memory.store import Progress as StoreProgress
     from zerolang.memory.tiers import Episode
 
 P = ParamSpec("P")
@@ -173,12 +174,28 @@ def ingest(
     table = _aliases(aliases)
     stamp = None if now is None else format_time(as_of(now)())
     inputs = load_inputs(file)
-    with _open(db, create=True, space=space) as store:
-        if sys.stderr.isatty() and inputs:
-            totals = _ingest_with_progress(store, inputs, table, batch_size, stamp)
-        else:
-            totals = ingest_inputs(store, inputs, aliases=table, batch_size=batch_size, now=stamp)
-        path = store.path
+    committed = 0
+
+    def note(state: StoreProgress) -> None:
+        nonlocal committed
+        committed = state.committed
+
+    try:
+        with _open(db, create=True, space=space) as store:
+            if sys.stderr.isatty() and inputs:
+                totals = _ingest_with_progress(store, inputs, table, batch_size, stamp, note)
+            else:
+                totals = ingest_inputs(
+                    store, inputs, aliases=table, batch_size=batch_size, progress=note, now=stamp
+                )
+            path = store.path
+    except KeyboardInterrupt:
+        typer.echo(
+            f"interrupted: {committed:,} of {len(inputs):,} records committed; the same command again"
+            " stores the rest (what is stored counts as duplicates)",
+            err=True,
+        )
+        raise typer.Exit(130) from None
     if as_json:
         _print_json(totals.to_json())
         return
@@ -199,8 +216,10 @@ def _ingest_with_progress(
     table: AliasTable,
     batch_size: int,
     now: str | None = None,
+    note: Callable[[StoreProgress], None] | None = None,
 ) -> InsertResult:
-    """The ingest with a transient rich progress bar on stderr (only ever on a terminal)."""
+    """The ingest with a transient rich progress bar on stderr (only ever on a terminal); `note`
+    sees every progress report too."""
     from rich.console import Console
     from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
 
@@ -215,12 +234,18 @@ def _ingest_with_progress(
     )
     with Progress(*columns, console=Console(stderr=True), transient=True) as bar:
         task = bar.add_task("ingest", total=len(inputs))
+
+        def report(state: StoreProgress) -> None:
+            bar.update(task, completed=state.done)
+            if note is not None:
+                note(state)
+
         return ingest_inputs(
             store,
             inputs,
             aliases=table,
             batch_size=batch_size,
-            progress=lambda state: bar.update(task, completed=state.done),
+            progress=report,
             now=now,
         )
 
