@@ -101,3 +101,21 @@ def test_recorder_and_recall_under_a_budget(store: ExperienceStore) -> None:
     for budget in (40, 120, 400):
         rendering = render(store, "Philokalia", hits, budget=budget)
         assert count_tokens(rendering.text) <= budget
+
+
+def test_without_psycopg_a_postgres_url_is_one_clear_error(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The experience and conversation stores import psycopg only when they connect: without it, a
+    `postgresql://` location says what to install (it used to escape as an internal error)."""
+    import sys
+    from pathlib import Path
+
+    from zerolang.cli.convo_cmd import _store
+    from zerolang.cli.experience_store import open_store
+    from zerolang.errors import ZeroError
+
+    monkeypatch.setitem(sys.modules, "psycopg", None)  # `import psycopg` raises ImportError
+    for opener in (open_store, _store):
+        with pytest.raises(
+            ZeroError, match=r"PostgreSQL needs psycopg 3: pip install 'zerolang\[postgres\]'"
+        ):
+            opener(Path("postgresql://postgres@127.0.0.1:5432/test"), create=False)

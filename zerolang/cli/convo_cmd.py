@@ -16,7 +16,7 @@ from typing import TYPE_CHECKING, Annotated, ParamSpec
 
 import typer
 
-from zerolang.cli.experience_store import ExperienceDbOption, default_path
+from zerolang.cli.experience_store import ExperienceDbOption
 
 if TYPE_CHECKING:
     from zerolang.convo.memory import ConversationMemory
@@ -49,24 +49,16 @@ MaxTokens = Annotated[
 
 
 def _store(db: Path | None, *, create: bool) -> SqliteEntryStore | PostgresEntryStore:
-    from zerolang.errors import ZeroError
+    from zerolang.cli.experience_store import store_location
+
+    where = store_location(db, create=create)
+    if isinstance(where, str):
+        from zerolang.memory.backends.postgres.convo import PostgresEntryStore
+
+        return PostgresEntryStore(where)
     from zerolang.memory.backends.sqlite.convo import SqliteEntryStore
 
-    if db is not None and str(db).startswith(("postgresql:", "postgres:")):
-        from zerolang.cli.experience_store import postgres_url
-
-        try:
-            from zerolang.memory.backends.postgres.convo import PostgresEntryStore
-        except ImportError:
-            raise ZeroError("PostgreSQL needs psycopg: pip install 'zerolang[postgres]'") from None
-        return PostgresEntryStore(postgres_url(db))
-
-    path = db if db is not None and str(db) else default_path()
-    if create:
-        from zerolang.cli.stores import prepare_folder
-
-        prepare_folder(path, given=path is db)
-    return SqliteEntryStore(path, create=create)
+    return SqliteEntryStore(where, create=create)
 
 
 def _memory(

@@ -36,24 +36,29 @@ def default_path() -> Path:
     return Path(user_data_dir("zerolang", appauthor=False)) / "experiences.db"
 
 
-def open_store(option: Path | None, *, create: bool) -> SqliteExperienceStore | PostgresExperienceStore:
-    """A SQLite file, or PostgreSQL when `--db` is a `postgresql://` URL (extra `postgres`)."""
-    from zerolang.errors import ZeroError
-    from zerolang.memory.backends.sqlite.experience import SqliteExperienceStore
-
+def store_location(option: Path | None, *, create: bool) -> str | Path:
+    """Where an experience or conversation store lives: a `postgresql://` URL as typed, or a SQLite
+    file (default: `experiences.db` in the per-user data directory), its folder prepared when `create`."""
     if option is not None and str(option).startswith(("postgresql:", "postgres:")):
-        try:
-            from zerolang.memory.backends.postgres.experience import PostgresExperienceStore
-        except ImportError:
-            raise ZeroError("PostgreSQL needs psycopg: pip install 'zerolang[postgres]'") from None
-        return PostgresExperienceStore(postgres_url(option))
-
+        return postgres_url(option)
     path = option if option is not None and str(option) else default_path()
     if create:
         from zerolang.cli.stores import prepare_folder
 
         prepare_folder(path, given=path is option)
-    return SqliteExperienceStore(path, create=create)
+    return path
+
+
+def open_store(option: Path | None, *, create: bool) -> SqliteExperienceStore | PostgresExperienceStore:
+    """A SQLite file, or PostgreSQL when `--db` is a `postgresql://` URL (extra `postgres`)."""
+    where = store_location(option, create=create)
+    if isinstance(where, str):
+        from zerolang.memory.backends.postgres.experience import PostgresExperienceStore
+
+        return PostgresExperienceStore(where)
+    from zerolang.memory.backends.sqlite.experience import SqliteExperienceStore
+
+    return SqliteExperienceStore(where, create=create)
 
 
 def postgres_url(option: Path) -> str:

@@ -17,8 +17,12 @@ _SCHEMA_NAME = re.compile(r"[a-z_][a-z0-9_]{0,62}")
 
 def connect_schema(dsn: str, schema: str, tables: str) -> Connection[TupleRow]:
     """An autocommit connection whose search_path is `schema`, after creating it and `tables`
-    (statements separated by `;`) if they are missing; a ZeroError for a bad name or no server."""
-    import psycopg
+    (statements separated by `;`) if they are missing; a ZeroError for a bad name, no server or no
+    psycopg."""
+    try:
+        import psycopg
+    except ImportError:
+        raise ZeroError("PostgreSQL needs psycopg 3: pip install 'zerolang[postgres]'") from None
 
     if not _SCHEMA_NAME.fullmatch(schema):
         raise ZeroError(f"schema {schema!r}: use lowercase letters, digits and _")
