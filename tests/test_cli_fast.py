@@ -13,30 +13,19 @@ from hypothesis import strategies as st
 from tests import forked
 from tests.budget import scaled
 from zerolang.cli.fast import _check_arguments, _query_arguments, _run_arguments
-from zerolang.cli.output import plain_result
+from zerolang.cli.output import draw_result, plain_result
 
 ROOT = Path(__file__).resolve().parent.parent
 HELLO = str(ROOT / "examples" / "hello.0")
 
 
 def rich_result(rows: list[tuple[str, str, str]], confidence: float, digest: str, trace: str | None) -> str:
-    """The table as rich draws it in a pipe (what `print_result` did before the plain path)."""
+    """The table as rich draws it in a pipe (`draw_result`, what `print_result` does on a terminal)."""
     from rich.console import Console
-    from rich.table import Table
 
     out = io.StringIO()
     console = Console(file=out, highlight=False, no_color=True, color_system=None, width=1_000_000)
-    table = Table(title="outputs", title_justify="left", show_lines=False)
-    table.add_column("output", style="bold cyan", no_wrap=True)
-    table.add_column("type", style="magenta", no_wrap=True)
-    table.add_column("value", overflow="fold")
-    for row in rows:
-        table.add_row(*row)
-    console.print(table)
-    console.print(f"[bold]confidence[/] {confidence!r}")
-    console.print(f"[bold]hash[/]       {digest}", soft_wrap=True)
-    if trace is not None:
-        console.print("[bold]trace[/]      " + trace, soft_wrap=True)
+    draw_result(console, rows, confidence, digest, trace)
     return out.getvalue()
 
 

@@ -8,6 +8,8 @@ import sys
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
+    from rich.console import Console
+
     from zerolang.errors import Diagnostic, ZeroError
     from zerolang.interpreter import RunResult
 
@@ -82,11 +84,17 @@ def print_result(result: RunResult, *, trace: bool) -> None:
             sys.stdout.write(plain)
             sys.stdout.flush()
             return
+    from zerolang.cli.terminal import console
+
+    draw_result(console(), rows, result.confidence, result.hash, trace_text)
+
+
+def draw_result(
+    console: Console, rows: list[tuple[str, str, str]], confidence: float, digest: str, trace: str | None
+) -> None:
+    """The outputs table, confidence and hash as rich draws them (what `plain_result` must equal)."""
     from rich.table import Table
 
-    from zerolang.cli.terminal import console as make_console
-
-    console = make_console()
     table = Table(title="outputs", title_justify="left", show_lines=False)
     table.add_column("output", style="bold cyan", no_wrap=True)
     table.add_column("type", style="magenta", no_wrap=True)
@@ -94,10 +102,10 @@ def print_result(result: RunResult, *, trace: bool) -> None:
     for row in rows:
         table.add_row(*row)
     console.print(table)
-    console.print(f"[bold]confidence[/] {result.confidence!r}")
-    console.print(f"[bold]hash[/]       {result.hash}", soft_wrap=True)
-    if trace_text is not None:
-        console.print("[bold]trace[/]      " + trace_text, soft_wrap=True)
+    console.print(f"[bold]confidence[/] {confidence!r}")
+    console.print(f"[bold]hash[/]       {digest}", soft_wrap=True)
+    if trace is not None:
+        console.print("[bold]trace[/]      " + trace, soft_wrap=True)
 
 
 # Text rich prints as it is: printable ASCII, one line, no markup tag (`[b]`, `\[`), no `:emoji:` code,
