@@ -67,7 +67,7 @@ class PostgresBackend(SqlBackend):
         self._space = space
         self._owner = owner
         self._sql: dict[str, str] = {}
-        self._updaters = False  # the session's update functions made (`_update`)
+        self._updaters = False  # the session's update functions made (`_update`); a rollback undoes them
 
     @classmethod
     def connect(cls, url: str, *, space: str = DEFAULT_SPACE, create: bool = True) -> PostgresBackend:
@@ -154,8 +154,12 @@ class PostgresBackend(SqlBackend):
 
     @contextmanager
     def transaction(self) -> Iterator[None]:
-        with self.connection.transaction():
-            yield
+        try:
+            with self.connection.transaction():
+                yield
+        except BaseException:
+            self._updaters = False  # rolled back with everything the transaction made (`_update`)
+            raise
 
     @contextmanager
     def write(self) -> Iterator[None]:
@@ -163,7 +167,7 @@ class PostgresBackend(SqlBackend):
         import psycopg
 
         seconds = lock_timeout()
-        with self.connection.transaction():
+        with self.transaction():
             try:
                 self.connection.execute(f"SET LOCAL lock_timeout = {round(seconds * 1000)}")
                 self.connection.execute(
