@@ -359,15 +359,15 @@ class PostgresBackend(SqlBackend):
         """
         space = self._space
         db = self.connection
-        staged = [
-            table
-            for table, rows in (
-                ("concepts", plan.concept_inserts),
-                ("facts", plan.fact_inserts),
-                ("episodes", plan.episodes),
-            )
-            if rows and self._stage(table, rows)
-        ]
+        staged: list[str] = []
+        for table, rows in (
+            ("concepts", plan.concept_inserts),
+            ("facts", plan.fact_inserts),
+            ("episodes", plan.episodes),
+        ):
+            if rows:
+                self._stage(table, rows)
+                staged.append(table)
         if (plan.concept_updates or plan.fact_updates) and not self._updaters:
             db.execute(_UPDATERS)  # several statements: not in a pipeline
             self._updaters = True
@@ -426,10 +426,10 @@ class PostgresBackend(SqlBackend):
                 (self._space, *_columns(plan.fact_updates, 4)),
             )
 
-    def _stage(self, table: str, rows: Sequence[Sequence[object]]) -> bool:
+    def _stage(self, table: str, rows: Sequence[Sequence[object]]) -> None:
         """New rows (none stored: the plan was made under the write lock) by binary COPY into a
         session's temporary table (rows formatted in C; COPY cannot write a table under row-level
-        security), for one INSERT ... SELECT, which the space's policies check. True."""
+        security), for one INSERT ... SELECT, which the space's policies check."""
         columns = _STAGED[table]
         stage = f"zero_stage_{table}"
         db = self.connection
@@ -441,7 +441,6 @@ class PostgresBackend(SqlBackend):
             copy.set_types([kind for _, kind in columns])
             for row in rows:
                 copy.write_row(row)
-        return True
 
     def __repr__(self) -> str:
         return f"PostgresBackend({self._location!r}, space={self._space!r})"
