@@ -50,7 +50,6 @@ if TYPE_CHECKING:
 # autovacuum: plans costed for an empty table made recall 2-3x slower after a first big ingest.
 STALE_SHARE = 0.1
 
-ALONGSIDE_ROWS = 500  # a plan of fewer new episodes computes its seal changes inline (no thread)
 _LOCK_CLASS = 0x5A4D  # advisory lock namespace: "ZM"
 _MIGRATE_LOCK = 0x5A4D4947
 
@@ -371,8 +370,8 @@ class PostgresBackend(SqlBackend):
         if (plan.concept_updates or plan.fact_updates) and not self._updaters:
             db.execute(_UPDATERS)  # several statements: not in a pipeline
             self._updaters = True
-        if beside is not None and len(plan.episodes) >= ALONGSIDE_ROWS:
-            beside.start()
+        if beside is not None:
+            beside.start_for(len(plan.episodes))
         with ENGINE.busy(), db.pipeline():
             if "concepts" in staged:
                 self._move("concepts")

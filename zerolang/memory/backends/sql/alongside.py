@@ -21,6 +21,10 @@ from typing import Generic, TypeVar, cast
 
 T = TypeVar("T")
 
+# A plan of fewer new episodes than this computes its seal changes inline: a thread costs more than
+# it hides (the writers' rule, `start_for`).
+MIN_ROWS = 500
+
 
 class Alongside(Generic[T]):
     """`work`, run in a helper thread from `start` until `result`, or inline by `result`."""
@@ -39,6 +43,11 @@ class Alongside(Generic[T]):
         if self._thread is None and not self._done:
             self._thread = threading.Thread(target=self._run, name="zero-alongside", daemon=True)
             self._thread.start()
+
+    def start_for(self, rows: int) -> None:
+        """`start`, when a plan writes `rows` new episodes, enough to be worth a thread (`MIN_ROWS`)."""
+        if rows >= MIN_ROWS:
+            self.start()
 
     def _run(self) -> None:
         try:

@@ -29,7 +29,6 @@ from zerolang.memory.backends.sqlite.migrations import LATEST, MIGRATIONS, state
 from zerolang.memory.overlap import ENGINE
 
 APPLICATION_ID = 0x5A4D454D  # "ZMEM": marks the file as a zerolang memory database
-ALONGSIDE_ROWS = 500  # a plan of fewer new episodes computes its seal changes inline (no thread)
 IN_CHUNK = 5000  # keys per `IN (...)`: few statements a batch, under the 32,766 variables of SQLite 3.32+
 ENGINE_ERRORS.append(sqlite3.Error)
 
@@ -225,14 +224,16 @@ class SqliteBackend(SqlBackend):
             self._move("concepts")
         self.write_updates(plan)
         staged = [
-            table for table, rows in (("facts", plan.fact_inserts), ("episodes", plan.episodes)) if rows
+            (table, rows)
+            for table, rows in (("facts", plan.fact_inserts), ("episodes", plan.episodes))
+            if rows
         ]
-        for table in staged:
-            self._stage(table, plan.fact_inserts if table == "facts" else plan.episodes)
-        if beside is not None and len(plan.episodes) >= ALONGSIDE_ROWS:
-            beside.start()
+        for table, rows in staged:
+            self._stage(table, rows)
+        if beside is not None:
+            beside.start_for(len(plan.episodes))
         with ENGINE.busy():
-            for table in staged:
+            for table, _ in staged:
                 self._move(table)
 
     def _stage(self, table: str, rows: Sequence[Sequence[object]]) -> None:
