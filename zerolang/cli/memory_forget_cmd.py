@@ -77,7 +77,7 @@ def forget(
     """
     from zerolang.errors import ZeroError
     from zerolang.experience.forgotten import apply_forget, term_keys
-    from zerolang.memory.forget import Selector, blocks_first
+    from zerolang.memory.forget import Selector
     from zerolang.memory.forget import forget as forget_in
 
     chosen = [
@@ -106,17 +106,15 @@ def forget(
             if reached is not None:
                 erased = apply_forget(reached[0], tombstone, terms, purge=purge, entries=reached[1])
 
-        first = experiences is None or blocks_first(store, experiences)
         report = forget_in(
             store,
             selector,
             at=_stamp(now),
             purge=purge,
             aliases=_aliases(aliases),
-            inside=block if first else None,
+            inside=block,
+            experiences=experiences,
         )
-        if not first:  # the memory's own SQLite file: one writer at a time, so after the commit
-            block(report.tombstone, report.terms)
     if as_json:
         document = report.to_json()
         if experiences is not None:

@@ -85,10 +85,12 @@ class ForgetReport:
         }
 
 
-def blocks_first(store: MemoryStore, experiences: str | Path) -> bool:
+def _blocks_first(store: MemoryStore, experiences: str | Path | None) -> bool:
     """Whether the experience store at `experiences` can take a forget's block inside the forget's
     transaction (`forget(inside=)`): not when it is the memory's own SQLite file, where one writer
     at a time means the block waits for the forget to commit."""
+    if experiences is None:
+        return True
     import os
 
     from zerolang.memory.backends import is_url
@@ -115,14 +117,18 @@ def forget(
     purge: bool = False,
     aliases: AliasTable | None = None,
     inside: Callable[[str, tuple[str, ...]], object] | None = None,
+    experiences: str | Path | None = None,
 ) -> ForgetReport:
     """Forget what `selector` names, as of store time `at`; ZeroError if it names nothing stored.
 
-    `inside(tombstone, terms)` runs within the forget's transaction, once the terms experiences
-    must no longer show are known and before the memory commits: the experience store blocks
-    them first, so a failure there forgets nothing, and a crash between the two commits leaves
-    the experiences blocked (more hidden, never less) and the forget to be run again.
+    `inside(tombstone, terms)` blocks the terms in the experience store at `experiences`. It runs
+    within the forget's transaction, once the terms experiences must no longer show are known and
+    before the memory commits: a failure there forgets nothing, and a crash between the two
+    commits leaves the experiences blocked (more hidden, never less) and the forget to be run
+    again. When that store is the memory's own SQLite file (one writer at a time), it runs after
+    the commit instead.
     """
+    first = _blocks_first(store, experiences)
     target, episodes, blocked = _select(store, selector, aliases)
     key = tombstone_hash(selector.kind, target, at)
     content = _payload(store, episodes)
@@ -144,10 +150,12 @@ def forget(
             f"{selector.kind}{' (purged)' if purge else ''}: {removed.episodes} episodes, {len(blocked)} keys"
         )
         store.backend.append_log(at, "forget", key, detail)
-        if inside is not None:
+        if inside is not None and first:
             inside(key.hex(), terms)
     if purge:
         store.backend.erase_freed()
+    if inside is not None and not first:
+        inside(key.hex(), terms)
     return ForgetReport(key.hex(), selector.kind, target, removed, len(blocked), purge, terms)
 
 

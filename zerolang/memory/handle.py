@@ -348,11 +348,14 @@ class Memory:
             apply_forget(experiences, tombstone, terms, purge=purge, entries=entries)
 
         try:
-            if not module.blocks_first(self.store, self.experiences_location):  # the memory's own file
-                report = forget(self.store, selector(kind, target), at=utc_now(), purge=purge)
-                block(report.tombstone, report.terms)
-                return report
-            return forget(self.store, selector(kind, target), at=utc_now(), purge=purge, inside=block)
+            return forget(
+                self.store,
+                selector(kind, target),
+                at=utc_now(),
+                purge=purge,
+                inside=block,
+                experiences=self.experiences_location,
+            )
         finally:
             if entries is not None:
                 entries.close()
