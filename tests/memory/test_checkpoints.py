@@ -1,0 +1,76 @@
+"""A bulk write's WAL checkpoint runs in a helper thread (`backends.sqlite.checkpoints`)."""
+
+from __future__ import annotations
+
+import sqlite3
+import threading
+from pathlib import Path
+
+from zerolang.memory import CompilerInput, ContextMeta, MemoryStore, SemanticTuple, ingest
+from zerolang.memory.backends.sql.alongside import MIN_ROWS
+from zerolang.memory.backends.sqlite.backend import AUTOCHECKPOINT
+from zerolang.memory.backends.sqlite.checkpoints import Checkpointer
+
+
+def _inputs(records: int) -> list[CompilerInput]:
+    return [
+        CompilerInput(
+            tuple(SemanticTuple(f"thing {r}", "needs", f"part {r} {t}", 0.8) for t in range(5)),
+            ContextMeta("2026-02-18T10:00:00Z", "test", f"r{r}"),
+        )
+        for r in range(records)
+    ]
+
+
+def _checkpoint_threads() -> list[threading.Thread]:
+    return [thread for thread in threading.enumerate() if thread.name == "zero-checkpoint"]
+
+
+def test_a_bulk_commit_leaves_its_checkpoint_to_a_helper_that_close_stops(tmp_path: Path) -> None:
+    path = tmp_path / "memory.db"
+    before = len(_checkpoint_threads())
+    store = MemoryStore(path)
+    try:
+        result = ingest(store, _inputs(MIN_ROWS // 5 + 10))
+        assert result.new_episodes >= MIN_ROWS
+        assert len(_checkpoint_threads()) == before + 1  # the helper took the checkpoint
+        connection = store.backend.connection  # type: ignore[attr-defined]
+        assert connection.execute("PRAGMA wal_autocheckpoint").fetchone()[0] == AUTOCHECKPOINT
+    finally:
+        store.close()
+    assert len(_checkpoint_threads()) == before  # no thread outlives its store
+    assert not (tmp_path / "memory.db-wal").exists()  # the last connection closed: WAL folded, removed
+    with MemoryStore(path) as again:
+        assert again.counts().episodes == result.new_episodes
+        assert again.check().ok
+
+
+def test_a_small_write_checkpoints_as_sqlite_does(tmp_path: Path) -> None:
+    path = tmp_path / "memory.db"
+    before = len(_checkpoint_threads())
+    with MemoryStore(path) as store:
+        ingest(store, _inputs(3))
+        assert len(_checkpoint_threads()) == before
+        assert store.counts().episodes == 15
+
+
+def test_the_helper_checkpoints_when_asked_and_stops_cleanly(tmp_path: Path) -> None:
+    path = tmp_path / "plain.db"
+    writer = sqlite3.connect(path, isolation_level=None)
+    writer.execute("PRAGMA journal_mode = WAL")
+    writer.execute("PRAGMA wal_autocheckpoint = 0")
+    writer.execute("CREATE TABLE t (x)")
+    writer.executemany("INSERT INTO t VALUES (?)", [(bytes(1000),) for _ in range(200)])
+    before = path.stat().st_size  # the rows are in the WAL only
+    helper = Checkpointer(str(path), 5.0)
+    helper.close()  # never started: nothing to stop
+    helper.ask()
+    for _ in range(500):
+        if path.stat().st_size > before + 200 * 1000:
+            break
+        threading.Event().wait(0.01)
+    assert path.stat().st_size > before + 200 * 1000  # the helper copied the pages into the file
+    helper.close()
+    assert not _checkpoint_threads()
+    assert writer.execute("SELECT count(*) FROM t").fetchone()[0] == 200
+    writer.close()
