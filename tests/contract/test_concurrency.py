@@ -33,4 +33,5 @@ def test_concurrent_overlapping_ingests_equal_a_serial_one(
     for key, fact in ours.items():
         assert fact.observations == theirs[key].observations
         assert fact.confidence == pytest.approx(theirs[key].confidence, abs=1e-12)
-    assert shared.check().ok
+    report = shared.check()
+    assert report.ok, report

@@ -55,7 +55,7 @@ _MIGRATE_LOCK = 0x5A4D4947
 
 
 class PostgresBackend(SqlBackend):
-    __slots__ = ("_location", "_owner", "_space", "_sql", "_updaters", "connection")
+    __slots__ = ("_copies", "_location", "_owner", "_space", "_sql", "_updaters", "connection")
 
     kind = "postgres"
     greatest = "greatest"
@@ -67,6 +67,7 @@ class PostgresBackend(SqlBackend):
         self._owner = owner
         self._sql: dict[str, str] = {}
         self._updaters = False  # the session's update functions made (`_update`); a rollback undoes them
+        self._copies: bool | None = None  # whether COPY may write the tables (`_copies_into_tables`)
 
     @classmethod
     def connect(cls, url: str, *, space: str = DEFAULT_SPACE, create: bool = True) -> PostgresBackend:
@@ -349,15 +350,33 @@ class PostgresBackend(SqlBackend):
         return RecallInputs(episodes_in_order(episodes), _degrees(degrees), ends_of(ends))
 
     def write_plan(self, plan: merge.Plan, beside: Alongside[Any] | None = None) -> None:
-        """The plan in a few statements: the new concepts, facts and episodes by binary COPY into the
-        session's staging tables, then in one pipeline (one wait) each moved by `INSERT ... SELECT`,
-        parents first, the aliases and contexts as typed arrays (`unnest`) and the updates, while
-        `beside` runs: the server works, the client computes the seal changes.
+        """The plan in a few statements, parents first: the new concepts, facts and episodes by
+        binary COPY, the aliases and contexts as typed arrays (`unnest`), the updates by primary key,
+        while `beside` runs: the server works, the client computes the seal changes.
 
-        The arrays travel in binary (`%b`): no text escaping of millions of values.
+        A role that row-level security binds (`_copies_into_tables`) copies into the session's
+        staging tables instead, and each is moved by `INSERT ... SELECT`, which the space's policies
+        check. The arrays travel in binary (`%b`): no text escaping of millions of values.
         """
-        space = self._space
         db = self.connection
+        if (plan.concept_updates or plan.fact_updates) and not self._updaters:
+            db.execute(_UPDATERS)  # several statements: not in a pipeline
+            self._updaters = True
+        if self._copies_into_tables():
+            if plan.concept_inserts:
+                self._copy_into("concepts", plan.concept_inserts)
+            with db.pipeline():
+                self._insert_aliases_and_contexts(plan)
+            if beside is not None:
+                beside.start_for(len(plan.episodes))
+            with ENGINE.busy():
+                if plan.fact_inserts:
+                    self._copy_into("facts", plan.fact_inserts)
+                if plan.episodes:
+                    self._copy_into("episodes", plan.episodes)
+                with db.pipeline():
+                    self._update(plan)
+            return
         staged: list[str] = []
         for table, rows in (
             ("concepts", plan.concept_inserts),
@@ -367,35 +386,62 @@ class PostgresBackend(SqlBackend):
             if rows:
                 self._stage(table, rows)
                 staged.append(table)
-        if (plan.concept_updates or plan.fact_updates) and not self._updaters:
-            db.execute(_UPDATERS)  # several statements: not in a pipeline
-            self._updaters = True
         if beside is not None:
             beside.start_for(len(plan.episodes))
         with ENGINE.busy(), db.pipeline():
             if "concepts" in staged:
                 self._move("concepts")
-            if plan.aliases:
-                db.execute(
-                    "INSERT INTO concept_aliases (space, concept_hash, alias, alias_key)"
-                    " SELECT %s, u.h, u.a, u.k FROM unnest(%b::bytea[], %b::text[], %b::text[])"
-                    " WITH ORDINALITY AS u (h, a, k, n) ORDER BY u.n ON CONFLICT DO NOTHING",
-                    (space, *_columns(plan.aliases, 3)),
-                )
-            if plan.contexts:
-                db.execute(
-                    "INSERT INTO contexts (space, hash, event_time, source, scope, agent_id, session_id,"
-                    " metadata, created_at) SELECT %s, * FROM unnest(%b::bytea[], %b::text[], %b::text[],"
-                    " %b::text[], %b::text[], %b::text[], %b::text[], %b::text[]) ON CONFLICT DO NOTHING",
-                    (space, *_columns(plan.contexts, 8)),
-                )
+            self._insert_aliases_and_contexts(plan)
+            self._update(plan)
             for table in staged:
                 if table != "concepts":
                     self._move(table)
-            if plan.concept_updates or plan.fact_updates:
-                self._update(plan)
             if staged:
                 db.execute(f"TRUNCATE {', '.join(f'zero_stage_{table}' for table in staged)}")
+
+    def _copies_into_tables(self) -> bool:
+        """Whether new rows may be copied straight into their tables: COPY cannot write a table whose
+        row-level security binds the role (the tables' owner and a superuser are not bound). Asked
+        once a connection and role."""
+        if self._copies is None:
+            row = self.connection.execute(
+                "SELECT bool_or(row_security_active(t)) FROM unnest(%s::text[]) AS t",
+                (list(_STAGED),),
+            ).fetchone()
+            self._copies = not (row is not None and row[0])
+        return self._copies
+
+    def _copy_into(self, table: str, rows: Sequence[Sequence[object]]) -> None:
+        """New rows (none stored: the plan was made under the write lock) by binary COPY."""
+        columns = _STAGED[table]
+        names = ", ".join(name for name, _ in columns)
+        space = self._space
+        with (
+            self.connection.cursor() as cursor,
+            cursor.copy(f"COPY {table} (space, {names}) FROM STDIN (FORMAT BINARY)") as copy,
+        ):
+            copy.set_types(["text", *(kind for _, kind in columns)])
+            for row in rows:
+                copy.write_row((space, *row))
+
+    def _insert_aliases_and_contexts(self, plan: merge.Plan) -> None:
+        """The plan's aliases and contexts, as typed arrays; either may be stored already."""
+        space = self._space
+        db = self.connection
+        if plan.aliases:
+            db.execute(
+                "INSERT INTO concept_aliases (space, concept_hash, alias, alias_key)"
+                " SELECT %s, u.h, u.a, u.k FROM unnest(%b::bytea[], %b::text[], %b::text[])"
+                " WITH ORDINALITY AS u (h, a, k, n) ORDER BY u.n ON CONFLICT DO NOTHING",
+                (space, *_columns(plan.aliases, 3)),
+            )
+        if plan.contexts:
+            db.execute(
+                "INSERT INTO contexts (space, hash, event_time, source, scope, agent_id, session_id,"
+                " metadata, created_at) SELECT %s, * FROM unnest(%b::bytea[], %b::text[], %b::text[],"
+                " %b::text[], %b::text[], %b::text[], %b::text[], %b::text[]) ON CONFLICT DO NOTHING",
+                (space, *_columns(plan.contexts, 8)),
+            )
 
     def _move(self, table: str) -> None:
         names = ", ".join(name for name, _ in _STAGED[table])
