@@ -12,7 +12,7 @@ frontier is one query (`= ANY(array)` on both fact ends), whatever its width.
 from __future__ import annotations
 
 from collections.abc import Iterator, Sequence
-from contextlib import contextmanager
+from contextlib import ExitStack, contextmanager
 from typing import TYPE_CHECKING, Any
 
 from zerolang.errors import ZeroError
@@ -49,6 +49,7 @@ if TYPE_CHECKING:
 # to a table never analysed) refreshes the statistics (`refresh_statistics`) rather than waiting for
 # autovacuum: plans costed for an empty table made recall 2-3x slower after a first big ingest.
 STALE_SHARE = 0.1
+STATISTICS_TARGET = 10  # the sample of that refresh: 300 rows per unit of target
 
 _LOCK_CLASS = 0x5A4D  # advisory lock namespace: "ZM"
 _MIGRATE_LOCK = 0x5A4D4947
@@ -328,8 +329,12 @@ class PostgresBackend(SqlBackend):
             believed = float(row[0]) if row is not None else -1.0
             if believed >= 0 and added < STALE_SHARE * believed:
                 return
-        for table in ("concepts", "concept_aliases", "facts", "episodes", "contexts", "episode_access"):
-            self.connection.execute(f"ANALYZE {table}")
+        with self.connection.transaction():
+            # A light sample (3,000 rows a table, not 30,000): row counts and the distinctness of hash
+            # keys are what recall's plans need, at a sixth of the time (0.05 s against 0.3 s at 100K).
+            self.connection.execute(f"SET LOCAL default_statistics_target = {STATISTICS_TARGET}")
+            for table in ("concepts", "concept_aliases", "facts", "episodes", "contexts", "episode_access"):
+                self.connection.execute(f"ANALYZE {table}")
 
     def recall_inputs(
         self, arriving: Sequence[bytes], concepts: Sequence[bytes], paths: Sequence[bytes]
@@ -365,17 +370,15 @@ class PostgresBackend(SqlBackend):
         if self._copies_into_tables():
             if plan.concept_inserts:
                 self._copy_into("concepts", plan.concept_inserts)
-            with db.pipeline():
-                self._insert_aliases_and_contexts(plan)
             if beside is not None:
                 beside.start_for(len(plan.episodes))
-            with ENGINE.busy():
-                if plan.fact_inserts:
-                    self._copy_into("facts", plan.fact_inserts)
-                if plan.episodes:
-                    self._copy_into("episodes", plan.episodes)
-                with db.pipeline():
-                    self._update(plan)
+            with ENGINE.busy(), db.pipeline():
+                self._insert_aliases_and_contexts(plan)
+                self._update(plan)
+            if plan.fact_inserts:
+                self._copy_into("facts", plan.fact_inserts)
+            if plan.episodes:
+                self._copy_into("episodes", plan.episodes)
             return
         staged: list[str] = []
         for table, rows in (
@@ -412,17 +415,21 @@ class PostgresBackend(SqlBackend):
         return self._copies
 
     def _copy_into(self, table: str, rows: Sequence[Sequence[object]]) -> None:
-        """New rows (none stored: the plan was made under the write lock) by binary COPY."""
+        """New rows (none stored: the plan was made under the write lock) by binary COPY. The client
+        formats the rows while the server inserts them; the `ENGINE` gate opens once the last row is
+        written, for the wait until the server has inserted them all (the copy's end)."""
         columns = _STAGED[table]
         names = ", ".join(name for name, _ in columns)
         space = self._space
         with (
+            ExitStack() as waiting,
             self.connection.cursor() as cursor,
             cursor.copy(f"COPY {table} (space, {names}) FROM STDIN (FORMAT BINARY)") as copy,
         ):
             copy.set_types(["text", *(kind for _, kind in columns)])
             for row in rows:
                 copy.write_row((space, *row))
+            waiting.enter_context(ENGINE.busy())
 
     def _insert_aliases_and_contexts(self, plan: merge.Plan) -> None:
         """The plan's aliases and contexts, as typed arrays; either may be stored already."""
