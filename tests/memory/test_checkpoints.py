@@ -6,6 +6,8 @@ import sqlite3
 import threading
 from pathlib import Path
 
+import pytest
+
 from zerolang.memory import CompilerInput, ContextMeta, MemoryStore, SemanticTuple, ingest
 from zerolang.memory.backends.sql.alongside import MIN_ROWS
 from zerolang.memory.backends.sqlite.backend import AUTOCHECKPOINT
@@ -43,6 +45,21 @@ def test_a_bulk_commit_leaves_its_checkpoint_to_a_helper_that_close_stops(tmp_pa
     with MemoryStore(path) as again:
         assert again.counts().episodes == result.new_episodes
         assert again.check().ok
+
+
+def test_the_helper_checkpoints_the_file_opened_wherever_the_process_moves(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    (tmp_path / "here").mkdir()
+    (tmp_path / "there").mkdir()
+    monkeypatch.chdir(tmp_path / "here")
+    with MemoryStore("memory.db") as store:  # a relative path
+        monkeypatch.chdir(tmp_path / "there")
+        ingest(store, _inputs(MIN_ROWS // 5 + 10))
+    assert list((tmp_path / "there").iterdir()) == []  # no stray database where the process went
+    assert not (tmp_path / "here" / "memory.db-wal").exists()
+    with MemoryStore(tmp_path / "here" / "memory.db") as again:
+        assert again.counts().episodes >= MIN_ROWS and again.check().ok
 
 
 def test_a_small_write_checkpoints_as_sqlite_does(tmp_path: Path) -> None:

@@ -47,9 +47,14 @@ class SqliteBackend(SqlBackend):
         self._space = space
         self._owner = owner
         self._timeout = lock_timeout()
-        # A bulk write's checkpoint runs in a helper thread (`checkpoints`); the file's owner has one.
-        on_file = owner and location != ":memory:"
-        self._checkpoints = Checkpointer(location, self._timeout) if on_file else None
+        # A bulk write's checkpoint runs in a helper thread (`checkpoints`), on the file this connection
+        # opened (SQLite's own absolute name for it; none for a store in memory); its owner has one.
+        self._checkpoints: Checkpointer | None = None
+        if owner:
+            files = {name: file for _, name, file in connection.execute("PRAGMA database_list")}
+            file = files.get("main", "")
+            if file:
+                self._checkpoints = Checkpointer(file, self._timeout)
         self._bulky = False  # this transaction writes a bulk plan (`write_plan`)
 
     @classmethod
@@ -238,7 +243,7 @@ class SqliteBackend(SqlBackend):
         they reach their tables); the staging tables live in the transaction, so a failed batch
         rolls them back with everything else.
         """
-        if len(plan.episodes) >= MIN_ROWS:
+        if len(plan.episodes) >= MIN_ROWS and self._checkpoints is not None:
             self._bulky = True  # its commit leaves the checkpoint to the helper thread
         if plan.concept_inserts:
             self._stage("concepts", plan.concept_inserts)
