@@ -54,6 +54,9 @@ INSERTED = {
     ),
     "episodes": ("hash", "fact_hash", "context_hash", "confidence", "created_at"),
 }
+# The tables whose stored rows a batch looks up before it plans (`Records.apply_records`).
+_READ_BY_BATCH = ("episodes", "pruned_episodes", "concepts", "facts", "concept_aliases", "contexts")
+_FILLED = "SELECT " + ", ".join(f"EXISTS (SELECT 1 FROM {t} WHERE space = ?)" for t in _READ_BY_BATCH)
 _EPISODE_COLUMNS = """e.hash, e.fact_hash, e.context_hash, e.confidence, e.created_at,
     c.event_time, c.source, c.scope, coalesce(a.access_count, 0), a.last_access"""
 _EPISODE_FROM = """FROM episodes e
@@ -111,8 +114,9 @@ class Records(Seals):
     def apply_records(self, records: Sequence[MemoryRecord]) -> InsertResult:
         with self.write():
             keys = merge.episode_keys(records)
-            stored = self._existing("episodes", keys)
-            if self.one("SELECT 1 FROM pruned_episodes WHERE space = ? LIMIT 1", [self.space]) is not None:
+            filled = self._filled()  # a table with no row in the space has none of the batch's keys
+            stored = self._existing("episodes", keys) if "episodes" in filled else set()
+            if "pruned_episodes" in filled:
                 stored |= self._existing("pruned_episodes", keys)
             blocked = self.blocked(merge.relation_keys(records)) if self.any_blocked() else set()
             forgotten = merge.forgotten_episodes(records, stored, blocked)
@@ -122,8 +126,10 @@ class Records(Seals):
             work.duplicates -= restated
             if not work.fresh:
                 return InsertResult(duplicates=work.duplicates, forgotten=len(forgotten), restated=restated)
-            old_concepts = {bytes(row[0]): row for row in self.sealed_rows("concepts", work.concept_keys())}
-            old_facts = {bytes(row[0]): row for row in self.sealed_rows("facts", work.fact_keys())}
+            concept_rows = self.sealed_rows("concepts", work.concept_keys()) if "concepts" in filled else []
+            fact_rows = self.sealed_rows("facts", work.fact_keys()) if "facts" in filled else []
+            old_concepts = {bytes(row[0]): row for row in concept_rows}
+            old_facts = {bytes(row[0]): row for row in fact_rows}
             concepts = {key: (row[2], row[4]) for key, row in old_concepts.items()}
             facts = {key: (row[4], row[5], row[7]) for key, row in old_facts.items()}
             plan = merge.plan(work, concepts, facts)
@@ -132,11 +138,12 @@ class Records(Seals):
                 for key, alias in self.select_in(
                     "SELECT concept_hash, alias FROM concept_aliases WHERE space = ?",
                     "concept_hash",
-                    sorted({row[0] for row in plan.aliases}),
+                    sorted({row[0] for row in plan.aliases}) if "concept_aliases" in filled else [],
                     [self.space],
                 )
             }
-            had_contexts = self._existing("contexts", [row[0] for row in plan.contexts])
+            contexts = [row[0] for row in plan.contexts] if "contexts" in filled else []
+            had_contexts = self._existing("contexts", contexts)
             beside = Alongside(lambda: seal_changes(plan, old_concepts, old_facts, had_aliases, had_contexts))
             try:
                 self.write_plan(plan, beside)
@@ -223,6 +230,13 @@ class Records(Seals):
                 " WHERE space = ? AND hash = ?",
                 [(c, n, u, space, key) for c, n, u, key in plan.fact_updates],
             )
+
+    def _filled(self) -> set[str]:
+        """The tables a batch reads that hold a row in this space (one query: a probe per table). The
+        first batch into an empty space, an import's or a new space's, then skips its look-ups."""
+        row = self.one(_FILLED, [self.space] * len(_READ_BY_BATCH))
+        assert row is not None  # a SELECT without FROM has one row
+        return {table for table, found in zip(_READ_BY_BATCH, row, strict=True) if found}
 
     def _existing(self, table: str, keys: Sequence[bytes]) -> set[bytes]:
         with ENGINE.busy():  # an index probe per key, few rows back: the engine's time, not Python's
