@@ -405,7 +405,7 @@ class PostgresBackend(SqlBackend):
     def _copies_into_tables(self) -> bool:
         """Whether new rows may be copied straight into their tables: COPY cannot write a table whose
         row-level security binds the role (the tables' owner and a superuser are not bound). Asked
-        once a connection and role."""
+        once per backend (its connection's role does not change)."""
         if self._copies is None:
             row = self.connection.execute(
                 "SELECT bool_or(row_security_active(t)) FROM unnest(%s::text[]) AS t",
