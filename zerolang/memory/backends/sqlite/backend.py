@@ -92,12 +92,8 @@ class SqliteBackend(SqlBackend):
         db.execute("PRAGMA temp_store = MEMORY")
         db.execute("PRAGMA secure_delete = FAST")  # zero deleted content (forget) where it costs no I/O
         db.execute("PRAGMA cache_size = -262144")  # 256 MiB of page cache
-        version = db.execute("PRAGMA user_version").fetchone()[0]
-        if version == 0:
-            tables = db.execute("SELECT count(*) FROM sqlite_schema WHERE type = 'table'").fetchone()[0]
-            if tables:
-                raise ZeroError(f"{self._location}: a SQLite database, but not a zerolang memory database")
-        elif db.execute("PRAGMA application_id").fetchone()[0] != APPLICATION_ID:
+        version, tables, application = self._retry(self._identity)
+        if tables if version == 0 else application != APPLICATION_ID:
             raise ZeroError(f"{self._location}: a SQLite database, but not a zerolang memory database")
         if version > LATEST:
             raise ZeroError(
@@ -106,6 +102,23 @@ class SqliteBackend(SqlBackend):
             )
         if version < LATEST:
             self._migrate()
+
+    def _identity(self) -> tuple[int, int, int]:
+        """The file's schema version, number of tables and application id, read in one snapshot:
+        another process may be creating the store meanwhile, and its first migration step makes the
+        tables and sets the version in one transaction (read apart, a process once saw version 0 and
+        then that step's tables, and called the new store not a zerolang memory database)."""
+        db = self.connection
+        db.execute("BEGIN")
+        try:
+            version = db.execute("PRAGMA user_version").fetchone()[0]
+            tables = db.execute("SELECT count(*) FROM sqlite_schema WHERE type = 'table'").fetchone()[0]
+            application = db.execute("PRAGMA application_id").fetchone()[0]
+        except BaseException:
+            db.execute("ROLLBACK")
+            raise
+        db.execute("COMMIT")  # a read: nothing to keep
+        return int(version), int(tables), int(application)
 
     def _migrate(self) -> None:
         """Bring the file to `LATEST`, one transaction per step, each checked for broken references."""
