@@ -179,6 +179,13 @@ class PostgresBackend(SqlBackend):
                 raise lock_timeout_error(self._location, seconds) from None
             yield
 
+    def exclude_writers(self) -> None:
+        """Every writer reads and then rewrites its space's seal rows (`seal_apply`), so a lock on
+        `table_seals` that conflicts with reads too holds them all off: one already past its read
+        finishes first, any other waits for this transaction (readers of the seals wait too, once,
+        after the migration that brings a generation of the seals)."""
+        self.connection.execute("LOCK TABLE table_seals IN ACCESS EXCLUSIVE MODE")
+
     def grant_space(self, role: str, space: str) -> None:
         """Let `role` read and write `space` (and no other, unless granted): row-level security."""
         from psycopg import sql

@@ -57,6 +57,12 @@ class SqlCore(ABC):
     def write(self) -> AbstractContextManager[None]:
         """A write transaction holding the space's write lock from its first statement."""
 
+    def exclude_writers(self) -> None:
+        """Inside a `transaction`, wait for the writers of every space and hold them off until it ends
+        (what a whole-store recount of the seals needs). A dialect whose transactions already exclude
+        each other, as SQLite's `BEGIN IMMEDIATE` does, needs nothing more."""
+        return None
+
     def any_blocked(self) -> bool:
         """Whether a tombstone of this space blocks any key (`forgetting.Forgetting` implements it)."""
         raise NotImplementedError

@@ -83,6 +83,7 @@ class Seals(SqlCore):
         if not self._pending_generations():
             return
         with self.transaction():
+            self.exclude_writers()  # a writer's seal fold must not land between the recount and its write
             for generation in self._pending_generations():
                 marker, tables = GENERATIONS[generation - 1]
                 seals: dict[tuple[str, str], Seal] = {}
