@@ -186,18 +186,18 @@ class SqliteBackend(SqlBackend):
             if db.in_transaction:
                 db.execute("ROLLBACK")
             raise
-        if self._bulky and self._checkpoints is not None:  # the checkpoint goes to the helper thread
-            self._bulky = False
+        helper = self._checkpoints if self._bulky else None  # a bulk commit's checkpoint goes to it
+        self._bulky = False
+        if helper is not None:
             db.execute("PRAGMA wal_autocheckpoint = 0")
-            try:
-                with ENGINE.busy():  # writing the WAL: a long step without the GIL
-                    self._retry(lambda: db.execute("COMMIT"))
-            finally:
+        try:
+            with ENGINE.busy():  # writing the WAL (and SQLite's own checkpoint): a long step without the GIL
+                self._retry(lambda: db.execute("COMMIT"))
+        finally:
+            if helper is not None:
                 db.execute(f"PRAGMA wal_autocheckpoint = {AUTOCHECKPOINT}")
-            self._checkpoints.ask()
-            return
-        with ENGINE.busy():  # writing the WAL (and a checkpoint): a long step without the GIL
-            self._retry(lambda: db.execute("COMMIT"))
+        if helper is not None:
+            helper.ask()
 
     def write(self) -> Any:
         return self.transaction()
