@@ -440,22 +440,9 @@ class PostgresBackend(SqlBackend):
 
     def _insert_aliases_and_contexts(self, plan: merge.Plan) -> None:
         """The plan's aliases and contexts, as typed arrays; either may be stored already."""
-        space = self._space
-        db = self.connection
-        if plan.aliases:
-            db.execute(
-                "INSERT INTO concept_aliases (space, concept_hash, alias, alias_key)"
-                " SELECT %s, u.h, u.a, u.k FROM unnest(%b::bytea[], %b::text[], %b::text[])"
-                " WITH ORDINALITY AS u (h, a, k, n) ORDER BY u.n ON CONFLICT DO NOTHING",
-                (space, *_columns(plan.aliases, 3)),
-            )
-        if plan.contexts:
-            db.execute(
-                "INSERT INTO contexts (space, hash, event_time, source, scope, agent_id, session_id,"
-                " metadata, created_at) SELECT %s, * FROM unnest(%b::bytea[], %b::text[], %b::text[],"
-                " %b::text[], %b::text[], %b::text[], %b::text[], %b::text[]) ON CONFLICT DO NOTHING",
-                (space, *_columns(plan.contexts, 8)),
-            )
+        for sql, rows in ((_INSERT_ALIASES, plan.aliases), (_INSERT_CONTEXTS, plan.contexts)):
+            if rows:
+                self.connection.execute(sql, (self._space, *_columns(rows, len(rows[0]))))
 
     def _move(self, table: str) -> None:
         names = ", ".join(name for name, _ in _STAGED[table])
@@ -504,6 +491,19 @@ class PostgresBackend(SqlBackend):
     def __repr__(self) -> str:
         return f"PostgresBackend({self._location!r}, space={self._space!r})"
 
+
+# A plan's aliases and contexts (`PostgresBackend._insert_aliases_and_contexts`): the space, then one
+# typed array per column, in binary; the aliases keep the plan's order (first seen, first stored).
+_INSERT_ALIASES = (
+    "INSERT INTO concept_aliases (space, concept_hash, alias, alias_key)"
+    " SELECT %s, u.h, u.a, u.k FROM unnest(%b::bytea[], %b::text[], %b::text[])"
+    " WITH ORDINALITY AS u (h, a, k, n) ORDER BY u.n ON CONFLICT DO NOTHING"
+)
+_INSERT_CONTEXTS = (
+    "INSERT INTO contexts (space, hash, event_time, source, scope, agent_id, session_id,"
+    " metadata, created_at) SELECT %s, * FROM unnest(%b::bytea[], %b::text[], %b::text[],"
+    " %b::text[], %b::text[], %b::text[], %b::text[], %b::text[]) ON CONFLICT DO NOTHING"
+)
 
 # The update loops of `PostgresBackend._update`, made once per session (temporary: no schema change).
 _UPDATERS = """
