@@ -63,6 +63,12 @@ class Scratch:
                 self.url = f"{self.base}{joiner}options={quote(f'-csearch_path={self.name}')}"
         return self.url
 
+    def __enter__(self) -> str:
+        return self.create()
+
+    def __exit__(self, *exc: object) -> None:
+        self.drop()
+
     def drop(self) -> None:
         if not self.kind:
             return

@@ -23,11 +23,8 @@ def postgres_url() -> Iterator[str]:
     server = postgres_server()
     if server.url is None:
         pytest.skip(server.reason)
-    scratch = Scratch(server.url)
-    try:
-        yield scratch.create()
-    finally:
-        scratch.drop()
+    with Scratch(server.url) as url:
+        yield url
 
 
 @pytest.fixture(params=BACKENDS)

@@ -68,8 +68,5 @@ def _fresh_location(backend: str, path: Path) -> Iterator[str]:
         return
     server = postgres_server()
     assert server.url is not None
-    scratch = Scratch(server.url)
-    try:
-        yield scratch.create()
-    finally:
-        scratch.drop()
+    with Scratch(server.url) as url:
+        yield url
