@@ -47,15 +47,15 @@ sys.path.insert(0, str(ROOT / "benches"))
 
 from machine import describe  # noqa: E402
 
-from zerolang import parser as zero_parser  # noqa: E402
-from zerolang.ast import Array, Entry, Graph, Map, Node, String, from_python, to_python  # noqa: E402
-from zerolang.gcpause import paused_gc  # noqa: E402
-from zerolang.grammar import build_parser  # noqa: E402
-from zerolang.interpreter import Program, run  # noqa: E402
-from zerolang.lalr import Driver, extract  # noqa: E402
-from zerolang.printer import print_graph  # noqa: E402
-from zerolang.treebuild import install_callbacks  # noqa: E402
-from zerolang.validator import validate  # noqa: E402
+from zerolang.runtime.interpreter import Program, run  # noqa: E402
+from zerolang.runtime.validator import validate  # noqa: E402
+from zerolang.syntax import parser as zero_parser  # noqa: E402
+from zerolang.syntax.ast import Array, Entry, Graph, Map, Node, String, from_python, to_python  # noqa: E402
+from zerolang.syntax.grammar import build_parser  # noqa: E402
+from zerolang.syntax.lalr import Driver, extract  # noqa: E402
+from zerolang.syntax.printer import print_graph  # noqa: E402
+from zerolang.syntax.treebuild import install_callbacks  # noqa: E402
+from zerolang.util.gcpause import paused_gc  # noqa: E402
 
 WORDS = ["agent", "memory", "route", "message", "skill", "context", "session", "trust", "signal", "record"]
 
@@ -253,7 +253,7 @@ def parser_rows(size: int, repeats: int) -> list[str]:
         cells = []
         for text in texts.values():
             action(text)
-            # The cyclic GC paused in every row as `parse()` pauses it (zerolang.gcpause), so the rows
+            # The cyclic GC paused in every row as `parse()` pauses it (zerolang.util.gcpause), so the rows
             # differ only in what they name; nested in `parse()`'s own pause, it changes nothing there.
             stat = cpu_times(repeats, lambda text=text, action=action: _gc_paused(action, text))
             cells.append(stat.rate(len(text.encode()) / 1e6, "MB/s"))
@@ -273,7 +273,12 @@ def standalone_row(repeats: int) -> str:
     with tempfile.TemporaryDirectory() as folder:
         module = Path(folder) / "zero_standalone.py"
         generated = subprocess.run(
-            [sys.executable, "-m", "lark.tools.standalone", str(ROOT / "grammars" / "zero.lark")],
+            [
+                sys.executable,
+                "-m",
+                "lark.tools.standalone",
+                str(ROOT / "zerolang" / "syntax" / "grammars" / "zero.lark"),
+            ],
             capture_output=True,
             text=True,
             check=True,

@@ -25,8 +25,8 @@ from bench_memory import generate  # noqa: E402
 from machine import describe  # noqa: E402
 from stores import arguments, location, spread  # noqa: E402
 
-from zerolang.formats.checkpoint import of_store  # noqa: E402
-from zerolang.formats.exchange import Format, export, import_text  # noqa: E402
+from zerolang.knowledge.formats.checkpoint import of_store  # noqa: E402
+from zerolang.knowledge.formats.exchange import Format, export, import_text  # noqa: E402
 from zerolang.memory import MemoryStore, compile_record  # noqa: E402
 
 

@@ -46,8 +46,8 @@ from machine import describe  # noqa: E402
 from zerolang.experience.budget import render  # noqa: E402
 from zerolang.experience.capture import capture_files  # noqa: E402
 from zerolang.experience.recall import recall  # noqa: E402
-from zerolang.formats.tokens import count_tokens  # noqa: E402
-from zerolang.memory.backends.sqlite.experience import SqliteExperienceStore  # noqa: E402
+from zerolang.storage.sqlite.experience import SqliteExperienceStore  # noqa: E402
+from zerolang.util.tokens import count_tokens  # noqa: E402
 
 KS = (1, 5, 10, 20)
 WIDTH = 32

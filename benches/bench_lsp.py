@@ -25,7 +25,7 @@ from machine import describe  # noqa: E402
 
 from zerolang.lsp import adapter, completion, hover, navigation, symbols  # noqa: E402
 from zerolang.lsp.analysis import analyse  # noqa: E402
-from zerolang.printer import print_graph  # noqa: E402
+from zerolang.syntax.printer import print_graph  # noqa: E402
 
 
 def best_of(repeats: int, action: Callable[[], object]) -> float:

@@ -52,9 +52,9 @@ QUERIES = [
 CHILD = """
 import json, resource, sys, time
 from zerolang.memory import MemoryStore
-from zerolang.query.ast import QueryError
-from zerolang.query.executor import run_query
-import zerolang.query.executor as ex
+from zerolang.knowledge.query.ast import QueryError
+from zerolang.knowledge.query.executor import run_query
+import zerolang.knowledge.query.executor as ex
 store = MemoryStore(sys.argv[1])
 cpu, wall = time.process_time(), time.perf_counter()
 try:

@@ -38,9 +38,9 @@ sys.path.insert(0, str(ROOT / "benches"))
 from machine import describe, load_average, process_times  # noqa: E402
 from stores import arguments, location, spread  # noqa: E402
 
+from zerolang.knowledge.compiler import compile_records  # noqa: E402
+from zerolang.knowledge.store import DEFAULT_BATCH_SIZE  # noqa: E402
 from zerolang.memory import CompilerInput, ContextMeta, MemoryStore, SemanticTuple, ingest  # noqa: E402
-from zerolang.memory.compiler import compile_records  # noqa: E402
-from zerolang.memory.store import DEFAULT_BATCH_SIZE  # noqa: E402
 
 TUPLES_PER_RECORD = 10
 PREDICATES = ["needs", "has part", "feeds", "is a", "stores", "depends on", "produces", "recalls"]

@@ -50,9 +50,9 @@ sys.path.insert(0, str(ROOT / "benches"))
 from machine import describe  # noqa: E402
 from stores import location, spread  # noqa: E402
 
+from zerolang.knowledge.query.executor import run_query  # noqa: E402
+from zerolang.knowledge.recall import RecallOptions, recall_from  # noqa: E402
 from zerolang.memory import CompilerInput, ContextMeta, MemoryStore, SemanticTuple, concept_hash, ingest  # noqa: E402
-from zerolang.memory.recall import RecallOptions, recall_from  # noqa: E402
-from zerolang.query.executor import run_query  # noqa: E402
 
 TUPLES_PER_RECORD = 10
 PREDICATES = ["needs", "has part", "feeds", "is a", "stores", "depends on", "produces", "recalls"]

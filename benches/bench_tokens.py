@@ -1,7 +1,7 @@
 """Tokens per memory: `.0c`, its levels, deltas, and the formats an agent would otherwise use.
 
 The harness of seed 000 §5. Memories of 100, 1,000 and 10,000 concepts with
-3 relations each (`zerolang.formats.synthetic`: fixed seed, everyday labels,
+3 relations each (`zerolang.knowledge.formats.synthetic`: fixed seed, everyday labels,
 one context per ten subjects) are ingested into a store and written as:
 verbose `.0` (the memory compiler's graphs), `.0c` (= L2), L0, L1, a delta of
 the last 10% of the facts, and reference rows: JSON as the store holds the
@@ -33,15 +33,15 @@ from typing import TypeVar
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from zerolang.formats import delta as deltas  # noqa: E402
-from zerolang.formats import jsonform, synthetic  # noqa: E402
-from zerolang.formats.compact import parse, serialize  # noqa: E402
-from zerolang.formats.exchange import verbose  # noqa: E402
-from zerolang.formats.levels import Level, read_l0, read_l1, render  # noqa: E402
-from zerolang.formats.model import Snapshot, read_store  # noqa: E402
-from zerolang.formats.tokens import count_tokens, tokenizer_version  # noqa: E402
-from zerolang.memory.compiler import compile_record  # noqa: E402
-from zerolang.memory.store import MemoryStore  # noqa: E402
+from zerolang.knowledge.compiler import compile_record  # noqa: E402
+from zerolang.knowledge.formats import delta as deltas  # noqa: E402
+from zerolang.knowledge.formats import jsonform, synthetic  # noqa: E402
+from zerolang.knowledge.formats.compact import parse, serialize  # noqa: E402
+from zerolang.knowledge.formats.exchange import verbose  # noqa: E402
+from zerolang.knowledge.formats.levels import Level, read_l0, read_l1, render  # noqa: E402
+from zerolang.knowledge.formats.model import Snapshot, read_store  # noqa: E402
+from zerolang.knowledge.store import MemoryStore  # noqa: E402
+from zerolang.util.tokens import count_tokens, tokenizer_version  # noqa: E402
 
 RELATIONS_PER_CONCEPT = 3
 SEED = 7
@@ -95,7 +95,7 @@ def measure(scale: int) -> list[Row]:
 
     graphs, write = timed(lambda: verbose(memory))
     assert isinstance(graphs, str)
-    from zerolang.parser import parse as parse_graph
+    from zerolang.syntax.parser import parse as parse_graph
 
     pieces = graphs.split("\n# Compiled by")
     _, read = timed(lambda: [parse_graph(("# Compiled by" if i else "") + p) for i, p in enumerate(pieces)])

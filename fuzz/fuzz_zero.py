@@ -32,14 +32,14 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from zerolang.errors import ZeroError  # noqa: E402
+from zerolang.util.errors import ZeroError  # noqa: E402
 
 
 def _zero(text: str) -> None:
-    from zerolang.interpreter import run
-    from zerolang.limits import Limits
-    from zerolang.parser import parse
-    from zerolang.validator import validate
+    from zerolang.runtime.interpreter import run
+    from zerolang.runtime.validator import validate
+    from zerolang.syntax.parser import parse
+    from zerolang.util.limits import Limits
 
     graph = parse(text, "fuzz.0")
     if not validate(graph):
@@ -47,8 +47,8 @@ def _zero(text: str) -> None:
 
 
 def _format(text: str) -> None:
-    from zerolang.formatter import format_source
-    from zerolang.parser import parse
+    from zerolang.syntax.parser import parse
+    from zerolang.tools.formatter import format_source
 
     formatted = format_source(text, "fuzz.0")
     parse(formatted, "formatted.0")
@@ -57,15 +57,15 @@ def _format(text: str) -> None:
 
 
 def _lint(text: str) -> None:
-    from zerolang.lint import fix_source, lint_source
+    from zerolang.tools.lint import fix_source, lint_source
 
     lint_source(text, "fuzz.0")
     fix_source(text, "fuzz.0", unsafe=True)
 
 
 def _compact(text: str) -> None:
-    from zerolang.formats.compact import format_text, parse
-    from zerolang.formats.lint import findings
+    from zerolang.knowledge.formats.compact import format_text, parse
+    from zerolang.tools.lint.compact import findings
 
     findings(text, "fuzz.0c")
     parse(text, "fuzz.0c")
@@ -73,15 +73,15 @@ def _compact(text: str) -> None:
 
 
 def _query(text: str) -> None:
-    from zerolang.query import parse_query
+    from zerolang.knowledge.query import parse_query
 
     parse_query(text)
 
 
 def _json(text: str) -> None:
-    from zerolang.files import parse_json
-    from zerolang.formats.jsonform import loads
-    from zerolang.memory.ingest import parse_inputs
+    from zerolang.knowledge.formats.jsonform import loads
+    from zerolang.knowledge.ingest import parse_inputs
+    from zerolang.util.files import parse_json
 
     for reader in (parse_json, parse_inputs, loads):
         with contextlib.suppress(ZeroError):
@@ -89,7 +89,7 @@ def _json(text: str) -> None:
 
 
 def _highlight(text: str) -> None:
-    from zerolang.highlight import ZeroCompactLexer, ZeroLexer
+    from zerolang.tools.highlight import ZeroCompactLexer, ZeroLexer
 
     for lexer in (ZeroLexer(), ZeroCompactLexer()):
         for _ in lexer.get_tokens(text):
@@ -137,18 +137,12 @@ def main() -> None:
     # Coverage feedback from zerolang's own code only (instrumenting lark and the standard
     # library too takes minutes and steers the fuzzer towards their branches).
     with atheris.instrument_imports(include=["zerolang"]):
-        import zerolang.files
-        import zerolang.formats.compact
-        import zerolang.formats.jsonform
-        import zerolang.formats.lint
-        import zerolang.formatter
-        import zerolang.highlight
-        import zerolang.interpreter
-        import zerolang.lint
-        import zerolang.memory.ingest
-        import zerolang.parser
-        import zerolang.query
-        import zerolang.validator  # noqa: F401
+        import zerolang.knowledge.formats.compact
+        import zerolang.knowledge.formats.jsonform
+        import zerolang.knowledge.ingest
+        import zerolang.knowledge.query
+        import zerolang.runtime.interpreter
+        import zerolang.runtime.validator  # noqa: F401
     atheris.Setup(sys.argv, test_one_input)
     atheris.Fuzz()
 

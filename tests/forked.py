@@ -28,8 +28,8 @@ PRELOAD = [
     "zerolang.cli.fast",
     "zerolang.cli.typer_app",
     "zerolang.cli.run_exec",
-    "zerolang.interpreter",
-    "zerolang.memory.store",
+    "zerolang.runtime.interpreter",
+    "zerolang.knowledge.store",
     "rich.console",
     "rich.table",
 ]

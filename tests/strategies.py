@@ -6,7 +6,8 @@ import string
 
 from hypothesis import strategies as st
 
-from zerolang.ast import (
+from zerolang.runtime.catalog import OPS
+from zerolang.syntax.ast import (
     Array,
     Bool,
     Comment,
@@ -21,7 +22,6 @@ from zerolang.ast import (
     Struct,
     Value,
 )
-from zerolang.catalog import OPS
 
 IDENTIFIERS = st.from_regex(r"[A-Za-z_][A-Za-z0-9_]{0,8}", fullmatch=True).filter(
     lambda name: name not in {"true", "false", "null"}

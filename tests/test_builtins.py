@@ -6,12 +6,12 @@ import hashlib
 
 import pytest
 
-from zerolang.builtins import BUILTINS, RunContext
-from zerolang.catalog import OPS
-from zerolang.errors import RunError
-from zerolang.signing import DigestSigner, Ed25519Signer
-from zerolang.state import MemoryStateStore
-from zerolang.values import Confidence, Hash, canonical_json
+from zerolang.runtime.builtins import BUILTINS, RunContext
+from zerolang.runtime.catalog import OPS
+from zerolang.runtime.signing import DigestSigner, Ed25519Signer
+from zerolang.runtime.state import MemoryStateStore
+from zerolang.runtime.values import Confidence, Hash, canonical_json
+from zerolang.util.errors import RunError
 
 
 def call(op: str, *inputs: object, ctx: RunContext | None = None, **params: object) -> object:

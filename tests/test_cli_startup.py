@@ -55,12 +55,19 @@ def loaded_commands(modules: set[str]) -> set[str]:
 def test_help_and_version_import_no_command(tmp_path: Path, arguments: list[str]) -> None:
     modules = imported(tmp_path, *arguments)
     assert not loaded_commands(modules)
-    for heavy in ("lark", "rich", "cryptography", "sqlite3", "zerolang.interpreter", "zerolang.ast"):
+    for heavy in (
+        "lark",
+        "rich",
+        "cryptography",
+        "sqlite3",
+        "zerolang.runtime.interpreter",
+        "zerolang.syntax.ast",
+    ):
         assert heavy not in modules, f"zero {' '.join(arguments)} imports {heavy}"
 
 
 # What the fast path (zerolang.cli.fast) of `zero run` and `zero check` must never import: no CLI
-# framework, no parser generator (lark's tables come from the cache: zerolang.lalr), no table drawing
+# framework, no parser generator (lark's tables come from the cache: zerolang.syntax.lalr), no table drawing
 # in a pipe, no memory store, no SQLite, no real signing, no optional regex.
 NOT_ON_THE_FAST_PATH = (
     "typer",
@@ -78,7 +85,7 @@ NOT_ON_THE_FAST_PATH = (
 @pytest.mark.slow
 def test_run_json_imports_only_what_it_uses(tmp_path: Path) -> None:
     modules = imported(tmp_path, "run", HELLO, "--input", "name=Ada", "--json")
-    assert "zerolang.interpreter" in modules and "zerolang.cli.run_exec" in modules
+    assert "zerolang.runtime.interpreter" in modules and "zerolang.cli.run_exec" in modules
     assert not loaded_commands(modules)  # the typer command modules: the fast path needs none
     # No tables, no memory, no grammar analysis from scratch: the parser comes from the cache.
     for unused in (*NOT_ON_THE_FAST_PATH, "platformdirs"):
@@ -104,7 +111,7 @@ def test_run_with_other_options_goes_through_typer(tmp_path: Path) -> None:
 def test_check_needs_neither_interpreter_nor_rich(tmp_path: Path) -> None:
     modules = imported(tmp_path, "check", HELLO)
     assert not loaded_commands(modules) and "zerolang.cli.check_exec" in modules
-    for unused in (*NOT_ON_THE_FAST_PATH, "zerolang.interpreter"):
+    for unused in (*NOT_ON_THE_FAST_PATH, "zerolang.runtime.interpreter"):
         assert unused not in modules, f"zero check imports {unused}"
 
 
@@ -122,10 +129,10 @@ def test_query_imports_only_what_a_recall_uses(tmp_path: Path, output: list[str]
         cwd=ROOT,
     )
     modules = imported(tmp_path, "query", 'recall "0-memory" depth 2 limit 5', "--db", db, *output)
-    assert "zerolang.cli.query_exec" in modules and "zerolang.memory.recall" in modules
+    assert "zerolang.cli.query_exec" in modules and "zerolang.knowledge.recall" in modules
     assert not loaded_commands(modules)
     not_needed = ("zerolang.memory", "sqlite3")  # what the run path avoids and a query needs
-    for unused in (*NOT_ON_THE_FAST_PATH, "zerolang.archive", "zerolang.config", "zerolang.ast"):
+    for unused in (*NOT_ON_THE_FAST_PATH, "zerolang.archive", "zerolang.util.config", "zerolang.syntax.ast"):
         if unused not in not_needed:
             assert unused not in modules, f"zero query imports {unused}"
 

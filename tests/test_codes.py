@@ -2,11 +2,11 @@
 
 from __future__ import annotations
 
-from zerolang import codes
-from zerolang.formats.lint import RULES as COMPACT_RULES
-from zerolang.formatter import to_compat
-from zerolang.lint import RULES
-from zerolang.lint.selection import all_codes
+from zerolang.tools.formatter import to_compat
+from zerolang.tools.lint import RULES
+from zerolang.tools.lint.compact import RULES as COMPACT_RULES
+from zerolang.tools.lint.selection import all_codes
+from zerolang.util import codes
 
 
 def test_every_lint_rule_is_a_registered_code_with_its_name() -> None:

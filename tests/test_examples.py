@@ -18,12 +18,12 @@ from typing import Any, NamedTuple
 
 import pytest
 
-from zerolang.ast import Array, Graph, Node, String
-from zerolang.interpreter import RunResult, run
-from zerolang.parser import parse, parse_file
-from zerolang.printer import print_graph
-from zerolang.validator import validate
-from zerolang.values import Confidence, Hash, canonical_json, to_json
+from zerolang.runtime.interpreter import RunResult, run
+from zerolang.runtime.validator import validate
+from zerolang.runtime.values import Confidence, Hash, canonical_json, to_json
+from zerolang.syntax.ast import Array, Graph, Node, String
+from zerolang.syntax.parser import parse, parse_file
+from zerolang.syntax.printer import print_graph
 
 ROOT = Path(__file__).resolve().parent.parent
 EXAMPLES = ROOT / "examples"

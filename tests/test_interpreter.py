@@ -7,12 +7,12 @@ import json
 
 import pytest
 
-from zerolang.errors import RunError, ValidationError
-from zerolang.interpreter import RunResult, execution_order, run
-from zerolang.parser import parse
-from zerolang.state import MISSING, MemoryStateStore
-from zerolang.validator import validate
-from zerolang.values import Confidence, Hash
+from zerolang.runtime.interpreter import RunResult, execution_order, run
+from zerolang.runtime.state import MISSING, MemoryStateStore
+from zerolang.runtime.validator import validate
+from zerolang.runtime.values import Confidence, Hash
+from zerolang.syntax.parser import parse
+from zerolang.util.errors import RunError, ValidationError
 
 
 def graph_of(nodes: str, outputs: str = "[]") -> str:

@@ -1,4 +1,4 @@
-"""Our loop over lark's tables (zerolang.lalr) builds what lark's own loop builds, and says no where lark does."""
+"""Our loop over lark's tables (zerolang.syntax.lalr) builds what lark's own loop builds, and says no where lark does."""
 
 from __future__ import annotations
 
@@ -7,9 +7,9 @@ from pathlib import Path
 import pytest
 from lark.exceptions import LarkError
 
-from zerolang import parser as zero_parser
-from zerolang.errors import ZeroSyntaxError
-from zerolang.lalr import Driver, Rejected, extract
+from zerolang.syntax import parser as zero_parser
+from zerolang.syntax.lalr import Driver, Rejected, extract
+from zerolang.util.errors import ZeroSyntaxError
 
 ROOT = Path(__file__).resolve().parent.parent
 TEXTS = sorted(ROOT.glob("examples/**/*.0")) + sorted(ROOT.glob("schema/*.0"))

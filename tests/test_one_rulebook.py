@@ -7,10 +7,10 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from tests.budget import scaled
-from zerolang.errors import ValidationError
-from zerolang.interpreter import run
-from zerolang.parser import parse
-from zerolang.validator import validate
+from zerolang.runtime.interpreter import run
+from zerolang.runtime.validator import validate
+from zerolang.syntax.parser import parse
+from zerolang.util.errors import ValidationError
 
 # Each field with values that are right for some node types and wrong for others.
 FIELDS: dict[str, list[str]] = {

@@ -10,12 +10,12 @@ import re
 import pytest
 from typer.testing import CliRunner
 
-from zerolang import builtins
-from zerolang.builtins import OPERATIONS
-from zerolang.catalog import LOOSE_ALIASES, OP_ALIASES, OP_PARAMS, OPS
 from zerolang.cli.app import app
-from zerolang.parser import parse
-from zerolang.validator import validate
+from zerolang.runtime import builtins
+from zerolang.runtime.builtins import OPERATIONS
+from zerolang.runtime.catalog import LOOSE_ALIASES, OP_ALIASES, OP_PARAMS, OPS
+from zerolang.runtime.validator import validate
+from zerolang.syntax.parser import parse
 
 runner = CliRunner()
 
@@ -102,7 +102,7 @@ def test_the_unknown_op_message_points_at_a_real_command() -> None:
 
 
 def test_hover_texts_for_params_and_fields() -> None:
-    from zerolang.opdocs import describe, field_doc, param_doc
+    from zerolang.tools.opdocs import describe, field_doc, param_doc
 
     assert param_doc("Split", "separator") == '`Split` param `separator`: where to cut (default " ")'
     assert param_doc("Equals", "compare") is None
@@ -117,7 +117,7 @@ def test_hover_texts_for_params_and_fields() -> None:
 
 
 def test_one_quick_fix() -> None:
-    from zerolang.lint import fix_one, lint_source
+    from zerolang.tools.lint import fix_one, lint_source
 
     source = 'Graph { name: "g", nodes: [ { id: "x", type: Constant, value: 1 }, { id: "y", type: Operation, op: Eq, inputs: ["x", "x"] } ], outputs: ["y"] }'
     (finding,) = [f for f in lint_source(source) if f.code == "Z003"]

@@ -4,9 +4,9 @@ from __future__ import annotations
 
 import pytest
 
-from zerolang.ast import Array, Bool, Float, Graph, Int, Map, Node, Null, String, Struct
-from zerolang.errors import ZeroError, ZeroSyntaxError
-from zerolang.parser import parse, parse_file
+from zerolang.syntax.ast import Array, Bool, Float, Graph, Int, Map, Node, Null, String, Struct
+from zerolang.syntax.parser import parse, parse_file
+from zerolang.util.errors import ZeroError, ZeroSyntaxError
 
 SPEC_EXAMPLE = """\
 # comment lines, and inline comments after a value
@@ -225,7 +225,7 @@ def test_not_utf8_is_a_clear_error(tmp_path: pytest.TempPathFactory) -> None:
 
 
 def test_pure_python_and_cython_parsers_agree() -> None:
-    from zerolang import parser
+    from zerolang.syntax import parser
 
     source = "\n".join(line.split(" #")[0] for line in SPEC_EXAMPLE.splitlines()[1:])
     fast = parse(source)

@@ -11,8 +11,8 @@ from pathlib import Path
 
 import pytest
 
-from zerolang import cache
-from zerolang.grammar import build_parser
+from zerolang.syntax.grammar import build_parser
+from zerolang.util import cache
 
 ROOT = Path(__file__).resolve().parent.parent
 HELLO = str(ROOT / "examples" / "hello.0")
@@ -79,7 +79,7 @@ def test_planted_cache_file_runs_no_code(tmp_path: Path, planted: str) -> None:
     assert _zero(folder, "check", HELLO).returncode == 0  # builds the cache, makes the key
     marker = tmp_path / "pwned"
     evil = pickle.dumps(Exploit(marker))
-    # lark's built parser and the tables our loop reads from it (zerolang.lalr): both are rebuilt.
+    # lark's built parser and the tables our loop reads from it (zerolang.syntax.lalr): both are rebuilt.
     targets = [*folder.glob("zero-*.parser"), *folder.glob("zero-driver-*.tables")]
     assert len(targets) == 2
     for target in targets:

@@ -6,9 +6,9 @@ from hypothesis import HealthCheck, given, settings
 
 from tests.budget import scaled
 from tests.strategies import commented_graphs
-from zerolang.ast import Graph
-from zerolang.parser import parse
-from zerolang.printer import print_graph
+from zerolang.syntax.ast import Graph
+from zerolang.syntax.parser import parse
+from zerolang.syntax.printer import print_graph
 
 
 def test_canonical_style() -> None:

@@ -11,10 +11,10 @@ from hypothesis import strategies as st
 
 from tests.budget import scaled
 from tests.strategies import runnable_graphs
-from zerolang.ast import Graph
-from zerolang.interpreter import Program, RunResult, run
-from zerolang.parser import parse_file
-from zerolang.values import canonical_json
+from zerolang.runtime.interpreter import Program, RunResult, run
+from zerolang.runtime.values import canonical_json
+from zerolang.syntax.ast import Graph
+from zerolang.syntax.parser import parse_file
 
 ROOT = Path(__file__).resolve().parent.parent
 RUN_INPUTS = st.lists(

@@ -7,11 +7,11 @@ from hypothesis import strategies as st
 
 from tests.budget import scaled
 from tests.strategies import runnable_graphs
-from zerolang.ast import Graph
-from zerolang.interpreter import run
-from zerolang.parser import parse
-from zerolang.printer import print_graph
-from zerolang.validator import validate
+from zerolang.runtime.interpreter import run
+from zerolang.runtime.validator import validate
+from zerolang.syntax.ast import Graph
+from zerolang.syntax.parser import parse
+from zerolang.syntax.printer import print_graph
 
 RUN_INPUTS = st.dictionaries(
     st.sampled_from(["a", "b", "c"]),

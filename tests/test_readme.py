@@ -149,7 +149,7 @@ def test_package_hygiene_files() -> None:
 
 
 def test_the_readme_lists_exactly_the_builtins() -> None:
-    from zerolang.catalog import OPS
+    from zerolang.runtime.catalog import OPS
 
     match = re.search(r"The (\d+) builtins: `([^`]+)`", README)
     assert match is not None

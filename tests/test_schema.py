@@ -14,11 +14,11 @@ from typing import Any
 
 import pytest
 
-from zerolang.interpreter import RunResult, run
-from zerolang.parser import parse, parse_file
-from zerolang.printer import print_graph
-from zerolang.validator import validate
-from zerolang.values import Hash, type_name
+from zerolang.runtime.interpreter import RunResult, run
+from zerolang.runtime.validator import validate
+from zerolang.runtime.values import Hash, type_name
+from zerolang.syntax.parser import parse, parse_file
+from zerolang.syntax.printer import print_graph
 
 ROOT = Path(__file__).resolve().parent.parent
 SCHEMA_DIR = ROOT / "schema"

@@ -18,12 +18,13 @@ from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
 from hypothesis import given
 from hypothesis import strategies as st
 
-from zerolang.errors import RunError, ZeroError
-from zerolang.interpreter import run
-from zerolang.parser import parse
-from zerolang.signing import DigestSigner, Ed25519Signer, digest_signature, generate_key_file
-from zerolang.state import MISSING, MemoryStateStore, SqliteStateStore, decode_value, encode_value
-from zerolang.values import Confidence, Hash, canonical_json, values_equal
+from zerolang.runtime.interpreter import run
+from zerolang.runtime.signing import DigestSigner, Ed25519Signer, digest_signature, generate_key_file
+from zerolang.runtime.state import MISSING, MemoryStateStore, decode_value, encode_value
+from zerolang.runtime.values import Confidence, Hash, canonical_json, values_equal
+from zerolang.storage.sqlite.state import SqliteStateStore
+from zerolang.syntax.parser import parse
+from zerolang.util.errors import RunError, ZeroError
 
 DIGEST = Hash(hashlib.sha256(b"x").digest())
 

@@ -8,8 +8,8 @@ from hypothesis import strategies as st
 from syrupy.assertion import SnapshotAssertion
 
 from tests.budget import scaled
-from zerolang.errors import ZeroError, ZeroSyntaxError
-from zerolang.parser import parse
+from zerolang.syntax.parser import parse
+from zerolang.util.errors import ZeroError, ZeroSyntaxError
 
 BAD_SOURCES = {
     "missing_comma_between_nodes": 'Graph {\n    nodes: [\n        { id: "a", type: Constant, value: 1 }\n        { id: "b", type: Constant, value: 2 },\n    ],\n}\n',

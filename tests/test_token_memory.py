@@ -8,8 +8,8 @@ from collections.abc import Callable
 
 import pytest
 
-from zerolang.grammar import build_parser
-from zerolang.parser import parse
+from zerolang.syntax.grammar import build_parser
+from zerolang.syntax.parser import parse
 
 SIZE = 1_000_000
 

@@ -1,4 +1,4 @@
-"""The lean tree builder (zerolang.treebuild) builds exactly what lark's own tree builder builds."""
+"""The lean tree builder (zerolang.syntax.treebuild) builds exactly what lark's own tree builder builds."""
 
 from __future__ import annotations
 
@@ -8,10 +8,10 @@ from typing import Any
 from hypothesis import given, settings
 
 from tests.strategies import commented_graphs
-from zerolang import parser as zero_parser
-from zerolang.ast import Graph
-from zerolang.grammar import build_parser
-from zerolang.printer import print_graph
+from zerolang.syntax import parser as zero_parser
+from zerolang.syntax.ast import Graph
+from zerolang.syntax.grammar import build_parser
+from zerolang.syntax.printer import print_graph
 
 _lark_built: list[Any] = []
 

@@ -5,9 +5,9 @@ from __future__ import annotations
 import pytest
 from syrupy.assertion import SnapshotAssertion
 
-from zerolang.errors import ValidationError
-from zerolang.parser import parse
-from zerolang.validator import validate, validate_or_raise
+from zerolang.runtime.validator import validate, validate_or_raise
+from zerolang.syntax.parser import parse
+from zerolang.util.errors import ValidationError
 
 
 def problems(body: str, outputs: str = "[]") -> list[tuple[str, str]]:
@@ -208,8 +208,8 @@ def test_validation_error_renders_all_problems(snapshot: SnapshotAssertion) -> N
 
 
 def test_a_permission_written_with_threshold_is_told_to_rename_it() -> None:
-    from zerolang.parser import parse as parse_graph
-    from zerolang.validator import validate as check
+    from zerolang.runtime.validator import validate as check
+    from zerolang.syntax.parser import parse as parse_graph
 
     graph = parse_graph(
         'Graph { name: "g", nodes: [ { id: "p", type: Permission, action: "a", threshold: 0.8 } ], outputs: [] }'

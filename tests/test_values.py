@@ -10,9 +10,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from zerolang.errors import ZeroError
-from zerolang.parser import parse
-from zerolang.values import (
+from zerolang.runtime.values import (
     Confidence,
     Hash,
     as_number,
@@ -24,6 +22,8 @@ from zerolang.values import (
     type_name,
     values_equal,
 )
+from zerolang.syntax.parser import parse
+from zerolang.util.errors import ZeroError
 
 DIGEST = hashlib.sha256(b"x").digest()
 

@@ -1,4 +1,4 @@
-"""`zero viz` and `zerolang.viz`: Mermaid and DOT text of the examples, escaping, marks, and rendering.
+"""`zero viz` and `zerolang.tools.viz`: Mermaid and DOT text of the examples, escaping, marks, and rendering.
 
 The texts are pinned by syrupy snapshots (`pytest --snapshot-update` after a
 deliberate change). Rendering needs Graphviz's `dot`: those tests skip where
@@ -20,10 +20,10 @@ from hypothesis import HealthCheck, given, settings
 from typer.testing import CliRunner
 
 from tests.strategies import runnable_graphs
-from zerolang.ast import Graph
 from zerolang.cli.app import app
-from zerolang.parser import parse, parse_file
-from zerolang.viz import MISSING, UNKNOWN, dot_string, drawing, mermaid_text, to_dot, to_mermaid
+from zerolang.syntax.ast import Graph
+from zerolang.syntax.parser import parse, parse_file
+from zerolang.tools.viz import MISSING, UNKNOWN, dot_string, drawing, mermaid_text, to_dot, to_mermaid
 
 ROOT = Path(__file__).resolve().parent.parent
 EXAMPLES = sorted([*(ROOT / "examples").rglob("*.0"), ROOT / "schema" / "schema.0"])

@@ -45,14 +45,14 @@ def test_wheel_installs_and_runs_outside_the_source_tree(tmp_path: Path) -> None
     clean_env = {key: value for key, value in os.environ.items() if key not in ("PYTHONPATH", "VIRTUAL_ENV")}
     clean_env["ZERO_CACHE_DIR"] = str(tmp_path / "cache")
     located = subprocess.run(
-        [str(python), "-c", "import zerolang.grammar as g; print(g.grammar_path('zero'))"],
+        [str(python), "-c", "import zerolang.syntax.grammar as g; print(g.grammar_path('zero'))"],
         cwd=elsewhere,
         env=clean_env,
         check=True,
         capture_output=True,
         text=True,
     ).stdout.strip()
-    assert located.endswith("site-packages/zerolang/grammars/zero.lark"), located
+    assert located.endswith("site-packages/zerolang/syntax/grammars/zero.lark"), located
 
     zero = environment / "bin" / "zero"
     completed = subprocess.run(

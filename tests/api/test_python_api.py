@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 
 import zerolang.memory
-from zerolang.errors import ZeroError
+from zerolang.util.errors import ZeroError
 
 DOC = Path(__file__).resolve().parents[2] / "docs" / "python-api.md"
 
@@ -75,7 +75,7 @@ def test_forget_is_a_named_seam(monkeypatch: pytest.MonkeyPatch) -> None:
     """Without the forget module it says so; with it, it delegates (Selector, forget(store, selector, at=))."""
     import types
 
-    from zerolang.memory import handle
+    from zerolang.memory import api as handle
 
     with zerolang.memory.open(":memory:") as memory:
         monkeypatch.setattr(handle, "FORGET_MODULE", "zerolang.memory.no_such_forget_module")

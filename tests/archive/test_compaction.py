@@ -24,7 +24,7 @@ from zerolang.archive.gate import Gate
 from zerolang.archive.index import MemoryIndex
 from zerolang.archive.policy import Caller, parse_policy
 from zerolang.archive.summarize import extractive_summary
-from zerolang.errors import ZeroError
+from zerolang.util.errors import ZeroError
 
 POLICY = parse_policy(
     {

@@ -21,8 +21,8 @@ from hypothesis import strategies as st
 
 from tests.budget import scaled
 from zerolang.archive.index import IndexError_, IndexQuery, IndexRecord, IndexStore, MemoryIndex, open_index
-from zerolang.errors import ZeroError
-from zerolang.memory.backends import open_backend
+from zerolang.storage import open_backend
+from zerolang.util.errors import ZeroError
 
 TODAY = date(2026, 11, 24)
 

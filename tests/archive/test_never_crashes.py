@@ -11,7 +11,7 @@ from hypothesis import strategies as st
 from zerolang.archive.canonical import loads_strict
 from zerolang.archive.document import document_from_json, parse_hash
 from zerolang.archive.policy import parse_policy
-from zerolang.errors import ZeroError
+from zerolang.util.errors import ZeroError
 
 json_values = st.recursive(
     st.none() | st.booleans() | st.integers() | st.floats() | st.text(),

@@ -7,7 +7,7 @@ from pathlib import Path
 import pytest
 
 from zerolang.archive.settings import MemorySettings, load_memory_settings, memory_settings_for
-from zerolang.errors import ZeroError
+from zerolang.util.errors import ZeroError
 
 
 def settings(tmp_path: Path, text: str) -> MemorySettings:

@@ -15,7 +15,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from zerolang.archive import Archive, ArchiveError, CorruptDocument, MissingDocument, Tier, make_document
-from zerolang.errors import ZeroError
+from zerolang.util.errors import ZeroError
 
 from .conftest import note
 

@@ -8,10 +8,10 @@ from typing import Any
 
 import pytest
 
-from zerolang.formats import checkpoint
-from zerolang.formats.exchange import Format, export
+from zerolang.knowledge.compiler import compile_records
+from zerolang.knowledge.formats import checkpoint
+from zerolang.knowledge.formats.exchange import Format, export
 from zerolang.memory import CompilerInput, ContextMeta, MemoryStore, SemanticTuple
-from zerolang.memory.compiler import compile_records
 
 
 def records(tag: str, count: int) -> list[Any]:

@@ -11,9 +11,9 @@ import pytest
 
 from tests.backends import Scratch, postgres_server
 from tests.contract.workers import inputs, writer
-from zerolang.formats import checkpoint
+from zerolang.knowledge.backend import FactFilter
+from zerolang.knowledge.formats import checkpoint
 from zerolang.memory import MemoryStore, ingest
-from zerolang.memory.backend import FactFilter
 
 
 @pytest.mark.slow

@@ -9,9 +9,9 @@ from typing import Any
 import pytest
 
 from tests.contract.helpers import make_input
-from zerolang.formats import checkpoint
+from zerolang.knowledge.formats import checkpoint
 from zerolang.memory import MemoryStore, ingest
-from zerolang.memory.backends.sql.records import Records
+from zerolang.storage.sql.records import Records
 
 
 def inputs() -> list[Any]:

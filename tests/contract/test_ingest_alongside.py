@@ -1,5 +1,5 @@
 """A large batch computes its seal changes in a helper thread while the engine writes
-(`zerolang.memory.backends.sql.alongside`): the store it makes is the one an inline write makes,
+(`zerolang.storage.sql.alongside`): the store it makes is the one an inline write makes,
 and a failure on either side surfaces and rolls the batch back as before."""
 
 from __future__ import annotations
@@ -11,11 +11,11 @@ from typing import Any
 import pytest
 
 from tests.contract.helpers import make_input
-from zerolang.formats import checkpoint
+from zerolang.knowledge.compiler import compile_record
+from zerolang.knowledge.formats import checkpoint
+from zerolang.knowledge.types import MemoryRecord
 from zerolang.memory import MemoryStore
-from zerolang.memory.backends.sql import records as sql_records
-from zerolang.memory.compiler import compile_record
-from zerolang.memory.types import MemoryRecord
+from zerolang.storage.sql import records as sql_records
 
 NOW = "2026-03-01T00:00:00.000Z"
 

@@ -20,9 +20,9 @@ from pathlib import Path
 import pytest
 
 from tests.contract.helpers import EXAMPLE, example
-from zerolang.errors import ZeroError
+from zerolang.knowledge.backend import LOCK_TIMEOUT_ENV
 from zerolang.memory import MemoryStore, ingest, load_inputs
-from zerolang.memory.backend import LOCK_TIMEOUT_ENV
+from zerolang.util.errors import ZeroError
 
 ROOT = Path(__file__).resolve().parents[2]
 

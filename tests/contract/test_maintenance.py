@@ -5,12 +5,12 @@ from __future__ import annotations
 import pytest
 
 from tests.contract.helpers import example, make_input
-from zerolang.formats import checkpoint
-from zerolang.formats.delta import DeltaError, since
-from zerolang.formats.exchange import Format, export
+from zerolang.knowledge.formats import checkpoint
+from zerolang.knowledge.formats.delta import DeltaError, since
+from zerolang.knowledge.formats.exchange import Format, export
+from zerolang.knowledge.query.executor import run_query
+from zerolang.knowledge.tiers import EpisodicMemory, consolidate
 from zerolang.memory import MemoryStore, ingest
-from zerolang.memory.tiers import EpisodicMemory, consolidate
-from zerolang.query.executor import run_query
 
 
 def test_sweep_with_the_real_clock_keeps_every_fact_and_concept(store: MemoryStore) -> None:

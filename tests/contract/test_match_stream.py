@@ -19,15 +19,15 @@ import pytest
 from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
 
+from zerolang.knowledge.backend import FactFilter
+from zerolang.knowledge.ingest import parse_inputs
+from zerolang.knowledge.normalize import normalize_predicate
+from zerolang.knowledge.query import join as join_module
+from zerolang.knowledge.query.ast import Label, QueryError, Var
+from zerolang.knowledge.query.executor import DEFAULT_MATCH_LIMIT, run_query
+from zerolang.knowledge.query.parser import parse_query
+from zerolang.knowledge.recall import concept_labels, fact_texts
 from zerolang.memory import MemoryStore, ingest
-from zerolang.memory.backend import FactFilter
-from zerolang.memory.ingest import parse_inputs
-from zerolang.memory.normalize import normalize_predicate
-from zerolang.memory.recall import concept_labels, fact_texts
-from zerolang.query import join as join_module
-from zerolang.query.ast import Label, QueryError, Var
-from zerolang.query.executor import DEFAULT_MATCH_LIMIT, run_query
-from zerolang.query.parser import parse_query
 
 CONCEPTS = [f"c{i}" for i in range(5)]
 PREDICATES = ["likes", "knows", "owns"]

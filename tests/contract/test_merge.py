@@ -5,8 +5,8 @@ from __future__ import annotations
 import pytest
 
 from tests.contract.helpers import make_input
+from zerolang.knowledge.compiler import compile_record
 from zerolang.memory import InsertResult, MemoryStore, concept_hash, fact_hash, ingest
-from zerolang.memory.compiler import compile_record
 
 
 def test_reingesting_changes_nothing(store: MemoryStore) -> None:

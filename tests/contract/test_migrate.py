@@ -11,10 +11,10 @@ from typer.testing import CliRunner
 from tests.contract.helpers import example
 from tests.contract.workers import inputs
 from zerolang.cli.app import app
-from zerolang.formats import checkpoint
+from zerolang.knowledge.formats import checkpoint
+from zerolang.knowledge.migrate import CopyProgress, copy_space, copy_store
+from zerolang.knowledge.tiers import EpisodicMemory
 from zerolang.memory import MemoryStore, ingest
-from zerolang.memory.migrate import CopyProgress, copy_space, copy_store
-from zerolang.memory.tiers import EpisodicMemory
 
 runner = CliRunner()
 
@@ -138,7 +138,7 @@ def test_migrate_carries_the_tier_state(
     duplicates nothing."""
     from datetime import UTC, datetime
 
-    from zerolang.memory.tiers import WorkingMemory, consolidate
+    from zerolang.knowledge.tiers import WorkingMemory, consolidate
 
     source = open_store()
     example(source)

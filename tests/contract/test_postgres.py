@@ -12,8 +12,8 @@ from typer.testing import CliRunner
 
 from tests.contract.helpers import make_input
 from zerolang.cli.app import app
-from zerolang.errors import ZeroError
 from zerolang.memory import MemoryStore, ingest
+from zerolang.util.errors import ZeroError
 
 runner = CliRunner()
 

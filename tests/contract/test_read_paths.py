@@ -8,14 +8,14 @@ from datetime import UTC, datetime
 import pytest
 
 from tests.contract.helpers import example, make_input
-from zerolang.formats import checkpoint, delta
-from zerolang.formats.exchange import Format, export, import_text
-from zerolang.formats.levels import Level
+from zerolang.knowledge.formats import checkpoint, delta
+from zerolang.knowledge.formats.exchange import Format, export, import_text
+from zerolang.knowledge.formats.levels import Level
+from zerolang.knowledge.query.executor import run_query
+from zerolang.knowledge.recall import RecallOptions, recall
+from zerolang.knowledge.tiers import EpisodicMemory, SemanticMemory, WorkingMemory, consolidate
+from zerolang.knowledge.types import EpisodeHash
 from zerolang.memory import MemoryStore, fact_hash, ingest
-from zerolang.memory.recall import RecallOptions, recall
-from zerolang.memory.tiers import EpisodicMemory, SemanticMemory, WorkingMemory, consolidate
-from zerolang.memory.types import EpisodeHash
-from zerolang.query.executor import run_query
 
 AT = datetime(2026, 2, 21, tzinfo=UTC)
 

@@ -16,10 +16,10 @@ from datetime import UTC, datetime
 
 import pytest
 
+from zerolang.knowledge.backend import MemoryBackend
+from zerolang.knowledge.recall import RecallOptions, TraversalConfig, bfs, neighbours, recall_from, traversal
+from zerolang.knowledge.recall.traversal import Edge, EdgeFilter, Found
 from zerolang.memory import CompilerInput, ContextMeta, MemoryStore, SemanticTuple, concept_hash, ingest
-from zerolang.memory.backend import MemoryBackend
-from zerolang.memory.recall import RecallOptions, TraversalConfig, bfs, neighbours, recall_from, traversal
-from zerolang.memory.recall.traversal import Edge, EdgeFilter, Found
 
 CONCEPTS, RELATIONS = 400, 3_000
 PREDICATES = ["needs", "feeds", "is a", "stores"]

@@ -6,11 +6,11 @@ from collections.abc import Callable
 from datetime import UTC, datetime
 
 from tests.contract.helpers import make_input
-from zerolang.formats import checkpoint
-from zerolang.formats.exchange import Format, export
+from zerolang.knowledge.formats import checkpoint
+from zerolang.knowledge.formats.exchange import Format, export
+from zerolang.knowledge.query.executor import run_query
+from zerolang.knowledge.tiers import EpisodicMemory, WorkingMemory, consolidate
 from zerolang.memory import MemoryStore, concept_hash, fact_hash, ingest
-from zerolang.memory.tiers import EpisodicMemory, WorkingMemory, consolidate
-from zerolang.query.executor import run_query
 
 NOW = "2026-03-01T00:00:00.000Z"
 

@@ -8,9 +8,9 @@ from typing import Any
 
 import pytest
 
+from zerolang.knowledge.compiler import compile_records
+from zerolang.knowledge.store import STATISTICS_FROM
 from zerolang.memory import CompilerInput, ContextMeta, MemoryStore, SemanticTuple
-from zerolang.memory.compiler import compile_records
-from zerolang.memory.store import STATISTICS_FROM
 
 
 def records(count: int, tag: str) -> list[Any]:

@@ -24,9 +24,9 @@ from typer.testing import CliRunner
 from tests.contract.helpers import EXAMPLE as EXAMPLE_INPUT
 from tests.contract.helpers import example
 from zerolang.cli.app import app
-from zerolang.errors import ZeroError
-from zerolang.formats.exchange import Format, export
+from zerolang.knowledge.formats.exchange import Format, export
 from zerolang.memory import MemoryStore
+from zerolang.util.errors import ZeroError
 
 runner = CliRunner()
 
@@ -310,7 +310,7 @@ def test_check_sees_every_hand_edit_on_postgres(
 
 def test_a_store_from_before_seals_is_sealed_when_opened(db: Path) -> None:
     """A file from before the seals migration is sealed from its rows on first open; later edits then show."""
-    from zerolang.memory.backends.sqlite.migrations import MIGRATIONS, SEALS
+    from zerolang.storage.sqlite.migrations import MIGRATIONS, SEALS
 
     before = MIGRATIONS.index(SEALS)  # the schema version just before seals existed
     connection = sqlite3.connect(db)
@@ -451,8 +451,8 @@ def test_a_deleted_marker_is_reported_not_resealed(db: Path) -> None:
 def test_a_store_from_before_the_second_seals_is_sealed_when_opened(db: Path) -> None:
     """A file whose first-generation tables are sealed gets the history, log, semantic memory and
     tombstones sealed from their rows on first open; later edits there then show."""
-    from zerolang.memory.backends.sqlite.migrations import MIGRATIONS, SEALS_2
-    from zerolang.memory.integrity import GENERATIONS
+    from zerolang.knowledge.integrity import GENERATIONS
+    from zerolang.storage.sqlite.migrations import MIGRATIONS, SEALS_2
 
     _history(db)
     connection = sqlite3.connect(db)

@@ -17,8 +17,8 @@ from hypothesis import strategies as st
 from zerolang.convo.memory import ConversationMemory
 from zerolang.convo.model import ChatMessage, prune
 from zerolang.convo.store import EntryStore
-from zerolang.errors import ZeroError
-from zerolang.memory.backends.sqlite.convo import SqliteEntryStore
+from zerolang.storage.sqlite.convo import SqliteEntryStore
+from zerolang.util.errors import ZeroError
 
 SERVER = "host=127.0.0.1 port=5432 user=postgres"
 
@@ -42,7 +42,7 @@ def store(request: pytest.FixtureRequest) -> Iterator[EntryStore]:
         with SqliteEntryStore(":memory:") as sqlite:
             yield sqlite
         return
-    from zerolang.memory.backends.postgres.convo import PostgresEntryStore
+    from zerolang.storage.postgres.convo import PostgresEntryStore
 
     schema = f"c_{uuid.uuid4().hex[:12]}"
     with PostgresEntryStore(request.getfixturevalue("pg_database"), schema=schema) as postgres:

@@ -19,7 +19,7 @@ from pathlib import Path
 import pytest
 
 from tests.editors.common import COMPACT_SAMPLES, GOLDEN, HERE, ROOT, SOURCES, UPDATE
-from zerolang.catalog import NODE_TYPES, OPS
+from zerolang.runtime.catalog import NODE_TYPES, OPS
 
 TOUR = ROOT / "tests" / "highlight" / "tour.0"
 

@@ -25,7 +25,7 @@ import pytest
 
 from tests.editors.common import COMPACT_SAMPLES, GOLDEN, HERE, ROOT, SOURCES, UPDATE
 from tests.locks import held
-from zerolang.catalog import NODE_TYPES, OPS
+from zerolang.runtime.catalog import NODE_TYPES, OPS
 
 VSCODE = ROOT / "editors" / "vscode"
 

@@ -8,12 +8,12 @@ from pathlib import Path
 
 import pytest
 
-from zerolang.errors import ZeroError
 from zerolang.experience.build import turns_of
 from zerolang.experience.capture import TurnRecorder, capture_files
 from zerolang.experience.model import Layer
 from zerolang.experience.transcripts import read_transcript
-from zerolang.memory.backends.sqlite.experience import SqliteExperienceStore
+from zerolang.storage.sqlite.experience import SqliteExperienceStore
+from zerolang.util.errors import ZeroError
 
 FIXTURES = Path(__file__).resolve().parent.parent / "fixtures" / "transcripts"
 

@@ -8,8 +8,8 @@ from hypothesis import strategies as st
 from zerolang.experience.affect import LexiconAffect
 from zerolang.experience.concepts import DefaultConcepts, concept_id
 from zerolang.experience.model import AFFECTS
-from zerolang.memory.hashing import concept_hash
-from zerolang.memory.normalize import AliasTable
+from zerolang.knowledge.hashing import concept_hash
+from zerolang.knowledge.normalize import AliasTable
 
 
 def test_affect_lexicon_scores() -> None:

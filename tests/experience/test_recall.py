@@ -14,8 +14,8 @@ from zerolang.experience.budget import gist, render
 from zerolang.experience.capture import TurnRecorder, capture_files
 from zerolang.experience.model import Layer
 from zerolang.experience.recall import recall
-from zerolang.formats.tokens import count_tokens
-from zerolang.memory.backends.sqlite.experience import SqliteExperienceStore
+from zerolang.storage.sqlite.experience import SqliteExperienceStore
+from zerolang.util.tokens import count_tokens
 
 FIXTURES = Path(__file__).resolve().parent.parent / "fixtures" / "transcripts"
 

@@ -17,8 +17,8 @@ from zerolang.experience.budget import render
 from zerolang.experience.capture import TurnRecorder, capture_files
 from zerolang.experience.recall import recall
 from zerolang.experience.store import ExperienceStore
-from zerolang.formats.tokens import count_tokens
-from zerolang.memory.backends.sqlite.experience import SqliteExperienceStore
+from zerolang.storage.sqlite.experience import SqliteExperienceStore
+from zerolang.util.tokens import count_tokens
 
 FIXTURES = Path(__file__).resolve().parent.parent / "fixtures" / "transcripts"
 SERVER = "host=127.0.0.1 port=5432 user=postgres"
@@ -43,7 +43,7 @@ def store(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[Experience
         with SqliteExperienceStore(tmp_path / "e.db") as sqlite:
             yield sqlite
         return
-    from zerolang.memory.backends.postgres.experience import PostgresExperienceStore
+    from zerolang.storage.postgres.experience import PostgresExperienceStore
 
     dsn = request.getfixturevalue("pg_database")
     schema = f"t_{uuid.uuid4().hex[:12]}"
@@ -111,7 +111,7 @@ def test_without_psycopg_a_postgres_url_is_one_clear_error(monkeypatch: pytest.M
 
     from zerolang.cli.convo_cmd import _store
     from zerolang.cli.experience_store import open_store
-    from zerolang.errors import ZeroError
+    from zerolang.util.errors import ZeroError
 
     monkeypatch.setitem(sys.modules, "psycopg", None)  # `import psycopg` raises ImportError
     for opener in (open_store, _store):

@@ -12,12 +12,12 @@ from typer.testing import CliRunner
 
 from tests.budget import scaled
 from tests.strategies import commented_graphs
-from zerolang.ast import Graph
 from zerolang.cli.app import app
-from zerolang.errors import ZeroSyntaxError
-from zerolang.formatter import comments_of, format_source, to_compat
-from zerolang.parser import parse
-from zerolang.printer import print_graph
+from zerolang.syntax.ast import Graph
+from zerolang.syntax.parser import parse
+from zerolang.syntax.printer import print_graph
+from zerolang.tools.formatter import comments_of, format_source, to_compat
+from zerolang.util.errors import ZeroSyntaxError
 
 ROOT = Path(__file__).resolve().parents[2]
 CASES = sorted((Path(__file__).parent / "cases").glob("*.0"))

@@ -9,16 +9,16 @@ from pathlib import Path
 
 import pytest
 
-from zerolang.errors import ZeroError
-from zerolang.formats import checkpoint as checkpoints
-from zerolang.formats.exchange import Format, export, import_text
-from zerolang.formats.levels import Level
+from zerolang.knowledge.backend import FactFilter
+from zerolang.knowledge.forget import Selector, forget, purge, restore
+from zerolang.knowledge.formats import checkpoint as checkpoints
+from zerolang.knowledge.formats.exchange import Format, export, import_text
+from zerolang.knowledge.formats.levels import Level
+from zerolang.knowledge.ingest import ingest, parse_inputs
+from zerolang.knowledge.query.executor import run_query
+from zerolang.knowledge.recall import RecallOptions, recall
 from zerolang.memory import MemoryStore
-from zerolang.memory.backend import FactFilter
-from zerolang.memory.forget import Selector, forget, purge, restore
-from zerolang.memory.ingest import ingest, parse_inputs
-from zerolang.memory.recall import RecallOptions, recall
-from zerolang.query.executor import run_query
+from zerolang.util.errors import ZeroError
 
 from .conftest import inputs
 
@@ -259,7 +259,7 @@ def test_cli_forget_tombstones_restore_purge(tmp_path: Path) -> None:
 
 
 def test_migrate_carries_tombstones_and_fact_times(tmp_path: Path, postgres_url: str) -> None:
-    from zerolang.memory.migrate import copy_store
+    from zerolang.knowledge.migrate import copy_store
 
     space = f"migrate-{tmp_path.name[-12:]}".replace("_", "-")
     with MemoryStore(tmp_path / "src.db", space=space, single_valued=["lives in"]) as source:

@@ -105,8 +105,8 @@ def test_the_predicate_matches_whole_words_and_phrases_only() -> None:
 def stores(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[tuple[Any, Any]]:
     """An experience store and the conversation store of the same database."""
     if request.param == "postgres":
-        from zerolang.memory.backends.postgres.convo import PostgresEntryStore
-        from zerolang.memory.backends.postgres.experience import PostgresExperienceStore
+        from zerolang.storage.postgres.convo import PostgresEntryStore
+        from zerolang.storage.postgres.experience import PostgresExperienceStore
 
         url = request.getfixturevalue("postgres_url")
         schema = f"exp_{secrets.token_hex(5)}"
@@ -115,8 +115,8 @@ def stores(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[tuple[Any
             PostgresEntryStore(url, schema=schema),
         )
     else:
-        from zerolang.memory.backends.sqlite.convo import SqliteEntryStore
-        from zerolang.memory.backends.sqlite.experience import SqliteExperienceStore
+        from zerolang.storage.sqlite.convo import SqliteEntryStore
+        from zerolang.storage.sqlite.experience import SqliteExperienceStore
 
         path = tmp_path / "experiences.db"
         pair = (SqliteExperienceStore(path), SqliteEntryStore(path))
@@ -190,8 +190,8 @@ def test_the_python_api_forgets_in_the_experiences_beside_the_memory(tmp_path: P
 
 
 def test_cli_forget_with_experiences_reaches_recall_and_convo(tmp_path: Path) -> None:
-    from zerolang.memory.backends.sqlite.convo import SqliteEntryStore
-    from zerolang.memory.backends.sqlite.experience import SqliteExperienceStore
+    from zerolang.storage.sqlite.convo import SqliteEntryStore
+    from zerolang.storage.sqlite.experience import SqliteExperienceStore
 
     runner = CliRunner()
     db, exp = str(tmp_path / "m.db"), tmp_path / "e.db"

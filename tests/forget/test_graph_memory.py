@@ -10,12 +10,12 @@ from pathlib import Path
 
 import pytest
 
-from zerolang.builtins import OPERATIONS
-from zerolang.errors import ZeroError
+from zerolang.knowledge.compiler import compile_record
+from zerolang.knowledge.runtime import CommandRuntime, InterpreterRuntime, MemoryRuntime, check_record_graph
+from zerolang.knowledge.types import CompilerInput, ContextMeta, SemanticTuple
 from zerolang.memory import MemoryStore
-from zerolang.memory.compiler import compile_record
-from zerolang.memory.runtime import CommandRuntime, InterpreterRuntime, MemoryRuntime, check_record_graph
-from zerolang.memory.types import CompilerInput, ContextMeta, SemanticTuple
+from zerolang.runtime.builtins import OPERATIONS
+from zerolang.util.errors import ZeroError
 
 ROOT = Path(__file__).resolve().parents[2]
 GRAPH = ROOT / "examples" / "memory" / "memory_graph.0"

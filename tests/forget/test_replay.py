@@ -11,8 +11,8 @@ from pathlib import Path
 
 import pytest
 
+from zerolang.knowledge.ingest import ingest, parse_inputs
 from zerolang.memory import MemoryStore
-from zerolang.memory.ingest import ingest, parse_inputs
 
 from .conftest import inputs
 

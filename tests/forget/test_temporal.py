@@ -8,14 +8,14 @@ from pathlib import Path
 
 import pytest
 
-from zerolang.errors import ZeroError
+from zerolang.knowledge.backend import FactFilter
+from zerolang.knowledge.forget import fact_key
+from zerolang.knowledge.history import concept_history
+from zerolang.knowledge.ingest import ingest, parse_inputs
+from zerolang.knowledge.query.executor import run_query
+from zerolang.knowledge.temporal import retract
 from zerolang.memory import MemoryStore
-from zerolang.memory.backend import FactFilter
-from zerolang.memory.forget import fact_key
-from zerolang.memory.history import concept_history
-from zerolang.memory.ingest import ingest, parse_inputs
-from zerolang.memory.temporal import retract
-from zerolang.query.executor import run_query
+from zerolang.util.errors import ZeroError
 
 from .conftest import inputs
 
@@ -164,7 +164,7 @@ def test_a_restatement_beside_new_records_keeps_the_seals(location: str, space: 
 
 def test_forgetting_a_facts_first_episode_leaves_no_time_of_it(location: str, space: str) -> None:
     """The fact keeps the times of the episodes it keeps (check holds created_at within them)."""
-    from zerolang.memory.forget import Selector, forget
+    from zerolang.knowledge.forget import Selector, forget
 
     with MemoryStore(location, space=space, single_valued=[]) as store:
         early = ("2020-01-01T00:00:00Z", "chat", "early", [("carol", "knows", "dave", 0.9)])
@@ -223,7 +223,7 @@ def test_cli_history_and_retract(tmp_path: Path, monkeypatch: pytest.MonkeyPatch
     document = json.loads(zero("history", "alice", "--json"))
     assert {d["fact"]: d["retired_by"] for d in document}["alice|likes|tea"] == "retracted"
     (tmp_path / "pyproject.toml").write_text("[tool.zero.memory]\nsingle-valued = 3\n")
-    from zerolang.config import _load
+    from zerolang.util.config import _load
 
     _load.cache_clear()
     result = runner.invoke(app, ["memory", "ingest", "in.json", "--db", "m.db"])

@@ -9,13 +9,13 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from zerolang.formats import checkpoint as checkpoints
-from zerolang.formats.bundle import BundleError, make, receive
+from zerolang.knowledge.backend import FactFilter
+from zerolang.knowledge.forget import Selector, forget
+from zerolang.knowledge.formats import checkpoint as checkpoints
+from zerolang.knowledge.formats.bundle import BundleError, make, receive
+from zerolang.knowledge.ingest import ingest, parse_inputs
 from zerolang.memory import MemoryStore
-from zerolang.memory.backend import FactFilter
-from zerolang.memory.forget import Selector, forget
-from zerolang.memory.ingest import ingest, parse_inputs
-from zerolang.signing import Ed25519Signer
+from zerolang.runtime.signing import Ed25519Signer
 
 from .conftest import inputs
 

@@ -7,8 +7,8 @@ from pathlib import Path
 
 import pytest
 
-from zerolang.memory.compiler import compile_record
-from zerolang.memory.types import CompilerInput, MemoryRecord
+from zerolang.knowledge.compiler import compile_record
+from zerolang.knowledge.types import CompilerInput, MemoryRecord
 
 EXAMPLE = Path(__file__).resolve().parents[2] / "examples" / "memory_input.json"
 NOW = "2026-02-20T10:00:00.000Z"

@@ -6,9 +6,9 @@ from datetime import UTC, datetime
 
 from hypothesis import strategies as st
 
-from zerolang.memory.compiler import compile_record
-from zerolang.memory.normalize import AliasTable, normalize_label, normalize_predicate
-from zerolang.memory.types import CompilerInput, ContextMeta, MemoryRecord, SemanticTuple
+from zerolang.knowledge.compiler import compile_record
+from zerolang.knowledge.normalize import AliasTable, normalize_label, normalize_predicate
+from zerolang.knowledge.types import CompilerInput, ContextMeta, MemoryRecord, SemanticTuple
 
 # any Unicode text a store can hold (no lone surrogates), often with separators and quotes
 _ALPHABET = st.characters(exclude_categories=["Cs"])

@@ -10,11 +10,11 @@ from typer.testing import CliRunner
 
 from tests.formats.conftest import example_records
 from zerolang.cli.app import app
-from zerolang.formats import jsonform
-from zerolang.formats.exchange import Format, export, verbose
-from zerolang.formats.levels import Level, render
-from zerolang.formats.model import Snapshot, read_store
-from zerolang.memory.store import MemoryStore
+from zerolang.knowledge.formats import jsonform
+from zerolang.knowledge.formats.exchange import Format, export, verbose
+from zerolang.knowledge.formats.levels import Level, render
+from zerolang.knowledge.formats.model import Snapshot, read_store
+from zerolang.knowledge.store import MemoryStore
 
 runner = CliRunner()
 
@@ -106,9 +106,9 @@ def test_a_bad_0c_file_is_reported_with_its_place(tmp_path: Path) -> None:
 
 def test_export_of_the_verbose_graphs_is_one_valid_graph(tmp_path: Path) -> None:
     """`--format 0` writes one graph that its own `zero check` accepts and `zero run` runs."""
-    from zerolang.interpreter import run
-    from zerolang.parser import parse
-    from zerolang.validator import validate
+    from zerolang.runtime.interpreter import run
+    from zerolang.runtime.validator import validate
+    from zerolang.syntax.parser import parse
 
     db = _example_store(tmp_path / "a.db")
     with MemoryStore(db) as store:

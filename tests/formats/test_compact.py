@@ -10,13 +10,13 @@ from hypothesis import given, settings
 
 from tests.budget import scaled
 from tests.formats.strategies import histories, records
-from zerolang.errors import ZeroError
-from zerolang.formats import CompactError, Snapshot, compact, parse, parse_record, serialize
-from zerolang.formats.compact import confidence, read_confidence
-from zerolang.formats.model import read_store
-from zerolang.grammar import build_parser
-from zerolang.memory.store import MemoryStore
-from zerolang.memory.types import MemoryRecord
+from zerolang.knowledge.formats import CompactError, Snapshot, compact, parse, parse_record, serialize
+from zerolang.knowledge.formats.compact import confidence, read_confidence
+from zerolang.knowledge.formats.model import read_store
+from zerolang.knowledge.store import MemoryStore
+from zerolang.knowledge.types import MemoryRecord
+from zerolang.syntax.grammar import build_parser
+from zerolang.util.errors import ZeroError
 
 
 @settings(max_examples=scaled(60), deadline=None)
@@ -36,7 +36,7 @@ def test_a_store_round_trips(history: list[MemoryRecord]) -> None:
         snapshot = read_store(store)
     assert parse(serialize(snapshot)) == snapshot
     with MemoryStore() as copy:
-        from zerolang.formats.model import write_store
+        from zerolang.knowledge.formats.model import write_store
 
         write_store(copy, parse(serialize(snapshot)))
         assert read_store(copy) == snapshot
@@ -87,7 +87,7 @@ def test_comments_and_blank_lines_are_ignored(example_record: MemoryRecord) -> N
 
 
 def test_labels_that_look_like_other_lines_are_quoted() -> None:
-    from zerolang.formats.compact import label
+    from zerolang.knowledge.formats.compact import label
 
     for text in ["12 apples", "X:ray", "#tag", '"quoted"', " padded", "a|b", "@home", "0M:1.0"]:
         assert label(text).startswith('"')

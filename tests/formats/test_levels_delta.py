@@ -7,12 +7,12 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from tests.formats.strategies import histories, records
-from zerolang.formats import checkpoint, delta, serialize
-from zerolang.formats.levels import Level, level_of, read_l0, read_l1, render, short_ids
-from zerolang.formats.model import Snapshot, read_store
-from zerolang.formats.seal import seal
-from zerolang.memory.store import MemoryStore
-from zerolang.memory.types import MemoryRecord
+from zerolang.knowledge.formats import checkpoint, delta, serialize
+from zerolang.knowledge.formats.levels import Level, level_of, read_l0, read_l1, render, short_ids
+from zerolang.knowledge.formats.model import Snapshot, read_store
+from zerolang.knowledge.formats.seal import seal
+from zerolang.knowledge.store import MemoryStore
+from zerolang.knowledge.types import MemoryRecord
 
 
 def _store(history: list[MemoryRecord]) -> MemoryStore:
@@ -40,7 +40,7 @@ def test_levels_keep_what_they_promise(record: MemoryRecord) -> None:
 
 
 def test_short_ids_lengthen_on_collision() -> None:
-    from zerolang.memory.types import ConceptHash
+    from zerolang.knowledge.types import ConceptHash
 
     a = ConceptHash(bytes.fromhex("abc1" + "0" * 60))
     b = ConceptHash(bytes.fromhex("abc2" + "0" * 60))

@@ -7,8 +7,8 @@ from pathlib import Path
 from typer.testing import CliRunner
 
 from zerolang.cli.app import app
-from zerolang.formats.compact import format_text, parse
-from zerolang.formats.lint import findings
+from zerolang.knowledge.formats.compact import format_text, parse
+from zerolang.tools.lint.compact import findings
 
 runner = CliRunner()
 BAD = "0M:1.0\nagent\nagent\nX:2026-01-01 s c\n@2026-01-01\n1 uses9\n1 likes1 120\n2 x\n"

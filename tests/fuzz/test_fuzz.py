@@ -18,21 +18,21 @@ from typer.testing import CliRunner
 from tests.budget import scaled
 from tests.fuzz.hostile import compact_sources, json_sources, query_sources, zero_sources
 from zerolang.cli.app import app
-from zerolang.errors import ZeroError
-from zerolang.files import parse_json
-from zerolang.formats.compact import format_text
-from zerolang.formats.compact import parse as parse_compact
-from zerolang.formats.jsonform import loads as load_json_export
-from zerolang.formats.lint import findings as compact_findings
-from zerolang.formatter import format_source
-from zerolang.highlight import ZeroCompactLexer, ZeroLexer
-from zerolang.interpreter import run
-from zerolang.limits import Limits
-from zerolang.lint import fix_source, lint_source
-from zerolang.memory.ingest import parse_inputs
-from zerolang.parser import parse
-from zerolang.query import parse_query
-from zerolang.validator import validate
+from zerolang.knowledge.formats.compact import format_text
+from zerolang.knowledge.formats.compact import parse as parse_compact
+from zerolang.knowledge.formats.jsonform import loads as load_json_export
+from zerolang.knowledge.ingest import parse_inputs
+from zerolang.knowledge.query import parse_query
+from zerolang.runtime.interpreter import run
+from zerolang.runtime.validator import validate
+from zerolang.syntax.parser import parse
+from zerolang.tools.formatter import format_source
+from zerolang.tools.highlight import ZeroCompactLexer, ZeroLexer
+from zerolang.tools.lint import fix_source, lint_source
+from zerolang.tools.lint.compact import findings as compact_findings
+from zerolang.util.errors import ZeroError
+from zerolang.util.files import parse_json
+from zerolang.util.limits import Limits
 
 SMALL = Limits(max_value_bytes=1 << 20, max_run_bytes=1 << 23)
 

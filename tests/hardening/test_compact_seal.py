@@ -8,13 +8,13 @@ from pathlib import Path
 import pytest
 
 from tests.hardening.support import ROOT, zero
-from zerolang.errors import ZeroError
-from zerolang.formats import serialize
-from zerolang.formats.compact import format_text, parse
-from zerolang.formats.exchange import Format, import_format
-from zerolang.formats.lint import findings
-from zerolang.formats.seal import is_sealed, seal, unseal
-from zerolang.memory.store import MemoryStore
+from zerolang.knowledge.formats import serialize
+from zerolang.knowledge.formats.compact import format_text, parse
+from zerolang.knowledge.formats.exchange import Format, import_format
+from zerolang.knowledge.formats.seal import is_sealed, seal, unseal
+from zerolang.knowledge.store import MemoryStore
+from zerolang.tools.lint.compact import findings
+from zerolang.util.errors import ZeroError
 
 PLAIN = (
     "0M:1.0\nlong-term-memory|LTM\nagent|Agent\nX:2026-02-18T00:00:00Z user_prompt design\n"
@@ -146,8 +146,8 @@ def test_import_of_a_cut_json_stays_json(tmp_path: Path) -> None:
 
 def test_a_cut_delta_is_refused(tmp_path: Path) -> None:
     store = MemoryStore()
-    from zerolang.formats import checkpoint, delta
-    from zerolang.formats.compact import parse_record
+    from zerolang.knowledge.formats import checkpoint, delta
+    from zerolang.knowledge.formats.compact import parse_record
 
     base = checkpoint.of_store(store)
     store.insert_record(parse_record(PLAIN))

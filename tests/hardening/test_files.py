@@ -10,8 +10,8 @@ from pathlib import Path
 import pytest
 
 from tests.hardening.support import ROOT, graph, zero
-from zerolang import files
-from zerolang.errors import ZeroError
+from zerolang.util import files
+from zerolang.util.errors import ZeroError
 
 UNFORMATTED = 'Graph { name: "t", nodes: [ { id: "a", type: Constant, value: 1 } ], outputs: ["a"] }\n'
 FIXABLE = graph(

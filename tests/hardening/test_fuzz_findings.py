@@ -7,12 +7,12 @@ from pathlib import Path
 import pytest
 
 from tests.hardening.support import ROOT, zero
-from zerolang.errors import ZeroError, ZeroSyntaxError
-from zerolang.files import parse_json
-from zerolang.formats.compact import parse as parse_compact
-from zerolang.memory.ingest import parse_inputs
-from zerolang.parser import parse
-from zerolang.query import QueryError, parse_query
+from zerolang.knowledge.formats.compact import parse as parse_compact
+from zerolang.knowledge.ingest import parse_inputs
+from zerolang.knowledge.query import QueryError, parse_query
+from zerolang.syntax.parser import parse
+from zerolang.util.errors import ZeroError, ZeroSyntaxError
+from zerolang.util.files import parse_json
 
 HUGE = "9" * 5000  # past Python's 4,300-digit limit for int()
 

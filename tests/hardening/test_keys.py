@@ -10,10 +10,10 @@ from cryptography.hazmat.primitives import serialization
 from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey, Ed25519PublicKey
 
 from tests.hardening.support import graph, zero
-from zerolang.errors import RunError, ZeroError
-from zerolang.interpreter import run
-from zerolang.parser import parse
-from zerolang.signing import DigestSigner, Ed25519Signer, ed25519_verify, weak_public_key
+from zerolang.runtime.interpreter import run
+from zerolang.runtime.signing import DigestSigner, Ed25519Signer, ed25519_verify, weak_public_key
+from zerolang.syntax.parser import parse
+from zerolang.util.errors import RunError, ZeroError
 
 IDENTITY = (1).to_bytes(32, "little")
 FORGED = IDENTITY + bytes(32)  # R = identity, S = 0: "valid" for every message under the identity key

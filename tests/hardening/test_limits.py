@@ -9,12 +9,12 @@ from pathlib import Path
 import pytest
 
 from tests.hardening.support import ROOT, zero
-from zerolang.errors import RunError, ZeroError, ZeroSyntaxError
-from zerolang.files import parse_json
-from zerolang.interpreter import run
-from zerolang.limits import MAX_DEPTH, Limits, Meter, parse_size, too_deep_at
-from zerolang.parser import parse
-from zerolang.query import QueryError, parse_query
+from zerolang.knowledge.query import QueryError, parse_query
+from zerolang.runtime.interpreter import run
+from zerolang.syntax.parser import parse
+from zerolang.util.errors import RunError, ZeroError, ZeroSyntaxError
+from zerolang.util.files import parse_json
+from zerolang.util.limits import MAX_DEPTH, Limits, Meter, parse_size, too_deep_at
 
 HELLO = str(ROOT / "examples" / "hello.0")
 
@@ -236,9 +236,9 @@ def test_a_join_past_the_work_cap_is_a_query_error_naming_the_pattern(
 ) -> None:
     """The join streams, so its memory is bounded by `limit`; its time is bounded by a cap on
     the rows one pattern extends, an error at that pattern (here 15 stands for 2,000,000)."""
+    from zerolang.knowledge.query import join
+    from zerolang.knowledge.query.executor import run_query
     from zerolang.memory import MemoryStore, ingest, load_inputs
-    from zerolang.query import join
-    from zerolang.query.executor import run_query
 
     monkeypatch.setattr(join, "MAX_JOINED", 15)
     with MemoryStore() as store:

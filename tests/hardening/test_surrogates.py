@@ -8,10 +8,10 @@ from pathlib import Path
 import pytest
 
 from tests.hardening.support import ROOT, graph, zero
-from zerolang.errors import ZeroError, ZeroSyntaxError
-from zerolang.escapes import first_lone_surrogate, lone_surrogate_escape
-from zerolang.files import parse_json
-from zerolang.parser import parse
+from zerolang.syntax.parser import parse
+from zerolang.util.errors import ZeroError, ZeroSyntaxError
+from zerolang.util.escapes import first_lone_surrogate, lone_surrogate_escape
+from zerolang.util.files import parse_json
 
 LONE = graph(
     '{ id: "a", type: Constant, value: "\\ud800" }',

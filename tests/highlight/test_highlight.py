@@ -37,16 +37,19 @@ from tests.budget import scaled  # noqa: E402
 from tests.editors.common import SOURCES as EDITOR_SOURCES  # noqa: E402
 from tests.formats.strategies import histories, records  # noqa: E402
 from tests.strategies import commented_graphs, runnable_graphs  # noqa: E402
-from zerolang.ast import Graph  # noqa: E402
-from zerolang.catalog import NODE_TYPES, OPS  # noqa: E402
-from zerolang.errors import ZeroError, ZeroSyntaxError  # noqa: E402
-from zerolang.formats.compact import parse as compact_parse  # noqa: E402
-from zerolang.formats.compact import serialize as compact_serialize  # noqa: E402
-from zerolang.formats.levels import Level  # noqa: E402
-from zerolang.formats.levels import render as render_level  # noqa: E402
-from zerolang.formats.model import read_store  # noqa: E402
-from zerolang.grammar import grammar_path  # noqa: E402
-from zerolang.highlight import (  # noqa: E402
+from zerolang.knowledge.formats.compact import parse as compact_parse  # noqa: E402
+from zerolang.knowledge.formats.compact import serialize as compact_serialize  # noqa: E402
+from zerolang.knowledge.formats.levels import Level  # noqa: E402
+from zerolang.knowledge.formats.levels import render as render_level  # noqa: E402
+from zerolang.knowledge.formats.model import read_store  # noqa: E402
+from zerolang.knowledge.store import MemoryStore  # noqa: E402
+from zerolang.knowledge.types import MemoryRecord  # noqa: E402
+from zerolang.runtime.catalog import NODE_TYPES, OPS  # noqa: E402
+from zerolang.syntax.ast import Graph  # noqa: E402
+from zerolang.syntax.grammar import grammar_path  # noqa: E402
+from zerolang.syntax.parser import parse  # noqa: E402
+from zerolang.syntax.printer import print_graph  # noqa: E402
+from zerolang.tools.highlight import (  # noqa: E402
     ALIAS,
     CONCEPT_ID,
     CONCEPT_LABEL,
@@ -62,10 +65,7 @@ from zerolang.highlight import (  # noqa: E402
     ZeroCompactLexer,
     ZeroLexer,
 )
-from zerolang.memory.store import MemoryStore  # noqa: E402
-from zerolang.memory.types import MemoryRecord  # noqa: E402
-from zerolang.parser import parse  # noqa: E402
-from zerolang.printer import print_graph  # noqa: E402
+from zerolang.util.errors import ZeroError, ZeroSyntaxError  # noqa: E402
 
 GOLDEN = Path(__file__).resolve().parent / "golden"
 SOURCES = EDITOR_SOURCES  # every example, the schema, tour.0, the .0c samples and an invalid .0 sample

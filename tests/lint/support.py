@@ -4,10 +4,10 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from zerolang.config import Settings
-from zerolang.lint import Finding, lint_source
-from zerolang.lint.report import Format, render
-from zerolang.lint.runner import FileResult
+from zerolang.tools.lint import Finding, lint_source
+from zerolang.tools.lint.report import Format, render
+from zerolang.tools.lint.runner import FileResult
+from zerolang.util.config import Settings
 
 CASES = Path(__file__).resolve().parent / "cases"
 ROOT = Path(__file__).resolve().parents[2]

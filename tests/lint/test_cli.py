@@ -15,7 +15,7 @@ from typer.testing import CliRunner
 
 from tests.lint.support import ROOT, case
 from zerolang.cli.app import app
-from zerolang.lint import RULES
+from zerolang.tools.lint import RULES
 
 runner = CliRunner()
 EXAMPLES = ROOT / "examples"
@@ -178,7 +178,7 @@ def test_help_lists_every_rule() -> None:
 
 def test_command_line_formats_are_the_report_formats() -> None:
     from zerolang.cli.lint_cmd import OutputFormat
-    from zerolang.lint.report import Format
+    from zerolang.tools.lint.report import Format
 
     assert [item.value for item in OutputFormat] == [item.value for item in Format]
 
@@ -222,8 +222,8 @@ def test_text_report_is_coloured_on_a_terminal() -> None:
 
 def test_the_verifier_example_shows_the_unread_params_and_their_fix(tmp_path: Path) -> None:
     """examples/verifier.0 has the openclaw bugs: three Z019s, nothing else; fixed, it can say `is_safe`."""
-    from zerolang.interpreter import run
-    from zerolang.parser import parse_file
+    from zerolang.runtime.interpreter import run
+    from zerolang.syntax.parser import parse_file
 
     code, output = lint(EXAMPLES / "verifier.0")
     assert code == 1

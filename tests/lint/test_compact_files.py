@@ -8,9 +8,9 @@ import pytest
 from typer.testing import CliRunner
 
 from zerolang.cli.app import app
-from zerolang.errors import ZeroError
-from zerolang.lint.runner import Options, discover, lint_paths
-from zerolang.lint.selection import unknown_selectors
+from zerolang.tools.lint.runner import Options, discover, lint_paths
+from zerolang.tools.lint.selection import unknown_selectors
+from zerolang.util.errors import ZeroError
 
 runner = CliRunner()
 

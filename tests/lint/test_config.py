@@ -7,9 +7,9 @@ from pathlib import Path
 import pytest
 
 from tests.lint.support import case
-from zerolang.errors import ZeroError
-from zerolang.lint.runner import Options, lint_paths
-from zerolang.lint.selection import is_enabled, matches, parse_selectors, unknown_selectors
+from zerolang.tools.lint.runner import Options, lint_paths
+from zerolang.tools.lint.selection import is_enabled, matches, parse_selectors, unknown_selectors
+from zerolang.util.errors import ZeroError
 
 # Z003 (an unknown op), Z011 (an unused node) and Z018 (no sender_confidence) in one file.
 MIXED = """Graph {

@@ -10,12 +10,12 @@ import pytest
 from syrupy.assertion import SnapshotAssertion
 
 from tests.lint.support import ROOT, case, codes, graph, lint_text
-from zerolang.config import LintSettings, Settings
-from zerolang.interpreter import run
-from zerolang.lint import RULES, Applicability, fix_source
-from zerolang.lint.rules.unknown_op import unambiguous_op
-from zerolang.parser import parse
-from zerolang.validator import validate
+from zerolang.runtime.interpreter import run
+from zerolang.runtime.validator import validate
+from zerolang.syntax.parser import parse
+from zerolang.tools.lint import RULES, Applicability, fix_source
+from zerolang.tools.lint.rules.unknown_op import unambiguous_op
+from zerolang.util.config import LintSettings, Settings
 
 FIXABLE = [code for code, rule in RULES.items() if rule.fix is not None]
 

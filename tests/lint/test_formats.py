@@ -7,10 +7,10 @@ import json
 from syrupy.assertion import SnapshotAssertion
 
 from tests.lint.support import case, graph, report
-from zerolang.lint import RULES, lint_source
-from zerolang.lint.report import Format, render
-from zerolang.lint.report.github import annotation
-from zerolang.lint.runner import FileResult
+from zerolang.tools.lint import RULES, lint_source
+from zerolang.tools.lint.report import Format, render
+from zerolang.tools.lint.report.github import annotation
+from zerolang.tools.lint.runner import FileResult
 
 LEGACY_LIKE = graph(
     '{ id: "text", type: Constant, value: "hello" }',
@@ -119,7 +119,7 @@ def test_text_summary_when_clean() -> None:
 
 
 def test_text_report_after_fixing(snapshot: SnapshotAssertion) -> None:
-    from zerolang.lint import fix_source
+    from zerolang.tools.lint import fix_source
 
     fixed = fix_source(LEGACY_LIKE, "g.0")
     result = FileResult("g.0", fixed.source, fixed.findings, fixed.fixed)

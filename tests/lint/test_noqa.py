@@ -5,8 +5,8 @@ from __future__ import annotations
 import pytest
 
 from tests.lint.support import codes, graph
-from zerolang.lint.noqa import suppressions
-from zerolang.parser import parse
+from zerolang.syntax.parser import parse
+from zerolang.tools.lint.noqa import suppressions
 
 UNUSED = '{ id: "unused", type: Constant, value: 1 }'
 BAD_OP = '{ id: "b", type: Operation, op: Eq, inputs: ["a", "gone"] }'

@@ -6,12 +6,12 @@ from __future__ import annotations
 from hypothesis import HealthCheck, given, settings
 
 from tests.strategies import commented_graphs, runnable_graphs
-from zerolang.ast import Graph
-from zerolang.errors import Severity
-from zerolang.interpreter import run
-from zerolang.lint import fix_source, lint_source
-from zerolang.parser import parse
-from zerolang.printer import print_graph
+from zerolang.runtime.interpreter import run
+from zerolang.syntax.ast import Graph
+from zerolang.syntax.parser import parse
+from zerolang.syntax.printer import print_graph
+from zerolang.tools.lint import fix_source, lint_source
+from zerolang.util.errors import Severity
 
 SETTINGS = settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 

@@ -5,9 +5,9 @@ from __future__ import annotations
 import pytest
 
 from tests.lint.support import codes, graph, lint_text
-from zerolang.lint.context import Context
-from zerolang.lint.shapes import Kind
-from zerolang.parser import parse
+from zerolang.syntax.parser import parse
+from zerolang.tools.lint.context import Context
+from zerolang.tools.lint.shapes import Kind
 
 MAP = '{ id: "m", type: Constant, value: { k: 1 } }'
 
@@ -241,7 +241,7 @@ def test_a_permission_with_threshold_gets_a_rename_hint() -> None:
     ],
 )
 def test_input_becomes_external_only_where_the_shape_allows(node: str, fixed: str | None) -> None:
-    from zerolang.lint.fixes import fix_source
+    from zerolang.tools.lint.fixes import fix_source
 
     source = graph(node, '{ id: "x", type: Constant, value: 1 }', outputs='["m", "message", "x"]')
     (finding,) = [f for f in lint_text(source) if f.code == "Z002"]

@@ -12,11 +12,11 @@ import pytest
 from syrupy.assertion import SnapshotAssertion
 
 from tests.lint.support import CASES, case, lint_text, report
-from zerolang.errors import Severity
-from zerolang.interpreter import run
-from zerolang.lint import RULES
-from zerolang.parser import parse
-from zerolang.validator import validate
+from zerolang.runtime.interpreter import run
+from zerolang.runtime.validator import validate
+from zerolang.syntax.parser import parse
+from zerolang.tools.lint import RULES
+from zerolang.util.errors import Severity
 
 CODES = list(RULES)
 

@@ -7,7 +7,7 @@ from lsprotocol import types
 
 from tests.lsp.conftest import Session, apply_edits
 from tests.lsp.samples import GREETER
-from zerolang.lint import lint_source
+from zerolang.tools.lint import lint_source
 
 pytestmark = pytest.mark.asyncio
 

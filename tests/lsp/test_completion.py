@@ -6,7 +6,7 @@ import pytest
 from lsprotocol import types
 
 from tests.lsp.conftest import Session, apply_edits
-from zerolang.catalog import NODE_TYPES, OPS
+from zerolang.runtime.catalog import NODE_TYPES, OPS
 
 pytestmark = pytest.mark.asyncio
 

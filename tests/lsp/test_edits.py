@@ -16,7 +16,7 @@ from tests.lsp.samples import ROOT
 from zerolang.lsp import actions, adapter
 from zerolang.lsp.analysis import analyse
 from zerolang.lsp.diagnostics import to_diagnostic
-from zerolang.parser import parse
+from zerolang.syntax.parser import parse
 
 CASES = sorted([*(ROOT / "tests" / "lint" / "cases").glob("*.0"), *(ROOT / "examples").rglob("*.0")])
 URI = "file:///case.0"

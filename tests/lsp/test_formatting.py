@@ -7,8 +7,8 @@ from lsprotocol import types
 
 from tests.lsp.conftest import Session, apply_edits
 from tests.lsp.samples import GREETER, MEMORY_L2
-from zerolang.formats.compact import format_text
-from zerolang.formatter import format_source
+from zerolang.knowledge.formats.compact import format_text
+from zerolang.tools.formatter import format_source
 
 pytestmark = pytest.mark.asyncio
 

@@ -9,13 +9,13 @@ from tests.budget import scaled
 from tests.lsp.conftest import apply_edits
 from tests.lsp.samples import GREETER, ROUTER
 from tests.strategies import commented_graphs, runnable_graphs
-from zerolang.ast import Array, Graph, Map, String
 from zerolang.lsp import navigation, symbols
 from zerolang.lsp.analysis import analyse
 from zerolang.lsp.completion import completions
 from zerolang.lsp.hover import hover
-from zerolang.parser import parse
-from zerolang.printer import print_graph
+from zerolang.syntax.ast import Array, Graph, Map, String
+from zerolang.syntax.parser import parse
+from zerolang.syntax.printer import print_graph
 
 URI = "file:///generated.0"
 

@@ -8,9 +8,9 @@ from pygls.exceptions import JsonRpcException
 
 from tests.lsp.conftest import Session, apply_edits, position_of
 from tests.lsp.samples import ROUTER
-from zerolang.interpreter import run
-from zerolang.lint import lint_source
-from zerolang.parser import parse
+from zerolang.runtime.interpreter import run
+from zerolang.syntax.parser import parse
+from zerolang.tools.lint import lint_source
 
 pytestmark = pytest.mark.asyncio
 

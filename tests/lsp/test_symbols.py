@@ -7,7 +7,7 @@ from lsprotocol import types
 
 from tests.lsp.conftest import Session
 from tests.lsp.samples import MEMORY_L2, ROUTER
-from zerolang.parser import parse
+from zerolang.syntax.parser import parse
 
 pytestmark = pytest.mark.asyncio
 

@@ -16,8 +16,8 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 import zerolang.memory
-from zerolang.errors import ZeroError
 from zerolang.mcp.graph import KnowledgeGraph
+from zerolang.util.errors import ZeroError
 
 NAMES = st.sampled_from(["Ada", "ada", "Bob", "b-o-b", "日本", "?!", " Ada", "x" * 40])
 TEXTS = st.sampled_from(["likes tea", "LIKES TEA", "", "…", "works at ACME", "ñ"])

@@ -358,14 +358,14 @@ def test_the_graph_survives_a_restart(tmp_path: Any) -> None:
 def test_forget_is_served_only_where_the_build_has_it(
     memory: zerolang.memory.Memory, tmp_path: Any, monkeypatch: Any
 ) -> None:
-    """Without `zerolang.memory.forget` there is no `forget` tool; with a module of that shape, it delegates."""
+    """Without `zerolang.knowledge.forget` there is no `forget` tool; with a module of that shape, it delegates."""
     import sys
 
     import anyio
     from mcp import Client
 
     from zerolang.mcp import server as mcp_server
-    from zerolang.memory import handle
+    from zerolang.memory import api as handle
 
     (tmp_path / "forget_stand_in.py").write_text(
         "from dataclasses import dataclass\n"

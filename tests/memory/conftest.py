@@ -8,13 +8,13 @@ from pathlib import Path
 
 import pytest
 
-from zerolang.ast import Graph
-from zerolang.interpreter import run
-from zerolang.lint import lint_graph
 from zerolang.memory import CompilerInput, ContextMeta, MemoryRecord, MemoryStore, SemanticTuple
-from zerolang.parser import parse
-from zerolang.printer import print_graph
-from zerolang.validator import validate
+from zerolang.runtime.interpreter import run
+from zerolang.runtime.validator import validate
+from zerolang.syntax.ast import Graph
+from zerolang.syntax.parser import parse
+from zerolang.syntax.printer import print_graph
+from zerolang.tools.lint import lint_graph
 
 ROOT = Path(__file__).resolve().parents[2]
 EXAMPLE_INPUT = ROOT / "examples" / "memory_input.json"
@@ -49,7 +49,7 @@ def store() -> Iterator[MemoryStore]:
 
 def dump(store: MemoryStore) -> dict[str, list[tuple[object, ...]]]:
     """Everything the store's space holds, in key order: two equal dumps mean nothing changed."""
-    from zerolang.memory.backend import FactFilter
+    from zerolang.knowledge.backend import FactFilter
 
     backend = store.backend
     return {

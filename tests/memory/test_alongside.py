@@ -6,7 +6,7 @@ import threading
 
 import pytest
 
-from zerolang.memory.backends.sql.alongside import Alongside
+from zerolang.storage.sql.alongside import Alongside
 
 
 def test_started_work_runs_in_another_thread_and_returns_its_value() -> None:

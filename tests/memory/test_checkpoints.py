@@ -9,9 +9,9 @@ from pathlib import Path
 import pytest
 
 from zerolang.memory import CompilerInput, ContextMeta, MemoryStore, SemanticTuple, ingest
-from zerolang.memory.backends.sql.alongside import MIN_ROWS
-from zerolang.memory.backends.sqlite.backend import AUTOCHECKPOINT
-from zerolang.memory.backends.sqlite.checkpoints import Checkpointer
+from zerolang.storage.sql.alongside import MIN_ROWS
+from zerolang.storage.sqlite.backend import AUTOCHECKPOINT
+from zerolang.storage.sqlite.checkpoints import Checkpointer
 
 
 def _inputs(records: int) -> list[CompilerInput]:

@@ -12,7 +12,7 @@ from typer.testing import CliRunner
 
 from zerolang.cli.app import app
 from zerolang.cli.stores import default_store
-from zerolang.memory.hashing import concept_hash, fact_hash
+from zerolang.knowledge.hashing import concept_hash, fact_hash
 
 from .conftest import AGENT, EXAMPLE_INPUT, FACT, LTM
 
@@ -61,9 +61,9 @@ def test_an_interrupted_ingest_says_what_is_committed_and_how_to_finish(
     """Ctrl-C: exit 130, one line with the records committed so far; the rerun completes the rest."""
     from importlib import import_module
 
-    from zerolang.memory.store import Progress
+    from zerolang.knowledge.store import Progress
 
-    ingest_module = import_module("zerolang.memory.ingest")  # the package's `ingest` is the function
+    ingest_module = import_module("zerolang.knowledge.ingest")  # the package's `ingest` is the function
 
     real = ingest_module.ingest
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 from syrupy.assertion import SnapshotAssertion
 
-from zerolang.ast import Node
+from zerolang.knowledge.hashing import concept_hash, fact_hash
 from zerolang.memory import (
     CompilerInput,
     ContextMeta,
@@ -14,9 +14,9 @@ from zerolang.memory import (
     compile_record,
     load_inputs,
 )
-from zerolang.memory.hashing import concept_hash, fact_hash
-from zerolang.parser import parse
-from zerolang.printer import print_graph
+from zerolang.syntax.ast import Node
+from zerolang.syntax.parser import parse
+from zerolang.syntax.printer import print_graph
 
 from .conftest import (
     AGENT,
@@ -149,8 +149,8 @@ def test_utterance_and_optional_context_fields_are_kept() -> None:
 
 def test_the_compiled_example_matches_the_hand_written_example_memory_graph() -> None:
     """Compiling the content of examples/example_memory.0 gives exactly the hashes that file computes."""
-    from zerolang.interpreter import run
-    from zerolang.parser import parse_file
+    from zerolang.runtime.interpreter import run
+    from zerolang.syntax.parser import parse_file
 
     from .conftest import ROOT
 

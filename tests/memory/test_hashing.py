@@ -7,7 +7,7 @@ import pickle
 import pytest
 
 import zerolang.memory as memory
-from zerolang.errors import ZeroError
+from zerolang.knowledge.hashing import context_hash_of, context_text, fact_text
 from zerolang.memory import (
     ConceptHash,
     ContextHash,
@@ -20,8 +20,8 @@ from zerolang.memory import (
     episode_hash,
     fact_hash,
 )
-from zerolang.memory.hashing import context_hash_of, context_text, fact_text
-from zerolang.values import Hash
+from zerolang.runtime.values import Hash
+from zerolang.util.errors import ZeroError
 
 from .conftest import AGENT, CONTEXT, EPISODE, FACT, LTM, SPEC_CONTEXT
 

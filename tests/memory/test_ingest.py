@@ -9,8 +9,8 @@ from pathlib import Path
 
 import pytest
 
-from zerolang.errors import ZeroError
 from zerolang.memory import InsertResult, MemoryStore, ingest, load_inputs, parse_inputs
+from zerolang.util.errors import ZeroError
 
 from .conftest import EXAMPLE_INPUT, dump
 

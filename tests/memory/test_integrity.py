@@ -5,7 +5,7 @@ from __future__ import annotations
 from hypothesis import given
 from hypothesis import strategies as st
 
-from zerolang.memory.integrity import SEALED, exact_digest, row_digest, seal_of
+from zerolang.knowledge.integrity import SEALED, exact_digest, row_digest, seal_of
 
 _HASH = st.binary(min_size=0, max_size=40)
 _TEXT = st.text(max_size=20)  # any code point, lone surrogates included

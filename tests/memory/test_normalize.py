@@ -9,9 +9,9 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from zerolang.errors import ZeroError
+from zerolang.knowledge.hashing import concept_hash
 from zerolang.memory import DEFAULT_ALIASES, AliasTable, compile_record, normalize_label, normalize_predicate
-from zerolang.memory.hashing import concept_hash
+from zerolang.util.errors import ZeroError
 
 from .conftest import make_input
 

@@ -7,7 +7,7 @@ from collections.abc import Iterator
 
 import pytest
 
-from zerolang.memory.overlap import Ahead, Gate
+from zerolang.knowledge.overlap import Ahead, Gate
 
 
 def numbers(count: int, fail_at: int | None = None) -> Iterator[int]:

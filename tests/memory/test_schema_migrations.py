@@ -9,11 +9,11 @@ from pathlib import Path
 import pytest
 
 from tests.memory.conftest import make_input
-from zerolang.errors import ZeroError
-from zerolang.formats import checkpoint
+from zerolang.knowledge.formats import checkpoint
 from zerolang.memory import MemoryStore, compile_record
-from zerolang.memory.backends.sqlite.backend import APPLICATION_ID
-from zerolang.memory.backends.sqlite.migrations import LATEST, V1, V2, statements
+from zerolang.storage.sqlite.backend import APPLICATION_ID
+from zerolang.storage.sqlite.migrations import LATEST, V1, V2, statements
+from zerolang.util.errors import ZeroError
 
 
 def old_file(path: Path, with_tiers: bool) -> None:
@@ -90,7 +90,7 @@ def test_a_schema_1_file_is_migrated_on_open(tmp_path: Path, with_tiers: bool) -
         assert store.get_concept_by_label("LTM") is not None
         first = checkpoint.of_store(store)
         if with_tiers:
-            from zerolang.memory.tiers import EpisodicMemory, WorkingMemory
+            from zerolang.knowledge.tiers import EpisodicMemory, WorkingMemory
 
             assert sorted(e.access_count for e in EpisodicMemory(store).all()) == [0, 3]
             assert len(WorkingMemory(store, "s")) == 1

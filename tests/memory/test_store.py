@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from zerolang.errors import ZeroError
+from zerolang.knowledge.hashing import concept_hash, context_hash, fact_hash
 from zerolang.memory import (
     AliasTable,
     ConceptHash,
@@ -17,7 +17,7 @@ from zerolang.memory import (
     Progress,
     compile_record,
 )
-from zerolang.memory.hashing import concept_hash, context_hash, fact_hash
+from zerolang.util.errors import ZeroError
 
 from .conftest import LATER, NOW, SPEC_CONTEXT, dump, make_input
 
@@ -372,8 +372,8 @@ def test_check_report_json(filled: MemoryStore) -> None:
 
 
 def test_engine_errors_become_one_line() -> None:
-    import zerolang.memory.backends.sqlite.backend  # noqa: F401 - registers its engine's errors
-    from zerolang.memory.backends import storage_errors
+    import zerolang.storage.sqlite.backend  # noqa: F401 - registers its engine's errors
+    from zerolang.storage import storage_errors
 
     with (
         pytest.raises(ZeroError, match=r"^the memory store failed: database or disk is full$"),
@@ -388,6 +388,6 @@ def test_the_cli_ingests_in_the_library_s_batches() -> None:
     import inspect
 
     from zerolang.cli import memory_cmd
-    from zerolang.memory.store import DEFAULT_BATCH_SIZE
+    from zerolang.knowledge.store import DEFAULT_BATCH_SIZE
 
     assert inspect.signature(memory_cmd.ingest).parameters["batch_size"].default == DEFAULT_BATCH_SIZE

@@ -8,8 +8,8 @@ from typing import Any
 
 import pytest
 
-from zerolang.errors import ZeroError
 from zerolang.memory import CompilerInput, ContextMeta, InputError, SemanticTuple
+from zerolang.util.errors import ZeroError
 
 from .conftest import EXAMPLE_INPUT
 

@@ -42,7 +42,7 @@ def test_query_table_json_and_explain(tmp_path: Path) -> None:
 
 
 def test_query_as_levels_prints_the_result_facts_as_a_document(tmp_path: Path) -> None:
-    from zerolang.formats.compact import parse as parse_compact
+    from zerolang.knowledge.formats.compact import parse as parse_compact
 
     db = ingested(tmp_path)
     query = "match (?x needs ?y) as {}"

@@ -1,4 +1,4 @@
-"""The query grammar's tables driven by `zerolang.lalr` (contextual lexer included) build the tree
+"""The query grammar's tables driven by `zerolang.syntax.lalr` (contextual lexer included) build the tree
 lark builds, token positions and all, and reject exactly what lark rejects."""
 
 from __future__ import annotations
@@ -14,8 +14,8 @@ from lark.exceptions import LarkError
 
 from tests.budget import scaled
 from tests.query.test_properties import keywords, queries
-from zerolang.lalr import Rejected
-from zerolang.query import parser as query_parser
+from zerolang.knowledge.query import parser as query_parser
+from zerolang.syntax.lalr import Rejected
 
 
 def plain(node: Any) -> Any:
@@ -75,7 +75,7 @@ def test_soup_drives_as_lark(text: str) -> None:
 
 
 def test_query_tables_are_plain_data() -> None:
-    from zerolang.lalr import extract_contextual
+    from zerolang.syntax.lalr import extract_contextual
 
     tables = extract_contextual(query_parser._get_parser())
     assert marshal.loads(marshal.dumps(tables)) == tables

@@ -6,9 +6,9 @@ import pytest
 from syrupy.assertion import SnapshotAssertion
 
 from tests.query.conftest import fixed_clock
+from zerolang.knowledge.query import QueryError
+from zerolang.knowledge.query.executor import run_query
 from zerolang.memory import MemoryStore
-from zerolang.query import QueryError
-from zerolang.query.executor import run_query
 
 GOLDEN = [
     'recall "agent" depth 2 limit 10',
@@ -57,7 +57,7 @@ def test_queries_touch_what_they_return(example_store: MemoryStore) -> None:
 
 
 def test_recall_after_consolidation_from_semantic(example_store: MemoryStore) -> None:
-    from zerolang.memory.tiers import consolidate
+    from zerolang.knowledge.tiers import consolidate
 
     result = consolidate(example_store, min_episodes=2, clock=fixed_clock)
     assert (result.promoted, result.pruned) == (1, 0)  # agent needs long-term-memory: two episodes

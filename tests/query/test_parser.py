@@ -4,9 +4,9 @@ from __future__ import annotations
 
 import pytest
 
-from zerolang.errors import ZeroError
-from zerolang.query import QueryError, parse_query
-from zerolang.query.ast import Label, Var
+from zerolang.knowledge.query import QueryError, parse_query
+from zerolang.knowledge.query.ast import Label, Var
+from zerolang.util.errors import ZeroError
 
 
 def test_recall_with_every_clause() -> None:

@@ -8,8 +8,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from tests.budget import scaled
-from zerolang.errors import ZeroError
-from zerolang.query import Query, QueryError, parse_query
+from zerolang.knowledge.query import Query, QueryError, parse_query
+from zerolang.util.errors import ZeroError
 
 names = st.from_regex(r"[a-z0-9][a-z0-9_.\-]{0,12}", fullmatch=True).filter(
     lambda s: (
@@ -173,8 +173,8 @@ known = st.one_of(st.sampled_from(["agent", "ltm", '"0-memory"', "episodic-memor
 def test_generated_queries_run_or_fail_cleanly(text: str) -> None:
     """Over the example store, a generated query returns rows or a `ZeroError` (an unknown seed)."""
     from tests.query.conftest import EXAMPLE, INGESTED, fixed_clock
+    from zerolang.knowledge.query.executor import run_query
     from zerolang.memory import MemoryStore, ingest, load_inputs
-    from zerolang.query.executor import run_query
 
     with MemoryStore() as store:
         ingest(store, load_inputs(EXAMPLE), now=INGESTED)

@@ -7,8 +7,8 @@ from datetime import UTC, datetime, timedelta
 
 import pytest
 
+from zerolang.knowledge.types import CompilerInput, ContextMeta, SemanticTuple
 from zerolang.memory import MemoryStore, ingest
-from zerolang.memory.types import CompilerInput, ContextMeta, SemanticTuple
 
 T0 = datetime(2026, 3, 1, tzinfo=UTC)
 DAY = timedelta(days=1)

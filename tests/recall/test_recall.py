@@ -14,11 +14,11 @@ from __future__ import annotations
 import pytest
 
 from tests.recall.conftest import Clock, add
-from zerolang.errors import ZeroError
+from zerolang.knowledge.recall import RecallOptions, TraversalConfig, Weights, bfs, recall, spread
+from zerolang.knowledge.recall.ranking import importance
+from zerolang.knowledge.tiers import EpisodicMemory
 from zerolang.memory import MemoryStore, concept_hash, fact_hash
-from zerolang.memory.recall import RecallOptions, TraversalConfig, Weights, bfs, recall, spread
-from zerolang.memory.recall.ranking import importance
-from zerolang.memory.tiers import EpisodicMemory
+from zerolang.util.errors import ZeroError
 
 
 @pytest.fixture

@@ -7,8 +7,7 @@ import math
 import pytest
 
 from tests.recall.conftest import DAY, T0, Clock, add
-from zerolang.memory import MemoryStore, fact_hash
-from zerolang.memory.tiers import (
+from zerolang.knowledge.tiers import (
     EpisodicMemory,
     SemanticMemory,
     WorkingMemory,
@@ -17,7 +16,8 @@ from zerolang.memory.tiers import (
     decay,
     ensure_tiers,
 )
-from zerolang.memory.types import EpisodeHash
+from zerolang.knowledge.types import EpisodeHash
+from zerolang.memory import MemoryStore, fact_hash
 
 WEEK = 7 * 24 * 3600.0
 
@@ -41,7 +41,7 @@ def test_bayes_merge() -> None:
 def test_tables_are_created_idempotently_and_leave_the_schema_version(store: MemoryStore) -> None:
     ensure_tiers(store)
     ensure_tiers(store)
-    from zerolang.memory.backends.sqlite.migrations import LATEST
+    from zerolang.storage.sqlite.migrations import LATEST
 
     assert store.backend.schema_version == LATEST  # type: ignore[attr-defined]
     assert store.check().ok

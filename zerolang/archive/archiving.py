@@ -13,7 +13,7 @@ from zerolang.archive.document import MemoryDocument, parse_time
 from zerolang.archive.index import IndexRecord, IndexStore, axis
 from zerolang.archive.store import Archive
 from zerolang.archive.summarize import Summarizer, extractive_summary
-from zerolang.errors import ZeroError
+from zerolang.util.errors import ZeroError
 
 
 @dataclass(frozen=True, slots=True)

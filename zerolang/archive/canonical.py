@@ -24,7 +24,7 @@ import json
 import math
 from typing import Any
 
-from zerolang.errors import ZeroError
+from zerolang.util.errors import ZeroError
 
 MAX_EXACT_INTEGER = 2**53 - 1
 _NAMED_ESCAPES = {'"': '\\"', "\\": "\\\\", "\b": "\\b", "\f": "\\f", "\n": "\\n", "\r": "\\r", "\t": "\\t"}

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from zerolang.errors import ZeroError
+from zerolang.util.errors import ZeroError
 
 WARM_LEVEL = 3
 COLD_LEVEL = 9  # with the bundle's dictionary: 19 saves ~15% more bytes at ~8x the time

@@ -33,7 +33,7 @@ from zerolang.archive.index import IndexRecord, IndexStore, axis
 from zerolang.archive.policy import Caller
 from zerolang.archive.store import Archive
 from zerolang.archive.summarize import Summarizer, extractive_summary
-from zerolang.errors import ZeroError
+from zerolang.util.errors import ZeroError
 
 BLOCK_KIND = "zero.summary"
 

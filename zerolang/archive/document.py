@@ -28,7 +28,7 @@ from datetime import UTC, datetime
 from typing import Any
 
 from zerolang.archive.canonical import CanonicalError, canonical_bytes, loads_strict
-from zerolang.errors import ZeroError
+from zerolang.util.errors import ZeroError
 
 HASH_ALGO = "sha256"
 HASH_PREFIX = "sha256:"

@@ -30,7 +30,7 @@ from zerolang.archive.document import MemoryDocument, parse_hash, utc_now
 from zerolang.archive.index import IndexQuery, IndexRecord, IndexStore, today_utc
 from zerolang.archive.policy import Caller, Decision, Policy, Subject, Use, clearance_of, decide
 from zerolang.archive.store import Archive, CorruptDocument, MissingDocument
-from zerolang.errors import ZeroError
+from zerolang.util.errors import ZeroError
 
 
 class Refused(ZeroError):

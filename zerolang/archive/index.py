@@ -13,7 +13,7 @@ One `IndexRecord` per archived document: its summary, its hash, and coordinates:
   `created_at`.
 
 `IndexStore` is the small protocol an index implements: `MemoryIndex` (here, a dict) and the
-memory backends' `memory_index` table (`zerolang.memory.backends.sql.index.SqlIndex`, a
+memory backends' `memory_index` table (`zerolang.storage.sql.index.SqlIndex`, a
 backend's `.index`, on SQLite and PostgreSQL alike, keyed by space) pass one contract suite.
 No SQL lives in this package. Searching returns records, that is summaries and hashes: never a
 document's text.
@@ -28,7 +28,7 @@ from datetime import UTC, date, datetime
 from typing import Any, Protocol
 
 from zerolang.archive.document import parse_hash, parse_time
-from zerolang.errors import ZeroError
+from zerolang.util.errors import ZeroError
 
 AXIS_MIN, AXIS_MAX = -15, 15
 REVOKED = "revoked"
@@ -262,9 +262,9 @@ def open_index(location: str, *, space: str = "default", create: bool = True) ->
     """
     if location == "memory:":
         return MemoryIndex()
-    from zerolang.memory.backends import open_backend
-    from zerolang.memory.backends.sql.core import SqlCore
-    from zerolang.memory.backends.sql.index import SqlIndex
+    from zerolang.storage import open_backend
+    from zerolang.storage.sql.core import SqlCore
+    from zerolang.storage.sql.index import SqlIndex
 
     if location == "sqlite::memory:":
         location = ":memory:"

@@ -51,7 +51,7 @@ from pathlib import Path
 from typing import Any
 
 from zerolang.archive.index import AXIS_MAX, AXIS_MIN, REVOKED
-from zerolang.errors import ZeroError
+from zerolang.util.errors import ZeroError
 
 POLICY_VERSION = 1
 

@@ -29,8 +29,8 @@ from functools import cache
 from pathlib import Path
 from typing import Any
 
-from zerolang.config import find_pyproject
-from zerolang.errors import ZeroError
+from zerolang.util.config import find_pyproject
+from zerolang.util.errors import ZeroError
 
 COMPACTION_MODES = ("off", "manual")
 POSITIONAL_PROVIDERS = ("sql",)
@@ -109,7 +109,7 @@ def parse_memory_settings(table: object, pyproject: Path) -> MemorySettings:
     )
 
 
-# Keys of [tool.zero.memory] that another module reads and checks (zerolang.config: the store's own).
+# Keys of [tool.zero.memory] that another module reads and checks (zerolang.util.config: the store's own).
 _READ_ELSEWHERE = frozenset({"single-valued", "single_valued"})
 
 
@@ -142,7 +142,7 @@ def _path(value: str | None, base: Path) -> Path | None:
 
 def _check_dsn(dsn: str, base: Path, pyproject: Path) -> str:
     """The memory store the index lives in: a SQLite path or a postgresql:// URL."""
-    from zerolang.memory.backends import is_url
+    from zerolang.storage import is_url
 
     if dsn == "sqlite::memory:" or is_url(dsn):
         return dsn

@@ -38,7 +38,7 @@ from zerolang.archive.document import (
     parse_hash,
 )
 from zerolang.archive.files import BatchWriter, is_temp, locked, write_atomic
-from zerolang.errors import ZeroError
+from zerolang.util.errors import ZeroError
 
 FORMAT = "zerolang-archive"
 VERSION = 1

@@ -148,8 +148,8 @@ def load_documents(file: str) -> list[tuple[str, MemoryDocument]]:
     """(where, document) for a file of one document, a JSON array of them, or JSON Lines; - is stdin."""
     from zerolang.archive.canonical import loads_strict
     from zerolang.archive.document import document_from_json, utc_now
-    from zerolang.errors import ZeroError
-    from zerolang.files import read_text
+    from zerolang.util.errors import ZeroError
+    from zerolang.util.files import read_text
 
     name = "<stdin>" if file == "-" else file
     text = sys.stdin.read() if file == "-" else read_text(file, "document file")
@@ -347,7 +347,7 @@ def tier(
     """
     from zerolang.archive.document import parse_time
     from zerolang.archive.store import Tier
-    from zerolang.errors import ZeroError
+    from zerolang.util.errors import ZeroError
 
     try:
         goal = Tier(target)

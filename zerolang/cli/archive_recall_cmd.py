@@ -39,7 +39,7 @@ def open_index(db: str | None, space: str, *, create: bool) -> IndexStore:
     from zerolang.archive.index import open_index as open_location
     from zerolang.archive.settings import memory_settings_for
     from zerolang.cli.stores import default_store, prepare_folder
-    from zerolang.memory.backends import is_url
+    from zerolang.storage import is_url
 
     location = db or memory_settings_for().index_sql_dsn
     if location is None:
@@ -55,7 +55,7 @@ def open_index(db: str | None, space: str, *, create: bool) -> IndexStore:
 def load_policy_option(option: Path | None) -> Policy:
     from zerolang.archive.policy import load_policy
     from zerolang.archive.settings import memory_settings_for
-    from zerolang.errors import ZeroError
+    from zerolang.util.errors import ZeroError
 
     path = option or memory_settings_for().archive_policy
     if path is None:
@@ -145,10 +145,10 @@ def policy_(
 
 def _read_conversation(file: str, channel: str, session: str) -> Conversation:
     from zerolang.archive.compaction import Conversation
-    from zerolang.files import read_text
+    from zerolang.util.files import read_text
 
     text = sys.stdin.read() if file == "-" else read_text(file, "conversation")
-    from zerolang.errors import ZeroError
+    from zerolang.util.errors import ZeroError
 
     try:
         return Conversation.from_jsonl(text, channel=channel, session=session)
@@ -220,7 +220,7 @@ def compact(
     """
     from zerolang.archive.compaction import compact as compact_range
     from zerolang.archive.compaction import keep_last as last
-    from zerolang.errors import ZeroError
+    from zerolang.util.errors import ZeroError
 
     conversation = _read_conversation(file, channel, session)
     if keep_last is not None:
@@ -302,7 +302,7 @@ def revoke(
     """
     from zerolang.archive.document import parse_hash
     from zerolang.archive.index import REVOKED
-    from zerolang.errors import ZeroError
+    from zerolang.util.errors import ZeroError
 
     digests = [parse_hash(text) for text in hashes]
     _open(root)  # the archive must exist

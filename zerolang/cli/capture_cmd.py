@@ -45,9 +45,9 @@ def capture(
 
     Every file is read before anything is stored; capturing again adds only what is new.
     """
-    from zerolang.errors import ZeroError
     from zerolang.experience.capture import capture_files, expand
     from zerolang.experience.transcripts import FORMATS
+    from zerolang.util.errors import ZeroError
 
     if fmt is not None and fmt not in FORMATS:
         raise ZeroError(f"--format {fmt!r}: expected one of {', '.join(FORMATS)}")

@@ -12,7 +12,7 @@ def check_paths(paths: list[str], as_json: bool) -> int:
     """Check each file (folders searched) and print the outcome; the exit code (1 if any has a problem)."""
     from zerolang.cli.fast import echo
     from zerolang.cli.stdin import STDIN
-    from zerolang.files import find_sources
+    from zerolang.util.files import find_sources
 
     files: list[str] = (
         [STDIN]
@@ -42,7 +42,7 @@ def check_paths(paths: list[str], as_json: bool) -> int:
 
 
 def _no_files(paths: list[str]) -> Exception:
-    from zerolang.errors import ZeroError
+    from zerolang.util.errors import ZeroError
 
     return ZeroError(f"no .0 or .0c files under {', '.join(paths)}")
 
@@ -50,9 +50,9 @@ def _no_files(paths: list[str]) -> Exception:
 def _check_one(file: str) -> dict[str, Any]:
     """One file's outcome: `ok` and a summary, or the error and its problems (JSON-ready)."""
     from zerolang.cli.stdin import NAME, STDIN, is_compact, read_stdin
-    from zerolang.errors import ValidationError, ZeroError
-    from zerolang.parser import parse, read_source
-    from zerolang.validator import validate
+    from zerolang.runtime.validator import validate
+    from zerolang.syntax.parser import parse, read_source
+    from zerolang.util.errors import ValidationError, ZeroError
 
     name = NAME if file == STDIN else file
     try:
@@ -87,8 +87,8 @@ def _problem(code: str | None, message: str, span: Any, severity: str) -> dict[s
 
 def _check_compact(source: str, path: str) -> str:
     """A `.0c` document parses and every hash it implies is recomputed: what it holds, in words."""
-    from zerolang.formats.compact import parse as parse_compact
-    from zerolang.formats.levels import level_of
+    from zerolang.knowledge.formats.compact import parse as parse_compact
+    from zerolang.knowledge.formats.levels import level_of
 
     level = level_of(source)
     if str(level) != "L2":

@@ -21,8 +21,8 @@ from zerolang.cli.experience_store import ExperienceDbOption
 if TYPE_CHECKING:
     from zerolang.convo.memory import ConversationMemory
     from zerolang.convo.store import EntryStore
-    from zerolang.memory.backends.postgres.convo import PostgresEntryStore
-    from zerolang.memory.backends.sqlite.convo import SqliteEntryStore
+    from zerolang.storage.postgres.convo import PostgresEntryStore
+    from zerolang.storage.sqlite.convo import SqliteEntryStore
 
 P = ParamSpec("P")
 
@@ -53,10 +53,10 @@ def _store(db: Path | None, *, create: bool) -> SqliteEntryStore | PostgresEntry
 
     where = store_location(db, create=create)
     if isinstance(where, str):
-        from zerolang.memory.backends.postgres.convo import PostgresEntryStore
+        from zerolang.storage.postgres.convo import PostgresEntryStore
 
         return PostgresEntryStore(where)
-    from zerolang.memory.backends.sqlite.convo import SqliteEntryStore
+    from zerolang.storage.sqlite.convo import SqliteEntryStore
 
     return SqliteEntryStore(where, create=create)
 
@@ -118,7 +118,7 @@ def store_turn(
 ) -> None:
     """Store a finished turn: the (pruned) history and the turn's metadata."""
     from zerolang.convo.model import ChatMessage
-    from zerolang.errors import ZeroError
+    from zerolang.util.errors import ZeroError
 
     try:
         raw = json.loads(file.read_text(encoding="utf-8"))

@@ -12,8 +12,8 @@ from typing import TYPE_CHECKING, Annotated
 import typer
 
 if TYPE_CHECKING:
-    from zerolang.memory.backends.postgres.experience import PostgresExperienceStore
-    from zerolang.memory.backends.sqlite.experience import SqliteExperienceStore
+    from zerolang.storage.postgres.experience import PostgresExperienceStore
+    from zerolang.storage.sqlite.experience import SqliteExperienceStore
 
 DB_ENV = "ZERO_EXPERIENCE_DB"
 
@@ -53,10 +53,10 @@ def open_store(option: Path | None, *, create: bool) -> SqliteExperienceStore | 
     """A SQLite file, or PostgreSQL when `--db` is a `postgresql://` URL (extra `postgres`)."""
     where = store_location(option, create=create)
     if isinstance(where, str):
-        from zerolang.memory.backends.postgres.experience import PostgresExperienceStore
+        from zerolang.storage.postgres.experience import PostgresExperienceStore
 
         return PostgresExperienceStore(where)
-    from zerolang.memory.backends.sqlite.experience import SqliteExperienceStore
+    from zerolang.storage.sqlite.experience import SqliteExperienceStore
 
     return SqliteExperienceStore(where, create=create)
 

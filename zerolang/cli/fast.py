@@ -174,7 +174,7 @@ def _reporting(action: Callable[[], int]) -> int:
     """Run the command; a ZeroError is printed and exits 1, a closed stdout exits 1 quietly (as click)."""
     import errno
 
-    from zerolang.errors import ZeroError
+    from zerolang.util.errors import ZeroError
 
     try:
         code = action()

@@ -56,9 +56,9 @@ def run_fmt(paths: list[str], *, check: bool, diff: bool, compat: bool, line_wid
             raise typer.BadParameter("`-` (stdin) cannot be combined with other paths", param_hint="PATH")
         return _format_stdin(check=check, diff=diff, compat=compat, line_width=line_width)
     from zerolang.cli.output import print_error
-    from zerolang.config import settings_for
-    from zerolang.errors import ZeroError
-    from zerolang.files import find_sources, read_text, write_text_atomic
+    from zerolang.util.config import settings_for
+    from zerolang.util.errors import ZeroError
+    from zerolang.util.files import find_sources, read_text, write_text_atomic
 
     files = find_sources([Path(path) for path in paths], SUFFIXES)
     if not files:
@@ -95,11 +95,11 @@ def run_fmt(paths: list[str], *, check: bool, diff: bool, compat: bool, line_wid
 
 
 def _format(text: str, path: str, width: int) -> str:
-    from zerolang.errors import Severity, ZeroError
+    from zerolang.util.errors import Severity, ZeroError
 
-    if path.endswith(".0c"):  # compact memory: its own canonical form (zerolang.formats)
-        from zerolang.formats.compact import format_text
-        from zerolang.formats.lint import findings, level
+    if path.endswith(".0c"):  # compact memory: its own canonical form (zerolang.knowledge.formats)
+        from zerolang.knowledge.formats.compact import format_text
+        from zerolang.tools.lint.compact import findings, level
 
         if level(text) != "L2":  # an L0 or L1 export is a lossy view with no other form: checked, kept
             problems = [finding for finding in findings(text, path) if finding.severity is Severity.ERROR]
@@ -107,14 +107,14 @@ def _format(text: str, path: str, width: int) -> str:
                 raise ZeroError(problems[0].message, path=path, span=problems[0].span, source=text)
             return text
         return format_text(text, path)
-    from zerolang.formatter import format_source
+    from zerolang.tools.formatter import format_source
 
     return format_source(text, path, width=width)
 
 
 def _format_stdin(*, check: bool, diff: bool, compat: bool, line_width: int | None) -> int:
-    from zerolang.config import settings_for
-    from zerolang.files import read_stdin_text
+    from zerolang.util.config import settings_for
+    from zerolang.util.files import read_stdin_text
 
     text = read_stdin_text()
     width = line_width or settings_for(Path.cwd()).line_width
@@ -134,7 +134,7 @@ def _format_stdin(*, check: bool, diff: bool, compat: bool, line_width: int | No
 
 def _print_compat(text: str, path: str, width: int) -> None:
     from zerolang.cli.output import print_diagnostic
-    from zerolang.formatter import to_compat
+    from zerolang.tools.formatter import to_compat
 
     result = to_compat(text, path, width=width)
     sys.stdout.write(result.text)

@@ -15,8 +15,8 @@ def keygen(
     force: Annotated[bool, typer.Option("--force", help="Overwrite an existing file.")] = False,
 ) -> None:
     """Write a new Ed25519 private key (PEM, mode 0600) for real Sign/Verify."""
-    from zerolang.errors import ZeroError
-    from zerolang.signing import generate_key_file
+    from zerolang.runtime.signing import generate_key_file
+    from zerolang.util.errors import ZeroError
 
     if file.exists() and not force:
         raise ZeroError(f"{file}: already exists (use --force to replace it)")

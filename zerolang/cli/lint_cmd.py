@@ -10,8 +10,8 @@ from typing import TYPE_CHECKING, Annotated
 import typer
 
 if TYPE_CHECKING:
-    from zerolang.lint.report import Format
-    from zerolang.lint.runner import FileResult, Options
+    from zerolang.tools.lint.report import Format
+    from zerolang.tools.lint.runner import FileResult, Options
 
 
 class OutputFormat(StrEnum):
@@ -83,8 +83,8 @@ def lint(
       Z019  unread-param              warning  unsafe fix
     """
     from zerolang.cli.stdin import STDIN
-    from zerolang.lint.report import Format, remaining, render
-    from zerolang.lint.runner import Options, lint_paths
+    from zerolang.tools.lint.report import Format, remaining, render
+    from zerolang.tools.lint.runner import Options, lint_paths
 
     if explain is not None:
         typer.echo(_explanation(explain))
@@ -115,8 +115,8 @@ def lint(
 def _lint_stdin(options: Options, chosen: Format) -> None:
     """`zero lint -`: the report on stdout; with --fix, the fixed document on stdout, the report on stderr."""
     from zerolang.cli.stdin import NAME, is_compact, read_stdin
-    from zerolang.lint.report import remaining, render
-    from zerolang.lint.runner import lint_text
+    from zerolang.tools.lint.report import remaining, render
+    from zerolang.tools.lint.runner import lint_text
 
     source = read_stdin()
     result = lint_text(source, NAME, options, compact=is_compact(source))
@@ -132,7 +132,7 @@ def _lint_stdin(options: Options, chosen: Format) -> None:
 
 def _selectors(values: list[str] | None, option: str) -> tuple[str, ...] | None:
     """Validated selectors from the command line; a code that matches no rule is a usage error (exit 2)."""
-    from zerolang.lint.selection import parse_selectors, unknown_selectors
+    from zerolang.tools.lint.selection import parse_selectors, unknown_selectors
 
     if values is None:
         return None
@@ -144,8 +144,8 @@ def _selectors(values: list[str] | None, option: str) -> tuple[str, ...] | None:
 
 
 def _explanation(code: str) -> str:
-    from zerolang.codes import CODES
-    from zerolang.lint.rules import RULES
+    from zerolang.tools.lint.rules import RULES
+    from zerolang.util.codes import CODES
 
     wanted = code.strip().upper()
     rule = RULES.get(wanted)
@@ -175,7 +175,7 @@ def _print_rich(results: list[FileResult], *, fixing: bool, unsafe: bool) -> Non
     from rich.text import Text
 
     from zerolang.cli.terminal import console as make_console
-    from zerolang.lint.report import text
+    from zerolang.tools.lint.report import text
 
     console = make_console(soft_wrap=True)
     for line in text.render(results, fixing=fixing, unsafe=unsafe):

@@ -19,7 +19,7 @@ def lsp(
     formatting, hover docs, go to definition, references, rename of node ids,
     completion and an outline. Needs the `lsp` extra: pip install 'zerolang[lsp]'.
     """
-    from zerolang.errors import ZeroError
+    from zerolang.util.errors import ZeroError
 
     try:
         from zerolang.lsp.server import serve_stdio

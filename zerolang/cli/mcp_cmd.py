@@ -51,8 +51,8 @@ def mcp(
     from zerolang.cli.archive_cmd import resolve_root
     from zerolang.cli.experience_store import default_path
     from zerolang.cli.stores import _open
-    from zerolang.errors import ZeroError
-    from zerolang.memory.handle import Memory
+    from zerolang.memory.api import Memory
+    from zerolang.util.errors import ZeroError
 
     try:
         from zerolang.mcp.server import ArchiveAccess, build_server

@@ -25,12 +25,12 @@ from zerolang.cli.stores import DB_ENV, SPACE_ENV, _open, as_of, damaged_store_e
 if TYPE_CHECKING:
     from rich.progress import TaskID
 
-    from zerolang.memory.ingest import SourcedInput
-    from zerolang.memory.migrate import SpaceCopy
-    from zerolang.memory.normalize import AliasTable
-    from zerolang.memory.store import CheckReport, ConceptView, FactView, InsertResult, MemoryStore
-    from zerolang.memory.store import Progress as StoreProgress
-    from zerolang.memory.tiers import Episode
+    from zerolang.knowledge.ingest import SourcedInput
+    from zerolang.knowledge.migrate import SpaceCopy
+    from zerolang.knowledge.normalize import AliasTable
+    from zerolang.knowledge.store import CheckReport, ConceptView, FactView, InsertResult, MemoryStore
+    from zerolang.knowledge.store import Progress as StoreProgress
+    from zerolang.knowledge.tiers import Episode
 
 P = ParamSpec("P")
 
@@ -66,7 +66,7 @@ def _storage_errors(command: Callable[P, None]) -> Callable[P, None]:
 
     @functools.wraps(command)
     def wrapper(*args: P.args, **kwargs: P.kwargs) -> None:
-        from zerolang.memory.backends import storage_errors
+        from zerolang.storage import storage_errors
 
         db, space = kwargs.get("db"), kwargs.get("space")
         with (
@@ -122,7 +122,7 @@ JsonOption = Annotated[bool, typer.Option("--json", help="Print one JSON documen
 
 
 def _aliases(path: Path | None) -> AliasTable:
-    from zerolang.memory.normalize import AliasTable
+    from zerolang.knowledge.normalize import AliasTable
 
     return AliasTable.default() if path is None else AliasTable.from_file(path)
 
@@ -167,9 +167,9 @@ def ingest(
     atomically and the ingest commits as it goes, so an interrupted run keeps
     what it finished and a rerun completes the rest.
     """
-    from zerolang.memory.ingest import ingest as ingest_inputs
-    from zerolang.memory.ingest import load_inputs
-    from zerolang.memory.tiers import format_time
+    from zerolang.knowledge.ingest import ingest as ingest_inputs
+    from zerolang.knowledge.ingest import load_inputs
+    from zerolang.util.times import format_time
 
     table = _aliases(aliases)
     stamp = None if now is None else format_time(as_of(now)())
@@ -223,7 +223,7 @@ def _ingest_with_progress(
     from rich.console import Console
     from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
 
-    from zerolang.memory.ingest import ingest as ingest_inputs
+    from zerolang.knowledge.ingest import ingest as ingest_inputs
 
     columns = (
         TextColumn("ingesting"),
@@ -272,10 +272,10 @@ def compile_(
     aliases: AliasOption = None,
 ) -> None:
     """Print the .0 graph of one input: `zero run` on it recomputes the record's hashes."""
-    from zerolang.errors import ZeroError
-    from zerolang.memory.compiler import compile_input
-    from zerolang.memory.ingest import load_inputs
-    from zerolang.printer import print_graph
+    from zerolang.knowledge.compiler import compile_input
+    from zerolang.knowledge.ingest import load_inputs
+    from zerolang.syntax.printer import print_graph
+    from zerolang.util.errors import ZeroError
 
     inputs = load_inputs(file)
     if len(inputs) != 1:
@@ -287,7 +287,7 @@ def compile_(
     if output is None:
         sys.stdout.write(text)
         return
-    from zerolang.files import write_text_atomic
+    from zerolang.util.files import write_text_atomic
 
     write_text_atomic(output, text)
     typer.echo(f"Wrote {output}", err=True)
@@ -314,8 +314,8 @@ def get(
     ] = False,
 ) -> None:
     """Show a concept and every fact it is the subject or object of, with their episodes."""
-    from zerolang.errors import ZeroError
-    from zerolang.memory.normalize import normalize_label
+    from zerolang.knowledge.normalize import normalize_label
+    from zerolang.util.errors import ZeroError
 
     table = _aliases(aliases)
     with _open(db, create=False, space=space) as store:
@@ -431,7 +431,7 @@ def _print_report(report: CheckReport, path: str) -> None:
     typer.echo(f"error: {path}: {_plural(len(report.problems), 'problem')} in {checked}", err=True)
 
 
-# ---- tiers: consolidate, sweep (zerolang.memory.tiers) --------------------------------------
+# ---- tiers: consolidate, sweep (zerolang.knowledge.tiers) --------------------------------------
 
 NowOption = Annotated[
     str | None,
@@ -473,7 +473,7 @@ def consolidate(
 
     Pruning removes observations only: every fact and concept stays.
     """
-    from zerolang.memory.tiers import consolidate as run_consolidation
+    from zerolang.knowledge.tiers import consolidate as run_consolidation
 
     with _open(db, create=False, space=space) as store:
         result = run_consolidation(
@@ -510,7 +510,7 @@ def consolidate(
 
 
 def _fact_texts(store: MemoryStore, facts: list[bytes]) -> dict[bytes, str]:
-    from zerolang.memory.recall import fact_texts
+    from zerolang.knowledge.recall import fact_texts
 
     return fact_texts(store, facts)
 
@@ -544,7 +544,7 @@ def sweep(
     verifies every fact and `export --since` explains what it cannot express.
     Episodes of semantic facts are never pruned.
     """
-    from zerolang.memory.tiers import EpisodicMemory
+    from zerolang.knowledge.tiers import EpisodicMemory
 
     with _open(db, create=False, space=space) as store:
         memory = EpisodicMemory(store, half_life_days * 86400, min_confidence, as_of(now))
@@ -564,7 +564,7 @@ def sweep(
     typer.echo(f"{_plural(len(removed), 'decayed episode')} pruned (facts and concepts kept)")
 
 
-# ---- export, import, checkpoint (.0c, levels, deltas: zerolang.formats) ---------------------
+# ---- export, import, checkpoint (.0c, levels, deltas: zerolang.knowledge.formats) ---------------------
 
 
 @_command("export")
@@ -586,11 +586,11 @@ def export(
     output: Annotated[Path | None, typer.Option("--output", "-o", metavar="FILE", help="Write here.")] = None,
 ) -> None:
     """Write the memory as .0c (at a detail level), JSON or .0 graphs; --since writes a delta."""
-    from zerolang.errors import ZeroError
-    from zerolang.files import write_text_atomic
-    from zerolang.formats.exchange import Format
-    from zerolang.formats.exchange import export as export_store
-    from zerolang.formats.levels import Level
+    from zerolang.knowledge.formats.exchange import Format
+    from zerolang.knowledge.formats.exchange import export as export_store
+    from zerolang.knowledge.formats.levels import Level
+    from zerolang.util.errors import ZeroError
+    from zerolang.util.files import write_text_atomic
 
     if form not in Format._value2member_map_ or level not in Level._value2member_map_:
         raise ZeroError(f"--format is 0, 0c or json and --level L0, L1 or L2 (got {form!r}, {level!r})")
@@ -605,7 +605,7 @@ def export(
 @_command("checkpoint")
 def checkpoint(db: DbOption = None, space: SpaceOption = "default", as_json: JsonOption = False) -> None:
     """Print the store's checkpoint: a hash of every concept and episode, then the counts."""
-    from zerolang.formats.checkpoint import of_store
+    from zerolang.knowledge.formats.checkpoint import of_store
 
     with _open(db, create=False, space=space) as store:
         state = of_store(store)
@@ -622,9 +622,9 @@ def import_(
     space: SpaceOption = "default",
 ) -> None:
     """Load an export into the store, all or nothing; a delta applies only on its base checkpoint."""
-    from zerolang.files import read_stdin_text, read_text
-    from zerolang.formats.checkpoint import of_store
-    from zerolang.formats.exchange import import_text
+    from zerolang.knowledge.formats.checkpoint import of_store
+    from zerolang.knowledge.formats.exchange import import_text
+    from zerolang.util.files import read_stdin_text, read_text
 
     text = read_stdin_text() if file == "-" else read_text(file)
     name = "<stdin>" if file == "-" else file
@@ -634,7 +634,7 @@ def import_(
     typer.echo(f"Imported {name} ({kind}, {_plural(relations, 'relation')}); checkpoint {state}")
 
 
-# ---- migrate, grant (zerolang.memory.migrate, the PostgreSQL backend) ----------------------
+# ---- migrate, grant (zerolang.knowledge.migrate, the PostgreSQL backend) ----------------------
 
 
 @_command("migrate")
@@ -652,8 +652,8 @@ def migrate(
 
     Rerunning an interrupted copy completes it without duplicates.
     """
-    from zerolang.formats.checkpoint import of_store
-    from zerolang.memory.migrate import copy_store
+    from zerolang.knowledge.formats.checkpoint import of_store
+    from zerolang.knowledge.migrate import copy_store
 
     with _open(source, create=False) as origin, _open(target, create=True) as destination:
         spaces = None if space is None else [space]
@@ -683,7 +683,7 @@ def _copy_with_progress(
     from rich.console import Console
     from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
 
-    from zerolang.memory.migrate import CopyProgress, copy_store
+    from zerolang.knowledge.migrate import CopyProgress, copy_store
 
     columns = (TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(), TimeRemainingColumn())
     with Progress(*columns, console=Console(stderr=True), transient=True) as bar:
@@ -704,7 +704,7 @@ def grant(
     space: SpaceOption = "default",
 ) -> None:
     """Let a PostgreSQL role read and write one space (row-level security keeps it out of the others)."""
-    from zerolang.errors import ZeroError
+    from zerolang.util.errors import ZeroError
 
     with _open(db, create=True, space=space) as store:
         grant_space = getattr(store.backend, "grant_space", None)

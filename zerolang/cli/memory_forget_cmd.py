@@ -1,4 +1,4 @@
-"""`zero memory forget | restore | purge | tombstones`: recorded forgetting (see `zerolang.memory.forget`)."""
+"""`zero memory forget | restore | purge | tombstones`: recorded forgetting (`zerolang.knowledge.forget`)."""
 
 from __future__ import annotations
 
@@ -25,7 +25,7 @@ NowOption = Annotated[
 
 
 def _stamp(now: str | None) -> str:
-    from zerolang.memory.tiers import format_time
+    from zerolang.util.times import format_time
 
     return format_time(as_of(now)())
 
@@ -75,10 +75,10 @@ def forget(
     --experiences, captured experiences and conversation turns that mention a forgotten concept
     are left out of `zero recall` and `zero convo` too (and erased with --purge).
     """
-    from zerolang.errors import ZeroError
     from zerolang.experience.forgotten import apply_forget, term_keys
-    from zerolang.memory.forget import Selector
-    from zerolang.memory.forget import forget as forget_in
+    from zerolang.knowledge.forget import Selector
+    from zerolang.knowledge.forget import forget as forget_in
+    from zerolang.util.errors import ZeroError
 
     chosen = [
         (kind, value)
@@ -145,7 +145,7 @@ def restore(
     as_json: JsonOption = False,
 ) -> None:
     """Lift a tombstone: what it forgot comes back (unless purged) and may be ingested again."""
-    from zerolang.memory.forget import restore as restore_in
+    from zerolang.knowledge.forget import restore as restore_in
 
     with experience_stores(experiences) as reached:
         with _open(db, create=False, space=space) as store:
@@ -173,7 +173,7 @@ def purge(
 ) -> None:
     """Erase a forgotten thing for good: the tombstone keeps only its hash and the hashes it blocks."""
     from zerolang.experience.forgotten import erase
-    from zerolang.memory.forget import purge as purge_in
+    from zerolang.knowledge.forget import purge as purge_in
 
     with experience_stores(experiences) as reached:
         with _open(db, create=False, space=space) as store:
@@ -228,15 +228,15 @@ def retract(
     as_json: JsonOption = False,
 ) -> None:
     """Retract a fact: its validity is closed and it is retired, kept for history (not forgotten)."""
-    from zerolang.memory import temporal
-    from zerolang.memory.forget import fact_key
+    from zerolang.knowledge import temporal
+    from zerolang.knowledge.forget import fact_key
 
     at = _stamp(now)
     with _open(db, create=False, space=space) as store:
         key, text = fact_key(store, fact, _aliases(aliases))
         found = store.backend.facts([key]).get(key)
         if found is None:
-            from zerolang.errors import ZeroError
+            from zerolang.util.errors import ZeroError
 
             raise ZeroError(f"no fact `{fact}` in {store.path}")
         span = temporal.retract(
@@ -260,7 +260,7 @@ def history(
     as_json: JsonOption = False,
 ) -> None:
     """Show a concept's facts over time: when each was true, when it was learned and retired, and why."""
-    from zerolang.memory.history import concept_history
+    from zerolang.knowledge.history import concept_history
 
     with _open(db, create=False, space=space) as store:
         entries = concept_history(store, label, _aliases(aliases))

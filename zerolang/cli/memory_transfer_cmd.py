@@ -1,4 +1,4 @@
-"""`zero memory bundle | receive`: signed transfer between agents (see `zerolang.formats.bundle`)."""
+"""`zero memory bundle | receive`: signed transfer between agents (`zerolang.knowledge.formats.bundle`)."""
 
 from __future__ import annotations
 
@@ -25,9 +25,9 @@ def bundle(
     space: SpaceOption = "default",
 ) -> None:
     """Write a signed bundle of the memory (or a delta since a checkpoint) for `zero memory receive`."""
-    from zerolang.files import write_text_atomic
-    from zerolang.formats.bundle import key_id, make
-    from zerolang.signing import Ed25519Signer
+    from zerolang.knowledge.formats.bundle import key_id, make
+    from zerolang.runtime.signing import Ed25519Signer
+    from zerolang.util.files import write_text_atomic
 
     signer = Ed25519Signer.from_key_file(key)
     with _open(db, create=False, space=space) as store:
@@ -53,9 +53,9 @@ def receive(
     as_json: JsonOption = False,
 ) -> None:
     """Check a bundle's signature against trusted keys and its base, then apply it in one transaction."""
-    from zerolang.files import read_text
-    from zerolang.formats.bundle import receive as receive_into
-    from zerolang.signing import Ed25519Signer
+    from zerolang.knowledge.formats.bundle import receive as receive_into
+    from zerolang.runtime.signing import Ed25519Signer
+    from zerolang.util.files import read_text
 
     trusted = [Ed25519Signer.from_key_file(path).public_key_bytes for path in trust]
     text = read_text(str(file), "bundle")

@@ -19,9 +19,9 @@ def ops(
     """List the builtin ops with what each reads and does, or describe one."""
     import json
 
-    from zerolang.builtins import OPERATIONS, Operation
-    from zerolang.errors import ZeroError
-    from zerolang.opdocs import closest, describe, listing, lookup, to_json
+    from zerolang.runtime.builtins import OPERATIONS, Operation
+    from zerolang.tools.opdocs import closest, describe, listing, lookup, to_json
+    from zerolang.util.errors import ZeroError
 
     if name is None:
         if as_json:

@@ -10,8 +10,8 @@ from typing import TYPE_CHECKING, Any
 if TYPE_CHECKING:
     from rich.console import Console
 
-    from zerolang.errors import Diagnostic, ZeroError
-    from zerolang.interpreter import RunResult
+    from zerolang.runtime.interpreter import RunResult
+    from zerolang.util.errors import Diagnostic, ZeroError
 
 
 def print_error(error: ZeroError) -> None:
@@ -34,7 +34,7 @@ def print_error(error: ZeroError) -> None:
 
 def print_diagnostic(diagnostic: Diagnostic, source: str | None) -> None:
     """A warning or finding: `file:line:col: CODE message`, the line and a caret, on stderr."""
-    from zerolang.errors import source_excerpt
+    from zerolang.util.errors import source_excerpt
 
     lines = [
         f"{diagnostic.location()}: {diagnostic.severity.value}: {diagnostic.message} [{diagnostic.code}]"
@@ -63,7 +63,7 @@ def show_value(value: Any) -> str:
 
     The table's type column tells a String "null" from a Null, so quotes would only add noise.
     """
-    from zerolang.values import to_json
+    from zerolang.runtime.values import to_json
 
     plain = to_json(value)
     if isinstance(plain, str):
@@ -74,7 +74,7 @@ def show_value(value: Any) -> str:
 def print_result(result: RunResult, *, trace: bool) -> None:
     """The outputs as a table, then confidence and hash; in a pipe no value is folded, however long."""
     from zerolang.cli.terminal import fancy
-    from zerolang.values import type_name
+    from zerolang.runtime.values import type_name
 
     rows = [(name, type_name(value), show_value(value)) for name, value in result.outputs.items()]
     trace_text = " → ".join(result.trace) if trace else None

@@ -10,8 +10,8 @@ from typing import TYPE_CHECKING
 from zerolang.cli.fast import echo
 
 if TYPE_CHECKING:
-    from zerolang.memory.store import MemoryStore
-    from zerolang.query.executor import QueryResult
+    from zerolang.knowledge.query.executor import QueryResult
+    from zerolang.knowledge.store import MemoryStore
 
 
 def execute(
@@ -26,9 +26,9 @@ def execute(
 ) -> None:
     """Parse the query, run it on the store, print the results (a ZeroError for anything wrong)."""
     from zerolang.cli.stores import _open, as_of, damaged_store_errors
-    from zerolang.memory.backends import storage_errors
-    from zerolang.query.executor import run_query
-    from zerolang.query.parser import parse_query
+    from zerolang.knowledge.query.executor import run_query
+    from zerolang.knowledge.query.parser import parse_query
+    from zerolang.storage import storage_errors
 
     parsed = parse_query(text)  # a bad query fails before the database is opened
     clock = as_of(now)
@@ -65,8 +65,8 @@ def _print_result(
 
 def _at_level(store: MemoryStore, result: QueryResult, level: str) -> str:
     """The facts behind the results as a document of their own, at detail level L0, L1 or L2 (`.0c`)."""
-    from zerolang.formats.levels import Level, render
-    from zerolang.formats.model import read_facts
+    from zerolang.knowledge.formats.levels import Level, render
+    from zerolang.knowledge.formats.model import read_facts
 
     return render(read_facts(store, result.facts), Level(level))
 

@@ -29,9 +29,9 @@ def recall(
     The query enters by full-text search and expands through the graph (the same
     turn, the turns next to it, shared concepts); each hit says why it was found.
     """
-    from zerolang.errors import ZeroError
     from zerolang.experience.budget import render
     from zerolang.experience.recall import recall as run_recall
+    from zerolang.util.errors import ZeroError
 
     if not text.strip():
         raise ZeroError("nothing to recall: the query is empty")

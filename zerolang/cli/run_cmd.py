@@ -98,7 +98,7 @@ def run(
 
 
 def _size_option(name: str, text: str) -> int:
-    from zerolang.limits import parse_size
+    from zerolang.util.limits import parse_size
 
     try:
         size = parse_size(text)

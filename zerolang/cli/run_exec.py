@@ -18,7 +18,7 @@ DEFAULT_MAX_RUN_BYTES = 512 * 1024 * 1024
 
 def parse_input_option(option: str) -> tuple[str, Any]:
     """`NAME=TEXT` gives a string, `NAME:=JSON` a typed value (the httpie convention)."""
-    from zerolang.errors import ZeroError
+    from zerolang.util.errors import ZeroError
 
     name, equals, text = option.partition("=")
     if not equals or not name or name == ":":
@@ -28,7 +28,7 @@ def parse_input_option(option: str) -> tuple[str, Any]:
     if not name.endswith(":"):
         return name, text
     name = name[:-1]
-    from zerolang.files import parse_json
+    from zerolang.util.files import parse_json
 
     try:
         return name, parse_json(text, f"--input {name}")
@@ -44,8 +44,8 @@ def parse_input_option(option: str) -> tuple[str, Any]:
 
 
 def load_inputs_file(path: Path) -> dict[str, Any]:
-    from zerolang.errors import ZeroError
-    from zerolang.files import read_json
+    from zerolang.util.errors import ZeroError
+    from zerolang.util.files import read_json
 
     document = read_json(path, "file")
     if not isinstance(document, dict):
@@ -71,10 +71,10 @@ def execute(
     runtime: str | None = None,
 ) -> None:
     """Parse, validate, run and print one graph; bad input raises a ZeroError."""
-    from zerolang.interpreter import run as run_graph
-    from zerolang.limits import Limits
-    from zerolang.parser import parse, read_source
-    from zerolang.validator import validate_or_raise
+    from zerolang.runtime.interpreter import run as run_graph
+    from zerolang.runtime.validator import validate_or_raise
+    from zerolang.syntax.parser import parse, read_source
+    from zerolang.util.limits import Limits
 
     limits = Limits(max_value_bytes=max_value_bytes, max_run_bytes=max_run_bytes)
     inputs: dict[str, Any] = load_inputs_file(inputs_file) if inputs_file is not None else {}
@@ -92,7 +92,7 @@ def execute(
         return
     store = _state_store(state)
     signer = _signer(key)
-    memory = None
+    memory_store = None
     clock = None
     if now is not None:
         from zerolang.cli.stores import as_of
@@ -102,9 +102,10 @@ def execute(
     if db is not None:
         from zerolang.cli.stores import _open
 
-        memory = _open(db, create=True, space=space)
+        memory_store = _open(db, create=True, space=space)
     try:
-        from zerolang.values import from_json
+        from zerolang.knowledge.graph_port import GraphMemory
+        from zerolang.runtime.values import from_json
 
         values = {name: from_json(value) for name, value in inputs.items()}
         result = run_graph(
@@ -117,14 +118,14 @@ def execute(
             source=source,
             limits=limits,
             clock=clock,
-            memory=memory,
+            memory=None if memory_store is None else GraphMemory(memory_store),
         )
     finally:
         close = getattr(store, "close", None)
         if close is not None:
             close()
-        if memory is not None:
-            memory.close()
+        if memory_store is not None:
+            memory_store.close()
     _warn_unchecked(signer)
     if as_json:
         from zerolang.cli.output import print_json
@@ -137,11 +138,11 @@ def execute(
 
 
 def _run_external(command: str, source: str, inputs: dict[str, Any]) -> None:
-    """The graph's outputs from an external runtime (`zerolang.memory.runtime.CommandRuntime`), as JSON."""
+    """The graph's outputs from an external runtime (`zerolang.knowledge.runtime.CommandRuntime`), as JSON."""
     import shlex
 
     from zerolang.cli.output import print_json
-    from zerolang.memory.runtime import CommandRuntime
+    from zerolang.knowledge.runtime import CommandRuntime
 
     outputs = CommandRuntime(shlex.split(command)).execute_graph(source, inputs)
     print_json({"outputs": outputs})
@@ -150,7 +151,7 @@ def _run_external(command: str, source: str, inputs: dict[str, Any]) -> None:
 def _state_store(path: Path | None) -> Any:
     if path is None:
         return None
-    from zerolang.state import SqliteStateStore
+    from zerolang.storage.sqlite.state import SqliteStateStore
 
     return SqliteStateStore(path)
 
@@ -169,9 +170,9 @@ def _warn_unchecked(signer: Any) -> None:
 
 def _signer(path: Path | None) -> Any:
     if path is None:
-        from zerolang.signing import DigestSigner
+        from zerolang.runtime.signing import DigestSigner
 
         return DigestSigner()
-    from zerolang.signing import Ed25519Signer
+    from zerolang.runtime.signing import Ed25519Signer
 
     return Ed25519Signer.from_key_file(path)

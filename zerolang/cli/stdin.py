@@ -10,7 +10,7 @@ NAME = "<stdin>"
 
 def read_stdin() -> str:
     """All of standard input as UTF-8 text; bytes that are not UTF-8 are a clear error."""
-    from zerolang.errors import ZeroError
+    from zerolang.util.errors import ZeroError
 
     stream = getattr(sys.stdin, "buffer", None)
     if stream is None:  # a text stream with no bytes underneath (a test runner's)

@@ -13,8 +13,8 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
-    from zerolang.memory.store import MemoryStore
-    from zerolang.memory.tiers import Clock
+    from zerolang.knowledge.store import MemoryStore
+    from zerolang.util.times import Clock
 
 DB_ENV = "ZERO_MEMORY_DB"
 SPACE_ENV = "ZERO_MEMORY_SPACE"
@@ -31,8 +31,8 @@ def damaged_store_errors(db: str | Path | None, space: str) -> Iterator[None]:
     try:
         yield
     except _ROW_ERRORS as error:
-        from zerolang.errors import ZeroError
-        from zerolang.memory.check import find_problems
+        from zerolang.knowledge.check import find_problems
+        from zerolang.util.errors import ZeroError
 
         try:
             with _open(db, create=False, space=space) as store:
@@ -59,13 +59,13 @@ def resolve_store(option: str | Path | None) -> str | Path:
     """`--db` (or `$ZERO_MEMORY_DB`, which typer folds into it), else the per-user default."""
     if option is None or not str(option):
         return default_store()
-    from zerolang.memory.backends import is_url
+    from zerolang.storage import is_url
 
     return str(option) if is_url(option) else Path(option)
 
 
 def _open(option: str | Path | None, *, create: bool, space: str = "default") -> MemoryStore:
-    from zerolang.memory.store import MemoryStore
+    from zerolang.knowledge.store import MemoryStore
 
     location = resolve_store(option)
     if isinstance(location, str):
@@ -78,7 +78,7 @@ def _open(option: str | Path | None, *, create: bool, space: str = "default") ->
 def prepare_folder(path: Path, *, given: bool) -> None:
     """Before a database file is created at `path`: the per-user data directory of a default
     location is made; the folder of a path the user gave must exist (a typo is not a new tree)."""
-    from zerolang.errors import ZeroError
+    from zerolang.util.errors import ZeroError
 
     if str(path) == ":memory:":
         return
@@ -95,8 +95,8 @@ def as_of(text: str | None) -> Clock:
     """The clock `--now` asks for (the system clock without it); a bad time is a `ZeroError`."""
     from datetime import UTC, datetime
 
-    from zerolang.errors import ZeroError
-    from zerolang.memory.tiers import system_clock
+    from zerolang.util.errors import ZeroError
+    from zerolang.util.times import system_clock
 
     if text is None:
         return system_clock

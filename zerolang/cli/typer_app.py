@@ -25,7 +25,7 @@ def reports_errors(command: Callable[P, None]) -> Callable[P, None]:
 
     @functools.wraps(command)
     def wrapper(*args: P.args, **kwargs: P.kwargs) -> None:
-        from zerolang.errors import ZeroError
+        from zerolang.util.errors import ZeroError
 
         try:
             command(*args, **kwargs)

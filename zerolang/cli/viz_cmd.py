@@ -61,10 +61,10 @@ def viz(
     ] = None,
 ) -> None:
     """Draw a graph: nodes with their id and op or type, edges from inputs, outputs and unknowns marked."""
-    from zerolang.errors import ZeroError
-    from zerolang.files import write_text_atomic
-    from zerolang.parser import parse, read_source
-    from zerolang.viz import to_dot, to_mermaid
+    from zerolang.syntax.parser import parse, read_source
+    from zerolang.tools.viz import to_dot, to_mermaid
+    from zerolang.util.errors import ZeroError
+    from zerolang.util.files import write_text_atomic
 
     chosen = VizFormat(format) if format is not None else None
     graph = parse(read_source(file), file)
@@ -92,8 +92,8 @@ def render(dot_text: str, output: Path, image_format: str) -> None:
     import shutil
     import subprocess
 
-    from zerolang.errors import ZeroError
-    from zerolang.files import replace_with
+    from zerolang.util.errors import ZeroError
+    from zerolang.util.files import replace_with
 
     program = shutil.which("dot")
     if program is None:

@@ -94,7 +94,7 @@ class ConversationMemory:
         last_count = int(before.get("message_count", 0)) if before else 0
         new = list(history[last_count:]) if last_count <= len(history) else list(history)
         if input_tokens is None or output_tokens is None:
-            from zerolang.formats.tokens import count_tokens
+            from zerolang.util.tokens import count_tokens
 
             if input_tokens is None:
                 input_tokens = sum(count_tokens(m.content) for m in new if m.role != "assistant")

@@ -6,7 +6,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from zerolang.errors import ZeroError
+from zerolang.util.errors import ZeroError
 
 ROLES = ("system", "user", "assistant", "tool")
 DEFAULT_MAX_MESSAGES = 100
@@ -103,7 +103,7 @@ def prune(
     if max_messages is None and max_tokens is None:
         return list(history)
     if count is None:
-        from zerolang.formats.tokens import count_tokens
+        from zerolang.util.tokens import count_tokens
 
         count = count_tokens
     keep = [message.role == "system" for message in history]

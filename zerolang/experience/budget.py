@@ -10,7 +10,7 @@ What recall found is printed in three layers, each only while it fits:
    (a text short enough to be its own summary is not repeated), in rank order (one that
    does not fit is skipped and the next, shorter one may still fit).
 
-Token counts are exact cl100k (`zerolang.formats.tokens`). Items are chosen
+Token counts are exact cl100k (`zerolang.util.tokens`). Items are chosen
 greedily by their own counts (a first pass gives the hits' index lines at most
 30% of the budget, summaries up to 70%, edges up to 75%, full text the rest; a
 second pass fills what is left; only hits in the index get a summary or full
@@ -30,7 +30,7 @@ from dataclasses import dataclass, field
 from zerolang.experience.forgotten import Forgotten
 from zerolang.experience.recall import Hit, RecallWeights
 from zerolang.experience.store import ExperienceStore
-from zerolang.formats.tokens import count_tokens
+from zerolang.util.tokens import count_tokens
 
 SHORT = 10
 SUMMARY_TOKENS = 16  # the gist's share of a summary line; with its id the line is 10-20 tokens
@@ -72,7 +72,7 @@ def short(ident: str) -> str:
 
 def gist(text: str, limit: int = SUMMARY_TOKENS) -> str:
     """The text's beginning on one line, cut to at most `limit` cl100k tokens (`…` marks a cut)."""
-    from zerolang.formats.tokens import encoding
+    from zerolang.util.tokens import encoding
 
     flat = " ".join(text.split())
     ids = encoding().encode(flat, disallowed_special=())

@@ -23,8 +23,8 @@ import re
 from typing import Protocol
 
 from zerolang.experience.words import COMMON, STOPWORDS, words
-from zerolang.memory.hashing import concept_hash
-from zerolang.memory.normalize import AliasTable, normalize_label
+from zerolang.knowledge.hashing import concept_hash
+from zerolang.knowledge.normalize import AliasTable, normalize_label
 
 _SENTENCE_END = re.compile(r"[.!?\n]\s*$")
 _CLAUSE = re.compile(r"[.,;:!?()\[\]{}\"\n]+")

@@ -1,6 +1,6 @@
 """What forgetting means for experiences and conversation turns.
 
-A forget in the memory (`zerolang.memory.forget`) removes concepts; their
+A forget in the memory (`zerolang.knowledge.forget`) removes concepts; their
 labels and aliases are the forgotten *terms*. The experience store keeps each
 term only as a hash (`term_key`: SHA-256 of its lowercased words joined by one
 space) with its word count, under the tombstone that blocked it, so nothing

@@ -1,7 +1,7 @@
 """The one interface experiential memory stores through.
 
 Capture writes a `CaptureBatch`; recall reads through the narrow queries below.
-`zerolang.memory.backends.sqlite.experience.SqliteExperienceStore` implements it (FTS5 bm25); a PostgreSQL
+`zerolang.storage.sqlite.experience.SqliteExperienceStore` implements it (FTS5 bm25); a PostgreSQL
 implementation needs the same methods (full text by `ts_rank`). Ids are hex
 SHA-256 strings; search scores are "higher is better" and comparable only
 within one result list.

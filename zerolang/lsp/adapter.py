@@ -10,9 +10,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from pathlib import Path
 
-from zerolang import config
-from zerolang.ast import Graph, Value
-from zerolang.catalog import (
+from zerolang.runtime.catalog import (
     COMMON_FIELDS,
     CONDITION_FIELDS,
     FIELD_DOCS,
@@ -24,9 +22,11 @@ from zerolang.catalog import (
     TYPE_ALIASES,
     suggest,
 )
-from zerolang.config import Settings, find_pyproject, settings_for
-from zerolang.errors import Severity, ZeroError
-from zerolang.lint.model import Finding, Fix
+from zerolang.syntax.ast import Graph, Value
+from zerolang.tools.lint.model import Finding, Fix
+from zerolang.util import config
+from zerolang.util.config import Settings, find_pyproject, settings_for
+from zerolang.util.errors import Severity, ZeroError
 
 __all__ = [
     "COMMON_FIELDS",
@@ -57,7 +57,7 @@ __all__ = [
     "unknown_name_hint",
 ]
 
-# The docs of keys, node types and ops have one home: zerolang.catalog and the @builtin registry.
+# The docs of keys, node types and ops have one home: zerolang.runtime.catalog and the @builtin registry.
 NODE_FIELDS = FIELD_DOCS
 
 
@@ -89,35 +89,35 @@ def settings(path: str | None) -> Settings:
 
 def parse(source: str, path: str | None) -> Graph:
     """The graph with every element's span; raises `ZeroSyntaxError` (a `ZeroError`)."""
-    from zerolang.parser import parse as parse_graph
+    from zerolang.syntax.parser import parse as parse_graph
 
     return parse_graph(source, path)
 
 
 def lint_graph(graph: Graph, source: str, path: str | None) -> list[Finding]:
     """The validator's and the linter's findings (those the file's settings enable), with their fixes."""
-    from zerolang.lint import lint_graph as run_rules
+    from zerolang.tools.lint import lint_graph as run_rules
 
     return run_rules(graph, source, path, settings(path))
 
 
 def syntax_finding(error: ZeroError, path: str | None) -> Finding:
-    from zerolang.lint.linter import syntax_finding as make
+    from zerolang.tools.lint.linter import syntax_finding as make
 
     return make(error, path)
 
 
 def fix_all(source: str, path: str | None) -> str:
     """The source with every safe fix applied (the text unchanged when there is none)."""
-    from zerolang.lint import fix_source
+    from zerolang.tools.lint import fix_source
 
     return fix_source(source, path, settings(path)).source
 
 
 def compact_findings(source: str, path: str | None) -> list[Finding]:
     """The `.0c` checks (dangling references, duplicates, bad numbers, syntax)."""
-    from zerolang.formats.lint import findings
-    from zerolang.lint.selection import enabled_codes
+    from zerolang.tools.lint.compact import findings
+    from zerolang.tools.lint.selection import enabled_codes
 
     return findings(source, path, enabled_codes(settings(path), Path(path) if path else None))
 
@@ -125,34 +125,34 @@ def compact_findings(source: str, path: str | None) -> list[Finding]:
 def format_text(source: str, path: str | None) -> str:
     """`zero fmt` of a `.0` or `.0c` document; raises `ZeroError` when it cannot be formatted."""
     if path is not None and path.endswith(".0c"):
-        from zerolang.formats.compact import format_text as format_compact
-        from zerolang.formats.lint import level
+        from zerolang.knowledge.formats.compact import format_text as format_compact
+        from zerolang.tools.lint.compact import level
 
         if level(source) != "L2":
             return source  # an L0 or L1 export has no other form (as `zero fmt` keeps it)
         return format_compact(source, path)
-    from zerolang.formatter import format_source
+    from zerolang.tools.formatter import format_source
 
     return format_source(source, path, width=settings(path).line_width)
 
 
 def print_graph(graph: Graph, path: str | None) -> str:
     """The canonical text of a whole graph, at the file's line width."""
-    from zerolang.printer import print_graph as print_canonical
+    from zerolang.syntax.printer import print_graph as print_canonical
 
     return print_canonical(graph, width=settings(path).line_width)
 
 
 def format_key(key: str) -> str:
     """A key as the printer writes it: bare when it is an identifier, else quoted."""
-    from zerolang.printer import format_key as canonical_key
+    from zerolang.syntax.printer import format_key as canonical_key
 
     return canonical_key(key)
 
 
 def print_value(value: Value, level: int, key: str | None, path: str | None) -> str:
     """One value in the canonical style, as the formatter would print it at indent `level`."""
-    from zerolang.printer import INDENT, _Printer
+    from zerolang.syntax.printer import INDENT, _Printer
 
     width = settings(path).line_width
     room = width - len(INDENT) * level - (len(key) + 2 if key else 0) - 1
@@ -190,8 +190,8 @@ def compact_outline(source: str) -> CompactOutline:
     """The concepts, contexts and concept numbers of an L2 or L1 `.0c` document, as far as it reads."""
     import re
 
-    from zerolang.formats.compact import scan
-    from zerolang.formats.lint import level
+    from zerolang.knowledge.formats.compact import scan
+    from zerolang.tools.lint.compact import level
 
     if level(source) == "L0":
         return CompactOutline([], [], [])
@@ -242,7 +242,7 @@ def op_params(op: str) -> tuple[str, ...]:
 
 def op_doc(name: str) -> str | None:
     """The builtin's documentation (from its @builtin definition) and the params it reads, as markdown."""
-    from zerolang.builtins import OPERATIONS
+    from zerolang.runtime.builtins import OPERATIONS
 
     op = OPERATIONS.get(name)
     if op is None:
@@ -257,7 +257,7 @@ def op_doc(name: str) -> str | None:
 
 
 def param_doc(op: str, param: str) -> str | None:
-    from zerolang import opdocs
+    from zerolang.tools import opdocs
 
     said = opdocs.param_doc(op, param)
     if said is not None:

@@ -11,10 +11,10 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from enum import StrEnum
 
-from zerolang.ast import Array, Entry, Graph, Map, Node, String, Value
-from zerolang.dependencies import reference_target
 from zerolang.lsp import adapter
 from zerolang.lsp.positions import LineIndex
+from zerolang.syntax.ast import Array, Entry, Graph, Map, Node, String, Value
+from zerolang.syntax.dependencies import reference_target
 
 
 class Role(StrEnum):

@@ -14,8 +14,8 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-from zerolang.ast import Array, Entry, Graph, Map, Value
 from zerolang.lsp import adapter
+from zerolang.syntax.ast import Array, Entry, Graph, Map, Value
 
 
 @dataclass(frozen=True, slots=True)

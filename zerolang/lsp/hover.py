@@ -4,10 +4,10 @@ from __future__ import annotations
 
 from lsprotocol import types
 
-from zerolang.ast import Node, String
 from zerolang.lsp import adapter
 from zerolang.lsp.analysis import Analysis, Occurrence, Role, place
 from zerolang.lsp.context import cursor_at
+from zerolang.syntax.ast import Node, String
 
 
 def hover(analysis: Analysis, offset: int) -> types.Hover | None:

@@ -13,7 +13,7 @@ from dataclasses import dataclass, field
 
 from lsprotocol import types
 
-from zerolang.ast import Span
+from zerolang.syntax.ast import Span
 
 
 def _units(char: str, encoding: str) -> int:

@@ -29,11 +29,11 @@ from collections.abc import Iterable
 from dataclasses import dataclass, field
 from typing import Any
 
-from zerolang.errors import ZeroError
-from zerolang.memory.backend import Counts
-from zerolang.memory.handle import Memory
-from zerolang.memory.normalize import normalize_predicate
-from zerolang.memory.types import CompilerInput, ContextMeta, InputError, SemanticTuple
+from zerolang.knowledge.backend import Counts
+from zerolang.knowledge.normalize import normalize_predicate
+from zerolang.knowledge.types import CompilerInput, ContextMeta, InputError, SemanticTuple
+from zerolang.memory.api import Memory
+from zerolang.util.errors import ZeroError
 
 SOURCE = "mcp:knowledge-graph"
 SCOPE_PREFIX = "kg-op:"
@@ -278,7 +278,7 @@ class KnowledgeGraph:
 
     def _record(self, op: dict[str, Any], tuples: list[tuple[str, str, str]]) -> None:
         """Store one operation: its effect in the context's metadata, its content as facts."""
-        from zerolang.memory.compiler import utc_now
+        from zerolang.util.times import utc_now
 
         facts: list[SemanticTuple] = []
         for subject, predicate, obj in tuples:

@@ -5,7 +5,7 @@ Two tool sets over one `Memory` (one space):
 - **ours**: `get` (a concept, fact or archived document by hash; documents only through the
   consent policy), `search` (archive summaries the policy releases, with filters), `store`
   (tuples, or a conversation turn), `recall` (captured experiences), `query` (the DSL), and
-  `forget` when the build has `zerolang.memory.forget`;
+  `forget` when the build has `zerolang.knowledge.forget`;
 - **the reference memory server's** (`create_entities` ... `open_nodes`), same names, arguments
   and results, kept in our memory by `zerolang.mcp.graph`.
 
@@ -26,10 +26,10 @@ from mcp.server.mcpserver.exceptions import ToolError
 from mcp.types import ToolAnnotations
 
 from zerolang import __version__
-from zerolang.errors import ZeroError
 from zerolang.mcp import schema
 from zerolang.mcp.graph import KnowledgeGraph
-from zerolang.memory.handle import FORGET_MODULE, Memory
+from zerolang.memory.api import FORGET_MODULE, Memory
+from zerolang.util.errors import ZeroError
 
 INSTRUCTIONS = (
     "0-memory: facts as content-addressed graphs, captured conversations, and an archive behind a "

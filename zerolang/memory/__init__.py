@@ -22,14 +22,12 @@ import importlib
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
-    from zerolang.memory.check import Problem
-    from zerolang.memory.compiler import build_graph, compile_input, compile_record
-    from zerolang.memory.handle import Memory, open_memory
-    from zerolang.memory.handle import open_memory as open
-    from zerolang.memory.hashing import concept_hash, context_hash, episode_hash, fact_hash
-    from zerolang.memory.ingest import SourcedInput, ingest, load_inputs, parse_inputs
-    from zerolang.memory.normalize import DEFAULT_ALIASES, AliasTable, normalize_label, normalize_predicate
-    from zerolang.memory.store import (
+    from zerolang.knowledge.check import Problem
+    from zerolang.knowledge.compiler import build_graph, compile_input, compile_record
+    from zerolang.knowledge.hashing import concept_hash, context_hash, episode_hash, fact_hash
+    from zerolang.knowledge.ingest import SourcedInput, ingest, load_inputs, parse_inputs
+    from zerolang.knowledge.normalize import DEFAULT_ALIASES, AliasTable, normalize_label, normalize_predicate
+    from zerolang.knowledge.store import (
         CheckReport,
         ConceptView,
         Counts,
@@ -39,7 +37,7 @@ if TYPE_CHECKING:
         Observation,
         Progress,
     )
-    from zerolang.memory.types import (
+    from zerolang.knowledge.types import (
         CompilerInput,
         ConceptHash,
         ConceptNode,
@@ -54,49 +52,51 @@ if TYPE_CHECKING:
         RelationNode,
         SemanticTuple,
     )
+    from zerolang.memory.api import Memory, open_memory
+    from zerolang.memory.api import open_memory as open
 
 _HOMES = {
-    "Problem": "zerolang.memory.check",
-    "build_graph": "zerolang.memory.compiler",
-    "compile_input": "zerolang.memory.compiler",
-    "compile_record": "zerolang.memory.compiler",
-    "Memory": "zerolang.memory.handle",
-    "open_memory": "zerolang.memory.handle",
+    "Problem": "zerolang.knowledge.check",
+    "build_graph": "zerolang.knowledge.compiler",
+    "compile_input": "zerolang.knowledge.compiler",
+    "compile_record": "zerolang.knowledge.compiler",
+    "Memory": "zerolang.memory.api",
+    "open_memory": "zerolang.memory.api",
     # `zerolang.memory.open(location, space=...)`: the Python API's entry point
-    "open": "zerolang.memory.handle",
-    "concept_hash": "zerolang.memory.hashing",
-    "context_hash": "zerolang.memory.hashing",
-    "episode_hash": "zerolang.memory.hashing",
-    "fact_hash": "zerolang.memory.hashing",
-    "SourcedInput": "zerolang.memory.ingest",
-    "ingest": "zerolang.memory.ingest",
-    "load_inputs": "zerolang.memory.ingest",
-    "parse_inputs": "zerolang.memory.ingest",
-    "DEFAULT_ALIASES": "zerolang.memory.normalize",
-    "AliasTable": "zerolang.memory.normalize",
-    "normalize_label": "zerolang.memory.normalize",
-    "normalize_predicate": "zerolang.memory.normalize",
-    "CheckReport": "zerolang.memory.store",
-    "ConceptView": "zerolang.memory.store",
-    "Counts": "zerolang.memory.store",
-    "FactView": "zerolang.memory.store",
-    "InsertResult": "zerolang.memory.store",
-    "MemoryStore": "zerolang.memory.store",
-    "Observation": "zerolang.memory.store",
-    "Progress": "zerolang.memory.store",
-    "CompilerInput": "zerolang.memory.types",
-    "ConceptHash": "zerolang.memory.types",
-    "ConceptNode": "zerolang.memory.types",
-    "ContextHash": "zerolang.memory.types",
-    "ContextMeta": "zerolang.memory.types",
-    "ContextNode": "zerolang.memory.types",
-    "EpisodeHash": "zerolang.memory.types",
-    "Fact": "zerolang.memory.types",
-    "FactHash": "zerolang.memory.types",
-    "InputError": "zerolang.memory.types",
-    "MemoryRecord": "zerolang.memory.types",
-    "RelationNode": "zerolang.memory.types",
-    "SemanticTuple": "zerolang.memory.types",
+    "open": "zerolang.memory.api",
+    "concept_hash": "zerolang.knowledge.hashing",
+    "context_hash": "zerolang.knowledge.hashing",
+    "episode_hash": "zerolang.knowledge.hashing",
+    "fact_hash": "zerolang.knowledge.hashing",
+    "SourcedInput": "zerolang.knowledge.ingest",
+    "ingest": "zerolang.knowledge.ingest",
+    "load_inputs": "zerolang.knowledge.ingest",
+    "parse_inputs": "zerolang.knowledge.ingest",
+    "DEFAULT_ALIASES": "zerolang.knowledge.normalize",
+    "AliasTable": "zerolang.knowledge.normalize",
+    "normalize_label": "zerolang.knowledge.normalize",
+    "normalize_predicate": "zerolang.knowledge.normalize",
+    "CheckReport": "zerolang.knowledge.store",
+    "ConceptView": "zerolang.knowledge.store",
+    "Counts": "zerolang.knowledge.store",
+    "FactView": "zerolang.knowledge.store",
+    "InsertResult": "zerolang.knowledge.store",
+    "MemoryStore": "zerolang.knowledge.store",
+    "Observation": "zerolang.knowledge.store",
+    "Progress": "zerolang.knowledge.store",
+    "CompilerInput": "zerolang.knowledge.types",
+    "ConceptHash": "zerolang.knowledge.types",
+    "ConceptNode": "zerolang.knowledge.types",
+    "ContextHash": "zerolang.knowledge.types",
+    "ContextMeta": "zerolang.knowledge.types",
+    "ContextNode": "zerolang.knowledge.types",
+    "EpisodeHash": "zerolang.knowledge.types",
+    "Fact": "zerolang.knowledge.types",
+    "FactHash": "zerolang.knowledge.types",
+    "InputError": "zerolang.knowledge.types",
+    "MemoryRecord": "zerolang.knowledge.types",
+    "RelationNode": "zerolang.knowledge.types",
+    "SemanticTuple": "zerolang.knowledge.types",
 }
 
 
@@ -105,7 +105,7 @@ def __getattr__(name: str) -> object:
     if home is None:
         raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
     module = importlib.import_module(home)
-    # Bind every name this module is home to: importing `zerolang.memory.ingest` has just set the
+    # Bind every name this module is home to: importing `zerolang.knowledge.ingest` has just set the
     # package attribute `ingest` to the submodule, which must not shadow the function of that name.
     for other, other_home in _HOMES.items():
         if other_home == home:

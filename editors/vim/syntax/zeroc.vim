@@ -2,7 +2,7 @@
 " Language:    the .0c compact form of 0-memory (docs/0c-format.md in zerolang)
 " Maintainer:  zerolang developers
 "
-" One entity per line, told apart by how the line starts (grammars/zeroc.lark):
+" One entity per line, told apart by how the line starts (zerolang/syntax/grammars/zeroc.lark):
 " the `0M:1.0` header, `#` comments, `X:` contexts, `@` times, relations
 " (`S predicateO CONF; ...`) and concepts (any other line: `label|alias|=CONF|@T|^T`).
 " The Pygments lexer (zerolang/highlight.py) and the VS Code grammar colour the same parts.

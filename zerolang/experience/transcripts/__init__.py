@@ -13,9 +13,9 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from zerolang.errors import ZeroError
 from zerolang.experience.model import Session
 from zerolang.experience.transcripts.jsonlines import Line, read_lines, read_text
+from zerolang.util.errors import ZeroError
 
 FORMATS = ("pi", "claude-code", "openai")
 

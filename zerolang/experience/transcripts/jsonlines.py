@@ -7,8 +7,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from zerolang.ast import Span
-from zerolang.errors import ZeroError
+from zerolang.syntax.ast import Span
+from zerolang.util.errors import ZeroError
 
 
 @dataclass(frozen=True, slots=True)

@@ -1,0 +1,391 @@
+"""Forgetting: tombstones, restore and purge.
+
+A forget is a recorded event, a *tombstone*, named by its hash:
+
+    tombstone = sha256("0M-tombstone\\n" ++ canonical JSON {kind, target, at})
+
+It selects episodes (every episode of a concept's facts, of one fact, of the
+contexts with a source, a scope, an event time in a range, or of a whole
+space), removes them and whatever only they held up (facts without episodes,
+concepts without facts, contexts without episodes), and blocks their return:
+a concept forget blocks the concept's hash, a fact forget the fact's hash,
+the others the episodes' hashes. Ingest, import, deltas and received
+bundles skip blocked relations until `restore` lifts the tombstone, which
+also puts back what it removed (kept in the tombstone's payload). `purge`
+erases the target and the payload, keeping the hash and the blocked keys
+(hashes, not labels), then has the backend erase freed storage.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from datetime import datetime
+from pathlib import Path
+
+from zerolang.knowledge.backend import Removed, TombstoneRow
+from zerolang.knowledge.hashing import fact_hash
+from zerolang.knowledge.normalize import AliasTable, normalize_predicate
+from zerolang.knowledge.store import MemoryStore
+from zerolang.knowledge.types import (
+    HEX_DIGEST,
+    ConceptNode,
+    ContextHash,
+    ContextMeta,
+    ContextNode,
+    FactHash,
+    MemoryRecord,
+    RelationNode,
+)
+from zerolang.util.errors import ZeroError
+
+KINDS = ("concept", "fact", "source", "scope", "time", "space")
+_DOMAIN = b"0M-tombstone\n"
+
+
+@dataclass(frozen=True, slots=True)
+class Selector:
+    """What to forget: `kind` (one of `KINDS`) and its target.
+
+    concept: a label or hash; fact: `subject|predicate|object` or a fact hash;
+    source, scope: the context field; time: `FROM..TO` event times (either
+    end may be empty, TO excluded); space: the space's name.
+    """
+
+    kind: str
+    target: str
+
+    def __post_init__(self) -> None:
+        if self.kind not in KINDS:
+            raise ZeroError(f"cannot forget a {self.kind!r}: one of {', '.join(KINDS)}")
+
+
+@dataclass(frozen=True, slots=True)
+class ForgetReport:
+    tombstone: str
+    kind: str
+    target: str
+    removed: Removed
+    blocked: int
+    purged: bool
+    # what captured experiences and conversations must no longer show (zerolang.experience.forgotten):
+    # labels and aliases, kept in this report only (the experience store keeps their hashes)
+    terms: tuple[str, ...] = ()
+
+    def to_json(self) -> dict[str, object]:
+        return {
+            "tombstone": self.tombstone,
+            "kind": self.kind,
+            "target": self.target,
+            "removed": self.removed.to_json(),
+            "blocked": self.blocked,
+            "purged": self.purged,
+        }
+
+
+def _blocks_first(store: MemoryStore, experiences: str | Path | None) -> bool:
+    """Whether the experience store at `experiences` can take a forget's block inside the forget's
+    transaction (`forget(inside=)`): not when it is the memory's own SQLite file, where one writer
+    at a time means the block waits for the forget to commit."""
+    if experiences is None:
+        return True
+    import os
+
+    from zerolang.storage import is_url
+
+    mine, theirs = str(store.backend.location), str(experiences)
+    if is_url(mine) or is_url(theirs) or ":memory:" in (mine, theirs):
+        return True
+    try:
+        return not os.path.samefile(mine, theirs)
+    except OSError:  # one of them is not there (yet): not the same file
+        return True
+
+
+def tombstone_hash(kind: str, target: str, at: str) -> bytes:
+    text = json.dumps({"at": at, "kind": kind, "target": target}, sort_keys=True, separators=(",", ":"))
+    return hashlib.sha256(_DOMAIN + text.encode()).digest()
+
+
+def forget(
+    store: MemoryStore,
+    selector: Selector,
+    *,
+    at: str,
+    purge: bool = False,
+    aliases: AliasTable | None = None,
+    inside: Callable[[str, tuple[str, ...]], object] | None = None,
+    experiences: str | Path | None = None,
+) -> ForgetReport:
+    """Forget what `selector` names, as of store time `at`; ZeroError if it names nothing stored.
+
+    `inside(tombstone, terms)` blocks the terms in the experience store at `experiences`. It runs
+    within the forget's transaction, once the terms experiences must no longer show are known and
+    before the memory commits: a failure there forgets nothing, and a crash between the two
+    commits leaves the experiences blocked (more hidden, never less) and the forget to be run
+    again. When that store is the memory's own SQLite file (one writer at a time), it runs after
+    the commit instead.
+    """
+    first = _blocks_first(store, experiences)
+    target, episodes, blocked = _select(store, selector, aliases)
+    key = tombstone_hash(selector.kind, target, at)
+    content = _payload(store, episodes)
+    payload = (
+        None if purge else json.dumps(content, sort_keys=True, separators=(",", ":"), ensure_ascii=False)
+    )
+    row = TombstoneRow(
+        key, selector.kind, None if purge else target, at, payload, at if purge else None, None
+    )
+    with store.transaction():
+        removed = store.backend.forget(row, episodes, blocked)
+        gone = _gone_labels(store, content)
+        if purge:
+            _scrub(store, {target} | gone, at)
+        terms = _terms(selector.kind, target, content, blocked, gone)
+        if selector.kind == "concept":
+            terms = tuple(sorted({*terms, *(aliases or AliasTable.default()).variants(target)}))
+        detail = (
+            f"{selector.kind}{' (purged)' if purge else ''}: {removed.episodes} episodes, {len(blocked)} keys"
+        )
+        store.backend.append_log(at, "forget", key, detail)
+        if inside is not None and first:
+            inside(key.hex(), terms)
+    if purge:
+        store.backend.erase_freed()
+    if inside is not None and not first:
+        inside(key.hex(), terms)
+    return ForgetReport(key.hex(), selector.kind, target, removed, len(blocked), purge, terms)
+
+
+def _terms(
+    kind: str, target: str, content: dict[str, object], blocked: list[tuple[bytes, str]], gone: set[str]
+) -> tuple[str, ...]:
+    """What experiences must no longer mention: a concept's label and spellings (with the alias
+    table's variants, added by the caller); for a source, scope,
+    time range or space, every concept it removed; nothing for one fact (its concepts stay)."""
+    if kind == "concept":
+        return tuple(sorted({target} | _spellings(content, blocked[0][0])))
+    if kind == "fact":
+        return ()
+    return tuple(sorted(gone))
+
+
+def _spellings(content: dict[str, object], concept: bytes) -> set[str]:
+    """A forgotten concept's label and aliases, as the payload recorded them."""
+    concepts = content["concepts"]
+    assert isinstance(concepts, list)
+    for item in concepts:
+        if bytes.fromhex(item["hash"]) == concept:
+            return {item["label"], *item["aliases"]}
+    return set()
+
+
+def _gone_labels(store: MemoryStore, content: dict[str, object]) -> set[str]:
+    """The labels and spellings of the payload's concepts that the forget removed."""
+    concepts = content["concepts"]
+    assert isinstance(concepts, list)
+    still = store.backend.concepts([bytes.fromhex(c["hash"]) for c in concepts])
+    gone: set[str] = set()
+    for concept in concepts:
+        if bytes.fromhex(concept["hash"]) not in still:
+            gone.add(concept["label"])
+            gone.update(concept["aliases"])
+    return gone
+
+
+def _scrub(store: MemoryStore, texts: set[str], at: str) -> None:
+    """Purge every other tombstone whose target or payload names what a purge erased."""
+    needles = {text for text in texts if text}
+    for row in store.backend.tombstones():
+        if row.purged_at is not None:
+            continue
+        if any(n in (row.target or "") or n in (row.payload or "") for n in needles):
+            store.backend.purge_tombstone(row.hash, at)
+
+
+def _select(
+    store: MemoryStore, selector: Selector, aliases: AliasTable | None
+) -> tuple[str, list[bytes], list[tuple[bytes, str]]]:
+    """The canonical target, the episodes to remove and the keys to block."""
+    backend = store.backend
+    kind, target = selector.kind, selector.target
+    if kind == "concept":
+        concept = store.find_concept(target, aliases)
+        if concept is None:
+            raise ZeroError(f"no concept `{target}` in {store.path}")
+        facts = [f.fact_hash.digest for f in backend.facts_touching([concept.hash.digest])]
+        return concept.label, backend.episodes_by("fact_hash", facts), [(concept.hash.digest, "concept")]
+    if kind == "fact":
+        key, text = fact_key(store, target, aliases)
+        episodes = backend.episodes_by("fact_hash", [key])
+        if not episodes:
+            raise ZeroError(f"no fact `{target}` in {store.path}")
+        return text, episodes, [(key, "fact")]
+    contexts, text = _contexts(store, kind, target)
+    episodes = backend.episodes_by("context_hash", contexts)
+    if not episodes:
+        raise ZeroError(f"nothing stored with {kind} `{target}` in {store.path} (space {store.space})")
+    return text, episodes, [(episode, "episode") for episode in episodes]
+
+
+def fact_key(store: MemoryStore, target: str, aliases: AliasTable | None) -> tuple[bytes, str]:
+    if HEX_DIGEST.match(target):
+        fact = store.get_fact(FactHash.from_hex(target))
+        if fact is None:
+            raise ZeroError(f"no fact {target} in {store.path}")
+        labels = store.backend.labels([fact.subject_hash.digest, fact.object_hash.digest])
+        text = f"{labels[fact.subject_hash.digest]}|{fact.predicate}|{labels[fact.object_hash.digest]}"
+        return fact.fact_hash.digest, text
+    parts = target.split("|")
+    if len(parts) != 3 or not all(part.strip() for part in parts):
+        raise ZeroError(f"a fact is `subject|predicate|object` or a fact hash, not {target!r}")
+    subject = store.get_concept_by_label(parts[0], aliases)
+    obj = store.get_concept_by_label(parts[2], aliases)
+    if subject is None or obj is None:
+        raise ZeroError(f"no fact `{target}` in {store.path}")
+    predicate = normalize_predicate(parts[1])
+    return fact_hash(subject.label, predicate, obj.label).digest, f"{subject.label}|{predicate}|{obj.label}"
+
+
+def _contexts(store: MemoryStore, kind: str, target: str) -> tuple[list[bytes], str]:
+    scanned = list(store.backend.scan_contexts())
+    if kind == "source":
+        return [node.hash.digest for node, _ in scanned if node.meta.source == target], target
+    if kind == "scope":
+        return [node.hash.digest for node, _ in scanned if node.meta.scope == target], target
+    if kind == "space":
+        if target != store.space:
+            raise ZeroError(f"forgetting space {target!r} needs the store opened on it (--space {target})")
+        return [node.hash.digest for node, _ in scanned], target
+    low, _, high = target.partition("..")
+    start, end = _moment(low, "from"), _moment(high, "to")
+    if start is None and end is None:
+        raise ZeroError("a time range needs at least one end: FROM..TO")
+    chosen = []
+    for node, _ in scanned:
+        moment = _moment(node.meta.event_time, "event time")
+        if moment is None:
+            continue
+        if (start is None or moment >= start) and (end is None or moment < end):
+            chosen.append(node.hash.digest)
+    return chosen, target
+
+
+def _moment(text: str, what: str) -> datetime | None:
+    from datetime import UTC
+
+    if not text.strip():
+        return None
+    try:
+        moment = datetime.fromisoformat(text.strip().replace("Z", "+00:00"))
+    except ValueError:
+        raise ZeroError(f"{what}: not an ISO 8601 time: {text!r}") from None
+    return moment if moment.tzinfo is not None else moment.replace(tzinfo=UTC)
+
+
+# ---- the payload: what restore puts back ------------------------------------------------------
+
+
+def _payload(store: MemoryStore, episodes: Sequence[bytes]) -> dict[str, object]:
+    backend = store.backend
+    wanted = set(episodes)
+    facts = sorted({f for f in _facts_of(store, wanted)})
+    relations = [r for r in backend.scan_relations(facts) if r.episode_hash.digest in wanted]
+    ends = sorted({r.subject_hash.digest for r in relations} | {r.object_hash.digest for r in relations})
+    concepts = backend.concepts(ends)
+    contexts = backend.contexts(sorted({r.context_hash.digest for r in relations}))
+    return {
+        "concepts": [concepts[key].to_json() for key in sorted(concepts)],
+        "contexts": [
+            {"hash": str(node.hash), "meta": node.meta.to_json(), "created_at": at}
+            for key, (node, at) in sorted(contexts.items())
+        ],
+        "relations": [r.to_json() for r in sorted(relations, key=lambda r: r.episode_hash.digest)],
+    }
+
+
+def _facts_of(store: MemoryStore, episodes: set[bytes]) -> set[bytes]:
+    # episodes_of needs fact keys; the live relations give them through the episode rows
+    found: set[bytes] = set()
+    for row in store.backend.scan_episodes():
+        if row.hash in episodes:
+            found.add(row.fact_hash)
+    return found
+
+
+def payload_records(payload: str) -> list[MemoryRecord]:
+    """The records a tombstone's payload puts back, one per context, oldest relation first."""
+    data = json.loads(payload)
+    concepts = {c["hash"]: ConceptNode.from_json(c) for c in data["concepts"]}
+    by_context: dict[str, list[RelationNode]] = {}
+    for r in data["relations"]:
+        by_context.setdefault(r["context_hash"], []).append(RelationNode.from_json(r))
+    records = []
+    for context in data["contexts"]:
+        node = ContextNode(ContextHash.from_hex(context["hash"]), ContextMeta.from_json(context["meta"]))
+        relations = sorted(
+            by_context.get(context["hash"], []), key=lambda r: (r.created_at, r.episode_hash.digest)
+        )
+        if not relations:
+            continue
+        mentioned = {str(r.subject_hash) for r in relations} | {str(r.object_hash) for r in relations}
+        records.append(MemoryRecord(tuple(concepts[k] for k in sorted(mentioned)), tuple(relations), node))
+    return records
+
+
+# ---- restore, purge, list --------------------------------------------------------------------
+
+
+def find_tombstone(store: MemoryStore, query: str, aliases: AliasTable | None = None) -> TombstoneRow:
+    """A tombstone by hash, unique hash prefix (4+ hex digits) or its target (the latest live one);
+    a concept's target also by any spelling that resolves to its label."""
+    rows = store.backend.tombstones()
+    resolved = (aliases or AliasTable.default()).resolve(query)
+    text = query.strip().lower()
+    if len(text) >= 4 and all(ch in "0123456789abcdef" for ch in text):
+        found = [row for row in rows if row.hash.hex().startswith(text)]
+        if len(found) > 1:
+            raise ZeroError(
+                f"tombstone prefix {query} is ambiguous: {', '.join(r.hash.hex()[:12] for r in found)}"
+            )
+        if found:
+            return found[0]
+    named = [
+        row
+        for row in rows
+        if row.target is not None
+        and (row.target.lower() == text or (row.kind == "concept" and row.target == resolved))
+    ]
+    live = [row for row in named if row.restored_at is None]
+    if live or named:
+        return (live or named)[-1]
+    raise ZeroError(f"no tombstone `{query}` in {store.path} (zero memory tombstones lists them)")
+
+
+def restore(
+    store: MemoryStore, query: str, *, at: str, aliases: AliasTable | None = None
+) -> tuple[TombstoneRow, int]:
+    """Lift a tombstone and put back what it removed (unless purged); the row and relations restored."""
+    row = find_tombstone(store, query, aliases)
+    if row.restored_at is not None:
+        raise ZeroError(f"tombstone {row.hash.hex()[:12]} was already restored at {row.restored_at}")
+    with store.transaction():
+        store.backend.restore_tombstone(row.hash, at)
+        records = payload_records(row.payload) if row.payload else []
+        result = store.apply(records) if records else None
+        back = 0 if result is None else result.new_episodes
+        store.backend.append_log(at, "restore", row.hash, f"{row.kind}: {back} episodes back")
+    return row, 0 if result is None else result.new_episodes
+
+
+def purge(store: MemoryStore, query: str, *, at: str) -> TombstoneRow:
+    """Erase a tombstone's target and payload (its hash and blocks stay), then the freed storage."""
+    row = find_tombstone(store, query)
+    if row.purged_at is None:
+        with store.transaction():
+            store.backend.purge_tombstone(row.hash, at)
+            store.backend.append_log(at, "purge", row.hash, row.kind)
+    store.backend.erase_freed()
+    return row

@@ -1,0 +1,529 @@
+"""`MemoryStore`: a 0-memory store in one space, on whichever backend its location names.
+
+The store is the API recall, query, tiers and formats use; it holds no SQL.
+Storage is a `zerolang.knowledge.backend.MemoryBackend` (SQLite for a path or
+nothing, PostgreSQL for a `postgresql://` URL), and the merge rules every
+backend applies are written once in `zerolang.knowledge.merge`:
+
+- **Episodes** are stored once (a re-ingest is a no-op);
+- **Facts** fold each new episode in as `1 - (1 - old) * (1 - new)`;
+- **Concepts** keep the highest confidence, the latest update and every spelling;
+- **Contexts**: the first stored one keeps its optional fields.
+
+Every record is atomic: `insert_records` applies a batch of records as one
+transaction; if the batch fails it is replayed record by record, so the
+records before the culprit are kept. A killed process keeps every committed
+batch, and a rerun skips those records as duplicates and completes the rest.
+
+Every record belongs to a *space* (default `default`): a store sees only its
+own space, and content hashes never include it, so the same fact in two
+spaces has the same FactHash.
+
+Dates are the records' (`compile_record(now=...)`; one per ingest): UTC ISO
+8601 with milliseconds and `Z`, one fixed format, so they compare as text.
+"""
+
+from __future__ import annotations
+
+import builtins
+from collections.abc import Callable, Iterable, Iterator, Sequence
+from contextlib import AbstractContextManager
+from dataclasses import dataclass
+from pathlib import Path
+from types import TracebackType
+
+from zerolang.knowledge.backend import DEFAULT_SPACE, Counts, FactTimes, InsertResult, MemoryBackend
+from zerolang.knowledge.check import Problem
+from zerolang.knowledge.hashing import concept_hash
+from zerolang.knowledge.normalize import AliasTable, normalize_label
+from zerolang.knowledge.types import (
+    HEX_DIGEST,
+    ConceptHash,
+    ConceptNode,
+    ContextHash,
+    ContextNode,
+    EpisodeHash,
+    Fact,
+    FactHash,
+    MemoryRecord,
+    RelationNode,
+    require_type,
+)
+from zerolang.util.errors import ZeroError
+
+# Records per transaction of an ingest. A batch's new facts and episodes have random keys, so each
+# commit writes (SQLite: to its WAL) most pages of those tables' B-trees, and each batch pays its
+# reads, its seal row and its round trips once: 5,000 records (about 50,000 relations) commit 1.5
+# times as fast as 1,000 did, and keep progress and a killed run's loss to a few seconds of work.
+DEFAULT_BATCH_SIZE = 5000
+# New episodes from which an insert asks the backend to refresh its planner's statistics.
+STATISTICS_FROM = 1000
+
+__all__ = [
+    "DEFAULT_BATCH_SIZE",
+    "DEFAULT_SPACE",
+    "CheckReport",
+    "ConceptView",
+    "Counts",
+    "FactView",
+    "InsertResult",
+    "MemoryStore",
+    "Observation",
+    "Progress",
+]
+
+
+# ---- results --------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class Progress:
+    """Where a batch insert is: records applied, records committed (durable), totals so far."""
+
+    done: int
+    committed: int
+    totals: InsertResult
+
+
+@dataclass(frozen=True, slots=True)
+class Observation:
+    """One episode of a fact with the context it was observed in, as `get` shows it."""
+
+    episode_hash: EpisodeHash
+    context_hash: ContextHash
+    confidence: float
+    event_time: str
+    source: str
+    scope: str
+    created_at: str
+
+    def to_json(self) -> dict[str, object]:
+        return {
+            "episode_hash": str(self.episode_hash),
+            "context_hash": str(self.context_hash),
+            "confidence": self.confidence,
+            "event_time": self.event_time,
+            "source": self.source,
+            "scope": self.scope,
+        }
+
+
+@dataclass(frozen=True, slots=True)
+class FactView:
+    """A fact with its subject and object as labels, its episodes oldest first, and its times
+    where they differ from the defaults (`times`: closed validity, retired by a retraction or a
+    superseding fact; None for a current, open-ended fact)."""
+
+    fact: Fact
+    subject: str
+    object: str
+    episodes: tuple[Observation, ...]
+    times: FactTimes | None = None
+
+    @property
+    def retired(self) -> bool:
+        return self.times is not None and self.times.retired_at is not None
+
+    def to_json(self) -> dict[str, builtins.object]:
+        times = self.times
+        return {
+            "fact_hash": str(self.fact.fact_hash),
+            "subject": self.subject,
+            "predicate": self.fact.predicate,
+            "object": self.object,
+            "confidence": self.fact.confidence,
+            "observations": self.fact.observations,
+            "valid_to": times.valid_to if times is not None else None,
+            "retired_at": times.retired_at if times is not None else None,
+            "retired_by": times.retired_by if times is not None else None,
+            "episodes": [episode.to_json() for episode in self.episodes],
+        }
+
+
+@dataclass(frozen=True, slots=True)
+class ConceptView:
+    """A concept and every fact it takes part in, as subject or object (`zero memory get`)."""
+
+    concept: ConceptNode
+    facts: tuple[FactView, ...]
+
+    def to_json(self) -> dict[str, object]:
+        """The `zero memory get --json` document."""
+        concept = self.concept
+        return {
+            "concept": {
+                "hash": str(concept.hash),
+                "label": concept.label,
+                "aliases": list(concept.aliases),
+                "confidence": concept.confidence,
+                "created_at": concept.created_at,
+                "updated_at": concept.updated_at,
+            },
+            "facts": [fact.to_json() for fact in self.facts],
+        }
+
+
+@dataclass(frozen=True, slots=True)
+class CheckReport:
+    """The outcome of `check`: the problems (empty when everything verifies) and what was checked."""
+
+    problems: tuple[Problem, ...]
+    counts: Counts
+
+    @property
+    def ok(self) -> bool:
+        return not self.problems
+
+    def to_json(self) -> dict[str, object]:
+        return {
+            "ok": self.ok,
+            "checked": self.counts.to_json(),
+            "problems": [problem.to_json() for problem in self.problems],
+        }
+
+
+# ---- the store ------------------------------------------------------------------------------
+
+
+class MemoryStore:
+    """A 0-memory store seen from one space: a SQLite file (or `:memory:`) or a PostgreSQL URL.
+
+    `create=False` refuses to create a missing file, so a read-only command
+    with a mistyped `--db` says so instead of making an empty database.
+    """
+
+    def __init__(
+        self,
+        location: str | Path | MemoryBackend = ":memory:",
+        *,
+        space: str = DEFAULT_SPACE,
+        create: bool = True,
+        single_valued: Iterable[str] | None = None,
+    ) -> None:
+        from zerolang.storage import display, open_backend
+
+        # Read when first needed (a write): reading the settings costs more than a recall's start.
+        self._single_valued_given = single_valued
+        self._single_valued: frozenset[str] | None = None
+
+        if isinstance(location, str | Path):
+            self.backend: MemoryBackend = open_backend(location, space=space, create=create)
+            self.path = display(location)
+        else:
+            self.backend = location
+            self.path = display(location.location)
+
+    @property
+    def single_valued(self) -> frozenset[str]:
+        """The single-valued predicates (`_single_valued`), read on first use."""
+        if self._single_valued is None:
+            self._single_valued = _single_valued(self._single_valued_given)
+        return self._single_valued
+
+    @property
+    def space(self) -> str:
+        return self.backend.space
+
+    @property
+    def kind(self) -> str:
+        return self.backend.kind
+
+    def in_space(self, space: str) -> MemoryStore:
+        """The same store seen from another space (shares the connection; close this one)."""
+        return MemoryStore(self.backend.in_space(space), single_valued=self.single_valued)
+
+    def spaces(self) -> list[str]:
+        return self.backend.spaces()
+
+    # ---- lifetime ---------------------------------------------------------------------------
+
+    def close(self) -> None:
+        self.backend.close()
+
+    def __enter__(self) -> MemoryStore:
+        return self
+
+    def __exit__(
+        self, kind: type[BaseException] | None, error: BaseException | None, trace: TracebackType | None
+    ) -> None:
+        self.close()
+
+    def __repr__(self) -> str:
+        return f"MemoryStore({self.path!r}, space={self.space!r})"
+
+    def transaction(self) -> AbstractContextManager[None]:
+        """One write transaction; nested, a savepoint: all of it or, on error, none of it."""
+        return self.backend.transaction()
+
+    # ---- writing ----------------------------------------------------------------------------
+
+    def insert_record(self, record: MemoryRecord, *, verify: bool = True) -> InsertResult:
+        """Apply one record atomically: all of it or, on any error, none of it.
+
+        `verify` recomputes its hashes first (`MemoryRecord.verify`); ingest
+        skips that for the records it has just compiled.
+        """
+        require_type(record, MemoryRecord, "the record")
+        if verify:
+            record.verify()
+        return self.apply([record])
+
+    def apply(self, records: Sequence[MemoryRecord]) -> InsertResult:
+        """Apply records by the merge rules, then the temporal rules to what was new (one transaction)."""
+        from zerolang.knowledge import temporal
+
+        single = self.single_valued
+        with self.backend.transaction():
+            if self.backend.has_fact_times():
+                watch = [r.episode_hash.digest for record in records for r in record.relations]
+            else:
+                watch = []
+                for record in records:
+                    if temporal.explicit(record.context.meta):
+                        watch += [r.episode_hash.digest for r in record.relations]
+                    elif single:
+                        watch += [r.episode_hash.digest for r in record.relations if r.predicate in single]
+            before = set(self.backend.episode_confidences(watch)) if watch else set()
+            result = self.backend.apply_records(records)
+            if watch:
+                fresh = set(self.backend.episode_confidences(watch)) - before
+                temporal.after_insert(self.backend, temporal.fresh_with_context(records, fresh), single)
+            if result.new_episodes or result.restated:
+                _log_batch(self.backend, records, result)
+            return result
+
+    def insert_records(
+        self,
+        records: Iterable[MemoryRecord],
+        *,
+        batch_size: int = DEFAULT_BATCH_SIZE,
+        progress: Callable[[Progress], None] | None = None,
+        verify: bool = True,
+    ) -> InsertResult:
+        """Apply records in order, one transaction per `batch_size` records (`verify`: as `insert_record`).
+
+        A batch is applied as one transaction (the fast path); if it fails, it
+        is rolled back and replayed record by record, each atomic, so the
+        records before the culprit are committed and its error is raised.
+        `progress` sees each batch applied (`done`) and then committed.
+        """
+        if batch_size < 1:
+            raise ValueError(f"batch_size must be at least 1, not {batch_size}")
+        from zerolang.knowledge.compiler import gc_paused
+
+        with gc_paused():  # records and rows hold no cycles: no full collections over a growing heap
+            totals = self._insert_batches(records, batch_size, progress, verify)
+        if totals.new_episodes >= STATISTICS_FROM:  # a bulk load: plans fit for the tables it grew
+            self.backend.refresh_statistics(totals.new_episodes)
+        return totals
+
+    def _insert_batches(
+        self,
+        records: Iterable[MemoryRecord],
+        batch_size: int,
+        progress: Callable[[Progress], None] | None,
+        verify: bool,
+    ) -> InsertResult:
+        totals = InsertResult()
+        done = 0
+        iterator = iter(records)
+        while True:
+            batch, failure = _take(iterator, batch_size)
+            for record in batch:
+                require_type(record, MemoryRecord, "a record")
+                if verify:
+                    record.verify()
+            if batch:
+                totals += self._commit_batch(batch, done, totals, progress)
+                done += len(batch)
+                if progress is not None:
+                    progress(Progress(done, done, totals))
+            if failure is not None:
+                raise failure
+            if len(batch) < batch_size:
+                return totals
+
+    def _commit_batch(
+        self,
+        batch: list[MemoryRecord],
+        done: int,
+        totals: InsertResult,
+        progress: Callable[[Progress], None] | None,
+    ) -> InsertResult:
+        try:
+            with self.backend.transaction():
+                result = self.apply(batch)
+                if progress is not None:
+                    progress(Progress(done + len(batch), done, totals + result))
+            return result
+        except Exception:
+            pass
+        result = InsertResult()
+        for record in batch:  # find the culprit; keep the records before it
+            result += self.apply([record])
+        return result
+
+    # ---- reading ----------------------------------------------------------------------------
+
+    def get_concept(self, concept: ConceptHash) -> ConceptNode | None:
+        require_type(concept, ConceptHash, "the concept hash")
+        return self.backend.concepts([concept.digest]).get(concept.digest)
+
+    def get_concept_by_label(self, label: str, aliases: AliasTable | None = None) -> ConceptNode | None:
+        """The concept `label` names: normalised and alias-resolved, else a spelling seen at ingest."""
+        table = aliases if aliases is not None else AliasTable.default()
+        resolved = table.resolve(label)
+        if not resolved:
+            return None
+        found = self.get_concept(concept_hash(resolved))
+        if found is not None:
+            return found
+        key = self.backend.concept_by_alias(normalize_label(label))
+        return None if key is None else self.get_concept(ConceptHash(key))
+
+    def find_concept(self, query: str, aliases: AliasTable | None = None) -> ConceptNode | None:
+        """A concept by full hash, label (as `get_concept_by_label`) or unique hash prefix (4+ digits)."""
+        if HEX_DIGEST.match(query):
+            found = self.get_concept(ConceptHash.from_hex(query))
+            if found is not None:
+                return found
+        found = self.get_concept_by_label(query, aliases)
+        if found is not None:
+            return found
+        prefix = query.lower()
+        if len(prefix) < 4 or len(prefix) > 64 or any(char not in "0123456789abcdef" for char in prefix):
+            return None
+        low, high = bytes.fromhex(prefix.ljust(64, "0")), bytes.fromhex(prefix.ljust(64, "f"))
+        keys = self.backend.concepts_between(low, high, 6)
+        if len(keys) > 1:
+            shown = ", ".join(key.hex()[:12] for key in keys[:5])
+            raise ZeroError(f"hash prefix {query} is ambiguous: {shown}{', ...' if len(keys) > 5 else ''}")
+        return self.get_concept(ConceptHash(keys[0])) if keys else None
+
+    def get_relations(self, concept: ConceptHash) -> list[RelationNode]:
+        """Every episode of every fact the concept is the subject or the object of."""
+        require_type(concept, ConceptHash, "the concept hash")
+        facts = [fact.fact_hash.digest for fact in self.backend.facts_touching([concept.digest])]
+        relations = list(self.backend.scan_relations(facts)) if facts else []
+        return sorted(relations, key=lambda r: (r.created_at, r.episode_hash.digest))
+
+    def get_relations_by_fact(self, fact: FactHash) -> list[RelationNode]:
+        """Every episode of one fact, oldest first."""
+        require_type(fact, FactHash, "the fact hash")
+        relations = list(self.backend.scan_relations([fact.digest]))
+        return sorted(relations, key=lambda r: (r.created_at, r.episode_hash.digest))
+
+    def get_fact(self, fact: FactHash) -> Fact | None:
+        require_type(fact, FactHash, "the fact hash")
+        return self.backend.facts([fact.digest]).get(fact.digest)
+
+    def get_facts(self, concept: ConceptHash) -> list[Fact]:
+        """The facts a concept is the subject or the object of, most confident first."""
+        require_type(concept, ConceptHash, "the concept hash")
+        facts = self.backend.facts_touching([concept.digest])
+        return sorted(facts, key=lambda f: (-f.confidence, f.fact_hash.digest))
+
+    def get_context(self, context: ContextHash) -> ContextNode | None:
+        require_type(context, ContextHash, "the context hash")
+        found = self.backend.contexts([context.digest]).get(context.digest)
+        return None if found is None else found[0]
+
+    def recall(self, concept: ConceptNode) -> ConceptView:
+        """The concept with its facts (labels resolved) and their episodes, oldest observation first.
+
+        Current facts come first (most confident first), then the retired ones (retracted or
+        superseded, kept for history), marked by their `times`."""
+        require_type(concept, ConceptNode, "the concept")
+        facts = self.backend.facts_touching([concept.hash.digest])
+        labels = self.backend.labels(
+            [f.subject_hash.digest for f in facts] + [f.object_hash.digest for f in facts]
+        )
+        episodes: dict[bytes, list[Observation]] = {f.fact_hash.digest: [] for f in facts}
+        rows = self.backend.episodes_of(list(episodes))
+        times = self.backend.fact_times(list(episodes))
+        for row in sorted(rows, key=lambda e: (e.event_time, e.hash)):
+            episodes[row.fact_hash].append(
+                Observation(
+                    EpisodeHash(row.hash),
+                    ContextHash(row.context_hash),
+                    row.confidence,
+                    row.event_time,
+                    row.source,
+                    row.scope,
+                    row.created_at,
+                )
+            )
+        views = [
+            FactView(
+                f,
+                labels[f.subject_hash.digest],
+                labels[f.object_hash.digest],
+                tuple(episodes[f.fact_hash.digest]),
+                times.get(f.fact_hash.digest),
+            )
+            for f in facts
+        ]
+        views.sort(key=lambda v: (v.retired, -v.fact.confidence, v.subject, v.fact.predicate, v.object))
+        return ConceptView(concept, tuple(views))
+
+    def counts(self) -> Counts:
+        return self.backend.counts()
+
+    def concept_count(self) -> int:
+        return self.counts().concepts
+
+    def fact_count(self) -> int:
+        return self.counts().facts
+
+    def relation_count(self) -> int:
+        """Stored relations, i.e. episodes (one per observation)."""
+        return self.counts().episodes
+
+    # ---- checking ---------------------------------------------------------------------------
+
+    def check(self) -> CheckReport:
+        """Like `git fsck`: recompute every hash, resolve every reference (see `zerolang.knowledge.check`)."""
+        from zerolang.knowledge.check import find_problems
+
+        return CheckReport(tuple(find_problems(self.backend)), self.counts())
+
+
+def _log_batch(backend: MemoryBackend, records: Sequence[MemoryRecord], result: InsertResult) -> None:
+    """Append the batch to the space's log: the hash of its episode hashes and what it changed."""
+    import hashlib
+
+    keys = sorted({r.episode_hash.digest for record in records for r in record.relations})
+    stamp = max(r.created_at for record in records for r in record.relations)
+    detail = (
+        f"{result.new_episodes} new episodes, {result.duplicates} duplicates,"
+        f" {result.forgotten} forgotten, {result.restated} restated"
+    )
+    backend.append_log(stamp, "ingest", hashlib.sha256(b"".join(keys)).digest(), detail)
+
+
+def _single_valued(given: Iterable[str] | None) -> frozenset[str]:
+    """The single-valued predicates: as given, else `[tool.zero.memory] single-valued` of the
+    nearest pyproject.toml (normalised like every predicate)."""
+    from zerolang.knowledge.normalize import normalize_predicate
+
+    if given is None:
+        from zerolang.util.config import settings_for
+
+        given = settings_for().single_valued
+    return frozenset(normalize_predicate(p) for p in given)
+
+
+def _take(iterator: Iterator[MemoryRecord], count: int) -> tuple[list[MemoryRecord], BaseException | None]:
+    """Up to `count` records, and the error that stopped the iterator early, if one did.
+
+    The records are often compiled lazily, so a failure must not lose the ones already made.
+    """
+    batch: list[MemoryRecord] = []
+    try:
+        for _ in range(count):
+            batch.append(next(iterator))
+    except StopIteration:
+        pass
+    except BaseException as error:
+        return batch, error
+    return batch, None

@@ -1,0 +1,400 @@
+"""`zerolang.memory.open(...)`: the Python API, one object for everything 0-memory does.
+
+    import zerolang.memory
+
+    with zerolang.memory.open("agent.db", space="alice") as memory:
+        memory.ingest({"tuples": [...], "context": {...}})
+        memory.get("zerolang")          # a concept and its facts
+        memory.query('recall "zerolang" depth 1')
+
+A `Memory` is a thin facade: every method calls the module that owns the
+behaviour (`ingest`, `experience.capture`, `experience.recall`, `query`,
+`formats.exchange`, `archive`), so the API, the `zero` commands and `zero mcp`
+behave alike. See docs/python-api.md.
+
+It holds up to three stores, opened when first used:
+
+- the **memory** (facts as graphs): a SQLite path, `:memory:`, or a `postgresql://` URL, in one space;
+- the **experiences** (captured turns): SQLite, by default beside a file memory (`NAME.experiences.db`);
+- the **archive** (immutable documents) with its summary index: a folder, by default the configured
+  `memory.archive.path` or the per-user one, as `zero archive` uses.
+"""
+
+from __future__ import annotations
+
+import builtins
+from collections.abc import Iterable, Mapping, Sequence
+from datetime import UTC, datetime
+from importlib import import_module
+from pathlib import Path
+from types import TracebackType
+from typing import TYPE_CHECKING, Any
+
+from zerolang.knowledge.backend import DEFAULT_SPACE, InsertResult
+from zerolang.knowledge.store import ConceptView, FactView, MemoryStore, Observation
+from zerolang.knowledge.types import (
+    HEX_DIGEST,
+    CompilerInput,
+    ContextMeta,
+    FactHash,
+    InputError,
+    SemanticTuple,
+)
+from zerolang.util.errors import ZeroError
+
+if TYPE_CHECKING:
+    from zerolang.archive.archiving import Archived
+    from zerolang.archive.gate import Gate
+    from zerolang.archive.index import IndexStore
+    from zerolang.archive.policy import Policy
+    from zerolang.archive.store import Archive
+    from zerolang.experience.capture import CaptureResult
+    from zerolang.experience.model import Added
+    from zerolang.experience.recall import Hit
+    from zerolang.knowledge.query.executor import QueryResult
+    from zerolang.storage.sqlite.convo import SqliteEntryStore
+    from zerolang.storage.sqlite.experience import SqliteExperienceStore
+
+__all__ = ["FORGET_MODULE", "Memory", "open_memory"]
+
+# The forget issue's module (tombstones). `Memory.forget` delegates to it once it is part of the build.
+FORGET_MODULE = "zerolang.knowledge.forget"
+
+Inputs = CompilerInput | Mapping[str, object] | Iterable[CompilerInput | Mapping[str, object]]
+
+
+def open_memory(
+    location: str | Path = ":memory:",
+    *,
+    space: str = DEFAULT_SPACE,
+    experiences: str | Path | None = None,
+    archive: str | Path | None = None,
+    create: bool = True,
+) -> Memory:
+    """Open a memory: a SQLite path (created unless `create=False`), `:memory:` or a PostgreSQL URL."""
+    from zerolang.storage import is_url
+
+    if not isinstance(location, str | Path) or not str(location):
+        raise ZeroError(f"not a memory location: {location!r} (a SQLite path, :memory: or postgresql:// URL)")
+    where: str | Path = str(location) if is_url(location) else Path(location)
+    if isinstance(where, Path) and str(where) != ":memory:" and create and not where.parent.is_dir():
+        raise ZeroError(f"{where}: no such directory {where.parent}")
+    store = MemoryStore(where, space=space, create=create)
+    return Memory(
+        store,
+        experiences=experiences if experiences is not None else _experiences_beside(where),
+        archive=archive,
+    )
+
+
+def _experiences_beside(location: str | Path) -> str | Path:
+    if isinstance(location, Path):
+        if str(location) == ":memory:":
+            return ":memory:"
+        return location.with_name(location.stem + ".experiences.db")
+    from platformdirs import user_data_dir
+
+    return Path(user_data_dir("zerolang", appauthor=False)) / "experiences.db"
+
+
+def _default_archive() -> Path:
+    from zerolang.archive.settings import memory_settings_for
+
+    configured = memory_settings_for().archive_path
+    if configured is not None:
+        return configured
+    from platformdirs import user_data_dir
+
+    return Path(user_data_dir("zerolang", appauthor=False)) / "archive"
+
+
+class Memory:
+    """A memory in one space, with its experiences and archive; a context manager that closes them."""
+
+    def __init__(
+        self,
+        store: MemoryStore,
+        *,
+        experiences: str | Path = ":memory:",
+        archive: str | Path | None = None,
+    ) -> None:
+        self.store = store
+        self.experiences_location = experiences
+        self.archive_root = Path(archive) if archive is not None else None
+        self._experiences: SqliteExperienceStore | None = None
+        self._archive: Archive | None = None
+        self._index: IndexStore | None = None
+
+    # ---- lifetime ----
+    @property
+    def space(self) -> str:
+        return self.store.space
+
+    def close(self) -> None:
+        """Close every store this memory opened."""
+        for resource in (self._experiences, self._index):
+            if resource is not None:
+                resource.close()
+        self._experiences = self._index = None
+        self.store.close()
+
+    def __enter__(self) -> Memory:
+        return self
+
+    def __exit__(
+        self,
+        kind: type[BaseException] | None,
+        error: BaseException | None,
+        traceback: TracebackType | None,
+    ) -> None:
+        self.close()
+
+    def __repr__(self) -> str:
+        return f"Memory({self.store.path!r}, space={self.space!r})"
+
+    # ---- facts ----
+    def ingest(self, inputs: Inputs, *, now: str | None = None) -> InsertResult:
+        """Compile and store compiler inputs (objects or their JSON form, one or many); what changed."""
+        from zerolang.knowledge.ingest import ingest
+
+        items = [inputs] if isinstance(inputs, CompilerInput | Mapping) else list(inputs)
+        parsed = [
+            item if isinstance(item, CompilerInput) else _input(item, n) for n, item in enumerate(items)
+        ]
+        return ingest(self.store, parsed, now=now)
+
+    def remember(
+        self,
+        tuples: Sequence[tuple[str, str, str] | tuple[str, str, str, float]],
+        *,
+        source: str = "api",
+        scope: str = "general",
+        event_time: str | None = None,
+        utterance: str | None = None,
+        metadata: Mapping[str, str] | None = None,
+    ) -> InsertResult:
+        """Store `(subject, predicate, object[, confidence])` tuples stated in one context (default: now)."""
+        from zerolang.util.times import utc_now
+
+        try:
+            facts = tuple(SemanticTuple(*item) for item in tuples)
+            context = ContextMeta(event_time or utc_now(), source, scope, metadata=dict(metadata or {}))
+            item = CompilerInput(facts, context, utterance)
+        except InputError as error:
+            raise ZeroError(error.message) from None
+        except TypeError as error:
+            raise ZeroError(f"a tuple is (subject, predicate, object[, confidence]): {error}") from None
+        return self.ingest(item)
+
+    def get(self, label_or_hash: str) -> ConceptView | None:
+        """A concept (by label, hash or unique hash prefix) with every fact it takes part in."""
+        concept = self.store.find_concept(label_or_hash)
+        return None if concept is None else self.store.recall(concept)
+
+    def fact(self, fact_hash: str) -> FactView | None:
+        """A fact by its full hash, with its labels and observations."""
+        if not HEX_DIGEST.match(fact_hash):
+            return None
+        fact = self.store.get_fact(FactHash.from_hex(fact_hash))
+        if fact is None:
+            return None
+        subject = self.store.get_concept(fact.subject_hash)
+        for view in self.store.recall(subject).facts if subject is not None else ():
+            if view.fact.fact_hash == fact.fact_hash:
+                return view
+        labels = self.store.backend.labels([fact.subject_hash.digest, fact.object_hash.digest])
+        nothing: tuple[Observation, ...] = ()
+        return FactView(
+            fact, labels.get(fact.subject_hash.digest, ""), labels.get(fact.object_hash.digest, ""), nothing
+        )
+
+    def query(self, text: str, *, now: datetime | None = None) -> QueryResult:
+        """Run a query of the DSL (docs/query.md); `now` fixes the clock recency is scored by."""
+        from zerolang.knowledge.query.executor import run_query
+        from zerolang.knowledge.query.parser import parse_query
+
+        parsed = parse_query(text)
+        if now is None:
+            return run_query(self.store, parsed)
+        moment = now if now.tzinfo is not None else now.replace(tzinfo=UTC)
+        return run_query(self.store, parsed, clock=lambda: moment)
+
+    def export(self, form: str = "0c", level: str = "L2", since: str | None = None) -> str:
+        """The memory as `.0c` (detail level L0, L1 or L2), `json` or `0` graphs; `since`: a delta."""
+        from zerolang.knowledge.formats.exchange import Format, export
+        from zerolang.knowledge.formats.levels import Level
+
+        if form not in Format._value2member_map_ or level not in Level._value2member_map_:
+            raise ZeroError(f"format is 0, 0c or json and level L0, L1 or L2 (got {form!r}, {level!r})")
+        return export(self.store, Format(form), Level(level), since)
+
+    # ---- experiences ----
+    @property
+    def experiences(self) -> SqliteExperienceStore:
+        """The experience store (opened, and created, when first used)."""
+        if self._experiences is None:
+            from zerolang.storage.sqlite.experience import SqliteExperienceStore
+
+            self._experiences = SqliteExperienceStore(self.experiences_location, create=True)
+        return self._experiences
+
+    def capture(
+        self,
+        *,
+        session: str,
+        user_said: str = "",
+        thinking: str = "",
+        agent_said: str = "",
+        tool_calls: Sequence[str] = (),
+        user: str = "user",
+        agent: str = "assistant",
+        when: str | None = None,
+    ) -> Added:
+        """Store one finished conversation turn of `session` (after its previous one); what was added."""
+        from zerolang.experience.capture import TurnRecorder
+
+        recorder = TurnRecorder(self.experiences, session=session, user=user, agent=agent)
+        return recorder.record(
+            user_said=user_said, thinking=thinking, agent_said=agent_said, tool_calls=tool_calls, when=when
+        )
+
+    def capture_files(self, paths: Sequence[str | Path], *, fmt: str | None = None) -> CaptureResult:
+        """Capture transcript files (pi, Claude Code, OpenAI), as `zero capture` does."""
+        from zerolang.experience.capture import capture_files
+
+        return capture_files(self.experiences, paths, fmt=fmt)
+
+    def recall(self, text: str, *, limit: int = 20) -> builtins.list[Hit]:
+        """Captured experiences most related to `text`, best first, each with why it was found."""
+        from zerolang.experience.recall import recall
+
+        if not text.strip():
+            raise ZeroError("nothing to recall: the query is empty")
+        return recall(self.experiences, text, limit=limit)
+
+    # ---- the archive ----
+    @property
+    def archive(self) -> Archive:
+        """The document archive (created when first used)."""
+        if self._archive is None:
+            from zerolang.archive.store import Archive
+
+            self._archive = Archive(self.archive_root or _default_archive(), create=True)
+        return self._archive
+
+    @property
+    def index(self) -> IndexStore:
+        """The archive's summary index: `memory.index.sql.dsn`, else `index.db` in the archive folder."""
+        if self._index is None:
+            from zerolang.archive.index import open_index
+            from zerolang.archive.settings import memory_settings_for
+
+            dsn = memory_settings_for().index_sql_dsn or f"sqlite:///{self.archive.root / 'index.db'}"
+            self._index = open_index(dsn)
+        return self._index
+
+    def archive_document(
+        self,
+        messages: Sequence[Mapping[str, Any]],
+        *,
+        channel: str,
+        consent_scope: str,
+        session: str | None = None,
+        summary: str | None = None,
+        privacy: int = 0,
+        abstraction: int = 0,
+        tags: Sequence[str] = (),
+    ) -> Archived:
+        """Archive a conversation as an immutable document, indexed under a summary (made if not given)."""
+        from zerolang.archive.archiving import archive_and_index
+        from zerolang.archive.document import make_document
+
+        document = make_document(
+            [dict(message) for message in messages],
+            channel=channel,
+            consent_scope=consent_scope,
+            session=session,
+            tags=list(tags),
+        )
+        return archive_and_index(
+            self.archive, self.index, document, summary=summary, privacy=privacy, abstraction=abstraction
+        )
+
+    def gate(self, policy: Policy | str | Path) -> Gate:
+        """The archive seen through a consent policy (a `Policy` or a policy file): summaries and gets."""
+        from zerolang.archive.gate import Gate
+        from zerolang.archive.policy import Policy, load_policy
+
+        rules = policy if isinstance(policy, Policy) else load_policy(policy)
+        return Gate(self.archive, self.index, rules)
+
+    # ---- forgetting ----
+    def forget(self, kind: str, target: str, *, purge: bool = False) -> Any:
+        """Forget what `kind` (concept, fact, source, scope, time, space) and `target` name: a tombstone.
+
+        It delegates to `zerolang.knowledge.forget`. When the memory has an experience store (open, or
+        its file exists), captured experiences and conversation turns that mention a forgotten
+        concept's label or aliases are left out of `recall` from then on (and erased with `purge`).
+        """
+        try:
+            module = import_module(FORGET_MODULE)
+            selector, forget = module.Selector, module.forget
+        except (ImportError, AttributeError):
+            raise ZeroError(
+                "forget is not in this build of zerolang (it needs zerolang.knowledge.forget)"
+            ) from None
+        from zerolang.experience.forgotten import apply_forget
+        from zerolang.util.times import utc_now
+
+        experiences = self._experiences_if_any()
+        if experiences is None:
+            return forget(self.store, selector(kind, target), at=utc_now(), purge=purge)
+        entries = self._entries()
+
+        def block(tombstone: str, terms: tuple[str, ...]) -> None:  # before the memory commits
+            apply_forget(experiences, tombstone, terms, purge=purge, entries=entries)
+
+        try:
+            return forget(
+                self.store,
+                selector(kind, target),
+                at=utc_now(),
+                purge=purge,
+                inside=block,
+                experiences=self.experiences_location,
+            )
+        finally:
+            if entries is not None:
+                entries.close()
+
+    def restore(self, tombstone: str) -> Any:
+        """Lift a tombstone (hash, prefix or target): what it forgot comes back, experiences included."""
+        from zerolang.knowledge.forget import restore
+        from zerolang.util.times import utc_now
+
+        row, _ = restore(self.store, tombstone, at=utc_now())
+        experiences = self._experiences_if_any()
+        if experiences is not None:
+            experiences.lift_terms(row.hash.hex())
+        return row
+
+    def _experiences_if_any(self) -> SqliteExperienceStore | None:
+        """The experience store when it is open or its file exists (a forget need not create one)."""
+        location = self.experiences_location
+        if self._experiences is None and (str(location) == ":memory:" or not Path(location).is_file()):
+            return None
+        return self.experiences
+
+    def _entries(self) -> SqliteEntryStore | None:
+        """Conversation entries kept in the experience file (where `zero convo` can keep them)."""
+        from zerolang.storage.sqlite.convo import SqliteEntryStore
+
+        location = self.experiences_location
+        return None if str(location) == ":memory:" else SqliteEntryStore(location, create=False)
+
+
+def _input(item: object, number: int) -> CompilerInput:
+    try:
+        return CompilerInput.from_json(item)
+    except InputError as error:
+        raise ZeroError(f"input {number + 1}: {error.message}") from None

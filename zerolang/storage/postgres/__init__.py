@@ -1,0 +1,5 @@
+"""The shared backend: a PostgreSQL server through psycopg 3 (`pip install "zerolang[postgres]"`)."""
+
+from zerolang.storage.postgres.backend import PostgresBackend
+
+__all__ = ["PostgresBackend"]

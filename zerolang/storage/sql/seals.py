@@ -1,0 +1,126 @@
+"""Table seals in SQL (`zerolang.knowledge.integrity`): kept in `table_seals` by every write.
+
+One row per (space, table): its row count and digest sum, updated inside the
+write transaction that changes the table (writers to a space are serialised,
+so the read-modify-write is exact). A store made before a generation of the
+seals existed has that generation's tables sealed once, from their rows, when
+first opened after the migration that brought it; a marker row says so.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator, Mapping, Sequence
+from typing import Any
+
+from zerolang.knowledge import integrity
+from zerolang.knowledge.integrity import GENERATIONS, MARKER_SPACE, SEALED, Seal, pending
+from zerolang.storage.sql.core import Row, SqlCore
+
+_UPSERT = (
+    "INSERT INTO table_seals (space, tbl, row_count, digest) VALUES (?, ?, ?, ?)"
+    " ON CONFLICT (space, tbl) DO UPDATE SET row_count = excluded.row_count, digest = excluded.digest"
+)
+
+
+class Seals(SqlCore):
+    __slots__ = ()
+
+    def seal_apply(self, changes: Mapping[str, Seal]) -> None:
+        """Fold what a write did to each table into this space's seals (inside the write)."""
+        changes = {table: seal for table, seal in changes.items() if seal.rows or seal.total}
+        if not changes:
+            return
+        stored = {
+            table: Seal.parse(rows, digest) or Seal()
+            for table, rows, digest in self.rows(
+                "SELECT tbl, row_count, digest FROM table_seals WHERE space = ?", [self.space]
+            )
+        }
+        self.run_many(
+            _UPSERT,
+            [
+                (self.space, table, new.rows, new.hex)
+                for table, change in sorted(changes.items())
+                for new in [stored.get(table, Seal()).add(change)]
+            ],
+        )
+
+    def reseal(self) -> None:
+        """Count this space's sealed tables again from their rows, inside a write: O(space).
+
+        No write calls it: every write folds the rows it changes into the seals (`seal_apply`).
+        It is the whole recount those per-row seals must equal (the tests compare the two), and
+        a way to accept a space's current rows as they are, which also hides any edit made
+        outside the store; `check` never calls it.
+        """
+        self.run("DELETE FROM table_seals WHERE space = ?", [self.space])
+        seals = {
+            table: integrity.seal_of(
+                table,
+                self.stream(f"SELECT {integrity.columns(table)} FROM {table} WHERE space = ?", [self.space]),
+            )
+            for table in SEALED
+        }
+        self.run_many(
+            _UPSERT,
+            [(self.space, table, seal.rows, seal.hex) for table, seal in sorted(seals.items())],
+        )
+
+    def sealed_rows(self, table: str, keys: Sequence[bytes], column: str = "hash") -> list[Row]:
+        """The sealed columns of the rows of `table` whose `column` is one of `keys` (before a write)."""
+        return self.select_in(
+            f"SELECT {integrity.columns(table)} FROM {table} WHERE space = ?", column, keys, [self.space]
+        )
+
+    def ensure_sealed(self) -> None:
+        """Seal, from their rows, the tables of each generation of the seals a migration just brought.
+
+        A migration that brings a generation (`integrity.GENERATIONS`) writes its pending row; the
+        tables of that generation in every space are sealed once, here, and the pending row
+        becomes the generation's marker. A marker deleted by hand is not silently made again:
+        `check` reports it.
+        """
+        if not self._pending_generations():
+            return
+        with self.transaction():
+            self.exclude_writers()  # a writer's seal fold must not land between the recount and its write
+            for generation in self._pending_generations():
+                marker, tables = GENERATIONS[generation - 1]
+                seals: dict[tuple[str, str], Seal] = {}
+                for table in tables:
+                    for space, *row in self.stream(f"SELECT space, {integrity.columns(table)} FROM {table}"):
+                        key = (space, table)
+                        seals[key] = seals.get(key, Seal()).add(Seal(1, integrity.row_digest(table, row)))
+                for condition, values in self.in_list("tbl", list(tables)):
+                    self.run(
+                        f"DELETE FROM table_seals WHERE space <> ? AND {condition}", [MARKER_SPACE, *values]
+                    )
+                self.run(
+                    "DELETE FROM table_seals WHERE space = ? AND tbl = ?", [MARKER_SPACE, pending(generation)]
+                )
+                rows = [(space, table, seal.rows, seal.hex) for (space, table), seal in sorted(seals.items())]
+                self.run_many(_UPSERT, [*rows, (MARKER_SPACE, marker, 0, Seal().hex)])
+
+    def _pending_generations(self) -> list[int]:
+        found = {row[0] for row in self.rows("SELECT tbl FROM table_seals WHERE space = ?", [MARKER_SPACE])}
+        return [number for number in range(1, len(GENERATIONS) + 1) if pending(number) in found]
+
+    # ---- for `check`: as stored, trusting nothing ----
+
+    def raw_seals(self) -> Iterator[tuple[Any, Any, Any]]:
+        """(table, rows, digest) of this space's seals; nothing if the store was never sealed."""
+        yield from self.stream("SELECT tbl, row_count, digest FROM table_seals WHERE space = ?", [self.space])
+
+    def raw_seal_markers(self) -> set[str]:
+        """The marker rows of the store (which generations of the seals it holds), as stored."""
+        return {
+            row[0]
+            for row in self.stream("SELECT tbl FROM table_seals WHERE space = ?", [MARKER_SPACE])
+            if isinstance(row[0], str)
+        }
+
+    def raw_sealed_rows(self, table: str) -> Iterator[Row]:
+        """Every row of `table` in this space, its sealed columns as stored."""
+        yield from self.stream(
+            f"SELECT {integrity.columns(table)} FROM {table} WHERE space = ?", [self.space]
+        )

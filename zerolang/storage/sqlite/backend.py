@@ -1,0 +1,394 @@
+"""`SqliteBackend`: the shared SQL on a `sqlite3` connection.
+
+Writers never see "database is locked": a write transaction starts with
+`BEGIN IMMEDIATE` (the write lock up front, never an upgrade that could
+deadlock), waits for another writer up to `lock_timeout()` (60 s, or
+`$ZERO_MEMORY_LOCK_TIMEOUT`), retried with backoff while SQLite reports the
+database busy within that time, and then says so in one line (a ZeroError).
+Readers (WAL) never wait.
+"""
+
+from __future__ import annotations
+
+import random
+import sqlite3
+import time
+from collections.abc import Iterator, Sequence
+from contextlib import contextmanager, suppress
+from pathlib import Path
+from typing import Any, cast
+
+from zerolang.knowledge import merge
+from zerolang.knowledge.backend import DEFAULT_SPACE, check_space, lock_timeout, lock_timeout_error
+from zerolang.knowledge.overlap import ENGINE
+from zerolang.storage import ENGINE_ERRORS
+from zerolang.storage.sql import SqlBackend
+from zerolang.storage.sql.alongside import MIN_ROWS, Alongside
+from zerolang.storage.sql.records import INSERTED
+from zerolang.storage.sqlite.checkpoints import Checkpointer
+from zerolang.storage.sqlite.migrations import LATEST, MIGRATIONS, statements
+from zerolang.util.errors import ZeroError
+
+APPLICATION_ID = 0x5A4D454D  # "ZMEM": marks the file as a zerolang memory database
+AUTOCHECKPOINT = 1000  # SQLite's default WAL size (pages) for a commit to checkpoint itself
+IN_CHUNK = 5000  # keys per `IN (...)`: few statements a batch, under the 32,766 variables of SQLite 3.32+
+ENGINE_ERRORS.append(sqlite3.Error)
+
+
+class SqliteBackend(SqlBackend):
+    __slots__ = ("_bulky", "_checkpoints", "_location", "_owner", "_space", "_timeout", "connection")
+
+    kind = "sqlite"
+    greatest = "max"
+
+    def __init__(self, connection: sqlite3.Connection, location: str, space: str, owner: bool) -> None:
+        self.connection = connection
+        self._location = location
+        self._space = space
+        self._owner = owner
+        self._timeout = lock_timeout()
+        # A bulk write's checkpoint runs in a helper thread (`checkpoints`), on the file this connection
+        # opened (SQLite's own absolute name for it; none for a store in memory); its owner has one.
+        self._checkpoints: Checkpointer | None = None
+        if owner:
+            files = {name: file for _, name, file in connection.execute("PRAGMA database_list")}
+            file = files.get("main", "")
+            if file:
+                self._checkpoints = Checkpointer(file, self._timeout)
+        self._bulky = False  # this transaction writes a bulk plan (`write_plan`)
+
+    @classmethod
+    def open(cls, path: str | Path, *, space: str = DEFAULT_SPACE, create: bool = True) -> SqliteBackend:
+        location = str(path)
+        in_memory = location == ":memory:"
+        if not in_memory and not create and not Path(location).is_file():
+            raise ZeroError(f"{location}: no memory database here (ingest something first, or pass --db)")
+        try:
+            connection = sqlite3.connect(location, isolation_level=None, timeout=lock_timeout())
+        except sqlite3.Error as error:
+            raise ZeroError(f"{location}: cannot open the memory database ({error})") from None
+        backend = cls(connection, location, space, True)
+        try:
+            backend._setup(in_memory)
+            backend.ensure_sealed()
+        except sqlite3.DatabaseError as error:
+            connection.close()
+            raise ZeroError(f"{location}: not a usable memory database ({error})") from None
+        except BaseException:
+            connection.close()
+            raise
+        return backend
+
+    def _setup(self, in_memory: bool) -> None:
+        db = self.connection
+        db.execute(f"PRAGMA busy_timeout = {round(self._timeout * 1000)}")
+        if not in_memory:
+            self._retry(lambda: db.execute("PRAGMA journal_mode = WAL"))
+        db.execute("PRAGMA synchronous = NORMAL")
+        # Declared, not enforced (as on PostgreSQL since its schema 8): enforcing costs an index look-up per
+        # inserted row (7% of an ingest's CPU), the writer inserts parents first under the write lock, and
+        # `check` resolves every reference (and `PRAGMA foreign_key_check` still lists a dangling one).
+        db.execute("PRAGMA foreign_keys = OFF")
+        db.execute("PRAGMA temp_store = MEMORY")
+        db.execute("PRAGMA secure_delete = FAST")  # zero deleted content (forget) where it costs no I/O
+        db.execute("PRAGMA cache_size = -262144")  # 256 MiB of page cache
+        version, tables, application = self._retry(self._identity)
+        if tables if version == 0 else application != APPLICATION_ID:
+            raise ZeroError(f"{self._location}: a SQLite database, but not a zerolang memory database")
+        if version > LATEST:
+            raise ZeroError(
+                f"{self._location}: made by a newer zerolang (schema {version}, this one reads {LATEST});"
+                " upgrade zerolang to open it"
+            )
+        if version < LATEST:
+            self._migrate()
+
+    def _identity(self) -> tuple[int, int, int]:
+        """The file's schema version, number of tables and application id, read in one snapshot:
+        another process may be creating the store meanwhile, and its first migration step makes the
+        tables and sets the version in one transaction (read apart, a process once saw version 0 and
+        then that step's tables, and called the new store not a zerolang memory database)."""
+        db = self.connection
+        db.execute("BEGIN")
+        try:
+            version = db.execute("PRAGMA user_version").fetchone()[0]
+            tables = db.execute("SELECT count(*) FROM sqlite_schema WHERE type = 'table'").fetchone()[0]
+            application = db.execute("PRAGMA application_id").fetchone()[0]
+        except BaseException:
+            db.execute("ROLLBACK")
+            raise
+        db.execute("COMMIT")  # a read: nothing to keep
+        return int(version), int(tables), int(application)
+
+    def _migrate(self) -> None:
+        """Bring the file to `LATEST`, one transaction per step, each checked for broken references."""
+        db = self.connection
+        while True:
+            with self.write():
+                version = db.execute("PRAGMA user_version").fetchone()[0]
+                if version >= LATEST:
+                    break
+                for statement in statements(MIGRATIONS[version]):
+                    db.execute(statement)
+                if version == 0:
+                    db.execute(f"PRAGMA application_id = {APPLICATION_ID}")
+                db.execute(f"PRAGMA user_version = {version + 1}")
+                problems = db.execute("PRAGMA foreign_key_check").fetchall()
+                if problems:
+                    raise ZeroError(f"{self._location}: cannot migrate: {len(problems)} broken references")
+        db.execute("ANALYZE sqlite_schema")  # load the statistics migration 4 wrote
+
+    # ---- the MemoryBackend lifetime ---------------------------------------------------------
+
+    @property
+    def location(self) -> str:
+        return self._location
+
+    @property
+    def space(self) -> str:
+        return self._space
+
+    @property
+    def schema_version(self) -> int:
+        return int(self.connection.execute("PRAGMA user_version").fetchone()[0])
+
+    def in_space(self, space: str) -> SqliteBackend:
+        return SqliteBackend(self.connection, self._location, check_space(space), False)
+
+    def close(self) -> None:
+        if not self._owner:
+            return
+        if self._checkpoints is not None:
+            self._checkpoints.close()
+        if self.connection.in_transaction:
+            self.connection.execute("ROLLBACK")
+        self.connection.close()
+
+    @contextmanager
+    def transaction(self) -> Iterator[None]:
+        db = self.connection
+        if db.in_transaction:
+            name = f"sp{random.getrandbits(48)}"
+            db.execute(f"SAVEPOINT {name}")
+            try:
+                yield
+            except BaseException:
+                db.execute(f"ROLLBACK TO {name}")
+                db.execute(f"RELEASE {name}")
+                raise
+            db.execute(f"RELEASE {name}")
+            return
+        self._retry(lambda: db.execute("BEGIN IMMEDIATE"))
+        try:
+            yield
+        except BaseException:
+            self._bulky = False
+            if db.in_transaction:
+                db.execute("ROLLBACK")
+            raise
+        helper = self._checkpoints if self._bulky else None  # a bulk commit's checkpoint goes to it
+        self._bulky = False
+        if helper is not None:
+            db.execute("PRAGMA wal_autocheckpoint = 0")
+        try:
+            with ENGINE.busy():  # writing the WAL (and SQLite's own checkpoint): a long step without the GIL
+                self._retry(lambda: db.execute("COMMIT"))
+        finally:
+            if helper is not None:
+                db.execute(f"PRAGMA wal_autocheckpoint = {AUTOCHECKPOINT}")
+        if helper is not None:
+            helper.ask()
+
+    def write(self) -> Any:
+        return self.transaction()
+
+    # ---- rows -------------------------------------------------------------------------------
+
+    def rows(self, sql: str, args: Sequence[object] = ()) -> list[tuple[Any, ...]]:
+        try:
+            return self.connection.execute(sql, _bound(args)).fetchall()
+        except sqlite3.OperationalError as error:
+            raise self._damaged(error) from None
+
+    def stream(self, sql: str, args: Sequence[object] = ()) -> Iterator[tuple[Any, ...]]:
+        try:
+            cursor = self.connection.execute(sql, _bound(args))
+        except sqlite3.OperationalError as error:
+            raise self._damaged(error) from None
+        try:
+            for row in cursor:  # noqa: UP028 - `yield from` would close the cursor of an abandoned scan
+                yield row
+        except sqlite3.OperationalError as error:
+            raise self._damaged(error) from None
+
+    def _damaged(self, error: sqlite3.OperationalError) -> Exception:
+        """Text that is not UTF-8 (a hand edit) is a damaged store, a lock held too long a timeout, said so;
+        anything else as it was."""
+        if _busy(error):
+            return lock_timeout_error(self._location, self._timeout)
+        if "decode" not in str(error):
+            return error
+        return ZeroError(
+            f"{self._location}: a damaged store: a row holds text that is not UTF-8 ({error});"
+            " `zero memory check` lists it"
+        )
+
+    def run(self, sql: str, args: Sequence[object] = ()) -> int:
+        return self.connection.execute(sql, _bound(args)).rowcount
+
+    def run_many(self, sql: str, rows: Sequence[Sequence[object]]) -> None:
+        self.connection.executemany(sql, rows)
+
+    def in_list(self, column: str, keys: Sequence[object]) -> Iterator[tuple[str, list[object]]]:
+        for start in range(0, len(keys), IN_CHUNK):
+            chunk = _bound(keys[start : start + IN_CHUNK])
+            yield f"{column} IN ({','.join('?' * len(chunk))})", chunk
+
+    # ---- writing ----------------------------------------------------------------------------
+
+    def write_plan(self, plan: merge.Plan, beside: Alongside[Any] | None = None) -> None:
+        """The plan's new rows staged (a temporary table per table, one short step per row) and each
+        moved by one `INSERT ... SELECT`: one long `sqlite3_step` without the GIL; the facts' and
+        episodes' moves while `beside` runs. Parents first: concepts, then the updates, aliases and
+        contexts row by row (short steps, before `beside` starts), then facts and episodes.
+
+        The rows and their order are those of direct inserts (the columns' affinities apply when
+        they reach their tables); the staging tables live in the transaction, so a failed batch
+        rolls them back with everything else.
+        """
+        if len(plan.episodes) >= MIN_ROWS and self._checkpoints is not None:
+            self._bulky = True  # its commit leaves the checkpoint to the helper thread
+        if plan.concept_inserts:
+            self._stage("concepts", plan.concept_inserts)
+            self._move("concepts")
+        self.write_updates(plan)
+        staged = [
+            (table, rows)
+            for table, rows in (("facts", plan.fact_inserts), ("episodes", plan.episodes))
+            if rows
+        ]
+        for table, rows in staged:
+            self._stage(table, rows)
+        if beside is not None:
+            beside.start_for(len(plan.episodes))
+        with ENGINE.busy():
+            for table, _ in staged:
+                self._move(table)
+
+    def _stage(self, table: str, rows: Sequence[Sequence[object]]) -> None:
+        columns = INSERTED[table]
+        names = ", ".join(columns)
+        db = self.connection
+        db.execute(f"CREATE TEMP TABLE IF NOT EXISTS zero_stage_{table} ({names})")
+        marks = ", ".join("?" * len(columns))
+        staged = _staged(table, rows)
+        db.executemany(f"INSERT INTO temp.zero_stage_{table} ({names}) VALUES ({marks})", staged)
+
+    def _move(self, table: str) -> None:
+        names = ", ".join(INSERTED[table])
+        db = self.connection
+        db.execute(
+            f"INSERT INTO {table} (space, {names})"
+            f" SELECT ?, {names} FROM temp.zero_stage_{table} ORDER BY rowid",
+            [self._space],
+        )
+        db.execute(f"DELETE FROM temp.zero_stage_{table}")
+
+    # ---- check ------------------------------------------------------------------------------
+
+    def integrity_problems(self) -> list[str]:
+        problems = [m for (m,) in self.connection.execute("PRAGMA quick_check") if m != "ok"]
+        for table, rowid, parent, _ in self.connection.execute("PRAGMA foreign_key_check"):
+            problems.append(f"{table} row {rowid} refers to a missing {parent} row")
+        return problems
+
+    def erase_freed(self) -> None:
+        """Overwrite freed pages, rebuild the file without them and empty the WAL into it."""
+        db = self.connection
+        if db.in_transaction or self._location == ":memory:":
+            return
+        db.execute("PRAGMA secure_delete = ON")
+        self._retry(lambda: db.execute("PRAGMA wal_checkpoint(TRUNCATE)").fetchall())
+        self._retry(lambda: db.execute("VACUUM"))
+        self._retry(lambda: db.execute("PRAGMA wal_checkpoint(TRUNCATE)").fetchall())
+
+    def raw_sealed_rows(self, table: str) -> Iterator[tuple[Any, ...]]:
+        """As stored, even text that is not UTF-8 (read with surrogate escapes: it then fails its checks)."""
+        db = self.connection
+        db.text_factory = _lenient_text
+        try:
+            yield from super().raw_sealed_rows(table)
+        finally:
+            with suppress(sqlite3.ProgrammingError):  # closed before the scan ended
+                db.text_factory = str
+
+    def raw_seals(self) -> Iterator[tuple[Any, Any, Any]]:
+        db = self.connection
+        db.text_factory = _lenient_text
+        try:
+            yield from super().raw_seals()
+        finally:
+            with suppress(sqlite3.ProgrammingError):  # closed before the scan ended
+                db.text_factory = str
+
+    def raw_seal_markers(self) -> set[str]:
+        db = self.connection
+        db.text_factory = _lenient_text
+        try:
+            return super().raw_seal_markers()
+        finally:
+            db.text_factory = str
+
+    def _retry(self, step: Any) -> Any:
+        """Run `step`, retrying with backoff while SQLite reports the database busy, up to the timeout."""
+        deadline = time.monotonic() + self._timeout
+        attempt = 0
+        while True:
+            try:
+                return step()
+            except sqlite3.OperationalError as error:
+                if not _busy(error):
+                    raise
+                pause = min(0.05 * 2**attempt, 1.0) * (0.5 + random.random())
+                if time.monotonic() + pause > deadline:
+                    raise lock_timeout_error(self._location, self._timeout) from None
+                attempt += 1
+                time.sleep(pause)
+
+    def __repr__(self) -> str:
+        return f"SqliteBackend({self._location!r}, space={self._space!r})"
+
+
+def _bound(values: Sequence[object]) -> list[object]:
+    """`values` to bind, `bytes` as `bytearray`: the `sqlite3` module (3.11) binds a `bytearray` at once
+    but first looks a `bytes` up in its adapter registry, about 1 us per value, which is most of the cost
+    of an `IN` list of hashes. (Rows of `run_many` are left as they are: few, or short.)"""
+    return [bytearray(value) if type(value) is bytes else value for value in values]
+
+
+# Per staged table, the columns holding a hash (`bytes`).
+_HASHES = {
+    table: tuple(index for index, name in enumerate(names) if name == "hash" or name.endswith("_hash"))
+    for table, names in INSERTED.items()
+}
+
+
+def _staged(table: str, rows: Sequence[Sequence[object]]) -> list[list[object]]:
+    """A plan's rows to stage, their hashes as `bytearray` (see `_bound`): converting a row costs about
+    0.8 us and saves about 0.6 us a hash in the binding (three hashes to a fact or an episode)."""
+    at = _HASHES[table]
+    staged = []
+    for row in rows:
+        values = list(row)
+        for index in at:
+            values[index] = bytearray(cast(bytes, values[index]))
+        staged.append(values)
+    return staged
+
+
+def _lenient_text(data: bytes) -> str:
+    return data.decode("utf-8", "surrogateescape")
+
+
+def _busy(error: sqlite3.OperationalError) -> bool:
+    return "locked" in str(error) or "busy" in str(error)

@@ -1,0 +1,36 @@
+"""Lint reports in four formats: `text` for people, `json` for scripts, `sarif` for code
+scanning, `github` for workflow annotations. Each is a pure function of the results."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from enum import StrEnum
+
+from zerolang.tools.lint.report import github, json_report, sarif, text
+from zerolang.tools.lint.runner import FileResult
+
+
+class Format(StrEnum):
+    TEXT = "text"
+    JSON = "json"
+    SARIF = "sarif"
+    GITHUB = "github"
+
+
+def render(
+    results: list[FileResult], output_format: Format, *, fixing: bool = False, unsafe: bool = False
+) -> str:
+    """The whole report as text (`text` without colour; the CLI colours it on a terminal)."""
+    if output_format is Format.TEXT:
+        return text.plain(text.render(results, fixing=fixing, unsafe=unsafe))
+    renderers: dict[Format, Callable[[list[FileResult]], str]] = {
+        Format.JSON: json_report.render,
+        Format.SARIF: sarif.render,
+        Format.GITHUB: github.render,
+    }
+    return renderers[output_format](results)
+
+
+def remaining(results: list[FileResult]) -> int:
+    """How many problems are left: the exit code is 1 when there is any."""
+    return sum(len(result.findings) for result in results)

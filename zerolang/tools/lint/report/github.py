@@ -1,0 +1,38 @@
+"""`--format github`: one workflow command per finding, shown as an annotation on the pull request.
+
+`::error file=F,line=L,col=C,endLine=L2,endColumn=C2,title=Z001::message`
+(`::warning` for warnings), escaped as the workflow command syntax requires.
+"""
+
+from __future__ import annotations
+
+from zerolang.tools.lint.model import Finding
+from zerolang.tools.lint.runner import FileResult
+from zerolang.util.errors import Severity
+
+
+def _data(text: str) -> str:
+    return text.replace("%", "%25").replace("\r", "%0D").replace("\n", "%0A")
+
+
+def _property(text: str) -> str:
+    return _data(text).replace(":", "%3A").replace(",", "%2C")
+
+
+def annotation(finding: Finding) -> str:
+    command = "warning" if finding.severity is Severity.WARNING else "error"
+    properties = [f"file={_property(finding.path or '')}"]
+    span = finding.span
+    if span is not None and span.line:
+        properties += [
+            f"line={span.line}",
+            f"col={span.column}",
+            f"endLine={span.end_line}",
+            f"endColumn={span.end_column}",
+        ]
+    properties.append(f"title={_property(finding.code or 'SyntaxError')}")
+    return f"::{command} {','.join(properties)}::{_data(finding.message)}"
+
+
+def render(results: list[FileResult]) -> str:
+    return "".join(annotation(finding) + "\n" for result in results for finding in result.findings)

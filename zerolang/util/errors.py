@@ -1,0 +1,120 @@
+"""The one error type users see, and how it prints.
+
+Every failure a user can cause (bad syntax, an invalid graph, a failing run,
+a missing file) is a `ZeroError` with a location, so the CLI can print one
+clear line (`file:line:col: message`) plus the source line and a caret,
+instead of a traceback.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from enum import StrEnum
+
+from zerolang.util.span import Span
+
+
+class Severity(StrEnum):
+    ERROR = "error"
+    WARNING = "warning"
+
+
+@dataclass(slots=True)
+class Diagnostic:
+    """One problem at one place: what the validator and the linter report."""
+
+    code: str
+    message: str
+    span: Span | None = None
+    severity: Severity = Severity.ERROR
+    path: str | None = None
+    notes: list[str] = field(default_factory=list)
+
+    def location(self) -> str:
+        where = self.path or "<input>"
+        if self.span is not None and self.span.line:
+            return f"{where}:{self.span.line}:{self.span.column}"
+        return where
+
+    def headline(self) -> str:
+        return f"{self.location()}: {self.code} {self.message}"
+
+
+class ZeroError(Exception):
+    """Base of every error zerolang raises on purpose."""
+
+    def __init__(
+        self,
+        message: str,
+        *,
+        path: str | None = None,
+        span: Span | None = None,
+        source: str | None = None,
+    ) -> None:
+        super().__init__(message)
+        self.message = message
+        self.path = path
+        self.span = span
+        self.source = source
+
+    def location(self) -> str | None:
+        if self.path is None and self.span is None:
+            return None
+        where = self.path or "<input>"
+        if self.span is not None and self.span.line:
+            return f"{where}:{self.span.line}:{self.span.column}"
+        return where
+
+    def headline(self) -> str:
+        """The one-line form: `file:line:col: message`."""
+        where = self.location()
+        return f"{where}: {self.message}" if where else self.message
+
+    def render(self) -> str:
+        """The headline, then the offending source line with a caret under the column."""
+        lines = [self.headline()]
+        if self.source is not None and self.span is not None and self.span.line:
+            lines.extend(source_excerpt(self.source, self.span))
+        return "\n".join(lines)
+
+    def __str__(self) -> str:
+        return self.headline()
+
+
+class ZeroSyntaxError(ZeroError):
+    """The text is not a `.0` document."""
+
+
+class ValidationError(ZeroError):
+    """The graph parses but cannot run; carries every problem found, not just the first."""
+
+    def __init__(self, diagnostics: list[Diagnostic], *, source: str | None = None) -> None:
+        first = diagnostics[0]
+        super().__init__(first.message, path=first.path, span=first.span, source=source)
+        self.diagnostics = diagnostics
+
+    def render(self) -> str:
+        parts: list[str] = []
+        for diagnostic in self.diagnostics:
+            parts.append(f"{diagnostic.location()}: {diagnostic.message} [{diagnostic.code}]")
+            if self.source is not None and diagnostic.span is not None and diagnostic.span.line:
+                parts.extend(source_excerpt(self.source, diagnostic.span))
+        return "\n".join(parts)
+
+
+class RunError(ZeroError):
+    """A node failed while the graph ran (division by zero, step limit, bad signature key...)."""
+
+
+def source_excerpt(source: str, span: Span) -> list[str]:
+    """The source line of `span`, numbered, with a caret run under the spanned columns."""
+    lines = source.splitlines()
+    if not 1 <= span.line <= len(lines):
+        return []
+    text = lines[span.line - 1].replace("\t", " ")
+    width = 1
+    if span.end_line == span.line and span.end_column > span.column:
+        width = span.end_column - span.column
+    gutter = f"{span.line} | "
+    pad = " " * (len(gutter) - 2) + "| "
+    return [f"{gutter}{text}", f"{pad}{' ' * (span.column - 1)}{'^' * width}"]

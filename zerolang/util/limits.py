@@ -1,0 +1,195 @@
+"""Every resource a document or a run may use, and the checks that keep it bounded.
+
+- **Nesting**: lists, maps and structs inside each other at most `MAX_DEPTH` (100)
+  deep, in `.0` source, in JSON (run inputs, memory inputs, exports) and in the
+  values a run makes. Deeper is refused with the place, before anything
+  recursive touches it: the formatter, the validator, the interpreter, the
+  JSON decoder and the hashers all walk values recursively.
+- **Value size**: one node's value at most `max_value_bytes` (default 64 MiB)
+  of memory, and all node values of a run together at most `max_run_bytes`
+  (default 512 MiB). `zero run --max-value-size` and `zero run --max-memory` raise them. A
+  size is CPython's memory for the value, estimated (a string 49 bytes plus
+  one per character, a number 32, a list 56 plus 8 per item...). A value that
+  holds the same sublist twice counts it twice: the execution hash, the JSON
+  output and every copy a consumer makes pay for it twice too.
+
+Sizes are measured once per node with a memo by identity, so a value built from
+earlier values costs only its own new part: the check is linear in the run.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Collection
+from dataclasses import dataclass
+from itertools import accumulate
+from typing import cast
+
+from zerolang.util.span import Span
+
+MAX_DEPTH = 100
+DEFAULT_MAX_VALUE_BYTES = 64 * 1024 * 1024
+DEFAULT_MAX_RUN_BYTES = 512 * 1024 * 1024
+
+TOO_DEEP = (
+    "nesting deeper than {limit} levels (lists, maps and structs inside each other); "
+    "zerolang refuses deeper values (docs/limits.md)"
+)
+
+
+# ---- nesting in text ----------------------------------------------------------------------------
+
+# Strings and comments hide brackets; everything else but a bracket is dropped.
+# (Possessive quantifiers: nothing here ever needs to backtrack, and they are a third faster.)
+_STRING = r'"[^"\\]*+(?:\\.[^"\\]*+)*+"'
+_NOT_BRACKETS = re.compile(_STRING + r'|#[^\n]*+|[^\[\]{}"#]++', re.DOTALL)
+_TOKENS = re.compile(_STRING + r"|#[^\n]*+|[\[\]{}]", re.DOTALL)
+_STEP = {"[": 1, "{": 1, "]": -1, "}": -1, '"': 0, "#": 0}
+
+
+def too_deep_at(text: str, limit: int = MAX_DEPTH) -> int | None:
+    """The offset of the first `[` or `{` nested deeper than `limit` in `.0` or JSON text, else None.
+
+    Brackets inside strings (and `#` comments) do not count. The common case costs two
+    `str.count`s; a bracket-heavy text one regex pass and a C-level running sum.
+    """
+    if text.count("[") + text.count("{") <= limit:
+        return None
+    brackets = _NOT_BRACKETS.sub("", text)
+    if max(accumulate(map(_STEP.__getitem__, brackets)), default=0) <= limit:
+        return None
+    depth = 0
+    for match in _TOKENS.finditer(text):
+        step = _STEP.get(match.group(), 0)
+        depth += step
+        if depth > limit and step > 0:
+            return match.start()
+    return None  # pragma: no cover - the running sum said otherwise
+
+
+def span_at(text: str, offset: int) -> Span:
+    """A one-character span at `offset` (line and column counted from 1)."""
+    line = text.count("\n", 0, offset) + 1
+    column = offset - (text.rfind("\n", 0, offset) + 1) + 1
+    return Span(line, column, line, column + 1, offset, offset + 1)
+
+
+# ---- values a run makes -----------------------------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class Limits:
+    """What one run may use; every field has a generous default."""
+
+    max_value_bytes: int = DEFAULT_MAX_VALUE_BYTES
+    max_run_bytes: int = DEFAULT_MAX_RUN_BYTES
+    max_depth: int = MAX_DEPTH
+
+
+class Meter:
+    """Counts what a run's values use; `charge` returns why a value is too much, or None."""
+
+    __slots__ = ("_known", "limits", "total")
+
+    def __init__(self, limits: Limits) -> None:
+        self.limits = limits
+        self.total = 0
+        # id -> (size, depth) of containers already measured; they stay alive for the whole run
+        # (every one is reachable from a node's value), so an id is never reused while it is here.
+        self._known: dict[int, tuple[int, int]] = {}
+
+    def charge(self, value: object) -> str | None:
+        size, depth = self.measure(value)
+        limits = self.limits
+        if depth > limits.max_depth:
+            return TOO_DEEP.format(limit=limits.max_depth)
+        if size > limits.max_value_bytes:
+            return (
+                f"value of about {human_bytes(size)} exceeds the value size limit of "
+                f"{human_bytes(limits.max_value_bytes)} (raise it with --max-value-size)"
+            )
+        self.total += size
+        if self.total > limits.max_run_bytes:
+            return (
+                f"the run's values reach about {human_bytes(self.total)}, over the memory limit of "
+                f"{human_bytes(limits.max_run_bytes)} (raise it with --max-memory)"
+            )
+        return None
+
+    def measure(self, value: object) -> tuple[int, int]:
+        """(memory in bytes, about; nesting depth) without recursion; stops early past the limits."""
+        kind = type(value)
+        if kind is not list and kind is not dict:
+            return _scalar_size(value), 0
+        known = self._known
+        found = known.get(id(value))
+        if found is not None:
+            return found
+        cap_size, cap_depth = self.limits.max_value_bytes, self.limits.max_depth
+        # Post-order walk: a container is entered once, then finished once its children are known.
+        stack: list[tuple[object, bool]] = [(value, False)]
+        while stack:
+            item, ready = stack.pop()
+            if id(item) in known:
+                continue
+            children: Collection[object] = (
+                item.values() if isinstance(item, dict) else cast("list[object]", item)
+            )
+            if not ready:
+                stack.append((item, True))
+                stack.extend((child, False) for child in children if type(child) in (list, dict))
+                continue
+            depth = 0
+            if isinstance(item, dict):
+                size = _DICT + _DICT_ITEM * len(children) + sum(_scalar_size(key) for key in item)
+            else:
+                size = _LIST + _LIST_ITEM * len(children)
+            for child in children:
+                if type(child) is list or type(child) is dict:
+                    child_size, child_depth = known[id(child)]
+                    size += child_size
+                    depth = max(depth, child_depth)
+                else:
+                    size += _scalar_size(child)
+            result = (size, depth + 1)
+            known[id(item)] = result
+            if size > cap_size or depth + 1 > cap_depth:
+                return result  # already too much: no need to finish the walk
+        return known[id(value)]
+
+
+# CPython's sizes, about: the point is the order of magnitude, not the byte.
+_STR, _BYTES, _NUMBER, _SINGLETON = 49, 33, 32, 0
+_LIST, _LIST_ITEM, _DICT, _DICT_ITEM = 56, 8, 64, 48
+
+
+def _scalar_size(value: object) -> int:
+    if isinstance(value, str):
+        return _STR + len(value) * (1 if value.isascii() else 4)
+    if isinstance(value, bytes):
+        return _BYTES + len(value)
+    if value is None or isinstance(value, bool):
+        return _SINGLETON
+    return _NUMBER
+
+
+def human_bytes(count: int) -> str:
+    """1536 -> "1.5 KiB"."""
+    size = float(count)
+    for unit in ("bytes", "KiB", "MiB", "GiB"):
+        if size < 1024 or unit == "GiB":
+            return f"{count} bytes" if unit == "bytes" else f"{size:.1f} {unit}"
+        size /= 1024
+    return f"{size:.1f} TiB"  # pragma: no cover
+
+
+_UNITS = {"": 1, "k": 1024, "m": 1024**2, "g": 1024**3, "t": 1024**4}
+_SIZE = re.compile(r"\s*(\d+)\s*([kmgt]?)(?:i?b)?\s*", re.IGNORECASE)
+
+
+def parse_size(text: str) -> int:
+    """`1048576`, `512K`, `64M`, `2G`, `1GiB` -> bytes; ValueError otherwise."""
+    match = _SIZE.fullmatch(text)
+    if match is None:
+        raise ValueError(f"not a size: {text!r} (write e.g. 64M or 2G)")
+    return int(match.group(1)) * _UNITS[match.group(2).lower()]
