@@ -27,12 +27,13 @@ from stores import arguments, location, spread  # noqa: E402
 
 from zerolang.knowledge.formats.checkpoint import of_store  # noqa: E402
 from zerolang.knowledge.formats.exchange import Format, export, import_text  # noqa: E402
-from zerolang.memory import MemoryStore, compile_record  # noqa: E402
+from zerolang.memory import compile_record  # noqa: E402
+from zerolang.storage import open_store  # noqa: E402
 
 
 def measure(relations: int, backend: str) -> dict[str, float]:
     inputs, _ = generate(relations)
-    with location(backend) as first, MemoryStore(first) as store:
+    with location(backend) as first, open_store(first) as store:
         start = time.perf_counter()
         store.insert_records([compile_record(item) for item in inputs], verify=False)
         ingest = time.perf_counter() - start
@@ -40,7 +41,7 @@ def measure(relations: int, backend: str) -> dict[str, float]:
         text = export(store, Format.COMPACT)
         exported = time.perf_counter() - start
         checkpoint = of_store(store)
-    with location(backend) as second, MemoryStore(second) as store:
+    with location(backend) as second, open_store(second) as store:
         start = time.perf_counter()
         import_text(store, text, "bench.0c")
         imported = time.perf_counter() - start

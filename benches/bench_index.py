@@ -28,7 +28,8 @@ sys.path.insert(0, str(ROOT / "benches"))
 from machine import describe  # noqa: E402
 
 from tests.backends import Scratch, postgres_server  # noqa: E402
-from zerolang.archive.index import IndexQuery, IndexRecord, IndexStore, open_index  # noqa: E402
+from zerolang.archive.index import IndexQuery, IndexRecord, IndexStore  # noqa: E402
+from zerolang.storage import open_index  # noqa: E402
 
 WORDS = ["tea", "coffee", "release", "review", "migration", "birthday", "reminder", "trip", "sister"]
 TODAY = date(2026, 11, 24)

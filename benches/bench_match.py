@@ -37,7 +37,8 @@ from bench_recall import NOW, generate  # noqa: E402
 from machine import describe  # noqa: E402
 from stores import arguments, location, spread  # noqa: E402
 
-from zerolang.memory import MemoryStore, ingest  # noqa: E402
+from zerolang.memory import ingest  # noqa: E402
+from zerolang.storage import open_store  # noqa: E402
 
 CPU_CAP = 120  # seconds of CPU a query may take before it is stopped (and shown so)
 QUERIES = [
@@ -51,11 +52,11 @@ QUERIES = [
 
 CHILD = """
 import json, resource, sys, time
-from zerolang.memory import MemoryStore
 from zerolang.knowledge.query.ast import QueryError
 from zerolang.knowledge.query.executor import run_query
 import zerolang.knowledge.query.executor as ex
-store = MemoryStore(sys.argv[1])
+from zerolang.storage import open_store
+store = open_store(sys.argv[1])
 cpu, wall = time.process_time(), time.perf_counter()
 try:
     rows, error = len(run_query(store, sys.argv[2], touch=False).rows), ""
@@ -110,7 +111,7 @@ def main() -> None:
     before = os.environ.get("BENCH_BEFORE")
     codes = [("this", str(ROOT))] + ([("before", before)] if before else [])
     with location(args.backend) as where:
-        with MemoryStore(where) as store:
+        with open_store(where) as store:
             began = time.perf_counter()
             ingest(store, generate(concepts, relations), now=NOW)
             built = time.perf_counter() - began

@@ -41,6 +41,7 @@ from stores import arguments, location, spread  # noqa: E402
 from zerolang.knowledge.compiler import compile_records  # noqa: E402
 from zerolang.knowledge.store import DEFAULT_BATCH_SIZE  # noqa: E402
 from zerolang.memory import CompilerInput, ContextMeta, MemoryStore, SemanticTuple, ingest  # noqa: E402
+from zerolang.storage import open_store  # noqa: E402
 
 TUPLES_PER_RECORD = 10
 PREDICATES = ["needs", "has part", "feeds", "is a", "stores", "depends on", "produces", "recalls"]
@@ -76,13 +77,13 @@ def measure(relations: int, backend: str) -> dict[str, float]:
     cpu_start = time.process_time()
     records = compile_records(inputs)  # compile alone
     compile_cpu = time.process_time() - cpu_start
-    with location(backend) as where, MemoryStore(where) as store:  # store alone: the compiled records
+    with location(backend) as where, open_store(where) as store:  # store alone: the compiled records
         began, cpu_began = time.perf_counter(), time.process_time()
         store.insert_records(records, verify=False)
         store_s, store_cpu = time.perf_counter() - began, time.process_time() - cpu_began
     del records
     with location(backend) as where:
-        store = MemoryStore(where)
+        store = open_store(where)
         try:
             start, cpu_start = time.perf_counter(), time.process_time()
             totals = ingest(store, inputs)  # what `zero memory ingest` does after reading its file
@@ -91,7 +92,7 @@ def measure(relations: int, backend: str) -> dict[str, float]:
             store.close()  # and what it does next: waits for the last checkpoint (SQLite)
         closed = time.perf_counter() - start
         stored = totals.new_episodes
-        with MemoryStore(where) as store:
+        with open_store(where) as store:
             latencies, check_time = _gets(store, labels)
     quantiles = statistics.quantiles(latencies, n=100)
     return {
@@ -175,7 +176,7 @@ def process_table(backend: str, repeat: int) -> str:
     inputs, _ = generate(10_000)
     zero = [sys.executable, "-m", "zerolang"]
     with location(backend) as where:
-        with MemoryStore(where) as store:
+        with open_store(where) as store:
             store.insert_records(compile_records(inputs), verify=False)
         cases = [
             ("`python -c pass` (reference)", [sys.executable, "-c", "pass"]),

@@ -52,7 +52,8 @@ from stores import location, spread  # noqa: E402
 
 from zerolang.knowledge.query.executor import run_query  # noqa: E402
 from zerolang.knowledge.recall import RecallOptions, recall_from  # noqa: E402
-from zerolang.memory import CompilerInput, ContextMeta, MemoryStore, SemanticTuple, concept_hash, ingest  # noqa: E402
+from zerolang.memory import CompilerInput, ContextMeta, SemanticTuple, concept_hash, ingest  # noqa: E402
+from zerolang.storage import open_store  # noqa: E402
 
 TUPLES_PER_RECORD = 10
 PREDICATES = ["needs", "has part", "feeds", "is a", "stores", "depends on", "produces", "recalls"]
@@ -108,7 +109,7 @@ def measure(concepts: int, relations: int, backend: str, keep: Path | None) -> d
     options = RecallOptions(depth=2, limit=20)
     hub, top = Counter(t.object for item in inputs for t in item.tuples).most_common(1)[0]
     with built(concepts, relations, inputs, backend, keep) as (where, build):
-        with MemoryStore(where) as store:
+        with open_store(where) as store:
             recall = timed(lambda label: recall_from(store, concept_hash(label), options), seeds)
             query = timed(lambda label: run_query(store, f'recall "{label}" depth 2 limit 20'), seeds)
             match = timed(
@@ -146,7 +147,7 @@ def built(
     """A store holding `inputs` and the seconds its build took (NaN when copied from `keep`)."""
     if keep is None or backend != "sqlite":
         with location(backend) as where:
-            with MemoryStore(where) as store:
+            with open_store(where) as store:
                 start = time.perf_counter()
                 ingest(store, inputs, now=NOW)
                 build = time.perf_counter() - start
@@ -158,7 +159,7 @@ def built(
     build = float("nan")
     if not kept.exists():
         start = time.perf_counter()
-        with MemoryStore(str(kept) + ".part") as store:
+        with open_store(str(kept) + ".part") as store:
             ingest(store, inputs, now=NOW)
         build = time.perf_counter() - start
         os.replace(str(kept) + ".part", kept)

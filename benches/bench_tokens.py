@@ -41,6 +41,7 @@ from zerolang.knowledge.formats.exchange import verbose  # noqa: E402
 from zerolang.knowledge.formats.levels import Level, read_l0, read_l1, render  # noqa: E402
 from zerolang.knowledge.formats.model import Snapshot, read_store  # noqa: E402
 from zerolang.knowledge.store import MemoryStore  # noqa: E402
+from zerolang.storage import open_store  # noqa: E402
 from zerolang.util.tokens import count_tokens, tokenizer_version  # noqa: E402
 
 RELATIONS_PER_CONCEPT = 3
@@ -74,7 +75,7 @@ def stores(scale: int) -> tuple[Snapshot, MemoryStore, Snapshot]:
     records = [
         compile_record(item, now=f"2026-11-20T{synthetic._clock(i)}.000Z") for i, item in enumerate(inputs)
     ]
-    full, old = MemoryStore(), MemoryStore()
+    full, old = open_store(), open_store()
     full.insert_records(records)
     old.insert_records(records[: len(records) * 9 // 10])
     return read_store(full), old, read_store(old)
@@ -330,7 +331,10 @@ def choices(memory: Snapshot) -> list[tuple[str, int]]:
 
 
 def choices_table(scales: list[int]) -> str:
-    rows = {scale: choices(synthetic.snapshot(scale, RELATIONS_PER_CONCEPT, SEED)) for scale in scales}
+    rows = {
+        scale: choices(synthetic.snapshot(open_store(), scale, RELATIONS_PER_CONCEPT, SEED))
+        for scale in scales
+    }
     relations = {scale: scale * RELATIONS_PER_CONCEPT for scale in scales}
     head = " | ".join(f"{s:,} concepts: tokens (per relation)" for s in scales)
     lines = [f"| choice | {head} |", "|---|" + "---:|" * len(scales)]

@@ -43,7 +43,7 @@ _context: multiprocessing.context.ForkServerContext | None = None
 def _server() -> multiprocessing.context.ForkServerContext:
     global _context
     if _context is None:
-        from zerolang.cli.app import COMMANDS
+        from zerolang.cli.commands import COMMANDS
 
         commands = sorted({command.target.partition(":")[0] for command in COMMANDS.values()})
         context = multiprocessing.get_context("forkserver")

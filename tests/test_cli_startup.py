@@ -14,7 +14,8 @@ from pathlib import Path
 import pytest
 from typer.testing import CliRunner
 
-from zerolang.cli.app import COMMANDS, app, load_command
+from zerolang.cli.app import app, load_command
+from zerolang.cli.commands import COMMANDS
 
 ROOT = Path(__file__).resolve().parent.parent
 HELLO = str(ROOT / "examples" / "hello.0")
@@ -146,7 +147,7 @@ def test_query_with_other_options_goes_through_typer(tmp_path: Path) -> None:
 @pytest.mark.slow
 def test_sub_app_help_loads_only_its_module(tmp_path: Path) -> None:
     modules = imported(tmp_path, "memory", "--help")
-    assert loaded_commands(modules) == {"zerolang.cli.memory_cmd"}
+    assert loaded_commands(modules) == {"zerolang.cli.memory_app"}
     assert "lark" not in modules and "rich" not in modules
 
 

@@ -8,7 +8,8 @@ import pytest
 from lark.exceptions import LarkError
 
 from zerolang.syntax import parser as zero_parser
-from zerolang.syntax.lalr import Driver, Rejected, extract
+from zerolang.syntax.lalr import Driver, extract
+from zerolang.syntax.tokens import Rejected
 from zerolang.util.errors import ZeroSyntaxError
 
 ROOT = Path(__file__).resolve().parent.parent

@@ -10,8 +10,8 @@ import pytest
 from typer.testing import CliRunner
 
 from zerolang.archive.compaction import Conversation
-from zerolang.archive.index import open_index
 from zerolang.cli.app import app
+from zerolang.storage import open_index
 
 runner = CliRunner()
 EXAMPLES = Path(__file__).resolve().parents[2] / "examples" / "archive"

@@ -20,8 +20,8 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from tests.budget import scaled
-from zerolang.archive.index import IndexError_, IndexQuery, IndexRecord, IndexStore, MemoryIndex, open_index
-from zerolang.storage import open_backend
+from zerolang.archive.index import IndexError_, IndexQuery, IndexRecord, IndexStore, MemoryIndex
+from zerolang.storage import open_backend, open_index
 from zerolang.util.errors import ZeroError
 
 TODAY = date(2026, 11, 24)
@@ -260,9 +260,11 @@ def test_t_x_is_not_a_column(postgres_url: str, tmp_path: Path) -> None:
 
 
 def test_unknown_locations() -> None:
-    for location in ("sqlite:relative", "sqlite:", ""):
-        with pytest.raises(IndexError_, match="unknown index location"):
+    for location in ("sqlite:relative", "sqlite:", "sqlite://", ""):
+        with pytest.raises(ZeroError, match=r"not a SQLite location|cannot be empty"):
             open_index(location)
+    with pytest.raises(ZeroError, match=r"no storage engine serves mysql://"):
+        open_index("mysql://somebody@somewhere/db")
     with pytest.raises(ZeroError, match="cannot connect to PostgreSQL"):
         open_index("postgresql://nobody@127.0.0.1:1/none")
     assert isinstance(open_index("memory:"), MemoryIndex)

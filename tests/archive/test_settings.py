@@ -77,8 +77,8 @@ def test_the_index_dsn_is_a_memory_store(tmp_path: Path) -> None:
         ),
         ("[tool.zero.memory.positional]\nprovider = 'qdrant'", 'memory.positional.provider must be "sql"'),
         ("[tool.zero.memory.index.sql]\nenabled = true", "needs memory.index.sql.dsn"),
-        ("[tool.zero.memory.index.sql]\ndsn = 'mysql://x'", "dsn must be a SQLite path, sqlite:///PATH"),
-        ("[tool.zero.memory.index.sql]\ndsn = 'sqlite:x.db'", "or a postgresql:// URL, not 'sqlite:x.db'"),
+        ("[tool.zero.memory.index.sql]\ndsn = 'sqlite:x.db'", "dsn: not a SQLite location: 'sqlite:x.db'"),
+        ("[tool.zero.memory.index.sql]\ndsn = ' '", "dsn must be a non-empty string"),
         (
             "[tool.zero.memory.positional]\nenabled = true",
             "positional.enabled needs memory.index.sql.enabled",

@@ -13,6 +13,7 @@ from pathlib import Path
 import pytest
 
 from tests.backends import Scratch, postgres_server
+from zerolang import storage
 from zerolang.memory import MemoryStore
 
 BACKENDS = ["sqlite", "postgres"]
@@ -51,7 +52,7 @@ def open_store(location: str, space: str) -> Iterator[Callable[..., MemoryStore]
     opened: list[MemoryStore] = []
 
     def make(other_space: str | None = None, *, create: bool = True) -> MemoryStore:
-        store = MemoryStore(location, space=other_space or space, create=create)
+        store = storage.open_store(location, space=other_space or space, create=create)
         opened.append(store)
         return store
 

@@ -11,6 +11,7 @@ import pytest
 
 from tests.backends import Scratch, postgres_server
 from tests.contract.workers import inputs, writer
+from zerolang import storage
 from zerolang.knowledge.backend import FactFilter
 from zerolang.knowledge.formats import checkpoint
 from zerolang.memory import MemoryStore, ingest
@@ -56,7 +57,7 @@ def test_a_store_that_four_processes_create_at_once_opens_and_checks_whole(
                     writer, [(where, "default", a, b, seed) for seed, (a, b) in enumerate(ranges)]
                 )
                 assert done == [b - a for a, b in ranges]
-                with MemoryStore(where) as store:
+                with storage.open_store(where) as store:
                     report = store.check()
                     assert report.ok, report
 

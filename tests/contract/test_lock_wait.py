@@ -20,8 +20,9 @@ from pathlib import Path
 import pytest
 
 from tests.contract.helpers import EXAMPLE, example
+from zerolang import storage
 from zerolang.knowledge.backend import LOCK_TIMEOUT_ENV
-from zerolang.memory import MemoryStore, ingest, load_inputs
+from zerolang.memory import ingest, load_inputs
 from zerolang.util.errors import ZeroError
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -75,7 +76,7 @@ def zero(*arguments: str, env: dict[str, str]) -> subprocess.CompletedProcess[st
 @pytest.fixture
 def db(tmp_path: Path) -> Path:
     path = tmp_path / "memory.db"
-    with MemoryStore(path) as store:
+    with storage.open_store(path) as store:
         example(store)
     return path
 
@@ -117,16 +118,16 @@ def test_postgres_writers_wait_a_bounded_time(postgres_url: str, monkeypatch: py
     import psycopg
 
     space = f"t-{secrets.token_hex(6)}"
-    with MemoryStore(postgres_url, space=space) as store:
+    with storage.open_store(postgres_url, space=space) as store:
         example(store)
     monkeypatch.setenv(LOCK_TIMEOUT_ENV, "0.5")
     with psycopg.connect(postgres_url) as holder:  # a transaction holding the space's write lock
         holder.execute("SELECT pg_advisory_xact_lock(%s, hashtext(%s))", (0x5A4D, space))
-        with MemoryStore(postgres_url, space=space) as store:
+        with storage.open_store(postgres_url, space=space) as store:
             assert store.counts().episodes == 9  # readers never wait
             inputs = load_inputs(EXAMPLE)
             with pytest.raises(ZeroError, match=r"held a write transaction for over 0\.5 s"):
                 ingest(store, inputs)
         holder.rollback()
-    with MemoryStore(postgres_url, space=space) as store:
+    with storage.open_store(postgres_url, space=space) as store:
         assert store.check().ok

@@ -19,6 +19,7 @@ import pytest
 from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
 
+from zerolang import storage
 from zerolang.knowledge.backend import FactFilter
 from zerolang.knowledge.ingest import parse_inputs
 from zerolang.knowledge.normalize import normalize_predicate
@@ -159,7 +160,7 @@ def test_streamed_match_equals_the_sorted_join(
         }
         for (s, p, o), level in zip(triples, levels, strict=False)
     ]
-    with MemoryStore(location, space=f"m-{secrets.token_hex(6)}", create=True) as store:
+    with storage.open_store(location, space=f"m-{secrets.token_hex(6)}", create=True) as store:
         ingest(store, parse_inputs(json.dumps(inputs)), now=NOW)
         ours = run_query(store, text, touch=False).rows
         assert ours == reference(store, text), text
@@ -181,7 +182,7 @@ def test_the_default_order_stops_early(location: str, monkeypatch: pytest.Monkey
     ]
     original = join_module._Extend.__call__
 
-    with MemoryStore(location, space=f"m-{secrets.token_hex(6)}", create=True) as store:
+    with storage.open_store(location, space=f"m-{secrets.token_hex(6)}", create=True) as store:
         ingest(store, parse_inputs(json.dumps(inputs)), now=NOW)
         text = "match (?h ?p ?a), (?h ?q ?b) limit 3"
         seen: list[int] = []

@@ -10,11 +10,12 @@ from typer.testing import CliRunner
 
 from tests.contract.helpers import example
 from tests.contract.workers import inputs
+from zerolang import storage
 from zerolang.cli.app import app
 from zerolang.knowledge.formats import checkpoint
-from zerolang.knowledge.migrate import CopyProgress, copy_space, copy_store
 from zerolang.knowledge.tiers import EpisodicMemory
 from zerolang.memory import MemoryStore, ingest
+from zerolang.storage.copy import CopyProgress, copy_space, copy_store
 
 runner = CliRunner()
 
@@ -26,7 +27,7 @@ def test_copy_to_and_from_sqlite_keeps_the_checkpoint(
     example(source)
     ingest(source, inputs(0, 30))
     EpisodicMemory(source, min_confidence=0.5).sweep()  # a pruned log to carry over
-    with MemoryStore(tmp_path / "copy.db", space=space) as copy:
+    with storage.open_store(tmp_path / "copy.db", space=space) as copy:
         result = copy_space(source, copy)
         assert result.pruned > 0
         assert checkpoint.of_store(copy) == checkpoint.of_store(source)
@@ -44,7 +45,7 @@ def test_copy_to_and_from_sqlite_keeps_the_checkpoint(
 def test_an_interrupted_copy_completes_on_rerun(
     open_store: Callable[..., MemoryStore], space: str, tmp_path: Path
 ) -> None:
-    source = MemoryStore(tmp_path / "source.db")
+    source = storage.open_store(tmp_path / "source.db")
     ingest(source, inputs(0, 2500))
     target = open_store()
 
@@ -64,7 +65,10 @@ def test_an_interrupted_copy_completes_on_rerun(
 
 def test_the_cli_copies_every_space(location: str, space: str, tmp_path: Path) -> None:
     origin = tmp_path / "origin.db"
-    with MemoryStore(origin, space=f"{space}-a") as a, MemoryStore(origin, space=f"{space}-b") as b:
+    with (
+        storage.open_store(origin, space=f"{space}-a") as a,
+        storage.open_store(origin, space=f"{space}-b") as b,
+    ):
         example(a)
         ingest(b, inputs(0, 5))
         expected = {
@@ -92,7 +96,7 @@ def test_migrating_from_nowhere_is_a_clear_error(tmp_path: Path) -> None:
 
 
 def test_copy_store_without_spaces_copies_nothing(tmp_path: Path) -> None:
-    with MemoryStore(tmp_path / "a.db") as a, MemoryStore(tmp_path / "b.db") as b:
+    with storage.open_store(tmp_path / "a.db") as a, storage.open_store(tmp_path / "b.db") as b:
         assert copy_store(a, b) == []
 
 
@@ -116,7 +120,7 @@ def test_migrate_carries_the_summary_index(location: str, space: str, tmp_path: 
         )
         for number in range(1, 6)
     ]
-    with MemoryStore(origin, space=space) as source:
+    with storage.open_store(origin, space=space) as source:
         example(source)
         for row in rows:
             source.backend.index.put(row)
@@ -124,7 +128,7 @@ def test_migrate_carries_the_summary_index(location: str, space: str, tmp_path: 
         result = runner.invoke(app, ["memory", "migrate", str(origin), location])
         assert result.exit_code == 0, result.output
         assert f"{space}: " in result.stdout and "; 5 index rows; checkpoint" in result.stdout
-    with MemoryStore(location, space=space) as target:
+    with storage.open_store(location, space=space) as target:
         copied = target.backend.index.search(IndexQuery(include_revoked=True, limit=10))
         assert sorted(copied, key=lambda r: r.hash) == rows
         assert target.backend.index.count() == 5
@@ -157,7 +161,7 @@ def test_migrate_carries_the_tier_state(
     state = source.backend.tier_state()
     assert state.working and state.accesses and state.semantic and state.sources
 
-    with MemoryStore(tmp_path / "copy.db", space=space) as copy:
+    with storage.open_store(tmp_path / "copy.db", space=space) as copy:
 
         def interrupt(progress: CopyProgress) -> None:
             if progress.done >= 20:

@@ -11,8 +11,9 @@ import pytest
 from typer.testing import CliRunner
 
 from tests.contract.helpers import make_input
+from zerolang import storage
 from zerolang.cli.app import app
-from zerolang.memory import MemoryStore, ingest
+from zerolang.memory import ingest
 from zerolang.util.errors import ZeroError
 
 runner = CliRunner()
@@ -40,9 +41,9 @@ def roles(postgres_url: str) -> Iterator[tuple[str, str]]:
 
 def test_row_level_security_keeps_each_role_in_its_space(postgres_url: str, roles: tuple[str, str]) -> None:
     a, b = roles
-    with MemoryStore(postgres_url, space=f"{a}-space") as store:
+    with storage.open_store(postgres_url, space=f"{a}-space") as store:
         ingest(store, [make_input(("secret", "of", "alice", 0.9))])
-    with MemoryStore(postgres_url, space=f"{b}-space") as store:
+    with storage.open_store(postgres_url, space=f"{b}-space") as store:
         ingest(store, [make_input(("secret", "of", "bob", 0.9))])
     for role in roles:
         granted = runner.invoke(
@@ -62,29 +63,29 @@ def test_row_level_security_keeps_each_role_in_its_space(postgres_url: str, role
                 " VALUES (%s, %s, 'x', 'y', 'z', 'now')",
                 (f"{b}-space", b"\x00" * 32),
             )
-    with MemoryStore(as_role(postgres_url, a), space=f"{b}-space") as sneaky:
+    with storage.open_store(as_role(postgres_url, a), space=f"{b}-space") as sneaky:
         assert sneaky.counts().to_json() == {"concepts": 0, "facts": 0, "episodes": 0, "contexts": 0}
         assert sneaky.get_concept_by_label("bob") is None
-    with MemoryStore(as_role(postgres_url, b), space=f"{b}-space") as own:
+    with storage.open_store(as_role(postgres_url, b), space=f"{b}-space") as own:
         assert own.counts().facts == 1 and own.check().ok
         ingest(own, [make_input(("bob", "writes", "here", 0.5), scope="own")])
         assert own.counts().facts == 2
         # COPY cannot write under row-level security: this role's rows went through the staging
         # tables and an INSERT ... SELECT that the policies check; the owner copies straight in.
         assert own.backend._copies_into_tables() is False  # type: ignore[attr-defined]
-    with MemoryStore(postgres_url, space=f"{b}-space") as owner:
+    with storage.open_store(postgres_url, space=f"{b}-space") as owner:
         assert owner.backend._copies_into_tables() is True  # type: ignore[attr-defined]
         assert owner.counts().facts == 2 and owner.check().ok
 
 
 def test_a_newer_schema_is_refused(postgres_url: str) -> None:
-    MemoryStore(postgres_url).close()
+    storage.open_store(postgres_url).close()
     with psycopg.connect(postgres_url, autocommit=True) as admin:
         (version,) = admin.execute("SELECT version FROM zero_schema_version").fetchone()  # type: ignore[misc]
         admin.execute("UPDATE zero_schema_version SET version = 99")
         try:
             with pytest.raises(ZeroError, match=r"made by a newer zerolang \(schema 99, this one reads"):
-                MemoryStore(postgres_url).close()
+                storage.open_store(postgres_url).close()
         finally:
             admin.execute("UPDATE zero_schema_version SET version = %s", (version,))
 

@@ -8,6 +8,7 @@ from datetime import UTC, datetime
 import pytest
 
 from tests.contract.helpers import example, make_input
+from zerolang import storage
 from zerolang.knowledge.formats import checkpoint, delta
 from zerolang.knowledge.formats.exchange import Format, export, import_text
 from zerolang.knowledge.formats.levels import Level
@@ -38,7 +39,7 @@ QUERIES = [
 
 @pytest.fixture
 def reference() -> MemoryStore:
-    with MemoryStore() as memory:
+    with storage.open_store() as memory:
         example(memory)
         yield memory
 

@@ -8,6 +8,7 @@ from typing import Any
 
 import pytest
 
+from zerolang import storage
 from zerolang.knowledge.compiler import compile_records
 from zerolang.knowledge.store import STATISTICS_FROM
 from zerolang.memory import CompilerInput, ContextMeta, MemoryStore, SemanticTuple
@@ -61,7 +62,7 @@ def test_postgres_analyses_only_when_the_planner_is_a_tenth_off(postgres_url: st
         return float(row[0])
 
     try:
-        with MemoryStore(url) as store:
+        with storage.open_store(url) as store:
             assert believed(store) < 0  # never analysed
             store.insert_records(records(STATISTICS_FROM * 2, "first"), verify=False)
             assert believed(store) == STATISTICS_FROM * 2

@@ -23,6 +23,7 @@ from typer.testing import CliRunner
 
 from tests.contract.helpers import EXAMPLE as EXAMPLE_INPUT
 from tests.contract.helpers import example
+from zerolang import storage
 from zerolang.cli.app import app
 from zerolang.knowledge.formats.exchange import Format, export
 from zerolang.memory import MemoryStore
@@ -281,7 +282,7 @@ def pg_store(postgres_url: str) -> Iterator[tuple[MemoryStore, str]]:
     import secrets
 
     space = f"t-{secrets.token_hex(6)}"
-    store = MemoryStore(postgres_url, space=space)
+    store = storage.open_store(postgres_url, space=space)
     example(store)
     yield store, postgres_url
     store.close()

@@ -5,7 +5,8 @@ from __future__ import annotations
 import random
 
 from tests.contract.helpers import make_input
-from zerolang.memory import CompilerInput, MemoryStore, ingest
+from zerolang import storage
+from zerolang.memory import CompilerInput, ingest
 
 
 def inputs(start: int, stop: int) -> list[CompilerInput]:
@@ -25,7 +26,7 @@ def inputs(start: int, stop: int) -> list[CompilerInput]:
 def writer(location: str, space: str, start: int, stop: int, seed: int) -> int:
     items = inputs(start, stop)
     random.Random(seed).shuffle(items)
-    with MemoryStore(location, space=space) as store:
+    with storage.open_store(location, space=space) as store:
         for offset in range(0, len(items), 20):
             ingest(store, items[offset : offset + 20], batch_size=7)
     return stop - start

@@ -14,6 +14,7 @@ from pathlib import Path
 
 import pytest
 
+from zerolang import storage
 from zerolang.memory import MemoryStore
 
 PG_URL = os.environ.get("ZERO_TEST_POSTGRES_URL") or "postgresql://postgres@127.0.0.1:5432/test"
@@ -52,7 +53,7 @@ def open_store(location: str, space: str) -> Iterator[Callable[..., MemoryStore]
     opened: list[MemoryStore] = []
 
     def make(other: str | None = None) -> MemoryStore:
-        store = MemoryStore(location, space=other or space)
+        store = storage.open_store(location, space=other or space)
         opened.append(store)
         return store
 

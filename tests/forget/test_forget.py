@@ -9,6 +9,7 @@ from pathlib import Path
 
 import pytest
 
+from zerolang import storage
 from zerolang.knowledge.backend import FactFilter
 from zerolang.knowledge.forget import Selector, forget, purge, restore
 from zerolang.knowledge.formats import checkpoint as checkpoints
@@ -194,7 +195,7 @@ def test_purge_erases_content_and_restore_only_lifts_the_block(store: MemoryStor
 
 def test_purged_labels_leave_no_bytes_in_the_sqlite_file(tmp_path: Path) -> None:
     path = tmp_path / "m.db"
-    with MemoryStore(path) as store:
+    with storage.open_store(path) as store:
         load(store)
         forget(store, Selector("concept", SECRET), at=AT)  # a first, restorable forget holds the label
         assert _file_bytes(path).count(SECRET_LABEL.encode()) > 0
@@ -259,10 +260,10 @@ def test_cli_forget_tombstones_restore_purge(tmp_path: Path) -> None:
 
 
 def test_migrate_carries_tombstones_and_fact_times(tmp_path: Path, postgres_url: str) -> None:
-    from zerolang.knowledge.migrate import copy_store
+    from zerolang.storage.copy import copy_store
 
     space = f"migrate-{tmp_path.name[-12:]}".replace("_", "-")
-    with MemoryStore(tmp_path / "src.db", space=space, single_valued=["lives in"]) as source:
+    with storage.open_store(tmp_path / "src.db", space=space, single_valued=["lives in"]) as source:
         load(source)
         load(
             source,
@@ -275,7 +276,7 @@ def test_migrate_carries_tombstones_and_fact_times(tmp_path: Path, postgres_url:
             LATER,
         )
         forget(source, Selector("concept", SECRET), at=AT)
-        with MemoryStore(postgres_url, space=space, single_valued=["lives in"]) as moved:
+        with storage.open_store(postgres_url, space=space, single_valued=["lives in"]) as moved:
             for _ in range(2):  # rerunnable
                 copy_store(source, moved, [space])
             assert checkpoints.of_store(moved) == checkpoints.of_store(source)

@@ -18,6 +18,7 @@ import pytest
 from typer.testing import CliRunner
 
 import zerolang.memory
+from zerolang import storage
 from zerolang.cli.app import app
 from zerolang.convo.memory import ConversationMemory
 from zerolang.convo.model import ChatMessage
@@ -303,7 +304,7 @@ def test_experiences_in_the_memorys_own_file_are_blocked_too(tmp_path: Path) -> 
     """One SQLite file for both (one writer at a time): the block follows the forget's commit
     instead of waiting on it."""
     shared = tmp_path / "both.db"
-    store = zerolang.memory.MemoryStore(shared)
+    store = storage.open_store(shared)
     with zerolang.memory.Memory(store, experiences=shared) as memory:  # closes the store too
         memory.remember([(SECRET, "lives_in", "Lyon")], source="chat")
         capture(memory.experiences)

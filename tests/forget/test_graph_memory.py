@@ -10,10 +10,10 @@ from pathlib import Path
 
 import pytest
 
+from zerolang import storage
 from zerolang.knowledge.compiler import compile_record
 from zerolang.knowledge.runtime import CommandRuntime, InterpreterRuntime, MemoryRuntime, check_record_graph
 from zerolang.knowledge.types import CompilerInput, ContextMeta, SemanticTuple
-from zerolang.memory import MemoryStore
 from zerolang.runtime.builtins import OPERATIONS
 from zerolang.util.errors import ZeroError
 
@@ -62,7 +62,7 @@ def test_a_graph_that_stores_then_recalls_runs_deterministically(tmp_path: Path)
     assert document["outputs"]["employer"][0]["bindings"] == {"where": "analytical engines ltd"}
     again = json.loads(run_graph(tmp_path / "a.db"))
     assert again["outputs"]["stored_work"]["new"] is False  # stored once
-    with MemoryStore(tmp_path / "a.db") as store:
+    with storage.open_store(tmp_path / "a.db") as store:
         assert store.counts().facts == 2 and store.check().ok
     spaced = json.loads(run_graph(tmp_path / "a.db", "--space", "other"))
     assert spaced["outputs"]["stored_work"]["new"] is True  # another space, another memory
@@ -80,7 +80,7 @@ def test_without_a_memory_the_ops_fail_clearly(tmp_path: Path) -> None:
 
 
 def test_the_interpreter_is_a_memory_runtime(tmp_path: Path) -> None:
-    with MemoryStore(tmp_path / "m.db") as store:
+    with storage.open_store(tmp_path / "m.db") as store:
         runtime: MemoryRuntime = InterpreterRuntime(memory=store, clock=lambda: 1_772_323_200.0)
         outputs = runtime.execute_graph(GRAPH.read_text(), {})
         assert outputs["employer"][0]["bindings"] == {"where": "analytical engines ltd"}  # type: ignore[index]

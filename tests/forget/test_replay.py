@@ -11,8 +11,8 @@ from pathlib import Path
 
 import pytest
 
+from zerolang import storage
 from zerolang.knowledge.ingest import ingest, parse_inputs
-from zerolang.memory import MemoryStore
 
 from .conftest import inputs
 
@@ -78,7 +78,7 @@ def test_same_state_query_and_now_give_the_same_bytes(tmp_path: Path, postgres_u
     space = f"replay-{os.getpid()}"
     results = []
     for location in (str(tmp_path / "m.db"), postgres_url):
-        with MemoryStore(location, space=space, single_valued=["p3"]) as store:
+        with storage.open_store(location, space=space, single_valued=["p3"]) as store:
             ingest(store, parse_inputs(data(range(1, 14))), now="2026-03-01T00:00:00.000Z")
             ingest(store, parse_inputs(data(range(1, 28))), now="2026-03-20T00:00:00.000Z")
         first, second = run_twice(location, space)

@@ -8,6 +8,7 @@ from pathlib import Path
 
 import pytest
 
+from zerolang import storage
 from zerolang.knowledge.backend import FactFilter
 from zerolang.knowledge.forget import fact_key
 from zerolang.knowledge.history import concept_history
@@ -36,7 +37,7 @@ def where(store: MemoryStore, clause: str = "") -> list[str]:
 
 
 def open_sv(location: str, space: str) -> MemoryStore:
-    return MemoryStore(location, space=space, single_valued=["lives in"])
+    return storage.open_store(location, space=space, single_valued=["lives in"])
 
 
 @pytest.mark.parametrize("order", list(itertools.permutations([PARIS, BERLIN, ROME])))
@@ -90,7 +91,7 @@ def test_explicit_validity_from_context_metadata(location: str, space: str) -> N
             }
         ]
     )
-    with MemoryStore(location, space=space, single_valued=[]) as store:
+    with storage.open_store(location, space=space, single_valued=[]) as store:
         ingest(store, parse_inputs(text), now=T1)
         seen = run_query(store, "match (bob works_at ?x) as of 2012-01-01", touch=False).rows
         assert [row["bindings"]["x"] for row in seen] == ["acme"]  # type: ignore[index]
@@ -98,7 +99,7 @@ def test_explicit_validity_from_context_metadata(location: str, space: str) -> N
 
 
 def test_restating_with_another_confidence_is_recorded(location: str, space: str) -> None:
-    with MemoryStore(location, space=space, single_valued=[]) as store:
+    with storage.open_store(location, space=space, single_valued=[]) as store:
         group = ("2020-01-01T00:00:00Z", "chat", "bio", [("carol", "knows", "dave", 0.9)])
         ingest(store, parse_inputs(inputs(group)), now=T1)
         same = ingest(store, parse_inputs(inputs(group)), now=T2)
@@ -118,7 +119,7 @@ def test_a_restating_batch_keeps_the_seals_row_by_row(
 ) -> None:
     """A batch that restates one episode and adds another folds both into the seals without a rescan
     of the space: the seals then equal what a full reseal counts."""
-    with MemoryStore(location, space=space, single_valued=[]) as store:
+    with storage.open_store(location, space=space, single_valued=[]) as store:
         first = ("2020-01-01T00:00:00Z", "chat", "bio", [("carol", "knows", "dave", 0.9)])
         ingest(store, parse_inputs(inputs(first)), now=T1)
         backend = type(store.backend)
@@ -151,7 +152,7 @@ def test_a_restating_batch_keeps_the_seals_row_by_row(
 
 def test_a_restatement_beside_new_records_keeps_the_seals(location: str, space: str) -> None:
     """The restated episode and refolded fact are sealed by the write itself (no rescan of the space)."""
-    with MemoryStore(location, space=space, single_valued=[]) as store:
+    with storage.open_store(location, space=space, single_valued=[]) as store:
         group = ("2020-01-01T00:00:00Z", "chat", "bio", [("carol", "knows", "dave", 0.9)])
         ingest(store, parse_inputs(inputs(group)), now=T1)
         lower = ("2020-01-01T00:00:00Z", "chat", "bio", [("carol", "knows", "dave", 0.3)])
@@ -166,7 +167,7 @@ def test_forgetting_a_facts_first_episode_leaves_no_time_of_it(location: str, sp
     """The fact keeps the times of the episodes it keeps (check holds created_at within them)."""
     from zerolang.knowledge.forget import Selector, forget
 
-    with MemoryStore(location, space=space, single_valued=[]) as store:
+    with storage.open_store(location, space=space, single_valued=[]) as store:
         early = ("2020-01-01T00:00:00Z", "chat", "early", [("carol", "knows", "dave", 0.9)])
         late = ("2020-01-02T00:00:00Z", "chat", "late", [("carol", "knows", "dave", 0.5)])
         ingest(store, parse_inputs(inputs(early)), now=T1)
@@ -179,7 +180,7 @@ def test_forgetting_a_facts_first_episode_leaves_no_time_of_it(location: str, sp
 
 
 def test_retract_closes_and_retires(location: str, space: str) -> None:
-    with MemoryStore(location, space=space, single_valued=[]) as store:
+    with storage.open_store(location, space=space, single_valued=[]) as store:
         ingest(store, parse_inputs(inputs(PARIS)), now=T1)
         key, _ = fact_key(store, "alice|likes|tea", None)
         fact = store.backend.facts([key])[key]

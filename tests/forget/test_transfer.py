@@ -9,6 +9,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from zerolang import storage
 from zerolang.knowledge.backend import FactFilter
 from zerolang.knowledge.forget import Selector, forget
 from zerolang.knowledge.formats import checkpoint as checkpoints
@@ -146,7 +147,7 @@ steps = st.lists(
 @settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(steps)
 def test_replicas_exchanging_bundles_in_any_order_converge(plan: list[tuple[str, str, object]]) -> None:
-    stores = {"a": MemoryStore(single_valued=[]), "b": MemoryStore(single_valued=[])}
+    stores = {"a": storage.open_store(single_valued=[]), "b": storage.open_store(single_valued=[])}
     sent: dict[str, list[str]] = {"a": [], "b": []}
     forgotten: set[str] = set()
     trusted = [ALICE.public_key_bytes]

@@ -14,13 +14,13 @@ from zerolang.knowledge.formats import jsonform
 from zerolang.knowledge.formats.exchange import Format, export, verbose
 from zerolang.knowledge.formats.levels import Level, render
 from zerolang.knowledge.formats.model import Snapshot, read_store
-from zerolang.knowledge.store import MemoryStore
+from zerolang.storage import open_store
 
 runner = CliRunner()
 
 
 def _example_store(path: Path) -> Path:
-    with MemoryStore(path) as store:
+    with open_store(path) as store:
         store.insert_records(example_records())
     return path
 
@@ -33,7 +33,7 @@ def _run(*args: str) -> str:
 
 @pytest.mark.parametrize("level", list(Level))
 def test_the_example_at_every_level(level: Level, snapshot: SnapshotAssertion) -> None:
-    with MemoryStore() as store:
+    with open_store() as store:
         store.insert_records(example_records())
         assert render(read_store(store), level) == snapshot
 
@@ -58,7 +58,7 @@ def test_export_import_round_trip_through_files(tmp_path: Path) -> None:
         copy = tmp_path / f"copy-{form}.db"
         said = _run("memory", "import", str(out), "--db", str(copy))
         assert "9 relations" in said
-        with MemoryStore(db) as a, MemoryStore(copy) as b:
+        with open_store(db) as a, open_store(copy) as b:
             assert read_store(a) == read_store(b)
     assert _run("memory", "checkpoint", "--db", str(db)) == _run("memory", "checkpoint", "--db", str(copy))
 
@@ -66,9 +66,9 @@ def test_export_import_round_trip_through_files(tmp_path: Path) -> None:
 def test_a_delta_since_a_checkpoint_brings_a_copy_up_to_date(tmp_path: Path) -> None:
     records = example_records()
     old, new = tmp_path / "old.db", tmp_path / "new.db"
-    with MemoryStore(old) as store:
+    with open_store(old) as store:
         store.insert_records(records[:1])
-    with MemoryStore(new) as store:
+    with open_store(new) as store:
         store.insert_records(records)
     base = _run("memory", "checkpoint", "--db", str(old)).split()[0]
     patch = tmp_path / "delta.0c"
@@ -100,7 +100,7 @@ def test_a_bad_0c_file_is_reported_with_its_place(tmp_path: Path) -> None:
     result = runner.invoke(app, ["memory", "import", str(bad), "--db", str(tmp_path / "x.db")])
     assert result.exit_code == 1
     assert "bad.0c:5:3: there is no concept 9" in result.output
-    with MemoryStore(tmp_path / "x.db") as store:
+    with open_store(tmp_path / "x.db") as store:
         assert store.counts().episodes == 0
 
 
@@ -111,7 +111,7 @@ def test_export_of_the_verbose_graphs_is_one_valid_graph(tmp_path: Path) -> None
     from zerolang.syntax.parser import parse
 
     db = _example_store(tmp_path / "a.db")
-    with MemoryStore(db) as store:
+    with open_store(db) as store:
         text = export(store, Format.ZERO)
     assert text.count("Graph {") == 1
     graph = parse(text, "memory.0")

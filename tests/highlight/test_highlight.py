@@ -42,9 +42,9 @@ from zerolang.knowledge.formats.compact import serialize as compact_serialize  #
 from zerolang.knowledge.formats.levels import Level  # noqa: E402
 from zerolang.knowledge.formats.levels import render as render_level  # noqa: E402
 from zerolang.knowledge.formats.model import read_store  # noqa: E402
-from zerolang.knowledge.store import MemoryStore  # noqa: E402
 from zerolang.knowledge.types import MemoryRecord  # noqa: E402
 from zerolang.runtime.catalog import NODE_TYPES, OPS  # noqa: E402
+from zerolang.storage import open_store  # noqa: E402
 from zerolang.syntax.ast import Graph  # noqa: E402
 from zerolang.syntax.grammar import grammar_path  # noqa: E402
 from zerolang.syntax.parser import parse  # noqa: E402
@@ -554,7 +554,7 @@ def test_serialized_records_lex_without_errors(record: MemoryRecord) -> None:
 @settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(histories())
 def test_serialized_stores_and_deltas_lex_without_errors(history: list[MemoryRecord]) -> None:
-    with MemoryStore() as store:
+    with open_store() as store:
         for record in history:
             store.insert_record(record)
         snapshot = read_store(store)

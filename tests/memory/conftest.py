@@ -11,6 +11,7 @@ import pytest
 from zerolang.memory import CompilerInput, ContextMeta, MemoryRecord, MemoryStore, SemanticTuple
 from zerolang.runtime.interpreter import run
 from zerolang.runtime.validator import validate
+from zerolang.storage import open_store
 from zerolang.syntax.ast import Graph
 from zerolang.syntax.parser import parse
 from zerolang.syntax.printer import print_graph
@@ -43,7 +44,7 @@ def make_input(
 
 @pytest.fixture
 def store() -> Iterator[MemoryStore]:
-    with MemoryStore() as memory:
+    with open_store() as memory:
         yield memory
 
 

@@ -8,7 +8,8 @@ from pathlib import Path
 
 import pytest
 
-from zerolang.memory import CompilerInput, ContextMeta, MemoryStore, SemanticTuple, ingest
+from zerolang.memory import CompilerInput, ContextMeta, SemanticTuple, ingest
+from zerolang.storage import open_store
 from zerolang.storage.sql.alongside import MIN_ROWS
 from zerolang.storage.sqlite.backend import AUTOCHECKPOINT
 from zerolang.storage.sqlite.checkpoints import Checkpointer
@@ -31,7 +32,7 @@ def _checkpoint_threads() -> list[threading.Thread]:
 def test_a_bulk_commit_leaves_its_checkpoint_to_a_helper_that_close_stops(tmp_path: Path) -> None:
     path = tmp_path / "memory.db"
     before = len(_checkpoint_threads())
-    store = MemoryStore(path)
+    store = open_store(path)
     try:
         result = ingest(store, _inputs(MIN_ROWS // 5 + 10))
         assert result.new_episodes >= MIN_ROWS
@@ -42,7 +43,7 @@ def test_a_bulk_commit_leaves_its_checkpoint_to_a_helper_that_close_stops(tmp_pa
         store.close()
     assert len(_checkpoint_threads()) == before  # no thread outlives its store
     assert not (tmp_path / "memory.db-wal").exists()  # the last connection closed: WAL folded, removed
-    with MemoryStore(path) as again:
+    with open_store(path) as again:
         assert again.counts().episodes == result.new_episodes
         assert again.check().ok
 
@@ -53,19 +54,19 @@ def test_the_helper_checkpoints_the_file_opened_wherever_the_process_moves(
     (tmp_path / "here").mkdir()
     (tmp_path / "there").mkdir()
     monkeypatch.chdir(tmp_path / "here")
-    with MemoryStore("memory.db") as store:  # a relative path
+    with open_store("memory.db") as store:  # a relative path
         monkeypatch.chdir(tmp_path / "there")
         ingest(store, _inputs(MIN_ROWS // 5 + 10))
     assert list((tmp_path / "there").iterdir()) == []  # no stray database where the process went
     assert not (tmp_path / "here" / "memory.db-wal").exists()
-    with MemoryStore(tmp_path / "here" / "memory.db") as again:
+    with open_store(tmp_path / "here" / "memory.db") as again:
         assert again.counts().episodes >= MIN_ROWS and again.check().ok
 
 
 def test_a_small_write_checkpoints_as_sqlite_does(tmp_path: Path) -> None:
     path = tmp_path / "memory.db"
     before = len(_checkpoint_threads())
-    with MemoryStore(path) as store:
+    with open_store(path) as store:
         ingest(store, _inputs(3))
         assert len(_checkpoint_threads()) == before
         assert store.counts().episodes == 15

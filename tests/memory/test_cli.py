@@ -13,6 +13,7 @@ from typer.testing import CliRunner
 from zerolang.cli.app import app
 from zerolang.cli.stores import default_store
 from zerolang.knowledge.hashing import concept_hash, fact_hash
+from zerolang.storage import open_store
 
 from .conftest import AGENT, EXAMPLE_INPUT, FACT, LTM
 
@@ -259,8 +260,8 @@ def test_the_per_user_default(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -
 def test_the_progress_bar_path(tmp_path: Path) -> None:
     """The terminal-only code path: a transient rich bar on stderr, same totals."""
     from zerolang.cli.memory_cmd import _ingest_with_progress
-    from zerolang.memory import AliasTable, MemoryStore, load_inputs
+    from zerolang.memory import AliasTable, load_inputs
 
-    with MemoryStore() as store:
+    with open_store() as store:
         totals = _ingest_with_progress(store, load_inputs(EXAMPLE_INPUT), AliasTable.default(), 2)
     assert totals.to_json() == {"new_concepts": 8, "new_facts": 8, "new_episodes": 9, "duplicates": 0}

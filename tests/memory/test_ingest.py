@@ -9,7 +9,8 @@ from pathlib import Path
 
 import pytest
 
-from zerolang.memory import InsertResult, MemoryStore, ingest, load_inputs, parse_inputs
+from zerolang.memory import InsertResult, ingest, load_inputs, parse_inputs
+from zerolang.storage import open_store
 from zerolang.util.errors import ZeroError
 
 from .conftest import EXAMPLE_INPUT, dump
@@ -115,7 +116,7 @@ def test_ingest_validates_everything_before_writing(tmp_path: Path) -> None:
 
 def test_ingest_compiles_and_stores_and_is_idempotent() -> None:
     items = load_inputs(EXAMPLE_INPUT)
-    with MemoryStore() as store:
+    with open_store() as store:
         first = ingest(store, items)
         assert first == InsertResult(new_concepts=8, new_facts=8, new_episodes=9, duplicates=0)
         before = dump(store)

@@ -16,7 +16,8 @@ import pytest
 from typer.testing import CliRunner
 
 from zerolang.cli.app import app
-from zerolang.memory import MemoryStore, ingest, load_inputs
+from zerolang.memory import ingest, load_inputs
+from zerolang.storage import open_store
 
 from .conftest import ROOT
 
@@ -30,7 +31,8 @@ PREDICATES = ["needs", "has part", "feeds", "is a", "stores"]
 # but before they are committed: in the middle of a transaction.
 KILLER = """
 import os, signal, sys
-from zerolang.memory import MemoryStore, ingest, load_inputs
+from zerolang.memory import ingest, load_inputs
+from zerolang.storage import open_store
 
 path, db, kill_at, batch = sys.argv[1], sys.argv[2], int(sys.argv[3]), int(sys.argv[4])
 inputs = load_inputs(path)
@@ -40,7 +42,7 @@ def progress(state):
         print(state.committed, flush=True)
         os.kill(os.getpid(), signal.SIGKILL)
 
-ingest(MemoryStore(db), inputs, batch_size=batch, progress=progress)
+ingest(open_store(db), inputs, batch_size=batch, progress=progress)
 """
 
 
@@ -68,7 +70,7 @@ def write_inputs(path: Path, records: int, tuples: int, seed: int = 11) -> None:
 
 
 def reference_counts(path: Path) -> dict[str, int]:
-    with MemoryStore() as store:
+    with open_store() as store:
         ingest(store, load_inputs(path))
         return store.counts().to_json()
 
@@ -100,7 +102,7 @@ def test_killed_in_the_middle_of_a_batch(tmp_path: Path) -> None:
     assert done.returncode == -signal.SIGKILL, done.stderr
     assert done.stdout.strip() == "200"  # records 201..300 were applied but not committed
 
-    with MemoryStore(db, create=False) as store:
+    with open_store(db, create=False) as store:
         assert store.check().ok, store.check().problems
         survived = store.counts()
     first_200 = tmp_path / "first.jsonl"
@@ -114,7 +116,7 @@ def test_killed_in_the_middle_of_a_batch(tmp_path: Path) -> None:
     totals = json.loads(rerun.stdout)
     assert totals["duplicates"] == 200 * 5
     assert totals["new_episodes"] == 400 * 5
-    with MemoryStore(db, create=False) as store:
+    with open_store(db, create=False) as store:
         assert store.counts().to_json() == reference_counts(source)
         assert store.check().ok
 

@@ -11,13 +11,13 @@ from hypothesis import strategies as st
 from zerolang.memory import (
     CompilerInput,
     ContextMeta,
-    MemoryStore,
     SemanticTuple,
     compile_input,
     compile_record,
     normalize_label,
     normalize_predicate,
 )
+from zerolang.storage import open_store
 
 from .conftest import assert_graph_reproduces, dump
 
@@ -62,7 +62,7 @@ def test_compile_print_parse_run_gives_the_same_hashes(source: CompilerInput) ->
     ]
 )
 def test_ingesting_twice_changes_nothing(sources: list[CompilerInput]) -> None:
-    with MemoryStore() as store:
+    with open_store() as store:
         records = [compile_record(source) for source in sources]
         store.insert_records(records)
         before = dump(store)

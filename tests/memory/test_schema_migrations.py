@@ -10,7 +10,8 @@ import pytest
 
 from tests.memory.conftest import make_input
 from zerolang.knowledge.formats import checkpoint
-from zerolang.memory import MemoryStore, compile_record
+from zerolang.memory import compile_record
+from zerolang.storage import open_store
 from zerolang.storage.sqlite.backend import APPLICATION_ID
 from zerolang.storage.sqlite.migrations import LATEST, V1, V2, statements
 from zerolang.util.errors import ZeroError
@@ -82,7 +83,7 @@ def old_file(path: Path, with_tiers: bool) -> None:
 def test_a_schema_1_file_is_migrated_on_open(tmp_path: Path, with_tiers: bool) -> None:
     path = tmp_path / "old.db"
     old_file(path, with_tiers)
-    with MemoryStore(path, create=False) as store:
+    with open_store(path, create=False) as store:
         assert store.backend.schema_version == LATEST  # type: ignore[attr-defined]
         assert store.space == "default"
         assert store.counts().to_json() == {"concepts": 3, "facts": 2, "episodes": 2, "contexts": 1}
@@ -96,16 +97,16 @@ def test_a_schema_1_file_is_migrated_on_open(tmp_path: Path, with_tiers: bool) -
             assert len(WorkingMemory(store, "s")) == 1
         assert store.in_space("other").counts().facts == 0
         assert store.backend.index.count() == 0  # the summary index arrived empty (MEMORY_INDEX)
-    with MemoryStore(path, create=False) as again:  # opening a migrated file changes nothing
+    with open_store(path, create=False) as again:  # opening a migrated file changes nothing
         assert checkpoint.of_store(again) == first
 
 
 def test_a_newer_file_is_refused_and_left_alone(tmp_path: Path) -> None:
     path = tmp_path / "newer.db"
-    MemoryStore(path).close()
+    open_store(path).close()
     db = sqlite3.connect(path)
     db.execute(f"PRAGMA user_version = {LATEST + 1}")
     db.close()
     with pytest.raises(ZeroError, match=rf"schema {LATEST + 1}, this one reads {LATEST}\); upgrade zerolang"):
-        MemoryStore(path)
+        open_store(path)
     assert sqlite3.connect(path).execute("PRAGMA user_version").fetchone()[0] == LATEST + 1

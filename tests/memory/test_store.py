@@ -17,6 +17,7 @@ from zerolang.memory import (
     Progress,
     compile_record,
 )
+from zerolang.storage import open_store
 from zerolang.util.errors import ZeroError
 
 from .conftest import LATER, NOW, SPEC_CONTEXT, dump, make_input
@@ -267,34 +268,34 @@ def test_batches_commit_as_they_go(store: MemoryStore) -> None:
 
 def test_a_file_database_persists_in_wal_mode(tmp_path: Path) -> None:
     path = tmp_path / "memory.db"
-    with MemoryStore(path) as store:
+    with open_store(path) as store:
         store.insert_record(compile_record(make_input(NEEDS)))
         assert sql(store).execute("PRAGMA journal_mode").fetchone()[0] == "wal"
         assert sql(store).execute("PRAGMA foreign_keys").fetchone()[0] == 0  # declared; check resolves them
-    with MemoryStore(path, create=False) as store:
+    with open_store(path, create=False) as store:
         assert store.counts().facts == 1
         assert store.check().ok
 
 
 def test_opening_refuses_what_is_not_ours(tmp_path: Path) -> None:
     with pytest.raises(ZeroError, match="no memory database here"):
-        MemoryStore(tmp_path / "missing.db", create=False)
+        open_store(tmp_path / "missing.db", create=False)
     assert not (tmp_path / "missing.db").exists()
     other = tmp_path / "other.db"
     sqlite3.connect(other).execute("CREATE TABLE t (x)").connection.commit()
     with pytest.raises(ZeroError, match="not a zerolang memory database"):
-        MemoryStore(other)
+        open_store(other)
     junk = tmp_path / "junk.db"
     junk.write_bytes(b"this is not sqlite at all, not even close" * 100)
     with pytest.raises(ZeroError, match="not a usable memory database"):
-        MemoryStore(junk)
+        open_store(junk)
     newer = tmp_path / "newer.db"
-    MemoryStore(newer).close()
+    open_store(newer).close()
     connection = sqlite3.connect(newer)
     connection.execute("PRAGMA user_version = 99")
     connection.close()
     with pytest.raises(ZeroError, match="made by a newer zerolang"):
-        MemoryStore(newer)
+        open_store(newer)
 
 
 # ---- check ----------------------------------------------------------------------------------

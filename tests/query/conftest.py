@@ -9,6 +9,7 @@ from pathlib import Path
 import pytest
 
 from zerolang.memory import MemoryStore, ingest, load_inputs
+from zerolang.storage import open_store
 
 ROOT = Path(__file__).resolve().parents[2]
 EXAMPLE = ROOT / "examples" / "memory_input.json"
@@ -21,6 +22,6 @@ def fixed_clock() -> datetime:
 
 @pytest.fixture
 def example_store() -> Iterator[MemoryStore]:
-    with MemoryStore() as store:
+    with open_store() as store:
         ingest(store, load_inputs(EXAMPLE), now=INGESTED)
         yield store

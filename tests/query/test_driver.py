@@ -15,7 +15,7 @@ from lark.exceptions import LarkError
 from tests.budget import scaled
 from tests.query.test_properties import keywords, queries
 from zerolang.knowledge.query import parser as query_parser
-from zerolang.syntax.lalr import Rejected
+from zerolang.syntax.tokens import Rejected
 
 
 def plain(node: Any) -> Any:

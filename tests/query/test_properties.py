@@ -9,6 +9,7 @@ from hypothesis import strategies as st
 
 from tests.budget import scaled
 from zerolang.knowledge.query import Query, QueryError, parse_query
+from zerolang.storage import open_store
 from zerolang.util.errors import ZeroError
 
 names = st.from_regex(r"[a-z0-9][a-z0-9_.\-]{0,12}", fullmatch=True).filter(
@@ -174,9 +175,9 @@ def test_generated_queries_run_or_fail_cleanly(text: str) -> None:
     """Over the example store, a generated query returns rows or a `ZeroError` (an unknown seed)."""
     from tests.query.conftest import EXAMPLE, INGESTED, fixed_clock
     from zerolang.knowledge.query.executor import run_query
-    from zerolang.memory import MemoryStore, ingest, load_inputs
+    from zerolang.memory import ingest, load_inputs
 
-    with MemoryStore() as store:
+    with open_store() as store:
         ingest(store, load_inputs(EXAMPLE), now=INGESTED)
         try:
             result = run_query(store, text, clock=fixed_clock)

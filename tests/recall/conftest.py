@@ -9,6 +9,7 @@ import pytest
 
 from zerolang.knowledge.types import CompilerInput, ContextMeta, SemanticTuple
 from zerolang.memory import MemoryStore, ingest
+from zerolang.storage import open_store
 
 T0 = datetime(2026, 3, 1, tzinfo=UTC)
 DAY = timedelta(days=1)
@@ -46,5 +47,5 @@ def clock() -> Clock:
 
 @pytest.fixture
 def store() -> Iterator[MemoryStore]:
-    with MemoryStore() as memory:
+    with open_store() as memory:
         yield memory

@@ -18,6 +18,7 @@ from zerolang.knowledge.tiers import (
 )
 from zerolang.knowledge.types import EpisodeHash
 from zerolang.memory import MemoryStore, fact_hash
+from zerolang.storage import open_store
 
 WEEK = 7 * 24 * 3600.0
 
@@ -49,9 +50,9 @@ def test_tables_are_created_idempotently_and_leave_the_schema_version(store: Mem
 
 def test_tiers_survive_reopening(tmp_path: object, clock: Clock) -> None:
     path = f"{tmp_path}/m.db"
-    with MemoryStore(path) as store:
+    with open_store(path) as store:
         WorkingMemory(store, "a", clock=clock).push(episode(1))
-    with MemoryStore(path, create=False) as store:
+    with open_store(path, create=False) as store:
         assert WorkingMemory(store, "a", clock=clock).peek() == [episode(1)]
 
 

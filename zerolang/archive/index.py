@@ -251,30 +251,3 @@ class MemoryIndex:
 
     def close(self) -> None:
         pass
-
-
-def open_index(location: str, *, space: str = "default", create: bool = True) -> IndexStore:
-    """The summary index at `location`, seen from `space`; closing it closes what it opened.
-
-    `location` is a memory store as `zero memory stats --db` takes it (a SQLite path, `:memory:`, or a
-    `postgresql://` URL), or one of the DSN spellings `sqlite:///PATH` and `sqlite::memory:`,
-    or `memory:` for a throwaway dict.
-    """
-    if location == "memory:":
-        return MemoryIndex()
-    from zerolang.storage import open_backend
-    from zerolang.storage.sql.core import SqlCore
-    from zerolang.storage.sql.index import SqlIndex
-
-    if location == "sqlite::memory:":
-        location = ":memory:"
-    elif location.startswith("sqlite:///"):
-        location = location.removeprefix("sqlite:///")
-    elif location.startswith("sqlite:") or not location:
-        raise IndexError_(
-            f"unknown index location {location!r} (a SQLite path, sqlite:///PATH, sqlite::memory:,"
-            " postgresql://..., or memory:)"
-        )
-    backend = open_backend(location, space=space, create=create)
-    assert isinstance(backend, SqlCore)  # every memory backend speaks the shared SQL
-    return SqlIndex(backend, owner=True)

@@ -142,15 +142,13 @@ def _path(value: str | None, base: Path) -> Path | None:
 
 def _check_dsn(dsn: str, base: Path, pyproject: Path) -> str:
     """The memory store the index lives in: a SQLite path or a postgresql:// URL."""
-    from zerolang.storage import is_url
+    from zerolang.util.locations import parse_location
 
-    if dsn == "sqlite::memory:" or is_url(dsn):
+    try:
+        location = parse_location(dsn)
+    except ZeroError as error:
+        raise ZeroError(f"{pyproject}: memory.index.sql.dsn: {error}") from None
+    if not location.is_file:  # a server URL (its scheme is checked when the index is opened), or memory
         return dsn
-    if dsn.startswith("sqlite:///"):
-        return f"sqlite:///{_path(dsn.removeprefix('sqlite:///'), base)}"
-    if "://" in dsn or dsn.startswith("sqlite:"):
-        raise ZeroError(
-            f"{pyproject}: memory.index.sql.dsn must be a SQLite path, sqlite:///PATH, sqlite::memory:"
-            f" or a postgresql:// URL, not {dsn!r}"
-        )
-    return str(_path(dsn, base))
+    path = str(_path(location.target, base))
+    return f"sqlite:///{path}" if dsn.startswith("sqlite:") else path

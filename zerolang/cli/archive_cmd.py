@@ -17,10 +17,14 @@ from typing import TYPE_CHECKING, Annotated, ParamSpec
 
 import typer
 
+from zerolang.cli.errors import reports_errors
 from zerolang.cli.stores import DB_ENV, SPACE_ENV
 
 if TYPE_CHECKING:
     from zerolang.archive.document import MemoryDocument
+    from zerolang.archive.gate import Gate
+    from zerolang.archive.index import IndexStore
+    from zerolang.archive.policy import Caller, Policy
     from zerolang.archive.store import Archive
 
 P = ParamSpec("P")
@@ -41,8 +45,6 @@ def _command(name: str) -> Callable[[Callable[P, None]], Callable[P, None]]:
     def register(function: Callable[P, None]) -> Callable[P, None]:
         @functools.wraps(function)
         def wrapper(*args: P.args, **kwargs: P.kwargs) -> None:
-            from zerolang.cli.typer_app import reports_errors  # not at import time: typer_app imports us
-
             reports_errors(function)(*args, **kwargs)
 
         archive_app.command(name)(wrapper)
@@ -212,7 +214,6 @@ def put(
     once; putting the document again keeps it.
     """
     from zerolang.archive.archiving import archive_and_index
-    from zerolang.cli.archive_recall_cmd import open_index
 
     documents = [item for file in files for item in load_documents(file)]
     archive = _open(root, create=True)
@@ -265,8 +266,6 @@ def get(
     """
     archive = _open(root)
     if as_channel is not None:
-        from zerolang.cli.archive_recall_cmd import caller, open_gate
-
         document = open_gate(root, db, space, policy).get(caller(as_channel, clearance), hash_text)
     else:
         document = archive.get(hash_text)
@@ -450,6 +449,45 @@ def gc(
     typer.echo(f"{verb} {_plural(total, 'item')}, {report.freed_bytes:,} bytes{folders}")
 
 
-# search, policy, compact and expand live in their own module and register on `archive_app`
-# when it is imported; importing it here (last, once every name above exists) keeps them one app.
-from zerolang.cli import archive_recall_cmd  # noqa: E402, F401
+# ---- opening the index, the policy and the gate (shared with archive_recall_cmd) ----
+
+
+def open_index(db: str | None, space: str, *, create: bool) -> IndexStore:
+    """The summary index in the memory store `db` (else memory.index.sql.dsn, else the default store)."""
+    from zerolang.archive.settings import memory_settings_for
+    from zerolang.cli.stores import default_store, prepare_folder
+    from zerolang.storage import open_index as open_location
+    from zerolang.storage.registry import MEMORY_INDEX
+    from zerolang.util.locations import parse_location
+
+    configured = db or memory_settings_for().index_sql_dsn
+    if configured == MEMORY_INDEX:
+        return open_location(configured)
+    location = parse_location(configured or default_store())
+    if create:
+        prepare_folder(location, given=configured is not None)
+    return open_location(location, space=space, create=create)
+
+
+def load_policy_option(option: Path | None) -> Policy:
+    from zerolang.archive.policy import load_policy
+    from zerolang.archive.settings import memory_settings_for
+    from zerolang.util.errors import ZeroError
+
+    path = option or memory_settings_for().archive_policy
+    if path is None:
+        raise ZeroError("no consent policy: pass --policy FILE or set memory.archive.policy")
+    return load_policy(path)
+
+
+def open_gate(root: Path | None, db: str | None, space: str, policy: Path | None) -> Gate:
+    from zerolang.archive.gate import Gate
+
+    archive = _open(root)
+    return Gate(archive, open_index(db, space, create=False), load_policy_option(policy))
+
+
+def caller(channel: str, clearance: int | None) -> Caller:
+    from zerolang.archive.policy import Caller
+
+    return Caller(channel, clearance)

@@ -25,55 +25,13 @@ from zerolang.cli.archive_cmd import (
     _open,
     _plural,
     _print_json,
+    caller,
+    open_gate,
+    open_index,
 )
 
 if TYPE_CHECKING:
     from zerolang.archive.compaction import Conversation
-    from zerolang.archive.gate import Gate
-    from zerolang.archive.index import IndexStore
-    from zerolang.archive.policy import Caller, Policy
-
-
-def open_index(db: str | None, space: str, *, create: bool) -> IndexStore:
-    """The summary index in the memory store `db` (else memory.index.sql.dsn, else the default store)."""
-    from zerolang.archive.index import open_index as open_location
-    from zerolang.archive.settings import memory_settings_for
-    from zerolang.cli.stores import default_store, prepare_folder
-    from zerolang.storage import is_url
-
-    location = db or memory_settings_for().index_sql_dsn
-    if location is None:
-        path = default_store()
-        if create:
-            prepare_folder(path, given=False)
-        location = str(path)
-    elif create and not is_url(location) and not location.startswith("sqlite:"):
-        prepare_folder(Path(location), given=True)
-    return open_location(location, space=space, create=create)
-
-
-def load_policy_option(option: Path | None) -> Policy:
-    from zerolang.archive.policy import load_policy
-    from zerolang.archive.settings import memory_settings_for
-    from zerolang.util.errors import ZeroError
-
-    path = option or memory_settings_for().archive_policy
-    if path is None:
-        raise ZeroError("no consent policy: pass --policy FILE or set memory.archive.policy")
-    return load_policy(path)
-
-
-def open_gate(root: Path | None, db: str | None, space: str, policy: Path | None) -> Gate:
-    from zerolang.archive.gate import Gate
-
-    archive = _open(root)
-    return Gate(archive, open_index(db, space, create=False), load_policy_option(policy))
-
-
-def caller(channel: str, clearance: int | None) -> Caller:
-    from zerolang.archive.policy import Caller
-
-    return Caller(channel, clearance)
 
 
 # ---- search ---------------------------------------------------------------------------------

@@ -10,8 +10,8 @@ SUFFIXES = (".0", ".0c")
 
 def check_paths(paths: list[str], as_json: bool) -> int:
     """Check each file (folders searched) and print the outcome; the exit code (1 if any has a problem)."""
-    from zerolang.cli.fast import echo
     from zerolang.cli.stdin import STDIN
+    from zerolang.cli.terminal import echo
     from zerolang.util.files import find_sources
 
     files: list[str] = (

@@ -16,13 +16,12 @@ from typing import TYPE_CHECKING, Annotated, ParamSpec
 
 import typer
 
+from zerolang.cli.errors import reports_errors
 from zerolang.cli.experience_store import ExperienceDbOption
 
 if TYPE_CHECKING:
     from zerolang.convo.memory import ConversationMemory
     from zerolang.convo.store import EntryStore
-    from zerolang.storage.postgres.convo import PostgresEntryStore
-    from zerolang.storage.sqlite.convo import SqliteEntryStore
 
 P = ParamSpec("P")
 
@@ -48,17 +47,11 @@ MaxTokens = Annotated[
 ]
 
 
-def _store(db: Path | None, *, create: bool) -> SqliteEntryStore | PostgresEntryStore:
+def _store(db: Path | None, *, create: bool) -> EntryStore:
     from zerolang.cli.experience_store import store_location
+    from zerolang.storage import open_conversations
 
-    where = store_location(db, create=create)
-    if isinstance(where, str):
-        from zerolang.storage.postgres.convo import PostgresEntryStore
-
-        return PostgresEntryStore(where)
-    from zerolang.storage.sqlite.convo import SqliteEntryStore
-
-    return SqliteEntryStore(where, create=create)
+    return open_conversations(store_location(db, create=create), create=create)
 
 
 def _memory(
@@ -78,13 +71,11 @@ def _print(document: object) -> None:
 
 
 def _command(name: str) -> Callable[[Callable[P, None]], Callable[P, None]]:
-    """Register a subcommand behind the app's error boundary (imported when it runs: no cycle)."""
+    """Register a subcommand behind the app's error boundary."""
 
     def register(function: Callable[P, None]) -> Callable[P, None]:
         @functools.wraps(function)
         def wrapper(*args: P.args, **kwargs: P.kwargs) -> None:
-            from zerolang.cli.typer_app import reports_errors
-
             reports_errors(function)(*args, **kwargs)
 
         convo_app.command(name)(wrapper)

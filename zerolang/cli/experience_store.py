@@ -12,8 +12,8 @@ from typing import TYPE_CHECKING, Annotated
 import typer
 
 if TYPE_CHECKING:
-    from zerolang.storage.postgres.experience import PostgresExperienceStore
-    from zerolang.storage.sqlite.experience import SqliteExperienceStore
+    from zerolang.experience.store import ExperienceStore
+    from zerolang.util.locations import Location
 
 DB_ENV = "ZERO_EXPERIENCE_DB"
 
@@ -36,33 +36,21 @@ def default_path() -> Path:
     return Path(user_data_dir("zerolang", appauthor=False)) / "experiences.db"
 
 
-def store_location(option: Path | None, *, create: bool) -> str | Path:
-    """Where an experience or conversation store lives: a `postgresql://` URL as typed, or a SQLite
-    file (default: `experiences.db` in the per-user data directory), its folder prepared when `create`."""
-    if option is not None and str(option).startswith(("postgresql:", "postgres:")):
-        return postgres_url(option)
-    path = option if option is not None and str(option) else default_path()
+def store_location(option: str | Path | None, *, create: bool) -> Location:
+    """Where an experience or conversation store lives: `--db` as typed (a SQLite file or a server
+    URL), else `experiences.db` in the per-user data directory, its folder prepared when `create`."""
+    from zerolang.cli.stores import prepare_folder
+    from zerolang.util.locations import parse_location
+
+    given = option is not None and str(option) != ""
+    location = parse_location(option if given else default_path())  # type: ignore[arg-type]
     if create:
-        from zerolang.cli.stores import prepare_folder
-
-        prepare_folder(path, given=path is option)
-    return path
+        prepare_folder(location, given=given)
+    return location
 
 
-def open_store(option: Path | None, *, create: bool) -> SqliteExperienceStore | PostgresExperienceStore:
-    """A SQLite file, or PostgreSQL when `--db` is a `postgresql://` URL (extra `postgres`)."""
-    where = store_location(option, create=create)
-    if isinstance(where, str):
-        from zerolang.storage.postgres.experience import PostgresExperienceStore
+def open_store(option: str | Path | None, *, create: bool) -> ExperienceStore:
+    """The experience store `--db` names (a SQLite file, or a server URL with its engine's extra)."""
+    from zerolang.storage import open_experiences
 
-        return PostgresExperienceStore(where)
-    from zerolang.storage.sqlite.experience import SqliteExperienceStore
-
-    return SqliteExperienceStore(where, create=create)
-
-
-def postgres_url(option: Path) -> str:
-    """The URL as typed: a Path folds `//` to `/`, so put it back."""
-    text = str(option)
-    scheme, _, rest = text.partition(":")
-    return f"{scheme}://{rest.lstrip('/')}"
+    return open_experiences(store_location(option, create=create), create=create)

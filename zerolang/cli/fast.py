@@ -21,18 +21,6 @@ import sys
 from collections.abc import Callable
 
 
-def echo(text: str, err: bool = False) -> None:
-    """`typer.echo` for plain text: a line, flushed (click's echo only for escape codes, which it strips)."""
-    stream = sys.stderr if err else sys.stdout
-    if "\x1b" in text:
-        from click import echo as click_echo
-
-        click_echo(text, err=err)
-        return
-    stream.write(text + "\n")
-    stream.flush()
-
-
 def _run_arguments(arguments: list[str]) -> tuple[str, list[str], bool, bool] | None:
     """(file, --input values, --json, --trace) when `zero run` has only those, else None."""
     files: list[str] = []

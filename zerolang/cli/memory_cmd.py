@@ -20,17 +20,18 @@ from typing import TYPE_CHECKING, Annotated, ParamSpec
 
 import typer
 
+from zerolang.cli.errors import reports_errors
 from zerolang.cli.stores import DB_ENV, SPACE_ENV, _open, as_of, damaged_store_errors
 
 if TYPE_CHECKING:
     from rich.progress import TaskID
 
     from zerolang.knowledge.ingest import SourcedInput
-    from zerolang.knowledge.migrate import SpaceCopy
     from zerolang.knowledge.normalize import AliasTable
     from zerolang.knowledge.store import CheckReport, ConceptView, FactView, InsertResult, MemoryStore
     from zerolang.knowledge.store import Progress as StoreProgress
     from zerolang.knowledge.tiers import Episode
+    from zerolang.storage.copy import SpaceCopy
 
 P = ParamSpec("P")
 
@@ -46,15 +47,10 @@ memory_app = typer.Typer(
 
 
 def _reports_errors(command: Callable[P, None]) -> Callable[P, None]:
-    """The app's error boundary (ZeroError -> one line, exit 1), imported when a command runs.
-
-    Importing `zerolang.cli.app` at module level would be circular: it registers this module.
-    """
+    """The app's error boundary (ZeroError -> one line, exit 1), around the storage errors'."""
 
     @functools.wraps(command)
     def wrapper(*args: P.args, **kwargs: P.kwargs) -> None:
-        from zerolang.cli.typer_app import reports_errors
-
         reports_errors(_storage_errors(command))(*args, **kwargs)
 
     return wrapper
@@ -634,7 +630,7 @@ def import_(
     typer.echo(f"Imported {name} ({kind}, {_plural(relations, 'relation')}); checkpoint {state}")
 
 
-# ---- migrate, grant (zerolang.knowledge.migrate, the PostgreSQL backend) ----------------------
+# ---- migrate, grant (zerolang.storage.copy, the PostgreSQL backend) ----------------------
 
 
 @_command("migrate")
@@ -653,7 +649,7 @@ def migrate(
     Rerunning an interrupted copy completes it without duplicates.
     """
     from zerolang.knowledge.formats.checkpoint import of_store
-    from zerolang.knowledge.migrate import copy_store
+    from zerolang.storage.copy import copy_store
 
     with _open(source, create=False) as origin, _open(target, create=True) as destination:
         spaces = None if space is None else [space]
@@ -683,7 +679,7 @@ def _copy_with_progress(
     from rich.console import Console
     from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
 
-    from zerolang.knowledge.migrate import CopyProgress, copy_store
+    from zerolang.storage.copy import CopyProgress, copy_store
 
     columns = (TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(), TimeRemainingColumn())
     with Progress(*columns, console=Console(stderr=True), transient=True) as bar:
@@ -713,8 +709,3 @@ def grant(
         grant_space(role, space)
         path = store.path
     typer.echo(f"{role} may read and write space {space} in {path}")
-
-
-# recorded forgetting registers its commands on memory_app
-from zerolang.cli import memory_forget_cmd as _memory_forget_cmd  # noqa: E402, F401
-from zerolang.cli import memory_transfer_cmd as _memory_transfer_cmd  # noqa: E402, F401

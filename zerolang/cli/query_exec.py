@@ -7,7 +7,7 @@ import sys
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from zerolang.cli.fast import echo
+from zerolang.cli.terminal import echo
 
 if TYPE_CHECKING:
     from zerolang.knowledge.query.executor import QueryResult

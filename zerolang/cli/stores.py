@@ -12,8 +12,11 @@ from collections.abc import Iterator
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+from zerolang.util.spaces import DEFAULT_SPACE
+
 if TYPE_CHECKING:
     from zerolang.knowledge.store import MemoryStore
+    from zerolang.util.locations import Location
     from zerolang.util.times import Clock
 
 DB_ENV = "ZERO_MEMORY_DB"
@@ -55,33 +58,31 @@ def default_store() -> Path:
     return Path(user_data_dir("zerolang", appauthor=False)) / "memory.db"
 
 
-def resolve_store(option: str | Path | None) -> str | Path:
+def resolve_store(option: str | Path | None) -> Location:
     """`--db` (or `$ZERO_MEMORY_DB`, which typer folds into it), else the per-user default."""
-    if option is None or not str(option):
-        return default_store()
-    from zerolang.storage import is_url
+    from zerolang.util.locations import parse_location
 
-    return str(option) if is_url(option) else Path(option)
+    return parse_location(default_store() if option is None or not str(option) else option)
 
 
-def _open(option: str | Path | None, *, create: bool, space: str = "default") -> MemoryStore:
-    from zerolang.knowledge.store import MemoryStore
+def _open(option: str | Path | None, *, create: bool, space: str = DEFAULT_SPACE) -> MemoryStore:
+    from zerolang.storage import open_store
 
     location = resolve_store(option)
-    if isinstance(location, str):
-        return MemoryStore(location, space=space, create=create)
     if create:
         prepare_folder(location, given=option is not None and str(option) != "")
-    return MemoryStore(location, space=space, create=create)
+    return open_store(location, space=space, create=create)
 
 
-def prepare_folder(path: Path, *, given: bool) -> None:
-    """Before a database file is created at `path`: the per-user data directory of a default
-    location is made; the folder of a path the user gave must exist (a typo is not a new tree)."""
+def prepare_folder(location: Location, *, given: bool) -> None:
+    """Before a database file is created at `location`: the per-user data directory of a default
+    location is made; the folder of a path the user gave must exist (a typo is not a new tree).
+    A server URL or a store in memory needs nothing."""
     from zerolang.util.errors import ZeroError
 
-    if str(path) == ":memory:":
+    if not location.is_file:
         return
+    path = location.path
     if not given:
         try:
             path.parent.mkdir(parents=True, exist_ok=True)

@@ -62,3 +62,15 @@ def console(stderr: bool = False, **options: object) -> Console:
         settings["width"] = UNLIMITED_WIDTH
     settings.update(options)
     return Console(**settings)  # type: ignore[arg-type]
+
+
+def echo(text: str, err: bool = False) -> None:
+    """`typer.echo` for plain text: a line, flushed (click's echo only for escape codes, which it strips)."""
+    stream = sys.stderr if err else sys.stdout
+    if "\x1b" in text:
+        from click import echo as click_echo
+
+        click_echo(text, err=err)
+        return
+    stream.write(text + "\n")
+    stream.flush()

@@ -1,13 +1,12 @@
 """The `zero` command as a typer application: the lazy group built from `COMMANDS`, --version, errors.
 
-`zerolang.cli.app` holds the command table and the entry point; this module is
+`zerolang.cli.commands` holds the command table, `zerolang.cli.app` the entry point; this module is
 imported only when typer reads the command line (see `zerolang.cli.fast`).
 """
 
 from __future__ import annotations
 
 import functools
-from collections.abc import Callable
 from importlib import import_module
 from typing import Annotated, Any, ParamSpec
 
@@ -15,27 +14,10 @@ import typer
 from typer.core import TyperGroup
 
 from zerolang import __version__
-from zerolang.cli.app import COMMANDS, SUMMARY
+from zerolang.cli.commands import COMMANDS, SUMMARY
+from zerolang.cli.errors import reports_errors
 
 P = ParamSpec("P")
-
-
-def reports_errors(command: Callable[P, None]) -> Callable[P, None]:
-    """Our errors become one clear message and exit code 1, inside typer so its test runner sees them."""
-
-    @functools.wraps(command)
-    def wrapper(*args: P.args, **kwargs: P.kwargs) -> None:
-        from zerolang.util.errors import ZeroError
-
-        try:
-            command(*args, **kwargs)
-        except ZeroError as error:
-            from zerolang.cli.output import print_error
-
-            print_error(error)
-            raise typer.Exit(1) from None
-
-    return wrapper
 
 
 @functools.cache

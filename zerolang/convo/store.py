@@ -2,10 +2,15 @@
 
 from __future__ import annotations
 
-from typing import Any, Protocol
+from types import TracebackType
+from typing import Any, Protocol, Self
+
+from zerolang.experience.forgotten import Forgotten
 
 
 class EntryStore(Protocol):
+    """Conversation entries; forgetting reads the blocked terms and purge erases; closed on exit."""
+
     def put(self, key: str, value: dict[str, Any], *, text: str, expires_at: float | None) -> None:
         """Write (or replace) an entry; `text` is what search matches."""
         ...
@@ -28,4 +33,18 @@ class EntryStore(Protocol):
 
     def delete(self, prefix: str) -> int: ...
 
+    def forgotten_terms(self) -> list[tuple[str, int]]:
+        """The terms a memory forget blocked (kept in the experience store of the same database)."""
+        ...
+
+    def erase_mentioning(self, forgotten: Forgotten) -> int:
+        """Delete for real every entry whose text mentions a forgotten term; how many."""
+        ...
+
     def close(self) -> None: ...
+
+    def __enter__(self) -> Self: ...
+
+    def __exit__(
+        self, kind: type[BaseException] | None, error: BaseException | None, trace: TracebackType | None
+    ) -> None: ...

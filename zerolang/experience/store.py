@@ -10,12 +10,16 @@ within one result list.
 from __future__ import annotations
 
 from collections.abc import Collection, Sequence
-from typing import Protocol
+from types import TracebackType
+from typing import Protocol, Self
 
+from zerolang.experience.forgotten import ForgettingStore
 from zerolang.experience.model import Added, CaptureBatch, Experience
 
 
-class ExperienceStore(Protocol):
+class ExperienceStore(ForgettingStore, Protocol):
+    """An experience store: capture writes, recall reads, forgetting blocks and erases; closed on exit."""
+
     def add(self, batch: CaptureBatch) -> Added:
         """Write the batch in one transaction; return what was not there before."""
         ...
@@ -58,9 +62,10 @@ class ExperienceStore(Protocol):
         """How many turns, experiences, concepts and edges the store holds."""
         ...
 
-    def forgotten_terms(self, tombstone: str | None = None) -> list[tuple[str, int]]:
-        """The terms a memory forget blocked, as `(hash, word count)` (see `experience.forgotten`):
-        recall and the budget leave out every experience that mentions one."""
-        ...
-
     def close(self) -> None: ...
+
+    def __enter__(self) -> Self: ...
+
+    def __exit__(
+        self, kind: type[BaseException] | None, error: BaseException | None, trace: TracebackType | None
+    ) -> None: ...

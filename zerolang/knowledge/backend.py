@@ -11,18 +11,13 @@ The merge rules they apply are `zerolang.knowledge.merge`, written once.
 
 from __future__ import annotations
 
-import re
 from collections.abc import Iterator, Sequence
 from contextlib import AbstractContextManager
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any, Protocol
+from typing import Any, Protocol
 
 from zerolang.knowledge.types import ConceptNode, ContextNode, Fact, MemoryRecord, RelationNode
 
-if TYPE_CHECKING:
-    from zerolang.archive.index import IndexStore
-
-DEFAULT_SPACE = "default"
 LOCK_TIMEOUT_S = 60.0  # how long a writer waits for another one; $ZERO_MEMORY_LOCK_TIMEOUT overrides
 LOCK_TIMEOUT_ENV = "ZERO_MEMORY_LOCK_TIMEOUT"
 
@@ -53,20 +48,6 @@ def lock_timeout_error(location: str, seconds: float) -> Exception:
         f"{location}: another process has held a write transaction for over {seconds:g} s;"
         f" try again when it is done (or wait longer: ${LOCK_TIMEOUT_ENV}=SECONDS)"
     )
-
-
-_SPACE = re.compile(r"[A-Za-z0-9][A-Za-z0-9_.:@-]{0,127}")
-
-
-def check_space(name: str) -> str:
-    """A space name: 1-128 letters, digits and `_ . : @ -`, starting with a letter or digit."""
-    from zerolang.util.errors import ZeroError
-
-    if not isinstance(name, str) or not _SPACE.fullmatch(name):
-        raise ZeroError(
-            f"not a space name: {name!r} (1-128 letters, digits, _ . : @ -, starting with a letter or digit)"
-        )
-    return name
 
 
 @dataclass(frozen=True, slots=True)
@@ -308,12 +289,6 @@ class MemoryBackend(Protocol):
 
     def spaces(self) -> list[str]:
         """Every space holding something, sorted."""
-
-    # ---- the archive's summary index ----
-    @property
-    def index(self) -> IndexStore:
-        """The summary index (`memory_index`) of this space: an `IndexStore` sharing the connection;
-        closing it leaves the backend open."""
 
     # ---- writing ----
     def apply_records(self, records: Sequence[MemoryRecord]) -> InsertResult:

@@ -93,13 +93,13 @@ def _blocks_first(store: MemoryStore, experiences: str | Path | None) -> bool:
         return True
     import os
 
-    from zerolang.storage import is_url
+    from zerolang.util.locations import parse_location
 
-    mine, theirs = str(store.backend.location), str(experiences)
-    if is_url(mine) or is_url(theirs) or ":memory:" in (mine, theirs):
+    mine, theirs = parse_location(store.backend.location), parse_location(experiences)
+    if not (mine.is_file and theirs.is_file):
         return True
     try:
-        return not os.path.samefile(mine, theirs)
+        return not os.path.samefile(mine.path, theirs.path)
     except OSError:  # one of them is not there (yet): not the same file
         return True
 

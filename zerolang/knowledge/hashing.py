@@ -21,6 +21,7 @@ from zerolang.knowledge.types import (
     ContextMeta,
     EpisodeHash,
     FactHash,
+    MemoryRecord,
     require_type,
 )
 
@@ -74,3 +75,20 @@ def episode_hash(fact: FactHash, context: ContextHash) -> EpisodeHash:
     require_type(fact, FactHash, "the fact hash")
     require_type(context, ContextHash, "the context hash")
     return EpisodeHash.from_digest(hashlib.sha256(fact.digest + context.digest).digest())
+
+
+def verify_record(record: MemoryRecord) -> None:
+    """Recompute every hash (spec §7); a ValueError names the first that does not match."""
+    if context_hash(record.context.meta) != record.context.hash:
+        raise ValueError("the context hash does not match the context")
+    labels: dict[ConceptHash, str] = {}
+    for concept in record.concepts:
+        if concept_hash(concept.label) != concept.hash:
+            raise ValueError(f"concept {concept.label!r}: the hash does not match the label")
+        labels[concept.hash] = concept.label
+    for relation in record.relations:
+        subject, obj = labels[relation.subject_hash], labels[relation.object_hash]
+        if relation.fact_hash != fact_hash(subject, relation.predicate, obj):
+            raise ValueError(f"relation {relation.episode_hash.short()}: fact_hash does not match")
+        if relation.episode_hash != episode_hash(relation.fact_hash, relation.context_hash):
+            raise ValueError(f"relation {relation.episode_hash.short()}: episode_hash does not match")

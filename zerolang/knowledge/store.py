@@ -1,8 +1,8 @@
-"""`MemoryStore`: a 0-memory store in one space, on whichever backend its location names.
+"""`MemoryStore`: a 0-memory store in one space, on the backend it is given.
 
 The store is the API recall, query, tiers and formats use; it holds no SQL.
-Storage is a `zerolang.knowledge.backend.MemoryBackend` (SQLite for a path or
-nothing, PostgreSQL for a `postgresql://` URL), and the merge rules every
+Storage is a `zerolang.knowledge.backend.MemoryBackend` (opened by
+`zerolang.storage.open_store` from a path or URL), and the merge rules every
 backend applies are written once in `zerolang.knowledge.merge`:
 
 - **Episodes** are stored once (a re-ingest is a no-op);
@@ -29,12 +29,11 @@ import builtins
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from contextlib import AbstractContextManager
 from dataclasses import dataclass
-from pathlib import Path
 from types import TracebackType
 
-from zerolang.knowledge.backend import DEFAULT_SPACE, Counts, FactTimes, InsertResult, MemoryBackend
+from zerolang.knowledge.backend import Counts, FactTimes, InsertResult, MemoryBackend
 from zerolang.knowledge.check import Problem
-from zerolang.knowledge.hashing import concept_hash
+from zerolang.knowledge.hashing import concept_hash, verify_record
 from zerolang.knowledge.normalize import AliasTable, normalize_label
 from zerolang.knowledge.types import (
     HEX_DIGEST,
@@ -50,6 +49,8 @@ from zerolang.knowledge.types import (
     require_type,
 )
 from zerolang.util.errors import ZeroError
+from zerolang.util.locations import display
+from zerolang.util.spaces import DEFAULT_SPACE
 
 # Records per transaction of an ingest. A batch's new facts and episodes have random keys, so each
 # commit writes (SQLite: to its WAL) most pages of those tables' B-trees, and each batch pays its
@@ -186,32 +187,18 @@ class CheckReport:
 
 
 class MemoryStore:
-    """A 0-memory store seen from one space: a SQLite file (or `:memory:`) or a PostgreSQL URL.
+    """A 0-memory store seen from one space, on the backend it is given.
 
-    `create=False` refuses to create a missing file, so a read-only command
-    with a mistyped `--db` says so instead of making an empty database.
+    `zerolang.storage.open_store(location, space=...)` opens one from a SQLite path,
+    `:memory:` or a server URL; `MemoryStore(backend)` wraps a backend already open.
     """
 
-    def __init__(
-        self,
-        location: str | Path | MemoryBackend = ":memory:",
-        *,
-        space: str = DEFAULT_SPACE,
-        create: bool = True,
-        single_valued: Iterable[str] | None = None,
-    ) -> None:
-        from zerolang.storage import display, open_backend
-
+    def __init__(self, backend: MemoryBackend, *, single_valued: Iterable[str] | None = None) -> None:
         # Read when first needed (a write): reading the settings costs more than a recall's start.
         self._single_valued_given = single_valued
         self._single_valued: frozenset[str] | None = None
-
-        if isinstance(location, str | Path):
-            self.backend: MemoryBackend = open_backend(location, space=space, create=create)
-            self.path = display(location)
-        else:
-            self.backend = location
-            self.path = display(location.location)
+        self.backend = backend
+        self.path = display(backend.location)
 
     @property
     def single_valued(self) -> frozenset[str]:
@@ -265,7 +252,7 @@ class MemoryStore:
         """
         require_type(record, MemoryRecord, "the record")
         if verify:
-            record.verify()
+            verify_record(record)
         return self.apply([record])
 
     def apply(self, records: Sequence[MemoryRecord]) -> InsertResult:
@@ -332,7 +319,7 @@ class MemoryStore:
             for record in batch:
                 require_type(record, MemoryRecord, "a record")
                 if verify:
-                    record.verify()
+                    verify_record(record)
             if batch:
                 totals += self._commit_batch(batch, done, totals, progress)
                 done += len(batch)

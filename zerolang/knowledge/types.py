@@ -568,24 +568,6 @@ class MemoryRecord:
                     f"relation {relation.episode_hash.short()} names a concept the record does not hold"
                 )
 
-    def verify(self) -> None:
-        """Recompute every hash (spec §7); a ValueError names the first that does not match."""
-        from zerolang.knowledge.hashing import concept_hash, context_hash, episode_hash, fact_hash
-
-        if context_hash(self.context.meta) != self.context.hash:
-            raise ValueError("the context hash does not match the context")
-        labels = {}
-        for concept in self.concepts:
-            if concept_hash(concept.label) != concept.hash:
-                raise ValueError(f"concept {concept.label!r}: the hash does not match the label")
-            labels[concept.hash] = concept.label
-        for relation in self.relations:
-            subject, obj = labels[relation.subject_hash], labels[relation.object_hash]
-            if relation.fact_hash != fact_hash(subject, relation.predicate, obj):
-                raise ValueError(f"relation {relation.episode_hash.short()}: fact_hash does not match")
-            if relation.episode_hash != episode_hash(relation.fact_hash, relation.context_hash):
-                raise ValueError(f"relation {relation.episode_hash.short()}: episode_hash does not match")
-
     def concept(self, concept: ConceptHash) -> ConceptNode:
         """The concept with this hash (KeyError if the record has none)."""
         for node in self.concepts:

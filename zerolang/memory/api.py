@@ -30,7 +30,7 @@ from pathlib import Path
 from types import TracebackType
 from typing import TYPE_CHECKING, Any
 
-from zerolang.knowledge.backend import DEFAULT_SPACE, InsertResult
+from zerolang.knowledge.backend import InsertResult
 from zerolang.knowledge.store import ConceptView, FactView, MemoryStore, Observation
 from zerolang.knowledge.types import (
     HEX_DIGEST,
@@ -40,7 +40,10 @@ from zerolang.knowledge.types import (
     InputError,
     SemanticTuple,
 )
+from zerolang.storage import open_conversations, open_experiences, open_index, open_store
 from zerolang.util.errors import ZeroError
+from zerolang.util.locations import IN_MEMORY, Location, parse_location
+from zerolang.util.spaces import DEFAULT_SPACE
 
 if TYPE_CHECKING:
     from zerolang.archive.archiving import Archived
@@ -48,12 +51,12 @@ if TYPE_CHECKING:
     from zerolang.archive.index import IndexStore
     from zerolang.archive.policy import Policy
     from zerolang.archive.store import Archive
+    from zerolang.convo.store import EntryStore
     from zerolang.experience.capture import CaptureResult
     from zerolang.experience.model import Added
     from zerolang.experience.recall import Hit
+    from zerolang.experience.store import ExperienceStore
     from zerolang.knowledge.query.executor import QueryResult
-    from zerolang.storage.sqlite.convo import SqliteEntryStore
-    from zerolang.storage.sqlite.experience import SqliteExperienceStore
 
 __all__ = ["FORGET_MODULE", "Memory", "open_memory"]
 
@@ -72,14 +75,12 @@ def open_memory(
     create: bool = True,
 ) -> Memory:
     """Open a memory: a SQLite path (created unless `create=False`), `:memory:` or a PostgreSQL URL."""
-    from zerolang.storage import is_url
-
     if not isinstance(location, str | Path) or not str(location):
-        raise ZeroError(f"not a memory location: {location!r} (a SQLite path, :memory: or postgresql:// URL)")
-    where: str | Path = str(location) if is_url(location) else Path(location)
-    if isinstance(where, Path) and str(where) != ":memory:" and create and not where.parent.is_dir():
-        raise ZeroError(f"{where}: no such directory {where.parent}")
-    store = MemoryStore(where, space=space, create=create)
+        raise ZeroError(f"not a memory location: {location!r} (a SQLite path, :memory: or a server URL)")
+    where = parse_location(location)
+    if where.is_file and create and not where.path.parent.is_dir():
+        raise ZeroError(f"{where.path}: no such directory {where.path.parent}")
+    store = open_store(where, space=space, create=create)
     return Memory(
         store,
         experiences=experiences if experiences is not None else _experiences_beside(where),
@@ -87,11 +88,11 @@ def open_memory(
     )
 
 
-def _experiences_beside(location: str | Path) -> str | Path:
-    if isinstance(location, Path):
-        if str(location) == ":memory:":
-            return ":memory:"
-        return location.with_name(location.stem + ".experiences.db")
+def _experiences_beside(location: Location) -> str | Path:
+    if location.in_memory:
+        return IN_MEMORY
+    if location.is_file:
+        return location.path.with_name(location.path.stem + ".experiences.db")
     from platformdirs import user_data_dir
 
     return Path(user_data_dir("zerolang", appauthor=False)) / "experiences.db"
@@ -121,7 +122,7 @@ class Memory:
         self.store = store
         self.experiences_location = experiences
         self.archive_root = Path(archive) if archive is not None else None
-        self._experiences: SqliteExperienceStore | None = None
+        self._experiences: ExperienceStore | None = None
         self._archive: Archive | None = None
         self._index: IndexStore | None = None
 
@@ -230,12 +231,10 @@ class Memory:
 
     # ---- experiences ----
     @property
-    def experiences(self) -> SqliteExperienceStore:
+    def experiences(self) -> ExperienceStore:
         """The experience store (opened, and created, when first used)."""
         if self._experiences is None:
-            from zerolang.storage.sqlite.experience import SqliteExperienceStore
-
-            self._experiences = SqliteExperienceStore(self.experiences_location, create=True)
+            self._experiences = open_experiences(self.experiences_location, create=True)
         return self._experiences
 
     def capture(
@@ -286,7 +285,6 @@ class Memory:
     def index(self) -> IndexStore:
         """The archive's summary index: `memory.index.sql.dsn`, else `index.db` in the archive folder."""
         if self._index is None:
-            from zerolang.archive.index import open_index
             from zerolang.archive.settings import memory_settings_for
 
             dsn = memory_settings_for().index_sql_dsn or f"sqlite:///{self.archive.root / 'index.db'}"
@@ -378,19 +376,19 @@ class Memory:
             experiences.lift_terms(row.hash.hex())
         return row
 
-    def _experiences_if_any(self) -> SqliteExperienceStore | None:
+    def _experiences_if_any(self) -> ExperienceStore | None:
         """The experience store when it is open or its file exists (a forget need not create one)."""
-        location = self.experiences_location
-        if self._experiences is None and (str(location) == ":memory:" or not Path(location).is_file()):
+        location = parse_location(self.experiences_location)
+        if self._experiences is None and (
+            location.in_memory or (location.is_file and not location.path.is_file())
+        ):
             return None
         return self.experiences
 
-    def _entries(self) -> SqliteEntryStore | None:
-        """Conversation entries kept in the experience file (where `zero convo` can keep them)."""
-        from zerolang.storage.sqlite.convo import SqliteEntryStore
-
-        location = self.experiences_location
-        return None if str(location) == ":memory:" else SqliteEntryStore(location, create=False)
+    def _entries(self) -> EntryStore | None:
+        """Conversation entries kept beside the experiences (where `zero convo` can keep them)."""
+        location = parse_location(self.experiences_location)
+        return None if location.in_memory else open_conversations(location, create=False)
 
 
 def _input(item: object, number: int) -> CompilerInput:

@@ -1,69 +1,38 @@
-"""Storage backends behind `zerolang.knowledge.backend.MemoryBackend`.
+"""Storage: every store zerolang keeps, on every engine, opened through one registry.
 
+- `registry`: `open_store`, `open_backend`, `open_index`, `open_experiences`,
+  `open_conversations`, `open_state`: a path or URL to the engine for its scheme;
+- `errors`: the `StorageError` family every engine's failures become;
+- `sql`: the SQL the engines share, written once with `?` placeholders;
 - `sqlite`: the embedded default, one file (or `:memory:`);
-- `postgres`: a shared PostgreSQL server (psycopg 3, the `postgres` extra);
-- `sql`: the SQL both speak, written once with `?` placeholders.
+- `postgres`: a shared PostgreSQL server (psycopg 3, the `postgres` extra).
 
-`open_backend` picks one by location: a `postgresql://` or `postgres://` URL
-is PostgreSQL, anything else is a SQLite file path.
+Nothing outside this package writes SQL or picks an engine.
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterator
-from contextlib import contextmanager
-from pathlib import Path
-from typing import TYPE_CHECKING
+from zerolang.storage.errors import EngineError, StorageError, UnknownEngine, storage_errors
+from zerolang.storage.registry import (
+    engine_for,
+    open_backend,
+    open_conversations,
+    open_experiences,
+    open_index,
+    open_state,
+    open_store,
+)
 
-if TYPE_CHECKING:
-    from zerolang.knowledge.backend import MemoryBackend
-
-URL_SCHEMES = ("postgresql://", "postgres://")
-
-
-def is_url(location: str | Path) -> bool:
-    return str(location).startswith(URL_SCHEMES)
-
-
-def open_backend(location: str | Path, *, space: str = "default", create: bool = True) -> MemoryBackend:
-    """The backend at `location`, seen from `space`; `create=False` refuses to create a missing store."""
-    from zerolang.knowledge.backend import check_space
-
-    check_space(space)
-    if is_url(location):
-        from zerolang.storage.postgres import PostgresBackend
-
-        return PostgresBackend.connect(str(location), space=space, create=create)
-    from zerolang.storage.sqlite import SqliteBackend
-
-    return SqliteBackend.open(location, space=space, create=create)
-
-
-def display(location: str | Path) -> str:
-    """A location as messages show it: a URL without its password."""
-    text = str(location)
-    if not is_url(text):
-        return text
-    scheme, _, rest = text.partition("://")
-    credentials, at, host = rest.rpartition("@")
-    if at and ":" in credentials:
-        credentials = credentials.split(":", 1)[0] + ":***"
-    return f"{scheme}://{credentials}{at}{host}"
-
-
-ENGINE_ERRORS: list[type[Exception]] = []  # each backend adds its driver's base error when loaded
-
-
-@contextmanager
-def storage_errors() -> Iterator[None]:
-    """An error the database engine raises (disk full, server gone, ...) as one `ZeroError` line."""
-    try:
-        yield
-    except Exception as error:
-        if not isinstance(error, tuple(ENGINE_ERRORS)):
-            raise
-        from zerolang.util.errors import ZeroError
-
-        lines = [line.strip() for line in str(error).strip().splitlines() if line.strip()]
-        reason = lines[0] if lines else type(error).__name__
-        raise ZeroError(f"the memory store failed: {reason}") from None
+__all__ = [
+    "EngineError",
+    "StorageError",
+    "UnknownEngine",
+    "engine_for",
+    "open_backend",
+    "open_conversations",
+    "open_experiences",
+    "open_index",
+    "open_state",
+    "open_store",
+    "storage_errors",
+]

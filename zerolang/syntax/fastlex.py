@@ -19,7 +19,7 @@ from typing import Any
 from lark.exceptions import LexError
 from lark.lexer import Lexer
 
-from zerolang.syntax.lalr import FastToken, Kind, Rejected, lex
+from zerolang.syntax.tokens import FastToken, Kind, Rejected, lex
 
 __all__ = ["FastToken", "GrammarRegexLexer", "UnlexableText"]
 

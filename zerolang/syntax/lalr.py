@@ -14,76 +14,12 @@ to word a syntax error (`Rejected` makes the caller ask lark's own parser).
 from __future__ import annotations
 
 import re
-from collections.abc import Callable, Iterator
+from collections.abc import Callable
 from typing import Any, NamedTuple
 
+from zerolang.syntax.tokens import FastToken, Kind, Rejected, lex, new_token
+
 FORMAT = 2  # of the extracted tables; part of their cache key
-
-
-class FastToken(NamedTuple):
-    """The token fields the parser and our tree builder read, as a cheap tuple (lark reads the same)."""
-
-    type: str
-    value: str
-    start_pos: int
-    line: int
-    column: int
-    end_line: int
-    end_column: int
-    end_pos: int
-
-
-class Rejected(Exception):
-    """The text does not lex or parse; lark's own parser says why (`position`: where lexing stopped)."""
-
-    def __init__(self, position: int | None = None) -> None:
-        super().__init__(f"no terminal matches at offset {position}" if position is not None else "")
-        self.position = position
-
-
-# (terminal name, ignored, may span lines, has a lexer callback); index 0 is the `\Z` match.
-Kind = tuple[str, bool, bool, bool]
-_new_token = tuple.__new__
-
-
-def lex(
-    pattern: re.Pattern[str], kinds: list[Kind], callbacks: dict[str, Callable[[Any], Any]], text: str
-) -> Iterator[FastToken]:
-    """The tokens of `text` for `zerolang.syntax.fastlex`'s one-regex pattern; Rejected where none matches."""
-    count = text.count
-    line, line_start, position = 1, 0, 0
-    for match in pattern.finditer(text):
-        start = match.start()
-        if start != position:
-            raise Rejected(position)
-        index = match.lastindex
-        if index is None:  # blanks up to the end of the text
-            position = match.end()
-            break
-        position = match.end()
-        token_start = match.start(index)
-        if token_start != start and count("\n", start, token_start):
-            line += count("\n", start, token_start)
-            line_start = text.rindex("\n", start, token_start) + 1
-        start = token_start
-        kind, ignored, multiline, has_callback = kinds[index]
-        value = match.group(index)
-        column = start - line_start + 1
-        if multiline and "\n" in value:
-            end_line = line + value.count("\n")
-            line_start = start + value.rindex("\n") + 1
-            end_column = position - line_start + 1
-        else:
-            end_line, end_column = line, column + len(value)
-        token = _new_token(FastToken, (kind, value, start, line, column, end_line, end_column, position))
-        line = end_line
-        if ignored:
-            if has_callback:
-                callbacks[kind](token)
-            continue
-        yield token
-    if position != len(text):
-        raise Rejected(position)
 
 
 class _Symbol(NamedTuple):
@@ -237,7 +173,7 @@ def _tables_key(name: str, lexer: str) -> str:
     digest = hashlib.sha256(f"{__version__}\0{sys.version_info[:2]}\0{lexer}\0".encode())
     digest.update(grammar_path(name).read_bytes())
     here = Path(__file__).resolve().parent
-    for module in ("fastlex.py", "lalr.py", "grammar.py"):
+    for module in ("tokens.py", "fastlex.py", "lalr.py", "grammar.py"):
         digest.update((here / module).read_bytes())
     spec = PathFinder.find_spec("lark")
     if spec is not None and spec.origin:
@@ -395,7 +331,7 @@ class Driver:
                     line_start = start + value.rindex("\n") + 1
                 if kind in lexer.ignore:
                     continue
-                token = _new_token(
+                token = new_token(
                     FastToken,
                     (kind, value, start, start_line, column, line, position - line_start + 1, position),
                 )

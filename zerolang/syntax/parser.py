@@ -277,7 +277,7 @@ def _load_driver() -> Any:
 
 def parse(text: str, path: str | Path | None = None) -> Graph:
     """Parse `.0` source into a `Graph`; raises `ZeroSyntaxError` with file:line:col."""
-    from zerolang.syntax.lalr import Rejected
+    from zerolang.syntax.tokens import Rejected
     from zerolang.syntax.trivia import attach_comments
 
     driver = _driver()

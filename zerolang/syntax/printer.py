@@ -37,12 +37,12 @@ from zerolang.syntax.ast import (
     Struct,
     Value,
 )
+from zerolang.util.config import DEFAULT_WIDTH
 
 IDENTIFIER = re.compile(r"[A-Za-z_][A-Za-z0-9_]*(?:-[A-Za-z0-9_]+)*\Z")
 KEYWORDS = frozenset({"true", "false", "null"})
 BARE_VALUE_KEYS = frozenset({"type", "op"})
 INDENT = "    "
-DEFAULT_WIDTH = 100
 
 
 def print_graph(graph: Graph, *, width: int = DEFAULT_WIDTH, compat: bool = False) -> str:

@@ -13,8 +13,9 @@ from dataclasses import dataclass
 
 from zerolang.syntax.ast import Array, Comment, Element, Entry, Graph, Map, String, Struct, Value, walk
 from zerolang.syntax.parser import parse
-from zerolang.syntax.printer import DEFAULT_WIDTH, print_graph
+from zerolang.syntax.printer import print_graph
 from zerolang.util import codes
+from zerolang.util.config import DEFAULT_WIDTH
 from zerolang.util.errors import Diagnostic, Severity, ZeroError
 
 

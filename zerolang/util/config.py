@@ -13,8 +13,10 @@ from functools import cache
 from pathlib import Path
 from typing import Any
 
-from zerolang.syntax.printer import DEFAULT_WIDTH
 from zerolang.util.errors import ZeroError
+
+DEFAULT_WIDTH = 100
+"""The line width `.0` text is printed to (`zero fmt`) when `[tool.zero] line-width` sets none."""
 
 
 @dataclass(frozen=True, slots=True)

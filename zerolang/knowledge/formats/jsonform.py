@@ -12,6 +12,7 @@ import json
 from typing import Any
 
 from zerolang.knowledge.formats.model import Context, Snapshot
+from zerolang.knowledge.hashing import verify_record
 from zerolang.knowledge.types import (
     ConceptNode,
     ContextHash,
@@ -47,7 +48,7 @@ def from_json(document: Any, name: str = "<json>") -> Snapshot:
     try:
         snapshot = _read(document)
         for record in snapshot.to_records():
-            record.verify()
+            verify_record(record)
     except (KeyError, TypeError, ValueError, AttributeError) as error:
         raise ZeroError(f"{name}: not a 0-memory JSON export: {error}") from None
     return snapshot

@@ -174,11 +174,10 @@ def inputs(concepts: int, relations_per_concept: int = 3, seed: int = 7) -> list
     return result
 
 
-def store(concepts: int, relations_per_concept: int = 3, seed: int = 7) -> MemoryStore:
-    """An in-memory store holding `inputs(...)`, one ingest second apart."""
+def fill(memory: MemoryStore, concepts: int, relations_per_concept: int = 3, seed: int = 7) -> MemoryStore:
+    """`memory` (an empty store) holding `inputs(...)`, one ingest second apart."""
     from zerolang.knowledge.compiler import compile_record
 
-    memory = MemoryStore(":memory:")
     records = [
         compile_record(item, now=f"2026-11-20T{_clock(index)}.000Z")
         for index, item in enumerate(inputs(concepts, relations_per_concept, seed))
@@ -187,9 +186,9 @@ def store(concepts: int, relations_per_concept: int = 3, seed: int = 7) -> Memor
     return memory
 
 
-def snapshot(concepts: int, relations_per_concept: int = 3, seed: int = 7) -> Snapshot:
-    """`store(...)` read back: the benchmark's memory."""
-    with store(concepts, relations_per_concept, seed) as memory:
+def snapshot(memory: MemoryStore, concepts: int, relations_per_concept: int = 3, seed: int = 7) -> Snapshot:
+    """`fill(memory, ...)` read back, and `memory` closed: the benchmark's memory."""
+    with fill(memory, concepts, relations_per_concept, seed):
         return read_store(memory)
 
 

@@ -97,7 +97,7 @@ def _get_parser() -> Any:
 
 def parse_query(text: str) -> Query:
     """Parse one query; raises `QueryError` (a `ZeroError`) on anything wrong with it."""
-    from zerolang.syntax.lalr import Rejected
+    from zerolang.syntax.tokens import Rejected
 
     if not isinstance(text, str):
         raise TypeError("a query is a string")

@@ -16,14 +16,9 @@ from contextlib import ExitStack, contextmanager
 from typing import TYPE_CHECKING, Any
 
 from zerolang.knowledge import merge
-from zerolang.knowledge.backend import (
-    DEFAULT_SPACE,
-    RecallInputs,
-    check_space,
-    lock_timeout,
-    lock_timeout_error,
-)
+from zerolang.knowledge.backend import RecallInputs, lock_timeout, lock_timeout_error
 from zerolang.knowledge.overlap import ENGINE
+from zerolang.storage.errors import ENGINE_ERRORS
 from zerolang.storage.postgres.migrations import (
     FORGET_TABLES,
     LATEST,
@@ -41,6 +36,8 @@ from zerolang.storage.sql.records import (
     most_confident,
 )
 from zerolang.util.errors import ZeroError
+from zerolang.util.locations import display
+from zerolang.util.spaces import DEFAULT_SPACE, check_space
 
 if TYPE_CHECKING:
     import psycopg
@@ -72,8 +69,6 @@ class PostgresBackend(SqlBackend):
 
     @classmethod
     def connect(cls, url: str, *, space: str = DEFAULT_SPACE, create: bool = True) -> PostgresBackend:
-        from zerolang.storage import display
-
         location = display(url)
         try:
             import psycopg
@@ -81,8 +76,6 @@ class PostgresBackend(SqlBackend):
             raise ZeroError(
                 f'{location}: PostgreSQL needs psycopg 3: pip install "zerolang[postgres]"'
             ) from None
-        from zerolang.storage import ENGINE_ERRORS
-
         if psycopg.Error not in ENGINE_ERRORS:
             ENGINE_ERRORS.append(psycopg.Error)
         try:

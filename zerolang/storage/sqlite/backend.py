@@ -19,15 +19,16 @@ from pathlib import Path
 from typing import Any, cast
 
 from zerolang.knowledge import merge
-from zerolang.knowledge.backend import DEFAULT_SPACE, check_space, lock_timeout, lock_timeout_error
+from zerolang.knowledge.backend import lock_timeout, lock_timeout_error
 from zerolang.knowledge.overlap import ENGINE
-from zerolang.storage import ENGINE_ERRORS
+from zerolang.storage.errors import ENGINE_ERRORS
 from zerolang.storage.sql import SqlBackend
 from zerolang.storage.sql.alongside import MIN_ROWS, Alongside
 from zerolang.storage.sql.records import INSERTED
 from zerolang.storage.sqlite.checkpoints import Checkpointer
 from zerolang.storage.sqlite.migrations import LATEST, MIGRATIONS, statements
 from zerolang.util.errors import ZeroError
+from zerolang.util.spaces import DEFAULT_SPACE, check_space
 
 APPLICATION_ID = 0x5A4D454D  # "ZMEM": marks the file as a zerolang memory database
 AUTOCHECKPOINT = 1000  # SQLite's default WAL size (pages) for a commit to checkpoint itself

@@ -22,6 +22,7 @@ from __future__ import annotations
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 
+from zerolang.archive.index import IndexQuery, IndexStore
 from zerolang.knowledge.backend import PrunedEpisode
 from zerolang.knowledge.store import MemoryStore
 from zerolang.knowledge.types import (
@@ -32,6 +33,8 @@ from zerolang.knowledge.types import (
     MemoryRecord,
     RelationNode,
 )
+from zerolang.storage.errors import StorageError
+from zerolang.storage.sql import SqlBackend
 
 BATCH = 1000
 
@@ -97,16 +100,22 @@ def copy_space(
     return SpaceCopy(source.space, total, totals.new_episodes, len(pruned), summaries)
 
 
+def _index(store: MemoryStore) -> IndexStore:
+    """The archive's summary index in `store`'s database and space."""
+    backend = store.backend
+    if not isinstance(backend, SqlBackend):
+        raise StorageError(f"{store.path}: not a store of a storage engine (it has no summary index)")
+    return backend.index
+
+
 def _copy_index(source: MemoryStore, target: MemoryStore) -> int:
     """Every summary index row of the source's space, revoked ones too, into the target's space."""
-    from zerolang.archive.index import IndexQuery
-
-    index = source.backend.index
+    index = _index(source)
     count = index.count()
     if not count:
         return 0
     rows = index.search(IndexQuery(include_revoked=True, limit=count))
-    destination = target.backend.index
+    destination = _index(target)
     with target.backend.transaction():
         for row in rows:
             destination.put(row)

@@ -1,0 +1,132 @@
+"""The one place a store is opened: a location (path or URL) to the engine that serves its scheme.
+
+The CLI, the Python API and the MCP server open every store through these
+functions, and nothing else looks at a location's scheme. An engine is a
+dialect package with an `engine` module (`sqlite`, `postgres`); adding one is
+that package plus a line in `_ENGINES` (CONTRIBUTING.md says what else).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable
+from pathlib import Path
+from typing import TYPE_CHECKING, Protocol
+
+from zerolang.storage.errors import UnknownEngine
+from zerolang.util.locations import IN_MEMORY, Location, parse_location
+from zerolang.util.spaces import DEFAULT_SPACE, check_space
+
+if TYPE_CHECKING:
+    from zerolang.archive.index import IndexStore
+    from zerolang.convo.store import EntryStore
+    from zerolang.experience.store import ExperienceStore
+    from zerolang.knowledge.backend import MemoryBackend
+    from zerolang.knowledge.store import MemoryStore
+    from zerolang.runtime.ports import StateStore
+
+Where = str | Path | Location
+
+
+class Engine(Protocol):
+    """What a storage engine opens; each method gets a location whose scheme the engine serves."""
+
+    name: str
+
+    def memory(self, location: Location, *, space: str, create: bool) -> MemoryBackend: ...
+    def experiences(self, location: Location, *, create: bool) -> ExperienceStore: ...
+    def conversations(self, location: Location, *, create: bool) -> EntryStore: ...
+    def state(self, location: Location) -> StateStore: ...
+
+
+def _sqlite() -> Engine:
+    from zerolang.storage.sqlite.engine import ENGINE
+
+    return ENGINE
+
+
+def _postgres() -> Engine:
+    from zerolang.storage.postgres.engine import ENGINE
+
+    return ENGINE
+
+
+_ENGINES: dict[str, Callable[[], Engine]] = {
+    "sqlite": _sqlite,
+    "postgresql": _postgres,
+    "postgres": _postgres,
+}
+"""Every scheme a location may name, and the engine that serves it (imported when first used)."""
+
+
+def schemes() -> Iterable[str]:
+    return _ENGINES.keys()
+
+
+def engine_for(where: Where) -> tuple[Engine, Location]:
+    """The engine serving `where`, and `where` parsed; an unknown scheme is an `UnknownEngine`."""
+    location = parse_location(where)
+    loader = _ENGINES.get(location.scheme)
+    if loader is None:
+        known = ", ".join(f"{scheme}://" for scheme in _ENGINES if scheme != "sqlite")
+        raise UnknownEngine(
+            f"{location.display}: no storage engine serves {location.scheme}:// "
+            f"(a SQLite path, :memory:, or {known})"
+        )
+    return loader(), location
+
+
+def open_backend(where: Where, *, space: str = DEFAULT_SPACE, create: bool = True) -> MemoryBackend:
+    """The memory backend at `where`, seen from `space`; `create=False` refuses to create a store."""
+    check_space(space)
+    engine, location = engine_for(where)
+    return engine.memory(location, space=space, create=create)
+
+
+def open_store(
+    where: Where = IN_MEMORY,
+    *,
+    space: str = DEFAULT_SPACE,
+    create: bool = True,
+    single_valued: Iterable[str] | None = None,
+) -> MemoryStore:
+    """A `MemoryStore` on the backend at `where` (default: a fresh in-memory SQLite store)."""
+    from zerolang.knowledge.store import MemoryStore
+
+    return MemoryStore(open_backend(where, space=space, create=create), single_valued=single_valued)
+
+
+MEMORY_INDEX = "memory:"
+"""The summary index location that is a throwaway dict (tests, dry runs), not a store."""
+
+
+def open_index(where: Where, *, space: str = DEFAULT_SPACE, create: bool = True) -> IndexStore:
+    """The archive's summary index in the memory store at `where`, seen from `space`; closing the
+    index closes the store it opened. `memory:` is a throwaway in-memory index."""
+    if str(where) == MEMORY_INDEX:
+        from zerolang.archive.index import MemoryIndex
+
+        return MemoryIndex()
+    from zerolang.storage.sql.core import SqlCore
+    from zerolang.storage.sql.index import SqlIndex
+
+    backend = open_backend(where, space=space, create=create)
+    assert isinstance(backend, SqlCore)  # every engine speaks the shared SQL
+    return SqlIndex(backend, owner=True)
+
+
+def open_experiences(where: Where, *, create: bool = True) -> ExperienceStore:
+    """The experience store (`zero capture`, `zero recall`) at `where`."""
+    engine, location = engine_for(where)
+    return engine.experiences(location, create=create)
+
+
+def open_conversations(where: Where, *, create: bool = True) -> EntryStore:
+    """The conversation store (`zero convo`) at `where`."""
+    engine, location = engine_for(where)
+    return engine.conversations(location, create=create)
+
+
+def open_state(where: Where) -> StateStore:
+    """The run state store (`zero run --state FILE`) at `where`."""
+    engine, location = engine_for(where)
+    return engine.state(location)

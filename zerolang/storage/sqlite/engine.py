@@ -1,0 +1,42 @@
+"""The SQLite engine as the registry sees it: every kind of store, in a file or in memory."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from zerolang.util.locations import Location
+
+if TYPE_CHECKING:
+    from zerolang.storage.sqlite.backend import SqliteBackend
+    from zerolang.storage.sqlite.convo import SqliteEntryStore
+    from zerolang.storage.sqlite.experience import SqliteExperienceStore
+    from zerolang.storage.sqlite.state import SqliteStateStore
+
+
+class SqliteEngine:
+    """Opens SQLite stores: `sqlite3` from the standard library, nothing to install."""
+
+    name = "sqlite"
+
+    def memory(self, location: Location, *, space: str, create: bool) -> SqliteBackend:
+        from zerolang.storage.sqlite.backend import SqliteBackend
+
+        return SqliteBackend.open(location.target, space=space, create=create)
+
+    def experiences(self, location: Location, *, create: bool) -> SqliteExperienceStore:
+        from zerolang.storage.sqlite.experience import SqliteExperienceStore
+
+        return SqliteExperienceStore(location.target, create=create)
+
+    def conversations(self, location: Location, *, create: bool) -> SqliteEntryStore:
+        from zerolang.storage.sqlite.convo import SqliteEntryStore
+
+        return SqliteEntryStore(location.target, create=create)
+
+    def state(self, location: Location) -> SqliteStateStore:
+        from zerolang.storage.sqlite.state import SqliteStateStore
+
+        return SqliteStateStore(location.target)
+
+
+ENGINE = SqliteEngine()
