@@ -329,7 +329,7 @@ def load() -> str:
 def arguments() -> argparse.Namespace:
     reader = argparse.ArgumentParser(
         description="Core throughput (parse, validate, run), the parser's options one by one, and "
-        "whole-process start-up; prints markdown tables ready for the README and writes them to "
+        "whole-process start-up; prints markdown tables ready for docs/benchmarks.md and writes them to "
         "benches/results/core.md (core-quick.md with --quick).",
     )
     reader.add_argument(

@@ -1,4 +1,4 @@
-"""What machine a benchmark ran on, for the tables in the README."""
+"""What machine a benchmark ran on, for the tables in docs/benchmarks.md."""
 
 from __future__ import annotations
 

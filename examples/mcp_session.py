@@ -2,7 +2,7 @@
 
     python examples/mcp_session.py /tmp/agent.db
 
-Needs the `mcp` extra (pip install 'zerolang[mcp]'). The README shows what it prints.
+Needs the `mcp` extra (pip install 'zerolang[mcp]'). docs/mcp.md and the README show what it prints.
 """
 
 from __future__ import annotations

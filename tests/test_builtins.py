@@ -371,7 +371,7 @@ def test_run_context_defaults() -> None:
 
 
 def test_hash_writes_hash_and_bytes_inside_json_as_hex() -> None:
-    """README "How we differ": hex strings here, byte-number arrays in the old runtime."""
+    """docs/differences.md: hex strings here, byte-number arrays in the old runtime."""
     digest = Hash(bytes(range(32)))
     inner = call("Hash", {"h": digest, "b": b"\x01\xff"})
     assert inner == Hash(hashlib.sha256(b'{"b":"01ff","h":"' + digest.hex().encode() + b'"}').digest())

@@ -1,4 +1,4 @@
-"""Maintenance never destroys knowledge: the README's example data with the real clock, on every backend."""
+"""Maintenance never destroys knowledge: the docs' example data (docs/memory.md) with the real clock, on every backend."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""The README's editor set-up for the language server says what works: real commands, valid settings."""
+"""The editor set-up for the language server (docs/editors.md) says what works: real commands, valid settings."""
 
 from __future__ import annotations
 
@@ -8,8 +8,8 @@ import tomllib
 
 from tests.lsp.samples import ROOT
 
-README = (ROOT / "README.md").read_text(encoding="utf-8")
-SECTION = README.split("## Editors: the language server", 1)[1].split("\n## ", 1)[0]
+PAGE = (ROOT / "docs" / "editors.md").read_text(encoding="utf-8")
+SECTION = PAGE.split("\n## The language server\n", 1)[1].split("\n## ", 1)[0]
 
 
 def blocks(language: str) -> list[str]:
@@ -33,7 +33,7 @@ def test_neovim_configuration_starts_zero_lsp_for_both_filetypes() -> None:
     assert block.count("(") == block.count(")") and block.count("{") == block.count("}")
 
 
-def test_the_vsix_the_readme_installs_is_the_one_the_script_writes() -> None:
+def test_the_vsix_the_docs_install_is_the_one_the_script_writes() -> None:
     manifest = json.loads((ROOT / "editors" / "vscode" / "package.json").read_text(encoding="utf-8"))
     name = f"dist/{manifest['name']}-{manifest['version']}.vsix"
     bash = "\n".join(blocks("bash"))

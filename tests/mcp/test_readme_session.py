@@ -1,4 +1,7 @@
-"""The README's MCP session is real: examples/mcp_session.py prints exactly what the README shows."""
+"""The MCP session of docs/mcp.md is real: examples/mcp_session.py prints exactly what the page shows.
+
+The README runs the same session as a console example (tests/test_readme.py).
+"""
 
 from __future__ import annotations
 
@@ -15,10 +18,11 @@ pytest.importorskip("mcp")
 
 ROOT = Path(__file__).resolve().parents[2]
 README = (ROOT / "README.md").read_text(encoding="utf-8")
+PAGE = (ROOT / "docs" / "mcp.md").read_text(encoding="utf-8")
 
 
-def test_the_readme_session_is_what_the_example_prints(tmp_path: Path) -> None:
-    section = README.split("A session, as a client sees it", 1)[1]
+def test_the_docs_session_is_what_the_example_prints(tmp_path: Path) -> None:
+    section = PAGE.split("A session, as a client sees it", 1)[1]
     block = re.search(r"```text\n(.*?)```", section, flags=re.DOTALL)
     assert block is not None
     environment = {**os.environ, "PYTHONPATH": str(ROOT), "XDG_DATA_HOME": str(tmp_path / "data")}
@@ -35,8 +39,13 @@ def test_the_readme_session_is_what_the_example_prints(tmp_path: Path) -> None:
     assert run.stdout == block.group(1)
 
 
-def test_the_readme_client_configuration_is_valid_json_that_names_real_options() -> None:
-    section = README.split("## Memory as agent tools: `zero mcp`", 1)[1]
+@pytest.mark.parametrize(
+    ("text", "heading"),
+    [(PAGE, "# Memory as agent tools: `zero mcp`"), (README, "## Agent tools: MCP")],
+    ids=["docs/mcp.md", "README.md"],
+)
+def test_the_client_configuration_is_valid_json_that_names_real_options(text: str, heading: str) -> None:
+    section = text.split(heading, 1)[1]
     block = re.search(r"```json\n(.*?)```", section, flags=re.DOTALL)
     assert block is not None
     server = json.loads(block.group(1))["mcpServers"]["memory"]
