@@ -311,9 +311,7 @@ def test_check_sees_every_hand_edit_on_postgres(
 
 def test_a_store_from_before_seals_is_sealed_when_opened(db: Path) -> None:
     """A file from before the seals migration is sealed from its rows on first open; later edits then show."""
-    from zerolang.storage.sqlite.migrations import MIGRATIONS, SEALS
-
-    before = MIGRATIONS.index(SEALS)  # the schema version just before seals existed
+    before = 7  # the schema version just before seals existed (step 8 made them)
     connection = sqlite3.connect(db)
     connection.execute("DROP TABLE table_seals")
     connection.execute("DROP TABLE memory_index")  # a later migration: it is made again on open
@@ -453,13 +451,12 @@ def test_a_store_from_before_the_second_seals_is_sealed_when_opened(db: Path) ->
     """A file whose first-generation tables are sealed gets the history, log, semantic memory and
     tombstones sealed from their rows on first open; later edits there then show."""
     from zerolang.knowledge.integrity import GENERATIONS
-    from zerolang.storage.sqlite.migrations import MIGRATIONS, SEALS_2
 
     _history(db)
     connection = sqlite3.connect(db)
     tables = (*GENERATIONS[1][1], GENERATIONS[1][0])
     connection.execute(f"DELETE FROM table_seals WHERE tbl IN ({', '.join('?' * len(tables))})", tables)
-    connection.execute(f"PRAGMA user_version = {MIGRATIONS.index(SEALS_2)}")
+    connection.execute("PRAGMA user_version = 10")  # step 11 made the second generation
     connection.commit()
     connection.close()
     checked = zero("check", db=db)

@@ -12,8 +12,8 @@ from tests.memory.conftest import make_input
 from zerolang.knowledge.formats import checkpoint
 from zerolang.memory import compile_record
 from zerolang.storage import open_store
+from zerolang.storage.schema import latest, step
 from zerolang.storage.sqlite.backend import APPLICATION_ID
-from zerolang.storage.sqlite.migrations import LATEST, V1, V2, statements
 from zerolang.util.errors import ZeroError
 
 
@@ -24,7 +24,7 @@ def old_file(path: Path, with_tiers: bool) -> None:
         now="2026-03-01T00:00:00.000Z",
     )
     db = sqlite3.connect(path)
-    for statement in statements(V1) + (statements(V2) if with_tiers else []):
+    for statement in step("sqlite", 1) + (step("sqlite", 2) if with_tiers else ()):
         db.execute(statement)
     db.execute(f"PRAGMA application_id = {APPLICATION_ID}")
     db.execute("PRAGMA user_version = 1")
@@ -84,7 +84,7 @@ def test_a_schema_1_file_is_migrated_on_open(tmp_path: Path, with_tiers: bool) -
     path = tmp_path / "old.db"
     old_file(path, with_tiers)
     with open_store(path, create=False) as store:
-        assert store.backend.schema_version == LATEST  # type: ignore[attr-defined]
+        assert store.backend.schema_version == latest()  # type: ignore[attr-defined]
         assert store.space == "default"
         assert store.counts().to_json() == {"concepts": 3, "facts": 2, "episodes": 2, "contexts": 1}
         assert store.check().ok
@@ -105,8 +105,10 @@ def test_a_newer_file_is_refused_and_left_alone(tmp_path: Path) -> None:
     path = tmp_path / "newer.db"
     open_store(path).close()
     db = sqlite3.connect(path)
-    db.execute(f"PRAGMA user_version = {LATEST + 1}")
+    db.execute(f"PRAGMA user_version = {latest() + 1}")
     db.close()
-    with pytest.raises(ZeroError, match=rf"schema {LATEST + 1}, this one reads {LATEST}\); upgrade zerolang"):
+    with pytest.raises(
+        ZeroError, match=rf"schema {latest() + 1}, this one reads {latest()}\); upgrade zerolang"
+    ):
         open_store(path)
-    assert sqlite3.connect(path).execute("PRAGMA user_version").fetchone()[0] == LATEST + 1
+    assert sqlite3.connect(path).execute("PRAGMA user_version").fetchone()[0] == latest() + 1

@@ -19,13 +19,7 @@ from zerolang.knowledge import merge
 from zerolang.knowledge.backend import RecallInputs, lock_timeout, lock_timeout_error
 from zerolang.knowledge.overlap import ENGINE
 from zerolang.storage.errors import ENGINE_ERRORS
-from zerolang.storage.postgres.migrations import (
-    FORGET_TABLES,
-    LATEST,
-    MIGRATIONS,
-    TABLES,
-    statements,
-)
+from zerolang.storage.schema import plan, space_tables
 from zerolang.storage.sql import SqlBackend
 from zerolang.storage.sql.alongside import Alongside
 from zerolang.storage.sql.records import (
@@ -114,15 +108,14 @@ class PostgresBackend(SqlBackend):
                 db.execute("CREATE TABLE zero_schema_version (version INTEGER NOT NULL)")
                 db.execute("INSERT INTO zero_schema_version VALUES (0)")
                 version = 0
-            if version > LATEST:
-                raise ZeroError(
-                    f"{self._location}: made by a newer zerolang (schema {version}, this one reads {LATEST});"
-                    " upgrade zerolang to use it"
-                )
-            for step in range(version, LATEST):
-                for statement in statements(MIGRATIONS[step]):
-                    db.execute(statement)
-                db.execute("UPDATE zero_schema_version SET version = %s", (step + 1,))
+            # A new schema, or every step an older store needs, in this one transaction: the stored
+            # version goes from what it was to the latest at once (`zerolang.storage.schema`).
+            needs = plan("postgresql", version, location=self._location)
+            statements = needs.create or tuple(s for _, step in needs.steps for s in step)
+            for statement in statements:
+                db.execute(statement)
+            if version != needs.latest:
+                db.execute("UPDATE zero_schema_version SET version = %s", (needs.latest,))
 
     # ---- the MemoryBackend lifetime ---------------------------------------------------------
 
@@ -190,7 +183,7 @@ class PostgresBackend(SqlBackend):
             db.execute(
                 sql.SQL("GRANT USAGE ON SCHEMA {} TO {}").format(sql.Identifier(self._schema()), identifier)
             )
-            for table in (*TABLES, *FORGET_TABLES, "table_seals"):
+            for table in space_tables("postgresql"):
                 db.execute(
                     sql.SQL("GRANT SELECT, INSERT, UPDATE, DELETE ON {} TO {}").format(
                         sql.Identifier(table), identifier
@@ -212,7 +205,7 @@ class PostgresBackend(SqlBackend):
         """Vacuum the tables a forget deletes from, so the server can reuse the dead rows' space."""
         if self.connection.info.transaction_status != 0:  # inside a transaction: VACUUM cannot run
             return
-        for table in (*TABLES, *FORGET_TABLES):
+        for table in space_tables("postgresql"):
             self.connection.execute(f"VACUUM {table}")
 
     def _schema(self) -> str:

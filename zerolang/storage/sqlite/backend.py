@@ -22,11 +22,11 @@ from zerolang.knowledge import merge
 from zerolang.knowledge.backend import lock_timeout, lock_timeout_error
 from zerolang.knowledge.overlap import ENGINE
 from zerolang.storage.errors import ENGINE_ERRORS
+from zerolang.storage.schema import plan
 from zerolang.storage.sql import SqlBackend
 from zerolang.storage.sql.alongside import MIN_ROWS, Alongside
 from zerolang.storage.sql.records import INSERTED
 from zerolang.storage.sqlite.checkpoints import Checkpointer
-from zerolang.storage.sqlite.migrations import LATEST, MIGRATIONS, statements
 from zerolang.util.errors import ZeroError
 from zerolang.util.spaces import DEFAULT_SPACE, check_space
 
@@ -96,12 +96,8 @@ class SqliteBackend(SqlBackend):
         version, tables, application = self._retry(self._identity)
         if tables if version == 0 else application != APPLICATION_ID:
             raise ZeroError(f"{self._location}: a SQLite database, but not a zerolang memory database")
-        if version > LATEST:
-            raise ZeroError(
-                f"{self._location}: made by a newer zerolang (schema {version}, this one reads {LATEST});"
-                " upgrade zerolang to open it"
-            )
-        if version < LATEST:
+        needs = plan("sqlite", version, location=self._location)
+        if needs.create or needs.steps:
             self._migrate()
 
     def _identity(self) -> tuple[int, int, int]:
@@ -122,22 +118,28 @@ class SqliteBackend(SqlBackend):
         return int(version), int(tables), int(application)
 
     def _migrate(self) -> None:
-        """Bring the file to `LATEST`, one transaction per step, each checked for broken references."""
+        """Create the schema of a new file, or take an older file's steps (`zerolang.storage.schema`),
+        one transaction each, each checked for broken references. Another process may be doing the
+        same: each transaction reads the version again under the write lock."""
         db = self.connection
         while True:
             with self.write():
                 version = db.execute("PRAGMA user_version").fetchone()[0]
-                if version >= LATEST:
-                    break
-                for statement in statements(MIGRATIONS[version]):
-                    db.execute(statement)
-                if version == 0:
+                needs = plan("sqlite", version, location=self._location)
+                if needs.create:
+                    statements, reached = needs.create, needs.latest
                     db.execute(f"PRAGMA application_id = {APPLICATION_ID}")
-                db.execute(f"PRAGMA user_version = {version + 1}")
+                elif needs.steps:
+                    reached, statements = needs.steps[0]
+                else:
+                    break
+                for statement in statements:
+                    db.execute(statement)
+                db.execute(f"PRAGMA user_version = {reached}")
                 problems = db.execute("PRAGMA foreign_key_check").fetchall()
                 if problems:
                     raise ZeroError(f"{self._location}: cannot migrate: {len(problems)} broken references")
-        db.execute("ANALYZE sqlite_schema")  # load the statistics migration 4 wrote
+        db.execute("ANALYZE sqlite_schema")  # load the planner statistics the schema wrote
 
     # ---- the MemoryBackend lifetime ---------------------------------------------------------
 

@@ -1,16 +1,99 @@
-"""The SQLite schema as numbered migrations; `PRAGMA user_version` is the schema version.
+"""The memory store's one migration history, numbered, for every engine.
 
-A file is brought up to `LATEST` when opened (each step in one transaction);
-a file from a newer zerolang is refused. Version 1 is the first released
-schema, 2 the tier tables (created on first use before they were numbered,
-hence `IF NOT EXISTS`), 3 the space in every key and the pruned-episode log,
-4 the planner statistics, `SEALS` the table seals, `MEMORY_INDEX` the archive's summary index,
-`RANKED_ENDS` the confidence in the fact-end indexes.
+A store records the number of the last step it took (`PRAGMA user_version` on SQLite,
+`zero_schema_version` on PostgreSQL); opening it takes the steps after that one, in
+order. A new store takes none: it is created at the latest schema from the tables
+(`zerolang.storage.schema.tables`) and starts at `LATEST`.
+
+Each step is written once. A step made of tables renders them from their definition
+in `tables` for each engine; the few statements only one engine has say so. Steps 1
+to 4 are SQLite's first schemas (PostgreSQL stores began at 4); step 12 is
+PostgreSQL's alone. A released step never changes (`tests/storage/test_schema.py` pins
+what each renders): a change of schema is a new step, and a new line in `tables`.
 """
 
 from __future__ import annotations
 
-V1 = """
+from collections.abc import Callable
+from dataclasses import dataclass
+
+from sqlalchemy import MetaData
+from sqlalchemy.engine.interfaces import Dialect
+from sqlalchemy.schema import CreateIndex, CreateTable, DropIndex
+
+from zerolang.storage.schema.tables import (
+    DIALECTS,
+    GRANTS,
+    NO_DIGEST,
+    POSTGRESQL,
+    SQLITE,
+    STATISTICS,
+    policy,
+)
+
+
+@dataclass(frozen=True, slots=True)
+class Step:
+    """One step of the history: the schema `version` it makes, what it is, and its statements
+    for a dialect given the latest tables (an engine it does not apply to takes none)."""
+
+    version: int
+    title: str
+    statements: Callable[[str, MetaData, Dialect], list[str]]
+    dialects: tuple[str, ...] = DIALECTS
+
+
+def _tables(*names: str, secured: bool = True) -> Callable[[str, MetaData, Dialect], list[str]]:
+    """Create the named tables (as `tables` defines them) with their indexes, and on PostgreSQL
+    the row-level security of each."""
+
+    def statements(dialect: str, schema: MetaData, compiler: Dialect) -> list[str]:
+        out: list[str] = []
+        for name in names:
+            table = schema.tables[name]
+            out.append(ddl(CreateTable(table), compiler))
+            out.extend(ddl(CreateIndex(index), compiler) for index in sorted(table.indexes, key=_name))
+            if secured and dialect == POSTGRESQL:
+                out.extend(policy(name))
+        return out
+
+    return statements
+
+
+def _name(index: object) -> str:
+    return str(getattr(index, "name", ""))
+
+
+def ddl(element: CreateTable | CreateIndex | DropIndex, compiler: Dialect) -> str:
+    """One DDL statement as the engine runs it (SQLAlchemy's layout folded to single spaces)."""
+    return " ".join(str(element.compile(dialect=compiler)).split())
+
+
+def statistics(*tables: str, replace: bool = True) -> list[str]:
+    """SQLite: the planner statistics of `tables`' indexes (`tables.STATISTICS`), replacing any."""
+    rows = [(table, index, stat) for (table, index), stat in STATISTICS.items() if table in tables]
+    deletes = [
+        f"DELETE FROM sqlite_stat1 WHERE tbl = '{table}' AND idx = '{index}'" for table, index, _ in rows
+    ]
+    inserts = [f"INSERT INTO sqlite_stat1 (tbl, idx, stat) VALUES ('{t}', '{i}', '{s}')" for t, i, s in rows]
+    return [*deletes, *inserts] if replace else inserts
+
+
+def seal_marker(generation: int) -> str:
+    """The row that has a store seal its tables' current rows once, when it next opens."""
+    return (
+        f"INSERT INTO table_seals (space, tbl, row_count, digest) VALUES ('', '*pending:{generation}*', 0,"
+        f" '{NO_DIGEST}') ON CONFLICT DO NOTHING"
+    )
+
+
+def _raw(script: str) -> Callable[[str, MetaData, Dialect], list[str]]:
+    return lambda dialect, schema, compiler: [s.strip() for s in script.split(";") if s.strip()]
+
+
+# ---- SQLite's first schemas (1 to 4), as they were written -----------------------------------
+
+_V1 = """
 CREATE TABLE concepts (
     hash        BLOB PRIMARY KEY CHECK (length(hash) = 32),
     label       TEXT NOT NULL,
@@ -58,7 +141,7 @@ CREATE TABLE episodes (
 CREATE INDEX episodes_by_fact ON episodes (fact_hash);
 """
 
-V2 = """
+_V2 = """
 CREATE TABLE IF NOT EXISTS working_items (
     id            INTEGER PRIMARY KEY AUTOINCREMENT,
     session       TEXT NOT NULL,
@@ -96,7 +179,7 @@ _V3_TABLES = (
     "semantic_sources",
 )
 
-V3 = (
+_V3 = (
     "".join(
         f"DROP INDEX IF EXISTS {index};\n"
         for index in (
@@ -229,7 +312,7 @@ INSERT INTO semantic_sources SELECT 'default', * FROM v2_semantic_sources;
 # Version 4: planner statistics. Without them SQLite's planner takes the leading `space` of
 # a primary key over an index on (space, column), i.e. scans a whole space. These describe
 # the shape every store has (few spaces, selective hashes); `ANALYZE` may refine them later.
-_STATS = {
+_V4_STATS = {
     ("concepts", "concepts"): "1000000 1000000 1",
     ("concept_aliases", "sqlite_autoindex_concept_aliases_1"): "1000000 1000000 2 1",
     ("concept_aliases", "concept_aliases_by_key"): "1000000 1000000 2",
@@ -245,164 +328,85 @@ _STATS = {
     ("semantic_sources", "semantic_sources"): "100000 100000 1",
     ("pruned_episodes", "pruned_episodes"): "100000 100000 1",
 }
-V4 = "ANALYZE sqlite_schema;\nDELETE FROM sqlite_stat1;\n" + "".join(
+_V4 = "ANALYZE sqlite_schema;\nDELETE FROM sqlite_stat1;\n" + "".join(
     f"INSERT INTO sqlite_stat1 (tbl, idx, stat) VALUES ('{table}', '{index}', '{stat}');\n"
-    for (table, index), stat in _STATS.items()
+    for (table, index), stat in _V4_STATS.items()
 )
 
 
-# (key columns first: SQLite 3.40's quick_check misreads a WITHOUT ROWID table otherwise)
-# tombstones: what `zero memory forget` recorded; forgotten_keys: the hashes each one blocks
-V_FORGET = """
-CREATE TABLE tombstones (
-    space        TEXT NOT NULL,
-    hash         BLOB NOT NULL CHECK (length(hash) = 32),
-    kind         TEXT NOT NULL,
-    target       TEXT,
-    created_at   TEXT NOT NULL,
-    payload      TEXT,
-    purged_at    TEXT,
-    restored_at  TEXT,
-    PRIMARY KEY (space, hash)
-) WITHOUT ROWID;
-CREATE TABLE forgotten_keys (
-    space      TEXT NOT NULL,
-    key        BLOB NOT NULL CHECK (length(key) = 32),
-    tombstone  BLOB NOT NULL,
-    kind       TEXT NOT NULL,
-    PRIMARY KEY (space, key, tombstone)
-) WITHOUT ROWID;
-CREATE INDEX forgotten_keys_by_tombstone ON forgotten_keys (space, tombstone);
-"""
+# ---- both engines -----------------------------------------------------------------------------
 
-# fact_times: a fact's validity in the world and its retirement in the store, where not the
-# defaults (valid from its first episode's event time, learned when stored, never retired);
-# fact_events: the append-only history `zero memory history` shows
-V_TEMPORAL = """
-CREATE TABLE fact_times (
-    space       TEXT NOT NULL,
-    fact_hash   BLOB NOT NULL,
-    valid_from  TEXT,
-    valid_to    TEXT,
-    retired_at  TEXT,
-    retired_by  TEXT,
-    PRIMARY KEY (space, fact_hash)
-) WITHOUT ROWID;
-CREATE TABLE fact_events (
-    id          INTEGER PRIMARY KEY AUTOINCREMENT,
-    space       TEXT NOT NULL,
-    fact_hash   BLOB NOT NULL,
-    kind        TEXT NOT NULL,
-    at          TEXT NOT NULL,
-    valid_from  TEXT,
-    valid_to    TEXT,
-    confidence  DOUBLE PRECISION,
-    detail      TEXT NOT NULL DEFAULT ''
-);
-CREATE INDEX fact_events_by_fact ON fact_events (space, fact_hash, id);
-"""
 
-# space_log: each space's append-only event log (ingests that changed something, forgets,
-# restores, purges, retractions, received bundles); hashes and counts only, never labels
-V_LOG = """
-CREATE TABLE space_log (
-    seq      INTEGER PRIMARY KEY AUTOINCREMENT,
-    space    TEXT NOT NULL,
-    at       TEXT NOT NULL,
-    kind     TEXT NOT NULL,
-    subject  BLOB NOT NULL,
-    detail   TEXT NOT NULL DEFAULT ''
-);
-CREATE INDEX space_log_by_space ON space_log (space, seq);
-"""
+def _seals(dialect: str, schema: MetaData, compiler: Dialect) -> list[str]:
+    table = schema.tables["table_seals"]
+    out = [ddl(CreateTable(table, if_not_exists=True), compiler)]
+    if dialect == POSTGRESQL:
+        out.extend(policy("table_seals"))
+    return [*out, seal_marker(1)]
 
-_NO_DIGEST = "0" * 64  # the digest column of a marker row
 
-# Table seals (`zerolang.knowledge.integrity`): per space and table, the row count and digest sum
-# every write keeps; the backend fills it from the rows once, when it opens a store without it.
-SEALS = f"""
-CREATE TABLE IF NOT EXISTS table_seals (
-    space   TEXT NOT NULL,
-    tbl     TEXT NOT NULL,
-    row_count  INTEGER NOT NULL,
-    digest  TEXT NOT NULL,
-    PRIMARY KEY (space, tbl)
-) WITHOUT ROWID;
-INSERT INTO table_seals (space, tbl, row_count, digest) VALUES ('', '*pending:1*', 0, '{_NO_DIGEST}')
-    ON CONFLICT DO NOTHING;
-"""
+def _summary_index(dialect: str, schema: MetaData, compiler: Dialect) -> list[str]:
+    out = _tables("memory_index")(dialect, schema, compiler)
+    return out + (statistics("memory_index") if dialect == SQLITE else [])
 
-# Version 5: the archive's summary index (`memory_index` of seed 004), keyed by space like every
-# table. The time axis is the calendar `day`; t_x is computed from it when read, never stored.
-MEMORY_INDEX = """
-CREATE TABLE memory_index (
-    space               TEXT NOT NULL,
-    hash                TEXT NOT NULL CHECK (length(hash) = 64 AND hash NOT GLOB '*[^0-9a-f]*'),
-    summary             TEXT NOT NULL CHECK (length(trim(summary)) > 0),
-    day                 TEXT NOT NULL CHECK (date(day, '+0 days') = day),
-    y_privacy           INTEGER NOT NULL
-                        CHECK (typeof(y_privacy) = 'integer' AND y_privacy BETWEEN -15 AND 15),
-    z_abstraction       INTEGER NOT NULL
-                        CHECK (typeof(z_abstraction) = 'integer' AND z_abstraction BETWEEN -15 AND 15),
-    cluster_id          TEXT,
-    decay_score         REAL NOT NULL CHECK (decay_score BETWEEN 0.0 AND 1.0),
-    reinforcement_count INTEGER NOT NULL CHECK (reinforcement_count >= 0),
-    last_accessed_at    TEXT,
-    consent_scope       TEXT NOT NULL CHECK (length(consent_scope) > 0),
-    consent_flags       TEXT NOT NULL,
-    source_session      TEXT,
-    source_channel      TEXT NOT NULL CHECK (length(source_channel) > 0),
-    created_at          TEXT NOT NULL,
-    PRIMARY KEY (space, hash)
-) WITHOUT ROWID;
-CREATE INDEX memory_index_by_day ON memory_index (space, day, created_at);
-CREATE INDEX memory_index_by_channel ON memory_index (space, source_channel, day);
-""" + "".join(
-    f"INSERT INTO sqlite_stat1 (tbl, idx, stat) VALUES ('memory_index', '{index}', '{stat}');\n"
-    for index, stat in (
-        ("memory_index", "100000 100000 1"),
-        ("memory_index_by_day", "100000 100000 10 2"),
-        ("memory_index_by_channel", "100000 100000 1000 10"),
+
+def _ranked_ends(dialect: str, schema: MetaData, compiler: Dialect) -> list[str]:
+    """The fact-end indexes ordered by confidence, covering a traversal's edge: recall reads a hub's
+    most confident facts, or those above a floor, as one index range, without a table page per fact."""
+    indexes = sorted(schema.tables["facts"].indexes, key=_name)
+    out = [f"DROP INDEX {index.name}" for index in indexes]
+    out.extend(ddl(CreateIndex(index), compiler) for index in indexes)
+    return out + (statistics("facts") if dialect == SQLITE else [])
+
+
+def _unchecked_references(dialect: str, schema: MetaData, compiler: Dialect) -> list[str]:
+    """PostgreSQL checks a foreign key with a trigger per inserted row (a query and a row lock on the
+    parent), which made inserting a batch's facts and episodes three to four times slower than the
+    rows themselves. The writer inserts a batch's concepts and contexts before the facts, and the
+    facts before the episodes, under the space's write lock (`zerolang.knowledge.merge`), and
+    `zero memory check` verifies every reference; the keys of the two largest tables go."""
+    keys = (
+        ("facts", "space_subject_hash"),
+        ("facts", "space_object_hash"),
+        ("episodes", "space_fact_hash"),
+        ("episodes", "space_context_hash"),
     )
+    return [
+        f"ALTER TABLE {table} DROP CONSTRAINT IF EXISTS {table}_{columns}_fkey" for table, columns in keys
+    ]
+
+
+HISTORY: tuple[Step, ...] = (
+    Step(1, "the first schema: concepts, aliases, contexts, facts, episodes", _raw(_V1), (SQLITE,)),
+    Step(2, "the tiers: working memory, accesses, semantic memory", _raw(_V2), (SQLITE,)),
+    Step(3, "the space in every key, and the pruned-episode log", _raw(_V3), (SQLITE,)),
+    Step(4, "the planner statistics", _raw(_V4), (SQLITE,)),
+    Step(5, "forgetting: tombstones and the keys they block", _tables("tombstones", "forgotten_keys")),
+    Step(6, "bi-temporal facts: fact times and the fact history", _tables("fact_times", "fact_events")),
+    Step(7, "each space's event log", _tables("space_log")),
+    Step(8, "table seals", _seals),
+    Step(9, "the archive's summary index", _summary_index),
+    Step(10, "the fact-end indexes ranked by confidence", _ranked_ends),
+    Step(11, "the second generation of table seals", lambda dialect, schema, compiler: [seal_marker(2)]),
+    Step(12, "references the writer checks itself", _unchecked_references, (POSTGRESQL,)),
 )
-
-# Version 10: the fact-end indexes are ordered by confidence and cover a traversal's edge (the
-# fact hash comes with the primary key), so that recall reads a hub's most confident facts, or
-# those above a floor, as one index range, without a table page per fact.
-RANKED_ENDS = """
-DROP INDEX facts_by_subject;
-DROP INDEX facts_by_object;
-CREATE INDEX facts_by_subject ON facts (space, subject_hash, confidence, object_hash, predicate);
-CREATE INDEX facts_by_object ON facts (space, object_hash, confidence, subject_hash, predicate);
-DELETE FROM sqlite_stat1 WHERE tbl = 'facts' AND idx IN ('facts_by_subject', 'facts_by_object');
-INSERT INTO sqlite_stat1 (tbl, idx, stat) VALUES ('facts', 'facts_by_subject', '1000000 1000000 4 1 1 1');
-INSERT INTO sqlite_stat1 (tbl, idx, stat) VALUES ('facts', 'facts_by_object', '1000000 1000000 4 1 1 1');
-"""
-
-# The second generation of the seals (`integrity.GENERATIONS`): the history (fact_times,
-# fact_events), the space log, semantic memory and the tombstones. Opening the store seals them
-# from their rows, once, when it finds this row.
-SEALS_2 = f"""
-INSERT INTO table_seals (space, tbl, row_count, digest) VALUES ('', '*pending:2*', 0, '{_NO_DIGEST}')
-    ON CONFLICT DO NOTHING;
-"""
-
-MIGRATIONS: tuple[str, ...] = (
-    V1,
-    V2,
-    V3,
-    V4,
-    V_FORGET,
-    V_TEMPORAL,
-    V_LOG,
-    SEALS,
-    MEMORY_INDEX,
-    RANKED_ENDS,
-    SEALS_2,
-)  # MIGRATIONS[n - 1] takes version n - 1 to n
-LATEST = len(MIGRATIONS)
+LATEST = HISTORY[-1].version
+FIRST = {SQLITE: 0, POSTGRESQL: 4}
+"""The version before an engine's first step: PostgreSQL stores began with step 4's schema."""
 
 
-def statements(script: str) -> list[str]:
-    """A migration's statements (none of them holds a `;` of its own)."""
-    return [statement.strip() for statement in script.split(";") if statement.strip()]
+def create(dialect: str, schema: MetaData, compiler: Dialect) -> list[str]:
+    """A new store at `LATEST`: every table with its indexes (parents first), PostgreSQL's row-level
+    security, SQLite's planner statistics, and the marker rows that seal the (empty) tables."""
+    out: list[str] = []
+    secured = set(schema.tables) - {GRANTS}
+    # the grants first: every policy reads them
+    for table in sorted(schema.sorted_tables, key=lambda table: table.name != GRANTS):
+        out.extend(_tables(table.name, secured=table.name in secured)(dialect, schema, compiler))
+    if dialect == SQLITE:
+        out += [
+            "ANALYZE sqlite_schema",
+            "DELETE FROM sqlite_stat1",
+            *statistics(*schema.tables, replace=False),
+        ]
+    return [*out, seal_marker(1), seal_marker(2)]

@@ -1,0 +1,99 @@
+"""The memory store's schema and its one migration history, as every engine runs them.
+
+The schema is defined once (`tables`, SQLAlchemy Core) and so is its history (`history`):
+`python -m zerolang.storage.schema.render` renders both for each engine into
+`rendered.json`, which is all this module reads, so opening or creating a store never
+imports SQLAlchemy. An engine asks `plan(dialect, stored)` what to run for the version
+its store records.
+
+PostgreSQL stores written before the two engines shared one history count their
+versions 1 to 9; their numbers map onto the shared history (`_POSTGRES_BEFORE`), and
+such a store is brought up in one transaction, so it never records a shared number
+that could be read as an old one.
+"""
+
+from __future__ import annotations
+
+import functools
+import json
+from dataclasses import dataclass
+from pathlib import Path
+
+from zerolang.storage.errors import StorageError
+
+RENDERED = Path(__file__).with_name("rendered.json")
+
+# PostgreSQL's own numbers before the shared history -> the shared version that store is at.
+# Its 8 (references unchecked) came before 9 (the second seals); here that is step 12, which
+# drops the keys only if they are there, so a store at 8 takes steps 11 and 12 and is whole.
+_POSTGRES_BEFORE = {1: 4, 2: 5, 3: 6, 4: 7, 5: 8, 6: 9, 7: 10, 8: 10, 9: 12}
+
+
+@dataclass(frozen=True, slots=True)
+class Plan:
+    """What a store needs: nothing, a new schema (`create`), or the steps after its version."""
+
+    version: int  # the shared history's version the store is at (0: no store yet)
+    latest: int
+    create: tuple[str, ...]
+    steps: tuple[tuple[int, tuple[str, ...]], ...]  # (version each step makes, its statements)
+
+
+@functools.cache
+def _rendered() -> dict[str, object]:
+    data: dict[str, object] = json.loads(RENDERED.read_text(encoding="utf-8"))
+    return data
+
+
+def latest() -> int:
+    """The version of the latest schema."""
+    version = _rendered()["latest"]
+    assert isinstance(version, int)
+    return version
+
+
+def step(dialect: str, version: int) -> tuple[str, ...]:
+    """The statements of the step that makes schema `version`, as `dialect` runs them."""
+    engines = _rendered()["engines"]
+    assert isinstance(engines, dict)
+    return tuple(engines[dialect]["steps"][str(version)])
+
+
+def space_tables(dialect: str) -> tuple[str, ...]:
+    """Every table of a store that holds a space's rows (what a role granted a space may use)."""
+    engines = _rendered()["engines"]
+    assert isinstance(engines, dict)
+    return tuple(engines[dialect]["space_tables"])
+
+
+def shared_version(dialect: str, stored: int) -> int:
+    """The shared history's version of a store that records `stored`."""
+    if dialect == "postgresql" and 0 < stored < 12:
+        if stored not in _POSTGRES_BEFORE:
+            raise StorageError(f"schema version {stored} was never written by zerolang on PostgreSQL")
+        return _POSTGRES_BEFORE[stored]
+    return stored
+
+
+def plan(dialect: str, stored: int, *, location: str) -> Plan:
+    """What to run on a `dialect` store that records version `stored` (0: a new store)."""
+    engines = _rendered()["engines"]
+    assert isinstance(engines, dict)
+    engine = engines[dialect]
+    newest = latest()
+    version = shared_version(dialect, stored)
+    if version > newest:
+        raise StorageError(
+            f"{location}: made by a newer zerolang (schema {version}, this one reads {newest});"
+            " upgrade zerolang to open it"
+        )
+    if version == 0:
+        return Plan(0, newest, tuple(engine["create"]), ())
+    if version < engine["first"]:
+        raise StorageError(f"{location}: schema version {stored} was never written by zerolang on {dialect}")
+    steps = tuple(
+        (number, tuple(statements))
+        for number, statements in sorted((int(k), v) for k, v in engine["steps"].items())
+        if number > version
+    )
+    return Plan(version, newest, (), steps)

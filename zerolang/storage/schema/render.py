@@ -1,0 +1,59 @@
+"""Render the schema and its history for every engine into `rendered.json` (development time).
+
+    python -m zerolang.storage.schema.render
+
+writes `zerolang/storage/schema/rendered.json` from `tables` and `history`, which are
+SQLAlchemy Core; the engines read only that file, so a store opens without SQLAlchemy.
+`tests/storage/test_schema.py` checks the file is up to date and every released step unchanged.
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+from sqlalchemy.dialects import postgresql, sqlite
+from sqlalchemy.engine.interfaces import Dialect
+
+from zerolang.storage.schema.history import FIRST, HISTORY, LATEST, create
+from zerolang.storage.schema.tables import DIALECTS, GRANTS, POSTGRESQL, SQLITE, metadata
+
+RENDERED = Path(__file__).with_name("rendered.json")
+_COMPILERS: dict[str, Dialect] = {
+    SQLITE: sqlite.dialect(),
+    POSTGRESQL: postgresql.dialect(),  # type: ignore[no-untyped-call]
+}
+
+
+def render() -> dict[str, object]:
+    """Every engine's statements: `create` (a new store at `latest`) and each step's, by version."""
+    engines: dict[str, object] = {}
+    for dialect in DIALECTS:
+        schema, compiler = metadata(dialect), _COMPILERS[dialect]
+        engines[dialect] = {
+            "first": FIRST[dialect],
+            "space_tables": sorted(name for name in schema.tables if name != GRANTS),
+            "create": create(dialect, schema, compiler),
+            "steps": {
+                str(step.version): step.statements(dialect, schema, compiler)
+                if dialect in step.dialects
+                else []
+                for step in HISTORY
+                if step.version > FIRST[dialect]
+            },
+            "titles": {str(step.version): step.title for step in HISTORY if dialect in step.dialects},
+        }
+    return {"latest": LATEST, "engines": engines}
+
+
+def text() -> str:
+    return json.dumps(render(), indent=1, ensure_ascii=False) + "\n"
+
+
+def main() -> None:
+    RENDERED.write_text(text(), encoding="utf-8")
+    print(f"wrote {RENDERED}")
+
+
+if __name__ == "__main__":
+    main()
