@@ -1,0 +1,76 @@
+"""An experience database an older release wrote opens and reads back as it did, and keeps working.
+
+The fixtures in tests/fixtures/stores were written by the release their name gives
+(`make_experiences.py` says how): a SQLite file holding experiences and conversation
+entries, and a `pg_dump` of a PostgreSQL database holding the same. Reading one with
+today's zerolang must give what that release read (`expected-experiences-*.json`); a
+capture, a purge and a conversation write must then work on it.
+"""
+
+from __future__ import annotations
+
+import json
+import shutil
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+from tests.backends import Scratch, postgres_server
+from tests.fixtures.stores.make_experiences import ENTRIES, NOW, read
+from zerolang.experience.capture import capture_files
+from zerolang.experience.forgotten import apply_forget
+from zerolang.storage import open_conversations, open_experiences
+
+FIXTURES = Path(__file__).resolve().parent.parent / "fixtures" / "stores"
+RELEASE = "experiences-2026-11-28"
+
+
+def expected(engine: str) -> dict[str, object]:
+    return dict(json.loads((FIXTURES / f"expected-experiences-{engine}.json").read_text(encoding="utf-8")))
+
+
+@pytest.fixture(params=["sqlite", "postgres"])
+def older(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[tuple[str, str]]:
+    """(engine, location) of a copy of the release's database."""
+    if request.param == "sqlite":
+        copy = tmp_path / "experiences.db"
+        shutil.copyfile(FIXTURES / f"{RELEASE}.db", copy)
+        yield "sqlite", str(copy)
+        return
+    server = postgres_server()
+    if server.url is None:
+        pytest.skip(server.reason)
+    import psycopg
+
+    with Scratch(server.url) as url:
+        if "options=" in url:
+            pytest.skip("the dump names the public schema: it needs a database of its own")
+        with psycopg.connect(url, autocommit=True) as connection:
+            connection.execute((FIXTURES / f"{RELEASE}.pg.sql").read_text(encoding="utf-8").encode())
+        yield "postgres", url
+
+
+def test_an_older_experience_database_reads_as_it_did(older: tuple[str, str]) -> None:
+    engine, location = older
+    assert read(location) == expected(engine)
+
+
+def test_an_older_experience_database_keeps_working(older: tuple[str, str]) -> None:
+    _, location = older
+    with open_experiences(location, create=False) as store:
+        before = store.counts()
+        assert capture_files(store, sorted((FIXTURES.parent / "transcripts").iterdir())).added.turns == 0
+        assert store.search(["compost"], 5)
+        assert apply_forget(store, "t-compost", ["compost"], purge=True) >= 1
+        assert store.search(["compost"], 5) == [] and store.search_turns(["compost"], 5) == []
+        assert store.counts()["experiences"] < before["experiences"]
+        assert store.search(["tomatoes"], 5)
+    with open_conversations(location, create=False) as entries:
+        key, value, text, _ = ENTRIES[1]
+        entries.put(key, {**value, "note": "again"}, text=text + " vacuum", expires_at=None)
+        assert entries.get(key, now=NOW) == {**value, "note": "again"}
+        assert [hit for hit, _ in entries.search("coder:", ["vacuum"], 5, now=NOW)] == [key]
+        assert entries.cleanup("", now=NOW + 120) == 2  # one expired before NOW, one a minute after
+        assert entries.delete("writer:") == 1
+        assert entries.keys("", now=NOW) == ["coder:conversation", "coder:turn:1"]
