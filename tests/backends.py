@@ -10,7 +10,10 @@ from __future__ import annotations
 import functools
 import os
 import secrets
+from collections.abc import Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass
+from pathlib import Path
 from urllib.parse import quote
 
 ENV = "ZERO_TEST_POSTGRES_URL"
@@ -79,6 +82,33 @@ class Scratch:
                 admin.execute(f'DROP DATABASE IF EXISTS "{self.name}" WITH (FORCE)')
             else:
                 admin.execute(f'DROP SCHEMA IF EXISTS "{self.name}" CASCADE')
+
+
+@contextmanager
+def scratch() -> Iterator[str]:
+    """A scratch database (or schema) for one test, dropped after it; the test is skipped without a server."""
+    server = postgres_server()
+    if server.url is None:
+        import pytest
+
+        pytest.skip(server.reason)
+    with Scratch(server.url) as url:
+        yield url
+
+
+@contextmanager
+def restored(dump: Path) -> Iterator[str]:
+    """A scratch database holding a `pg_dump` (dropped afterwards); the test is skipped without a
+    server, or where the role may not create databases (a dump names the public schema)."""
+    import psycopg
+    import pytest
+
+    with scratch() as url:
+        if "options=" in url:
+            pytest.skip("the dump names the public schema: it needs a database of its own")
+        with psycopg.connect(url, autocommit=True) as connection:
+            connection.execute(dump.read_text(encoding="utf-8").encode())
+        yield url
 
 
 def summary() -> str:

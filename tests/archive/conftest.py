@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.backends import Scratch, postgres_server
+from tests.backends import scratch
 from zerolang.archive import Archive, MemoryDocument, make_document
 
 
@@ -32,10 +32,7 @@ def archive(tmp_path: Path) -> Archive:
 @pytest.fixture(scope="session")
 def postgres_url() -> Iterator[str]:
     """A scratch PostgreSQL database for this test session (dropped at the end): see tests/backends.py."""
-    server = postgres_server()
-    if server.url is None:
-        pytest.skip(server.reason)
-    with Scratch(server.url) as url:
+    with scratch() as url:
         yield url
 
 

@@ -12,7 +12,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.backends import Scratch, postgres_server
+from tests.backends import scratch
 from zerolang import storage
 from zerolang.memory import MemoryStore
 
@@ -21,10 +21,7 @@ BACKENDS = ["sqlite", "postgres"]
 
 @pytest.fixture(scope="session")
 def postgres_url() -> Iterator[str]:
-    server = postgres_server()
-    if server.url is None:
-        pytest.skip(server.reason)
-    with Scratch(server.url) as url:
+    with scratch() as url:
         yield url
 
 

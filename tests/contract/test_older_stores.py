@@ -18,7 +18,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.backends import Scratch, postgres_server
+from tests.backends import restored
 from zerolang.storage import open_store
 
 FIXTURES = Path(__file__).resolve().parent.parent / "fixtures" / "stores"
@@ -63,23 +63,8 @@ def expected(engine: str) -> dict[str, object]:
 @pytest.fixture
 def postgres_copy(request: pytest.FixtureRequest) -> Iterator[str]:
     """A fresh database holding the release's dump."""
-    server = postgres_server()
-    if server.url is None:
-        pytest.skip(server.reason)
-    import psycopg
-
-    release = request.param
-    scratch = Scratch(server.url)
-    url = scratch.create()
-    try:
-        if scratch.kind != "database":
-            pytest.skip("the dump names the public schema: it needs a database of its own")
-        dump = (FIXTURES / f"{release}.pg.sql").read_text(encoding="utf-8")
-        with psycopg.connect(url, autocommit=True) as connection:
-            connection.execute(dump.encode())
+    with restored(FIXTURES / f"{request.param}.pg.sql") as url:
         yield url
-    finally:
-        scratch.drop()
 
 
 @pytest.mark.slow

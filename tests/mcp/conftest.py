@@ -13,7 +13,7 @@ import pytest
 pytest.importorskip("mcp")
 
 import zerolang.memory
-from tests.backends import Scratch, postgres_server
+from tests.backends import scratch
 from zerolang.mcp.server import ArchiveAccess, build_server
 
 POLICY = """\
@@ -34,10 +34,7 @@ clearance = 5
 
 @pytest.fixture(scope="session")
 def postgres_url() -> Iterator[str]:
-    server = postgres_server()
-    if server.url is None:
-        pytest.skip(server.reason)
-    with Scratch(server.url) as url:
+    with scratch() as url:
         yield url
 
 

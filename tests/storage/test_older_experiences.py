@@ -16,7 +16,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.backends import Scratch, postgres_server
+from tests.backends import restored
 from tests.fixtures.stores.make_experiences import ENTRIES, NOW, read
 from zerolang.experience.capture import capture_files
 from zerolang.experience.forgotten import apply_forget
@@ -38,16 +38,7 @@ def older(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[tuple[str,
         shutil.copyfile(FIXTURES / f"{RELEASE}.db", copy)
         yield "sqlite", str(copy)
         return
-    server = postgres_server()
-    if server.url is None:
-        pytest.skip(server.reason)
-    import psycopg
-
-    with Scratch(server.url) as url:
-        if "options=" in url:
-            pytest.skip("the dump names the public schema: it needs a database of its own")
-        with psycopg.connect(url, autocommit=True) as connection:
-            connection.execute((FIXTURES / f"{RELEASE}.pg.sql").read_text(encoding="utf-8").encode())
+    with restored(FIXTURES / f"{RELEASE}.pg.sql") as url:
         yield "postgres", url
 
 
