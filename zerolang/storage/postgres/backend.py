@@ -19,6 +19,7 @@ from zerolang.knowledge import merge
 from zerolang.knowledge.backend import RecallInputs, lock_timeout, lock_timeout_error
 from zerolang.knowledge.overlap import ENGINE
 from zerolang.storage.errors import ENGINE_ERRORS
+from zerolang.storage.postgres.statements import PsycopgStatements
 from zerolang.storage.schema import plan, space_tables
 from zerolang.storage.sql import SqlBackend
 from zerolang.storage.sql.alongside import Alongside
@@ -46,7 +47,7 @@ _LOCK_CLASS = 0x5A4D  # advisory lock namespace: "ZM"
 _MIGRATE_LOCK = 0x5A4D4947
 
 
-class PostgresBackend(SqlBackend):
+class PostgresBackend(PsycopgStatements, SqlBackend):
     __slots__ = ("_copies", "_location", "_owner", "_space", "_sql", "_updaters", "connection")
 
     kind = "postgres"
@@ -214,29 +215,10 @@ class PostgresBackend(SqlBackend):
 
     # ---- rows -------------------------------------------------------------------------------
 
-    def _text(self, sql: str) -> Any:
-        text = self._sql.get(sql)
-        if text is None:
-            text = self._sql[sql] = sql.replace("?", "%s")
-        return text
-
-    def rows(self, sql: str, args: Sequence[object] = ()) -> list[tuple[Any, ...]]:
-        return self.connection.execute(self._text(sql), args).fetchall()
-
     def stream(self, sql: str, args: Sequence[object] = ()) -> Iterator[tuple[Any, ...]]:
         with self.connection.cursor() as cursor:
             cursor.execute(self._text(sql), args)
             yield from cursor
-
-    def run(self, sql: str, args: Sequence[object] = ()) -> int:
-        return self.connection.execute(self._text(sql), args).rowcount
-
-    def run_many(self, sql: str, rows: Sequence[Sequence[object]]) -> None:
-        with self.connection.cursor() as cursor:
-            cursor.executemany(self._text(sql), rows)
-
-    def in_list(self, column: str, keys: Sequence[object]) -> Iterator[tuple[str, list[object]]]:
-        yield f"{column} = ANY(%b)", [list(keys)]  # the array in binary: no text escaping
 
     def pair_table(self, pairs: Sequence[tuple[bytes, float]]) -> Iterator[tuple[str, list[object]]]:
         yield (

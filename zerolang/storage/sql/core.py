@@ -1,7 +1,9 @@
-"""What every piece of the shared SQL stands on: the space, row access and `IN` lists.
+"""What every piece of the shared SQL stands on: row access, `IN` lists and, for memory, the space.
 
 A dialect (SQLite, PostgreSQL) implements the abstract methods; the SQL
 texts use `?` placeholders, which a dialect may rewrite once per text.
+`SqlStatements` is what any store's SQL runs on (the memory backends and the
+experience database's stores alike); `SqlCore` is a memory backend's.
 """
 
 from __future__ import annotations
@@ -14,7 +16,50 @@ from typing import Any
 Row = tuple[Any, ...]
 
 
-class SqlCore(ABC):
+class SqlStatements(ABC):
+    """What runs SQL on one connection: queries, statements, `IN` lists and transactions."""
+
+    __slots__ = ()
+
+    @abstractmethod
+    def rows(self, sql: str, args: Sequence[object] = ()) -> list[Row]:
+        """Run a query, every row."""
+
+    @abstractmethod
+    def run(self, sql: str, args: Sequence[object] = ()) -> int:
+        """Run a statement; the rows it changed."""
+
+    @abstractmethod
+    def run_many(self, sql: str, rows: Sequence[Sequence[object]]) -> None:
+        """Run a statement once per row."""
+
+    @abstractmethod
+    def in_list(self, column: str, keys: Sequence[object]) -> Iterator[tuple[str, list[object]]]:
+        """`column` restricted to `keys`: (condition, its arguments), one or more slices."""
+
+    @abstractmethod
+    def transaction(self) -> AbstractContextManager[None]: ...
+
+    def one(self, sql: str, args: Sequence[object] = ()) -> Row | None:
+        found = self.rows(sql, args)
+        return found[0] if found else None
+
+    def select_in(
+        self, sql: str, column: str, keys: Sequence[object], args: Sequence[object] = (), tail: str = ""
+    ) -> list[Row]:
+        """`sql` (which ends in a WHERE clause) AND `column` in `keys`, over as many slices as needed.
+
+        `args` are `sql`'s own arguments (a memory backend's: the space first), `tail` follows the condition.
+        """
+        found: list[Row] = []
+        if not keys:
+            return found
+        for condition, values in self.in_list(column, keys):
+            found.extend(self.rows(f"{sql} AND {condition}{tail}", [*args, *values]))
+        return found
+
+
+class SqlCore(SqlStatements):
     """The connection-facing half of a SQL backend."""
 
     __slots__ = ()
@@ -31,27 +76,8 @@ class SqlCore(ABC):
     def location(self) -> str: ...
 
     @abstractmethod
-    def rows(self, sql: str, args: Sequence[object] = ()) -> list[Row]:
-        """Run a query, every row."""
-
-    @abstractmethod
     def stream(self, sql: str, args: Sequence[object] = ()) -> Iterator[Row]:
         """Run a query, rows as they come (large scans)."""
-
-    @abstractmethod
-    def run(self, sql: str, args: Sequence[object] = ()) -> int:
-        """Run a statement; the rows it changed."""
-
-    @abstractmethod
-    def run_many(self, sql: str, rows: Sequence[Sequence[object]]) -> None:
-        """Run a statement once per row."""
-
-    @abstractmethod
-    def in_list(self, column: str, keys: Sequence[object]) -> Iterator[tuple[str, list[object]]]:
-        """`column` restricted to `keys`: (condition, its arguments), one or more slices."""
-
-    @abstractmethod
-    def transaction(self) -> AbstractContextManager[None]: ...
 
     @abstractmethod
     def write(self) -> AbstractContextManager[None]:
@@ -83,21 +109,3 @@ class SqlCore(ABC):
     def refresh_statistics(self, added: int | None = None) -> None:
         """No statistics to refresh (a dialect that keeps them overrides this)."""
         return None
-
-    def one(self, sql: str, args: Sequence[object] = ()) -> Row | None:
-        found = self.rows(sql, args)
-        return found[0] if found else None
-
-    def select_in(
-        self, sql: str, column: str, keys: Sequence[object], args: Sequence[object] = (), tail: str = ""
-    ) -> list[Row]:
-        """`sql` (which ends in a WHERE clause) AND `column` in `keys`, over as many slices as needed.
-
-        `args` are `sql`'s own arguments (the space first), `tail` follows the condition.
-        """
-        found: list[Row] = []
-        if not keys:
-            return found
-        for condition, values in self.in_list(column, keys):
-            found.extend(self.rows(f"{sql} AND {condition}{tail}", [*args, *values]))
-        return found

@@ -27,6 +27,7 @@ from zerolang.storage.sql import SqlBackend
 from zerolang.storage.sql.alongside import MIN_ROWS, Alongside
 from zerolang.storage.sql.records import INSERTED
 from zerolang.storage.sqlite.checkpoints import Checkpointer
+from zerolang.storage.sqlite.statements import SqliteStatements, bound
 from zerolang.util.errors import ZeroError
 from zerolang.util.spaces import DEFAULT_SPACE, check_space
 
@@ -36,11 +37,12 @@ IN_CHUNK = 5000  # keys per `IN (...)`: few statements a batch, under the 32,766
 ENGINE_ERRORS.append(sqlite3.Error)
 
 
-class SqliteBackend(SqlBackend):
+class SqliteBackend(SqliteStatements, SqlBackend):
     __slots__ = ("_bulky", "_checkpoints", "_location", "_owner", "_space", "_timeout", "connection")
 
     kind = "sqlite"
     greatest = "max"
+    chunk = IN_CHUNK
 
     def __init__(self, connection: sqlite3.Connection, location: str, space: str, owner: bool) -> None:
         self.connection = connection
@@ -209,13 +211,13 @@ class SqliteBackend(SqlBackend):
 
     def rows(self, sql: str, args: Sequence[object] = ()) -> list[tuple[Any, ...]]:
         try:
-            return self.connection.execute(sql, _bound(args)).fetchall()
+            return self.connection.execute(sql, bound(args)).fetchall()
         except sqlite3.OperationalError as error:
             raise self._damaged(error) from None
 
     def stream(self, sql: str, args: Sequence[object] = ()) -> Iterator[tuple[Any, ...]]:
         try:
-            cursor = self.connection.execute(sql, _bound(args))
+            cursor = self.connection.execute(sql, bound(args))
         except sqlite3.OperationalError as error:
             raise self._damaged(error) from None
         try:
@@ -235,17 +237,6 @@ class SqliteBackend(SqlBackend):
             f"{self._location}: a damaged store: a row holds text that is not UTF-8 ({error});"
             " `zero memory check` lists it"
         )
-
-    def run(self, sql: str, args: Sequence[object] = ()) -> int:
-        return self.connection.execute(sql, _bound(args)).rowcount
-
-    def run_many(self, sql: str, rows: Sequence[Sequence[object]]) -> None:
-        self.connection.executemany(sql, rows)
-
-    def in_list(self, column: str, keys: Sequence[object]) -> Iterator[tuple[str, list[object]]]:
-        for start in range(0, len(keys), IN_CHUNK):
-            chunk = _bound(keys[start : start + IN_CHUNK])
-            yield f"{column} IN ({','.join('?' * len(chunk))})", chunk
 
     # ---- writing ----------------------------------------------------------------------------
 
@@ -362,13 +353,6 @@ class SqliteBackend(SqlBackend):
         return f"SqliteBackend({self._location!r}, space={self._space!r})"
 
 
-def _bound(values: Sequence[object]) -> list[object]:
-    """`values` to bind, `bytes` as `bytearray`: the `sqlite3` module (3.11) binds a `bytearray` at once
-    but first looks a `bytes` up in its adapter registry, about 1 us per value, which is most of the cost
-    of an `IN` list of hashes. (Rows of `run_many` are left as they are: few, or short.)"""
-    return [bytearray(value) if type(value) is bytes else value for value in values]
-
-
 # Per staged table, the columns holding a hash (`bytes`).
 _HASHES = {
     table: tuple(index for index, name in enumerate(names) if name == "hash" or name.endswith("_hash"))
@@ -377,8 +361,9 @@ _HASHES = {
 
 
 def _staged(table: str, rows: Sequence[Sequence[object]]) -> list[list[object]]:
-    """A plan's rows to stage, their hashes as `bytearray` (see `_bound`): converting a row costs about
-    0.8 us and saves about 0.6 us a hash in the binding (three hashes to a fact or an episode)."""
+    """A plan's rows to stage, their hashes as `bytearray` (see `statements.bound`): converting a row
+    costs about 0.8 us and saves about 0.6 us a hash in the binding (three hashes to a fact or an
+    episode)."""
     at = _HASHES[table]
     staged = []
     for row in rows:

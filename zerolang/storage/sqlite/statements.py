@@ -1,0 +1,39 @@
+"""The shared SQL's statements on a `sqlite3` connection: what every SQLite store runs its SQL with.
+
+An `IN` list is cut into slices of the store's `chunk` keys (one statement each).
+"""
+
+from __future__ import annotations
+
+import sqlite3
+from collections.abc import Iterator, Sequence
+
+from zerolang.storage.sql.core import SqlStatements
+
+
+class SqliteStatements(SqlStatements):
+    """Statements on `connection` (autocommit); a subclass holds it (its own slot), says its `chunk`
+    and how it reads rows."""
+
+    __slots__ = ()
+
+    connection: sqlite3.Connection
+    chunk: int  # keys per `IN (...)`
+
+    def run(self, sql: str, args: Sequence[object] = ()) -> int:
+        return self.connection.execute(sql, bound(args)).rowcount
+
+    def run_many(self, sql: str, rows: Sequence[Sequence[object]]) -> None:
+        self.connection.executemany(sql, rows)
+
+    def in_list(self, column: str, keys: Sequence[object]) -> Iterator[tuple[str, list[object]]]:
+        for start in range(0, len(keys), self.chunk):
+            chunk = bound(keys[start : start + self.chunk])
+            yield f"{column} IN ({','.join('?' * len(chunk))})", chunk
+
+
+def bound(values: Sequence[object]) -> list[object]:
+    """`values` to bind, `bytes` as `bytearray`: the `sqlite3` module (3.11) binds a `bytearray` at once
+    but first looks a `bytes` up in its adapter registry, about 1 us per value, which is most of the cost
+    of an `IN` list of hashes. (Rows of `run_many` are left as they are: few, or short.)"""
+    return [bytearray(value) if type(value) is bytes else value for value in values]
