@@ -20,8 +20,17 @@ def checks(sql: str) -> list[str]:
     return found
 
 
+def module(sql: str) -> str | None:
+    """A virtual table's module and arguments (`fts5(...)`), spaces folded; None for a table."""
+    match = re.match(
+        r"\s*CREATE\s+VIRTUAL\s+TABLE\s+.*?\bUSING\s+(.*)$", sql, flags=re.IGNORECASE | re.DOTALL
+    )
+    return None if match is None else re.sub(r"\s*([(),])\s*", r"\1", " ".join(match[1].split()))
+
+
 def sqlite_schema(connection: sqlite3.Connection) -> dict[str, Any]:
-    """Every table's columns, keys, checks, indexes and rowid form, and the planner statistics."""
+    """Every table's columns, keys, checks, indexes, rowid form and virtual table module, and the
+    planner statistics."""
     tables: dict[str, Any] = {}
     rows = connection.execute("SELECT name, sql FROM sqlite_schema WHERE type = 'table' ORDER BY name")
     for name, sql in rows.fetchall():
@@ -40,8 +49,12 @@ def sqlite_schema(connection: sqlite3.Connection) -> dict[str, Any]:
             "without_rowid": "WITHOUT ROWID" in sql.upper(),
             "autoincrement": "AUTOINCREMENT" in sql.upper(),
             "indexes": indexes,
+            "module": module(sql),
         }
-    statistics = sorted(connection.execute("SELECT tbl, idx, stat FROM sqlite_stat1").fetchall())
+    analysed = connection.execute("SELECT 1 FROM sqlite_schema WHERE name = 'sqlite_stat1'").fetchone()
+    statistics = (
+        sorted(connection.execute("SELECT tbl, idx, stat FROM sqlite_stat1").fetchall()) if analysed else []
+    )
     return {"tables": tables, "statistics": statistics}
 
 
@@ -53,7 +66,8 @@ def postgres_schema(connection: Any) -> dict[str, Any]:
 
     columns = rows(
         "SELECT table_name, column_name, ordinal_position, data_type, is_nullable, column_default,"
-        " is_identity, collation_name FROM information_schema.columns WHERE table_schema = current_schema()"
+        " is_identity, collation_name, is_generated, generation_expression"
+        " FROM information_schema.columns WHERE table_schema = current_schema()"
     )
     constraints = rows(
         "SELECT c.conrelid::regclass::text, c.contype, pg_get_constraintdef(c.oid) FROM pg_constraint c"

@@ -1,10 +1,12 @@
-"""The memory store's schema and its one migration history, as every engine runs them.
+"""The stores' schemas (the memory store's and its one migration history, the experience
+database's tables), as every engine runs them.
 
 The schema is defined once (`tables`, SQLAlchemy Core) and so is its history (`history`):
 `python -m zerolang.storage.schema.render` renders both for each engine into
 `rendered.json`, which is all this module reads, so opening or creating a store never
 imports SQLAlchemy. An engine asks `plan(dialect, stored)` what to run for the version
-its store records.
+its store records; the experience and conversation stores ask `store_tables(dialect, store)` for
+the statements that make their tables (`experience_tables`).
 
 PostgreSQL stores written before the two engines shared one history count their
 versions 1 to 9; their numbers map onto the shared history (`_POSTGRES_BEFORE`), and
@@ -97,3 +99,26 @@ def plan(dialect: str, stored: int, *, location: str) -> Plan:
         if number > version
     )
     return Plan(version, newest, (), steps)
+
+
+EXPERIENCES = "experiences"
+CONVERSATIONS = "conversations"
+"""The experience database's two stores, by the names `store_tables` knows them."""
+
+
+@dataclass(frozen=True, slots=True)
+class StoreTables:
+    """What makes the tables of one of the experience database's stores (`experiences`,
+    `conversations`): statements safe to run on a database that holds some of them already."""
+
+    tables: tuple[str, ...]  # every table the statements make
+    create: tuple[str, ...]
+    version: int | None  # the schema version the store records (SQLite's experiences), None if none
+
+
+def store_tables(dialect: str, store: str) -> StoreTables:
+    """The tables of `store` (`EXPERIENCES` or `CONVERSATIONS`) as `dialect` makes them."""
+    engines = _rendered()["engines"]
+    assert isinstance(engines, dict)
+    rendered = engines[dialect][store]
+    return StoreTables(tuple(rendered["tables"]), tuple(rendered["create"]), rendered.get("version"))

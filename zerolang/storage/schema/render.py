@@ -2,8 +2,9 @@
 
     python -m zerolang.storage.schema.render
 
-writes `zerolang/storage/schema/rendered.json` from `tables` and `history`, which are
-SQLAlchemy Core; the engines read only that file, so a store opens without SQLAlchemy.
+writes `zerolang/storage/schema/rendered.json` from `tables` and `history` (the memory store)
+and `experience_tables` (the experience database's two stores), which are SQLAlchemy Core; the
+engines read only that file, so a store opens without SQLAlchemy.
 `tests/storage/test_schema.py` checks the file is up to date and every released step unchanged.
 """
 
@@ -15,6 +16,8 @@ from pathlib import Path
 from sqlalchemy.dialects import postgresql, sqlite
 from sqlalchemy.engine.interfaces import Dialect
 
+from zerolang.storage.schema import CONVERSATIONS, EXPERIENCES, experience_tables
+from zerolang.storage.schema.experience_tables import EXPERIENCE_VERSION
 from zerolang.storage.schema.history import FIRST, HISTORY, LATEST, create
 from zerolang.storage.schema.tables import DIALECTS, GRANTS, POSTGRESQL, SQLITE, metadata
 
@@ -26,7 +29,9 @@ _COMPILERS: dict[str, Dialect] = {
 
 
 def render() -> dict[str, object]:
-    """Every engine's statements: `create` (a new store at `latest`) and each step's, by version."""
+    """Every engine's statements: for the memory store, `create` (a new store at `latest`) and each
+    step's, by version; for the experience database's stores, `experiences` and `conversations`
+    (`_store`)."""
     engines: dict[str, object] = {}
     for dialect in DIALECTS:
         schema, compiler = metadata(dialect), _COMPILERS[dialect]
@@ -42,8 +47,20 @@ def render() -> dict[str, object]:
                 if step.version > FIRST[dialect]
             },
             "titles": {str(step.version): step.title for step in HISTORY if dialect in step.dialects},
+            **{store: _store(store, dialect, compiler) for store in (EXPERIENCES, CONVERSATIONS)},
         }
     return {"latest": LATEST, "engines": engines}
+
+
+def _store(store: str, dialect: str, compiler: Dialect) -> dict[str, object]:
+    """One of the experience database's stores: its tables' names, the statements that make them,
+    and the schema version where the store records one (SQLite's experiences)."""
+    version = {"version": EXPERIENCE_VERSION} if store == EXPERIENCES and dialect == SQLITE else {}
+    return {
+        **version,
+        "tables": experience_tables.names(store, dialect),
+        "create": experience_tables.create(store, dialect, compiler),
+    }
 
 
 def text() -> str:

@@ -1,0 +1,218 @@
+"""The experience database's tables, once, for every engine: SQLAlchemy Core, rendered per dialect.
+
+The experience database holds what `zero capture` and `zero recall` keep (turns,
+experiences, concepts, the edges between them, the terms a forget blocked: `exp_*`) and
+what `zero convo` keeps (`convo_entry`); its two stores (`zerolang.storage.sql.experiences`,
+`zerolang.storage.sql.conversations`) create their tables with the statements rendered
+from here. What differs between engines is chosen here by name, each with its reason:
+
+- **full text**: SQLite indexes with FTS5 tables beside the rows (`exp_fts`, external
+  content over `exp_experience` by its rowid `seq`; `exp_turn_fts`, a turn's layers as one
+  document; `convo_fts`, by `convo_entry.seq`), all tokenized `porter unicode61` without
+  diacritics. PostgreSQL keeps `tsvector`s with the `english` configuration in columns
+  with GIN indexes: `exp_experience.doc` generated from `who` (weight B) and `what` (A),
+  `exp_turn_doc`, and `convo_entry.doc`, which the store writes;
+- **row ids**: SQLite's rowid (`seq`, `INTEGER PRIMARY KEY`) is what its full-text rows
+  point at; PostgreSQL numbers experiences with a `BIGSERIAL` (the order of capture) and
+  keys a conversation entry by its key alone;
+- **SQLite tables are `WITHOUT ROWID`** where the key is the whole row's point (edges,
+  blocked terms), and a text primary key is not declared `NOT NULL` there, as SQLite
+  always had it (a rowid table admits a NULL key; PostgreSQL's keys are never NULL);
+- **numbers** are `REAL` / `DOUBLE PRECISION`;
+- **the schema version** is recorded in SQLite's `exp_meta` (`EXPERIENCE_VERSION`);
+  PostgreSQL's tables record none.
+
+Every statement is `IF NOT EXISTS`: a store runs them on a database that may already hold
+the other store's tables (both live in one file or schema), and an older SQLite store at
+version 1 may lack `exp_forgotten`, which came later without a new number. These are the
+tables every release wrote: `tests/storage/test_experience_schema.py` compares a store
+made from them with one an older release made. Only the renderer imports this module.
+"""
+
+from __future__ import annotations
+
+from sqlalchemy import (
+    BigInteger,
+    Column,
+    Computed,
+    Index,
+    Integer,
+    MetaData,
+    PrimaryKeyConstraint,
+    Table,
+    Text,
+)
+from sqlalchemy.dialects.postgresql import TSVECTOR
+from sqlalchemy.engine.interfaces import Dialect
+from sqlalchemy.schema import CreateIndex, CreateTable, SchemaItem
+from sqlalchemy.types import DOUBLE_PRECISION, REAL, TypeEngine
+
+from zerolang.storage.schema import EXPERIENCES
+from zerolang.storage.schema.history import ddl
+from zerolang.storage.schema.tables import DIALECTS, SQLITE
+
+EXPERIENCE_VERSION = 1
+"""The experience schema a SQLite store records in `exp_meta` (a newer one is refused)."""
+
+_TOKENS = "tokenize='porter unicode61 remove_diacritics 2'"
+_EXPERIENCE_DOC = (
+    "setweight(to_tsvector('english', who), 'B') || setweight(to_tsvector('english', what), 'A')"
+)
+
+
+def _text(name: str, *, nullable: bool = False) -> Column[str]:
+    return Column(name, Text(), nullable=nullable)
+
+
+def _key(name: str) -> Column[str]:
+    """A text primary key as every release declared it: not `NOT NULL` (see the module's notes)."""
+    return Column(name, Text(), primary_key=True, nullable=True)
+
+
+def _rowid() -> Column[int]:
+    """SQLite's rowid as the column `seq` (`INTEGER PRIMARY KEY`): what its FTS5 rows point at."""
+    return Column("seq", Integer(), primary_key=True, nullable=True, autoincrement=True)
+
+
+def _unique(name: str) -> Column[str]:
+    return Column(name, Text(), nullable=False, unique=True)
+
+
+def _number(dialect: str) -> TypeEngine[float]:
+    return REAL() if dialect == SQLITE else DOUBLE_PRECISION()
+
+
+def _table(dialect: str, schema: MetaData, name: str, *items: SchemaItem) -> Table:
+    """A table whose key is the row's point: on SQLite `WITHOUT ROWID`."""
+    if dialect == SQLITE:
+        return Table(name, schema, *items, sqlite_with_rowid=False)
+    return Table(name, schema, *items)
+
+
+def experiences(dialect: str) -> MetaData:
+    """Every table of the experience store, as `dialect` keeps it (SQLite's FTS5 tables: `full_text`)."""
+    if dialect not in DIALECTS:
+        raise ValueError(f"no such dialect: {dialect}")
+    sqlite = dialect == SQLITE
+    schema = MetaData()
+    if sqlite:
+        Table("exp_meta", schema, _key("key"), _text("value"))
+    turns = Table(
+        "exp_turn",
+        schema,
+        _key("id"),
+        _text("session"),
+        Column("position", Integer(), nullable=False),
+        _text("key"),
+        _text("at", nullable=True),
+    )
+    Index("exp_turn_session", turns.c.session, turns.c.position)
+    doc: tuple[SchemaItem, ...] = ()
+    if sqlite:
+        seq = _rowid()
+    else:
+        seq = Column("seq", BigInteger(), primary_key=True, autoincrement=True)
+        doc = (Column("doc", TSVECTOR(), Computed(_EXPERIENCE_DOC, persisted=True)),)
+    rows = Table(
+        "exp_experience",
+        schema,
+        seq,
+        _unique("id"),
+        _text("layer"),
+        _text("who"),
+        _text("what"),
+        _text("at", nullable=True),
+        _text("session"),
+        _text("turn"),
+        Column("position", Integer(), nullable=False),
+        Column("ordinal", Integer(), nullable=False),
+        _text("affect"),
+        _text("sources"),
+        *doc,
+    )
+    Index("exp_experience_turn", rows.c.turn)
+    if not sqlite:
+        Index("exp_experience_doc", rows.c.doc, postgresql_using="gin")
+        turn_docs = Table("exp_turn_doc", schema, _key("turn"), Column("doc", TSVECTOR(), nullable=False))
+        Index("exp_turn_doc_doc", turn_docs.c.doc, postgresql_using="gin")
+    Table("exp_concept", schema, _key("id"), _text("label"))
+    edges = _table(
+        dialect,
+        schema,
+        "exp_edge",
+        _text("src"),
+        _text("kind"),
+        _text("dst"),
+        Column("weight", _number(dialect), nullable=False),
+        PrimaryKeyConstraint("src", "kind", "dst"),
+    )
+    Index("exp_edge_dst", edges.c.dst, edges.c.kind)
+    # Terms a memory forget blocked (hashes only, see zerolang.experience.forgotten); also read by convo.
+    _table(
+        dialect,
+        schema,
+        "exp_forgotten",
+        _text("tombstone"),
+        _text("term"),
+        Column("words", Integer(), nullable=False),
+        PrimaryKeyConstraint("tombstone", "term"),
+    )
+    return schema
+
+
+def conversations(dialect: str) -> MetaData:
+    """The conversation store's table, as `dialect` keeps it (SQLite's FTS5 table: `full_text`)."""
+    if dialect not in DIALECTS:
+        raise ValueError(f"no such dialect: {dialect}")
+    schema = MetaData()
+    sqlite = dialect == SQLITE
+    keys: tuple[SchemaItem, ...] = (_rowid(), _unique("key")) if sqlite else (_key("key"),)
+    doc: tuple[SchemaItem, ...] = () if sqlite else (Column("doc", TSVECTOR(), nullable=False),)
+    expires = Column("expires_at", _number(dialect), nullable=True)
+    entries = Table("convo_entry", schema, *keys, _text("value"), expires, *doc)
+    if not sqlite:
+        Index("convo_entry_doc", entries.c.doc, postgresql_using="gin")
+    return schema
+
+
+def _fts5(name: str, *arguments: str) -> tuple[str, str]:
+    """An FTS5 table of `arguments` (columns, options), tokenized as every full-text table is."""
+    return name, f"CREATE VIRTUAL TABLE IF NOT EXISTS {name} USING fts5({', '.join([*arguments, _TOKENS])})"
+
+
+def full_text(store: str, dialect: str) -> dict[str, str]:
+    """SQLite's FTS5 tables of `store`, by name (SQLAlchemy has no words for them); PostgreSQL's
+    full text lives in the tables' `tsvector` columns."""
+    if dialect != SQLITE:
+        return {}
+    if store == EXPERIENCES:
+        return dict(
+            [
+                _fts5("exp_turn_fts", "turn UNINDEXED", "what"),
+                _fts5("exp_fts", "who", "what", "content='exp_experience'", "content_rowid='seq'"),
+            ]
+        )
+    return dict([_fts5("convo_fts", "text")])
+
+
+def _metadata(store: str, dialect: str) -> MetaData:
+    return experiences(dialect) if store == EXPERIENCES else conversations(dialect)
+
+
+def names(store: str, dialect: str) -> list[str]:
+    """Every table of `store`, full-text tables included."""
+    return [*_metadata(store, dialect).tables, *full_text(store, dialect)]
+
+
+def create(store: str, dialect: str, compiler: Dialect) -> list[str]:
+    """What makes `store`'s tables in a database that may hold some of them: every table with its
+    indexes, the full-text tables, and on SQLite the experience schema's version."""
+    out: list[str] = []
+    for table in _metadata(store, dialect).tables.values():
+        out.append(ddl(CreateTable(table, if_not_exists=True), compiler))
+        indexes = sorted(table.indexes, key=lambda index: str(index.name))
+        out.extend(ddl(CreateIndex(index, if_not_exists=True), compiler) for index in indexes)
+    out.extend(full_text(store, dialect).values())
+    if store == EXPERIENCES and dialect == SQLITE:
+        out.append(f"INSERT OR REPLACE INTO exp_meta (key, value) VALUES ('schema', '{EXPERIENCE_VERSION}')")
+    return out
