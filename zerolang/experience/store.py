@@ -1,8 +1,8 @@
 """The one interface experiential memory stores through.
 
 Capture writes a `CaptureBatch`; recall reads through the narrow queries below.
-`zerolang.storage.sqlite.experience.SqliteExperienceStore` implements it (FTS5 bm25); a PostgreSQL
-implementation needs the same methods (full text by `ts_rank`). Ids are hex
+`zerolang.storage.sql.experiences.SqlExperienceStore` implements it once for every engine
+(full text by FTS5 bm25 on SQLite, `ts_rank` on PostgreSQL). Ids are hex
 SHA-256 strings; search scores are "higher is better" and comparable only
 within one result list.
 """

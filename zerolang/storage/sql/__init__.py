@@ -1,12 +1,16 @@
-"""The SQL SQLite and PostgreSQL share, written once with `?` placeholders (see `core.SqlCore`).
+"""The SQL SQLite and PostgreSQL share, written once with `?` placeholders (see `core`).
 
-- `core`: connection-independent helpers every part uses (`_rows`, `_in`, the space);
+- `core`: what every part runs its SQL on (`SqlStatements`; a memory backend's `SqlCore`);
 - `records`: writing records by the merge plan, and every read of concepts, facts, episodes;
 - `tiers`: working memory, access counts, semantic memory, pruning;
 - `checks`: the raw scans `zerolang.knowledge.check` verifies;
 - `forgetting`: tombstones, removing what they forget and blocking its return;
 - `temporal`: bi-temporal fact times and the fact history log;
-- `index`: the archive's summary index (`memory_index`), the backend's `.index`.
+- `index`: the archive's summary index (`memory_index`), the backend's `.index`;
+- `database`, `fulltext`: the experience database as its stores see it, and what an engine's
+  full text gives them;
+- `experiences`, `conversations`: the experience store and the conversation store, once for
+  every engine.
 """
 
 from __future__ import annotations

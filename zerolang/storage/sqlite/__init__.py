@@ -1,7 +1,8 @@
 """The embedded backend: one SQLite file (WAL, foreign keys declared, checked by `check`) or `:memory:`.
 
 - `backend`: `SqliteBackend`, the shared SQL on a `sqlite3` connection;
-- `migrations`: the schema as numbered migrations;
+- `statements`: running the shared SQL on a `sqlite3` connection;
+- `database`, `fulltext`, `experience`, `convo`: the experience database (FTS5), its two stores;
 - `state`: the key-value store `zero run --state FILE` keeps `LoadState`/`SaveState` data in.
 """
 

@@ -1,0 +1,73 @@
+"""The experience database in a PostgreSQL schema of its own: what its two stores run on.
+
+Each store connects (psycopg 3, autocommit) to the schema the caller names, creating it
+and the store's tables if they are missing (`zerolang.storage.schema.store_tables`), and
+keeps its search_path there.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterator
+from contextlib import contextmanager
+from typing import TYPE_CHECKING, Any
+
+from zerolang.storage.postgres.statements import PsycopgStatements
+from zerolang.storage.schema import store_tables
+from zerolang.storage.sql.database import SqlDatabase
+from zerolang.util.errors import ZeroError
+
+if TYPE_CHECKING:
+    from psycopg import Connection
+
+_SCHEMA_NAME = re.compile(r"[a-z_][a-z0-9_]{0,62}")
+
+
+class PostgresDatabase(PsycopgStatements, SqlDatabase):
+    """One autocommit connection whose search_path is the experience database's schema."""
+
+    __slots__ = ("_sql", "connection")
+
+    dialect = "postgresql"
+
+    def __init__(self, connection: Connection[Any]) -> None:
+        self.connection = connection
+        self._sql = {}
+
+    @classmethod
+    def connect(cls, dsn: str, schema: str, store: str) -> PostgresDatabase:
+        """A connection to `schema` after creating it and `store`'s tables where missing, in one
+        transaction; a ZeroError for a bad name, no server or no psycopg."""
+        try:
+            import psycopg
+        except ImportError:
+            raise ZeroError("PostgreSQL needs psycopg 3: pip install 'zerolang[postgres]'") from None
+
+        if not _SCHEMA_NAME.fullmatch(schema):
+            raise ZeroError(f"schema {schema!r}: use lowercase letters, digits and _")
+        try:
+            connection = psycopg.connect(dsn, autocommit=True)
+        except psycopg.Error as error:
+            reason = " ".join(str(error).split())
+            raise ZeroError(f"cannot connect to PostgreSQL ({reason})") from None
+        db = cls(connection)
+        with db.transaction():
+            db.run(f"CREATE SCHEMA IF NOT EXISTS {schema}")
+            db.run(f"SET search_path TO {schema}")
+            for statement in store_tables(cls.dialect, store).create:
+                db.run(statement)
+        return db
+
+    @contextmanager
+    def transaction(self) -> Iterator[None]:
+        with self.connection.transaction():
+            yield
+
+    def has_table(self, name: str) -> bool:
+        return self.rows("SELECT to_regclass(?) IS NOT NULL", (name,))[0][0] is True
+
+    def erase_freed(self) -> None:
+        """Nothing: the server reuses dead rows' space itself (autovacuum)."""
+
+    def close(self) -> None:
+        self.connection.close()

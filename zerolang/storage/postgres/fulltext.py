@@ -1,0 +1,83 @@
+"""Full text in PostgreSQL: `tsvector`s ranked by `ts_rank`, for experiences and conversation entries.
+
+Text is indexed with the `english` configuration (stemmed, stopwords dropped), in columns
+with GIN indexes (`zerolang.storage.schema.experience_tables`): each experience's `doc` is
+generated from its `who` (weight B) and `what` (A), each turn's layers together are one
+`exp_turn_doc`, and each conversation entry's text is its `doc`. A query ORs its words for
+`websearch_to_tsquery` (quotes and operators in a word are dropped).
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+
+from zerolang.storage.sql.database import SqlDatabase
+from zerolang.storage.sql.fulltext import Ranked
+
+
+def _ts_rank(table: str) -> Ranked:
+    """The `doc` column of `table`."""
+    return Ranked(f"{table}, websearch_to_tsquery('english', ?) q", "doc @@ q", "ts_rank(doc, q)")
+
+
+class TsVector:
+    """PostgreSQL's `ExperienceText` and `EntryText` (`zerolang.storage.sql`): stateless. Where the
+    text lives in the row itself, indexing and dropping it take nothing more."""
+
+    __slots__ = ()
+
+    experiences_index = _ts_rank("exp_experience")
+    turns_index = _ts_rank("exp_turn_doc")
+    entries_index = _ts_rank("convo_entry")
+    code_points = '"C"'
+
+    def query(self, terms: Sequence[str]) -> str:
+        return " OR ".join(sorted({re.sub(r"[^\w'-]", "", term) for term in terms} - {""}))
+
+    # ---- experiences ----------------------------------------------------------------------------
+
+    def index_experience(self, db: SqlDatabase, ident: str) -> None:
+        """Nothing: `exp_experience.doc` is generated."""
+
+    def unindex_experience(self, db: SqlDatabase, ident: str) -> None:
+        """Nothing: `exp_experience.doc` goes with its row."""
+
+    def index_turn(self, db: SqlDatabase, turn: str, text: str) -> None:
+        db.run(
+            "INSERT INTO exp_turn_doc (turn, doc) VALUES (?, to_tsvector('english', ?))"
+            " ON CONFLICT (turn) DO UPDATE SET doc = excluded.doc",
+            (turn, text),
+        )
+
+    def unindex_turn(self, db: SqlDatabase, turn: str) -> None:
+        db.run("DELETE FROM exp_turn_doc WHERE turn = ?", (turn,))
+
+    def optimize_experiences(self, db: SqlDatabase) -> None:
+        """Nothing to rewrite: the text is in the rows, and the server vacuums the dead ones."""
+
+    # ---- conversation entries -------------------------------------------------------------------
+
+    def insert_entry(
+        self, db: SqlDatabase, key: str, value: str, expires_at: float | None, text: str
+    ) -> None:
+        db.run(
+            "INSERT INTO convo_entry (key, value, expires_at, doc)"
+            " VALUES (?, ?, ?, to_tsvector('english', ?))",
+            (key, value, expires_at, text),
+        )
+
+    def unindex_entries(self, db: SqlDatabase, condition: str, args: tuple[object, ...]) -> None:
+        """Nothing: an entry's `doc` goes with its row."""
+
+    def reindex_entry(self, db: SqlDatabase, key: str, text: str) -> None:
+        db.run(
+            "UPDATE convo_entry SET doc = to_tsvector('english', ?) WHERE key = ? AND doc <> ''::tsvector",
+            (text, key),
+        )
+
+    def optimize_entries(self, db: SqlDatabase) -> None:
+        """Nothing to rewrite: the text is in the rows, and the server vacuums the dead ones."""
+
+
+TSVECTOR = TsVector()

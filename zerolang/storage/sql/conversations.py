@@ -1,0 +1,146 @@
+"""The conversation store (`zerolang.convo.store.EntryStore`) in the shared SQL: table `convo_entry`.
+
+The only SQL for conversation entries: keyed JSON values with an optional expiry and a
+text that search matches. It runs on an experience database (`database.SqlDatabase`) and
+leaves the full text to the engine's `EntryText` (SQLite FTS5 ranked by bm25, PostgreSQL
+`tsvector`s ranked by `ts_rank`). A key prefix is matched with `LIKE`, its wildcards escaped;
+an expired entry is never read, and is deleted where it is met (`get`, `cleanup`).
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Sequence
+from typing import Any, Protocol
+
+from zerolang.experience.forgotten import Forgotten, entry_text, scrub
+from zerolang.storage.sql.database import DatabaseStore, SqlDatabase
+from zerolang.storage.sql.fulltext import Ranked
+
+_UNDER = "key LIKE ? ESCAPE '\\'"
+_LIVE = "(expires_at IS NULL OR expires_at > ?)"
+
+
+class EntryText(Protocol):
+    """How an engine indexes and searches the conversation entries' full text."""
+
+    entries_index: Ranked
+    """The entries (`convo_entry`) by their text."""
+
+    code_points: str
+    """The collation that orders text by code point (how `keys` are sorted)."""
+
+    def query(self, terms: Sequence[str]) -> str:
+        """The search that matches any of `terms`, as the engine's full text reads it ("" for none)."""
+        ...
+
+    def insert_entry(
+        self, db: SqlDatabase, key: str, value: str, expires_at: float | None, text: str
+    ) -> None:
+        """Insert an entry (there is none with its key) and index `text` for it."""
+        ...
+
+    def unindex_entries(self, db: SqlDatabase, condition: str, args: tuple[object, ...]) -> None:
+        """Drop the text of the entries `condition` selects from the index (before their rows go)."""
+        ...
+
+    def reindex_entry(self, db: SqlDatabase, key: str, text: str) -> None:
+        """Index `text` for the entry in place of what it had, unless it had no text (it keeps none)."""
+        ...
+
+    def optimize_entries(self, db: SqlDatabase) -> None:
+        """At the end of an erasure's transaction: rewrite the index so no erased text stays in it."""
+        ...
+
+
+def _like(prefix: str) -> str:
+    """The `LIKE` pattern of the keys under `prefix` (its `\\`, `%` and `_` taken literally)."""
+    return prefix.replace("\\", "\\\\").replace("%", "\\%").replace("_", "\\_") + "%"
+
+
+class SqlEntryStore(DatabaseStore[EntryText]):
+    """A conversation entry store on an experience database (closing it closes the database)."""
+
+    __slots__ = ()
+
+    def _remove(self, condition: str, args: tuple[object, ...]) -> int:
+        """Delete the entries `condition` selects, text and all (inside a transaction); how many."""
+        self.text.unindex_entries(self.db, condition, args)
+        return self.db.run(f"DELETE FROM convo_entry WHERE {condition}", args)
+
+    def put(self, key: str, value: dict[str, Any], *, text: str, expires_at: float | None) -> None:
+        with self.db.transaction():
+            self._remove("key = ?", (key,))
+            self.text.insert_entry(self.db, key, json.dumps(value, ensure_ascii=False), expires_at, text)
+
+    def get(self, key: str, *, now: float) -> dict[str, Any] | None:
+        row = self.db.one("SELECT value, expires_at FROM convo_entry WHERE key = ?", (key,))
+        if row is None:
+            return None
+        if row[1] is not None and row[1] <= now:
+            with self.db.transaction():
+                self._remove("key = ? AND expires_at <= ?", (key, now))
+            return None
+        value = json.loads(row[0])
+        return value if isinstance(value, dict) else None
+
+    def keys(self, prefix: str, *, now: float) -> list[str]:
+        rows = self.db.rows(
+            f"SELECT key FROM convo_entry WHERE {_UNDER} AND {_LIVE}"
+            f" ORDER BY key COLLATE {self.text.code_points}",
+            (_like(prefix), now),
+        )
+        return [str(key) for (key,) in rows]
+
+    def cleanup(self, prefix: str, *, now: float) -> int:
+        with self.db.transaction():
+            return self._remove(f"{_UNDER} AND expires_at <= ?", (_like(prefix), now))
+
+    def delete(self, prefix: str) -> int:
+        with self.db.transaction():
+            return self._remove(_UNDER, (_like(prefix),))
+
+    def search(self, prefix: str, words: list[str], limit: int, *, now: float) -> list[tuple[str, float]]:
+        """Best first, ties by key."""
+        query = self.text.query(words)
+        if not query:
+            return []
+        sql = self.text.entries_index.search("key", "key", f" AND {_UNDER} AND {_LIVE}")
+        rows = self.db.rows(sql, (query, _like(prefix), now, limit))
+        return [(str(key), float(score)) for key, score in rows]
+
+    # ---- forgetting: the terms live in the experience store's `exp_forgotten` (same database) ----
+
+    def forgotten_terms(self) -> list[tuple[str, int]]:
+        if not self.db.has_table("exp_forgotten"):
+            return []
+        rows = self.db.rows("SELECT DISTINCT term, words FROM exp_forgotten ORDER BY term")
+        return [(str(term), int(words)) for term, words in rows]
+
+    def erase_mentioning(self, forgotten: Forgotten) -> int:
+        """Drop the messages that mention a forgotten term from every entry (the whole entry when its
+        other fields do), full text included; then leave no freed storage holding the text. How many
+        entries changed."""
+        if not forgotten:
+            return 0
+        changed = 0
+        with self.db.transaction():
+            for key, raw in self.db.rows("SELECT key, value FROM convo_entry ORDER BY key"):
+                value = json.loads(raw)
+                if not isinstance(value, dict):
+                    continue
+                kept = scrub(value, forgotten)
+                if kept is value:
+                    continue
+                changed += 1
+                if kept is None:
+                    self._remove("key = ?", (key,))
+                    continue
+                self.db.run(
+                    "UPDATE convo_entry SET value = ? WHERE key = ?",
+                    (json.dumps(kept, ensure_ascii=False), key),
+                )
+                self.text.reindex_entry(self.db, key, entry_text(kept))
+            self.text.optimize_entries(self.db)
+        self.db.erase_freed()
+        return changed

@@ -1,0 +1,56 @@
+"""The experience database on one connection, and a store on it: what the two stores' shared SQL runs on.
+
+The experience store (`experiences`) and the conversation store (`conversations`) keep
+their tables in one database, a SQLite file or a PostgreSQL schema; each engine opens it
+its own way (`zerolang.storage.sqlite.database`, `zerolang.storage.postgres.database`) and
+the stores run the same SQL on it, written with `?` placeholders (`core.SqlStatements`),
+with the engine's full text beside it.
+"""
+
+from __future__ import annotations
+
+from abc import abstractmethod
+from typing import Generic, Self, TypeVar
+
+from zerolang.storage.sql.core import SqlStatements
+
+Text = TypeVar("Text")
+
+
+class SqlDatabase(SqlStatements):
+    """An open experience database: statements, transactions, and what an engine does apart."""
+
+    __slots__ = ()
+
+    dialect: str  # the engine's name in the rendered schema (`zerolang.storage.schema`)
+
+    @abstractmethod
+    def has_table(self, name: str) -> bool:
+        """Whether the database holds table `name` (where the stores look)."""
+
+    @abstractmethod
+    def erase_freed(self) -> None:
+        """After an erasure's transaction: leave no freed storage holding the erased text, where the
+        engine can (SQLite rewrites its file and empties the WAL; a server keeps its own)."""
+
+    @abstractmethod
+    def close(self) -> None: ...
+
+
+class DatabaseStore(Generic[Text]):
+    """A store on an experience database, `text` its engine's full text; closing it closes the database."""
+
+    __slots__ = ("db", "text")
+
+    def __init__(self, db: SqlDatabase, text: Text) -> None:
+        self.db = db
+        self.text = text
+
+    def close(self) -> None:
+        self.db.close()
+
+    def __enter__(self) -> Self:
+        return self
+
+    def __exit__(self, *exception: object) -> None:
+        self.close()

@@ -1,0 +1,279 @@
+"""The experience store (`zerolang.experience.store.ExperienceStore`) in the shared SQL: tables `exp_*`.
+
+The only SQL for experiences. It runs on an experience database (`database.SqlDatabase`)
+and leaves the full text to the engine's `ExperienceText`: SQLite indexes with FTS5 and
+ranks by bm25, PostgreSQL with `tsvector`s ranked by `ts_rank`. Each experience is
+indexed by its `who` and `what`, each turn by its layers' `what` together (one a line,
+in the order they were captured), re-indexed when the turn gains or loses a layer.
+Every write is one transaction.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Collection, Sequence
+from typing import Protocol
+
+from zerolang.experience.forgotten import Forgotten
+from zerolang.experience.model import Added, CaptureBatch, Experience, Layer
+from zerolang.storage.sql.core import Row
+from zerolang.storage.sql.database import DatabaseStore, SqlDatabase
+from zerolang.storage.sql.fulltext import Ranked
+
+_COLUMNS = "id, layer, who, what, at, session, turn, position, ordinal, affect, sources"
+_COUNTED = (
+    ("turns", "exp_turn"),
+    ("experiences", "exp_experience"),
+    ("concepts", "exp_concept"),
+    ("edges", "exp_edge"),
+)
+
+
+class ExperienceText(Protocol):
+    """How an engine indexes and searches the experiences' full text."""
+
+    experiences_index: Ranked
+    """The experiences (`exp_experience`) by their `who` and `what`."""
+
+    turns_index: Ranked
+    """The turns by their layers' `what` together (rows with a `turn` column)."""
+
+    def query(self, terms: Sequence[str]) -> str:
+        """The search that matches any of `terms`, as the engine's full text reads it ("" for none)."""
+        ...
+
+    def index_experience(self, db: SqlDatabase, ident: str) -> None:
+        """Index the experience just inserted (its `who` and `what`)."""
+        ...
+
+    def unindex_experience(self, db: SqlDatabase, ident: str) -> None:
+        """Drop the experience from the index (before its row is deleted)."""
+        ...
+
+    def index_turn(self, db: SqlDatabase, turn: str, text: str) -> None:
+        """(Re)index a turn as `text`, its layers together."""
+        ...
+
+    def unindex_turn(self, db: SqlDatabase, turn: str) -> None:
+        """Drop a turn that has no layer left from the index."""
+        ...
+
+    def optimize_experiences(self, db: SqlDatabase) -> None:
+        """At the end of an erasure's transaction: rewrite the indexes so no erased text stays in them."""
+        ...
+
+
+class SqlExperienceStore(DatabaseStore[ExperienceText]):
+    """An experience store on an experience database (closing it closes the database)."""
+
+    __slots__ = ()
+
+    # ---- writing ----------------------------------------------------------------------------
+
+    def add(self, batch: CaptureBatch) -> Added:
+        db = self.db
+        turns = experiences = concepts = edges = 0
+        with db.transaction():
+            for turn in batch.turns:
+                turns += db.run(
+                    "INSERT INTO exp_turn (id, session, position, key, at) VALUES (?, ?, ?, ?, ?)"
+                    " ON CONFLICT DO NOTHING",
+                    (turn.id, turn.session, turn.position, turn.key, turn.when),
+                )
+            for item in batch.experiences:
+                added = db.run(
+                    f"INSERT INTO exp_experience ({_COLUMNS}) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)"
+                    " ON CONFLICT DO NOTHING",
+                    (
+                        item.id,
+                        item.layer.value,
+                        item.who,
+                        item.what,
+                        item.when,
+                        item.session,
+                        item.turn,
+                        item.position,
+                        item.ordinal,
+                        json.dumps(item.affect, sort_keys=True),
+                        json.dumps(list(item.sources)),
+                    ),
+                )
+                if added:
+                    experiences += 1
+                    self.text.index_experience(db, item.id)
+            for turn_id in sorted({item.turn for item in batch.experiences}):
+                self._index_turn(turn_id)
+            for concept in batch.concepts:
+                concepts += db.run(
+                    "INSERT INTO exp_concept (id, label) VALUES (?, ?) ON CONFLICT DO NOTHING",
+                    (concept.id, concept.label),
+                )
+            for edge in batch.edges:
+                edges += db.run(
+                    "INSERT INTO exp_edge (src, kind, dst, weight) VALUES (?, ?, ?, ?)"
+                    " ON CONFLICT DO NOTHING",
+                    (edge.src, edge.kind.value, edge.dst, edge.weight),
+                )
+        return Added(turns, experiences, concepts, edges)
+
+    def _index_turn(self, turn: str) -> None:
+        """(Re)index a turn's text, all its layers in order, as one full-text document."""
+        rows = self.db.rows("SELECT what FROM exp_experience WHERE turn = ? ORDER BY seq", (turn,))
+        self.text.index_turn(self.db, turn, "\n".join(str(what) for (what,) in rows))
+
+    # ---- reading ----------------------------------------------------------------------------
+
+    def search(self, terms: Sequence[str], limit: int) -> list[tuple[str, float]]:
+        """Best first, ties in the order of capture."""
+        return self._search(self.text.experiences_index.search("id", "seq"), terms, limit)
+
+    def search_turns(self, terms: Sequence[str], limit: int) -> list[tuple[str, float]]:
+        """Best first, ties by turn id."""
+        return self._search(self.text.turns_index.search("turn", "turn"), terms, limit)
+
+    def _search(self, sql: str, terms: Sequence[str], limit: int) -> list[tuple[str, float]]:
+        query = self.text.query(terms)
+        if not query or limit <= 0:
+            return []
+        return [(str(ident), float(score)) for ident, score in self.db.rows(sql, (query, limit))]
+
+    def _rows_in(self, sql: str, column: str, keys: Collection[str], tail: str = "") -> list[Row]:
+        """`sql` WHERE `column` is one of `keys`, then `tail`: over as many slices as the engine takes."""
+        if not keys:
+            return []
+        return [
+            row
+            for condition, values in self.db.in_list(column, list(keys))
+            for row in self.db.rows(f"{sql} WHERE {condition}{tail}", values)
+        ]
+
+    def experiences(self, ids: Collection[str]) -> dict[str, Experience]:
+        rows = self._rows_in(f"SELECT {_COLUMNS} FROM exp_experience", "id", ids)
+        return {str(row[0]): _experience(row) for row in rows}
+
+    def experiences_of_turns(self, turn_ids: Collection[str]) -> list[Experience]:
+        rows = self._rows_in(f"SELECT {_COLUMNS} FROM exp_experience", "turn", turn_ids, " ORDER BY seq")
+        return [_experience(row) for row in rows]
+
+    def neighbour_turns(self, turn_ids: Collection[str]) -> list[tuple[str, str]]:
+        ids = list(turn_ids)
+        out: list[tuple[str, str]] = []
+        if not ids:
+            return out
+        for (sources, of_sources), (targets, of_targets) in zip(
+            self.db.in_list("src", ids), self.db.in_list("dst", ids), strict=True
+        ):
+            rows = self.db.rows(
+                f"SELECT src, dst FROM exp_edge WHERE kind = 'next' AND {sources}"
+                f" UNION ALL SELECT dst, src FROM exp_edge WHERE kind = 'next' AND {targets}",
+                [*of_sources, *of_targets],
+            )
+            out.extend((str(turn), str(other)) for turn, other in rows)
+        return out
+
+    def mentions_of(self, experience_ids: Collection[str]) -> list[tuple[str, str, float]]:
+        rows = self._mentions("src, dst, weight", "src", experience_ids)
+        return [(str(src), str(dst), float(weight)) for src, dst, weight in rows]
+
+    def mentioning(self, concept_ids: Collection[str]) -> list[tuple[str, str]]:
+        return [(str(src), str(dst)) for src, dst in self._mentions("src, dst", "dst", concept_ids)]
+
+    def concept_frequency(self, concept_ids: Collection[str]) -> dict[str, int]:
+        rows = self._mentions("dst, count(*)", "dst", concept_ids, tail=" GROUP BY dst")
+        return {str(ident): int(count) for ident, count in rows}
+
+    def _mentions(self, columns: str, column: str, keys: Collection[str], tail: str = "") -> list[Row]:
+        return self._rows_in(f"SELECT {columns} FROM exp_edge", column, keys, f" AND kind = 'mentions'{tail}")
+
+    def concept_labels(self, concept_ids: Collection[str]) -> dict[str, str]:
+        rows = self._rows_in("SELECT id, label FROM exp_concept", "id", concept_ids)
+        return {str(ident): str(label) for ident, label in rows}
+
+    def last_turn(self, session: str) -> tuple[str, int] | None:
+        row = self.db.one(
+            "SELECT id, position FROM exp_turn WHERE session = ? ORDER BY position DESC LIMIT 1", (session,)
+        )
+        return None if row is None else (str(row[0]), int(row[1]))
+
+    def counts(self) -> dict[str, int]:
+        return {name: int(self.db.rows(f"SELECT count(*) FROM {table}")[0][0]) for name, table in _COUNTED}
+
+    # ---- forgetting (zerolang.experience.forgotten) ---------------------------------------------
+
+    def forgotten_terms(self, tombstone: str | None = None) -> list[tuple[str, int]]:
+        if tombstone is None:
+            rows = self.db.rows("SELECT DISTINCT term, words FROM exp_forgotten ORDER BY term")
+        else:
+            rows = self.db.rows(
+                "SELECT DISTINCT term, words FROM exp_forgotten WHERE tombstone = ? ORDER BY term",
+                (tombstone,),
+            )
+        return [(str(term), int(words)) for term, words in rows]
+
+    def block_terms(self, tombstone: str, keys: Sequence[tuple[str, int]]) -> None:
+        with self.db.transaction():
+            self.db.run_many(
+                "INSERT INTO exp_forgotten (tombstone, term, words) VALUES (?, ?, ?) ON CONFLICT DO NOTHING",
+                [(tombstone, term, words) for term, words in keys],
+            )
+
+    def lift_terms(self, tombstone: str) -> int:
+        with self.db.transaction():
+            return self.db.run("DELETE FROM exp_forgotten WHERE tombstone = ?", (tombstone,))
+
+    def erase_mentioning(self, forgotten: Forgotten) -> int:
+        """Delete the experiences and concepts that mention a forgotten term (and concepts left unmentioned),
+        their edges and full text, the turns left empty; then leave no freed storage holding the text."""
+        if not forgotten:
+            return 0
+        db = self.db
+        with db.transaction():
+            doomed = [
+                (str(ident), str(turn))
+                for ident, turn, who, what in db.rows(
+                    "SELECT id, turn, who, what FROM exp_experience ORDER BY seq"
+                )
+                if forgotten.mentions(str(who), str(what))
+            ]
+            concepts = [
+                str(ident)
+                for ident, label in db.rows("SELECT id, label FROM exp_concept")
+                if forgotten.mentions(str(label))
+            ]
+            for ident, _ in doomed:
+                self.text.unindex_experience(db, ident)
+                db.run("DELETE FROM exp_experience WHERE id = ?", (ident,))
+                db.run("DELETE FROM exp_edge WHERE src = ? OR dst = ?", (ident, ident))
+            for ident in concepts:
+                db.run("DELETE FROM exp_concept WHERE id = ?", (ident,))
+                db.run("DELETE FROM exp_edge WHERE src = ? OR dst = ?", (ident, ident))
+            for turn in sorted({turn for _, turn in doomed}):
+                if db.one("SELECT 1 FROM exp_experience WHERE turn = ? LIMIT 1", (turn,)):
+                    self._index_turn(turn)
+                    continue
+                self.text.unindex_turn(db, turn)
+                db.run("DELETE FROM exp_turn WHERE id = ?", (turn,))
+                db.run("DELETE FROM exp_edge WHERE src = ? OR dst = ?", (turn, turn))
+            orphans = db.run(
+                "DELETE FROM exp_concept WHERE id NOT IN (SELECT dst FROM exp_edge WHERE kind = 'mentions')"
+            )
+            self.text.optimize_experiences(db)
+        db.erase_freed()
+        return len(doomed) + len(concepts) + orphans
+
+
+def _experience(row: Row) -> Experience:
+    ident, layer, who, what, at, session, turn, position, ordinal, affect, sources = row
+    return Experience(
+        id=str(ident),
+        layer=Layer(str(layer)),
+        who=str(who),
+        what=str(what),
+        when=None if at is None else str(at),
+        session=str(session),
+        turn=str(turn),
+        position=int(position),
+        ordinal=int(ordinal),
+        affect=json.loads(str(affect)),
+        sources=tuple(json.loads(str(sources))),
+    )

@@ -1,0 +1,123 @@
+"""The experience database in a SQLite file (WAL) or `:memory:`: what its two stores run on.
+
+A write transaction starts with `BEGIN IMMEDIATE` (the write lock up front, never an
+upgrade that could deadlock) and waits up to `BUSY_MS` for another writer; readers never
+wait (WAL). The experience and the conversation store each open their own connection,
+often to one file, which may hold other zerolang tables too: each store's tables are
+made where missing, and the experience tables carry their own schema version (`exp_meta`).
+"""
+
+from __future__ import annotations
+
+import sqlite3
+from collections.abc import Iterator, Sequence
+from contextlib import contextmanager
+from pathlib import Path
+
+from zerolang.storage.schema import CONVERSATIONS, EXPERIENCES, store_tables
+from zerolang.storage.sql.core import Row
+from zerolang.storage.sql.database import SqlDatabase
+from zerolang.storage.sqlite.statements import SqliteStatements, bound
+from zerolang.util.errors import ZeroError
+
+BUSY_MS = 10_000  # how long a write waits for another writer's lock
+IN_MEMORY = ":memory:"
+
+# What each store calls the database when it is missing or unusable, and what makes one.
+_NAMES = {
+    EXPERIENCES: ("experience database", "capture a transcript first"),
+    CONVERSATIONS: ("database", "store a conversation first"),
+}
+
+
+class SqliteDatabase(SqliteStatements, SqlDatabase):
+    """One connection to the experience database in a SQLite file (or in memory)."""
+
+    __slots__ = ("connection", "path")
+
+    dialect = "sqlite"
+    chunk = 500
+
+    def __init__(self, connection: sqlite3.Connection, path: str) -> None:
+        self.connection = connection
+        self.path = path
+
+    @classmethod
+    def open(cls, path: str | Path, *, create: bool, store: str) -> SqliteDatabase:
+        """The database at `path` with `store`'s tables (`_make_tables`). Refused with a ZeroError
+        when it is missing (`create=False`), cannot be opened, or is not a database the store can use."""
+        location = str(path)
+        noun, hint = _NAMES[store]
+        in_memory = location == IN_MEMORY
+        if not in_memory and not create and not Path(location).is_file():
+            raise ZeroError(f"{location}: no {noun} here ({hint}, or pass --db)")
+        try:
+            connection = sqlite3.connect(location, isolation_level=None, check_same_thread=False)
+        except sqlite3.Error as error:
+            raise ZeroError(f"{location}: cannot open the {noun} ({error})") from None
+        db = cls(connection, location)
+        try:
+            connection.execute(f"PRAGMA busy_timeout = {BUSY_MS}")
+            if not in_memory:
+                connection.execute("PRAGMA journal_mode = WAL")
+            connection.execute("PRAGMA synchronous = NORMAL")
+            db._make_tables(store)
+        except BaseException as error:
+            connection.close()
+            if isinstance(error, sqlite3.DatabaseError):
+                raise ZeroError(f"{location}: not a usable {noun} ({error})") from None
+            raise
+        return db
+
+    def _make_tables(self, store: str) -> None:
+        """Make `store`'s tables unless every one is there (then nothing is written, so opening never
+        waits for a writer); a store that records its schema version is refused if it is newer."""
+        tables = store_tables(self.dialect, store)
+        if tables.version is not None:
+            self._check_version(tables.version)
+        if all(self.has_table(name) for name in tables.tables):
+            return
+        with self.transaction():
+            for statement in tables.create:
+                self.run(statement)
+
+    def _check_version(self, reads: int) -> None:
+        """The experience schema is recorded in `exp_meta` (where there is one yet)."""
+        if not self.has_table("exp_meta"):
+            return
+        row = self.one("SELECT value FROM exp_meta WHERE key = 'schema'")
+        version = int(row[0]) if row else 0
+        if version > reads:
+            raise ZeroError(
+                f"{self.path}: made by a newer zerolang (experience schema {version}, this one reads {reads})"
+            )
+
+    @contextmanager
+    def transaction(self) -> Iterator[None]:
+        db = self.connection
+        db.execute("BEGIN IMMEDIATE")
+        try:
+            yield
+        except BaseException:
+            if db.in_transaction:
+                db.execute("ROLLBACK")
+            raise
+        db.execute("COMMIT")
+
+    def rows(self, sql: str, args: Sequence[object] = ()) -> list[Row]:
+        return self.connection.execute(sql, bound(args)).fetchall()
+
+    def has_table(self, name: str) -> bool:
+        return self.one("SELECT 1 FROM sqlite_schema WHERE name = ?", (name,)) is not None
+
+    def erase_freed(self) -> None:
+        """Rewrite the file without free pages and empty the WAL into it (nothing in memory)."""
+        if self.path == IN_MEMORY:
+            return
+        self.connection.execute("VACUUM")
+        self.connection.execute("PRAGMA wal_checkpoint(TRUNCATE)")
+
+    def close(self) -> None:
+        if self.connection.in_transaction:
+            self.connection.execute("ROLLBACK")
+        self.connection.close()

@@ -1,0 +1,89 @@
+"""Full text in SQLite: FTS5 tables ranked by bm25, for experiences and conversation entries.
+
+The tables (`zerolang.storage.schema.experience_tables`) tokenize with `porter unicode61`
+(stems, folds case and diacritics): `exp_fts` over each experience (external content, by
+its rowid `seq`; bm25 weighs `what` fully and `who` at a quarter), `exp_turn_fts` over each
+turn's layers together, `convo_fts` over each conversation entry's text (by its `seq`).
+A query ORs its terms, each quoted as an FTS5 string, so no term is read as an operator.
+bm25 is lower for a better match: a score is its negation.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from zerolang.storage.sql.database import SqlDatabase
+from zerolang.storage.sql.fulltext import Ranked
+
+
+def _bm25(index: str, rows: str | None = None, weights: str = "") -> Ranked:
+    """The FTS5 table `index`, over the rows of table `rows` by their `seq` (or its own rows)."""
+    source = index if rows is None else f"{index} JOIN {rows} ON {rows}.seq = {index}.rowid"
+    return Ranked(source, f"{index} MATCH ?", f"-bm25({index}{weights})")
+
+
+class Fts5:
+    """SQLite's `ExperienceText` and `EntryText` (`zerolang.storage.sql`): stateless."""
+
+    __slots__ = ()
+
+    experiences_index = _bm25("exp_fts", "exp_experience", ", 0.25, 1.0")
+    turns_index = _bm25("exp_turn_fts")
+    entries_index = _bm25("convo_fts", "convo_entry")
+    code_points = "BINARY"
+
+    def query(self, terms: Sequence[str]) -> str:
+        return " OR ".join(sorted({'"' + term.replace('"', '""') + '"' for term in terms if term}))
+
+    # ---- experiences ----------------------------------------------------------------------------
+
+    def index_experience(self, db: SqlDatabase, ident: str) -> None:
+        db.run(
+            "INSERT INTO exp_fts (rowid, who, what) SELECT seq, who, what FROM exp_experience WHERE id = ?",
+            (ident,),
+        )
+
+    def unindex_experience(self, db: SqlDatabase, ident: str) -> None:
+        # external content: FTS5 is told the indexed values it is to forget
+        db.run(
+            "INSERT INTO exp_fts (exp_fts, rowid, who, what)"
+            " SELECT 'delete', seq, who, what FROM exp_experience WHERE id = ?",
+            (ident,),
+        )
+
+    def index_turn(self, db: SqlDatabase, turn: str, text: str) -> None:
+        self.unindex_turn(db, turn)
+        db.run("INSERT INTO exp_turn_fts (turn, what) VALUES (?, ?)", (turn, text))
+
+    def unindex_turn(self, db: SqlDatabase, turn: str) -> None:
+        db.run("DELETE FROM exp_turn_fts WHERE turn = ?", (turn,))
+
+    def optimize_experiences(self, db: SqlDatabase) -> None:
+        for index in ("exp_fts", "exp_turn_fts"):
+            db.run(f"INSERT INTO {index} ({index}) VALUES ('optimize')")
+
+    # ---- conversation entries -------------------------------------------------------------------
+
+    def insert_entry(
+        self, db: SqlDatabase, key: str, value: str, expires_at: float | None, text: str
+    ) -> None:
+        db.run("INSERT INTO convo_entry (key, value, expires_at) VALUES (?, ?, ?)", (key, value, expires_at))
+        db.run(
+            "INSERT INTO convo_fts (rowid, text) SELECT seq, ? FROM convo_entry WHERE key = ?", (text, key)
+        )
+
+    def unindex_entries(self, db: SqlDatabase, condition: str, args: tuple[object, ...]) -> None:
+        db.run(f"DELETE FROM convo_fts WHERE rowid IN (SELECT seq FROM convo_entry WHERE {condition})", args)
+
+    def reindex_entry(self, db: SqlDatabase, key: str, text: str) -> None:
+        db.run(
+            "UPDATE convo_fts SET text = ? WHERE rowid = (SELECT seq FROM convo_entry WHERE key = ?)"
+            " AND text <> ''",
+            (text, key),
+        )
+
+    def optimize_entries(self, db: SqlDatabase) -> None:
+        db.run("INSERT INTO convo_fts (convo_fts) VALUES ('optimize')")
+
+
+FTS5 = Fts5()
