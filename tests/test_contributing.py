@@ -3,6 +3,7 @@ paths it tells a contributor to edit exist."""
 
 from __future__ import annotations
 
+import itertools
 import re
 import tomllib
 from pathlib import Path
@@ -27,7 +28,7 @@ def picture() -> str:
     lines += [f'    {name}["{name}"]' for level in levels for name in level]
     lines += [
         f"    {upper} --> {lower}"
-        for above, below in zip(levels, levels[1:])
+        for above, below in itertools.pairwise(levels)
         for upper in above
         for lower in below
     ]

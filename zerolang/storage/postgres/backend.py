@@ -18,7 +18,7 @@ from typing import TYPE_CHECKING, Any
 from zerolang.knowledge import merge
 from zerolang.knowledge.backend import RecallInputs, lock_timeout, lock_timeout_error
 from zerolang.knowledge.overlap import ENGINE
-from zerolang.storage.errors import ENGINE_ERRORS
+from zerolang.storage.errors import register_driver, translating
 from zerolang.storage.schema import plan, space_tables
 from zerolang.storage.sql import SqlBackend
 from zerolang.storage.sql.alongside import Alongside
@@ -46,6 +46,7 @@ _LOCK_CLASS = 0x5A4D  # advisory lock namespace: "ZM"
 _MIGRATE_LOCK = 0x5A4D4947
 
 
+@translating
 class PostgresBackend(SqlBackend):
     __slots__ = ("_copies", "_location", "_owner", "_space", "_sql", "_updaters", "connection")
 
@@ -70,8 +71,7 @@ class PostgresBackend(SqlBackend):
             raise ZeroError(
                 f'{location}: PostgreSQL needs psycopg 3: pip install "zerolang[postgres]"'
             ) from None
-        if psycopg.Error not in ENGINE_ERRORS:
-            ENGINE_ERRORS.append(psycopg.Error)
+        register_driver(psycopg.Error, psycopg.IntegrityError)
         try:
             connection = psycopg.connect(url, autocommit=True)
         except psycopg.Error as error:

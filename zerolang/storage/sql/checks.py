@@ -5,6 +5,7 @@ from __future__ import annotations
 from collections.abc import Iterator
 from typing import Any
 
+from zerolang.storage.errors import translating
 from zerolang.storage.sql.core import SqlCore
 
 
@@ -12,6 +13,7 @@ def _key(value: object) -> object:
     return bytes(value) if isinstance(value, bytes | bytearray | memoryview) else value
 
 
+@translating
 class CheckScans(SqlCore):
     __slots__ = ()
 

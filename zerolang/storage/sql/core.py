@@ -11,9 +11,12 @@ from collections.abc import Iterator, Sequence
 from contextlib import AbstractContextManager
 from typing import Any
 
+from zerolang.storage.errors import translating
+
 Row = tuple[Any, ...]
 
 
+@translating
 class SqlCore(ABC):
     """The connection-facing half of a SQL backend."""
 

@@ -16,11 +16,13 @@ from collections.abc import Sequence
 
 from zerolang.knowledge.backend import Removed, TombstoneRow
 from zerolang.knowledge.integrity import SEALED, Seal, change
+from zerolang.storage.errors import translating
 from zerolang.storage.sql.seals import Seals
 
 _EPISODE_TABLES = ("episodes", "pruned_episodes")
 
 
+@translating
 class Forgetting(Seals):
     __slots__ = ()
 

@@ -33,6 +33,7 @@ from zerolang.knowledge.types import (
     MemoryRecord,
     RelationNode,
 )
+from zerolang.storage.errors import translating
 from zerolang.storage.sql.alongside import Alongside
 from zerolang.storage.sql.core import Row
 from zerolang.storage.sql.seals import Seals
@@ -106,6 +107,7 @@ def relation_of(row: Row) -> RelationNode:
     )
 
 
+@translating
 class Records(Seals):
     __slots__ = ()
 

@@ -14,6 +14,7 @@ from typing import Any
 
 from zerolang.knowledge import integrity
 from zerolang.knowledge.integrity import GENERATIONS, MARKER_SPACE, SEALED, Seal, pending
+from zerolang.storage.errors import translating
 from zerolang.storage.sql.core import Row, SqlCore
 
 _UPSERT = (
@@ -22,6 +23,7 @@ _UPSERT = (
 )
 
 
+@translating
 class Seals(SqlCore):
     __slots__ = ()
 

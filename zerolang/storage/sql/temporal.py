@@ -10,9 +10,11 @@ from collections.abc import Sequence
 
 from zerolang.knowledge.backend import FactEvent, FactTimes, LogEntry
 from zerolang.knowledge.integrity import change
+from zerolang.storage.errors import translating
 from zerolang.storage.sql.seals import Seals
 
 
+@translating
 class Temporal(Seals):
     __slots__ = ()
 

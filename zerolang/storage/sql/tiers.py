@@ -7,9 +7,11 @@ from collections.abc import Sequence
 from zerolang.knowledge.backend import PrunedEpisode, SemanticRow, TierState
 from zerolang.knowledge.integrity import change
 from zerolang.knowledge.merge import bayes_merge
+from zerolang.storage.errors import translating
 from zerolang.storage.sql.seals import Seals
 
 
+@translating
 class Tiers(Seals):
     __slots__ = ()
 
