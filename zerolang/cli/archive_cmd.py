@@ -150,11 +150,12 @@ def load_documents(file: str) -> list[tuple[str, MemoryDocument]]:
     """(where, document) for a file of one document, a JSON array of them, or JSON Lines; - is stdin."""
     from zerolang.archive.canonical import loads_strict
     from zerolang.archive.document import document_from_json, utc_now
+    from zerolang.cli.stdin import NAME, STDIN
     from zerolang.util.errors import ZeroError
     from zerolang.util.files import read_text
 
-    name = "<stdin>" if file == "-" else file
-    text = sys.stdin.read() if file == "-" else read_text(file, "document file")
+    name = NAME if file == STDIN else file
+    text = sys.stdin.read() if file == STDIN else read_text(file, "document file")
     now = utc_now()
     try:
         parsed = loads_strict(text, name)

@@ -103,9 +103,10 @@ def policy_(
 
 def _read_conversation(file: str, channel: str, session: str) -> Conversation:
     from zerolang.archive.compaction import Conversation
+    from zerolang.cli.stdin import STDIN
     from zerolang.util.files import read_text
 
-    text = sys.stdin.read() if file == "-" else read_text(file, "conversation")
+    text = sys.stdin.read() if file == STDIN else read_text(file, "conversation")
     from zerolang.util.errors import ZeroError
 
     try:

@@ -23,10 +23,10 @@ def check(
 ) -> None:
     """Parse and validate each file (.0 graphs, .0c memory documents); exit 1 if any has a problem."""
     from zerolang.cli.check_exec import check_paths
-    from zerolang.cli.stdin import STDIN
+    from zerolang.cli.stdin import BESIDE_OTHERS, beside_others
 
-    if STDIN in paths and len(paths) > 1:
-        raise typer.BadParameter("`-` (stdin) cannot be combined with other paths", param_hint="PATH")
+    if beside_others(paths):
+        raise typer.BadParameter(BESIDE_OTHERS, param_hint="PATH")
     code = check_paths(paths, as_json)
     if code:
         raise typer.Exit(code)

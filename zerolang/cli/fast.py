@@ -61,7 +61,9 @@ def _check_arguments(arguments: list[str]) -> tuple[list[str], bool] | None:
             paths.append(argument)
         else:
             return None
-    if not paths or ("-" in paths and len(paths) > 1):
+    from zerolang.cli.stdin import beside_others
+
+    if not paths or beside_others(paths):
         return None
     return paths, as_json
 

@@ -21,6 +21,7 @@ from typing import TYPE_CHECKING, Annotated, ParamSpec
 import typer
 
 from zerolang.cli.errors import reports_errors
+from zerolang.cli.stdin import NAME, STDIN
 from zerolang.cli.stores import DB_ENV, SPACE_ENV, _open, as_of, damaged_store_errors
 
 if TYPE_CHECKING:
@@ -196,7 +197,7 @@ def ingest(
         _print_json(totals.to_json())
         return
     tuples = sum(len(item.input.tuples) for item in inputs)
-    name = "<stdin>" if file == "-" else file
+    name = NAME if file == STDIN else file
     typer.echo(
         f"Ingested {_plural(len(inputs), 'record')} ({_plural(tuples, 'tuple')}) from {name} into {path}:\n"
         f"  {_plural(totals.new_concepts, 'new concept')}, {_plural(totals.new_facts, 'new fact')},"
@@ -622,8 +623,8 @@ def import_(
     from zerolang.knowledge.formats.exchange import import_text
     from zerolang.util.files import read_stdin_text, read_text
 
-    text = read_stdin_text() if file == "-" else read_text(file)
-    name = "<stdin>" if file == "-" else file
+    text = read_stdin_text() if file == STDIN else read_text(file)
+    name = NAME if file == STDIN else file
     with _open(db, create=True, space=space) as store:
         kind, relations = import_text(store, text, name)
         state = of_store(store)
