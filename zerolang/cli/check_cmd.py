@@ -6,6 +6,9 @@ from typing import Annotated
 
 import typer
 
+from zerolang.cli.options import JSON
+from zerolang.cli.typer_options import option
+
 
 def check(
     paths: Annotated[
@@ -17,8 +20,7 @@ def check(
         ),
     ],
     as_json: Annotated[
-        bool,
-        typer.Option("--json", help="Print one JSON list: each file's path, ok, summary and problems."),
+        bool, option(JSON.detailed("Its shape: a list of {path, ok, summary, problems}, one per file."))
     ] = False,
 ) -> None:
     """Parse and validate each file (.0 graphs, .0c memory documents); exit 1 if any has a problem."""
