@@ -118,5 +118,3 @@ TYPE_ALIASES: dict[str, str] = {
 OP_PARAMS: dict[str, tuple[str, ...]] = {
     spec.name: spec.param_names for spec in OPERATIONS.values() if spec.param_names
 }
-
-DEFAULT_MAX_STEPS = 10_000
