@@ -1,5 +1,5 @@
-"""The backend's roles stay small and honest: `MemoryBackend` is exactly their union, and no method
-is in two of them."""
+"""The backend's roles stay small and honest: `MemoryBackend` is exactly their union, no method is in
+two of them, and both engines implement every one (nothing falls through to a protocol's stub)."""
 
 from __future__ import annotations
 
@@ -8,6 +8,8 @@ from typing import Protocol
 import pytest
 
 from zerolang.knowledge.backend import MemoryBackend
+from zerolang.storage.postgres.backend import PostgresBackend
+from zerolang.storage.sqlite.backend import SqliteBackend
 
 MOST_METHODS = 15
 ROLES = [base for base in MemoryBackend.__bases__ if base is not Protocol]
@@ -37,3 +39,14 @@ def test_every_method_belongs_to_exactly_one_role() -> None:
             owners.setdefault(name, []).append(role.__name__)
     assert {name: roles for name, roles in owners.items() if len(roles) > 1} == {}
     assert sum(len(members(role)) for role in ROLES) == len(owners)
+
+
+@pytest.mark.parametrize("engine", [SqliteBackend, PostgresBackend], ids=lambda engine: engine.__name__)
+@pytest.mark.parametrize("role", ROLES, ids=lambda role: role.__name__)
+def test_both_engines_implement_every_role(engine: type, role: type) -> None:
+    assert role in engine.__mro__  # a storage mixin declares it
+    for name in members(role):
+        owner = next(cls for cls in engine.__mro__ if name in vars(cls))
+        assert not getattr(owner, "_is_protocol", False), (
+            f"{engine.__name__}.{name} is {owner.__name__}'s stub"
+        )
