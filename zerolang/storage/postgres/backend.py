@@ -22,13 +22,8 @@ from zerolang.storage.errors import register_driver, translating
 from zerolang.storage.schema import plan, space_tables
 from zerolang.storage.sql import SqlBackend
 from zerolang.storage.sql.alongside import Alongside
-from zerolang.storage.sql.records import (
-    ENDS_SELECT,
-    EPISODES_SELECT,
-    ends_of,
-    episodes_in_order,
-    most_confident,
-)
+from zerolang.storage.sql.records import EPISODES_SELECT, episodes_in_order
+from zerolang.storage.sql.traversal import ENDS_SELECT, ends_of, most_confident
 from zerolang.util.errors import ZeroError
 from zerolang.util.locations import display
 from zerolang.util.spaces import DEFAULT_SPACE, check_space

@@ -14,6 +14,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
+from zerolang.knowledge import backend
 from zerolang.knowledge.backend import Removed, TombstoneRow
 from zerolang.knowledge.integrity import SEALED, Seal, change
 from zerolang.storage.errors import translating
@@ -23,7 +24,7 @@ _EPISODE_TABLES = ("episodes", "pruned_episodes")
 
 
 @translating
-class Forgetting(Seals):
+class Forgetting(Seals, backend.Forgetting):
     __slots__ = ()
 
     def episodes_by(self, column: str, keys: Sequence[bytes]) -> list[bytes]:

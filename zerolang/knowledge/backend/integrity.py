@@ -1,0 +1,31 @@
+"""`Integrity`: the rows as stored, trusting nothing, for `zerolang.knowledge.check`."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from typing import Any, Protocol
+
+
+class Integrity(Protocol):
+    """The self-check's reads: the engine's own findings, raw rows, the table seals and markers.
+
+    Keys come as stored (`Any`): a tampered row may hold anything.
+    """
+
+    __slots__ = ()
+
+    def integrity_problems(self) -> list[str]: ...
+    def raw_concepts(self) -> Iterator[tuple[Any, str]]: ...
+    def raw_aliases(self) -> Iterator[tuple[Any, str]]: ...
+    def raw_facts(self) -> Iterator[tuple[Any, Any, str, Any, float, int]]: ...
+    def raw_contexts(self) -> Iterator[tuple[Any, str, str, str]]: ...
+    def raw_episodes(self) -> Iterator[tuple[Any, Any, Any, float]]: ...
+    def raw_pruned(self) -> Iterator[tuple[Any, Any, Any, float]]: ...
+    def raw_sealed_rows(self, table: str) -> Iterator[tuple[Any, ...]]:
+        """Every row of a sealed table in this space: its `integrity.SEALED` columns, as stored."""
+
+    def raw_seals(self) -> Iterator[tuple[Any, Any, Any]]:
+        """(table, rows, digest) of this space's seals, as stored."""
+
+    def raw_seal_markers(self) -> set[str]:
+        """The store's marker rows (which generations of `integrity.GENERATIONS` it holds sealed)."""
