@@ -3,7 +3,7 @@
 Each part but `core`, `seals` and `index` is a mixin implementing the role of
 `zerolang.knowledge.backend` it is named after:
 
-- `core`: connection-independent helpers every part uses (`_rows`, `_in`, the space), and the
+- `core`: connection-independent helpers every part uses (`rows`, `in_list`, the space), and the
   `Lifetime` role, which a dialect completes;
 - `records`: writing records by the merge plan, and reading concepts, facts, episodes by key;
 - `traversal`: the facts around concepts, as recall's BFS reads them;
@@ -11,7 +11,7 @@ Each part but `core`, `seals` and `index` is a mixin implementing the role of
 - `tiers`: working memory, access counts, semantic memory, pruning;
 - `forgetting`: tombstones, removing what they forget and blocking its return;
 - `temporal`: bi-temporal fact times and the fact history log;
-- `integrity`: the raw scans `zerolang.knowledge.check` verifies;
+- `integrity`: the sealed rows as stored, which `zerolang.knowledge.check` verifies;
 - `log`: the space's event log;
 - `seals`: the table seals every write keeps (the parts that write stand on it);
 - `index`: the archive's summary index (`memory_index`), the backend's `.index`.

@@ -12,10 +12,6 @@ from zerolang.storage.errors import translating
 from zerolang.storage.sql.core import Row, SqlCore
 
 
-def _key(value: object) -> object:
-    return bytes(value) if isinstance(value, bytes | bytearray | memoryview) else value
-
-
 @translating
 class Integrity(SqlCore, backend.Integrity):
     __slots__ = ()
@@ -23,43 +19,6 @@ class Integrity(SqlCore, backend.Integrity):
     def integrity_problems(self) -> list[str]:
         """What the engine itself finds wrong (nothing, where the engine enforces its constraints)."""
         return []
-
-    def raw_concepts(self) -> Iterator[tuple[Any, str]]:
-        for key, label in self.stream("SELECT hash, label FROM concepts WHERE space = ?", [self.space]):
-            yield _key(key), label
-
-    def raw_aliases(self) -> Iterator[tuple[Any, str]]:
-        for key, alias in self.stream(
-            "SELECT concept_hash, alias FROM concept_aliases WHERE space = ?", [self.space]
-        ):
-            yield _key(key), alias
-
-    def raw_facts(self) -> Iterator[tuple[Any, Any, str, Any, float, int]]:
-        for key, subject, predicate, obj, confidence, observations in self.stream(
-            "SELECT hash, subject_hash, predicate, object_hash, confidence, observations FROM facts"
-            " WHERE space = ?",
-            [self.space],
-        ):
-            yield _key(key), _key(subject), predicate, _key(obj), confidence, observations
-
-    def raw_contexts(self) -> Iterator[tuple[Any, str, str, str]]:
-        for key, event_time, source, scope in self.stream(
-            "SELECT hash, event_time, source, scope FROM contexts WHERE space = ?", [self.space]
-        ):
-            yield _key(key), event_time, source, scope
-
-    def raw_episodes(self) -> Iterator[tuple[Any, Any, Any, float]]:
-        for key, fact, context, confidence in self.stream(
-            "SELECT hash, fact_hash, context_hash, confidence FROM episodes WHERE space = ?", [self.space]
-        ):
-            yield _key(key), _key(fact), _key(context), confidence
-
-    def raw_pruned(self) -> Iterator[tuple[Any, Any, Any, float]]:
-        for key, fact, context, confidence in self.stream(
-            "SELECT hash, fact_hash, context_hash, confidence FROM pruned_episodes WHERE space = ?",
-            [self.space],
-        ):
-            yield _key(key), _key(fact), _key(context), confidence
 
     # ---- the seals ----
 
