@@ -12,8 +12,9 @@ from hypothesis import strategies as st
 
 from tests import forked
 from tests.budget import scaled
-from zerolang.cli.fast import _check_arguments, _query_arguments, _run_arguments
+from zerolang.cli.fast import read_check, read_query, read_run
 from zerolang.cli.output import draw_result, plain_result
+from zerolang.util.spaces import DEFAULT_SPACE
 
 ROOT = Path(__file__).resolve().parent.parent
 HELLO = str(ROOT / "examples" / "hello.0")
@@ -57,12 +58,12 @@ def test_plain_table_draws_the_common_cases() -> None:
 @pytest.mark.parametrize(
     ("arguments", "expected"),
     [
-        (["x.0"], ("x.0", [], False, False)),
+        (["x.0"], ("x.0", None, False, False)),
         (
             ["x.0", "-i", "a=1", "--input", "b:=2", "--input=c=3", "--json", "--trace"],
             ("x.0", ["a=1", "b:=2", "c=3"], True, True),
         ),
-        (["-", "--json"], ("-", [], True, False)),
+        (["-", "--json"], ("-", None, True, False)),
         ([], None),
         (["x.0", "y.0"], None),
         (["x.0", "--help"], None),
@@ -71,24 +72,32 @@ def test_plain_table_draws_the_common_cases() -> None:
         (["x.0", "--max-steps", "3"], None),
         (["x.0", "--"], None),
         (["x.0", "-ia=1"], None),
+        (["x.0", "--json", "--json"], None),
+        (["x.0", "--json=1"], None),
     ],
 )
 def test_run_fast_path_takes_only_plain_command_lines(
-    arguments: list[str], expected: tuple[str, list[str], bool, bool] | None
+    arguments: list[str], expected: tuple[str, list[str] | None, bool, bool] | None
 ) -> None:
-    assert _run_arguments(arguments) == expected
+    read = read_run(arguments)
+    if expected is None:
+        assert read is None
+        return
+    assert read is not None
+    file, values = read
+    assert (file, values["--input"], values["--json"], values["--trace"]) == expected
 
 
 def test_check_fast_path_takes_only_plain_command_lines() -> None:
-    assert _check_arguments(["a.0", "b", "--json"]) == (["a.0", "b"], True)
-    assert _check_arguments(["-"]) == (["-"], False)
+    assert read_check(["a.0", "b", "--json"]) == (["a.0", "b"], {"--json": True})
+    assert read_check(["-"]) == (["-"], {"--json": False})
     for declined in ([], ["-", "a.0"], ["a.0", "-h"], ["--json"]):
-        assert _check_arguments(declined) is None
+        assert read_check(declined) is None
 
 
-def zero(*arguments: str, fast: bool, stdin: str = "") -> tuple[int, str, str]:
+def zero(*arguments: str, fast: bool, stdin: str = "", **variables: str) -> tuple[int, str, str]:
     """`zero ARGUMENTS` in a process of its own (tests/forked.py), by the fast path or (fast=False) by typer."""
-    environment = {**os.environ, "NO_COLOR": "1"}
+    environment = {**os.environ, "NO_COLOR": "1", **variables}
     environment.pop("FORCE_COLOR", None)
     code, stdout, stderr = forked.run(
         list(arguments), stdin=stdin.encode(), env=environment, cwd=ROOT, typer=not fast
@@ -114,17 +123,23 @@ def zero(*arguments: str, fast: bool, stdin: str = "") -> tuple[int, str, str]:
 )
 def test_fast_path_prints_what_typer_prints(arguments: list[str], tmp_path: Path) -> None:
     stdin = Path(HELLO).read_text(encoding="utf-8")
-    assert _run_arguments(arguments[1:]) is not None or _check_arguments(arguments[1:]) is not None
+    assert read_run(arguments[1:]) is not None or read_check(arguments[1:]) is not None
     assert zero(*arguments, fast=True, stdin=stdin) == zero(*arguments, fast=False, stdin=stdin)
 
 
-def test_query_fast_path_takes_only_plain_command_lines() -> None:
-    read = _query_arguments(["recall a", "--db", "x.db", "--space=s", "--json", "--now", "2026-01-01"])
-    assert read == ("recall a", {"--db": "x.db", "--space": "s", "--now": "2026-01-01"}, {"--json"})
-    assert _query_arguments(["--explain", "match (?a b c)", "--no-touch"]) == (
+def test_query_fast_path_takes_only_plain_command_lines(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.delenv("ZERO_MEMORY_DB", raising=False)
+    monkeypatch.delenv("ZERO_MEMORY_SPACE", raising=False)
+    read = read_query(["recall a", "--db", "x.db", "--space=s", "--json", "--now", "2026-01-01"])
+    assert read == (
+        "recall a",
+        {"--db": "x.db", "--space": "s", "--now": "2026-01-01", "--json": True}
+        | {"--explain": False, "--no-touch": False},
+    )
+    assert read_query(["--explain", "match (?a b c)", "--no-touch"]) == (
         "match (?a b c)",
-        {},
-        {"--explain", "--no-touch"},
+        {"--db": None, "--space": DEFAULT_SPACE, "--now": None, "--json": False}
+        | {"--explain": True, "--no-touch": True},
     )
     declined = (
         [],
@@ -135,10 +150,11 @@ def test_query_fast_path_takes_only_plain_command_lines() -> None:
         ["recall a", "--json", "--json"],
         ["recall a", "--db", "x", "--db=y"],
         ["recall a", "--"],
+        ["-"],
         ["-x"],
     )
     for arguments in declined:
-        assert _query_arguments(arguments) is None, arguments
+        assert read_query(arguments) is None, arguments
 
 
 @pytest.fixture(scope="module")
@@ -168,8 +184,19 @@ def example_db(tmp_path_factory: pytest.TempPathFactory) -> str:
 )
 def test_query_fast_path_prints_what_typer_prints(arguments: list[str], example_db: str) -> None:
     arguments = ["query", *arguments, "--db", example_db]
-    assert _query_arguments(arguments[1:]) is not None
+    assert read_query(arguments[1:]) is not None
     assert zero(*arguments, fast=True) == zero(*arguments, fast=False)
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("space", ["", "other", "default"])
+def test_query_reads_the_environment_as_typer_does(space: str, example_db: str) -> None:
+    """`$ZERO_MEMORY_DB` names the store, `$ZERO_MEMORY_SPACE` the space (empty: the default)."""
+    arguments = ["query", 'recall "0-memory" limit 2', "--no-touch"]
+    variables = {"ZERO_MEMORY_DB": example_db, "ZERO_MEMORY_SPACE": space}
+    fast = zero(*arguments, fast=True, **variables)
+    assert fast == zero(*arguments, fast=False, **variables)
+    assert (fast[0] == 1 and "no concept '0-memory'" in fast[2]) == (space == "other"), fast
 
 
 @pytest.mark.slow

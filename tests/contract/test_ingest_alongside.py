@@ -15,6 +15,7 @@ from zerolang.knowledge.compiler import compile_record
 from zerolang.knowledge.formats import checkpoint
 from zerolang.knowledge.types import MemoryRecord
 from zerolang.memory import MemoryStore
+from zerolang.storage.errors import ConstraintError
 from zerolang.storage.sql import records as sql_records
 
 NOW = "2026-03-01T00:00:00.000Z"
@@ -96,7 +97,7 @@ def test_a_large_batch_the_engine_refuses_keeps_the_records_before_the_culprit(
     records = batch()
     bad = compile_record(make_input(("x", "p", "y", 0.5), scope="bad"), now=NOW)
     object.__setattr__(bad.relations[0], "confidence", 7.0)  # past validation: the database refuses it
-    with pytest.raises(Exception):  # noqa: B017 - each engine names its own constraint error
+    with pytest.raises(ConstraintError):
         store.insert_records([*records, bad], batch_size=200, verify=False)
     assert threads[0] == "beside"
     assert store.counts().episodes == sum(len(record.relations) for record in records)

@@ -7,6 +7,7 @@ import pytest
 from tests.contract.helpers import make_input
 from zerolang.knowledge.compiler import compile_record
 from zerolang.memory import InsertResult, MemoryStore, concept_hash, fact_hash, ingest
+from zerolang.storage.errors import ConstraintError
 
 
 def test_reingesting_changes_nothing(store: MemoryStore) -> None:
@@ -74,7 +75,7 @@ def test_a_failing_batch_keeps_the_records_before_the_culprit(store: MemoryStore
     bad = compile_record(make_input(("x", "p", "y", 0.5), scope="bad"))
     broken = type(bad)(bad.concepts, bad.relations[:0] + bad.relations, bad.context)
     object.__setattr__(broken.relations[0], "confidence", 7.0)  # past validation: the database refuses it
-    with pytest.raises(Exception):  # noqa: B017 - each engine names its own constraint error
+    with pytest.raises(ConstraintError):
         store.insert_records([*good, broken, good[0]], batch_size=10, verify=False)
     assert store.counts().episodes == 3
     assert store.check().ok

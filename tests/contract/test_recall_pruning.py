@@ -16,7 +16,7 @@ from datetime import UTC, datetime
 
 import pytest
 
-from zerolang.knowledge.backend import MemoryBackend
+from zerolang.knowledge.backend import Traversal
 from zerolang.knowledge.recall import RecallOptions, TraversalConfig, bfs, neighbours, recall_from, traversal
 from zerolang.knowledge.recall.traversal import Edge, EdgeFilter, Found
 from zerolang.memory import CompilerInput, ContextMeta, MemoryStore, SemanticTuple, concept_hash, ingest
@@ -47,7 +47,7 @@ def hub_graph(coarse: bool, seed: int = 3) -> list[CompilerInput]:
 
 
 def whole_level(
-    backend: MemoryBackend,
+    backend: Traversal,
     reached: dict[bytes, Found],
     depth_of: dict[bytes, int],
     frontier: list[bytes],

@@ -18,6 +18,7 @@ from zerolang.memory import (
     compile_record,
 )
 from zerolang.storage import open_store
+from zerolang.storage.errors import ConstraintError
 from zerolang.util.errors import ZeroError
 
 from .conftest import LATER, NOW, SPEC_CONTEXT, dump, make_input
@@ -236,7 +237,7 @@ def test_a_failing_record_leaves_no_trace(store: MemoryStore) -> None:
     before = dump(store)
     _fail_on_confidence(store, 0.123)
     bad = make_input(("new", "thing", "here", 0.5), ("other", "thing", "there", 0.123), scope="bad")
-    with pytest.raises(sqlite3.IntegrityError, match="injected failure"):
+    with pytest.raises(ConstraintError, match="injected failure"):
         store.insert_record(compile_record(bad))
     assert dump(store) == before
     assert store.check().ok
@@ -246,7 +247,7 @@ def test_a_batch_keeps_the_records_finished_before_a_failure(store: MemoryStore)
     _fail_on_confidence(store, 0.123)
     records = [compile_record(make_input((f"s{i}", "p", "o", 0.5), scope=f"r{i}")) for i in range(5)]
     records.insert(3, compile_record(make_input(("x", "p", "y", 0.123), scope="bad")))
-    with pytest.raises(sqlite3.IntegrityError):
+    with pytest.raises(ConstraintError):
         store.insert_records(records, batch_size=10)
     assert store.counts().episodes == 3
     assert not sql(store).in_transaction

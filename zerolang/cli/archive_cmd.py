@@ -18,7 +18,20 @@ from typing import TYPE_CHECKING, Annotated, ParamSpec
 import typer
 
 from zerolang.cli.errors import reports_errors
-from zerolang.cli.stores import DB_ENV, SPACE_ENV
+from zerolang.cli.options import ABSTRACTION, PRIVACY
+from zerolang.cli.typer_options import (
+    AbstractionOption,
+    ClearanceOption,
+    DryRunOption,
+    IndexDbOption,
+    JsonOption,
+    MaybeAsOption,
+    PolicyOption,
+    PrivacyOption,
+    RootOption,
+    SpaceOption,
+)
+from zerolang.util.spaces import DEFAULT_SPACE
 
 if TYPE_CHECKING:
     from zerolang.archive.document import MemoryDocument
@@ -28,7 +41,6 @@ if TYPE_CHECKING:
     from zerolang.archive.store import Archive
 
 P = ParamSpec("P")
-ROOT_ENV = "ZERO_ARCHIVE"
 
 archive_app = typer.Typer(
     name="archive",
@@ -51,54 +63,6 @@ def _command(name: str) -> Callable[[Callable[P, None]], Callable[P, None]]:
         return function
 
     return register
-
-
-RootOption = Annotated[
-    Path | None,
-    typer.Option(
-        "--root",
-        envvar=ROOT_ENV,
-        show_envvar=True,
-        metavar="DIR",
-        help="The archive folder. Default: memory.archive.path, else archive/ in the user data directory.",
-    ),
-]
-JsonOption = Annotated[bool, typer.Option("--json", help="Print one JSON document.")]
-DbOption = Annotated[
-    str | None,
-    typer.Option(
-        "--db",
-        envvar=DB_ENV,
-        metavar="PATH|URL",
-        show_envvar=True,
-        help="The memory store holding the summary index: a SQLite file, or postgresql://user@host/db."
-        " Default: memory.index.sql.dsn, else the memory commands' default store.",
-    ),
-]
-SpaceOption = Annotated[
-    str,
-    typer.Option(
-        "--space",
-        envvar=SPACE_ENV,
-        metavar="NAME",
-        show_envvar=True,
-        help="The space of the store the index rows live in.",
-    ),
-]
-PolicyOption = Annotated[
-    Path | None,
-    typer.Option(
-        "--policy", metavar="FILE", help="The consent policy (TOML or JSON). Default: memory.archive.policy."
-    ),
-]
-AsOption = Annotated[
-    str,
-    typer.Option("--as", metavar="CHANNEL", help="The channel the caller speaks from.", show_default=False),
-]
-ClearanceOption = Annotated[
-    int | None,
-    typer.Option("--clearance", min=-15, max=15, metavar="N", help="Lower the channel's clearance to N."),
-]
 
 
 def resolve_root(option: Path | None) -> Path:
@@ -150,11 +114,12 @@ def load_documents(file: str) -> list[tuple[str, MemoryDocument]]:
     """(where, document) for a file of one document, a JSON array of them, or JSON Lines; - is stdin."""
     from zerolang.archive.canonical import loads_strict
     from zerolang.archive.document import document_from_json, utc_now
+    from zerolang.cli.stdin import NAME, STDIN
     from zerolang.util.errors import ZeroError
     from zerolang.util.files import read_text
 
-    name = "<stdin>" if file == "-" else file
-    text = sys.stdin.read() if file == "-" else read_text(file, "document file")
+    name = NAME if file == STDIN else file
+    text = sys.stdin.read() if file == STDIN else read_text(file, "document file")
     now = utc_now()
     try:
         parsed = loads_strict(text, name)
@@ -185,16 +150,8 @@ def put(
             metavar="FILE...",
         ),
     ],
-    privacy: Annotated[
-        int,
-        typer.Option("--privacy", min=-15, max=15, metavar="Y", help="Index: public (-15) to private (15)."),
-    ] = 0,
-    abstraction: Annotated[
-        int,
-        typer.Option(
-            "--abstraction", min=-15, max=15, metavar="Z", help="Index: abstract (-15) to physical (15)."
-        ),
-    ] = 0,
+    privacy: PrivacyOption = PRIVACY.default,
+    abstraction: AbstractionOption = ABSTRACTION.default,
     summary: Annotated[
         str | None,
         typer.Option(
@@ -202,8 +159,8 @@ def put(
         ),
     ] = None,
     root: RootOption = None,
-    db: DbOption = None,
-    space: SpaceOption = "default",
+    db: IndexDbOption = None,
+    space: SpaceOption = DEFAULT_SPACE,
 ) -> None:
     """Archive and index memory documents.
 
@@ -247,13 +204,10 @@ def get(
     raw: Annotated[
         bool, typer.Option("--raw", help="Write the stored canonical bytes exactly (no hash member).")
     ] = False,
-    as_channel: Annotated[
-        str | None,
-        typer.Option("--as", metavar="CHANNEL", help="Ask as a caller on CHANNEL: the policy decides."),
-    ] = None,
+    as_channel: MaybeAsOption = None,
     clearance: ClearanceOption = None,
-    db: DbOption = None,
-    space: SpaceOption = "default",
+    db: IndexDbOption = None,
+    space: SpaceOption = DEFAULT_SPACE,
     policy: PolicyOption = None,
 ) -> None:
     """Print a document, verified against its hash.
@@ -426,7 +380,7 @@ def stats(root: RootOption = None, as_json: JsonOption = False) -> None:
 @_command("gc")
 def gc(
     root: RootOption = None,
-    dry_run: Annotated[bool, typer.Option("--dry-run", help="List what would go; remove nothing.")] = False,
+    dry_run: DryRunOption = False,
 ) -> None:
     """Remove leftovers, never a document.
 

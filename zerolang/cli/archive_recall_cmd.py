@@ -15,12 +15,6 @@ from typing import TYPE_CHECKING, Annotated
 import typer
 
 from zerolang.cli.archive_cmd import (
-    AsOption,
-    ClearanceOption,
-    DbOption,
-    PolicyOption,
-    RootOption,
-    SpaceOption,
     _command,
     _open,
     _plural,
@@ -29,6 +23,19 @@ from zerolang.cli.archive_cmd import (
     open_gate,
     open_index,
 )
+from zerolang.cli.options import ABSTRACTION, PRIVACY
+from zerolang.cli.typer_options import (
+    AbstractionOption,
+    AsOption,
+    ClearanceOption,
+    IndexDbOption,
+    JsonOption,
+    PolicyOption,
+    PrivacyOption,
+    RootOption,
+    SpaceOption,
+)
+from zerolang.util.spaces import DEFAULT_SPACE
 
 if TYPE_CHECKING:
     from zerolang.archive.compaction import Conversation
@@ -49,10 +56,10 @@ def search(
         int | None, typer.Option("--since", metavar="DAYS", help="Only memories of the last DAYS days.")
     ] = None,
     root: RootOption = None,
-    db: DbOption = None,
-    space: SpaceOption = "default",
+    db: IndexDbOption = None,
+    space: SpaceOption = DEFAULT_SPACE,
     policy: PolicyOption = None,
-    as_json: Annotated[bool, typer.Option("--json", help="Print one JSON array.")] = False,
+    as_json: JsonOption = False,
 ) -> None:
     """Search the summaries a channel may see.
 
@@ -103,9 +110,10 @@ def policy_(
 
 def _read_conversation(file: str, channel: str, session: str) -> Conversation:
     from zerolang.archive.compaction import Conversation
+    from zerolang.cli.stdin import STDIN
     from zerolang.util.files import read_text
 
-    text = sys.stdin.read() if file == "-" else read_text(file, "conversation")
+    text = sys.stdin.read() if file == STDIN else read_text(file, "conversation")
     from zerolang.util.errors import ZeroError
 
     try:
@@ -160,17 +168,12 @@ def compact(
     end: Annotated[
         int | None, typer.Option("--to", min=0, metavar="J", help="End of the range (exclusive).")
     ] = None,
-    privacy: Annotated[
-        int, typer.Option("--privacy", min=-15, max=15, metavar="Y", help="Public (-15) to private (15).")
-    ] = 0,
-    abstraction: Annotated[
-        int,
-        typer.Option("--abstraction", min=-15, max=15, metavar="Z", help="Abstract (-15) to physical (15)."),
-    ] = 0,
+    privacy: PrivacyOption = PRIVACY.default,
+    abstraction: AbstractionOption = ABSTRACTION.default,
     output: OutputOption = None,
     root: RootOption = None,
-    db: DbOption = None,
-    space: SpaceOption = "default",
+    db: IndexDbOption = None,
+    space: SpaceOption = DEFAULT_SPACE,
 ) -> None:
     """Replace a conversation range by a summary.
 
@@ -220,8 +223,8 @@ def expand(
     clearance: ClearanceOption = None,
     output: OutputOption = None,
     root: RootOption = None,
-    db: DbOption = None,
-    space: SpaceOption = "default",
+    db: IndexDbOption = None,
+    space: SpaceOption = DEFAULT_SPACE,
     policy: PolicyOption = None,
 ) -> None:
     """Restore compacted ranges the policy allows.
@@ -248,8 +251,8 @@ def revoke(
     ],
     undo: Annotated[bool, typer.Option("--undo", help="Restore consent instead.")] = False,
     root: RootOption = None,
-    db: DbOption = None,
-    space: SpaceOption = "default",
+    db: IndexDbOption = None,
+    space: SpaceOption = DEFAULT_SPACE,
 ) -> None:
     """Withdraw consent for documents.
 

@@ -9,7 +9,9 @@ from typing import TYPE_CHECKING, Annotated
 
 import typer
 
-from zerolang.cli.experience_store import ExperienceDbOption, open_store
+from zerolang.cli.experience_store import open_store
+from zerolang.cli.options import JSON
+from zerolang.cli.typer_options import ExperienceDbOption, option
 
 if TYPE_CHECKING:
     from zerolang.experience.capture import CaptureResult
@@ -26,7 +28,7 @@ def capture(
     ],
     db: ExperienceDbOption = None,
     as_json: Annotated[
-        bool, typer.Option("--json", help="Print one object: {turns, experiences, concepts, edges} added.")
+        bool, option(JSON.detailed("Its shape: {turns, experiences, concepts, edges}, what was added."))
     ] = False,
     user: Annotated[
         str | None, typer.Option("--user", metavar="NAME", help="Who the user is (default: user).")

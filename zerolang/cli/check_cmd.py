@@ -6,6 +6,9 @@ from typing import Annotated
 
 import typer
 
+from zerolang.cli.options import JSON
+from zerolang.cli.typer_options import option
+
 
 def check(
     paths: Annotated[
@@ -17,16 +20,15 @@ def check(
         ),
     ],
     as_json: Annotated[
-        bool,
-        typer.Option("--json", help="Print one JSON list: each file's path, ok, summary and problems."),
+        bool, option(JSON.detailed("Its shape: a list of {path, ok, summary, problems}, one per file."))
     ] = False,
 ) -> None:
     """Parse and validate each file (.0 graphs, .0c memory documents); exit 1 if any has a problem."""
     from zerolang.cli.check_exec import check_paths
-    from zerolang.cli.stdin import STDIN
+    from zerolang.cli.stdin import BESIDE_OTHERS, beside_others
 
-    if STDIN in paths and len(paths) > 1:
-        raise typer.BadParameter("`-` (stdin) cannot be combined with other paths", param_hint="PATH")
+    if beside_others(paths):
+        raise typer.BadParameter(BESIDE_OTHERS, param_hint="PATH")
     code = check_paths(paths, as_json)
     if code:
         raise typer.Exit(code)

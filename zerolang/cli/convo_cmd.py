@@ -17,7 +17,7 @@ from typing import TYPE_CHECKING, Annotated, ParamSpec
 import typer
 
 from zerolang.cli.errors import reports_errors
-from zerolang.cli.experience_store import ExperienceDbOption
+from zerolang.cli.typer_options import ExperienceDbOption, JsonOption
 
 if TYPE_CHECKING:
     from zerolang.convo.memory import ConversationMemory
@@ -36,7 +36,6 @@ convo_app = typer.Typer(
 )
 
 Agent = Annotated[str, typer.Argument(help="The agent's name.", show_default=False)]
-Json = Annotated[bool, typer.Option("--json", help="Print one JSON document.")]
 MaxMessages = Annotated[
     int,
     typer.Option("--max-messages", min=1, metavar="N", help="Keep at most N messages (system ones always)."),
@@ -105,7 +104,7 @@ def store_turn(
     max_messages: MaxMessages = 100,
     max_tokens: MaxTokens = None,
     db: ExperienceDbOption = None,
-    as_json: Json = False,
+    as_json: JsonOption = False,
 ) -> None:
     """Store a finished turn: the (pruned) history and the turn's metadata."""
     from zerolang.convo.model import ChatMessage
@@ -151,7 +150,7 @@ def restore(
 
 
 @_command("turns")
-def turns(agent: Agent, db: ExperienceDbOption = None, as_json: Json = False) -> None:
+def turns(agent: Agent, db: ExperienceDbOption = None, as_json: JsonOption = False) -> None:
     """List the agent's stored turns with their metadata."""
     with _store(db, create=False) as store:
         found = _memory(store, agent).turns()
@@ -172,7 +171,7 @@ def search(
     text: Annotated[str, typer.Argument(help="Words to look for in the agent's turns.", show_default=False)],
     limit: Annotated[int, typer.Option("--limit", min=1)] = 10,
     db: ExperienceDbOption = None,
-    as_json: Json = False,
+    as_json: JsonOption = False,
 ) -> None:
     """Search the agent's turns (full text, bm25), best first."""
     with _store(db, create=False) as store:

@@ -1,4 +1,5 @@
-"""Where `zero capture` and `zero recall` keep experiences: `--db`, `$ZERO_EXPERIENCE_DB`, or the default.
+"""Where `zero capture` and `zero recall` keep experiences: `--db` (`options.EXPERIENCE_DB`, which
+reads `$ZERO_EXPERIENCE_DB`), or the default.
 
 The default is `experiences.db` in the per-user data directory (next to the
 0-memory's `memory.db`, e.g. `~/.local/share/zerolang/experiences.db`).
@@ -7,27 +8,11 @@ The default is `experiences.db` in the per-user data directory (next to the
 from __future__ import annotations
 
 from pathlib import Path
-from typing import TYPE_CHECKING, Annotated
-
-import typer
+from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
     from zerolang.experience.store import ExperienceStore
     from zerolang.util.locations import Location
-
-DB_ENV = "ZERO_EXPERIENCE_DB"
-
-ExperienceDbOption = Annotated[
-    Path | None,
-    typer.Option(
-        "--db",
-        envvar=DB_ENV,
-        metavar="PATH",
-        show_envvar=True,
-        help="The experience database: a SQLite file or a postgresql:// URL. "
-        "Default: experiences.db in the per-user data directory.",
-    ),
-]
 
 
 def default_path() -> Path:

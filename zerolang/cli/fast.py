@@ -2,160 +2,167 @@
 
 Importing typer and click and building the command costs more than a small
 graph's whole run, so `main` first offers the arguments to `dispatch`. It
-accepts only a plain subset of what typer would accept (the file, `--input`,
-`--json`, `--trace` for run; paths and `--json` for check; the query, `--db`,
-`--space`, `--now`, `--json`, `--explain`, `--no-touch` for query, each option
-once) and returns None for
-anything else, including `--help`, every other option and every usage error:
-typer then reads the command line as always, so help, completion and usage
-messages are typer's own. What it does accept it runs through the very code
-the typer command calls (`run_exec.execute`, `check_exec.check_paths`,
-`query_exec.execute`), and a
-ZeroError ends the same way as under typer: the message and exit code 1.
-`tests/test_cli_fast.py` compares the two paths' output.
+accepts only a plain subset of what typer would accept: a few options of the
+command, each declared in `zerolang.cli.options` (`accepted` names them),
+each given once (`--input` may repeat), and the command's arguments.
+It returns None for anything else, including `--help`, every other option and
+every usage error: typer then reads the command line as always, so help,
+completion and usage messages are typer's own. An option the command line
+does not give is what typer makes of it too: the spec's `fallback`, its
+environment variable or its default. What it does accept it runs through the
+very code the typer command calls (`run_exec.execute`, `check_exec.check_paths`,
+`query_exec.execute`), and a ZeroError ends the same way as under typer: the
+message and exit code 1. `tests/test_cli_fast.py` compares the two paths' output.
 """
 
 from __future__ import annotations
 
 import sys
 from collections.abc import Callable
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:  # imported when a command line is read: `zero --help` loads no option
+    from zerolang.cli.options import OptionSpec
+
+Values = dict[str, Any]
 
 
-def _run_arguments(arguments: list[str]) -> tuple[str, list[str], bool, bool] | None:
-    """(file, --input values, --json, --trace) when `zero run` has only those, else None."""
-    files: list[str] = []
-    inputs: list[str] = []
-    as_json = trace = False
+def accepted(command: str) -> tuple[OptionSpec[Any], ...]:
+    """The options the fast path reads for `command` (`run`, `check` or `query`); any other option
+    sends the command line to typer."""
+    from zerolang.cli.options import DB, EXPLAIN, INPUT, JSON, NO_TOUCH, NOW, SPACE, TRACE
+
+    return {
+        "run": (INPUT, JSON, TRACE),
+        "check": (JSON,),
+        "query": (DB, SPACE, NOW, JSON, EXPLAIN, NO_TOUCH),
+    }[command]
+
+
+def read_plain(
+    arguments: list[str], options: tuple[OptionSpec[Any], ...], *, stdin: bool
+) -> tuple[list[str], Values] | None:
+    """The arguments, and each of `options`' values by its name (given, else its `fallback`), when the
+    command line holds nothing else; None for any other option, one given twice that may not repeat,
+    a value that is missing or starts with `-`, `--`, and `-` unless the command reads `stdin`."""
+    import os
+
+    from zerolang.cli.stdin import STDIN
+
+    by_flag = {flag: spec for spec in options for flag in spec.flags}
+    given: Values = {}
+    positional: list[str] = []
     position = 0
     while position < len(arguments):
         argument = arguments[position]
         position += 1
-        if argument == "--json":
-            as_json = True
-        elif argument == "--trace":
-            trace = True
-        elif argument in ("--input", "-i"):
-            if position == len(arguments) or arguments[position].startswith("-"):
+        flag, equals, value = argument.partition("=") if argument.startswith("--") else (argument, "", "")
+        spec = by_flag.get(flag)
+        if spec is None:
+            if argument.startswith("-") and not (stdin and argument == STDIN):
                 return None
-            inputs.append(arguments[position])
-            position += 1
-        elif argument.startswith("--input="):
-            inputs.append(argument.removeprefix("--input="))
-        elif argument == "-" or not argument.startswith("-"):
-            files.append(argument)
-        else:
+            positional.append(argument)
+        elif (spec.name in given and not spec.multiple) or (spec.is_flag and equals):
             return None
-    if len(files) != 1:
-        return None
-    return files[0], inputs, as_json, trace
-
-
-def _check_arguments(arguments: list[str]) -> tuple[list[str], bool] | None:
-    """(paths, --json) when `zero check` has only those, else None."""
-    paths: list[str] = []
-    as_json = False
-    for argument in arguments:
-        if argument == "--json":
-            as_json = True
-        elif argument == "-" or not argument.startswith("-"):
-            paths.append(argument)
+        elif spec.is_flag:
+            given[spec.name] = True
         else:
-            return None
-    if not paths or ("-" in paths and len(paths) > 1):
-        return None
-    return paths, as_json
-
-
-_QUERY_VALUES = ("--db", "--space", "--now")
-_QUERY_FLAGS = ("--json", "--explain", "--no-touch")
-
-
-def _query_arguments(arguments: list[str]) -> tuple[str, dict[str, str], set[str]] | None:
-    """(query text, {option: value}, {flags}) when `zero query` has only those, each once, else None."""
-    texts: list[str] = []
-    values: dict[str, str] = {}
-    flags: set[str] = set()
-    position = 0
-    while position < len(arguments):
-        argument = arguments[position]
-        position += 1
-        name, equals, value = argument.partition("=")
-        if name in _QUERY_VALUES and name not in values:
             if not equals:
                 if position == len(arguments) or arguments[position].startswith("-"):
                     return None
                 value = arguments[position]
                 position += 1
-            values[name] = value
-        elif argument in _QUERY_FLAGS and argument not in flags:
-            flags.add(argument)
-        elif not argument.startswith("-"):
-            texts.append(argument)
-        else:
-            return None
-    if len(texts) != 1:
+            if spec.multiple:
+                given.setdefault(spec.name, []).append(value)
+            else:
+                given[spec.name] = value
+    fallbacks = {spec.name: spec.fallback(os.environ) for spec in options if spec.name not in given}
+    return positional, {**given, **fallbacks}
+
+
+def read_run(arguments: list[str]) -> tuple[str, Values] | None:
+    """(file, values) when `zero run` has one file (`-` is stdin) and only the options it `accepted`."""
+    read = read_plain(arguments, accepted("run"), stdin=True)
+    if read is None or len(read[0]) != 1:
         return None
-    return texts[0], values, flags
+    return read[0][0], read[1]
+
+
+def read_check(arguments: list[str]) -> tuple[list[str], Values] | None:
+    """(paths, values) when `zero check` has paths (`-` alone is stdin) and only the options it `accepted`."""
+    from zerolang.cli.stdin import beside_others
+
+    read = read_plain(arguments, accepted("check"), stdin=True)
+    if read is None or not read[0] or beside_others(read[0]):
+        return None
+    return read
+
+
+def read_query(arguments: list[str]) -> tuple[str, Values] | None:
+    """(query, values) when `zero query` has one query and only the options it `accepted`."""
+    read = read_plain(arguments, accepted("query"), stdin=False)
+    if read is None or len(read[0]) != 1:
+        return None
+    return read[0][0], read[1]
+
+
+def _run(arguments: list[str]) -> int | None:
+    read = read_run(arguments)
+    if read is None:
+        return None
+    file, values = read
+    from zerolang.cli.options import INPUT, JSON, TRACE
+    from zerolang.cli.run_exec import execute
+
+    def run() -> int:
+        execute(file, values[INPUT.name] or [], as_json=values[JSON.name], trace=values[TRACE.name])
+        return 0
+
+    return _reporting(run)
+
+
+def _check(arguments: list[str]) -> int | None:
+    read = read_check(arguments)
+    if read is None:
+        return None
+    paths, values = read
+    from zerolang.cli.check_exec import check_paths
+    from zerolang.cli.options import JSON
+
+    return _reporting(lambda: check_paths(paths, values[JSON.name]))
 
 
 def _query(arguments: list[str]) -> int | None:
-    read = _query_arguments(arguments)
+    read = read_query(arguments)
     if read is None:
         return None
-    import os
-
-    from zerolang.cli.stores import DB_ENV, SPACE_ENV
-
-    text, values, flags = read
-    # As typer reads them: the option, else its environment variable when set and not empty.
-    db = values.get("--db", os.environ.get(DB_ENV) or None)
-    space = values.get("--space", os.environ.get(SPACE_ENV) or "default")
+    text, values = read
+    from zerolang.cli.options import DB, EXPLAIN, JSON, NO_TOUCH, NOW, SPACE
 
     def query() -> int:
         from zerolang.cli.query_exec import execute
 
         execute(
             text,
-            db,
-            space,
-            as_json="--json" in flags,
-            explain="--explain" in flags,
-            now=values.get("--now"),
-            no_touch="--no-touch" in flags,
+            values[DB.name],
+            values[SPACE.name],
+            as_json=values[JSON.name],
+            explain=values[EXPLAIN.name],
+            now=values[NOW.name],
+            no_touch=values[NO_TOUCH.name],
         )
         return 0
 
     return _reporting(query)
 
 
+_COMMANDS: dict[str, Callable[[list[str]], int | None]] = {"run": _run, "check": _check, "query": _query}
+
+
 def dispatch(argv: list[str]) -> int | None:
     """Run `zero ARGV` if it is a plain `run`, `check` or `query` command line: its exit code; else None."""
-    if not argv:
-        return None
-    command, arguments = argv[0], argv[1:]
-    if command == "run":
-        read = _run_arguments(arguments)
-        if read is None:
-            return None
-        file, inputs, as_json, trace = read
-        from zerolang.cli.run_exec import execute
-
-        def run() -> int:
-            execute(file, inputs, as_json=as_json, trace=trace)
-            return 0
-
-        return _reporting(run)
-    if command == "check":
-        checked = _check_arguments(arguments)
-        if checked is None:
-            return None
-        paths, as_json = checked
-        from zerolang.cli.check_exec import check_paths
-
-        return _reporting(lambda: check_paths(paths, as_json))
-    if command == "query":
-        return _query(arguments)
-    return None
+    command = _COMMANDS.get(argv[0]) if argv else None
+    return None if command is None else command(argv[1:])
 
 
 def _reporting(action: Callable[[], int]) -> int:

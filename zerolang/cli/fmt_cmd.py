@@ -51,9 +51,11 @@ def fmt(
 
 def run_fmt(paths: list[str], *, check: bool, diff: bool, compat: bool, line_width: int | None) -> int:
     """Format, check or diff each path; the exit code: 1 if a file failed, or would change under --check."""
-    if "-" in paths:
-        if len(paths) > 1:
-            raise typer.BadParameter("`-` (stdin) cannot be combined with other paths", param_hint="PATH")
+    from zerolang.cli.stdin import BESIDE_OTHERS, STDIN, beside_others
+
+    if STDIN in paths:
+        if beside_others(paths):
+            raise typer.BadParameter(BESIDE_OTHERS, param_hint="PATH")
         return _format_stdin(check=check, diff=diff, compat=compat, line_width=line_width)
     from zerolang.cli.output import print_error
     from zerolang.util.config import settings_for
@@ -113,20 +115,21 @@ def _format(text: str, path: str, width: int) -> str:
 
 
 def _format_stdin(*, check: bool, diff: bool, compat: bool, line_width: int | None) -> int:
+    from zerolang.cli.stdin import NAME
     from zerolang.util.config import settings_for
     from zerolang.util.files import read_stdin_text
 
     text = read_stdin_text()
     width = line_width or settings_for(Path.cwd()).line_width
     if compat:
-        _print_compat(text, "<stdin>", width)
+        _print_compat(text, NAME, width)
         return 0
-    formatted = _format(text, "<stdin>", width)
+    formatted = _format(text, NAME, width)
     if diff:
-        _print_diff(text, formatted, "<stdin>")
+        _print_diff(text, formatted, NAME)
     elif check:
         if formatted != text:
-            typer.echo("would reformat <stdin>")
+            typer.echo(f"would reformat {NAME}")
     else:
         sys.stdout.write(formatted)
     return 1 if check and formatted != text else 0

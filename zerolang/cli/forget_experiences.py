@@ -1,4 +1,5 @@
-"""`--experiences`: forget, restore and purge also reach an experience database.
+"""`--experiences` (`zerolang.cli.options.ALSO_EXPERIENCES`): forget, restore and purge also reach an
+experience database.
 
 Experiences (`zero capture`) and conversation entries (`zero convo`) live in their own database,
 not the memory's. Given one (`--experiences PATH` or `$ZERO_EXPERIENCE_DB`, a SQLite file or a
@@ -13,26 +14,10 @@ from __future__ import annotations
 from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
-from typing import TYPE_CHECKING, Annotated
-
-import typer
-
-from zerolang.cli.experience_store import DB_ENV
+from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
     from zerolang.experience.forgotten import ErasingStore, ForgettingStore
-
-ExperiencesOption = Annotated[
-    Path | None,
-    typer.Option(
-        "--experiences",
-        envvar=DB_ENV,
-        metavar="PATH",
-        show_envvar=True,
-        help="Also apply to this experience database (zero capture/recall/convo): a SQLite file or a "
-        "postgresql:// URL.",
-    ),
-]
 
 
 @contextmanager

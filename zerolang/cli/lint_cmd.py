@@ -82,7 +82,7 @@ def lint(
       Z018  permission-without-sender warning
       Z019  unread-param              warning  unsafe fix
     """
-    from zerolang.cli.stdin import STDIN
+    from zerolang.cli.stdin import BESIDE_OTHERS, STDIN, beside_others
     from zerolang.tools.lint.report import Format, remaining, render
     from zerolang.tools.lint.runner import Options, lint_paths
 
@@ -97,8 +97,8 @@ def lint(
     )
     chosen = Format(output_format.value)
     if paths is not None and Path(STDIN) in paths:
-        if len(paths) > 1:
-            raise typer.BadParameter("`-` (stdin) cannot be combined with other paths", param_hint="PATH")
+        if beside_others([str(path) for path in paths]):
+            raise typer.BadParameter(BESIDE_OTHERS, param_hint="PATH")
         _lint_stdin(options, chosen)
         return
     results = lint_paths(paths or [Path(".")], options)

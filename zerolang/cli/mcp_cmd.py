@@ -2,42 +2,25 @@
 
 from __future__ import annotations
 
-from pathlib import Path
-from typing import Annotated
-
-import typer
-
-from zerolang.cli.archive_cmd import ClearanceOption, RootOption
-from zerolang.cli.experience_store import DB_ENV as EXPERIENCE_DB_ENV
-from zerolang.cli.memory_cmd import DbOption, SpaceOption
+from zerolang.cli.typer_options import (
+    ClearanceOption,
+    DbOption,
+    ExperiencesOption,
+    MaybeAsOption,
+    PolicyOption,
+    RootOption,
+    SpaceOption,
+)
+from zerolang.util.spaces import DEFAULT_SPACE
 
 
 def mcp(
     db: DbOption = None,
-    space: SpaceOption = "default",
-    experiences: Annotated[
-        Path | None,
-        typer.Option(
-            "--experiences",
-            envvar=EXPERIENCE_DB_ENV,
-            show_envvar=True,
-            metavar="PATH",
-            help="Where `store` captures turns and `recall` looks (as zero capture --db).",
-        ),
-    ] = None,
+    space: SpaceOption = DEFAULT_SPACE,
+    experiences: ExperiencesOption = None,
     root: RootOption = None,
-    policy: Annotated[
-        Path | None,
-        typer.Option(
-            "--policy",
-            metavar="FILE",
-            help="The consent policy `get` and `search` obey. Default: memory.archive.policy.",
-        ),
-    ] = None,
-    as_channel: Annotated[
-        str | None,
-        typer.Option("--as", metavar="CHANNEL", help="The channel the agent speaks from (with a policy)."),
-    ] = None,
+    policy: PolicyOption = None,
+    as_channel: MaybeAsOption = None,
     clearance: ClearanceOption = None,
 ) -> None:
     """Serve memory to agents over MCP (stdio): get, search, store, recall, query, and the

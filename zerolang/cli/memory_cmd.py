@@ -4,7 +4,8 @@ The store is `--db PATH|URL`, else `$ZERO_MEMORY_DB`, else `memory.db` in the
 per-user data directory (`platformdirs.user_data_dir("zerolang")`, e.g.
 `~/.local/share/zerolang/memory.db` on Linux): a file path is the embedded
 SQLite backend, a `postgresql://` URL a PostgreSQL server. `--space NAME`
-(or `$ZERO_MEMORY_SPACE`, default `default`) picks the space inside it.
+(or `$ZERO_MEMORY_SPACE`, default `default`) picks the space inside it
+(`zerolang.cli.options` declares both).
 Heavy imports stay inside the commands, so `zero --help` does not pay for
 SQLite, psycopg or the compiler.
 """
@@ -21,7 +22,11 @@ from typing import TYPE_CHECKING, Annotated, ParamSpec
 import typer
 
 from zerolang.cli.errors import reports_errors
-from zerolang.cli.stores import DB_ENV, SPACE_ENV, _open, as_of, damaged_store_errors
+from zerolang.cli.options import JSON, NOW, ONLY_SPACE
+from zerolang.cli.stdin import NAME, STDIN
+from zerolang.cli.stores import _open, as_of, damaged_store_errors
+from zerolang.cli.typer_options import DbOption, DryRunOption, JsonOption, NowOption, SpaceOption, option
+from zerolang.util.spaces import DEFAULT_SPACE
 
 if TYPE_CHECKING:
     from rich.progress import TaskID
@@ -68,7 +73,7 @@ def _storage_errors(command: Callable[P, None]) -> Callable[P, None]:
         with (
             damaged_store_errors(
                 db if isinstance(db, str | Path | None) else None,
-                space if isinstance(space, str) else "default",
+                space if isinstance(space, str) else DEFAULT_SPACE,
             ),
             storage_errors(),
         ):
@@ -85,27 +90,6 @@ def _command(name: str) -> Callable[[Callable[P, None]], Callable[P, None]]:
     return register
 
 
-DbOption = Annotated[
-    str | None,
-    typer.Option(
-        "--db",
-        envvar=DB_ENV,
-        metavar="PATH|URL",
-        show_envvar=True,
-        help="The memory store: a SQLite file, or postgresql://user@host/dbname."
-        " Default: memory.db in the per-user data directory.",
-    ),
-]
-SpaceOption = Annotated[
-    str,
-    typer.Option(
-        "--space",
-        envvar=SPACE_ENV,
-        metavar="NAME",
-        show_envvar=True,
-        help="The space inside the store: spaces never see each other's records.",
-    ),
-]
 AliasOption = Annotated[
     Path | None,
     typer.Option(
@@ -114,7 +98,6 @@ AliasOption = Annotated[
         help='Extra aliases, a JSON object {"alias": "canonical label"}, on top of the built-in ones.',
     ),
 ]
-JsonOption = Annotated[bool, typer.Option("--json", help="Print one JSON document.")]
 
 
 def _aliases(path: Path | None) -> AliasTable:
@@ -141,21 +124,16 @@ def ingest(
         ),
     ],
     db: DbOption = None,
-    space: SpaceOption = "default",
+    space: SpaceOption = DEFAULT_SPACE,
     aliases: AliasOption = None,
     as_json: Annotated[
         bool,
-        typer.Option("--json", help="Print the totals: {new_concepts, new_facts, new_episodes, duplicates}."),
+        option(JSON.detailed("Its shape: {new_concepts, new_facts, new_episodes, duplicates}, the totals.")),
     ] = False,
     batch_size: Annotated[
         int, typer.Option("--batch-size", min=1, metavar="N", help="Records per committed transaction.")
     ] = 5000,  # `store.DEFAULT_BATCH_SIZE` (not imported here: `zero --help` stays light)
-    now: Annotated[
-        str | None,
-        typer.Option(
-            "--now", metavar="TIME", help="Store the records as learned at this time (default: now)."
-        ),
-    ] = None,
+    now: Annotated[str | None, option(NOW.detailed("The records are stored as learned then."))] = None,
 ) -> None:
     """Compile inputs and store them. Re-ingesting is safe: stored episodes count as duplicates.
 
@@ -196,7 +174,7 @@ def ingest(
         _print_json(totals.to_json())
         return
     tuples = sum(len(item.input.tuples) for item in inputs)
-    name = "<stdin>" if file == "-" else file
+    name = NAME if file == STDIN else file
     typer.echo(
         f"Ingested {_plural(len(inputs), 'record')} ({_plural(tuples, 'tuple')}) from {name} into {path}:\n"
         f"  {_plural(totals.new_concepts, 'new concept')}, {_plural(totals.new_facts, 'new fact')},"
@@ -303,11 +281,9 @@ def get(
         ),
     ],
     db: DbOption = None,
-    space: SpaceOption = "default",
+    space: SpaceOption = DEFAULT_SPACE,
     aliases: AliasOption = None,
-    as_json: Annotated[
-        bool, typer.Option("--json", help="Print {concept, facts} as JSON (see the README for the shape).")
-    ] = False,
+    as_json: Annotated[bool, option(JSON.detailed("Its shape: {concept, facts} (see the README)."))] = False,
 ) -> None:
     """Show a concept and every fact it is the subject or object of, with their episodes."""
     from zerolang.knowledge.normalize import normalize_label
@@ -373,9 +349,9 @@ def _times_lines(fact: FactView) -> list[str]:
 @_command("stats")
 def stats(
     db: DbOption = None,
-    space: SpaceOption = "default",
+    space: SpaceOption = DEFAULT_SPACE,
     as_json: Annotated[
-        bool, typer.Option("--json", help="Print {concepts, facts, episodes, contexts} as JSON.")
+        bool, option(JSON.detailed("Its shape: {concepts, facts, episodes, contexts}."))
     ] = False,
 ) -> None:
     """Count what the database holds."""
@@ -398,8 +374,8 @@ def stats(
 @_command("check")
 def check(
     db: DbOption = None,
-    space: SpaceOption = "default",
-    as_json: Annotated[bool, typer.Option("--json", help="Print {ok, checked, problems} as JSON.")] = False,
+    space: SpaceOption = DEFAULT_SPACE,
+    as_json: Annotated[bool, option(JSON.detailed("Its shape: {ok, checked, problems}."))] = False,
 ) -> None:
     """Recompute every hash and resolve every reference (like git fsck); exit 1 if anything is wrong."""
     with _open(db, create=False, space=space) as store:
@@ -429,26 +405,15 @@ def _print_report(report: CheckReport, path: str) -> None:
 
 # ---- tiers: consolidate, sweep (zerolang.knowledge.tiers) --------------------------------------
 
-NowOption = Annotated[
-    str | None,
-    typer.Option(
-        "--now", metavar="TIME", help="Act as of this ISO 8601 time (decay, `since`); default: now."
-    ),
-]
-
-
 HalfLifeOption = Annotated[
     float, typer.Option("--half-life-days", min=0.001, metavar="DAYS", help="Episode half-life in days.")
 ]
 
 
-DryRunOption = Annotated[bool, typer.Option("--dry-run", help="Print what would change and change nothing.")]
-
-
 @_command("consolidate")
 def consolidate(
     db: DbOption = None,
-    space: SpaceOption = "default",
+    space: SpaceOption = DEFAULT_SPACE,
     min_episodes: Annotated[
         int, typer.Option("--min-episodes", min=1, metavar="N", help="Episodes a fact needs to be promoted.")
     ] = 3,
@@ -461,9 +426,7 @@ def consolidate(
     half_life_days: HalfLifeOption = 7.0,
     now: NowOption = None,
     dry_run: DryRunOption = False,
-    as_json: Annotated[
-        bool, typer.Option("--json", help="Print {promoted, reinforced, pruned} as JSON.")
-    ] = False,
+    as_json: Annotated[bool, option(JSON.detailed("Its shape: {promoted, reinforced, pruned}."))] = False,
 ) -> None:
     """Promote facts seen in enough still-confident episodes to semantic memory, then prune decayed episodes.
 
@@ -522,7 +485,7 @@ def _pruned_lines(episodes: Sequence[Episode], texts: dict[bytes, str]) -> list[
 @_command("sweep")
 def sweep(
     db: DbOption = None,
-    space: SpaceOption = "default",
+    space: SpaceOption = DEFAULT_SPACE,
     min_confidence: Annotated[
         float,
         typer.Option("--min-confidence", min=0.0, max=1.0, help="Prune episodes decayed below this."),
@@ -530,9 +493,7 @@ def sweep(
     half_life_days: HalfLifeOption = 7.0,
     now: NowOption = None,
     dry_run: DryRunOption = False,
-    as_json: Annotated[
-        bool, typer.Option("--json", help="Print {removed, episodes: [...]} as JSON.")
-    ] = False,
+    as_json: Annotated[bool, option(JSON.detailed("Its shape: {removed, episodes: [...]}."))] = False,
 ) -> None:
     """Prune episodes whose confidence decayed below the minimum; their facts and concepts stay.
 
@@ -566,7 +527,7 @@ def sweep(
 @_command("export")
 def export(
     db: DbOption = None,
-    space: SpaceOption = "default",
+    space: SpaceOption = DEFAULT_SPACE,
     form: Annotated[
         str, typer.Option("--format", metavar="0|0c|json", help="0c (compact), json, or 0 (verbose graphs).")
     ] = "0c",
@@ -599,7 +560,7 @@ def export(
 
 
 @_command("checkpoint")
-def checkpoint(db: DbOption = None, space: SpaceOption = "default", as_json: JsonOption = False) -> None:
+def checkpoint(db: DbOption = None, space: SpaceOption = DEFAULT_SPACE, as_json: JsonOption = False) -> None:
     """Print the store's checkpoint: a hash of every concept and episode, then the counts."""
     from zerolang.knowledge.formats.checkpoint import of_store
 
@@ -615,15 +576,15 @@ def checkpoint(db: DbOption = None, space: SpaceOption = "default", as_json: Jso
 def import_(
     file: Annotated[str, typer.Argument(help="A .0c (L2) export or delta, or a JSON export; - reads stdin.")],
     db: DbOption = None,
-    space: SpaceOption = "default",
+    space: SpaceOption = DEFAULT_SPACE,
 ) -> None:
     """Load an export into the store, all or nothing; a delta applies only on its base checkpoint."""
     from zerolang.knowledge.formats.checkpoint import of_store
     from zerolang.knowledge.formats.exchange import import_text
     from zerolang.util.files import read_stdin_text, read_text
 
-    text = read_stdin_text() if file == "-" else read_text(file)
-    name = "<stdin>" if file == "-" else file
+    text = read_stdin_text() if file == STDIN else read_text(file)
+    name = NAME if file == STDIN else file
     with _open(db, create=True, space=space) as store:
         kind, relations = import_text(store, text, name)
         state = of_store(store)
@@ -639,10 +600,7 @@ def migrate(
         str, typer.Argument(help="The store to copy from: a SQLite file or a URL.", metavar="FROM")
     ],
     target: Annotated[str, typer.Argument(help="The store to copy to (created if missing).", metavar="TO")],
-    space: Annotated[
-        str | None,
-        typer.Option("--space", metavar="NAME", help="Copy only this space (default: every space)."),
-    ] = None,
+    space: Annotated[str | None, option(ONLY_SPACE)] = None,
 ) -> None:
     """Copy a whole store, or one space, to another store or backend; the checkpoints come out equal.
 
@@ -697,7 +655,7 @@ def _copy_with_progress(
 def grant(
     role: Annotated[str, typer.Argument(help="A PostgreSQL role.", metavar="ROLE")],
     db: DbOption = None,
-    space: SpaceOption = "default",
+    space: SpaceOption = DEFAULT_SPACE,
 ) -> None:
     """Let a PostgreSQL role read and write one space (row-level security keeps it out of the others)."""
     from zerolang.util.errors import ZeroError

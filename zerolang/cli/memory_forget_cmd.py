@@ -6,22 +6,21 @@ from typing import Annotated
 
 import typer
 
-from zerolang.cli.forget_experiences import ExperiencesOption, experience_stores
-from zerolang.cli.memory_cmd import (
-    AliasOption,
+from zerolang.cli.forget_experiences import experience_stores
+from zerolang.cli.memory_cmd import AliasOption, _aliases, _command, _print_json
+from zerolang.cli.options import NOW
+from zerolang.cli.stores import _open, as_of
+from zerolang.cli.typer_options import (
+    AlsoExperiencesOption,
     DbOption,
     JsonOption,
     SpaceOption,
-    _aliases,
-    _command,
-    _print_json,
+    option,
 )
-from zerolang.cli.stores import _open, as_of
+from zerolang.util.spaces import DEFAULT_SPACE
 
-NowOption = Annotated[
-    str | None,
-    typer.Option("--now", metavar="TIME", help="Record the event at this ISO 8601 time; default: now."),
-]
+# The time forget, restore, purge and retract record their event at.
+EventTimeOption = Annotated[str | None, option(NOW.detailed("The event is recorded then."))]
 
 
 def _stamp(now: str | None) -> str:
@@ -63,10 +62,10 @@ def forget(
         ),
     ] = False,
     db: DbOption = None,
-    space: SpaceOption = "default",
+    space: SpaceOption = DEFAULT_SPACE,
     aliases: AliasOption = None,
-    now: NowOption = None,
-    experiences: ExperiencesOption = None,
+    now: EventTimeOption = None,
+    experiences: AlsoExperiencesOption = None,
     as_json: JsonOption = False,
 ) -> None:
     """Forget a concept, a fact, a source, a scope, a time range or a space: a recorded tombstone.
@@ -139,9 +138,9 @@ def restore(
         str, typer.Argument(help="A tombstone hash, hash prefix or its target.", metavar="TOMBSTONE")
     ],
     db: DbOption = None,
-    space: SpaceOption = "default",
-    now: NowOption = None,
-    experiences: ExperiencesOption = None,
+    space: SpaceOption = DEFAULT_SPACE,
+    now: EventTimeOption = None,
+    experiences: AlsoExperiencesOption = None,
     as_json: JsonOption = False,
 ) -> None:
     """Lift a tombstone: what it forgot comes back (unless purged) and may be ingested again."""
@@ -167,9 +166,9 @@ def purge(
         str, typer.Argument(help="A tombstone hash, hash prefix or its target.", metavar="TOMBSTONE")
     ],
     db: DbOption = None,
-    space: SpaceOption = "default",
-    now: NowOption = None,
-    experiences: ExperiencesOption = None,
+    space: SpaceOption = DEFAULT_SPACE,
+    now: EventTimeOption = None,
+    experiences: AlsoExperiencesOption = None,
 ) -> None:
     """Erase a forgotten thing for good: the tombstone keeps only its hash and the hashes it blocks."""
     from zerolang.experience.forgotten import erase
@@ -184,7 +183,7 @@ def purge(
 
 
 @_command("tombstones")
-def tombstones(db: DbOption = None, space: SpaceOption = "default", as_json: JsonOption = False) -> None:
+def tombstones(db: DbOption = None, space: SpaceOption = DEFAULT_SPACE, as_json: JsonOption = False) -> None:
     """List the space's tombstones, oldest first: hash, kind, target, when, purged or restored."""
     with _open(db, create=False, space=space) as store:
         rows = store.backend.tombstones()
@@ -222,9 +221,9 @@ def retract(
         typer.Option("--valid-to", metavar="TIME", help="When it stopped being true; default: now."),
     ] = None,
     db: DbOption = None,
-    space: SpaceOption = "default",
+    space: SpaceOption = DEFAULT_SPACE,
     aliases: AliasOption = None,
-    now: NowOption = None,
+    now: EventTimeOption = None,
     as_json: JsonOption = False,
 ) -> None:
     """Retract a fact: its validity is closed and it is retired, kept for history (not forgotten)."""
@@ -255,7 +254,7 @@ def retract(
 def history(
     label: Annotated[str, typer.Argument(help="A concept: label, hash or hash prefix.", metavar="LABEL")],
     db: DbOption = None,
-    space: SpaceOption = "default",
+    space: SpaceOption = DEFAULT_SPACE,
     aliases: AliasOption = None,
     as_json: JsonOption = False,
 ) -> None:
@@ -289,7 +288,7 @@ def log(
         int | None, typer.Option("--limit", min=1, metavar="N", help="Only the last N entries.")
     ] = None,
     db: DbOption = None,
-    space: SpaceOption = "default",
+    space: SpaceOption = DEFAULT_SPACE,
     as_json: JsonOption = False,
 ) -> None:
     """Show the space's append-only event log: ingests, forgets, restores, purges, retractions, receives."""

@@ -7,8 +7,10 @@ from typing import Annotated
 
 import typer
 
-from zerolang.cli.memory_cmd import DbOption, JsonOption, SpaceOption, _command, _print_json
+from zerolang.cli.memory_cmd import _command, _print_json
 from zerolang.cli.stores import _open
+from zerolang.cli.typer_options import DbOption, JsonOption, SpaceOption
+from zerolang.util.spaces import DEFAULT_SPACE
 
 
 @_command("bundle")
@@ -22,7 +24,7 @@ def bundle(
         ),
     ] = None,
     db: DbOption = None,
-    space: SpaceOption = "default",
+    space: SpaceOption = DEFAULT_SPACE,
 ) -> None:
     """Write a signed bundle of the memory (or a delta since a checkpoint) for `zero memory receive`."""
     from zerolang.knowledge.formats.bundle import key_id, make
@@ -49,7 +51,7 @@ def receive(
         ),
     ],
     db: DbOption = None,
-    space: SpaceOption = "default",
+    space: SpaceOption = DEFAULT_SPACE,
     as_json: JsonOption = False,
 ) -> None:
     """Check a bundle's signature against trusted keys and its base, then apply it in one transaction."""

@@ -6,6 +6,9 @@ from typing import Annotated
 
 import typer
 
+from zerolang.cli.options import JSON
+from zerolang.cli.typer_options import option
+
 
 def ops(
     name: Annotated[
@@ -14,7 +17,7 @@ def ops(
             help="One op or node type to describe in full (aliases work: `Eq`).", show_default=False
         ),
     ] = None,
-    as_json: Annotated[bool, typer.Option("--json", help="Print the ops as JSON.")] = False,
+    as_json: Annotated[bool, option(JSON.detailed("Its shape: a list of the ops, or the one op."))] = False,
 ) -> None:
     """List the builtin ops with what each reads and does, or describe one."""
     import json

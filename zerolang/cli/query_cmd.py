@@ -6,7 +6,9 @@ from typing import Annotated
 
 import typer
 
-from zerolang.cli.memory_cmd import DbOption, NowOption, SpaceOption
+from zerolang.cli.options import EXPLAIN, JSON, NO_TOUCH
+from zerolang.cli.typer_options import DbOption, NowOption, SpaceOption, option
+from zerolang.util.spaces import DEFAULT_SPACE
 
 
 def query(
@@ -14,14 +16,13 @@ def query(
         str, typer.Argument(help="The query, e.g. 'recall \"agent\" depth 2 limit 10'.", metavar="QUERY")
     ],
     db: DbOption = None,
-    space: SpaceOption = "default",
-    as_json: Annotated[bool, typer.Option("--json", help="Print the results as a JSON list.")] = False,
-    explain: Annotated[bool, typer.Option("--explain", help="Show the plan and every score factor.")] = False,
-    now: NowOption = None,
-    no_touch: Annotated[
-        bool,
-        typer.Option("--no-touch", help="Do not record the access (the store is left exactly as it was)."),
+    space: SpaceOption = DEFAULT_SPACE,
+    as_json: Annotated[
+        bool, option(JSON.detailed("Its shape: the list of results; {plan, results} with --explain."))
     ] = False,
+    explain: Annotated[bool, option(EXPLAIN)] = False,
+    now: NowOption = None,
+    no_touch: Annotated[bool, option(NO_TOUCH)] = False,
 ) -> None:
     """Recall from a concept or match triple patterns in the memory database."""
     from zerolang.cli.query_exec import execute

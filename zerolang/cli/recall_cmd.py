@@ -7,7 +7,9 @@ from typing import Annotated
 
 import typer
 
-from zerolang.cli.experience_store import ExperienceDbOption, open_store
+from zerolang.cli.experience_store import open_store
+from zerolang.cli.options import JSON
+from zerolang.cli.typer_options import ExperienceDbOption, option
 
 
 def recall(
@@ -20,9 +22,7 @@ def recall(
         int, typer.Option("--limit", min=1, metavar="N", help="How many experiences to rank.")
     ] = 20,
     db: ExperienceDbOption = None,
-    as_json: Annotated[
-        bool, typer.Option("--json", help="Print one JSON document (within the budget too).")
-    ] = False,
+    as_json: Annotated[bool, option(JSON.detailed("It keeps within the budget too."))] = False,
 ) -> None:
     """Recall experiences: the graph index of the hits, short summaries, and full text for the best that fit.
 

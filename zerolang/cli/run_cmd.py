@@ -7,7 +7,20 @@ from typing import Annotated
 
 import typer
 
+from zerolang.cli.options import (
+    INPUT,
+    JSON,
+    MAX_MEMORY,
+    MAX_STEPS,
+    MAX_VALUE_SIZE,
+    NOW,
+    RUN_DB,
+    RUN_SPACE,
+    TRACE,
+)
 from zerolang.cli.run_exec import execute
+from zerolang.cli.typer_options import option, parsed
+from zerolang.util.spaces import DEFAULT_SPACE
 
 
 def run(
@@ -17,41 +30,15 @@ def run(
             help="The .0 graph to run; `-` reads it from stdin.", show_default=False, metavar="FILE"
         ),
     ],
-    input_: Annotated[
-        list[str] | None,
-        typer.Option(
-            "--input",
-            "-i",
-            metavar="NAME=TEXT|NAME:=JSON",
-            help="A run input: NAME=TEXT gives a string, NAME:=JSON a typed value. Repeatable.",
-        ),
-    ] = None,
+    input_: Annotated[list[str] | None, option(INPUT)] = None,
     inputs_file: Annotated[
         Path | None, typer.Option("--inputs", metavar="FILE.json", help="A JSON object of run inputs.")
     ] = None,
-    as_json: Annotated[
-        bool, typer.Option("--json", help="Print one JSON object: outputs, trace, confidence, hash.")
-    ] = False,
-    trace: Annotated[bool, typer.Option("--trace", help="Also print the nodes in execution order.")] = False,
-    max_steps: Annotated[
-        int, typer.Option("--max-steps", min=1, metavar="N", help="Stop with an error after this many nodes.")
-    ] = 10_000,
-    max_value_size: Annotated[
-        str,
-        typer.Option(
-            "--max-value-size",
-            metavar="SIZE",
-            help="Stop with an error when one node's value takes more memory than this (e.g. 256M).",
-        ),
-    ] = "64M",
-    max_memory: Annotated[
-        str,
-        typer.Option(
-            "--max-memory",
-            metavar="SIZE",
-            help="Stop with an error when all node values together take more than this (e.g. 2G).",
-        ),
-    ] = "512M",
+    as_json: Annotated[bool, option(JSON.detailed("Its shape: {outputs, trace, confidence, hash}."))] = False,
+    trace: Annotated[bool, option(TRACE)] = False,
+    max_steps: Annotated[int, option(MAX_STEPS)] = MAX_STEPS.default,
+    max_value_size: Annotated[str, option(MAX_VALUE_SIZE)] = MAX_VALUE_SIZE.default,
+    max_memory: Annotated[str, option(MAX_MEMORY)] = MAX_MEMORY.default,
     state: Annotated[
         Path | None,
         typer.Option("--state", metavar="FILE", help="Persist LoadState/SaveState in this SQLite file."),
@@ -59,15 +46,10 @@ def run(
     key: Annotated[
         Path | None, typer.Option("--key", metavar="FILE", help="Ed25519 key (PEM) for real Sign/Verify.")
     ] = None,
-    db: Annotated[
-        str | None,
-        typer.Option(
-            "--db", metavar="PATH|URL", help="The memory store the Memory* ops use (none: they fail)."
-        ),
-    ] = None,
-    space: Annotated[str, typer.Option("--space", metavar="NAME", help="The space inside --db.")] = "default",
+    db: Annotated[str | None, option(RUN_DB)] = None,
+    space: Annotated[str, option(RUN_SPACE)] = DEFAULT_SPACE,
     now: Annotated[
-        str | None, typer.Option("--now", metavar="TIME", help="The run's clock (Timestamp, memory times).")
+        str | None, option(NOW.detailed("It is the run's clock: Timestamp, memory times."))
     ] = None,
     runtime: Annotated[
         str | None,
@@ -86,8 +68,8 @@ def run(
         as_json=as_json,
         trace=trace,
         max_steps=max_steps,
-        max_value_bytes=_size_option("--max-value-size", max_value_size),
-        max_run_bytes=_size_option("--max-memory", max_memory),
+        max_value_bytes=parsed(MAX_VALUE_SIZE, max_value_size),
+        max_run_bytes=parsed(MAX_MEMORY, max_memory),
         state=state,
         key=key,
         db=db,
@@ -95,15 +77,3 @@ def run(
         now=now,
         runtime=runtime,
     )
-
-
-def _size_option(name: str, text: str) -> int:
-    from zerolang.util.limits import parse_size
-
-    try:
-        size = parse_size(text)
-    except ValueError as error:
-        raise typer.BadParameter(str(error), param_hint=name) from None
-    if size <= 0:
-        raise typer.BadParameter("must be more than 0", param_hint=name)
-    return size

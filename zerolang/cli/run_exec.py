@@ -11,9 +11,8 @@ import sys
 from pathlib import Path
 from typing import Any
 
-# The defaults of --max-value-size (64M) and --max-memory (512M), in bytes.
-DEFAULT_MAX_VALUE_BYTES = 64 * 1024 * 1024
-DEFAULT_MAX_RUN_BYTES = 512 * 1024 * 1024
+from zerolang.util.limits import DEFAULT_MAX_RUN_BYTES, DEFAULT_MAX_STEPS, DEFAULT_MAX_VALUE_BYTES
+from zerolang.util.spaces import DEFAULT_SPACE
 
 
 def parse_input_option(option: str) -> tuple[str, Any]:
@@ -60,13 +59,13 @@ def execute(
     *,
     as_json: bool = False,
     trace: bool = False,
-    max_steps: int = 10_000,
+    max_steps: int = DEFAULT_MAX_STEPS,
     max_value_bytes: int = DEFAULT_MAX_VALUE_BYTES,
     max_run_bytes: int = DEFAULT_MAX_RUN_BYTES,
     state: Path | None = None,
     key: Path | None = None,
     db: str | None = None,
-    space: str = "default",
+    space: str = DEFAULT_SPACE,
     now: str | None = None,
     runtime: str | None = None,
 ) -> None:

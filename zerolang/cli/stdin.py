@@ -3,9 +3,17 @@
 from __future__ import annotations
 
 import sys
+from collections.abc import Sequence
 
 STDIN = "-"
 NAME = "<stdin>"
+# The usage error of `-` given with other paths (typer's, exit 2; the fast path leaves it to typer).
+BESIDE_OTHERS = "`-` (stdin) cannot be combined with other paths"
+
+
+def beside_others(paths: Sequence[str]) -> bool:
+    """Whether `-` is given with other paths: stdin holds one document, so `-` must stand alone."""
+    return STDIN in paths and len(paths) > 1
 
 
 def read_stdin() -> str:

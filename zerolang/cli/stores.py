@@ -19,9 +19,6 @@ if TYPE_CHECKING:
     from zerolang.util.locations import Location
     from zerolang.util.times import Clock
 
-DB_ENV = "ZERO_MEMORY_DB"
-SPACE_ENV = "ZERO_MEMORY_SPACE"
-
 # What reading a malformed row (a BLOB for a label, text for a number) raises in our code.
 _ROW_ERRORS = (TypeError, ValueError, KeyError, IndexError, AttributeError, UnicodeError, OverflowError)
 
@@ -59,7 +56,8 @@ def default_store() -> Path:
 
 
 def resolve_store(option: str | Path | None) -> Location:
-    """`--db` (or `$ZERO_MEMORY_DB`, which typer folds into it), else the per-user default."""
+    """`--db` (or its environment variable, which typer and the fast path fold into it), else the
+    per-user default."""
     from zerolang.util.locations import parse_location
 
     return parse_location(default_store() if option is None or not str(option) else option)

@@ -25,7 +25,7 @@ A malformed row (a text or BLOB where a number or label belongs, bytes that
 are not UTF-8) is reported, never a crash. Episodes that maintenance pruned
 still count towards their fact and keep their context referenced.
 
-The rows come from the backend's raw scans (`MemoryBackend.raw_sealed_rows`,
+The rows come from the backend's raw scans (`Integrity.raw_sealed_rows`,
 `raw_seals`), which trust nothing either: values arrive as stored.
 """
 
@@ -44,7 +44,7 @@ from zerolang.knowledge.normalize import normalize_label, normalize_predicate
 from zerolang.knowledge.types import EpisodeHash
 
 if TYPE_CHECKING:
-    from zerolang.knowledge.backend import MemoryBackend
+    from zerolang.knowledge.backend import Integrity
 
 _EPSILON = 1e-9
 
@@ -64,7 +64,7 @@ class Problem:
         return {"kind": self.kind, "hash": self.hash, "message": self.message}
 
 
-def find_problems(backend: MemoryBackend) -> list[Problem]:
+def find_problems(backend: Integrity) -> list[Problem]:
     """Every problem in the backend's space, table by table."""
     return _Checker(backend).run()
 
@@ -96,7 +96,7 @@ class _ConceptState:
 
 
 class _Checker:
-    def __init__(self, backend: MemoryBackend) -> None:
+    def __init__(self, backend: Integrity) -> None:
         self.db = backend
         self.problems: list[Problem] = []
         self.seals: dict[str, Seal] = {}

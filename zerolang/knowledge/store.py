@@ -31,7 +31,7 @@ from contextlib import AbstractContextManager
 from dataclasses import dataclass
 from types import TracebackType
 
-from zerolang.knowledge.backend import Counts, FactTimes, InsertResult, MemoryBackend
+from zerolang.knowledge.backend import Counts, FactTimes, InsertResult, Log, MemoryBackend
 from zerolang.knowledge.check import Problem
 from zerolang.knowledge.hashing import concept_hash, verify_record
 from zerolang.knowledge.normalize import AliasTable, normalize_label
@@ -475,7 +475,7 @@ class MemoryStore:
         return CheckReport(tuple(find_problems(self.backend)), self.counts())
 
 
-def _log_batch(backend: MemoryBackend, records: Sequence[MemoryRecord], result: InsertResult) -> None:
+def _log_batch(backend: Log, records: Sequence[MemoryRecord], result: InsertResult) -> None:
     """Append the batch to the space's log: the hash of its episode hashes and what it changed."""
     import hashlib
 

@@ -25,8 +25,9 @@ from __future__ import annotations
 from collections.abc import Collection, Iterable, Sequence
 from dataclasses import dataclass
 from datetime import UTC, datetime
+from typing import Protocol
 
-from zerolang.knowledge.backend import FactEvent, FactFilter, FactTimes, MemoryBackend
+from zerolang.knowledge.backend import FactEvent, FactFilter, FactTimes, Lifetime, Log, Records, Temporal
 from zerolang.knowledge.types import ContextMeta, Fact, MemoryRecord, RelationNode
 from zerolang.util.errors import ZeroError
 
@@ -41,6 +42,14 @@ def utc(text: str, what: str = "time") -> str:
         moment = moment.replace(tzinfo=UTC)
     moment = moment.astimezone(UTC)
     return moment.strftime("%Y-%m-%dT%H:%M:%S.") + f"{moment.microsecond // 1000:03d}Z"
+
+
+class TemporalFacts(Records, Temporal, Protocol):
+    """The facts with their episodes and their times: what the temporal views and rules read and write."""
+
+
+class _Retracting(TemporalFacts, Lifetime, Log, Protocol):
+    """A retraction's needs beyond the facts' times: its transaction and its line in the space log."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -90,7 +99,7 @@ class Span:
         }
 
 
-def spans(backend: MemoryBackend, facts: Sequence[Fact]) -> dict[bytes, Span]:
+def spans(backend: TemporalFacts, facts: Sequence[Fact]) -> dict[bytes, Span]:
     """Every fact's span: stored times where there are some, defaults from its episodes otherwise."""
     keys = [f.fact_hash.digest for f in facts]
     stored = backend.fact_times(keys) if backend.has_fact_times() else {}
@@ -123,7 +132,7 @@ def _event_time(text: str) -> str:
 
 
 def visible(
-    backend: MemoryBackend,
+    backend: TemporalFacts,
     keys: Collection[bytes],
     *,
     now: str,
@@ -144,7 +153,7 @@ def visible(
 
 
 def after_insert(
-    backend: MemoryBackend, fresh: Sequence[tuple[RelationNode, ContextMeta]], single_valued: Collection[str]
+    backend: TemporalFacts, fresh: Sequence[tuple[RelationNode, ContextMeta]], single_valued: Collection[str]
 ) -> int:
     """Apply the temporal rules to freshly stored episodes; how many facts changed times."""
     if backend.has_fact_times():
@@ -199,7 +208,7 @@ def _validity(meta: ContextMeta) -> tuple[str, str | None]:
     return start, end
 
 
-def _supersede(backend: MemoryBackend, subject: bytes, predicate: str) -> int:
+def _supersede(backend: TemporalFacts, subject: bytes, predicate: str) -> int:
     """Graphiti's rule over one subject's single-valued predicate, as a function of the facts alone
     (so the order and batching of ingests do not matter): sorted by validity start, each fact is
     valid until the next one starts (or its own earlier end); a fact is *retired* (superseded)
@@ -247,7 +256,7 @@ def _supersede(backend: MemoryBackend, subject: bytes, predicate: str) -> int:
     return len(rows)
 
 
-def retract(backend: MemoryBackend, fact: Fact, *, at: str, valid_to: str | None = None) -> Span:
+def retract(backend: _Retracting, fact: Fact, *, at: str, valid_to: str | None = None) -> Span:
     """Close the fact's validity (at `valid_to`, default `at`) and retire it; ZeroError if it is retired."""
     key = fact.fact_hash.digest
     with backend.transaction():

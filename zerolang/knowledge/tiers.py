@@ -1,6 +1,6 @@
 """Memory tiers on the store: working, episodic, semantic, and consolidation (seed 001, V1).
 
-The tier state lives in the backend (`MemoryBackend.working_*`, `touch`,
+The tier state lives in the backend (its `Tiers`: `working_*`, `touch`,
 `semantic_*`, `prune_episodes`), in the same space as the store:
 
 - working memory: per session, the most recent episodes, bounded (oldest evicted);
@@ -26,8 +26,9 @@ from __future__ import annotations
 import math
 from collections.abc import Iterable
 from dataclasses import dataclass
+from typing import Protocol
 
-from zerolang.knowledge.backend import EpisodeRow
+from zerolang.knowledge.backend import EpisodeRow, Records, Scans, Tiers
 from zerolang.knowledge.merge import bayes_merge
 from zerolang.knowledge.store import MemoryStore
 from zerolang.knowledge.types import EpisodeHash, FactHash
@@ -65,7 +66,7 @@ class WorkingMemory:
     ) -> None:
         if capacity < 1:
             raise ValueError("working memory needs a capacity of at least 1")
-        self._backend = store.backend
+        self._backend: Tiers = store.backend
         self.session = session
         self.capacity = capacity
         self._clock = clock
@@ -116,6 +117,10 @@ class Episode:
         }
 
 
+class _Episodic(Records, Scans, Tiers, Protocol):
+    """What episodic memory reads and changes: a fact's episodes or all of them, accesses, pruning."""
+
+
 def _episode(row: EpisodeRow) -> Episode:
     return Episode(
         EpisodeHash(row.hash),
@@ -142,7 +147,7 @@ class EpisodicMemory:
     ) -> None:
         if half_life <= 0:
             raise ValueError("the half-life must be positive")
-        self._backend = store.backend
+        self._backend: _Episodic = store.backend
         self.half_life = half_life
         self.min_confidence = min_confidence
         self._clock = clock
@@ -217,7 +222,7 @@ class SemanticMemory:
     """Consolidated facts by FactHash; evidence folds in by Bayesian merge."""
 
     def __init__(self, store: MemoryStore, clock: Clock = system_clock) -> None:
-        self._backend = store.backend
+        self._backend: Tiers = store.backend
         self._clock = clock
 
     def store_or_merge(

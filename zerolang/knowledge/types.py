@@ -232,7 +232,7 @@ def _object(value: object, field: str, allowed: tuple[str, ...]) -> Mapping[str,
         raise InputError(field, f"must be an object, not {_json_kind(value)}")
     for key in value:
         if key not in allowed:
-            from zerolang.runtime.catalog import suggest
+            from zerolang.util.suggest import suggest
 
             guess = suggest(str(key), allowed)
             hint = f" (did you mean `{guess}`?)" if guess else f" (expected one of: {', '.join(allowed)})"

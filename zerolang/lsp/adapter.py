@@ -20,13 +20,13 @@ from zerolang.runtime.catalog import (
     OP_PARAMS,
     OPS,
     TYPE_ALIASES,
-    suggest,
 )
 from zerolang.syntax.ast import Graph, Value
 from zerolang.tools.lint.model import Finding, Fix
 from zerolang.util import config
 from zerolang.util.config import Settings, find_pyproject, settings_for
 from zerolang.util.errors import Severity, ZeroError
+from zerolang.util.suggest import suggest
 
 __all__ = [
     "COMMON_FIELDS",

@@ -118,23 +118,3 @@ TYPE_ALIASES: dict[str, str] = {
 OP_PARAMS: dict[str, tuple[str, ...]] = {
     spec.name: spec.param_names for spec in OPERATIONS.values() if spec.param_names
 }
-
-DEFAULT_MAX_STEPS = 10_000
-
-
-def suggest(
-    name: str, candidates: tuple[str, ...] | list[str], aliases: dict[str, str] | None = None
-) -> str | None:
-    """The one name `name` most likely meant, or None when nothing is close."""
-    import difflib
-
-    if aliases and name in aliases:
-        return aliases[name]
-    lowered = {candidate.lower(): candidate for candidate in candidates}
-    if name.lower() in lowered:
-        return lowered[name.lower()]
-    matches = difflib.get_close_matches(name, list(candidates), n=1, cutoff=0.75)
-    if matches:
-        return matches[0]
-    matches = difflib.get_close_matches(name.lower(), list(lowered), n=1, cutoff=0.75)
-    return lowered[matches[0]] if matches else None

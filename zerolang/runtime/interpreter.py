@@ -24,7 +24,7 @@ from heapq import heappop, heappush
 from typing import Any
 
 from zerolang.runtime.builtins import BUILTINS, Params, RunContext
-from zerolang.runtime.catalog import DEFAULT_MAX_STEPS, OP_PARAMS
+from zerolang.runtime.catalog import OP_PARAMS
 from zerolang.runtime.ports import MemoryPort, StateStore
 from zerolang.runtime.signing import DigestSigner, Signer
 from zerolang.runtime.state import MemoryStateStore
@@ -42,7 +42,7 @@ from zerolang.syntax import ast
 from zerolang.syntax.dependencies import SENDER_CONFIDENCE, implicit_reads
 from zerolang.util.errors import RunError, ValidationError, ZeroError
 from zerolang.util.gcpause import paused_gc
-from zerolang.util.limits import Limits, Meter
+from zerolang.util.limits import DEFAULT_MAX_STEPS, Limits, Meter
 
 
 @dataclass(slots=True)

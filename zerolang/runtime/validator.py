@@ -10,12 +10,13 @@ from __future__ import annotations
 import heapq
 from collections.abc import Iterator
 
-from zerolang.runtime.catalog import NODE_TYPES, OP_ALIASES, OPS, TYPE_ALIASES, suggest
+from zerolang.runtime.catalog import NODE_TYPES, OP_ALIASES, OPS, TYPE_ALIASES
 from zerolang.syntax.ast import Array, Entry, Float, Graph, Int, Map, Node, Null, Span, String, Value
 from zerolang.syntax.dependencies import Fields, dependencies, input_references, reference_target
 from zerolang.util import codes
 from zerolang.util.errors import Diagnostic, ValidationError
 from zerolang.util.gcpause import paused_gc
+from zerolang.util.suggest import suggest
 
 # The codes of `zerolang.util.codes` the validator reports, as the strings diagnostics carry.
 AGGREGATE = codes.AGGREGATE.code

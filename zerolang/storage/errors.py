@@ -1,15 +1,22 @@
 """The storage layer's errors: one `StorageError` family, whatever engine is underneath.
 
-A driver's own exceptions (`sqlite3.Error`, `psycopg.Error`) never leave the
-layer as themselves: each engine registers its driver's base error here when it
-loads (`ENGINE_ERRORS`), and `storage_errors()` turns one that escapes into an
-`EngineError` with the driver's first line, so a caller catches one type.
+A driver's own exceptions (`sqlite3.Error`, `psycopg.Error`) never leave the layer as
+themselves. Each engine registers its driver when its module loads (`register_driver`),
+and every public method of a store class is wrapped at the layer's edge (`translating`):
+a driver error that escapes becomes a `ConstraintError` (a row broke a key or a check)
+or an `EngineError` (anything else: disk full, server gone), with the driver's first
+line as the message and the driver's exception as its cause. A caller catches one type.
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterator
-from contextlib import contextmanager
+import functools
+import inspect
+from collections.abc import Callable, Iterator
+from contextlib import AbstractContextManager, contextmanager
+from dataclasses import dataclass
+from types import TracebackType
+from typing import Any, TypeVar
 
 from zerolang.util.errors import ZeroError
 
@@ -23,29 +30,126 @@ class UnknownEngine(StorageError):
 
 
 class EngineError(StorageError):
-    """The database engine failed (disk full, server gone, a constraint): its first line, as one error."""
+    """The database engine failed (disk full, server gone, ...)."""
 
 
-ENGINE_ERRORS: list[type[Exception]] = []
-"""Each engine's driver base error, added when the engine's module loads."""
+class ConstraintError(EngineError):
+    """A write broke one of the schema's constraints (a key, a check, a reference)."""
 
 
-def engine_error(error: BaseException) -> EngineError | None:
-    """`error` as an `EngineError` if a driver raised it, else None."""
-    if not ENGINE_ERRORS or not isinstance(error, tuple(ENGINE_ERRORS)):
-        return None
-    lines = [line.strip() for line in str(error).strip().splitlines() if line.strip()]
-    reason = lines[0] if lines else type(error).__name__
-    return EngineError(f"the memory store failed: {reason}")
+@dataclass(frozen=True, slots=True)
+class Driver:
+    """A database driver's exceptions: its base class and its class for a broken constraint."""
+
+    base: type[Exception]
+    constraint: type[Exception]
+
+
+DRIVERS: list[Driver] = []
+"""Every loaded engine's driver (`register_driver`)."""
+
+
+def register_driver(base: type[Exception], constraint: type[Exception]) -> None:
+    """Make `base`'s exceptions (and `constraint`'s as `ConstraintError`) storage errors."""
+    driver = Driver(base, constraint)
+    if driver not in DRIVERS:
+        DRIVERS.append(driver)
+
+
+def translate(error: BaseException) -> StorageError | None:
+    """`error` as a `StorageError` if a driver raised it, else None."""
+    for driver in DRIVERS:
+        if isinstance(error, driver.base):
+            lines = [line.strip() for line in str(error).strip().splitlines() if line.strip()]
+            reason = lines[0] if lines else type(error).__name__
+            kind = ConstraintError if isinstance(error, driver.constraint) else EngineError
+            return kind(f"the memory store failed: {reason}")
+    return None
 
 
 @contextmanager
 def storage_errors() -> Iterator[None]:
-    """An error the database engine raises (disk full, server gone, ...) as one `EngineError` line."""
+    """A driver error raised inside the block, as a `StorageError` (for code that holds a driver
+    connection of its own; a store's methods translate already)."""
     try:
         yield
     except Exception as error:
-        translated = engine_error(error)
+        translated = translate(error)
         if translated is None:
             raise
-        raise translated from None
+        raise translated from error
+
+
+class _Translated(AbstractContextManager[Any]):
+    """A context manager whose enter and exit (a commit, a rollback) raise storage errors."""
+
+    __slots__ = ("_inner",)
+
+    def __init__(self, inner: AbstractContextManager[Any]) -> None:
+        self._inner = inner
+
+    def __enter__(self) -> Any:
+        try:
+            return self._inner.__enter__()
+        except Exception as error:
+            translated = translate(error)
+            if translated is None:
+                raise
+            raise translated from error
+
+    def __exit__(
+        self, kind: type[BaseException] | None, error: BaseException | None, trace: TracebackType | None
+    ) -> bool | None:
+        try:
+            return self._inner.__exit__(kind, error, trace)
+        except Exception as failure:
+            translated = translate(failure)
+            if translated is None:
+                raise
+            raise translated from failure
+
+
+def _wrapped(function: Callable[..., Any]) -> Callable[..., Any]:
+    """`function` raising storage errors (plain try/except: a call that does not fail pays nothing
+    but the wrapper's frame)."""
+    if inspect.isgeneratorfunction(function):
+
+        @functools.wraps(function)
+        def generator(*args: Any, **kwargs: Any) -> Any:
+            try:
+                return (yield from function(*args, **kwargs))
+            except Exception as error:
+                translated = translate(error)
+                if translated is None:
+                    raise
+                raise translated from error
+
+        return generator
+    manages = inspect.isgeneratorfunction(getattr(function, "__wrapped__", None))  # a @contextmanager
+
+    @functools.wraps(function)
+    def call(*args: Any, **kwargs: Any) -> Any:
+        try:
+            result = function(*args, **kwargs)
+        except Exception as error:
+            translated = translate(error)
+            if translated is None:
+                raise
+            raise translated from error
+        return _Translated(result) if manages else result
+
+    return call
+
+
+Class = TypeVar("Class", bound=type)
+
+
+def translating(cls: Class) -> Class:
+    """`cls` with every public method it defines raising storage errors instead of its driver's:
+    generators as they iterate, context managers as they enter and exit. Each class of a store
+    (an engine, each shared SQL part) is decorated, so an inherited method is translated where it
+    is defined, and replacing one on its class (a test's spy) is seen by every subclass."""
+    for name, attribute in list(vars(cls).items()):
+        if not name.startswith("_") and inspect.isfunction(attribute):
+            setattr(cls, name, _wrapped(attribute))
+    return cls

@@ -8,7 +8,8 @@ names), readable in a terminal and renderable as Markdown.
 from __future__ import annotations
 
 from zerolang.runtime.builtins import OPERATIONS, Operation
-from zerolang.runtime.catalog import CONDITION_FIELDS, FIELD_DOCS, NODE_TYPES, OP_ALIASES, NodeType, suggest
+from zerolang.runtime.catalog import CONDITION_FIELDS, FIELD_DOCS, NODE_TYPES, OP_ALIASES, NodeType
+from zerolang.util.suggest import suggest
 
 
 def lookup(name: str) -> Operation | NodeType | None:

@@ -1,5 +1,7 @@
 """Every resource a document or a run may use, and the checks that keep it bounded.
 
+- **Steps**: a run executes at most `DEFAULT_MAX_STEPS` (10,000) nodes unless
+  told otherwise (`zero run --max-steps`).
 - **Nesting**: lists, maps and structs inside each other at most `MAX_DEPTH` (100)
   deep, in `.0` source, in JSON (run inputs, memory inputs, exports) and in the
   values a run makes. Deeper is refused with the place, before anything
@@ -28,6 +30,7 @@ from typing import cast
 from zerolang.util.span import Span
 
 MAX_DEPTH = 100
+DEFAULT_MAX_STEPS = 10_000
 DEFAULT_MAX_VALUE_BYTES = 64 * 1024 * 1024
 DEFAULT_MAX_RUN_BYTES = 512 * 1024 * 1024
 

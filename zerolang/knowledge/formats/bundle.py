@@ -24,6 +24,7 @@ import json
 from collections.abc import Sequence
 from dataclasses import dataclass
 
+from zerolang.knowledge.backend import Forgetting
 from zerolang.knowledge.formats import checkpoint as checkpoints
 from zerolang.knowledge.formats import delta as deltas
 from zerolang.knowledge.formats.compact import parse
@@ -99,7 +100,7 @@ def make(store: MemoryStore, signer: object, since: str | None = None) -> str:
 
 
 def _tombstones(store: MemoryStore) -> list[dict[str, object]]:
-    backend = store.backend
+    backend: Forgetting = store.backend
     keys: dict[bytes, list[list[str]]] = {}
     for key, kind, tombstone in backend.forgotten_keys():
         keys.setdefault(tombstone, []).append([key.hex(), kind])

@@ -4,7 +4,7 @@ recall: BFS from the seed (predicate sets pushed into SQL, context, time and
 tier filters applied to each level's facts in one batched query), ranked by
 score or activation, then `where`, `order by`, `limit`; the returned facts
 are touched. match: patterns run most-constant first, each as one
-`MemoryBackend.find_facts` call (an indexed query) with the variables already
+`Records.find_facts` call (an indexed query) with the variables already
 bound pushed in, joined on shared variables in Python, streamed into a heap
 of `limit` rows (`zerolang/knowledge/query/join.py`). No SQL here: every read goes
 through the store's backend.
@@ -16,8 +16,9 @@ import math
 from collections.abc import Callable, Collection, Sequence
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
+from typing import Protocol
 
-from zerolang.knowledge.backend import MemoryBackend
+from zerolang.knowledge.backend import Records, Temporal, Tiers
 from zerolang.knowledge.query.ast import Label, Pattern, Query, QueryError, Var
 from zerolang.knowledge.query.join import Joined, Ordering, Resolved, join, top
 from zerolang.knowledge.query.parser import parse_query
@@ -69,6 +70,14 @@ def run_query(
 # ---- fact filters ---------------------------------------------------------------------------
 
 
+class _TierReads(Records, Tiers, Protocol):
+    """What the tier clause reads: episodes (the episodic tier) and the other tiers' members."""
+
+
+class _FilterReads(_TierReads, Temporal, Protocol):
+    """What the context, time and tier clauses read: episodes, fact times, tier members."""
+
+
 def _window(query: Query, now: float) -> tuple[float, float] | None:
     window = query.window
     if window is None:
@@ -80,7 +89,7 @@ def _window(query: Query, now: float) -> tuple[float, float] | None:
 
 
 def fact_filter(
-    db: MemoryBackend, query: Query, now: float
+    db: _FilterReads, query: Query, now: float
 ) -> Callable[[Collection[bytes]], set[bytes]] | None:
     """Which facts pass the context, time and tier clauses (None when there are none)."""
     window = _window(query, now)
@@ -107,7 +116,7 @@ def fact_filter(
 
 
 def _in_context(
-    db: MemoryBackend, keys: Sequence[bytes], query: Query, window: tuple[float, float] | None
+    db: Records, keys: Sequence[bytes], query: Query, window: tuple[float, float] | None
 ) -> set[bytes]:
     """Facts with at least one episode whose context matches every context clause."""
     found: set[bytes] = set()
@@ -122,7 +131,7 @@ def _in_context(
     return found
 
 
-def _in_tiers(db: MemoryBackend, keys: Sequence[bytes], tiers: Collection[str], now: float) -> set[bytes]:
+def _in_tiers(db: _TierReads, keys: Sequence[bytes], tiers: Collection[str], now: float) -> set[bytes]:
     found: set[bytes] = set()
     if "semantic" in tiers:
         found |= db.semantic_facts(keys)

@@ -25,7 +25,7 @@ from dataclasses import dataclass
 from itertools import islice
 from typing import Any
 
-from zerolang.knowledge.backend import FactFilter, MemoryBackend
+from zerolang.knowledge.backend import FactFilter, Records
 from zerolang.knowledge.query.ast import Pattern, Query, QueryError, Var
 
 MAX_JOINED = 2_000_000  # rows one pattern may extend before the query asks to be narrowed
@@ -86,7 +86,7 @@ class _Reversed:
 
 
 def fetch(
-    db: MemoryBackend, item: Resolved, query: Query, bound: tuple[str, list[bytes | str]] | None
+    db: Records, item: Resolved, query: Query, bound: tuple[str, list[bytes | str]] | None
 ) -> list[FactRow]:
     """The facts matching one pattern's constants, `where` and predicate set, and a bound variable."""
     pattern = item.pattern
@@ -147,7 +147,7 @@ class _Extend:
 
     def __init__(
         self,
-        db: MemoryBackend,
+        db: Records,
         item: Resolved,
         query: Query,
         allowed: Allowed | None,
@@ -206,7 +206,7 @@ class _Extend:
 
 
 def join(
-    db: MemoryBackend, resolved: Sequence[Resolved], query: Query, allowed: Allowed | None, best_first: bool
+    db: Records, resolved: Sequence[Resolved], query: Query, allowed: Allowed | None, best_first: bool
 ) -> Iterator[tuple[Binding, Path]]:
     """Every binding of the patterns, in order (the first pattern best first when asked)."""
     stream: Iterable[tuple[Binding, Path]] = [({}, ())]

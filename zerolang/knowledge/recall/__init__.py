@@ -14,7 +14,7 @@ from collections.abc import Collection
 from dataclasses import dataclass, field
 from typing import Literal
 
-from zerolang.knowledge.backend import FactEnds
+from zerolang.knowledge.backend import FactEnds, Traversal
 from zerolang.knowledge.recall.activation import DEFAULT_DECAY, spread
 from zerolang.knowledge.recall.ranking import (
     DEFAULT_WEIGHTS,
@@ -117,7 +117,7 @@ def recall_from(
     edge_filter: EdgeFilter | None = None,
 ) -> list[RecallResult]:
     episodic = EpisodicMemory(store, options.half_life, clock=clock)
-    backend = store.backend
+    backend: Traversal = store.backend
     pool = options.candidates if options.candidates is not None else max(50, 5 * options.limit)
     config = TraversalConfig(options.depth, pool, options.min_confidence, options.predicates)
     hits = bfs(backend, seed, config, edge_filter)

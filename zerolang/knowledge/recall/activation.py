@@ -12,7 +12,7 @@ from __future__ import annotations
 from collections import defaultdict
 from collections.abc import Collection
 
-from zerolang.knowledge.backend import MemoryBackend
+from zerolang.knowledge.backend import Traversal
 from zerolang.knowledge.recall.traversal import EdgeFilter, neighbours
 from zerolang.knowledge.types import ConceptHash
 
@@ -20,7 +20,7 @@ DEFAULT_DECAY = 0.5
 
 
 def spread(
-    backend: MemoryBackend,
+    backend: Traversal,
     seed: ConceptHash,
     *,
     max_depth: int,

@@ -1,7 +1,7 @@
 """Breadth-first traversal from a seed concept over both edge directions (seed 001, V1.5).
 
 Neighbours are loaded one BFS level at a time: the whole frontier is one
-`MemoryBackend.edges_touching` call (one round trip on PostgreSQL, a few
+`Traversal.edges_touching` call (one round trip on PostgreSQL, a few
 indexed queries on SQLite) however wide it is; the last level is pruned to
 the edges that can still reach the result pool (`_last_level`), so a hub's
 two-hop neighbourhood is never loaded whole. A concept is reached at its smallest depth; of
@@ -16,7 +16,7 @@ from collections.abc import Callable, Collection, Sequence
 from dataclasses import dataclass
 from typing import NamedTuple
 
-from zerolang.knowledge.backend import MemoryBackend
+from zerolang.knowledge.backend import Traversal
 from zerolang.knowledge.types import ConceptHash, FactHash
 
 
@@ -50,7 +50,7 @@ class TraversalHit:
 
 
 def neighbours(
-    backend: MemoryBackend,
+    backend: Traversal,
     frontier: Sequence[bytes],
     min_confidence: float,
     predicates: Collection[str] | None = None,
@@ -65,7 +65,7 @@ Cut = tuple[float, int]  # the confidence and depth of the last concept that mak
 
 
 def bfs(
-    backend: MemoryBackend,
+    backend: Traversal,
     seed: ConceptHash,
     config: TraversalConfig,
     edge_filter: EdgeFilter | None = None,
@@ -104,7 +104,7 @@ def bfs(
 
 
 def _last_level(
-    backend: MemoryBackend,
+    backend: Traversal,
     reached: dict[bytes, Found],
     depth_of: dict[bytes, int],
     frontier: list[bytes],

@@ -18,18 +18,13 @@ from typing import TYPE_CHECKING, Any
 from zerolang.knowledge import merge
 from zerolang.knowledge.backend import RecallInputs, lock_timeout, lock_timeout_error
 from zerolang.knowledge.overlap import ENGINE
-from zerolang.storage.errors import ENGINE_ERRORS
+from zerolang.storage.errors import register_driver, translating
 from zerolang.storage.postgres.statements import PsycopgStatements
 from zerolang.storage.schema import plan, space_tables
 from zerolang.storage.sql import SqlBackend
 from zerolang.storage.sql.alongside import Alongside
-from zerolang.storage.sql.records import (
-    ENDS_SELECT,
-    EPISODES_SELECT,
-    ends_of,
-    episodes_in_order,
-    most_confident,
-)
+from zerolang.storage.sql.records import EPISODES_SELECT, episodes_in_order
+from zerolang.storage.sql.traversal import ENDS_SELECT, ends_of, most_confident
 from zerolang.util.errors import ZeroError
 from zerolang.util.locations import display
 from zerolang.util.spaces import DEFAULT_SPACE, check_space
@@ -47,6 +42,7 @@ _LOCK_CLASS = 0x5A4D  # advisory lock namespace: "ZM"
 _MIGRATE_LOCK = 0x5A4D4947
 
 
+@translating
 class PostgresBackend(PsycopgStatements, SqlBackend):
     __slots__ = ("_copies", "_location", "_owner", "_space", "_sql", "_updaters", "connection")
 
@@ -71,8 +67,7 @@ class PostgresBackend(PsycopgStatements, SqlBackend):
             raise ZeroError(
                 f'{location}: PostgreSQL needs psycopg 3: pip install "zerolang[postgres]"'
             ) from None
-        if psycopg.Error not in ENGINE_ERRORS:
-            ENGINE_ERRORS.append(psycopg.Error)
+        register_driver(psycopg.Error, psycopg.IntegrityError)
         try:
             connection = psycopg.connect(url, autocommit=True)
         except psycopg.Error as error:

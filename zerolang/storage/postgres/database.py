@@ -12,6 +12,7 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from typing import TYPE_CHECKING, Any
 
+from zerolang.storage.errors import register_driver, translating
 from zerolang.storage.postgres.statements import PsycopgStatements
 from zerolang.storage.schema import store_tables
 from zerolang.storage.sql.database import SqlDatabase
@@ -23,6 +24,7 @@ if TYPE_CHECKING:
 _SCHEMA_NAME = re.compile(r"[a-z_][a-z0-9_]{0,62}")
 
 
+@translating
 class PostgresDatabase(PsycopgStatements, SqlDatabase):
     """One autocommit connection whose search_path is the experience database's schema."""
 
@@ -42,6 +44,7 @@ class PostgresDatabase(PsycopgStatements, SqlDatabase):
             import psycopg
         except ImportError:
             raise ZeroError("PostgreSQL needs psycopg 3: pip install 'zerolang[postgres]'") from None
+        register_driver(psycopg.Error, psycopg.IntegrityError)
 
         if not _SCHEMA_NAME.fullmatch(schema):
             raise ZeroError(f"schema {schema!r}: use lowercase letters, digits and _")

@@ -12,6 +12,7 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 
+from zerolang.storage.errors import translating
 from zerolang.storage.sql.database import SqlDatabase
 from zerolang.storage.sql.fulltext import Ranked
 
@@ -21,6 +22,7 @@ def _ts_rank(table: str) -> Ranked:
     return Ranked(f"{table}, websearch_to_tsquery('english', ?) q", "doc @@ q", "ts_rank(doc, q)")
 
 
+@translating
 class TsVector:
     """PostgreSQL's `ExperienceText` and `EntryText` (`zerolang.storage.sql`): stateless. Where the
     text lives in the row itself, indexing and dropping it take nothing more."""

@@ -9,12 +9,14 @@ from __future__ import annotations
 from collections.abc import Iterator, Sequence
 from typing import TYPE_CHECKING, Any
 
+from zerolang.storage.errors import translating
 from zerolang.storage.sql.core import Row, SqlStatements
 
 if TYPE_CHECKING:
     import psycopg
 
 
+@translating
 class PsycopgStatements(SqlStatements):
     """`SqlStatements` on `connection`; a subclass holds the two attributes (its own slots)."""
 

@@ -1,11 +1,19 @@
 """The SQL SQLite and PostgreSQL share, written once with `?` placeholders (see `core`).
 
-- `core`: what every part runs its SQL on (`SqlStatements`; a memory backend's `SqlCore`);
-- `records`: writing records by the merge plan, and every read of concepts, facts, episodes;
+Each memory part but `core`, `seals` and `index` is a mixin implementing the role of
+`zerolang.knowledge.backend` it is named after:
+
+- `core`: what every part runs its SQL on (`SqlStatements`: `rows`, `in_list`, transactions), and
+  a memory backend's `SqlCore` (the space, and the `Lifetime` role, which a dialect completes);
+- `records`: writing records by the merge plan, and reading concepts, facts, episodes by key;
+- `traversal`: the facts around concepts, as recall's BFS reads them;
+- `scans`: the whole space in hash order;
 - `tiers`: working memory, access counts, semantic memory, pruning;
-- `checks`: the raw scans `zerolang.knowledge.check` verifies;
 - `forgetting`: tombstones, removing what they forget and blocking its return;
 - `temporal`: bi-temporal fact times and the fact history log;
+- `integrity`: the sealed rows as stored, which `zerolang.knowledge.check` verifies;
+- `log`: the space's event log;
+- `seals`: the table seals every write keeps (the parts that write stand on it);
 - `index`: the archive's summary index (`memory_index`), the backend's `.index`;
 - `database`, `fulltext`: the experience database as its stores see it, and what an engine's
   full text gives them;
@@ -17,17 +25,20 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from zerolang.storage.sql.checks import CheckScans
 from zerolang.storage.sql.forgetting import Forgetting
+from zerolang.storage.sql.integrity import Integrity
+from zerolang.storage.sql.log import Log
 from zerolang.storage.sql.records import Records
+from zerolang.storage.sql.scans import Scans
 from zerolang.storage.sql.temporal import Temporal
 from zerolang.storage.sql.tiers import Tiers
+from zerolang.storage.sql.traversal import Traversal
 
 if TYPE_CHECKING:
     from zerolang.storage.sql.index import SqlIndex
 
 
-class SqlBackend(Records, Tiers, CheckScans, Forgetting, Temporal):
+class SqlBackend(Records, Traversal, Scans, Tiers, Forgetting, Temporal, Integrity, Log):
     """Everything a `MemoryBackend` does in SQL; a dialect subclass supplies the connection."""
 
     __slots__ = ()

@@ -14,6 +14,7 @@ from collections.abc import Sequence
 from typing import Any, Protocol
 
 from zerolang.experience.forgotten import Forgotten, entry_text, scrub
+from zerolang.storage.errors import translating
 from zerolang.storage.sql.database import DatabaseStore, SqlDatabase
 from zerolang.storage.sql.fulltext import Ranked
 
@@ -58,6 +59,7 @@ def _like(prefix: str) -> str:
     return prefix.replace("\\", "\\\\").replace("%", "\\%").replace("_", "\\_") + "%"
 
 
+@translating
 class SqlEntryStore(DatabaseStore[EntryText]):
     """A conversation entry store on an experience database (closing it closes the database)."""
 

@@ -13,9 +13,14 @@ from collections.abc import Iterator, Sequence
 from contextlib import AbstractContextManager
 from typing import Any
 
+from zerolang.knowledge import backend
+from zerolang.knowledge.backend import EpisodeRow
+from zerolang.storage.errors import translating
+
 Row = tuple[Any, ...]
 
 
+@translating
 class SqlStatements(ABC):
     """What runs SQL on one connection: queries, statements, `IN` lists and transactions."""
 
@@ -59,12 +64,13 @@ class SqlStatements(ABC):
         return found
 
 
-class SqlCore(SqlStatements):
-    """The connection-facing half of a SQL backend."""
+@translating
+class SqlCore(SqlStatements, backend.Lifetime):
+    """The connection-facing half of a SQL backend: row access, and the `backend.Lifetime` role, which
+    a dialect completes (its connection, its location, closing it, seeing another space)."""
 
     __slots__ = ()
 
-    kind: str
     greatest: str  # the two-argument max: `max` (SQLite) or `greatest` (PostgreSQL)
 
     @property
@@ -83,6 +89,13 @@ class SqlCore(SqlStatements):
     def write(self) -> AbstractContextManager[None]:
         """A write transaction holding the space's write lock from its first statement."""
 
+    def spaces(self) -> list[str]:
+        rows = self.rows(
+            "SELECT space FROM concepts UNION SELECT space FROM contexts"
+            " UNION SELECT space FROM pruned_episodes UNION SELECT space FROM memory_index"
+        )
+        return sorted(row[0] for row in rows)
+
     def exclude_writers(self) -> None:
         """Inside a `transaction`, wait for the writers of every space and hold them off until it ends
         (what a whole-store recount of the seals needs). A dialect whose transactions already exclude
@@ -97,15 +110,8 @@ class SqlCore(SqlStatements):
         """Which of `keys` a tombstone blocks (`forgetting.Forgetting` implements it)."""
         raise NotImplementedError
 
-    def episode_confidences(self, episodes: Sequence[bytes]) -> dict[bytes, float]:
-        raise NotImplementedError  # `temporal.Temporal`
-
-    def restate_episodes(self, changes: Sequence[tuple[bytes, bytes, float]], stamp: str) -> None:
-        raise NotImplementedError  # `temporal.Temporal`
+    def episodes_of(self, facts: Sequence[bytes]) -> list[EpisodeRow]:
+        raise NotImplementedError  # `records.Records`
 
     def add_fact_events(self, events: Sequence[Any]) -> None:
         raise NotImplementedError  # `temporal.Temporal`
-
-    def refresh_statistics(self, added: int | None = None) -> None:
-        """No statistics to refresh (a dialect that keeps them overrides this)."""
-        return None

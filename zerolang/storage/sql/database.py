@@ -12,6 +12,7 @@ from __future__ import annotations
 from abc import abstractmethod
 from typing import Generic, Self, TypeVar
 
+from zerolang.storage.errors import translating
 from zerolang.storage.sql.core import SqlStatements
 
 Text = TypeVar("Text")
@@ -37,6 +38,7 @@ class SqlDatabase(SqlStatements):
     def close(self) -> None: ...
 
 
+@translating
 class DatabaseStore(Generic[Text]):
     """A store on an experience database, `text` its engine's full text; closing it closes the database."""
 

@@ -16,6 +16,7 @@ from typing import Protocol
 
 from zerolang.experience.forgotten import Forgotten
 from zerolang.experience.model import Added, CaptureBatch, Experience, Layer
+from zerolang.storage.errors import translating
 from zerolang.storage.sql.core import Row
 from zerolang.storage.sql.database import DatabaseStore, SqlDatabase
 from zerolang.storage.sql.fulltext import Ranked
@@ -63,6 +64,7 @@ class ExperienceText(Protocol):
         ...
 
 
+@translating
 class SqlExperienceStore(DatabaseStore[ExperienceText]):
     """An experience store on an experience database (closing it closes the database)."""
 

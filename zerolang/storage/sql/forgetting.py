@@ -14,14 +14,17 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
+from zerolang.knowledge import backend
 from zerolang.knowledge.backend import Removed, TombstoneRow
 from zerolang.knowledge.integrity import SEALED, Seal, change
+from zerolang.storage.errors import translating
 from zerolang.storage.sql.seals import Seals
 
 _EPISODE_TABLES = ("episodes", "pruned_episodes")
 
 
-class Forgetting(Seals):
+@translating
+class Forgetting(Seals, backend.Forgetting):
     __slots__ = ()
 
     def episodes_by(self, column: str, keys: Sequence[bytes]) -> list[bytes]:

@@ -21,6 +21,7 @@ from typing import Any
 
 from zerolang.archive.document import parse_hash
 from zerolang.archive.index import REVOKED, IndexQuery, IndexRecord, flags, matches, today_utc
+from zerolang.storage.errors import translating
 from zerolang.storage.sql.core import SqlCore
 
 COLUMNS = (
@@ -30,6 +31,7 @@ COLUMNS = (
 _UPDATES = ", ".join(f"{column.strip()} = excluded.{column.strip()}" for column in COLUMNS.split(",")[1:])
 
 
+@translating
 class SqlIndex:
     """An IndexStore in a memory backend's `memory_index` table, seen from the backend's space.
 

@@ -1,23 +1,20 @@
-"""Records in SQL: applying the merge plan, and every read of concepts, facts, contexts and episodes."""
+"""Records in SQL: applying the merge plan, and reading concepts, facts, contexts and episodes by key."""
 
 from __future__ import annotations
 
 import json
-from collections.abc import Iterator, Sequence
+from collections.abc import Sequence
 from dataclasses import replace
 from typing import Any
 
-from zerolang.knowledge import merge
+from zerolang.knowledge import backend, merge
 from zerolang.knowledge.backend import (
     BOUND_COLUMNS,
     COMPARE_COLUMNS,
     COMPARE_OPS,
-    Counts,
     EpisodeRow,
-    FactEnds,
     FactFilter,
     InsertResult,
-    RecallInputs,
 )
 from zerolang.knowledge.integrity import Seal, change
 from zerolang.knowledge.overlap import ENGINE
@@ -27,18 +24,16 @@ from zerolang.knowledge.types import (
     ContextHash,
     ContextMeta,
     ContextNode,
-    EpisodeHash,
     Fact,
     FactHash,
     MemoryRecord,
-    RelationNode,
 )
+from zerolang.storage.errors import translating
 from zerolang.storage.sql.alongside import Alongside
 from zerolang.storage.sql.core import Row
 from zerolang.storage.sql.seals import Seals
 
 FACT_COLUMNS = "hash, subject_hash, predicate, object_hash, confidence, observations, created_at, updated_at"
-EDGE_COLUMNS = "hash, subject_hash, predicate, object_hash, confidence"
 # The columns of the new rows a plan inserts (`merge.Plan`), in its order.
 INSERTED = {
     "concepts": ("hash", "label", "confidence", "created_at", "updated_at"),
@@ -63,14 +58,8 @@ _EPISODE_FROM = """FROM episodes e
     JOIN contexts c ON c.space = e.space AND c.hash = e.context_hash
     LEFT JOIN episode_access a ON a.space = e.space AND a.episode_hash = e.hash
     WHERE e.space = ?"""
-_RELATION_SELECT = """SELECT e.hash, e.fact_hash, f.subject_hash, f.predicate, f.object_hash, e.confidence,
-    e.context_hash, e.created_at FROM episodes e JOIN facts f ON f.space = e.space AND f.hash = e.fact_hash
-    WHERE e.space = ?"""
 
 
-ENDS_SELECT = """SELECT f.hash, f.subject_hash, s.label, f.predicate, f.object_hash, o.label FROM facts f
-    JOIN concepts s ON s.space = f.space AND s.hash = f.subject_hash
-    JOIN concepts o ON o.space = f.space AND o.hash = f.object_hash WHERE f.space = ?"""
 EPISODES_SELECT = f"SELECT {_EPISODE_COLUMNS} {_EPISODE_FROM}"
 
 
@@ -93,20 +82,8 @@ def episode_of(row: Row) -> EpisodeRow:
     )
 
 
-def relation_of(row: Row) -> RelationNode:
-    return RelationNode(
-        fact_hash=FactHash(bytes(row[1])),
-        episode_hash=EpisodeHash(bytes(row[0])),
-        subject_hash=ConceptHash(bytes(row[2])),
-        predicate=row[3],
-        object_hash=ConceptHash(bytes(row[4])),
-        confidence=row[5],
-        context_hash=ContextHash(bytes(row[6])),
-        created_at=row[7],
-    )
-
-
-class Records(Seals):
+@translating
+class Records(Seals, backend.Records):
     __slots__ = ()
 
     # ---- writing ----------------------------------------------------------------------------
@@ -184,6 +161,52 @@ class Records(Seals):
         )
         return len(changes)
 
+    def episode_confidences(self, episodes: Sequence[bytes]) -> dict[bytes, float]:
+        rows = self.select_in(
+            "SELECT hash, confidence FROM episodes WHERE space = ?",
+            "hash",
+            sorted(set(episodes)),
+            [self.space],
+        )
+        return {bytes(key): confidence for key, confidence in rows}
+
+    def restate_episodes(self, changes: Sequence[tuple[bytes, bytes, float]], stamp: str) -> None:
+        """Set these episodes' confidences `(episode, fact, confidence)` and refold their facts."""
+        if not changes:
+            return
+        episodes = sorted({episode for episode, _, _ in changes})
+        facts = sorted({fact for _, fact, _ in changes})
+        before = {
+            "episodes": self.sealed_rows("episodes", episodes),
+            "facts": self.sealed_rows("facts", facts),
+        }
+        self.run_many(
+            "UPDATE episodes SET confidence = ? WHERE space = ? AND hash = ?",
+            [(confidence, self.space, episode) for episode, _, confidence in changes],
+        )
+        kept: dict[bytes, list[float]] = {key: [] for key in facts}
+        for table in ("episodes", "pruned_episodes"):
+            for fact, confidence in self.select_in(
+                f"SELECT fact_hash, confidence FROM {table} WHERE space = ?", "fact_hash", facts, [self.space]
+            ):
+                kept[bytes(fact)].append(confidence)
+        updates = []
+        for key, seen in kept.items():
+            keep = 1.0
+            for confidence in sorted(seen):
+                keep *= 1.0 - confidence
+            updates.append((1.0 - keep, stamp, self.space, key))
+        self.run_many(
+            f"UPDATE facts SET confidence = ?, updated_at = {self.greatest}(updated_at, ?)"
+            " WHERE space = ? AND hash = ?",
+            updates,
+        )
+        after = {
+            "episodes": self.sealed_rows("episodes", episodes),
+            "facts": self.sealed_rows("facts", facts),
+        }
+        self.seal_apply({table: change(table, after[table], before[table]) for table in before})
+
     def write_plan(self, plan: merge.Plan, beside: Alongside[Any] | None = None) -> None:
         """Execute a merge plan (inside the open write transaction): new rows, then the rest.
 
@@ -243,6 +266,10 @@ class Records(Seals):
             rows = self.select_in(f"SELECT hash FROM {table} WHERE space = ?", "hash", keys, [self.space])
         return {bytes(row[0]) for row in rows}
 
+    def refresh_statistics(self, added: int | None = None) -> None:
+        """No statistics to refresh (a dialect that keeps them overrides this)."""
+        return None
+
     # ---- look-ups ---------------------------------------------------------------------------
 
     def concepts(self, keys: Sequence[bytes]) -> dict[bytes, ConceptNode]:
@@ -293,79 +320,6 @@ class Records(Seals):
         )
         return {bytes(row[0]): fact_of(row) for row in rows}
 
-    def facts_touching(
-        self, concepts: Sequence[bytes], min_confidence: float = 0.0, predicates: frozenset[str] | None = None
-    ) -> list[Fact]:
-        found = {
-            bytes(row[0]): fact_of(row)
-            for row in self._frontier(FACT_COLUMNS, concepts, min_confidence, predicates)
-        }
-        return [found[key] for key in sorted(found)]
-
-    def edges_touching(
-        self, concepts: Sequence[bytes], min_confidence: float = 0.0, predicates: frozenset[str] | None = None
-    ) -> list[tuple[bytes, bytes, str, bytes, float]]:
-        rows = self._frontier(EDGE_COLUMNS, concepts, min_confidence, predicates)
-        found = {bytes(r[0]): (bytes(r[0]), bytes(r[1]), r[2], bytes(r[3]), r[4]) for r in rows}
-        return [found[key] for key in sorted(found)]
-
-    def edges_above(
-        self,
-        floors: Sequence[tuple[bytes, float]],
-        predicates: frozenset[str] | None = None,
-        limit: int | None = None,
-    ) -> list[tuple[bytes, bytes, bytes, str, bytes, float]]:
-        """Two index range scans per concept (cheap in process; a dialect with round trips does one)."""
-        if predicates is not None and not predicates:
-            return []
-        found: list[tuple[bytes, bytes, bytes, str, bytes, float]] = []
-        sides = [self._above(side, "?", "?", predicates, limit) for side in ("subject_hash", "object_hash")]
-        for concept, floor in floors:
-            for sql, extra in sides:
-                rows = self.rows(sql, [self.space, concept, floor, *extra])
-                found += [(concept, bytes(r[0]), bytes(r[1]), r[2], bytes(r[3]), r[4]) for r in rows]
-        return most_confident(found, limit)
-
-    def _above(
-        self, side: str, concept: str, floor: str, predicates: frozenset[str] | None, limit: int | None
-    ) -> tuple[str, list[object]]:
-        """The facts with `concept` at `side` at or above `floor`, the most confident `limit` of them
-        (an index range scan on (space, side, confidence)): the SQL, its arguments after the space."""
-        sql = f"SELECT {EDGE_COLUMNS} FROM facts WHERE space = ? AND {side} = {concept}"
-        sql += f" AND confidence >= {floor}"
-        extra: list[object] = []
-        if predicates is not None:
-            sql += f" AND predicate IN ({','.join('?' * len(predicates))})"
-            extra += sorted(predicates)
-        if limit is not None:
-            sql += " ORDER BY confidence DESC LIMIT ?"
-            extra.append(limit)
-        return sql, extra
-
-    def _frontier(
-        self,
-        columns: str,
-        concepts: Sequence[bytes],
-        min_confidence: float,
-        predicates: frozenset[str] | None,
-    ) -> list[Row]:
-        extra, args = " AND confidence >= ?", [self.space, min_confidence]
-        if predicates is not None:
-            if not predicates:
-                return []
-            extra += f" AND predicate IN ({','.join('?' * len(predicates))})"
-            args += sorted(predicates)
-        return self._touching(columns, sorted(set(concepts)), extra, args)
-
-    def _touching(self, columns: str, concepts: Sequence[bytes], extra: str, args: list[object]) -> list[Row]:
-        """The facts with a subject or object in `concepts` (a dialect may do both sides at once)."""
-        rows: list[Row] = []
-        for side in ("subject_hash", "object_hash"):
-            rows += self.select_in(
-                f"SELECT {columns} FROM facts WHERE space = ?{extra}", side, concepts, args
-            )
-        return rows
-
     def find_facts(self, where: FactFilter) -> list[Fact]:
         conditions, args = ["space = ?"], list[object]([self.space])
         for column, value in (
@@ -404,14 +358,6 @@ class Records(Seals):
             self.select_in(EPISODES_SELECT, "e.fact_hash", sorted(set(facts)), [self.space])
         )
 
-    def fact_ends(self, facts: Sequence[bytes]) -> dict[bytes, FactEnds]:
-        return ends_of(self.select_in(ENDS_SELECT, "f.hash", sorted(set(facts)), [self.space]))
-
-    def recall_inputs(
-        self, arriving: Sequence[bytes], concepts: Sequence[bytes], paths: Sequence[bytes]
-    ) -> RecallInputs:
-        return RecallInputs(self.episodes_of(arriving), self.degrees(concepts), self.fact_ends(paths))
-
     def contexts(self, keys: Sequence[bytes]) -> dict[bytes, tuple[ContextNode, str]]:
         rows = self.select_in(
             "SELECT hash, event_time, source, scope, agent_id, session_id, metadata, created_at"
@@ -420,89 +366,7 @@ class Records(Seals):
             sorted(set(keys)),
             [self.space],
         )
-        return {bytes(row[0]): _context(row) for row in rows}
-
-    def degrees(self, concepts: Sequence[bytes]) -> dict[bytes, int]:
-        found: dict[bytes, int] = {}
-        keys = sorted(set(concepts))
-        for side in ("subject_hash", "object_hash"):
-            for key, count in self.select_in(
-                f"SELECT {side}, count(*) FROM facts WHERE space = ?",
-                side,
-                keys,
-                [self.space],
-                f" GROUP BY {side}",
-            ):
-                found[bytes(key)] = found.get(bytes(key), 0) + count
-        return found
-
-    def counts(self) -> Counts:
-        row = self.one(
-            """SELECT (SELECT count(*) FROM concepts WHERE space = ?),
-                      (SELECT count(*) FROM facts WHERE space = ?),
-                      (SELECT count(*) FROM episodes WHERE space = ?),
-                      (SELECT count(*) FROM contexts WHERE space = ?)""",
-            [self.space] * 4,
-        )
-        assert row is not None
-        return Counts(*(int(value) for value in row))
-
-    def spaces(self) -> list[str]:
-        rows = self.rows(
-            "SELECT space FROM concepts UNION SELECT space FROM contexts"
-            " UNION SELECT space FROM pruned_episodes UNION SELECT space FROM memory_index"
-        )
-        return sorted(row[0] for row in rows)
-
-    # ---- iteration in hash order ------------------------------------------------------------
-
-    def concept_hashes(self) -> list[bytes]:
-        return [
-            bytes(r[0])
-            for r in self.rows("SELECT hash FROM concepts WHERE space = ? ORDER BY hash", [self.space])
-        ]
-
-    def episode_hashes(self) -> list[bytes]:
-        return [
-            bytes(r[0])
-            for r in self.rows("SELECT hash FROM episodes WHERE space = ? ORDER BY hash", [self.space])
-        ]
-
-    def scan_concepts(self) -> Iterator[ConceptNode]:
-        aliases: dict[bytes, list[str]] = {}
-        for key, alias in self.stream(
-            "SELECT concept_hash, alias FROM concept_aliases WHERE space = ? ORDER BY id", [self.space]
-        ):
-            aliases.setdefault(bytes(key), []).append(alias)
-        for key, label, confidence, created, updated in self.stream(
-            "SELECT hash, label, confidence, created_at, updated_at FROM concepts"
-            " WHERE space = ? ORDER BY hash",
-            [self.space],
-        ):
-            key = bytes(key)
-            yield ConceptNode(
-                ConceptHash(key), label, tuple(aliases.get(key, ())), confidence, created, updated
-            )
-
-    def scan_contexts(self) -> Iterator[tuple[ContextNode, str]]:
-        for row in self.stream(
-            "SELECT hash, event_time, source, scope, agent_id, session_id, metadata, created_at"
-            " FROM contexts WHERE space = ? ORDER BY hash",
-            [self.space],
-        ):
-            yield _context(row)
-
-    def scan_relations(self, facts: Sequence[bytes] | None = None) -> Iterator[RelationNode]:
-        if facts is None:
-            rows: Iterator[Row] | list[Row] = self.stream(_RELATION_SELECT + " ORDER BY e.hash", [self.space])
-        else:
-            rows = sorted(self.select_in(_RELATION_SELECT, "e.fact_hash", sorted(set(facts)), [self.space]))
-        for row in rows:
-            yield relation_of(row)
-
-    def scan_episodes(self) -> Iterator[EpisodeRow]:
-        for row in self.stream(f"SELECT {_EPISODE_COLUMNS} {_EPISODE_FROM} ORDER BY e.hash", [self.space]):
-            yield episode_of(row)
+        return {bytes(row[0]): context_of(row) for row in rows}
 
 
 def episodes_in_order(rows: Sequence[Row]) -> list[EpisodeRow]:
@@ -511,33 +375,7 @@ def episodes_in_order(rows: Sequence[Row]) -> list[EpisodeRow]:
     return episodes
 
 
-def ends_of(rows: Sequence[Row]) -> dict[bytes, FactEnds]:
-    return {bytes(r[0]): (bytes(r[1]), r[2], r[3], bytes(r[4]), r[5]) for r in rows}
-
-
-def most_confident(
-    rows: list[tuple[bytes, bytes, bytes, str, bytes, float]], limit: int | None
-) -> list[tuple[bytes, bytes, bytes, str, bytes, float]]:
-    """Per concept (a row's first field), its `limit` most confident facts of both sides' rows.
-
-    Each side brought its own most confident `limit`, so whatever is left out is no more confident
-    than the least confident kept, as `MemoryBackend.edges_above` promises; a self-loop, found on
-    both sides, is kept once.
-    """
-    unique = {(row[0], row[1]): row for row in rows}
-    if limit is None:
-        return list(unique.values())
-    per_concept: dict[bytes, list[tuple[bytes, bytes, bytes, str, bytes, float]]] = {}
-    for row in unique.values():
-        per_concept.setdefault(row[0], []).append(row)
-    kept: list[tuple[bytes, bytes, bytes, str, bytes, float]] = []
-    for group in per_concept.values():
-        group.sort(key=lambda row: -row[5])
-        kept += group[:limit]
-    return kept
-
-
-def _context(row: Row) -> tuple[ContextNode, str]:
+def context_of(row: Row) -> tuple[ContextNode, str]:
     meta = ContextMeta(row[1], row[2], row[3], row[4], row[5], json.loads(row[6]))
     return ContextNode(ContextHash(bytes(row[0])), meta), row[7]
 

@@ -9,11 +9,11 @@ first opened after the migration that brought it; a marker row says so.
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Mapping, Sequence
-from typing import Any
+from collections.abc import Mapping, Sequence
 
 from zerolang.knowledge import integrity
 from zerolang.knowledge.integrity import GENERATIONS, MARKER_SPACE, SEALED, Seal, pending
+from zerolang.storage.errors import translating
 from zerolang.storage.sql.core import Row, SqlCore
 
 _UPSERT = (
@@ -22,6 +22,7 @@ _UPSERT = (
 )
 
 
+@translating
 class Seals(SqlCore):
     __slots__ = ()
 
@@ -104,23 +105,3 @@ class Seals(SqlCore):
     def _pending_generations(self) -> list[int]:
         found = {row[0] for row in self.rows("SELECT tbl FROM table_seals WHERE space = ?", [MARKER_SPACE])}
         return [number for number in range(1, len(GENERATIONS) + 1) if pending(number) in found]
-
-    # ---- for `check`: as stored, trusting nothing ----
-
-    def raw_seals(self) -> Iterator[tuple[Any, Any, Any]]:
-        """(table, rows, digest) of this space's seals; nothing if the store was never sealed."""
-        yield from self.stream("SELECT tbl, row_count, digest FROM table_seals WHERE space = ?", [self.space])
-
-    def raw_seal_markers(self) -> set[str]:
-        """The marker rows of the store (which generations of the seals it holds), as stored."""
-        return {
-            row[0]
-            for row in self.stream("SELECT tbl FROM table_seals WHERE space = ?", [MARKER_SPACE])
-            if isinstance(row[0], str)
-        }
-
-    def raw_sealed_rows(self, table: str) -> Iterator[Row]:
-        """Every row of `table` in this space, its sealed columns as stored."""
-        yield from self.stream(
-            f"SELECT {integrity.columns(table)} FROM {table} WHERE space = ?", [self.space]
-        )

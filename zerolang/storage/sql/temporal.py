@@ -8,12 +8,15 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from zerolang.knowledge.backend import FactEvent, FactTimes, LogEntry
+from zerolang.knowledge import backend
+from zerolang.knowledge.backend import FactEvent, FactTimes
 from zerolang.knowledge.integrity import change
+from zerolang.storage.errors import translating
 from zerolang.storage.sql.seals import Seals
 
 
-class Temporal(Seals):
+@translating
+class Temporal(Seals, backend.Temporal):
     __slots__ = ()
 
     def fact_times(self, facts: Sequence[bytes]) -> dict[bytes, FactTimes]:
@@ -67,65 +70,3 @@ class Temporal(Seals):
         )
         rows.sort(key=lambda r: (r[3], r[0]))
         return [FactEvent(bytes(r[1]), r[2], r[3], r[4], r[5], r[6], r[7]) for r in rows]
-
-    def episode_confidences(self, episodes: Sequence[bytes]) -> dict[bytes, float]:
-        rows = self.select_in(
-            "SELECT hash, confidence FROM episodes WHERE space = ?",
-            "hash",
-            sorted(set(episodes)),
-            [self.space],
-        )
-        return {bytes(key): confidence for key, confidence in rows}
-
-    def restate_episodes(self, changes: Sequence[tuple[bytes, bytes, float]], stamp: str) -> None:
-        """Set these episodes' confidences `(episode, fact, confidence)` and refold their facts."""
-        if not changes:
-            return
-        episodes = sorted({episode for episode, _, _ in changes})
-        facts = sorted({fact for _, fact, _ in changes})
-        before = {
-            "episodes": self.sealed_rows("episodes", episodes),
-            "facts": self.sealed_rows("facts", facts),
-        }
-        self.run_many(
-            "UPDATE episodes SET confidence = ? WHERE space = ? AND hash = ?",
-            [(confidence, self.space, episode) for episode, _, confidence in changes],
-        )
-        kept: dict[bytes, list[float]] = {key: [] for key in facts}
-        for table in ("episodes", "pruned_episodes"):
-            for fact, confidence in self.select_in(
-                f"SELECT fact_hash, confidence FROM {table} WHERE space = ?", "fact_hash", facts, [self.space]
-            ):
-                kept[bytes(fact)].append(confidence)
-        updates = []
-        for key, seen in kept.items():
-            keep = 1.0
-            for confidence in sorted(seen):
-                keep *= 1.0 - confidence
-            updates.append((1.0 - keep, stamp, self.space, key))
-        self.run_many(
-            f"UPDATE facts SET confidence = ?, updated_at = {self.greatest}(updated_at, ?)"
-            " WHERE space = ? AND hash = ?",
-            updates,
-        )
-        after = {
-            "episodes": self.sealed_rows("episodes", episodes),
-            "facts": self.sealed_rows("facts", facts),
-        }
-        self.seal_apply({table: change(table, after[table], before[table]) for table in before})
-
-    def append_log(self, at: str, kind: str, subject: bytes, detail: str = "") -> None:
-        with self.write():
-            self.run(
-                "INSERT INTO space_log (space, at, kind, subject, detail) VALUES (?, ?, ?, ?, ?)",
-                [self.space, at, kind, subject, detail],
-            )
-            self.seal_apply({"space_log": change("space_log", [(at, kind, subject, detail)])})
-
-    def log_entries(self, limit: int | None = None) -> list[LogEntry]:
-        rows = self.rows(
-            "SELECT seq, at, kind, subject, detail FROM space_log WHERE space = ? ORDER BY seq",
-            [self.space],
-        )
-        entries = [LogEntry(int(r[0]), r[1], r[2], bytes(r[3]), r[4]) for r in rows]
-        return entries if limit is None else entries[-limit:]

@@ -4,13 +4,16 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from zerolang.knowledge.backend import PrunedEpisode, SemanticRow, TierState
+from zerolang.knowledge import backend
+from zerolang.knowledge.backend import SemanticRow, TierState
 from zerolang.knowledge.integrity import change
 from zerolang.knowledge.merge import bayes_merge
+from zerolang.storage.errors import translating
 from zerolang.storage.sql.seals import Seals
 
 
-class Tiers(Seals):
+@translating
+class Tiers(Seals, backend.Tiers):
     __slots__ = ()
 
     # ---- working memory ---------------------------------------------------------------------
@@ -272,11 +275,3 @@ class Tiers(Seals):
                 }
             )
         return moved
-
-    def pruned(self) -> list[PrunedEpisode]:
-        rows = self.rows(
-            "SELECT hash, fact_hash, context_hash, confidence, created_at, pruned_at, reason"
-            " FROM pruned_episodes WHERE space = ? ORDER BY pruned_at, hash",
-            (self.space,),
-        )
-        return [PrunedEpisode(bytes(r[0]), bytes(r[1]), bytes(r[2]), r[3], r[4], r[5], r[6]) for r in rows]

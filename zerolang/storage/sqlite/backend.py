@@ -21,7 +21,7 @@ from typing import Any, cast
 from zerolang.knowledge import merge
 from zerolang.knowledge.backend import lock_timeout, lock_timeout_error
 from zerolang.knowledge.overlap import ENGINE
-from zerolang.storage.errors import ENGINE_ERRORS
+from zerolang.storage.errors import translating
 from zerolang.storage.schema import plan
 from zerolang.storage.sql import SqlBackend
 from zerolang.storage.sql.alongside import MIN_ROWS, Alongside
@@ -34,9 +34,9 @@ from zerolang.util.spaces import DEFAULT_SPACE, check_space
 APPLICATION_ID = 0x5A4D454D  # "ZMEM": marks the file as a zerolang memory database
 AUTOCHECKPOINT = 1000  # SQLite's default WAL size (pages) for a commit to checkpoint itself
 IN_CHUNK = 5000  # keys per `IN (...)`: few statements a batch, under the 32,766 variables of SQLite 3.32+
-ENGINE_ERRORS.append(sqlite3.Error)
 
 
+@translating
 class SqliteBackend(SqliteStatements, SqlBackend):
     __slots__ = ("_bulky", "_checkpoints", "_location", "_owner", "_space", "_timeout", "connection")
 

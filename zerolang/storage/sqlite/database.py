@@ -14,6 +14,7 @@ from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
 from pathlib import Path
 
+from zerolang.storage.errors import EngineError, translating
 from zerolang.storage.schema import CONVERSATIONS, EXPERIENCES, store_tables
 from zerolang.storage.sql.core import Row
 from zerolang.storage.sql.database import SqlDatabase
@@ -30,6 +31,7 @@ _NAMES = {
 }
 
 
+@translating
 class SqliteDatabase(SqliteStatements, SqlDatabase):
     """One connection to the experience database in a SQLite file (or in memory)."""
 
@@ -64,8 +66,9 @@ class SqliteDatabase(SqliteStatements, SqlDatabase):
             db._make_tables(store)
         except BaseException as error:
             connection.close()
-            if isinstance(error, sqlite3.DatabaseError):
-                raise ZeroError(f"{location}: not a usable {noun} ({error})") from None
+            cause = error.__cause__ if isinstance(error, EngineError) else error  # the driver's
+            if isinstance(cause, sqlite3.DatabaseError):
+                raise ZeroError(f"{location}: not a usable {noun} ({cause})") from None
             raise
         return db
 

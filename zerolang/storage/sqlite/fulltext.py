@@ -12,6 +12,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
+from zerolang.storage.errors import translating
 from zerolang.storage.sql.database import SqlDatabase
 from zerolang.storage.sql.fulltext import Ranked
 
@@ -22,6 +23,7 @@ def _bm25(index: str, rows: str | None = None, weights: str = "") -> Ranked:
     return Ranked(source, f"{index} MATCH ?", f"-bm25({index}{weights})")
 
 
+@translating
 class Fts5:
     """SQLite's `ExperienceText` and `EntryText` (`zerolang.storage.sql`): stateless."""
 

@@ -12,9 +12,11 @@ from types import TracebackType
 
 from zerolang.runtime.state import MISSING, decode_value, encode_value
 from zerolang.runtime.values import Value
+from zerolang.storage.errors import translating
 from zerolang.util.errors import ZeroError
 
 
+@translating
 class SqliteStateStore:
     """A persistent store in one SQLite table; each save commits on its own.
 

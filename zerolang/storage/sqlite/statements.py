@@ -1,6 +1,7 @@
 """The shared SQL's statements on a `sqlite3` connection: what every SQLite store runs its SQL with.
 
-An `IN` list is cut into slices of the store's `chunk` keys (one statement each).
+An `IN` list is cut into slices of the store's `chunk` keys (one statement each). Loading
+this module makes `sqlite3`'s errors storage errors (`zerolang.storage.errors`).
 """
 
 from __future__ import annotations
@@ -8,9 +9,13 @@ from __future__ import annotations
 import sqlite3
 from collections.abc import Iterator, Sequence
 
+from zerolang.storage.errors import register_driver, translating
 from zerolang.storage.sql.core import SqlStatements
 
+register_driver(sqlite3.Error, sqlite3.IntegrityError)
 
+
+@translating
 class SqliteStatements(SqlStatements):
     """Statements on `connection` (autocommit); a subclass holds it (its own slot), says its `chunk`
     and how it reads rows."""

@@ -4,13 +4,13 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 
-from zerolang.runtime.catalog import suggest
 from zerolang.syntax.ast import Array, Float, Int, Map, Node, Null, String
 from zerolang.syntax.dependencies import reference_target
 from zerolang.tools.lint.context import Context
 from zerolang.tools.lint.model import Violation, rule
 from zerolang.util import codes
 from zerolang.util.errors import Severity
+from zerolang.util.suggest import suggest
 
 
 def conditions(node: Node) -> list[Map]:

@@ -1,0 +1,73 @@
+"""The option specs of `zerolang.cli.options` as typer declares them, and the shared ones as types.
+
+A command writes `db: DbOption = None` or, for an option of its own kind,
+`Annotated[bool, option(JSON.detailed("Its shape: ..."))] = False`: flags, help,
+metavar, environment variable and bounds come from the spec. typer takes a
+default only from the parameter, so the command writes it (`DEFAULT_SPACE`,
+`MAX_STEPS.default`); `tests/test_cli_options.py` checks it is the spec's.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Annotated, Any
+
+import typer
+
+from zerolang.cli.options import (
+    ABSTRACTION,
+    ALSO_EXPERIENCES,
+    AS,
+    CLEARANCE,
+    DB,
+    DRY_RUN,
+    EXPERIENCE_DB,
+    EXPERIENCES,
+    INDEX_DB,
+    JSON,
+    NOW,
+    POLICY,
+    PRIVACY,
+    ROOT,
+    SPACE,
+    OptionSpec,
+)
+
+
+def option(spec: OptionSpec[Any]) -> Any:
+    """The `typer.Option` that declares `spec`."""
+    return typer.Option(
+        *spec.flags,
+        help=spec.help,
+        metavar=spec.metavar,
+        envvar=spec.envvar,
+        min=spec.minimum,
+        max=spec.maximum,
+    )
+
+
+def parsed(spec: OptionSpec[Any], text: str) -> int:
+    """The value of an option with a `parse` (a size), or typer's usage error naming the option."""
+    assert spec.parse is not None
+    try:
+        return spec.parse(text)
+    except ValueError as error:
+        raise typer.BadParameter(str(error), param_hint=spec.name) from None
+
+
+DbOption = Annotated[str | None, option(DB)]
+IndexDbOption = Annotated[str | None, option(INDEX_DB)]
+SpaceOption = Annotated[str, option(SPACE)]
+NowOption = Annotated[str | None, option(NOW)]
+JsonOption = Annotated[bool, option(JSON)]
+DryRunOption = Annotated[bool, option(DRY_RUN)]
+ExperienceDbOption = Annotated[Path | None, option(EXPERIENCE_DB)]
+ExperiencesOption = Annotated[Path | None, option(EXPERIENCES)]
+AlsoExperiencesOption = Annotated[Path | None, option(ALSO_EXPERIENCES)]
+RootOption = Annotated[Path | None, option(ROOT)]
+PolicyOption = Annotated[Path | None, option(POLICY)]
+AsOption = Annotated[str, option(AS)]
+MaybeAsOption = Annotated[str | None, option(AS)]
+ClearanceOption = Annotated[int | None, option(CLEARANCE)]
+PrivacyOption = Annotated[int, option(PRIVACY)]
+AbstractionOption = Annotated[int, option(ABSTRACTION)]

@@ -1,0 +1,31 @@
+"""`Lifetime`: the store a backend is, where it is and which of its spaces it sees."""
+
+from __future__ import annotations
+
+from contextlib import AbstractContextManager
+from typing import Protocol, Self
+
+
+class Lifetime(Protocol):
+    """The store itself: its location, kind and spaces, its transactions, closing it."""
+
+    __slots__ = ()
+
+    kind: str  # `sqlite` or `postgres`
+
+    @property
+    def location(self) -> str:
+        """Where the store is, for messages (a path, or a URL without its password)."""
+
+    @property
+    def space(self) -> str: ...
+
+    def close(self) -> None: ...
+    def transaction(self) -> AbstractContextManager[None]:
+        """One write transaction (a savepoint when one is open): all of it, or on error none of it."""
+
+    def in_space(self, space: str) -> Self:
+        """The same store seen from another space (shares the connection)."""
+
+    def spaces(self) -> list[str]:
+        """Every space holding something, sorted."""

@@ -1,0 +1,223 @@
+"""The rows a backend takes and returns: plain frozen dataclasses, no behaviour beyond their JSON."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+
+@dataclass(frozen=True, slots=True)
+class InsertResult:
+    """What an insert changed; `duplicates` counts relations whose episode was already stored."""
+
+    new_concepts: int = 0
+    new_facts: int = 0
+    new_episodes: int = 0
+    duplicates: int = 0
+    forgotten: int = 0  # relations a tombstone blocks (not counted as duplicates)
+    restated: int = 0  # duplicates restating their episode with another confidence
+
+    def __add__(self, other: InsertResult) -> InsertResult:
+        return InsertResult(
+            self.new_concepts + other.new_concepts,
+            self.new_facts + other.new_facts,
+            self.new_episodes + other.new_episodes,
+            self.duplicates + other.duplicates,
+            self.forgotten + other.forgotten,
+            self.restated + other.restated,
+        )
+
+    def to_json(self) -> dict[str, int]:
+        """The `zero memory ingest --json` document (`forgotten` only when a tombstone blocked something)."""
+        document = {
+            "new_concepts": self.new_concepts,
+            "new_facts": self.new_facts,
+            "new_episodes": self.new_episodes,
+            "duplicates": self.duplicates,
+        }
+        if self.forgotten:
+            document["forgotten"] = self.forgotten
+        if self.restated:
+            document["restated"] = self.restated
+        return document
+
+
+@dataclass(frozen=True, slots=True)
+class Counts:
+    concepts: int
+    facts: int
+    episodes: int
+    contexts: int
+
+    def to_json(self) -> dict[str, int]:
+        """The `zero memory stats --json` document."""
+        return {
+            "concepts": self.concepts,
+            "facts": self.facts,
+            "episodes": self.episodes,
+            "contexts": self.contexts,
+        }
+
+
+@dataclass(frozen=True, slots=True)
+class EpisodeRow:
+    """An episode with what tiers, recall and query read of it: its context and its access record."""
+
+    hash: bytes
+    fact_hash: bytes
+    context_hash: bytes
+    confidence: float
+    created_at: str
+    event_time: str
+    source: str
+    scope: str
+    access_count: int
+    last_access: str | None
+
+
+FactEnds = tuple[bytes, str, str, bytes, str]  # subject hash and label, predicate, object hash and label
+
+
+@dataclass(frozen=True, slots=True)
+class RecallInputs:
+    """What ranking and showing a recall's pool read, in one go: `MemoryBackend.recall_inputs`."""
+
+    episodes: list[EpisodeRow]  # of the facts that reached each concept, as `episodes_of`
+    degrees: dict[bytes, int]  # of the concepts, as `degrees`
+    ends: dict[bytes, FactEnds]  # of every fact on a path
+
+
+@dataclass(frozen=True, slots=True)
+class PrunedEpisode:
+    """An episode maintenance pruned: kept in the log so checks, deltas and exports can account for it."""
+
+    hash: bytes
+    fact_hash: bytes
+    context_hash: bytes
+    confidence: float
+    created_at: str
+    pruned_at: str
+    reason: str
+
+
+@dataclass(frozen=True, slots=True)
+class SemanticRow:
+    fact_hash: bytes
+    confidence: float
+    observations: int
+    first_seen: str
+    last_reinforced: str
+
+
+@dataclass(frozen=True, slots=True)
+class TierState:
+    """A space's tier state beyond its episodes: what `zero memory migrate` copies after the records.
+
+    Working memory `(session, episode, added_at)` in push order, access counts `(episode, count,
+    last_access)`, semantic facts and the episodes merged into them `(episode, fact)`; each list in
+    a fixed order, so two stores with the same state give equal values.
+    """
+
+    working: tuple[tuple[str, bytes, str], ...] = ()
+    accesses: tuple[tuple[bytes, int, str], ...] = ()
+    semantic: tuple[SemanticRow, ...] = ()
+    sources: tuple[tuple[bytes, bytes], ...] = ()
+
+
+@dataclass(frozen=True, slots=True)
+class FactFilter:
+    """Which facts `find_facts` returns: every field set must hold.
+
+    `compares` are `(column, op, value)` with column `confidence` or
+    `observations` and op one of `= != < <= > >=`; `bound` restricts one
+    column (`subject_hash`, `object_hash` or `predicate`) to a set of values.
+    """
+
+    subject: bytes | None = None
+    predicate: str | None = None
+    object: bytes | None = None
+    predicates: frozenset[str] | None = None
+    compares: tuple[tuple[str, str, float], ...] = ()
+    self_loop: bool = False
+    bound: tuple[str, Sequence[bytes | str]] | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class TombstoneRow:
+    """A recorded forget: its hash, what it forgot (`target` and `payload` are None once purged)."""
+
+    hash: bytes
+    kind: str
+    target: str | None
+    created_at: str
+    payload: str | None
+    purged_at: str | None
+    restored_at: str | None
+
+
+@dataclass(frozen=True, slots=True)
+class Removed:
+    """What a forget took out of the live tables."""
+
+    concepts: int = 0
+    facts: int = 0
+    episodes: int = 0
+    contexts: int = 0
+
+    def to_json(self) -> dict[str, int]:
+        return {
+            "concepts": self.concepts,
+            "facts": self.facts,
+            "episodes": self.episodes,
+            "contexts": self.contexts,
+        }
+
+
+@dataclass(frozen=True, slots=True)
+class FactTimes:
+    """A fact's times where they differ from the defaults (valid from its first episode's event
+    time, open-ended; never retired). Times are the store's UTC format."""
+
+    fact: bytes
+    valid_from: str | None
+    valid_to: str | None
+    retired_at: str | None
+    retired_by: str | None  # "retracted", or the superseding fact's hash (hex)
+
+
+@dataclass(frozen=True, slots=True)
+class FactEvent:
+    """One entry of a fact's history: learned, restated, superseded, retracted, reasserted."""
+
+    fact: bytes
+    kind: str
+    at: str
+    valid_from: str | None
+    valid_to: str | None
+    confidence: float | None
+    detail: str
+
+
+@dataclass(frozen=True, slots=True)
+class LogEntry:
+    """One entry of a space's append-only event log: hashes and counts, never labels."""
+
+    seq: int
+    at: str
+    kind: str  # ingest, forget, restore, purge, retract, receive
+    subject: bytes  # the tombstone, fact, batch or bundle hash
+    detail: str
+
+    def to_json(self) -> dict[str, object]:
+        return {
+            "seq": self.seq,
+            "at": self.at,
+            "kind": self.kind,
+            "subject": self.subject.hex(),
+            "detail": self.detail,
+        }
+
+
+COMPARE_COLUMNS = frozenset({"confidence", "observations"})
+COMPARE_OPS = frozenset({"=", "!=", "<", "<=", ">", ">="})
+BOUND_COLUMNS = frozenset({"subject_hash", "object_hash", "predicate"})
