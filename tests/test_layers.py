@@ -47,3 +47,10 @@ def test_importing_a_layer_loads_nothing_above_it(layer: str, above: tuple[str, 
     ).stdout.split()
     for name in loaded:
         assert not name.startswith(above), f"importing {layer} loads {name}"
+
+
+def test_the_tests_mirror_the_packages() -> None:
+    """Each package of zerolang has its folder of tests, named as it is."""
+    packages = {path.parent.name for path in (ROOT / "zerolang").glob("*/__init__.py")}
+    missing = sorted(name for name in packages if not (ROOT / "tests" / name / "__init__.py").is_file())
+    assert not missing, f"no tests/<package> folder for {missing}"

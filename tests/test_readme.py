@@ -25,7 +25,7 @@ README = (ROOT / "README.md").read_text(encoding="utf-8")
 DOCS = ROOT / "docs"
 PAGES = [ROOT / "README.md", *sorted(DOCS.rglob("*.md"))]
 # Pages whose console blocks another test replays, by rules of its own (one database for the whole page).
-REPLAYED_ELSEWHERE = {"docs/query.md": "tests/query/test_docs.py"}
+REPLAYED_ELSEWHERE = {"docs/query.md": "tests/knowledge/query/test_docs.py"}
 # What else a console line may run besides `zero`, and the extra a script needs.
 PROGRAMS = {"python", "pygmentize"}
 NEEDS = {"examples/mcp_session.py": "mcp"}

@@ -21,7 +21,7 @@ import pytest
 from tests.editors.common import COMPACT_SAMPLES, GOLDEN, HERE, ROOT, SOURCES, UPDATE
 from zerolang.runtime.catalog import NODE_TYPES, OPS
 
-TOUR = ROOT / "tests" / "highlight" / "tour.0"
+TOUR = ROOT / "tests" / "tools" / "highlight" / "tour.0"
 
 
 def vim_groups(sources: list[Path]) -> dict[str, str]:

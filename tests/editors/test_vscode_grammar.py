@@ -195,7 +195,7 @@ def token_scopes(text: str) -> list[tuple[str, str]]:
 
 @pytest.mark.slow
 def test_vscode_marks_what_matters(scopes: dict[str, str]) -> None:
-    tour = token_scopes(scopes[str(ROOT / "tests" / "highlight" / "tour.0")])
+    tour = token_scopes(scopes[str(ROOT / "tests" / "tools" / "highlight" / "tour.0")])
     for expected in [
         ("Graph", "entity.name.type.graph.zero"),
         ("HaltingProof", "entity.name.type.struct.zero"),
@@ -226,7 +226,7 @@ def test_vscode_marks_what_matters(scopes: dict[str, str]) -> None:
 
 @pytest.mark.slow
 def test_vscode_marks_the_parts_of_0c_lines(scopes: dict[str, str]) -> None:
-    samples = HERE.parent / "highlight" / "samples"
+    samples = HERE.parent / "tools" / "highlight" / "samples"
     l2 = token_scopes(scopes[str(samples / "memory_l2.0c")])
     for expected in [
         ("0M", "keyword.control.header.zeroc"),

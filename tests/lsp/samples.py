@@ -6,7 +6,7 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent.parent
 ROUTER = (ROOT / "examples" / "router.0").read_text(encoding="utf-8")
-MEMORY_L2 = (ROOT / "tests" / "highlight" / "samples" / "memory_l2.0c").read_text(encoding="utf-8")
+MEMORY_L2 = (ROOT / "tests" / "tools" / "highlight" / "samples" / "memory_l2.0c").read_text(encoding="utf-8")
 
 # Two problems with fixes (`op: Eq`, an unused node) and one without (an input naming no node),
 # in a style the formatter would change (two-space indent, quoted keys, a one-line node).

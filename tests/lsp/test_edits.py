@@ -18,7 +18,9 @@ from zerolang.lsp.analysis import analyse
 from zerolang.lsp.diagnostics import to_diagnostic
 from zerolang.syntax.parser import parse
 
-CASES = sorted([*(ROOT / "tests" / "lint" / "cases").glob("*.0"), *(ROOT / "examples").rglob("*.0")])
+CASES = sorted(
+    [*(ROOT / "tests" / "tools" / "lint" / "cases").glob("*.0"), *(ROOT / "examples").rglob("*.0")]
+)
 URI = "file:///case.0"
 
 

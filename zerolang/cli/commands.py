@@ -9,7 +9,7 @@ is asked for). Adding a command is one line here:
 The object is either a function written for typer (its parameters annotated
 with `typer.Argument`/`typer.Option`; it is wrapped in `reports_errors`) or a
 `typer.Typer` holding sub-commands (`zero memory ...`). The summary must equal
-the first paragraph of the command's help: `tests/test_cli_startup.py` checks
+the first paragraph of the command's help: `tests/cli/test_cli_startup.py` checks
 every entry, imports nothing else, and checks what each command imports.
 """
 

@@ -12,7 +12,7 @@ does not give is what typer makes of it too: the spec's `fallback`, its
 environment variable or its default. What it does accept it runs through the
 very code the typer command calls (`run_exec.execute`, `check_exec.check_paths`,
 `query_exec.execute`), and a ZeroError ends the same way as under typer: the
-message and exit code 1. `tests/test_cli_fast.py` compares the two paths' output.
+message and exit code 1. `tests/cli/test_cli_fast.py` compares the two paths' output.
 """
 
 from __future__ import annotations

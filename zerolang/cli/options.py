@@ -5,7 +5,7 @@ variable, default and bounds. typer never appears here. `zerolang.cli.typer_opti
 turns a spec into the `typer.Option` a command declares, and `zerolang.cli.fast` reads
 the hottest command lines with the same specs without loading typer; an option
 missing from the command line is `OptionSpec.fallback` on both paths.
-`tests/test_cli_options.py` checks that every command declares these options
+`tests/cli/test_cli_options.py` checks that every command declares these options
 as they are written here.
 """
 
@@ -159,7 +159,7 @@ AS: OptionSpec[str | None] = OptionSpec(
     metavar="CHANNEL",
 )
 # An index row's axes and a clearance run over `zerolang.archive.index.AXIS_MIN..AXIS_MAX` (not imported:
-# the fast path loads no archive; tests/test_cli_options.py holds them equal).
+# the fast path loads no archive; tests/cli/test_cli_options.py holds them equal).
 AXIS_MIN, AXIS_MAX = -15, 15
 
 CLEARANCE: OptionSpec[int | None] = OptionSpec(

@@ -4,7 +4,7 @@ A command writes `db: DbOption = None` or, for an option of its own kind,
 `Annotated[bool, option(JSON.detailed("Its shape: ..."))] = False`: flags, help,
 metavar, environment variable and bounds come from the spec. typer takes a
 default only from the parameter, so the command writes it (`DEFAULT_SPACE`,
-`MAX_STEPS.default`); `tests/test_cli_options.py` checks it is the spec's.
+`MAX_STEPS.default`); `tests/cli/test_cli_options.py` checks it is the spec's.
 """
 
 from __future__ import annotations

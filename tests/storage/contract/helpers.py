@@ -1,0 +1,26 @@
+"""Inputs shared by the contract tests."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from zerolang.memory import CompilerInput, ContextMeta, MemoryStore, SemanticTuple, ingest, load_inputs
+
+ROOT = Path(__file__).resolve().parents[3]
+EXAMPLE = ROOT / "examples" / "memory_input.json"
+NOW = "2026-03-01T12:00:00.000Z"
+
+
+def make_input(
+    *tuples: tuple[str, str, str, float],
+    event_time: str = "2026-02-18T00:00:00Z",
+    scope: str = "design",
+    source: str = "user_prompt",
+    agent_id: str | None = None,
+) -> CompilerInput:
+    meta = ContextMeta(event_time, source, scope, agent_id)
+    return CompilerInput(tuple(SemanticTuple(s, p, o, c) for s, p, o, c in tuples), meta)
+
+
+def example(store: MemoryStore, now: str = NOW) -> None:
+    ingest(store, load_inputs(EXAMPLE), now=now)
