@@ -29,6 +29,10 @@ class UnknownEngine(StorageError):
     """No engine serves a location's scheme."""
 
 
+class StoreBusy(StorageError):
+    """Another process held the store's write lock longer than a writer waits (`storage.locks`)."""
+
+
 class EngineError(StorageError):
     """The database engine failed (disk full, server gone, ...)."""
 

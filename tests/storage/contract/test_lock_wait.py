@@ -21,8 +21,8 @@ import pytest
 
 from tests.storage.contract.helpers import EXAMPLE, example
 from zerolang import storage
-from zerolang.knowledge.backend import LOCK_TIMEOUT_ENV
 from zerolang.memory import ingest, load_inputs
+from zerolang.storage.locks import LOCK_TIMEOUT_ENV
 from zerolang.util.errors import ZeroError
 
 ROOT = Path(__file__).resolve().parents[3]

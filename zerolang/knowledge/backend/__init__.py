@@ -32,12 +32,6 @@ from typing import Protocol
 from zerolang.knowledge.backend.forgetting import Forgetting
 from zerolang.knowledge.backend.integrity import Integrity
 from zerolang.knowledge.backend.lifetime import Lifetime
-from zerolang.knowledge.backend.locks import (
-    LOCK_TIMEOUT_ENV,
-    LOCK_TIMEOUT_S,
-    lock_timeout,
-    lock_timeout_error,
-)
 from zerolang.knowledge.backend.log import Log
 from zerolang.knowledge.backend.records import Records
 from zerolang.knowledge.backend.rows import (
@@ -77,8 +71,6 @@ __all__ = [
     "BOUND_COLUMNS",
     "COMPARE_COLUMNS",
     "COMPARE_OPS",
-    "LOCK_TIMEOUT_ENV",
-    "LOCK_TIMEOUT_S",
     "Counts",
     "EpisodeRow",
     "FactEnds",
@@ -103,6 +95,4 @@ __all__ = [
     "Tiers",
     "TombstoneRow",
     "Traversal",
-    "lock_timeout",
-    "lock_timeout_error",
 ]

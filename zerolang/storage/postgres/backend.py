@@ -16,16 +16,16 @@ from contextlib import ExitStack, contextmanager
 from typing import TYPE_CHECKING, Any
 
 from zerolang.knowledge import merge
-from zerolang.knowledge.backend import RecallInputs, lock_timeout, lock_timeout_error
+from zerolang.knowledge.backend import RecallInputs
 from zerolang.knowledge.overlap import ENGINE
-from zerolang.storage.errors import register_driver, translating
+from zerolang.storage.errors import StorageError, register_driver, translating
+from zerolang.storage.locks import lock_timeout, lock_timeout_error
 from zerolang.storage.postgres.statements import PsycopgStatements
 from zerolang.storage.schema import plan, space_tables
 from zerolang.storage.sql import SqlBackend
 from zerolang.storage.sql.alongside import Alongside
 from zerolang.storage.sql.records import EPISODES_SELECT, episodes_in_order
 from zerolang.storage.sql.traversal import ENDS_SELECT, ends_of, most_confident
-from zerolang.util.errors import ZeroError
 from zerolang.util.locations import display
 from zerolang.util.spaces import DEFAULT_SPACE, check_space
 
@@ -64,7 +64,7 @@ class PostgresBackend(PsycopgStatements, SqlBackend):
         try:
             import psycopg
         except ImportError:
-            raise ZeroError(
+            raise StorageError(
                 f'{location}: PostgreSQL needs psycopg 3: pip install "zerolang[postgres]"'
             ) from None
         register_driver(psycopg.Error, psycopg.IntegrityError)
@@ -72,17 +72,9 @@ class PostgresBackend(PsycopgStatements, SqlBackend):
             connection = psycopg.connect(url, autocommit=True)
         except psycopg.Error as error:
             reason = str(error).strip().splitlines()[-1] if str(error).strip() else type(error).__name__
-            raise ZeroError(f"{location}: cannot connect to PostgreSQL ({reason})") from None
+            raise StorageError(f"{location}: cannot connect to PostgreSQL ({reason})") from None
         backend = cls(connection, location, space, True)
-        try:
-            backend._setup(create)
-            backend.ensure_sealed()
-        except psycopg.Error as error:
-            connection.close()
-            raise ZeroError(f"{location}: cannot use this database ({str(error).strip()})") from None
-        except BaseException:
-            connection.close()
-            raise
+        backend._set_up(lambda: backend._setup(create), psycopg.Error, "cannot use this database")
         return backend
 
     def _setup(self, create: bool) -> None:
@@ -98,7 +90,7 @@ class PostgresBackend(PsycopgStatements, SqlBackend):
                 version = 0 if found is None else int(found[0])
             else:
                 if not create:
-                    raise ZeroError(
+                    raise StorageError(
                         f"{self._location}: no memory store in this database (ingest something first)"
                     )
                 db.execute("CREATE TABLE zero_schema_version (version INTEGER NOT NULL)")

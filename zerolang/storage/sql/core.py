@@ -9,13 +9,13 @@ experience database's stores alike); `SqlCore` is a memory backend's.
 from __future__ import annotations
 
 from abc import ABC, abstractmethod
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from contextlib import AbstractContextManager
 from typing import Any
 
 from zerolang.knowledge import backend
 from zerolang.knowledge.backend import EpisodeRow
-from zerolang.storage.errors import translating
+from zerolang.storage.errors import StorageError, translating
 
 Row = tuple[Any, ...]
 
@@ -88,6 +88,24 @@ class SqlCore(SqlStatements, backend.Lifetime):
     @abstractmethod
     def write(self) -> AbstractContextManager[None]:
         """A write transaction holding the space's write lock from its first statement."""
+
+    def _set_up(self, setup: Callable[[], None], failure: type[Exception], what: str) -> None:
+        """Make a new connection ready: `setup` (the dialect's session and schema), then the seals.
+        On any failure the connection is closed; a driver's `failure` is one line saying the store
+        at this location is `what`."""
+        try:
+            setup()
+            self.ensure_sealed()
+        except failure as error:
+            self.close()
+            raise StorageError(f"{self.location}: {what} ({str(error).strip()})") from None
+        except BaseException:
+            self.close()
+            raise
+
+    def ensure_sealed(self) -> None:
+        """Seal, once, the tables a store from before their seals holds (`seals.Seals` implements it)."""
+        raise NotImplementedError
 
     def spaces(self) -> list[str]:
         rows = self.rows(

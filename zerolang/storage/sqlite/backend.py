@@ -4,7 +4,7 @@ Writers never see "database is locked": a write transaction starts with
 `BEGIN IMMEDIATE` (the write lock up front, never an upgrade that could
 deadlock), waits for another writer up to `lock_timeout()` (60 s, or
 `$ZERO_MEMORY_LOCK_TIMEOUT`), retried with backoff while SQLite reports the
-database busy within that time, and then says so in one line (a ZeroError).
+database busy within that time, and then says so in one line (a `StoreBusy`).
 Readers (WAL) never wait.
 """
 
@@ -19,16 +19,15 @@ from pathlib import Path
 from typing import Any, cast
 
 from zerolang.knowledge import merge
-from zerolang.knowledge.backend import lock_timeout, lock_timeout_error
 from zerolang.knowledge.overlap import ENGINE
-from zerolang.storage.errors import translating
+from zerolang.storage.errors import StorageError, translating
+from zerolang.storage.locks import lock_timeout, lock_timeout_error
 from zerolang.storage.schema import plan
 from zerolang.storage.sql import SqlBackend
 from zerolang.storage.sql.alongside import MIN_ROWS, Alongside
 from zerolang.storage.sql.records import INSERTED
 from zerolang.storage.sqlite.checkpoints import Checkpointer
 from zerolang.storage.sqlite.statements import SqliteStatements, bound
-from zerolang.util.errors import ZeroError
 from zerolang.util.spaces import DEFAULT_SPACE, check_space
 
 APPLICATION_ID = 0x5A4D454D  # "ZMEM": marks the file as a zerolang memory database
@@ -65,21 +64,15 @@ class SqliteBackend(SqliteStatements, SqlBackend):
         location = str(path)
         in_memory = location == ":memory:"
         if not in_memory and not create and not Path(location).is_file():
-            raise ZeroError(f"{location}: no memory database here (ingest something first, or pass --db)")
+            raise StorageError(f"{location}: no memory database here (ingest something first, or pass --db)")
         try:
             connection = sqlite3.connect(location, isolation_level=None, timeout=lock_timeout())
         except sqlite3.Error as error:
-            raise ZeroError(f"{location}: cannot open the memory database ({error})") from None
+            raise StorageError(f"{location}: cannot open the memory database ({error})") from None
         backend = cls(connection, location, space, True)
-        try:
-            backend._setup(in_memory)
-            backend.ensure_sealed()
-        except sqlite3.DatabaseError as error:
-            connection.close()
-            raise ZeroError(f"{location}: not a usable memory database ({error})") from None
-        except BaseException:
-            connection.close()
-            raise
+        backend._set_up(
+            lambda: backend._setup(in_memory), sqlite3.DatabaseError, "not a usable memory database"
+        )
         return backend
 
     def _setup(self, in_memory: bool) -> None:
@@ -97,7 +90,7 @@ class SqliteBackend(SqliteStatements, SqlBackend):
         db.execute("PRAGMA cache_size = -262144")  # 256 MiB of page cache
         version, tables, application = self._retry(self._identity)
         if tables if version == 0 else application != APPLICATION_ID:
-            raise ZeroError(f"{self._location}: a SQLite database, but not a zerolang memory database")
+            raise StorageError(f"{self._location}: a SQLite database, but not a zerolang memory database")
         needs = plan("sqlite", version, location=self._location)
         if needs.create or needs.steps:
             self._migrate()
@@ -140,7 +133,7 @@ class SqliteBackend(SqliteStatements, SqlBackend):
                 db.execute(f"PRAGMA user_version = {reached}")
                 problems = db.execute("PRAGMA foreign_key_check").fetchall()
                 if problems:
-                    raise ZeroError(f"{self._location}: cannot migrate: {len(problems)} broken references")
+                    raise StorageError(f"{self._location}: cannot migrate: {len(problems)} broken references")
         db.execute("ANALYZE sqlite_schema")  # load the planner statistics the schema wrote
 
     # ---- the MemoryBackend lifetime ---------------------------------------------------------
@@ -233,7 +226,7 @@ class SqliteBackend(SqliteStatements, SqlBackend):
             return lock_timeout_error(self._location, self._timeout)
         if "decode" not in str(error):
             return error
-        return ZeroError(
+        return StorageError(
             f"{self._location}: a damaged store: a row holds text that is not UTF-8 ({error});"
             " `zero memory check` lists it"
         )

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from zerolang.storage.errors import StorageError, StoreBusy
+
 LOCK_TIMEOUT_S = 60.0  # how long a writer waits for another one; $ZERO_MEMORY_LOCK_TIMEOUT overrides
 LOCK_TIMEOUT_ENV = "ZERO_MEMORY_LOCK_TIMEOUT"
 
@@ -9,8 +11,6 @@ LOCK_TIMEOUT_ENV = "ZERO_MEMORY_LOCK_TIMEOUT"
 def lock_timeout() -> float:
     """Seconds a writer waits for another writer's transaction: `$ZERO_MEMORY_LOCK_TIMEOUT`, else 60."""
     import os
-
-    from zerolang.util.errors import ZeroError
 
     text = os.environ.get(LOCK_TIMEOUT_ENV, "").strip()
     if not text:
@@ -20,15 +20,13 @@ def lock_timeout() -> float:
     except ValueError:
         seconds = -1.0
     if not 0 <= seconds <= 86_400:
-        raise ZeroError(f"${LOCK_TIMEOUT_ENV}: not a number of seconds between 0 and 86400: {text!r}")
+        raise StorageError(f"${LOCK_TIMEOUT_ENV}: not a number of seconds between 0 and 86400: {text!r}")
     return seconds
 
 
-def lock_timeout_error(location: str, seconds: float) -> Exception:
+def lock_timeout_error(location: str, seconds: float) -> StoreBusy:
     """What a writer says when another one held the store longer than it waits."""
-    from zerolang.util.errors import ZeroError
-
-    return ZeroError(
+    return StoreBusy(
         f"{location}: another process has held a write transaction for over {seconds:g} s;"
         f" try again when it is done (or wait longer: ${LOCK_TIMEOUT_ENV}=SECONDS)"
     )
