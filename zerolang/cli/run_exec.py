@@ -148,11 +148,12 @@ def _run_external(command: str, source: str, inputs: dict[str, Any]) -> None:
 
 
 def _state_store(path: Path | None) -> Any:
+    """The persistent store `--state FILE` names (through the storage registry), or None."""
     if path is None:
         return None
-    from zerolang.storage.sqlite.state import SqliteStateStore
+    from zerolang.storage import open_state
 
-    return SqliteStateStore(path)
+    return open_state(path)
 
 
 def _warn_unchecked(signer: Any) -> None:

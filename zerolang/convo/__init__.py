@@ -2,6 +2,6 @@
 
 Entries live under the seed's keys, `agent:{name}:conversation` (the pruned
 history) and `agent:{name}:turn:{n}` (each turn's metadata and messages), in
-an `EntryStore`; `zerolang.storage.sqlite.convo.SqliteEntryStore` is the SQLite one
-(PostgreSQL: `zerolang.storage.postgres.convo`).
+an `EntryStore`, which `zerolang.storage.open_conversations(location)` opens on any
+engine (SQLite, PostgreSQL).
 """

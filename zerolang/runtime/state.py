@@ -1,8 +1,8 @@
 """Where `LoadState` and `SaveState` keep values: in memory per run, or in SQLite.
 
 The protocol the builtins need is `zerolang.runtime.ports.StateStore`; the
-persistent SQLite store is `zerolang.storage.sqlite.state.SqliteStateStore`
-(all SQL lives in the storage layer).
+persistent store is opened by the storage registry (`zerolang.storage.open_state`;
+all SQL lives in the storage layer).
 
 The old runtime's `LoadState` was a stub that always returned the same map;
 ours stores real values. The SQLite store persists across runs (`zero run
