@@ -1,19 +1,18 @@
-"""0-memory: compile facts into `.0` graphs, content-address them, store and recall them.
+"""0-memory's Python API: `zerolang.memory.open(...)` and the names a program needs, in one place.
 
-    from zerolang.memory import CompilerInput, MemoryStore, compile_input, ingest
+    import zerolang.memory
+    with zerolang.memory.open("agent.db", space="alice") as memory: ...
 
-- `types`: the hash identities and the records (validated at construction);
-- `normalize`: label and predicate normalisation, the alias table (spec §7);
-- `hashing`: ConceptHash, FactHash, ContextHash, EpisodeHash (spec §7 vectors);
-- `compiler`: CompilerInput -> (graph AST, MemoryRecord);
-- `store`: `MemoryStore`, one space of a store on any backend (`backend`, `backends/`);
-- `merge`: the merge rules every backend applies;
-- `check`: what `MemoryStore.check` verifies (git-fsck style);
-- `ingest`: reading inputs (JSON, JSON array, JSON Lines) into a store;
-- `handle`: `open(...)`, the documented Python API (docs/python-api.md): one `Memory` object.
+    from zerolang.memory import CompilerInput, MemoryStore, compile_input, ingest, open_store
 
-Names are imported on first use, so importing a submodule (a backend, the
-state store) does not load the compiler.
+- `open` / `open_memory` (`api`): one `Memory` object for facts, queries, captured
+  experiences and the archive, as docs/python-api.md documents it;
+- the memory domain's names (`zerolang.knowledge`): the records and their hashes, the
+  compiler, normalisation, ingest, `MemoryStore` and its views;
+- `open_store` (`zerolang.storage`): a `MemoryStore` on the store a path or URL names.
+
+This package sits above the domain and the storage layer; it adds no behaviour of its
+own. Names are imported on first use, so `import zerolang.memory` loads nothing heavy.
 """
 
 from __future__ import annotations
@@ -54,8 +53,10 @@ if TYPE_CHECKING:
     )
     from zerolang.memory.api import Memory, open_memory
     from zerolang.memory.api import open_memory as open
+    from zerolang.storage.registry import open_store
 
 _HOMES = {
+    "open_store": "zerolang.storage.registry",
     "Problem": "zerolang.knowledge.check",
     "build_graph": "zerolang.knowledge.compiler",
     "compile_input": "zerolang.knowledge.compiler",
@@ -153,5 +154,6 @@ __all__ = [
     "normalize_predicate",
     "open",
     "open_memory",
+    "open_store",
     "parse_inputs",
 ]

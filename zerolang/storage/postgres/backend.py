@@ -108,14 +108,6 @@ class PostgresBackend(PsycopgStatements, SqlBackend):
     # ---- the MemoryBackend lifetime ---------------------------------------------------------
 
     @property
-    def location(self) -> str:
-        return self._location
-
-    @property
-    def space(self) -> str:
-        return self._space
-
-    @property
     def schema_version(self) -> int:
         row = self.connection.execute("SELECT version FROM zero_schema_version").fetchone()
         return 0 if row is None else int(row[0])

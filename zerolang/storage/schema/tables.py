@@ -140,6 +140,17 @@ def metadata(dialect: str) -> MetaData:
         remote = [f"{target}.space", *(f"{target}.{key}" for key in keys)]
         return [ForeignKeyConstraint(["space", *columns], remote)]
 
+    def episode_columns() -> list[SchemaItem]:
+        """An episode's columns: the observation of a fact in a context, with its confidence."""
+        return [
+            _text("space"),
+            digest("hash"),
+            digest("fact_hash", key=False),
+            digest("context_hash", key=False),
+            engine.confidence(),
+            _text("created_at"),
+        ]
+
     if not sqlite:
         Table(
             GRANTS,
@@ -210,12 +221,7 @@ def metadata(dialect: str) -> MetaData:
     episodes = table(
         schema,
         "episodes",
-        _text("space"),
-        digest("hash"),
-        digest("fact_hash", key=False),
-        digest("context_hash", key=False),
-        engine.confidence(),
-        _text("created_at"),
+        *episode_columns(),
         PrimaryKeyConstraint("space", "hash"),
         *references(["fact_hash"], "facts", ["hash"]),
         *references(["context_hash"], "contexts", ["hash"]),
@@ -265,12 +271,7 @@ def metadata(dialect: str) -> MetaData:
     table(
         schema,
         "pruned_episodes",
-        _text("space"),
-        digest("hash"),
-        digest("fact_hash", key=False),
-        digest("context_hash", key=False),
-        engine.confidence(),
-        _text("created_at"),
+        *episode_columns(),  # an episode, and when and why it was pruned
         _text("pruned_at"),
         _text("reason"),
         PrimaryKeyConstraint("space", "hash"),

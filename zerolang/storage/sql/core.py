@@ -73,13 +73,16 @@ class SqlCore(SqlStatements, backend.Lifetime):
 
     greatest: str  # the two-argument max: `max` (SQLite) or `greatest` (PostgreSQL)
 
-    @property
-    @abstractmethod
-    def space(self) -> str: ...
+    _location: str  # where the store is, as messages show it (a dialect's slot)
+    _space: str  # the space this backend sees (a dialect's slot)
 
     @property
-    @abstractmethod
-    def location(self) -> str: ...
+    def location(self) -> str:
+        return self._location
+
+    @property
+    def space(self) -> str:
+        return self._space
 
     @abstractmethod
     def stream(self, sql: str, args: Sequence[object] = ()) -> Iterator[Row]:

@@ -139,14 +139,6 @@ class SqliteBackend(SqliteStatements, SqlBackend):
     # ---- the MemoryBackend lifetime ---------------------------------------------------------
 
     @property
-    def location(self) -> str:
-        return self._location
-
-    @property
-    def space(self) -> str:
-        return self._space
-
-    @property
     def schema_version(self) -> int:
         return int(self.connection.execute("PRAGMA user_version").fetchone()[0])
 
