@@ -60,14 +60,19 @@ def register_driver(base: type[Exception], constraint: type[Exception]) -> None:
         DRIVERS.append(driver)
 
 
+def reason(error: BaseException, *, last: bool = False) -> str:
+    """A driver error's message on one line: its first line (or, for a failed connection, whose
+    cause comes last, its last one), or the error's class when it says nothing."""
+    lines = [line.strip() for line in str(error).strip().splitlines() if line.strip()]
+    return (lines[-1] if last else lines[0]) if lines else type(error).__name__
+
+
 def translate(error: BaseException) -> StorageError | None:
     """`error` as a `StorageError` if a driver raised it, else None."""
     for driver in DRIVERS:
         if isinstance(error, driver.base):
-            lines = [line.strip() for line in str(error).strip().splitlines() if line.strip()]
-            reason = lines[0] if lines else type(error).__name__
             kind = ConstraintError if isinstance(error, driver.constraint) else EngineError
-            return kind(f"the memory store failed: {reason}")
+            return kind(f"the memory store failed: {reason(error)}")
     return None
 
 

@@ -18,8 +18,9 @@ from typing import TYPE_CHECKING, Any
 from zerolang.knowledge import merge
 from zerolang.knowledge.backend import RecallInputs
 from zerolang.knowledge.overlap import ENGINE
-from zerolang.storage.errors import StorageError, register_driver, translating
+from zerolang.storage.errors import StorageError, translating
 from zerolang.storage.locks import lock_timeout, lock_timeout_error
+from zerolang.storage.postgres.connection import connect
 from zerolang.storage.postgres.statements import PsycopgStatements
 from zerolang.storage.schema import plan, space_tables
 from zerolang.storage.sql import SqlBackend
@@ -60,20 +61,10 @@ class PostgresBackend(PsycopgStatements, SqlBackend):
 
     @classmethod
     def connect(cls, url: str, *, space: str = DEFAULT_SPACE, create: bool = True) -> PostgresBackend:
-        location = display(url)
-        try:
-            import psycopg
-        except ImportError:
-            raise StorageError(
-                f'{location}: PostgreSQL needs psycopg 3: pip install "zerolang[postgres]"'
-            ) from None
-        register_driver(psycopg.Error, psycopg.IntegrityError)
-        try:
-            connection = psycopg.connect(url, autocommit=True)
-        except psycopg.Error as error:
-            reason = str(error).strip().splitlines()[-1] if str(error).strip() else type(error).__name__
-            raise StorageError(f"{location}: cannot connect to PostgreSQL ({reason})") from None
-        backend = cls(connection, location, space, True)
+        connection = connect(url)  # psycopg is importable from here on
+        import psycopg
+
+        backend = cls(connection, display(url), space, True)
         backend._set_up(lambda: backend._setup(create), psycopg.Error, "cannot use this database")
         return backend
 

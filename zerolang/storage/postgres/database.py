@@ -12,11 +12,12 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from typing import TYPE_CHECKING, Any
 
-from zerolang.storage.errors import register_driver, translating
+from zerolang.storage.errors import StorageError, translating
+from zerolang.storage.postgres.connection import connect
 from zerolang.storage.postgres.statements import PsycopgStatements
 from zerolang.storage.schema import store_tables
 from zerolang.storage.sql.database import SqlDatabase
-from zerolang.util.errors import ZeroError
+from zerolang.util.locations import display
 
 if TYPE_CHECKING:
     from psycopg import Connection
@@ -39,20 +40,10 @@ class PostgresDatabase(PsycopgStatements, SqlDatabase):
     @classmethod
     def connect(cls, dsn: str, schema: str, store: str) -> PostgresDatabase:
         """A connection to `schema` after creating it and `store`'s tables where missing, in one
-        transaction; a ZeroError for a bad name, no server or no psycopg."""
-        try:
-            import psycopg
-        except ImportError:
-            raise ZeroError("PostgreSQL needs psycopg 3: pip install 'zerolang[postgres]'") from None
-        register_driver(psycopg.Error, psycopg.IntegrityError)
-
+        transaction; a StorageError for a bad name, no server or no psycopg."""
         if not _SCHEMA_NAME.fullmatch(schema):
-            raise ZeroError(f"schema {schema!r}: use lowercase letters, digits and _")
-        try:
-            connection = psycopg.connect(dsn, autocommit=True)
-        except psycopg.Error as error:
-            reason = " ".join(str(error).split())
-            raise ZeroError(f"cannot connect to PostgreSQL ({reason})") from None
+            raise StorageError(f"{display(dsn)}: schema {schema!r}: use lowercase letters, digits and _")
+        connection = connect(dsn)
         db = cls(connection)
         with db.transaction():
             db.run(f"CREATE SCHEMA IF NOT EXISTS {schema}")

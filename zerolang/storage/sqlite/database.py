@@ -14,12 +14,11 @@ from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
 from pathlib import Path
 
-from zerolang.storage.errors import EngineError, translating
+from zerolang.storage.errors import EngineError, StorageError, translating
 from zerolang.storage.schema import CONVERSATIONS, EXPERIENCES, store_tables
 from zerolang.storage.sql.core import Row
 from zerolang.storage.sql.database import SqlDatabase
 from zerolang.storage.sqlite.statements import SqliteStatements, bound
-from zerolang.util.errors import ZeroError
 
 BUSY_MS = 10_000  # how long a write waits for another writer's lock
 IN_MEMORY = ":memory:"
@@ -46,17 +45,17 @@ class SqliteDatabase(SqliteStatements, SqlDatabase):
 
     @classmethod
     def open(cls, path: str | Path, *, create: bool, store: str) -> SqliteDatabase:
-        """The database at `path` with `store`'s tables (`_make_tables`). Refused with a ZeroError
+        """The database at `path` with `store`'s tables (`_make_tables`). Refused with a StorageError
         when it is missing (`create=False`), cannot be opened, or is not a database the store can use."""
         location = str(path)
         noun, hint = _NAMES[store]
         in_memory = location == IN_MEMORY
         if not in_memory and not create and not Path(location).is_file():
-            raise ZeroError(f"{location}: no {noun} here ({hint}, or pass --db)")
+            raise StorageError(f"{location}: no {noun} here ({hint}, or pass --db)")
         try:
             connection = sqlite3.connect(location, isolation_level=None, check_same_thread=False)
         except sqlite3.Error as error:
-            raise ZeroError(f"{location}: cannot open the {noun} ({error})") from None
+            raise StorageError(f"{location}: cannot open the {noun} ({error})") from None
         db = cls(connection, location)
         try:
             connection.execute(f"PRAGMA busy_timeout = {BUSY_MS}")
@@ -68,7 +67,7 @@ class SqliteDatabase(SqliteStatements, SqlDatabase):
             connection.close()
             cause = error.__cause__ if isinstance(error, EngineError) else error  # the driver's
             if isinstance(cause, sqlite3.DatabaseError):
-                raise ZeroError(f"{location}: not a usable {noun} ({cause})") from None
+                raise StorageError(f"{location}: not a usable {noun} ({cause})") from None
             raise
         return db
 
@@ -91,7 +90,7 @@ class SqliteDatabase(SqliteStatements, SqlDatabase):
         row = self.one("SELECT value FROM exp_meta WHERE key = 'schema'")
         version = int(row[0]) if row else 0
         if version > reads:
-            raise ZeroError(
+            raise StorageError(
                 f"{self.path}: made by a newer zerolang (experience schema {version}, this one reads {reads})"
             )
 

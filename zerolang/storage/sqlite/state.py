@@ -12,8 +12,7 @@ from types import TracebackType
 
 from zerolang.runtime.state import MISSING, decode_value, encode_value
 from zerolang.runtime.values import Value
-from zerolang.storage.errors import translating
-from zerolang.util.errors import ZeroError
+from zerolang.storage.errors import StorageError, translating
 
 
 @translating
@@ -33,7 +32,7 @@ class SqliteStateStore:
                 self.path, timeout=timeout, isolation_level=None
             )
         except sqlite3.Error as error:
-            raise ZeroError(f"{self.path}: cannot open the state database ({error})") from None
+            raise StorageError(f"{self.path}: cannot open the state database ({error})") from None
         try:
             self._connection.execute("PRAGMA journal_mode=WAL")
             self._connection.execute(
@@ -42,24 +41,24 @@ class SqliteStateStore:
         except sqlite3.Error as error:
             self._connection.close()
             self._connection = None
-            raise ZeroError(f"{self.path}: not a usable state database ({error})") from None
+            raise StorageError(f"{self.path}: not a usable state database ({error})") from None
 
     def _db(self) -> sqlite3.Connection:
         if self._connection is None:
-            raise ZeroError(f"{self.path}: the state database is closed")
+            raise StorageError(f"{self.path}: the state database is closed")
         return self._connection
 
     def load(self, key: str) -> Value:
         try:
             row = self._db().execute("SELECT value FROM zero_state WHERE key = ?", (key,)).fetchone()
         except sqlite3.Error as error:
-            raise ZeroError(f"{self.path}: cannot read state `{key}` ({error})") from None
+            raise StorageError(f"{self.path}: cannot read state `{key}` ({error})") from None
         if row is None:
             return MISSING
         try:
             return decode_value(json.loads(row[0]))
         except (ValueError, TypeError, KeyError) as error:
-            raise ZeroError(f"{self.path}: state `{key}` is corrupt ({error})") from None
+            raise StorageError(f"{self.path}: state `{key}` is corrupt ({error})") from None
 
     def save(self, key: str, value: Value) -> None:
         text = json.dumps(encode_value(value), ensure_ascii=False, separators=(",", ":"))
@@ -70,7 +69,7 @@ class SqliteStateStore:
                 (key, text),
             )
         except sqlite3.Error as error:
-            raise ZeroError(f"{self.path}: cannot save state `{key}` ({error})") from None
+            raise StorageError(f"{self.path}: cannot save state `{key}` ({error})") from None
 
     def keys(self) -> list[str]:
         return [row[0] for row in self._db().execute("SELECT key FROM zero_state ORDER BY key")]
