@@ -20,6 +20,7 @@ import functools
 import json
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 from zerolang.storage.errors import StorageError
 
@@ -29,48 +30,48 @@ RENDERED = Path(__file__).with_name("rendered.json")
 # Its 8 (references unchecked) came before 9 (the second seals); here that is step 12, which
 # drops the keys only if they are there, so a store at 8 takes steps 11 and 12 and is whole.
 _POSTGRES_BEFORE = {1: 4, 2: 5, 3: 6, 4: 7, 5: 8, 6: 9, 7: 10, 8: 10, 9: 12}
+_SHARED_ON_POSTGRES = 12  # the first version a PostgreSQL store records in the shared count
 
 
 @dataclass(frozen=True, slots=True)
 class Plan:
     """What a store needs: nothing, a new schema (`create`), or the steps after its version."""
 
-    version: int  # the shared history's version the store is at (0: no store yet)
     latest: int
     create: tuple[str, ...]
     steps: tuple[tuple[int, tuple[str, ...]], ...]  # (version each step makes, its statements)
 
 
 @functools.cache
-def _rendered() -> dict[str, object]:
-    data: dict[str, object] = json.loads(RENDERED.read_text(encoding="utf-8"))
+def _rendered() -> dict[str, Any]:
+    data: dict[str, Any] = json.loads(RENDERED.read_text(encoding="utf-8"))
     return data
+
+
+def _engine(dialect: str) -> dict[str, Any]:
+    """What `rendered.json` holds for one engine."""
+    engine: dict[str, Any] = _rendered()["engines"][dialect]
+    return engine
 
 
 def latest() -> int:
     """The version of the latest schema."""
-    version = _rendered()["latest"]
-    assert isinstance(version, int)
-    return version
+    return int(_rendered()["latest"])
 
 
 def step(dialect: str, version: int) -> tuple[str, ...]:
     """The statements of the step that makes schema `version`, as `dialect` runs them."""
-    engines = _rendered()["engines"]
-    assert isinstance(engines, dict)
-    return tuple(engines[dialect]["steps"][str(version)])
+    return tuple(_engine(dialect)["steps"][str(version)])
 
 
 def space_tables(dialect: str) -> tuple[str, ...]:
     """Every table of a store that holds a space's rows (what a role granted a space may use)."""
-    engines = _rendered()["engines"]
-    assert isinstance(engines, dict)
-    return tuple(engines[dialect]["space_tables"])
+    return tuple(_engine(dialect)["space_tables"])
 
 
 def shared_version(dialect: str, stored: int) -> int:
     """The shared history's version of a store that records `stored`."""
-    if dialect == "postgresql" and 0 < stored < 12:
+    if dialect == "postgresql" and 0 < stored < _SHARED_ON_POSTGRES:
         if stored not in _POSTGRES_BEFORE:
             raise StorageError(f"schema version {stored} was never written by zerolang on PostgreSQL")
         return _POSTGRES_BEFORE[stored]
@@ -79,9 +80,7 @@ def shared_version(dialect: str, stored: int) -> int:
 
 def plan(dialect: str, stored: int, *, location: str) -> Plan:
     """What to run on a `dialect` store that records version `stored` (0: a new store)."""
-    engines = _rendered()["engines"]
-    assert isinstance(engines, dict)
-    engine = engines[dialect]
+    engine = _engine(dialect)
     newest = latest()
     version = shared_version(dialect, stored)
     if version > newest:
@@ -90,7 +89,7 @@ def plan(dialect: str, stored: int, *, location: str) -> Plan:
             " upgrade zerolang to open it"
         )
     if version == 0:
-        return Plan(0, newest, tuple(engine["create"]), ())
+        return Plan(newest, tuple(engine["create"]), ())
     if version < engine["first"]:
         raise StorageError(f"{location}: schema version {stored} was never written by zerolang on {dialect}")
     steps = tuple(
@@ -98,7 +97,7 @@ def plan(dialect: str, stored: int, *, location: str) -> Plan:
         for number, statements in sorted((int(k), v) for k, v in engine["steps"].items())
         if number > version
     )
-    return Plan(version, newest, (), steps)
+    return Plan(newest, (), steps)
 
 
 EXPERIENCES = "experiences"
@@ -118,7 +117,5 @@ class StoreTables:
 
 def store_tables(dialect: str, store: str) -> StoreTables:
     """The tables of `store` (`EXPERIENCES` or `CONVERSATIONS`) as `dialect` makes them."""
-    engines = _rendered()["engines"]
-    assert isinstance(engines, dict)
-    rendered = engines[dialect][store]
+    rendered = _engine(dialect)[store]
     return StoreTables(tuple(rendered["tables"]), tuple(rendered["create"]), rendered.get("version"))
