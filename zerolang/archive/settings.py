@@ -31,6 +31,7 @@ from typing import Any
 
 from zerolang.util.config import find_pyproject
 from zerolang.util.errors import ZeroError
+from zerolang.util.locations import user_data
 
 COMPACTION_MODES = ("off", "manual")
 POSITIONAL_PROVIDERS = ("sql",)
@@ -53,6 +54,13 @@ class MemorySettings:
     positional_provider: str = "sql"
     compaction_mode: str = "off"
     source: Path | None = None  # the pyproject.toml they came from
+
+
+def default_archive_root() -> Path:
+    """The archive's folder when no option names one: `memory.archive.path`, else `archive` in the
+    per-user data directory."""
+    configured = memory_settings_for().archive_path
+    return configured if configured is not None else user_data("archive")
 
 
 def memory_settings_for(path: Path | None = None) -> MemorySettings:

@@ -68,14 +68,9 @@ def _command(name: str) -> Callable[[Callable[P, None]], Callable[P, None]]:
 def resolve_root(option: Path | None) -> Path:
     if option is not None and str(option):
         return option
-    from zerolang.archive.settings import memory_settings_for
+    from zerolang.archive.settings import default_archive_root
 
-    configured = memory_settings_for().archive_path
-    if configured is not None:
-        return configured
-    from platformdirs import user_data_dir
-
-    return Path(user_data_dir("zerolang", appauthor=False)) / "archive"
+    return default_archive_root()
 
 
 def _open(option: Path | None, *, create: bool = False) -> Archive:

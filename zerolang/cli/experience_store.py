@@ -16,9 +16,9 @@ if TYPE_CHECKING:
 
 
 def default_path() -> Path:
-    from platformdirs import user_data_dir
+    from zerolang.util.locations import user_data
 
-    return Path(user_data_dir("zerolang", appauthor=False)) / "experiences.db"
+    return user_data("experiences.db")
 
 
 def store_location(option: str | Path | None, *, create: bool) -> Location:

@@ -50,9 +50,9 @@ def damaged_store_errors(db: str | Path | None, space: str) -> Iterator[None]:
 
 def default_store() -> Path:
     """The per-user default database: `<user data dir>/zerolang/memory.db`."""
-    from platformdirs import user_data_dir
+    from zerolang.util.locations import user_data
 
-    return Path(user_data_dir("zerolang", appauthor=False)) / "memory.db"
+    return user_data("memory.db")
 
 
 def resolve_store(option: str | Path | None) -> Location:

@@ -42,7 +42,7 @@ from zerolang.knowledge.types import (
 )
 from zerolang.storage import open_conversations, open_experiences, open_index, open_store
 from zerolang.util.errors import ZeroError
-from zerolang.util.locations import IN_MEMORY, Location, parse_location
+from zerolang.util.locations import IN_MEMORY, Location, parse_location, user_data
 from zerolang.util.spaces import DEFAULT_SPACE
 
 if TYPE_CHECKING:
@@ -93,20 +93,7 @@ def _experiences_beside(location: Location) -> str | Path:
         return IN_MEMORY
     if location.is_file:
         return location.path.with_name(location.path.stem + ".experiences.db")
-    from platformdirs import user_data_dir
-
-    return Path(user_data_dir("zerolang", appauthor=False)) / "experiences.db"
-
-
-def _default_archive() -> Path:
-    from zerolang.archive.settings import memory_settings_for
-
-    configured = memory_settings_for().archive_path
-    if configured is not None:
-        return configured
-    from platformdirs import user_data_dir
-
-    return Path(user_data_dir("zerolang", appauthor=False)) / "archive"
+    return user_data("experiences.db")
 
 
 class Memory:
@@ -276,9 +263,10 @@ class Memory:
     def archive(self) -> Archive:
         """The document archive (created when first used)."""
         if self._archive is None:
+            from zerolang.archive.settings import default_archive_root
             from zerolang.archive.store import Archive
 
-            self._archive = Archive(self.archive_root or _default_archive(), create=True)
+            self._archive = Archive(self.archive_root or default_archive_root(), create=True)
         return self._archive
 
     @property

@@ -58,10 +58,6 @@ _ENGINES: dict[str, Callable[[], Engine]] = {
 """Every scheme a location may name, and the engine that serves it (imported when first used)."""
 
 
-def schemes() -> Iterable[str]:
-    return _ENGINES.keys()
-
-
 def engine_for(where: Where) -> tuple[Engine, Location]:
     """The engine serving `where`, and `where` parsed; an unknown scheme is an `UnknownEngine`."""
     location = parse_location(where)

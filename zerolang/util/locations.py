@@ -69,19 +69,31 @@ def parse_location(value: str | Path | Location) -> Location:
         return Location(SQLITE, IN_MEMORY)
     url = _URL.fullmatch(text)
     if url is None and text.lower().startswith(f"{SQLITE}:"):
-        raise ZeroError(f"not a SQLite location: {text!r} (a path, sqlite:///PATH or sqlite::memory:)")
+        raise _not_sqlite(text)
     if url is None or len(url.group(1)) == 1:  # `C:\\...` or `C:/...` is a Windows path
         return Location(SQLITE, text)
     scheme, slashes, rest = url.group(1).lower(), url.group(2), url.group(3)
     if scheme == SQLITE:
         if slashes == "//" and rest.startswith("/") and rest.strip("/"):
             return Location(SQLITE, rest[1:])  # as SQLAlchemy reads it: `sqlite:////abs`, `sqlite:///rel`
-        raise ZeroError(f"not a SQLite location: {text!r} (a path, sqlite:///PATH or sqlite::memory:)")
+        raise _not_sqlite(text)
     if slashes == "/" and isinstance(value, Path):  # `Path("postgresql://h/db")` is "postgresql:/h/db"
         return Location(scheme, f"{url.group(1)}://{rest}")
     if slashes == "/":
         return Location(SQLITE, text)
     return Location(scheme, text)
+
+
+def user_data(name: str) -> Path:
+    """`name` in the per-user data directory, where a store goes that no option names
+    (e.g. `~/.local/share/zerolang/memory.db`)."""
+    from platformdirs import user_data_dir
+
+    return Path(user_data_dir("zerolang", appauthor=False)) / name
+
+
+def _not_sqlite(text: str) -> ZeroError:
+    return ZeroError(f"not a SQLite location: {text!r} (a path, sqlite:///PATH or sqlite::memory:)")
 
 
 def display(location: str | Path) -> str:
