@@ -16,7 +16,7 @@ from collections.abc import Callable, Iterator
 from contextlib import AbstractContextManager, contextmanager
 from dataclasses import dataclass
 from types import TracebackType
-from typing import Any, TypeVar
+from typing import Any, NoReturn, TypeVar
 
 from zerolang.util.errors import ZeroError
 
@@ -76,6 +76,14 @@ def translate(error: BaseException) -> StorageError | None:
     return None
 
 
+def _raise_translated(error: Exception) -> NoReturn:
+    """Raise `error` as a `StorageError` if a driver raised it, else as it is."""
+    translated = translate(error)
+    if translated is None:
+        raise error
+    raise translated from error
+
+
 @contextmanager
 def storage_errors() -> Iterator[None]:
     """A driver error raised inside the block, as a `StorageError` (for code that holds a driver
@@ -83,10 +91,7 @@ def storage_errors() -> Iterator[None]:
     try:
         yield
     except Exception as error:
-        translated = translate(error)
-        if translated is None:
-            raise
-        raise translated from error
+        _raise_translated(error)
 
 
 class _Translated(AbstractContextManager[Any]):
@@ -101,10 +106,7 @@ class _Translated(AbstractContextManager[Any]):
         try:
             return self._inner.__enter__()
         except Exception as error:
-            translated = translate(error)
-            if translated is None:
-                raise
-            raise translated from error
+            _raise_translated(error)
 
     def __exit__(
         self, kind: type[BaseException] | None, error: BaseException | None, trace: TracebackType | None
@@ -112,10 +114,7 @@ class _Translated(AbstractContextManager[Any]):
         try:
             return self._inner.__exit__(kind, error, trace)
         except Exception as failure:
-            translated = translate(failure)
-            if translated is None:
-                raise
-            raise translated from failure
+            _raise_translated(failure)
 
 
 def _wrapped(function: Callable[..., Any]) -> Callable[..., Any]:
@@ -128,10 +127,7 @@ def _wrapped(function: Callable[..., Any]) -> Callable[..., Any]:
             try:
                 return (yield from function(*args, **kwargs))
             except Exception as error:
-                translated = translate(error)
-                if translated is None:
-                    raise
-                raise translated from error
+                _raise_translated(error)
 
         return generator
     manages = inspect.isgeneratorfunction(getattr(function, "__wrapped__", None))  # a @contextmanager
@@ -141,10 +137,7 @@ def _wrapped(function: Callable[..., Any]) -> Callable[..., Any]:
         try:
             result = function(*args, **kwargs)
         except Exception as error:
-            translated = translate(error)
-            if translated is None:
-                raise
-            raise translated from error
+            _raise_translated(error)
         return _Translated(result) if manages else result
 
     return call
