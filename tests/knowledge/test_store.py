@@ -393,3 +393,8 @@ def test_the_cli_ingests_in_the_library_s_batches() -> None:
     from zerolang.knowledge.store import DEFAULT_BATCH_SIZE
 
     assert inspect.signature(memory_cmd.ingest).parameters["batch_size"].default == DEFAULT_BATCH_SIZE
+
+
+def test_a_location_given_to_memory_store_says_how_to_open_one() -> None:
+    with pytest.raises(TypeError, match=r"open a store with zerolang.storage.open_store\(location\)"):
+        MemoryStore("memory.db")  # type: ignore[arg-type]

@@ -29,6 +29,7 @@ import builtins
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from contextlib import AbstractContextManager
 from dataclasses import dataclass
+from pathlib import Path
 from types import TracebackType
 
 from zerolang.knowledge.backend import Counts, FactTimes, InsertResult, Log, MemoryBackend
@@ -194,6 +195,11 @@ class MemoryStore:
     """
 
     def __init__(self, backend: MemoryBackend, *, single_valued: Iterable[str] | None = None) -> None:
+        if isinstance(backend, str | Path):  # what `MemoryStore` took before the storage registry
+            raise TypeError(
+                f"MemoryStore takes an open backend, not {str(backend)!r}:"
+                " open a store with zerolang.storage.open_store(location)"
+            )
         # Read when first needed (a write): reading the settings costs more than a recall's start.
         self._single_valued_given = single_valued
         self._single_valued: frozenset[str] | None = None
