@@ -243,11 +243,58 @@ def retract(
             found,
             at=at,
             valid_to=None if valid_to is None else temporal.utc(valid_to, "--valid-to"),
+            single=store.single_valued,
         )
     if as_json:
-        _print_json({"fact": text, "fact_hash": key.hex(), **span.to_json()})
+        _print_json(
+            {
+                "fact": text,
+                "fact_hash": key.hex(),
+                "valid_from": span.valid_from,
+                "valid_to": span.valid_to,
+                "retired_at": span.retired_at,
+                "retired_by": span.retired_by,
+            }
+        )
         return
     typer.echo(f"retracted {text}: valid {span.valid_from} .. {span.valid_to}, retired {span.retired_at}")
+
+
+@_command("single-valued")
+def single_valued(
+    predicates: Annotated[
+        list[str] | None,
+        typer.Argument(help="Predicates to declare; none: list what the space declares.", metavar="PRED..."),
+    ] = None,
+    remove: Annotated[bool, typer.Option("--remove", help="Undeclare the predicates instead.")] = False,
+    db: DbOption = None,
+    space: SpaceOption = DEFAULT_SPACE,
+    now: EventTimeOption = None,
+    as_json: JsonOption = False,
+) -> None:
+    """Declare predicates single-valued in the store (a subject holds one object at a time: a new one
+    supersedes the old from its start); no argument lists them. Applies from now on, kept in the log."""
+    if not predicates:
+        if remove:
+            from zerolang.util.errors import ZeroError
+
+            raise ZeroError("--remove needs the predicates to undeclare")
+        with _open(db, create=False, space=space) as store:
+            declared = sorted(store.single_valued)
+        if as_json:
+            _print_json(declared)
+        else:
+            typer.echo("\n".join(declared) if declared else "no single-valued predicates")
+        return
+    at = _stamp(now)
+    with _open(db, create=True, space=space) as store:
+        changed = store.declare_single_valued(predicates, at=at, remove=remove)
+        declared = sorted(store.single_valued)
+    if as_json:
+        _print_json({"changed": changed, "single_valued": declared})
+        return
+    verb = "undeclared" if remove else "declared"
+    typer.echo(f"{verb} {', '.join(changed)}" if changed else "nothing changed")
 
 
 @_command("history")
@@ -268,14 +315,13 @@ def history(
         return
     lines = []
     for entry in entries:
-        span = entry.span
-        state = "current" if span.retired_at is None and span.valid_to is None else "closed"
-        if span.retired_at is not None:
-            why = "retracted" if span.retired_by == "retracted" else "superseded"
-            state = f"retired {span.retired_at} ({why})"
-        lines.append(f"{entry.text}")
-        lines.append(f"  valid   {span.valid_from} .. {span.valid_to or 'now'}")
-        lines.append(f"  known   {span.learned_at} .. {span.retired_at or 'now'}  {state}")
+        lines.append(entry.text)
+        for period in entry.periods:
+            ended = f"  ended by {period.ended_by}" if period.ended_by not in (None, "stated") else ""
+            lines.append(f"  valid {period.valid_from} .. {period.valid_to or 'open'}{ended}")
+            believed = f"  known {period.recorded_at} .. {period.closed_at or 'now'}  by {period.recorded_by}"
+            closed = f"; closed by {period.closed_by}" if period.closed_by else ""
+            lines.append(f"  {believed}{closed}")
         for event in entry.events:
             detail = f"  {event.detail}" if event.detail else ""
             lines.append(f"  {event.at}  {event.kind}{detail}")

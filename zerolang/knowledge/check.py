@@ -454,7 +454,8 @@ _TABLE_OF = {
     "context": "contexts",
     "episode": "episodes",
     "pruned episode": "pruned_episodes",
-    "fact times": "fact_times",
+    "fact period": "fact_periods",
+    "declaration": "declarations",
     "fact event": "fact_events",
     "log entry": "space_log",
     "semantic fact": "semantic_facts",
@@ -466,7 +467,11 @@ _TABLE_OF = {
 # The tables whose rows are only type-checked (the seal covers their content), with each
 # sealed column's kind (as `_Checker.typed` takes them).
 _TYPED_ONLY: dict[str, tuple[str, tuple[str, ...]]] = {
-    "fact_times": ("fact times", ("hash", "text?", "text?", "text?", "text?")),
+    "fact_periods": (
+        "fact period",
+        ("hash", "text", "text?", "text?", "text", "text", "text?", "text?"),
+    ),
+    "declarations": ("declaration", ("text", "text", "text", "count")),
     "fact_events": ("fact event", ("hash", "text", "text", "text?", "text?", "unit?", "text")),
     "space_log": ("log entry", ("text", "text", "hash", "text")),
     "semantic_facts": ("semantic fact", ("hash", "unit", "count", "text", "text")),
@@ -478,7 +483,7 @@ _TYPED_ONLY: dict[str, tuple[str, tuple[str, ...]]] = {
 # What the rows of the tables only the seal covers refer to: (column, table of its target, name).
 # The targets are scanned first (facts and episodes before these tables, then in `_TYPED_ONLY`'s order).
 _REFERENCES: dict[str, tuple[tuple[int, str, str], ...]] = {
-    "fact_times": ((0, "facts", "fact"),),
+    "fact_periods": ((0, "facts", "fact"),),
     "fact_events": ((0, "facts", "fact"),),
     "semantic_facts": ((0, "facts", "fact"),),
     "semantic_sources": ((0, "episodes", "episode"), (1, "semantic_facts", "semantic fact")),

@@ -79,13 +79,6 @@ SEALED: Mapping[str, tuple[tuple[str, str], ...]] = {
         ("reason", "t"),
     ),
     # generation 2 (LATER_SEALED): the history, the log, semantic memory and the tombstones
-    "fact_times": (
-        ("fact_hash", "b"),
-        ("valid_from", "T"),
-        ("valid_to", "T"),
-        ("retired_at", "T"),
-        ("retired_by", "T"),
-    ),
     "fact_events": (
         ("fact_hash", "b"),
         ("kind", "t"),
@@ -114,6 +107,18 @@ SEALED: Mapping[str, tuple[tuple[str, str], ...]] = {
         ("restored_at", "T"),
     ),
     "forgotten_keys": (("key", "b"), ("tombstone", "b"), ("kind", "t")),
+    # generation 3: validity periods and declarations
+    "fact_periods": (
+        ("fact_hash", "b"),
+        ("valid_from", "t"),
+        ("valid_to", "T"),
+        ("ended_by", "T"),
+        ("recorded_at", "t"),
+        ("recorded_by", "t"),
+        ("closed_at", "T"),
+        ("closed_by", "T"),
+    ),
+    "declarations": (("at", "t"), ("setting", "t"), ("value", "t"), ("declared", "i")),
 }
 
 # The tables sealed by each generation of the seals, with the marker row (space MARKER_SPACE)
@@ -126,7 +131,6 @@ GENERATIONS: tuple[tuple[str, tuple[str, ...]], ...] = (
     (
         "*sealed:2*",
         (
-            "fact_times",
             "fact_events",
             "space_log",
             "semantic_facts",
@@ -135,6 +139,7 @@ GENERATIONS: tuple[tuple[str, tuple[str, ...]], ...] = (
             "forgotten_keys",
         ),
     ),
+    ("*sealed:3*", ("fact_periods", "declarations")),
 )
 
 

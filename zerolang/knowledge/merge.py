@@ -211,7 +211,12 @@ def plan(
     out.concept_updates.sort(key=_LAST)
     out.fact_updates.sort(key=_LAST)
     out.result = InsertResult(
-        len(out.concept_inserts), len(out.fact_inserts), len(out.episodes), work.duplicates
+        len(out.concept_inserts),
+        len(out.fact_inserts),
+        len(out.episodes),
+        work.duplicates,
+        fresh_episodes=frozenset(work.fresh),
+        known_facts=frozenset(update[-1] for update in out.fact_updates),
     )
     return out
 

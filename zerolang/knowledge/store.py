@@ -32,6 +32,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from types import TracebackType
 
+from zerolang.knowledge import temporal
 from zerolang.knowledge.backend import Counts, FactTimes, InsertResult, Log, MemoryBackend
 from zerolang.knowledge.check import Problem
 from zerolang.knowledge.hashing import concept_hash, verify_record
@@ -52,6 +53,7 @@ from zerolang.knowledge.types import (
 from zerolang.util.errors import ZeroError
 from zerolang.util.locations import display
 from zerolang.util.spaces import DEFAULT_SPACE
+from zerolang.util.times import utc_now
 
 # Records per transaction of an ingest. A batch's new facts and episodes have random keys, so each
 # commit writes (SQLite: to its WAL) most pages of those tables' B-trees, and each batch pays its
@@ -200,18 +202,61 @@ class MemoryStore:
                 f"MemoryStore takes an open backend, not {str(backend)!r}:"
                 " open a store with zerolang.storage.open_store(location)"
             )
-        # Read when first needed (a write): reading the settings costs more than a recall's start.
-        self._single_valued_given = single_valued
-        self._single_valued: frozenset[str] | None = None
+        # Predicates to declare single-valued if the store has not (at its first write), or None:
+        # a new store then takes those of the nearest pyproject.toml, once, with a notice.
+        self._single_valued_given = None if single_valued is None else tuple(single_valued)
+        self._declared = False
         self.backend = backend
         self.path = display(backend.location)
 
     @property
     def single_valued(self) -> frozenset[str]:
-        """The single-valued predicates (`_single_valued`), read on first use."""
-        if self._single_valued is None:
-            self._single_valued = _single_valued(self._single_valued_given)
-        return self._single_valued
+        """The predicates this space declares single-valued now (`zero memory single-valued`)."""
+        return temporal.single_valued_of(self.backend.declarations())
+
+    def declare_single_valued(self, predicates: Iterable[str], *, at: str, remove: bool = False) -> list[str]:
+        """Declare (`remove`: undeclare) predicates single-valued from store time `at` on; the
+        normalised predicates that changed (see `zerolang.knowledge.temporal.declare`)."""
+        from zerolang.knowledge.normalize import normalize_predicate
+
+        names = []
+        for given in predicates:
+            name = normalize_predicate(given)
+            if not name:
+                raise ZeroError(f"not a predicate: {given!r}")
+            names.append(name)
+        return temporal.declare(self.backend, names, at=at, remove=remove)
+
+    def _adopt_declarations(self, at: str) -> None:
+        """Before the first write: declare the predicates this store was opened with, or, in a new
+        space, those `[tool.zero.memory] single-valued` of the nearest pyproject.toml names."""
+        if self._declared:
+            return
+        given = self._single_valued_given
+        if given is None:
+            if self.backend.declarations() or self.backend.counts().facts:
+                self._declared = True
+                return
+            from zerolang.util.config import settings_for
+
+            settings = settings_for()
+            self._declared = True
+            if not settings.single_valued:
+                return
+            changed = self.declare_single_valued(settings.single_valued, at=at)
+            if changed:
+                import sys
+
+                where = settings.root / "pyproject.toml" if settings.root else "pyproject.toml"
+                print(
+                    f"zero: the new store declares {', '.join(changed)} single-valued, from {where}"
+                    " (`zero memory single-valued` lists and changes what a store declares)",
+                    file=sys.stderr,
+                )
+            return
+        if given:
+            self.declare_single_valued(given, at=at)
+        self._declared = True
 
     @property
     def space(self) -> str:
@@ -223,7 +268,7 @@ class MemoryStore:
 
     def in_space(self, space: str) -> MemoryStore:
         """The same store seen from another space (shares the connection; close this one)."""
-        return MemoryStore(self.backend.in_space(space), single_valued=self.single_valued)
+        return MemoryStore(self.backend.in_space(space), single_valued=self._single_valued_given)
 
     def spaces(self) -> list[str]:
         return self.backend.spaces()
@@ -263,24 +308,15 @@ class MemoryStore:
 
     def apply(self, records: Sequence[MemoryRecord]) -> InsertResult:
         """Apply records by the merge rules, then the temporal rules to what was new (one transaction)."""
-        from zerolang.knowledge import temporal
-
-        single = self.single_valued
         with self.backend.transaction():
-            if self.backend.has_fact_times():
-                watch = [r.episode_hash.digest for record in records for r in record.relations]
-            else:
-                watch = []
-                for record in records:
-                    if temporal.explicit(record.context.meta):
-                        watch += [r.episode_hash.digest for r in record.relations]
-                    elif single:
-                        watch += [r.episode_hash.digest for r in record.relations if r.predicate in single]
-            before = set(self.backend.episode_confidences(watch)) if watch else set()
+            if records:
+                self._adopt_declarations(min(r.created_at for rec in records for r in rec.relations))
+            single = self.single_valued
             result = self.backend.apply_records(records)
-            if watch:
-                fresh = set(self.backend.episode_confidences(watch)) - before
-                temporal.after_insert(self.backend, temporal.fresh_with_context(records, fresh), single)
+            if result.fresh_episodes:
+                temporal.after_insert(
+                    self.backend, records, result.fresh_episodes, result.known_facts, single
+                )
             if result.new_episodes or result.restated:
                 _log_batch(self.backend, records, result)
             return result
@@ -433,7 +469,7 @@ class MemoryStore:
         )
         episodes: dict[bytes, list[Observation]] = {f.fact_hash.digest: [] for f in facts}
         rows = self.backend.episodes_of(list(episodes))
-        times = self.backend.fact_times(list(episodes))
+        times = temporal.times_of(self.backend, facts, utc_now())
         for row in sorted(rows, key=lambda e: (e.event_time, e.hash)):
             episodes[row.fact_hash].append(
                 Observation(
@@ -492,18 +528,6 @@ def _log_batch(backend: Log, records: Sequence[MemoryRecord], result: InsertResu
         f" {result.forgotten} forgotten, {result.restated} restated"
     )
     backend.append_log(stamp, "ingest", hashlib.sha256(b"".join(keys)).digest(), detail)
-
-
-def _single_valued(given: Iterable[str] | None) -> frozenset[str]:
-    """The single-valued predicates: as given, else `[tool.zero.memory] single-valued` of the
-    nearest pyproject.toml (normalised like every predicate)."""
-    from zerolang.knowledge.normalize import normalize_predicate
-
-    if given is None:
-        from zerolang.util.config import settings_for
-
-        given = settings_for().single_valued
-    return frozenset(normalize_predicate(p) for p in given)
 
 
 def _take(iterator: Iterator[MemoryRecord], count: int) -> tuple[list[MemoryRecord], BaseException | None]:

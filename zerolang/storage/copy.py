@@ -131,16 +131,20 @@ def _copy_tombstones(source: MemoryStore, target: MemoryStore) -> None:
 
 
 def _copy_fact_times(source: MemoryStore, target: MemoryStore) -> None:
+    """The source's declarations, validity periods and fact history, as they are: the target's own
+    ingest of the records recorded periods at copy time, which the source's replace."""
     from zerolang.knowledge.backend import FactFilter
 
     facts = [f.fact_hash.digest for f in source.backend.find_facts(FactFilter())]
-    if source.backend.has_fact_times():
-        target.backend.set_fact_times(list(source.backend.fact_times(facts).values()))
-    have = {(e.fact, e.kind, e.at, e.detail) for e in target.backend.fact_events(facts)}
-    missing = [e for e in source.backend.fact_events(facts) if (e.fact, e.kind, e.at, e.detail) not in have]
-    if missing:
-        with target.transaction():
-            target.backend.add_fact_events(missing)
+    with target.transaction():
+        have = target.backend.declarations()
+        target.backend.declare(source.backend.declarations()[len(have) :])
+        target.backend.replace_periods(source.backend.periods(facts) if source.backend.has_periods() else [])
+        seen = {(e.fact, e.kind, e.at, e.detail) for e in target.backend.fact_events(facts)}
+        missing = [
+            e for e in source.backend.fact_events(facts) if (e.fact, e.kind, e.at, e.detail) not in seen
+        ]
+        target.backend.add_fact_events(missing)
 
 
 def _counted(records: list[MemoryRecord], every: int, seen: Callable[[int], None]) -> Iterator[MemoryRecord]:

@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 import sqlite3
 from collections.abc import Callable
+from dataclasses import replace
 from pathlib import Path
 
 import pytest
@@ -259,6 +260,10 @@ def test_cli_forget_tombstones_restore_purge(tmp_path: Path) -> None:
         assert result.exit_code == 1 and result.output.startswith("error: "), result.output
 
 
+def _periods(store: MemoryStore, facts: list[bytes]) -> list[object]:
+    return [replace(row, id=None) for row in store.backend.periods(facts)]
+
+
 def test_migrate_carries_tombstones_and_fact_times(tmp_path: Path, postgres_url: str) -> None:
     from zerolang.storage.copy import copy_store
 
@@ -286,7 +291,8 @@ def test_migrate_carries_tombstones_and_fact_times(tmp_path: Path, postgres_url:
             load(moved, now=LATER)
             assert moved.find_concept(SECRET) is None
             facts = [f.fact_hash.digest for f in source.backend.find_facts(FactFilter())]
-            assert moved.backend.fact_times(facts) == source.backend.fact_times(facts)
+            assert _periods(moved, facts) == _periods(source, facts)
+            assert moved.backend.declarations() == source.backend.declarations()
             assert len(moved.backend.fact_events(facts)) == len(source.backend.fact_events(facts))
 
 

@@ -13,7 +13,7 @@ backend takes the role (or the roles) it uses:
 - `Scans`: the whole space in hash order (checkpoints, exports, copies);
 - `Tiers`: working memory, accesses, semantic memory, pruning;
 - `Forgetting`: tombstones, what they remove and block;
-- `Temporal`: fact times and fact events;
+- `Temporal`: validity periods, the claims they come from, fact events and declarations;
 - `Integrity`: the raw rows and seals `check` verifies;
 - `Log`: the space's event log.
 
@@ -38,7 +38,9 @@ from zerolang.knowledge.backend.rows import (
     BOUND_COLUMNS,
     COMPARE_COLUMNS,
     COMPARE_OPS,
+    ClaimRow,
     Counts,
+    Declaration,
     EpisodeRow,
     FactEnds,
     FactEvent,
@@ -46,6 +48,7 @@ from zerolang.knowledge.backend.rows import (
     FactTimes,
     InsertResult,
     LogEntry,
+    PeriodRow,
     PrunedEpisode,
     RecallInputs,
     Removed,
@@ -71,7 +74,9 @@ __all__ = [
     "BOUND_COLUMNS",
     "COMPARE_COLUMNS",
     "COMPARE_OPS",
+    "ClaimRow",
     "Counts",
+    "Declaration",
     "EpisodeRow",
     "FactEnds",
     "FactEvent",
@@ -84,6 +89,7 @@ __all__ = [
     "Log",
     "LogEntry",
     "MemoryBackend",
+    "PeriodRow",
     "PrunedEpisode",
     "RecallInputs",
     "Records",

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 
 @dataclass(frozen=True, slots=True)
@@ -16,6 +16,10 @@ class InsertResult:
     duplicates: int = 0
     forgotten: int = 0  # relations a tombstone blocks (not counted as duplicates)
     restated: int = 0  # duplicates restating their episode with another confidence
+    # What one write did, for the temporal rules (not summed, not shown): the episodes it stored,
+    # and the facts already stored that gained one.
+    fresh_episodes: frozenset[bytes] = field(default=frozenset(), compare=False, repr=False)
+    known_facts: frozenset[bytes] = field(default=frozenset(), compare=False, repr=False)
 
     def __add__(self, other: InsertResult) -> InsertResult:
         return InsertResult(
@@ -175,14 +179,57 @@ class Removed:
 
 @dataclass(frozen=True, slots=True)
 class FactTimes:
-    """A fact's times where they differ from the defaults (valid from its first episode's event
-    time, open-ended; never retired). Times are the store's UTC format."""
+    """A fact's times as recall shows them (`zerolang.knowledge.temporal.summary`): its validity from
+    the start of its first period to the end of its last (None: open-ended), and, when it no longer
+    holds because a retraction or a rival ended it, when the store learned that and what it was.
+    Times are the store's UTC format."""
 
     fact: bytes
     valid_from: str | None
     valid_to: str | None
     retired_at: str | None
     retired_by: str | None  # "retracted", or the superseding fact's hash (hex)
+
+
+@dataclass(frozen=True, slots=True)
+class PeriodRow:
+    """One stored validity period of a fact (`fact_periods`): the world interval `[valid_from,
+    valid_to)` and what ended it (`timeline.Period.ended_by`), believed from store time
+    `recorded_at` until `closed_at` (None: still believed), with the write that opened and closed
+    it ("episode HEX", "retract", "declare single-valued P", ...). `id` is None before it is stored."""
+
+    fact: bytes
+    valid_from: str
+    valid_to: str | None
+    ended_by: str | None
+    recorded_at: str
+    recorded_by: str
+    closed_at: str | None = None
+    closed_by: str | None = None
+    id: int | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class ClaimRow:
+    """An episode (kept or pruned) as a claim on its fact's validity: when it was stored, its
+    context's event time and metadata (which may give `valid_from` / `valid_to`)."""
+
+    fact: bytes
+    episode: bytes
+    created_at: str
+    event_time: str
+    metadata: str
+
+
+@dataclass(frozen=True, slots=True)
+class Declaration:
+    """A setting a space declared (`declared`) or undeclared at store time `at`, e.g.
+    `single-valued works_at`."""
+
+    at: str
+    setting: str
+    value: str
+    declared: bool
 
 
 @dataclass(frozen=True, slots=True)

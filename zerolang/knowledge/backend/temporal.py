@@ -1,23 +1,44 @@
-"""`Temporal`: bi-temporal fact times where they differ from the defaults, and each fact's history."""
+"""`Temporal`: facts' validity periods, the claims they are derived from, their history, and what a
+space declared."""
 
 from __future__ import annotations
 
 from collections.abc import Sequence
 from typing import Protocol
 
-from zerolang.knowledge.backend.rows import FactEvent, FactTimes
+from zerolang.knowledge.backend.rows import ClaimRow, Declaration, FactEvent, PeriodRow
 
 
 class Temporal(Protocol):
-    """Facts' validity and retirement times (`zerolang.knowledge.temporal`) and their event log."""
+    """The stored side of `zerolang.knowledge.temporal`: periods are appended, and closed by
+    recording when and by what; nothing else of a period ever changes."""
 
     __slots__ = ()
 
-    def fact_times(self, facts: Sequence[bytes]) -> dict[bytes, FactTimes]: ...
-    def has_fact_times(self) -> bool:
-        """Whether any fact of the space has non-default times (else every fact is current)."""
+    def periods(self, facts: Sequence[bytes]) -> list[PeriodRow]:
+        """Every stored period of the facts, open and closed, in the order they were recorded."""
 
-    def set_fact_times(self, rows: Sequence[FactTimes]) -> None: ...
+    def has_periods(self) -> bool:
+        """Whether any fact of the space has stored periods (else every fact holds from its first
+        episode's event time on, as recorded when it was learned)."""
+
+    def record_periods(
+        self, opened: Sequence[PeriodRow], closed: Sequence[tuple[PeriodRow, str, str]]
+    ) -> None:
+        """Append `opened`; close each `(period, at, by)` of `closed` (a stored row) at `at`."""
+
+    def replace_periods(self, rows: Sequence[PeriodRow], facts: Sequence[bytes] | None = None) -> None:
+        """Replace the periods of `facts` (None: of every fact of the space) by `rows`: a copy's, or
+        a history recorded again because a write was told at a store time before others."""
+
+    def claims(self, facts: Sequence[bytes]) -> list[ClaimRow]:
+        """The facts' episodes, kept and pruned, as claims on their validity."""
+
     def add_fact_events(self, events: Sequence[FactEvent]) -> None: ...
     def fact_events(self, facts: Sequence[bytes]) -> list[FactEvent]:
         """The facts' history, oldest first."""
+
+    def declarations(self) -> list[Declaration]:
+        """What the space declared and undeclared, oldest first."""
+
+    def declare(self, rows: Sequence[Declaration]) -> None: ...

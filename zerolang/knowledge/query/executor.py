@@ -94,7 +94,7 @@ def fact_filter(
     """Which facts pass the context, time and tier clauses (None when there are none)."""
     window = _window(query, now)
     contextual = window is not None or query.sources or query.scopes
-    temporal = query.as_of is not None or query.known_at is not None or db.has_fact_times()
+    temporal = query.as_of is not None or query.known_at is not None or db.has_periods()
     if not contextual and not query.tiers and not temporal:
         return None
     from zerolang.knowledge.temporal import visible

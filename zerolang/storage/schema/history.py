@@ -376,19 +376,61 @@ def _unchecked_references(dialect: str, schema: MetaData, compiler: Dialect) -> 
     ]
 
 
+_FACT_TIMES = {
+    SQLITE: "CREATE TABLE fact_times ( space TEXT NOT NULL, fact_hash BLOB NOT NULL, valid_from TEXT,"
+    " valid_to TEXT, retired_at TEXT, retired_by TEXT, PRIMARY KEY (space, fact_hash) ) WITHOUT ROWID",
+    POSTGRESQL: "CREATE TABLE fact_times ( space TEXT NOT NULL, fact_hash BYTEA NOT NULL, valid_from TEXT,"
+    " valid_to TEXT, retired_at TEXT, retired_by TEXT, PRIMARY KEY (space, fact_hash) )",
+}
+
+
+def _fact_times(dialect: str, schema: MetaData, compiler: Dialect) -> list[str]:
+    """Step 6 as released: `fact_times` (one validity interval a fact, step 13 replaced it by
+    `fact_periods`; written out, as the tables no longer define it) and `fact_events`."""
+    out = [_FACT_TIMES[dialect], *(policy("fact_times") if dialect == POSTGRESQL else [])]
+    return out + _tables("fact_events")(dialect, schema, compiler)
+
+
+def _periods(dialect: str, schema: MetaData, compiler: Dialect) -> list[str]:
+    """A fact may hold over any number of periods, each recorded and closed at a store time; what a
+    space declared (single-valued predicates) is stored with it. Each `fact_times` row becomes the
+    periods it stood for: its interval as known since the fact was learned, and where it was
+    retired, the open interval it replaced, closed at the retirement."""
+    retired_by = "CASE WHEN t.retired_by = 'retracted' THEN 'retract' ELSE 'fact ' || t.retired_by END"
+    ended_by = "CASE WHEN t.retired_by = 'retracted' THEN 'retracted' ELSE t.retired_by END"
+    start = "COALESCE(t.valid_from, f.created_at)"
+    insert = (
+        "INSERT INTO fact_periods (space, fact_hash, valid_from, valid_to, ended_by, recorded_at,"
+        " recorded_by, closed_at, closed_by)"
+    )
+    source = " FROM fact_times t JOIN facts f ON f.space = t.space AND f.hash = t.fact_hash"
+    return [
+        *_tables("fact_periods", "declarations")(dialect, schema, compiler),
+        f"{insert} SELECT t.space, t.fact_hash, {start}, NULL, NULL, f.created_at, 'migrated',"
+        f" t.retired_at, {retired_by}{source} WHERE t.retired_at IS NOT NULL",
+        f"{insert} SELECT t.space, t.fact_hash, {start}, t.valid_to,"
+        f" CASE WHEN t.retired_at IS NULL THEN CASE WHEN t.valid_to IS NULL THEN NULL ELSE 'stated' END"
+        f" ELSE {ended_by} END, COALESCE(t.retired_at, f.created_at), 'migrated', NULL, NULL{source}",
+        "DELETE FROM table_seals WHERE tbl = 'fact_times'",
+        "DROP TABLE fact_times",
+        seal_marker(3),
+    ]
+
+
 HISTORY: tuple[Step, ...] = (
     Step(1, "the first schema: concepts, aliases, contexts, facts, episodes", _raw(_V1), (SQLITE,)),
     Step(2, "the tiers: working memory, accesses, semantic memory", _raw(_V2), (SQLITE,)),
     Step(3, "the space in every key, and the pruned-episode log", _raw(_V3), (SQLITE,)),
     Step(4, "the planner statistics", _raw(_V4), (SQLITE,)),
     Step(5, "forgetting: tombstones and the keys they block", _tables("tombstones", "forgotten_keys")),
-    Step(6, "bi-temporal facts: fact times and the fact history", _tables("fact_times", "fact_events")),
+    Step(6, "bi-temporal facts: fact times and the fact history", _fact_times),
     Step(7, "each space's event log", _tables("space_log")),
     Step(8, "table seals", _seals),
     Step(9, "the archive's summary index", _summary_index),
     Step(10, "the fact-end indexes ranked by confidence", _ranked_ends),
     Step(11, "the second generation of table seals", lambda dialect, schema, compiler: [seal_marker(2)]),
     Step(12, "references the writer checks itself", _unchecked_references, (POSTGRESQL,)),
+    Step(13, "validity periods and declarations", _periods),
 )
 LATEST = HISTORY[-1].version
 FIRST = {SQLITE: 0, POSTGRESQL: 4}
@@ -409,4 +451,4 @@ def create(dialect: str, schema: MetaData, compiler: Dialect) -> list[str]:
             "DELETE FROM sqlite_stat1",
             *statistics(*schema.tables, replace=False),
         ]
-    return [*out, seal_marker(1), seal_marker(2)]
+    return [*out, seal_marker(1), seal_marker(2), seal_marker(3)]

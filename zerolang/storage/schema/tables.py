@@ -314,18 +314,36 @@ def _forgetting(engine: _Engine, schema: MetaData) -> None:
 
 
 def _history(engine: _Engine, schema: MetaData) -> None:
-    """A fact's validity and retirement where not the defaults, the append-only fact history,
-    and each space's event log (hashes and counts only, never labels)."""
-    engine.table(
+    """Each fact's validity periods where not the default (one open period from its first episode's
+    event time, recorded when the fact was), each recorded and closed at a store time
+    (`zerolang.knowledge.temporal`); the append-only fact history; the settings a space declared
+    (single-valued predicates); and each space's event log (hashes and counts only, never labels)."""
+    periods = Table(
+        "fact_periods",
         schema,
-        "fact_times",
+        engine.serial("id"),
         _text("space"),
         engine.digest("fact_hash", key=False),
-        _text("valid_from", nullable=True),
+        _text("valid_from"),
         _text("valid_to", nullable=True),
-        _text("retired_at", nullable=True),
-        _text("retired_by", nullable=True),
-        PrimaryKeyConstraint("space", "fact_hash"),
+        _text("ended_by", nullable=True),
+        _text("recorded_at"),
+        _text("recorded_by"),
+        _text("closed_at", nullable=True),
+        _text("closed_by", nullable=True),
+        sqlite_autoincrement=engine.sqlite,
+    )
+    Index("fact_periods_by_fact", periods.c.space, periods.c.fact_hash, periods.c.id)
+    Table(
+        "declarations",
+        schema,
+        engine.serial("seq"),
+        _text("space"),
+        _text("at"),
+        _text("setting"),
+        _text("value"),
+        Column("declared", Integer(), CheckConstraint("declared IN (0, 1)"), nullable=False),
+        sqlite_autoincrement=engine.sqlite,
     )
     events = Table(
         "fact_events",

@@ -171,7 +171,7 @@ class Forgetting(Seals, backend.Forgetting):
             )
         self._delete("semantic_sources", "fact_hash", gone, changes)
         self._delete("semantic_facts", "fact_hash", gone, changes)
-        self._delete("fact_times", "fact_hash", gone, changes)
+        self._delete("fact_periods", "fact_hash", gone, changes)
         self._delete("fact_events", "fact_hash", gone, changes)
         self._delete("facts", "hash", gone, changes)
         return gone, ends
