@@ -40,9 +40,9 @@ from zerolang.knowledge.types import (
     InputError,
     SemanticTuple,
 )
+from zerolang.memory.settings import Stores, open_archive_index, prepare_folder, resolve_stores
 from zerolang.storage import open_conversations, open_experiences, open_store
 from zerolang.util.errors import ZeroError
-from zerolang.memory.settings import Stores, open_archive_index, prepare_folder, resolve_stores
 from zerolang.util.locations import IN_MEMORY, parse_location
 
 if TYPE_CHECKING:

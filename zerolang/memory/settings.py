@@ -3,13 +3,16 @@
 The `zero` commands, the Python API (`zerolang.memory.open`) and `zero mcp` all call
 `resolve_stores`, so what one of them writes the others read. Each location is the first of:
 
-| store | given | environment | configuration | default |
-|---|---|---|---|---|
-| memory | `--db`, `open(location)` | `$ZERO_MEMORY_DB` | | `memory.db` in the per-user data directory |
-| space | `--space`, `space=` | `$ZERO_MEMORY_SPACE` | | `default` |
-| experiences | `zero capture --db`, `--experiences`, `experiences=` | `$ZERO_EXPERIENCE_DB` | | beside the memory (below) |
-| archive folder | `--root`, `archive=` | `$ZERO_ARCHIVE` | `memory.archive.path` | `archive` in the per-user data directory |
-| archive index | `zero archive put --db`, `index=` | | `memory.index.sql.dsn` (when no memory store is named) | the memory store, in its space |
+- **memory**: `--db` / `open(location)`, else `$ZERO_MEMORY_DB`, else the per-user `memory.db`;
+- **space**: `--space` / `space=`, else `$ZERO_MEMORY_SPACE`, else `default`;
+- **experiences**: `zero capture --db` / `--experiences` / `experiences=`, else `$ZERO_EXPERIENCE_DB`,
+  else beside the memory (below);
+- **archive folder**: `--root` / `archive=`, else `$ZERO_ARCHIVE`, else `memory.archive.path`, else
+  the per-user `archive` folder;
+- **archive index**: `index=`, else the memory store when one is named (`zero archive put --db`
+  names it), else `memory.index.sql.dsn`, else the per-user memory store; always in `space`.
+
+docs/settings.md shows the same as one table.
 
 Experiences beside the memory: `NAME.experiences.db` next to a memory file `NAME.db`, the per-user
 `experiences.db` next to the per-user `memory.db`, the same database for a server URL (its `exp_*`
