@@ -77,7 +77,8 @@ class Graph:
         kind = op.get("op")
         if kind == "create_entities":
             for item in op["entities"]:  # recorded only when the name was not current: it starts afresh
-                self.entities[item["name"]] = Entity(item["name"], item["entityType"], list(item["observations"]))
+                observations = list(item["observations"])
+                self.entities[item["name"]] = Entity(item["name"], item["entityType"], observations)
         elif kind == "create_relations":
             for item in op["relations"]:
                 self.relations.setdefault(Relation(item["from"], item["to"], item["relationType"]))
@@ -185,7 +186,7 @@ class KnowledgeGraph:
         backend = self.memory.store.backend
         facts = backend.facts(list(set(keys.values())))
         spans = temporal.spans(backend, list(facts.values()))
-        blocked = backend.blocked(list(facts)) if backend.any_blocked() else set()
+        blocked = backend.blocked(list(facts))
         live = {key for key, span in spans.items() if span.retired_at is None and key not in blocked}
         return {item for item, key in keys.items() if key not in live}
 
