@@ -312,11 +312,20 @@ def test_the_reference_knowledge_graph_tools(session: Session, memory: zerolang.
         assert recreated["entities"][0]["entityType"] == "lab"
 
     session(body)
-    # Deletions are recorded retractions, not silent erasures: the memory holds both.
-    view = memory.get("anthropic")
-    assert view is not None
-    predicates = {fact.fact.predicate for fact in view.facts}
-    assert {"entity_type", "retracted", "has_observation"} <= predicates
+    # Deletions retire what they delete, as `zero memory retract` does: kept for history, not current.
+    john = memory.get("John_Smith")
+    assert john is not None
+    observed = {(f.object, f.retired) for f in john.facts if f.fact.predicate == "has_observation"}
+    assert observed == {("speaks fluent spanish", False), ("graduated in 2019", True)}
+    assert not [f for f in john.facts if f.fact.predicate.startswith("retracted")]
+    anthropic = memory.get("anthropic")
+    assert anthropic is not None
+    kinds = {(f.fact.predicate, f.object, f.retired) for f in anthropic.facts if f.subject == "anthropic"}
+    assert ("entity_type", "organization", True) in kinds  # the deleted entity's type: retired
+    assert ("has_observation", "based in sf", True) in kinds
+    assert ("entity_type", "lab", False) in kinds  # the entity created again is current
+    rows = memory.query("match (john-smith ?p ?o)").rows
+    assert "graduated in 2019" not in {row["bindings"]["o"] for row in rows}
 
 
 def test_the_graph_survives_a_restart(tmp_path: Any) -> None:

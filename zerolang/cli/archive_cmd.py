@@ -66,11 +66,10 @@ def _command(name: str) -> Callable[[Callable[P, None]], Callable[P, None]]:
 
 
 def resolve_root(option: Path | None) -> Path:
-    if option is not None and str(option):
-        return option
-    from zerolang.archive.settings import default_archive_root
+    """`--root` (or `$ZERO_ARCHIVE`), else `memory.archive.path`, else the per-user `archive` folder."""
+    from zerolang.memory.settings import resolve_stores
 
-    return default_archive_root()
+    return resolve_stores(archive=option).archive
 
 
 def _open(option: Path | None, *, create: bool = False) -> Archive:
@@ -169,7 +168,7 @@ def put(
 
     documents = [item for file in files for item in load_documents(file)]
     archive = _open(root, create=True)
-    store = open_index(db, space, create=True)
+    store = open_index(db, space, create=True, root=root)
     try:
         with _progress("archiving") as progress:
             results = []
@@ -401,21 +400,12 @@ def gc(
 # ---- opening the index, the policy and the gate (shared with archive_recall_cmd) ----
 
 
-def open_index(db: str | None, space: str, *, create: bool) -> IndexStore:
-    """The summary index in the memory store `db` (else memory.index.sql.dsn, else the default store)."""
-    from zerolang.archive.settings import memory_settings_for
-    from zerolang.cli.stores import default_store, prepare_folder
-    from zerolang.storage import open_index as open_location
-    from zerolang.storage.registry import MEMORY_INDEX
-    from zerolang.util.locations import parse_location
+def open_index(db: str | None, space: str, *, create: bool, root: Path | None = None) -> IndexStore:
+    """The summary index in the memory store `db` (else memory.index.sql.dsn, else the default store),
+    in `space`: where every surface keeps it (`zerolang.memory.settings.open_archive_index`)."""
+    from zerolang.memory.settings import open_archive_index, resolve_stores
 
-    configured = db or memory_settings_for().index_sql_dsn
-    if configured == MEMORY_INDEX:
-        return open_location(configured)
-    location = parse_location(configured or default_store())
-    if create:
-        prepare_folder(location, given=configured is not None)
-    return open_location(location, space=space, create=create)
+    return open_archive_index(resolve_stores(db, space=space, archive=root), create=create)
 
 
 def load_policy_option(option: Path | None) -> Policy:
@@ -433,7 +423,7 @@ def open_gate(root: Path | None, db: str | None, space: str, policy: Path | None
     from zerolang.archive.gate import Gate
 
     archive = _open(root)
-    return Gate(archive, open_index(db, space, create=False), load_policy_option(policy))
+    return Gate(archive, open_index(db, space, create=False, root=root), load_policy_option(policy))
 
 
 def caller(channel: str, clearance: int | None) -> Caller:

@@ -198,7 +198,7 @@ def compact(
         first,
         stop,
         archive=archive,
-        index=open_index(db, space, create=True),
+        index=open_index(db, space, create=True, root=root),
         consent_scope=scope,
         privacy=privacy,
         abstraction=abstraction,
@@ -267,7 +267,7 @@ def revoke(
 
     digests = [parse_hash(text) for text in hashes]
     _open(root)  # the archive must exist
-    store = open_index(db, space, create=False)
+    store = open_index(db, space, create=False, root=root)
     try:
         missing = [digest for digest in digests if store.get(digest) is None]
         if missing:

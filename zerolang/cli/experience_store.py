@@ -1,8 +1,9 @@
 """Where `zero capture` and `zero recall` keep experiences: `--db` (`options.EXPERIENCE_DB`, which
-reads `$ZERO_EXPERIENCE_DB`), or the default.
+reads `$ZERO_EXPERIENCE_DB`), else beside the memory store, as every surface resolves it
+(`zerolang.memory.settings`).
 
-The default is `experiences.db` in the per-user data directory (next to the
-0-memory's `memory.db`, e.g. `~/.local/share/zerolang/experiences.db`).
+With neither `$ZERO_MEMORY_DB` nor an option, that is `experiences.db` in the per-user data
+directory (next to the 0-memory's `memory.db`, e.g. `~/.local/share/zerolang/experiences.db`).
 """
 
 from __future__ import annotations
@@ -16,21 +17,21 @@ if TYPE_CHECKING:
 
 
 def default_path() -> Path:
-    from zerolang.util.locations import user_data
+    from zerolang.memory.settings import default_experiences
 
-    return user_data("experiences.db")
+    return default_experiences()
 
 
 def store_location(option: str | Path | None, *, create: bool) -> Location:
     """Where an experience or conversation store lives: `--db` as typed (a SQLite file or a server
-    URL), else `experiences.db` in the per-user data directory, its folder prepared when `create`."""
-    from zerolang.cli.stores import prepare_folder
-    from zerolang.util.locations import parse_location
+    URL), else `$ZERO_EXPERIENCE_DB`, else beside the memory store (`zerolang.memory.settings`), its
+    folder prepared when `create`."""
+    from zerolang.memory.settings import prepare_folder, resolve_stores
 
-    given = option is not None and str(option) != ""
-    location = parse_location(option if given else default_path())  # type: ignore[arg-type]
+    stores = resolve_stores(experiences=option)
+    location = stores.experiences
     if create:
-        prepare_folder(location, given=given)
+        prepare_folder(location, given=stores.experiences_named or stores.memory_named)
     return location
 
 

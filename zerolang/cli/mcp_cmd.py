@@ -31,10 +31,7 @@ def mcp(
     extra: pip install 'zerolang[mcp]'.
     """
     from zerolang.archive.settings import memory_settings_for
-    from zerolang.cli.archive_cmd import resolve_root
-    from zerolang.cli.experience_store import default_path
-    from zerolang.cli.stores import _open
-    from zerolang.memory.api import Memory
+    from zerolang.memory.api import open_memory
     from zerolang.util.errors import ZeroError
 
     try:
@@ -53,9 +50,6 @@ def mcp(
 
         load_policy(rules)  # a bad policy stops the server before a client connects
     access = None if rules is None or as_channel is None else ArchiveAccess(str(rules), as_channel, clearance)
-    store = _open(db, create=True, space=space)
-    location = experiences if experiences is not None and str(experiences) else default_path()
-    if str(location) != ":memory:":
-        location.parent.mkdir(parents=True, exist_ok=True)
-    with Memory(store, experiences=location, archive=resolve_root(root)) as memory:
+    # every store where the CLI and the Python API find it (zerolang.memory.settings)
+    with open_memory(db, space=space, experiences=experiences, archive=root) as memory:
         build_server(memory, access).run("stdio")

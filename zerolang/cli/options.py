@@ -105,9 +105,15 @@ SPACE: OptionSpec[str] = OptionSpec(
 NOW: OptionSpec[str | None] = OptionSpec(
     ("--now",), "Act as of this ISO 8601 time (default: now).", None, metavar="TIME"
 )
-# `zero run` reaches a memory store only when told: no environment variable, no default store.
-RUN_DB = replace(DB, help="The memory store the Memory* ops use (none: they fail).", envvar=None)
-RUN_SPACE = replace(SPACE, help="The space inside --db.", envvar=None)
+# `zero run` reaches a memory store only when one is named (`--db` or its variable): no default store.
+RUN_DB = replace(DB, help="The memory store the Memory* ops use (none: they fail).")
+RUN_SPACE: OptionSpec[str | None] = OptionSpec(
+    SPACE.flags,
+    f"The space inside --db. Default: {DEFAULT_SPACE}.",
+    None,
+    metavar=SPACE.metavar,
+    envvar=SPACE.envvar,
+)
 # `zero memory migrate` copies every space unless told one.
 ONLY_SPACE: OptionSpec[str | None] = OptionSpec(
     SPACE.flags, "Copy only this space (default: every space).", None, metavar=SPACE.metavar

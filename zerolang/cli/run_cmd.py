@@ -20,7 +20,6 @@ from zerolang.cli.options import (
 )
 from zerolang.cli.run_exec import execute
 from zerolang.cli.typer_options import option, parsed
-from zerolang.util.spaces import DEFAULT_SPACE
 
 
 def run(
@@ -47,7 +46,7 @@ def run(
         Path | None, typer.Option("--key", metavar="FILE", help="Ed25519 key (PEM) for real Sign/Verify.")
     ] = None,
     db: Annotated[str | None, option(RUN_DB)] = None,
-    space: Annotated[str, option(RUN_SPACE)] = DEFAULT_SPACE,
+    space: Annotated[str | None, option(RUN_SPACE)] = None,
     now: Annotated[
         str | None, option(NOW.detailed("It is the run's clock: Timestamp, memory times."))
     ] = None,

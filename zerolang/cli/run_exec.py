@@ -7,12 +7,12 @@ importing typer at all (start-up time).
 
 from __future__ import annotations
 
+import os
 import sys
 from pathlib import Path
 from typing import Any
 
 from zerolang.util.limits import DEFAULT_MAX_RUN_BYTES, DEFAULT_MAX_STEPS, DEFAULT_MAX_VALUE_BYTES
-from zerolang.util.spaces import DEFAULT_SPACE
 
 
 def parse_input_option(option: str) -> tuple[str, Any]:
@@ -65,7 +65,7 @@ def execute(
     state: Path | None = None,
     key: Path | None = None,
     db: str | None = None,
-    space: str = DEFAULT_SPACE,
+    space: str | None = None,
     now: str | None = None,
     runtime: str | None = None,
 ) -> None:
@@ -98,10 +98,12 @@ def execute(
 
         moment = as_of(now)().timestamp()
         clock = lambda: moment  # noqa: E731
-    if db is not None:
+    if db or os.environ.get("ZERO_MEMORY_DB"):  # a store named (`--db` or $ZERO_MEMORY_DB); no default
         from zerolang.cli.stores import _open
+        from zerolang.memory.settings import resolve_stores
 
-        memory_store = _open(db, create=True, space=space)
+        stores = resolve_stores(db, space=space)
+        memory_store = _open(str(stores.memory), create=True, space=stores.space)
     try:
         from zerolang.knowledge.graph_port import GraphMemory
         from zerolang.runtime.values import from_json

@@ -50,44 +50,34 @@ def damaged_store_errors(db: str | Path | None, space: str) -> Iterator[None]:
 
 def default_store() -> Path:
     """The per-user default database: `<user data dir>/zerolang/memory.db`."""
-    from zerolang.util.locations import user_data
+    from zerolang.memory.settings import default_memory
 
-    return user_data("memory.db")
+    return default_memory()
 
 
 def resolve_store(option: str | Path | None) -> Location:
-    """`--db` (or its environment variable, which typer and the fast path fold into it), else the
-    per-user default."""
-    from zerolang.util.locations import parse_location
+    """`--db` (or `$ZERO_MEMORY_DB`), else the per-user default: as every surface resolves it
+    (`zerolang.memory.settings.resolve_stores`)."""
+    from zerolang.memory.settings import resolve_stores
 
-    return parse_location(default_store() if option is None or not str(option) else option)
+    return resolve_stores(option).memory
 
 
 def _open(option: str | Path | None, *, create: bool, space: str = DEFAULT_SPACE) -> MemoryStore:
+    from zerolang.memory.settings import resolve_stores
     from zerolang.storage import open_store
 
-    location = resolve_store(option)
+    stores = resolve_stores(option, space=space)
     if create:
-        prepare_folder(location, given=option is not None and str(option) != "")
-    return open_store(location, space=space, create=create)
+        prepare_folder(stores.memory, given=stores.memory_named)
+    return open_store(stores.memory, space=stores.space, create=create)
 
 
 def prepare_folder(location: Location, *, given: bool) -> None:
-    """Before a database file is created at `location`: the per-user data directory of a default
-    location is made; the folder of a path the user gave must exist (a typo is not a new tree).
-    A server URL or a store in memory needs nothing."""
-    from zerolang.util.errors import ZeroError
+    """Before a database file is created at `location` (`zerolang.memory.settings.prepare_folder`)."""
+    from zerolang.memory.settings import prepare_folder as prepare
 
-    if not location.is_file:
-        return
-    path = location.path
-    if not given:
-        try:
-            path.parent.mkdir(parents=True, exist_ok=True)
-        except OSError as error:
-            raise ZeroError(f"{path.parent}: cannot create the data directory ({error.strerror})") from None
-    elif not path.parent.is_dir():
-        raise ZeroError(f"{path}: no such directory {path.parent}")
+    prepare(location, given=given)
 
 
 def as_of(text: str | None) -> Clock:

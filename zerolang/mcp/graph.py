@@ -10,13 +10,14 @@ compared as exact strings. Here every operation that changes the graph is one me
 - its **tuples** make the graph's content ordinary facts that `query`, `get` and recall reach:
   `(name, entity_type, type)`, `(name, has_observation, text)`, `(from, relationType, to)`.
 
-Deletions are explicit, recorded operations too: `delete_entities`, `delete_observations` and
-`delete_relations` are stored as *retractions* (`kg_op` names what was removed; tuples
-`(name, retracted, entity)`, `(name, retracted_observation, text)` and
-`(from, retracted_<relationType>, to)`). The graph is the replay of the log, so a retraction
-hides what it names from every graph tool, and nothing stored is destroyed: the facts the
-earlier operations stated stay in memory, with the retraction beside them. Erasing them is
-the forget work's job (tombstones), which can adopt these retractions as its selectors.
+Deletions are recorded operations too (`kg_op` names what was removed; their tuple is the
+bookkeeping fact `(mcp knowledge graph, recorded, delete ...)`), and they *retire* the facts they
+remove as `zero memory retract` does: `delete_observations` retracts `(name, has_observation, text)`,
+`delete_relations` `(from, relationType, to)`, and `delete_entities` the entity's type, observations
+and relations. A retired fact stays for history (`as of`, `known at`, `history`) and is no longer
+current; stating it again (`add_observations`, `create_*`) reasserts it. The graph the tools read
+is the replay of the log, less every item whose fact is retired or forgotten, however that
+happened (here, `zero memory retract`, `forget`).
 """
 
 from __future__ import annotations
@@ -30,7 +31,6 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from zerolang.knowledge.backend import Counts
-from zerolang.knowledge.normalize import normalize_predicate
 from zerolang.knowledge.types import CompilerInput, ContextMeta, InputError, SemanticTuple
 from zerolang.memory.api import Memory
 from zerolang.util.errors import ZeroError
@@ -76,10 +76,9 @@ class Graph:
         """Replay one recorded operation (its effect: everything in it applies)."""
         kind = op.get("op")
         if kind == "create_entities":
-            for item in op["entities"]:
-                self.entities.setdefault(
-                    item["name"], Entity(item["name"], item["entityType"], list(item["observations"]))
-                )
+            for item in op["entities"]:  # recorded only when the name was not current: it starts afresh
+                observations = list(item["observations"])
+                self.entities[item["name"]] = Entity(item["name"], item["entityType"], observations)
         elif kind == "create_relations":
             for item in op["relations"]:
                 self.relations.setdefault(Relation(item["from"], item["to"], item["relationType"]))
@@ -125,6 +124,7 @@ class KnowledgeGraph:
         # The last replay and the store's counts it was made at: while they are unchanged (no
         # writer, here or elsewhere, added or removed anything), the log is the same.
         self._cached: tuple[Counts, Graph] | None = None
+        self._fact_keys: dict[tuple[str, str, str], bytes | None] = {}
 
     # ---- reading ----
     def load(self) -> Graph:
@@ -132,7 +132,78 @@ class KnowledgeGraph:
         counts = self.memory.store.counts()
         if self._cached is None or self._cached[0] != counts:
             self._cached = (counts, self._replay())
-        return self._cached[1].copy()
+        return self._current(self._cached[1].copy())
+
+    def _current(self, graph: Graph) -> Graph:
+        """`graph` less every item whose fact the memory holds retired, or that a forget blocks."""
+        items: list[tuple[str, str, str]] = []
+        for entity in graph.entities.values():
+            items.append((entity.name, "entity_type", entity.entityType))
+            items += [(entity.name, "has_observation", o) for o in entity.observations]
+        items += [(r.source, r.relationType, r.to) for r in graph.relations]
+        retired = self._retired(items)
+        if not retired:
+            return graph
+        entities = {
+            name: Entity(
+                e.name,
+                e.entityType,
+                [o for o in e.observations if (name, "has_observation", o) not in retired],
+            )
+            for name, e in graph.entities.items()
+            if (name, "entity_type", e.entityType) not in retired
+        }
+        relations = {
+            r: None
+            for r in graph.relations
+            if (r.source, r.relationType, r.to) not in retired and r.source in entities and r.to in entities
+        }
+        return Graph(entities, relations)
+
+    def _keys(self, items: Iterable[tuple[str, str, str]]) -> dict[tuple[str, str, str], bytes]:
+        """The fact hash each statable item has, as ingest computes it (items no fact can hold: none)."""
+        from zerolang.knowledge.compiler import compile_record
+
+        missing = [item for item in dict.fromkeys(items) if item not in self._fact_keys]
+        for item in missing:
+            try:
+                fact = SemanticTuple(*item)
+            except InputError:
+                self._fact_keys[item] = None
+                continue
+            record = compile_record(CompilerInput((fact,), ContextMeta("2000-01-01T00:00:00Z", SOURCE, "kg")))
+            self._fact_keys[item] = record.relations[0].fact_hash.digest
+        found = {item: self._fact_keys[item] for item in items}
+        return {item: key for item, key in found.items() if key is not None}
+
+    def _retired(self, items: list[tuple[str, str, str]]) -> set[tuple[str, str, str]]:
+        """The items whose fact is missing, retired or blocked by a forget."""
+        from zerolang.knowledge import temporal
+
+        keys = self._keys(items)
+        if not keys:
+            return set()
+        backend = self.memory.store.backend
+        facts = backend.facts(list(set(keys.values())))
+        spans = temporal.spans(backend, list(facts.values()))
+        blocked = backend.blocked(list(facts))
+        live = {key for key, span in spans.items() if span.retired_at is None and key not in blocked}
+        return {item for item, key in keys.items() if key not in live}
+
+    def _retire(self, items: list[tuple[str, str, str]]) -> None:
+        """Retract the current facts among `items` (as `zero memory retract` does), now."""
+        from zerolang.knowledge import temporal
+        from zerolang.util.times import utc_now
+
+        keys = self._keys(items)
+        backend = self.memory.store.backend
+        facts = backend.facts(list(dict.fromkeys(keys.values())))
+        at = utc_now()
+        for key, fact in facts.items():
+            span = temporal.spans(backend, [fact])[key]
+            if span.retired_at is not None:
+                continue
+            temporal.retract(backend, fact, at=at, valid_to=max(at, span.valid_from))
 
     def _replay(self) -> Graph:
         ops: list[tuple[str, dict[str, Any]]] = []
@@ -228,8 +299,18 @@ class KnowledgeGraph:
             deleted = [name for name in dict.fromkeys(names) if name in graph.entities]
             missing = [name for name in names if name not in graph.entities]
             if deleted:
-                tuples = [(name, "retracted", "entity") for name in deleted]
-                self._record({"op": "delete_entities", "entityNames": deleted}, tuples)
+                gone: list[tuple[str, str, str]] = []
+                for name in deleted:
+                    entity = graph.entities[name]
+                    gone.append((name, "entity_type", entity.entityType))
+                    gone += [(name, "has_observation", o) for o in entity.observations]
+                gone += [
+                    (r.source, r.relationType, r.to)
+                    for r in graph.relations
+                    if r.source in deleted or r.to in deleted
+                ]
+                self._record({"op": "delete_entities", "entityNames": deleted}, [])
+                self._retire(gone)
         if not missing:
             return "Entities deleted successfully"
         return f"Deleted {len(deleted)} of {len(names)} entities. Not found: {', '.join(missing)}"
@@ -252,10 +333,10 @@ class KnowledgeGraph:
                 if gone:
                     effect.append({"entityName": item["entityName"], "observations": gone})
             if effect:
-                tuples = [
-                    (e["entityName"], "retracted_observation", o) for e in effect for o in e["observations"]
-                ]
-                self._record({"op": "delete_observations", "deletions": effect}, tuples)
+                self._record({"op": "delete_observations", "deletions": effect}, [])
+                self._retire(
+                    [(e["entityName"], "has_observation", o) for e in effect for o in e["observations"]]
+                )
         requested = sum(len(item["observations"]) for item in deletions)
         if count == requested:
             return "Observations deleted successfully"
@@ -268,10 +349,8 @@ class KnowledgeGraph:
             wanted = {Relation(r["from"], r["to"], r["relationType"]) for r in relations}
             gone = [r.to_json() for r in graph.relations if r in wanted]
             if gone:
-                tuples = [
-                    (r["from"], "retracted_" + normalize_predicate(r["relationType"]), r["to"]) for r in gone
-                ]
-                self._record({"op": "delete_relations", "relations": gone}, tuples)
+                self._record({"op": "delete_relations", "relations": gone}, [])
+                self._retire([(r["from"], r["relationType"], r["to"]) for r in gone])
         if len(gone) == len(relations):
             return "Relations deleted successfully"
         return f"Deleted {len(gone)} of {len(relations)} relations. The rest matched nothing."

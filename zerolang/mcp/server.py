@@ -24,9 +24,11 @@ from typing import Any
 from mcp.server.mcpserver import MCPServer
 from mcp.server.mcpserver.exceptions import ToolError
 from mcp.types import ToolAnnotations
+from pydantic import ValidationError
 
 from zerolang import __version__
 from zerolang.mcp import schema
+from zerolang.mcp.arguments import argument_error
 from zerolang.mcp.graph import KnowledgeGraph
 from zerolang.memory.api import FORGET_MODULE, Memory
 from zerolang.util.errors import ZeroError
@@ -56,9 +58,21 @@ class ArchiveAccess:
     clearance: int | None = None
 
 
+class _Server(MCPServer):
+    """The SDK's server, but a call whose arguments do not fit is refused in one plain sentence."""
+
+    async def call_tool(self, name: str, arguments: dict[str, Any], context: Any = None) -> Any:
+        try:
+            return await super().call_tool(name, arguments, context)
+        except ToolError as error:
+            if isinstance(error.__cause__, ValidationError):
+                raise ToolError(argument_error(name, error.__cause__.errors())) from None
+            raise
+
+
 def build_server(memory: Memory, access: ArchiveAccess | None = None) -> MCPServer:
     """An MCP server whose tools read and write `memory`."""
-    server: MCPServer = MCPServer(
+    server: MCPServer = _Server(
         "zerolang-memory", version=__version__, instructions=INSTRUCTIONS, log_level="WARNING"
     )
     _our_tools(server, memory, access)

@@ -12,12 +12,12 @@ behaviour (`ingest`, `experience.capture`, `experience.recall`, `query`,
 `formats.exchange`, `archive`), so the API, the `zero` commands and `zero mcp`
 behave alike. See docs/python-api.md.
 
-It holds up to three stores, opened when first used:
+It holds up to three stores, opened when first used, found where every surface finds them
+(`zerolang.memory.settings.resolve_stores`, the table in docs/settings.md):
 
 - the **memory** (facts as graphs): a SQLite path, `:memory:`, or a `postgresql://` URL, in one space;
-- the **experiences** (captured turns): SQLite, by default beside a file memory (`NAME.experiences.db`);
-- the **archive** (immutable documents) with its summary index: a folder, by default the configured
-  `memory.archive.path` or the per-user one, as `zero archive` uses.
+- the **experiences** (captured turns): by default beside the memory (`NAME.experiences.db`);
+- the **archive** (immutable documents): a folder; its summary index lives in the memory store.
 """
 
 from __future__ import annotations
@@ -40,10 +40,10 @@ from zerolang.knowledge.types import (
     InputError,
     SemanticTuple,
 )
-from zerolang.storage import open_conversations, open_experiences, open_index, open_store
+from zerolang.memory.settings import Stores, open_archive_index, prepare_folder, resolve_stores
+from zerolang.storage import open_conversations, open_experiences, open_store
 from zerolang.util.errors import ZeroError
-from zerolang.util.locations import IN_MEMORY, Location, parse_location, user_data
-from zerolang.util.spaces import DEFAULT_SPACE
+from zerolang.util.locations import IN_MEMORY, parse_location
 
 if TYPE_CHECKING:
     from zerolang.archive.archiving import Archived
@@ -67,33 +67,27 @@ Inputs = CompilerInput | Mapping[str, object] | Iterable[CompilerInput | Mapping
 
 
 def open_memory(
-    location: str | Path = ":memory:",
+    location: str | Path | None = None,
     *,
-    space: str = DEFAULT_SPACE,
+    space: str | None = None,
     experiences: str | Path | None = None,
     archive: str | Path | None = None,
+    index: str | Path | None = None,
     create: bool = True,
 ) -> Memory:
-    """Open a memory: a SQLite path (created unless `create=False`), `:memory:` or a PostgreSQL URL."""
-    if not isinstance(location, str | Path) or not str(location):
+    """Open a memory: a SQLite path (created unless `create=False`), `:memory:` or a PostgreSQL URL.
+
+    What is not given resolves as every surface resolves it (`zerolang.memory.settings`): the
+    environment (`$ZERO_MEMORY_DB`, `$ZERO_MEMORY_SPACE`, `$ZERO_EXPERIENCE_DB`, `$ZERO_ARCHIVE`),
+    the configuration, then the per-user defaults `zero` uses."""
+    if location is not None and (not isinstance(location, str | Path) or not str(location)):
         raise ZeroError(f"not a memory location: {location!r} (a SQLite path, :memory: or a server URL)")
-    where = parse_location(location)
-    if where.is_file and create and not where.path.parent.is_dir():
-        raise ZeroError(f"{where.path}: no such directory {where.path.parent}")
-    store = open_store(where, space=space, create=create)
-    return Memory(
-        store,
-        experiences=experiences if experiences is not None else _experiences_beside(where),
-        archive=archive,
-    )
-
-
-def _experiences_beside(location: Location) -> str | Path:
-    if location.in_memory:
-        return IN_MEMORY
-    if location.is_file:
-        return location.path.with_name(location.path.stem + ".experiences.db")
-    return user_data("experiences.db")
+    stores = resolve_stores(location, space=space, experiences=experiences, archive=archive, index=index)
+    where = stores.memory
+    if create:
+        prepare_folder(where, given=stores.memory_named)
+    store = open_store(where, space=stores.space, create=create)
+    return Memory(store, stores=stores)
 
 
 class Memory:
@@ -103,12 +97,25 @@ class Memory:
         self,
         store: MemoryStore,
         *,
-        experiences: str | Path = ":memory:",
+        experiences: str | Path | None = None,
         archive: str | Path | None = None,
+        stores: Stores | None = None,
     ) -> None:
+        """A memory over an open `store`. `stores` says where the rest lives (`resolve_stores`); without
+        it, `experiences` (default: in memory) and `archive` (default: as resolved) do, and the
+        archive's index is in `store`."""
         self.store = store
-        self.experiences_location = experiences
-        self.archive_root = Path(archive) if archive is not None else None
+        if stores is None:
+            stores = resolve_stores(
+                str(getattr(store.backend, "location", store.path)),
+                space=store.space,
+                experiences=IN_MEMORY if experiences is None else experiences,
+                archive=archive,
+                environ={},
+            )
+        self.stores = stores
+        self.experiences_location: str | Path = str(stores.experiences)
+        self.archive_root = stores.archive
         self._experiences: ExperienceStore | None = None
         self._archive: Archive | None = None
         self._index: IndexStore | None = None
@@ -221,7 +228,9 @@ class Memory:
     def experiences(self) -> ExperienceStore:
         """The experience store (opened, and created, when first used)."""
         if self._experiences is None:
-            self._experiences = open_experiences(self.experiences_location, create=True)
+            location = self.stores.experiences
+            prepare_folder(location, given=self.stores.experiences_named or self.stores.memory_named)
+            self._experiences = open_experiences(location, create=True)
         return self._experiences
 
     def capture(
@@ -263,20 +272,17 @@ class Memory:
     def archive(self) -> Archive:
         """The document archive (created when first used)."""
         if self._archive is None:
-            from zerolang.archive.settings import default_archive_root
             from zerolang.archive.store import Archive
 
-            self._archive = Archive(self.archive_root or default_archive_root(), create=True)
+            self._archive = Archive(self.archive_root, create=True)
         return self._archive
 
     @property
     def index(self) -> IndexStore:
-        """The archive's summary index: `memory.index.sql.dsn`, else `index.db` in the archive folder."""
+        """The archive's summary index: in the memory store, in its space, unless configured elsewhere
+        (`zerolang.memory.settings`), as `zero archive` and `zero mcp` keep it."""
         if self._index is None:
-            from zerolang.archive.settings import memory_settings_for
-
-            dsn = memory_settings_for().index_sql_dsn or f"sqlite:///{self.archive.root / 'index.db'}"
-            self._index = open_index(dsn)
+            self._index = open_archive_index(self.stores, create=True, memory=self.store)
         return self._index
 
     def archive_document(

@@ -15,6 +15,7 @@ from __future__ import annotations
 from zerolang.storage.errors import EngineError, StorageError, UnknownEngine, storage_errors
 from zerolang.storage.registry import (
     engine_for,
+    index_of,
     open_backend,
     open_conversations,
     open_experiences,
@@ -28,6 +29,7 @@ __all__ = [
     "StorageError",
     "UnknownEngine",
     "engine_for",
+    "index_of",
     "open_backend",
     "open_conversations",
     "open_experiences",

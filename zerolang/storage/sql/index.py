@@ -220,3 +220,23 @@ def _conditions(query: IndexQuery, today: date) -> tuple[list[str], list[Any]]:
     if not query.include_revoked:
         add("consent_flags NOT LIKE ?", f"% {REVOKED} %")
     return where, parameters
+
+
+def every_record(backend: SqlCore) -> list[IndexRecord]:
+    """Every index row the store holds, in any space."""
+    return [_record(row) for row in backend.rows(f"SELECT {COLUMNS} FROM memory_index ORDER BY hash")]
+
+
+def clear_index(backend: SqlCore) -> None:
+    """Delete every index row the store holds, in every space."""
+    with backend.transaction():
+        backend.run("DELETE FROM memory_index")
+
+
+def holds_only_an_index(backend: SqlCore) -> bool:
+    """Whether the store holds nothing but index rows: no concept, context or pruned episode in any space."""
+    row = backend.one(
+        "SELECT (SELECT count(*) FROM concepts) + (SELECT count(*) FROM contexts)"
+        " + (SELECT count(*) FROM pruned_episodes)"
+    )
+    return row is not None and int(row[0]) == 0

@@ -1,0 +1,97 @@
+"""`zerolang.memory.settings.resolve_stores`: one resolution of every store's location."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+import zerolang.memory
+from zerolang.archive.archiving import archive_and_index
+from zerolang.archive.document import make_document
+from zerolang.archive.store import Archive
+from zerolang.memory.settings import beside, default_experiences, default_memory, resolve_stores
+from zerolang.storage import open_index
+from zerolang.util.errors import ZeroError
+from zerolang.util.locations import parse_location
+
+URL = "postgresql://user@db.example/agent"
+
+
+def test_given_beats_the_environment_which_beats_the_default(tmp_path: Path) -> None:
+    environ = {"ZERO_MEMORY_DB": "env.db", "ZERO_MEMORY_SPACE": "envspace", "ZERO_ARCHIVE": "envarchive"}
+    given = resolve_stores(
+        tmp_path / "m.db", space="s", archive=tmp_path / "a", environ=environ, cwd=tmp_path
+    )
+    assert (str(given.memory), given.space, given.archive) == (str(tmp_path / "m.db"), "s", tmp_path / "a")
+    from_env = resolve_stores(environ=environ, cwd=tmp_path)
+    assert (str(from_env.memory), from_env.space, from_env.archive) == (
+        "env.db",
+        "envspace",
+        Path("envarchive"),
+    )
+    empty = resolve_stores("", space="", environ={"ZERO_MEMORY_DB": ""}, cwd=tmp_path)  # empty: not given
+    assert (empty.memory.path, empty.space, empty.memory_named) == (default_memory(), "default", False)
+
+
+def test_experiences_live_beside_the_memory(tmp_path: Path) -> None:
+    assert beside(parse_location(tmp_path / "agent.db")).path == tmp_path / "agent.experiences.db"
+    assert beside(parse_location(default_memory())).path == default_experiences()
+    assert beside(parse_location(":memory:")).in_memory
+    assert str(beside(parse_location(URL))) == URL  # the same database: exp_* tables beside the memory
+    named = resolve_stores(tmp_path / "agent.db", environ={"ZERO_EXPERIENCE_DB": "e.db"}, cwd=tmp_path)
+    assert str(named.experiences) == "e.db"
+
+
+def test_the_index_is_in_the_memory_store_unless_configured(tmp_path: Path) -> None:
+    (tmp_path / "pyproject.toml").write_text(
+        '[tool.zero.memory.index.sql]\nenabled = true\ndsn = "index-home.db"\n', encoding="utf-8"
+    )
+    named = resolve_stores(tmp_path / "m.db", environ={}, cwd=tmp_path)
+    assert named.index == named.memory and named.index_in_memory_store
+    configured = resolve_stores(environ={}, cwd=tmp_path)
+    assert configured.index.path == tmp_path / "index-home.db"
+
+
+def test_a_bad_space_is_refused() -> None:
+    with pytest.raises(ZeroError):
+        resolve_stores(space="no spaces allowed here!", environ={})
+
+
+def test_an_older_archive_index_file_is_absorbed(tmp_path: Path) -> None:
+    """The Python API and `zero mcp` once kept the index in ROOT/index.db: its rows move to the memory
+    store the first time the index is opened, and the file goes."""
+    root = tmp_path / "archive"
+    document = make_document(
+        [{"role": "user", "content": "an old note"}], channel="dm:alice", consent_scope="personal"
+    )
+    archive = Archive(root, create=True)
+    legacy = open_index(f"sqlite:///{root / 'index.db'}")
+    archive_and_index(archive, legacy, document, summary="an old note")
+    legacy.close()
+    with zerolang.memory.open(tmp_path / "m.db", space="alice", archive=root) as memory:
+        found = memory.index.get(document.hash)
+        assert found is not None and found.summary == "an old note"
+    assert not (root / "index.db").exists()
+    with zerolang.memory.open(tmp_path / "m.db", space="alice", archive=root) as memory:
+        assert memory.index.count() == 1
+    assert "an old note" in zero_search(tmp_path, root)
+
+
+def zero_search(tmp_path: Path, root: Path) -> str:
+    """`zero archive search` reads the same index (the memory store, its space)."""
+    from typer.testing import CliRunner
+
+    from zerolang.cli.typer_app import app
+
+    policy = tmp_path / "policy.toml"
+    policy.write_text(
+        'version = 1\n[scopes.personal]\nuses = ["summary"]\nchannels = ["dm:*"]\n'
+        '[channels."dm:alice"]\nreads = ["dm:alice"]\nclearance = 10\n',
+        encoding="utf-8",
+    )
+    arguments = ["archive", "search", "old", "--as", "dm:alice", "--policy", str(policy)]
+    arguments += ["--root", str(root), "--db", str(tmp_path / "m.db"), "--space", "alice"]
+    result = CliRunner().invoke(app, arguments)
+    assert result.exit_code == 0, result.output
+    return result.output
