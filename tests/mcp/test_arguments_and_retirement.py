@@ -10,6 +10,7 @@ import zerolang.memory
 from tests.mcp.conftest import Session
 from zerolang.knowledge import temporal
 from zerolang.mcp.arguments import argument_error, argument_path
+from zerolang.util.times import utc_now
 
 BAD_CALLS = [
     ("recall", {"text": 5}, 'recall: the argument "text" must be a string.'),
@@ -84,7 +85,7 @@ def test_a_retraction_elsewhere_reaches_the_graph_tools(
     assert ann is not None
     for view in ann.facts:
         if view.fact.predicate in ("has_observation", "works_at"):
-            temporal.retract(memory.store.backend, view.fact, at="2099-01-01T00:00:00.000Z")
+            temporal.retract(memory.store.backend, view.fact, at=utc_now())
 
     async def read(client: Any) -> None:
         graph = (await client.call_tool("read_graph", {})).structured_content

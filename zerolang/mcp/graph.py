@@ -183,11 +183,12 @@ class KnowledgeGraph:
         keys = self._keys(items)
         if not keys:
             return set()
+        from zerolang.util.times import utc_now
+
         backend = self.memory.store.backend
         facts = backend.facts(list(set(keys.values())))
-        spans = temporal.spans(backend, list(facts.values()))
         blocked = backend.blocked(list(facts))
-        live = {key for key, span in spans.items() if span.retired_at is None and key not in blocked}
+        live = temporal.visible(backend, list(facts), now=utc_now()) - blocked
         return {item for item, key in keys.items() if key not in live}
 
     def _retire(self, items: list[tuple[str, str, str]]) -> None:
@@ -199,11 +200,13 @@ class KnowledgeGraph:
         backend = self.memory.store.backend
         facts = backend.facts(list(dict.fromkeys(keys.values())))
         at = utc_now()
+        single = self.memory.store.single_valued
         for key, fact in facts.items():
-            span = temporal.spans(backend, [fact])[key]
-            if span.retired_at is not None:
+            held = temporal.believed(temporal.beliefs(backend, [fact])[key])
+            if not any(row.valid_to is None or row.valid_to > at for row in held):
                 continue
-            temporal.retract(backend, fact, at=at, valid_to=max(at, span.valid_from))
+            start = min(row.valid_from for row in held)
+            temporal.retract(backend, fact, at=at, valid_to=max(at, start), single=single)
 
     def _replay(self) -> Graph:
         ops: list[tuple[str, dict[str, Any]]] = []
