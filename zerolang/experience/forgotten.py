@@ -15,9 +15,14 @@ from __future__ import annotations
 from collections.abc import Iterable, Sequence
 from typing import Any, Protocol
 
+from zerolang.experience.model import CaptureBatch
 from zerolang.knowledge.terms import Forgotten, strings, term_key, term_keys
 
 __all__ = ["Forgotten", "term_key", "term_keys"]
+
+# The experience store keeps a purge's terms under `<tombstone>:purged`: what capture stores
+# nothing of (`without_forgotten`). A forget's terms, under the tombstone alone, only hide.
+PURGED = ":purged"
 
 
 class ForgettingStore(Protocol):
@@ -101,3 +106,25 @@ def entry_text(value: dict[str, Any]) -> str:
     if not isinstance(messages, list):
         return ""
     return "\n".join(str(m.get("content", "")) for m in messages if isinstance(m, dict))
+
+
+def without_forgotten(batch: CaptureBatch, blocked: Forgotten) -> tuple[CaptureBatch, int]:
+    """The batch without every turn that mentions a purged term (its experiences, edges and the
+    concepts only they mention, or whose label mentions one), and how many experiences went."""
+    if not blocked:
+        return batch, 0
+    turns = {item.turn for item in batch.experiences if blocked.mentions(item.who, item.what)}
+    concepts = {concept.id for concept in batch.concepts if blocked.mentions(concept.label)}
+    dropped = {item.id for item in batch.experiences if item.turn in turns} | turns | concepts
+    if not dropped:
+        return batch, 0
+    edges = [edge for edge in batch.edges if edge.src not in dropped and edge.dst not in dropped]
+    used = {edge.dst for edge in edges} | {edge.src for edge in edges}
+    kept = CaptureBatch(
+        turns=[turn for turn in batch.turns if turn.id not in turns],
+        experiences=[item for item in batch.experiences if item.turn not in turns],
+        concepts=[c for c in batch.concepts if c.id not in concepts and c.id in used],
+        edges=edges,
+    )
+    kept.concept_ids = {concept.id for concept in kept.concepts}
+    return kept, len(batch.experiences) - len(kept.experiences)

@@ -18,10 +18,15 @@ from zerolang.knowledge.store import MemoryStore
 from zerolang.knowledge.terms import Forgotten, as_blocked, from_blocked, strings, term_keys
 
 
+def purged_term_keys(store: MemoryStore, tombstone: bytes | None = None) -> list[tuple[str, int]]:
+    """The term keys `(hash, words)` the space's purges blocked (or one tombstone's)."""
+    rows = [(key, kind) for key, kind, owner in store.backend.forgotten_keys() if tombstone in (None, owner)]
+    return from_blocked(rows)
+
+
 def purged_terms(store: MemoryStore, tombstone: bytes | None = None) -> Forgotten:
     """The terms the space's purges blocked (or one tombstone's)."""
-    rows = [(key, kind) for key, kind, owner in store.backend.forgotten_keys() if tombstone in (None, owner)]
-    return Forgotten.of(from_blocked(rows))
+    return Forgotten.of(purged_term_keys(store, tombstone))
 
 
 def mentioning(store: MemoryStore, forgotten: Forgotten) -> tuple[list[bytes], list[tuple[bytes, str]]]:

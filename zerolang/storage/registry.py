@@ -110,6 +110,16 @@ def open_index(where: Where, *, space: str = DEFAULT_SPACE, create: bool = True)
     return SqlIndex(backend, owner=True)
 
 
+def index_of(store: MemoryStore) -> IndexStore:
+    """The summary index inside an open memory store, in its space (closing it leaves the store open)."""
+    from zerolang.storage.sql.core import SqlCore
+    from zerolang.storage.sql.index import SqlIndex
+
+    backend = store.backend
+    assert isinstance(backend, SqlCore)  # every engine speaks the shared SQL
+    return SqlIndex(backend)
+
+
 def open_experiences(where: Where, *, create: bool = True) -> ExperienceStore:
     """The experience store (`zero capture`, `zero recall`) at `where`."""
     engine, location = engine_for(where)
