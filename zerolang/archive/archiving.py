@@ -51,11 +51,13 @@ def archive_and_index(
     privacy: int = 0,
     abstraction: int = 0,
     cluster_id: str | None = None,
+    forgotten: Forgotten | None = None,
 ) -> Archived:
-    """Archive `document` and index it under a summary (given, or made by `summarizer`)."""
+    """Archive `document` and index it under a summary (given, or made by `summarizer`); not when
+    it mentions a term purges erased (the index's memory's, and `forgotten`)."""
     axis(privacy, "privacy")
     axis(abstraction, "abstraction")
-    blocked = forgotten_terms(index)
+    blocked = forgotten_terms(index) | (forgotten or Forgotten())
     if blocked.mentions_any(document.body()) or (summary is not None and blocked.mentions(summary)):
         raise ForgottenDocument(document.hash)
     put = archive.put(document)

@@ -74,8 +74,11 @@ def purge_reach(
     archive = Archive(folder) if (folder / MARKER).is_file() else None
     indexes = [index_of(store)]
     configured = memory_settings_for().index_sql_dsn
-    if configured and parse_location(configured).display != parse_location(store.backend.location).display:
-        indexes.append(open_index(configured, space=store.space, create=False))
+    mine = parse_location(store.backend.location).display
+    beside = folder / "index.db"  # where the Python API keeps an archive's index by default
+    for other in (configured, f"sqlite:///{beside}" if beside.is_file() else None):
+        if other and parse_location(other).display != mine:
+            indexes.append(open_index(other, space=store.space, create=False))
     try:
         yield Reach(
             store,

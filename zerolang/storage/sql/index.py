@@ -140,6 +140,10 @@ class SqlIndex:
         if doomed:
             with self._backend.transaction():
                 self._backend.run_many("DELETE FROM memory_index WHERE space = ? AND hash = ?", doomed)
+            if self._owner:  # a store of its own: no freed page keeps the summaries (else its owner's purge)
+                erase = getattr(self._backend, "erase_freed", None)
+                if erase is not None:
+                    erase()
         return sorted({digest for _space, digest in doomed})
 
     def count(self) -> int:
