@@ -23,7 +23,9 @@ class ForgottenDocument(ArchiveError):
     """The document mentions a term a purge erased (or was erased itself): nothing was stored."""
 
     def __init__(self, digest: str) -> None:
-        super().__init__(f"document {digest} mentions a forgotten term (zero memory tombstones): not archived")
+        super().__init__(
+            f"document {digest} mentions a forgotten term (zero memory tombstones): not archived"
+        )
         self.hash = digest
 
 

@@ -489,7 +489,9 @@ class Archive:
             self._write_manifest(manifest, self._bundle(documents, manifest))
         _unlink_all(dropped)
 
-    def _bundle(self, documents: list[tuple[str, bytes]], manifest: dict[str, tuple[str, int, int]]) -> dict[str, int]:
+    def _bundle(
+        self, documents: list[tuple[str, bytes]], manifest: dict[str, tuple[str, int, int]]
+    ) -> dict[str, int]:
         """Write one cold bundle of `documents`, point `manifest` at it; the bundles' dictionaries."""
         dictionary = codec.train_dictionary([data for _digest, data in documents]) or b""
         frames = [(digest, codec.compress(data, codec.COLD_LEVEL, dictionary)) for digest, data in documents]

@@ -74,7 +74,9 @@ def capture(
         else ""
     )
     if not any((added.turns, added.experiences, added.concepts, added.edges)):
-        typer.echo(("Nothing new:" + forgotten) if forgotten else "Nothing new: every turn was already captured.")
+        typer.echo(
+            ("Nothing new:" + forgotten) if forgotten else "Nothing new: every turn was already captured."
+        )
         return
     typer.echo(
         f"Added {_plural(added.turns, 'turn')}, {_plural(added.experiences, 'experience')}, "

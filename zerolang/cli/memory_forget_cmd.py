@@ -198,18 +198,19 @@ def purge(
     (--root) and its summaries.
     """
     from zerolang.experience.forgotten import erase
+    from zerolang.knowledge.forget import purge as purge_in
     from zerolang.memory.erasure import describe, erase_everywhere
 
-    from zerolang.knowledge.forget import purge as purge_in
-
     at = _stamp(now)
-    with experience_stores(purged_experiences(experiences)) as reached:
-        with _open(db, create=False, space=space) as store:
-            row = purge_in(store, tombstone, at=at)
-            if reached is not None:  # a purge runs again where it stopped: the memory's half is idempotent
-                erase(reached[0], row.hash.hex(), reached[1])
-            with purge_reach(store, reached, root) as reach:
-                everywhere = erase_everywhere(reach, row.hash.hex(), at)
+    with (
+        experience_stores(purged_experiences(experiences)) as reached,
+        _open(db, create=False, space=space) as store,
+    ):
+        row = purge_in(store, tombstone, at=at)
+        if reached is not None:  # a purge runs again where it stopped: the memory's half is idempotent
+            erase(reached[0], row.hash.hex(), reached[1])
+        with purge_reach(store, reached, root) as reach:
+            everywhere = erase_everywhere(reach, row.hash.hex(), at)
     typer.echo(f"purged tombstone {row.hash.hex()}")
     if everywhere:
         typer.echo(describe(everywhere))

@@ -56,9 +56,9 @@ def erase_terms(store: MemoryStore, row: TombstoneRow, terms: Iterable[str], at:
     episodes, concepts = mentioning(store, forgotten)
     removed = store.backend.forget(row, episodes, [*concepts, *as_blocked(keys)])
     for other in store.backend.tombstones():
-        if other.purged_at is None and other.hash != row.hash:
-            if forgotten.mentions(*strings(other.target or ""), other.payload or ""):
-                store.backend.purge_tombstone(other.hash, at)
+        live = other.purged_at is None and other.hash != row.hash
+        if live and forgotten.mentions(*strings(other.target or ""), other.payload or ""):
+            store.backend.purge_tombstone(other.hash, at)
     return removed
 
 

@@ -95,7 +95,7 @@ def _documents(purge: Purge) -> int:
     for digest in archive.hashes():
         try:
             body = archive.get(digest).body()
-        except Exception:  # an unreadable copy is `zero archive verify`'s to report  # noqa: BLE001
+        except Exception:  # an unreadable copy is `zero archive verify`'s to report
             continue
         if purge.forgotten.mentions_any(body):
             purge.documents.add(digest)

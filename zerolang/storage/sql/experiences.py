@@ -219,7 +219,8 @@ class SqlExperienceStore(DatabaseStore[ExperienceText]):
         if not self.db.has_table("exp_forgotten"):
             return []
         rows = self.db.rows(
-            "SELECT DISTINCT term, words FROM exp_forgotten WHERE tombstone LIKE ? ORDER BY term", (f"%{PURGED}",)
+            "SELECT DISTINCT term, words FROM exp_forgotten WHERE tombstone LIKE ? ORDER BY term",
+            (f"%{PURGED}",),
         )
         return [(str(term), int(words)) for term, words in rows]
 

@@ -226,7 +226,8 @@ class Forgetting(Seals, backend.Forgetting):
     def blocked_terms(self) -> Forgotten:
         """The terms the space's purges blocked (`forgotten_keys` of kind `term:N`)."""
         rows = self.rows(
-            "SELECT key, kind FROM forgotten_keys WHERE space = ? AND kind LIKE ?", [self.space, f"{TERM_KIND}%"]
+            "SELECT key, kind FROM forgotten_keys WHERE space = ? AND kind LIKE ?",
+            [self.space, f"{TERM_KIND}%"],
         )
         return Forgotten.of(from_blocked((bytes(key), kind) for key, kind in rows))
 

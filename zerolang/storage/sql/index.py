@@ -136,7 +136,11 @@ class SqlIndex:
         term; the hashes of the rows dropped (sorted)."""
         wanted = {parse_hash(text) for text in hashes}
         rows = self._backend.rows("SELECT space, hash, summary FROM memory_index ORDER BY space, hash", ())
-        doomed = [(space, digest) for space, digest, summary in rows if digest in wanted or forgotten.mentions(summary)]
+        doomed = [
+            (space, digest)
+            for space, digest, summary in rows
+            if digest in wanted or forgotten.mentions(summary)
+        ]
         if doomed:
             with self._backend.transaction():
                 self._backend.run_many("DELETE FROM memory_index WHERE space = ? AND hash = ?", doomed)
