@@ -348,17 +348,12 @@ class Memory:
             if experiences is not None:
                 apply_forget(experiences, tombstone, terms, purge=purge, entries=entries)
 
+        blocking = {} if experiences is None else {"inside": block, "experiences": self.experiences_location}
         try:
-            report = forget(
-                self.store,
-                selector(kind, target),
-                at=at,
-                purge=purge,
-                inside=None if experiences is None else block,
-                experiences=None if experiences is None else self.experiences_location,
-            )
-            if purge:
-                self._erase_everywhere(report.tombstone, at, report.terms, experiences, entries)
+            report = forget(self.store, selector(kind, target), at=at, purge=purge, **blocking)
+            tombstone = getattr(report, "tombstone", None)  # a stand-in module's report may lack one
+            if purge and isinstance(tombstone, str):
+                self._erase_everywhere(tombstone, at, getattr(report, "terms", ()), experiences, entries)
             return report
         finally:
             if entries is not None:
