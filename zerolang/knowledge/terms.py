@@ -53,11 +53,17 @@ def as_blocked(keys: Iterable[tuple[str, int]]) -> list[tuple[bytes, str]]:
     return [(bytes.fromhex(key), f"{TERM_KIND}{count}") for key, count in keys]
 
 
+def is_term_kind(kind: str) -> bool:
+    """Whether a blocked key's kind is a term's (`term:N`, N a positive whole number)."""
+    count = kind[len(TERM_KIND) :]
+    return kind.startswith(TERM_KIND) and count.isdigit() and count.isascii() and int(count) > 0
+
+
 def from_blocked(rows: Iterable[tuple[bytes, str]]) -> list[tuple[str, int]]:
     """The term keys among the memory's blocked keys `(digest, kind)`."""
     found = []
     for key, kind in rows:
-        if kind.startswith(TERM_KIND) and kind[len(TERM_KIND) :].isdigit():
+        if is_term_kind(kind):
             found.append((key.hex(), int(kind[len(TERM_KIND) :])))
     return sorted(set(found))
 
