@@ -267,6 +267,15 @@ def test_a_purge_leaves_no_byte_of_the_label_anywhere(stores: tuple[str, str], t
     captured = zero("capture", str(inputs / "secret.jsonl"), "--format", "openai", "--db", experiences_at,
                     environment=env)  # fmt: skip
     assert "forgotten" in captured
+    zero("convo", "store", "coder", str(inputs / "convo.json"), "--db", experiences_at, environment=env)
+    # an experience database the purge never reached takes the memory's purges when written to
+    late = {**env, "ZERO_MEMORY_DB": memory_at}
+    captured = zero("capture", str(inputs / "secret.jsonl"), "--format", "openai", "--db",
+                    str(data / "late.db"), environment=late)  # fmt: skip
+    assert "2 experiences forgotten" in captured
+    zero(
+        "convo", "store", "coder", str(inputs / "convo.json"), "--db", str(data / "late.db"), environment=late
+    )
     with zerolang.memory.open(memory_at, experiences=experiences_at, archive=root) as memory:
         assert memory.remember([(SECRET, "speaks", "Esperanto")]).forgotten == 1
         assert (

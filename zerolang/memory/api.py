@@ -221,7 +221,10 @@ class Memory:
     def experiences(self) -> ExperienceStore:
         """The experience store (opened, and created, when first used)."""
         if self._experiences is None:
+            from zerolang.memory.erasure import carry_purges
+
             self._experiences = open_experiences(self.experiences_location, create=True)
+            carry_purges(self.store, self._experiences)  # what the memory purged stays out of them
         return self._experiences
 
     def capture(

@@ -177,3 +177,25 @@ def describe(erased: dict[str, int]) -> str:
     if not erased:
         return ""
     return "erased: " + ", ".join(f"{count} {name}" for name, count in erased.items())
+
+
+def carry_purges(memory: MemoryStore, experiences: ForgettingStore) -> int:
+    """Block in the experience store every term the memory's purges blocked that it does not block
+    yet (a database made, or not reached, at purge time): capture, conversations and recall then
+    keep out what mentions them. How many terms were added."""
+    from zerolang.knowledge.terms import from_blocked
+
+    owners: dict[bytes, list[tuple[bytes, str]]] = {}
+    for key, kind, owner in memory.backend.forgotten_keys():
+        owners.setdefault(owner, []).append((key, kind))
+    added = 0
+    for owner, rows in sorted(owners.items()):
+        keys = from_blocked(rows)
+        if not keys:
+            continue
+        known = set(experiences.forgotten_terms(owner.hex() + PURGED))
+        missing = [key for key in keys if key not in known]
+        if missing:
+            experiences.block_terms(owner.hex() + PURGED, missing)
+            added += len(missing)
+    return added
