@@ -172,11 +172,23 @@ def erase_everywhere(reach: Reach, tombstone: str, at: str, terms: Iterable[str]
     return purge.erased
 
 
+_UNITS = {
+    "experiences": ("experience record", "experience records"),
+    "conversations": ("conversation entry", "conversation entries"),
+    "archive summaries": ("archive summary", "archive summaries"),
+    "archived documents": ("archived document", "archived documents"),
+}
+
+
 def describe(erased: dict[str, int]) -> str:
-    """`erased: 3 experiences, 1 archived document` (empty when nothing was)."""
+    """`erased: 3 experience records, 1 archived document` (empty when nothing was)."""
     if not erased:
         return ""
-    return "erased: " + ", ".join(f"{count} {name}" for name, count in erased.items())
+    parts = []
+    for name, count in erased.items():
+        one, many = _UNITS.get(name, (name, name))
+        parts.append(f"{count} {one if count == 1 else many}")
+    return "erased: " + ", ".join(parts)
 
 
 def carry_purges(memory: MemoryStore, experiences: ForgettingStore) -> int:
