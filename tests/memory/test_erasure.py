@@ -220,7 +220,26 @@ def test_every_place_that_holds_content_is_registered() -> None:
     }
 
 
-def test_a_purge_leaves_no_byte_of_the_label_anywhere(stores: tuple[str, str], tmp_path: Path) -> None:
+def _purge_over_mcp(memory_at: str, experiences_at: str, root: str) -> None:
+    from mcp import Client
+
+    from zerolang.mcp.server import build_server
+
+    async def main() -> None:
+        with zerolang.memory.open(memory_at, experiences=experiences_at, archive=root) as memory:
+            async with Client(build_server(memory)) as client:
+                result = await client.call_tool(
+                    "forget", {"kind": "concept", "target": SECRET, "purge": True}
+                )
+                assert not result.is_error, result.content
+
+    anyio.run(main)
+
+
+@pytest.mark.parametrize("surface", ["cli", "mcp"])
+def test_a_purge_leaves_no_byte_of_the_label_anywhere(
+    stores: tuple[str, str], tmp_path: Path, surface: str
+) -> None:
     memory_at, experiences_at = stores
     (tmp_path / "data").mkdir()
     env = {"XDG_DATA_HOME": str(tmp_path / "xdg"), "ZERO_ARCHIVE": ""}
@@ -229,12 +248,15 @@ def test_a_purge_leaves_no_byte_of_the_label_anywhere(stores: tuple[str, str], t
     root = str(data / "archive")
     assert _scan_files(data) or _pg_dump(memory_at) or _scan_archive(data / "archive")  # it was there
 
-    out = zero(
-        "memory", "forget", SECRET, "--purge", "--db", memory_at, "--experiences", experiences_at,
-        "--root", root, environment=env,
-    )  # fmt: skip
-    assert "purged: content erased" in out
-    assert "3 archived documents" in out  # two put by the CLI, one by the API
+    if surface == "cli":
+        out = zero(
+            "memory", "forget", SECRET, "--purge", "--db", memory_at, "--experiences", experiences_at,
+            "--root", root, environment=env,
+        )  # fmt: skip
+        assert "purged: content erased" in out
+        assert "3 archived documents" in out  # two put by the CLI, one by the API
+    else:  # the MCP `forget` tool, through the Python API's Memory.forget
+        _purge_over_mcp(memory_at, experiences_at, root)
 
     assert _scan_files(data) == {}
     assert _scan_archive(data / "archive") == []
