@@ -7,6 +7,8 @@
                                               named by the hash of the whole bundle
     ROOT/cold/manifest.json                   cold: hash -> {bundle, offset, length}, and each
                                               bundle's dictionary length
+    ROOT/erased/ab/cd/<hash>                  an erased document's tombstone ({"erased_at"}):
+                                              a purge (`erase`) removed every copy of it
 
 `ab/cd` are the hash's first four hex digits, so no folder grows past 256 entries per level.
 New documents go to hot; `move` sends them to any tier. A move first writes the new copy
@@ -65,6 +67,10 @@ class MissingDocument(ArchiveError):
 
 class CorruptDocument(ArchiveError):
     """Every stored copy of the hash fails verification."""
+
+
+class ErasedDocument(ArchiveError):
+    """A purge erased the document: only its hash stays, as a tombstone."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -152,7 +158,8 @@ class GcReport:
 @dataclass(frozen=True, slots=True)
 class PutResult:
     hash: str
-    stored: bool  # False: the archive already held it
+    stored: bool  # False: the archive already held it (or erased it: `erased`)
+    erased: bool = False
 
 
 class Archive:
@@ -201,6 +208,20 @@ class Archive:
     def bundle_path(self, name: str) -> Path:
         return self.root / "cold" / "bundles" / f"{name}.bundle"
 
+    def erased_path(self, digest: str) -> Path:
+        return self.root / "erased" / digest[:2] / digest[2:4] / digest
+
+    def erased_at(self, hash_text: str) -> str | None:
+        """When a purge erased the document (its tombstone's time); None if it was not erased."""
+        try:
+            data = self.erased_path(parse_hash(hash_text)).read_bytes()
+        except FileNotFoundError:
+            return None
+        try:
+            return str(json.loads(data)["erased_at"])
+        except (ValueError, KeyError, TypeError):
+            return "an unknown time"
+
     # ---- writing -----------------------------------------------------------------------------
 
     def put(self, document: MemoryDocument) -> PutResult:
@@ -222,7 +243,9 @@ class Archive:
             for index, document in enumerate(items, 1):
                 data = document.canonical()
                 digest = hashlib.sha256(data).hexdigest()
-                if self._has_good_copy(digest):
+                if self.erased_path(digest).is_file():  # a purge erased it: it does not come back
+                    results.append(PutResult(digest, stored=False, erased=True))
+                elif self._has_good_copy(digest):
                     results.append(PutResult(digest, stored=False))
                 else:
                     batch.write(self.hot_path(digest), data)
@@ -254,6 +277,9 @@ class Archive:
         for _attempt in range(3):  # a concurrent move can remove a copy between looking and reading
             copies = self.copies(digest)
             if not copies:
+                erased = self.erased_at(digest)
+                if erased is not None:
+                    raise ErasedDocument(f"document {digest} was erased by a purge ({erased})")
                 raise MissingDocument(f"no document {digest} in the archive at {self.root}")
             failures: list[str] = []
             vanished = False
@@ -460,27 +486,64 @@ class Archive:
             if progress is not None:
                 progress(index, len(wanted))
         if documents:
-            dictionary = codec.train_dictionary([data for _digest, data in documents]) or b""
-            frames = [
-                (digest, codec.compress(data, codec.COLD_LEVEL, dictionary)) for digest, data in documents
-            ]
-            blob = dictionary + b"".join(frame for _digest, frame in frames)
-            name = hashlib.sha256(blob).hexdigest()
-            write_atomic(self.bundle_path(name), blob)
-            offset = len(dictionary)
-            for digest, frame in frames:
-                manifest[digest] = (name, offset, len(frame))
-                offset += len(frame)
-            self._write_manifest(manifest, {**self._load().dictionaries, name: len(dictionary)})
+            self._write_manifest(manifest, self._bundle(documents, manifest))
         _unlink_all(dropped)
 
-    def _drop_unreferenced_bundles(self, dry_run: bool = False) -> list[Path]:
+    def _bundle(
+        self, documents: list[tuple[str, bytes]], manifest: dict[str, tuple[str, int, int]]
+    ) -> dict[str, int]:
+        """Write one cold bundle of `documents`, point `manifest` at it; the bundles' dictionaries."""
+        dictionary = codec.train_dictionary([data for _digest, data in documents]) or b""
+        frames = [(digest, codec.compress(data, codec.COLD_LEVEL, dictionary)) for digest, data in documents]
+        blob = dictionary + b"".join(frame for _digest, frame in frames)
+        name = hashlib.sha256(blob).hexdigest()
+        write_atomic(self.bundle_path(name), blob)
+        offset = len(dictionary)
+        for digest, frame in frames:
+            manifest[digest] = (name, offset, len(frame))
+            offset += len(frame)
+        return {**self._load().dictionaries, name: len(dictionary)}
+
+    # ---- erasing (a purge) -------------------------------------------------------------------
+
+    def erase(self, hashes: Iterable[str], at: str) -> list[str]:
+        """Remove every copy of these documents for good, leaving each hash a tombstone (`erased_at`;
+        `get` says it was erased, `put` does not bring it back). A cold bundle holding one is
+        rewritten without it (its dictionary trained again: a dictionary holds text of the
+        documents it was trained on). The hashes erased now."""
+        wanted = sorted({parse_hash(text) for text in hashes})
+        erased = []
+        with locked(self.root / ".lock", exclusive=True):
+            manifest = dict(self._manifest())
+            bundles = {manifest[digest][0] for digest in wanted if digest in manifest}
+            kept = []
+            for digest, (bundle, _offset, _length) in sorted(manifest.items()):
+                if bundle in bundles and digest not in wanted:
+                    with contextlib.suppress(ZeroError, OSError):  # unreadable: it keeps its old bundle
+                        kept.append((digest, self.read_canonical(digest)))
+                        manifest.pop(digest)
+            dropped: list[Path] = []
+            for digest in wanted:
+                copies = self.copies(digest)
+                if copies or not self.erased_path(digest).is_file():
+                    erased.append(digest)
+                write_atomic(self.erased_path(digest), canonical_bytes({"erased_at": at}) + b"\n", mode=0o644)
+                manifest.pop(digest, None)
+                dropped.extend(copy.path for copy in copies if copy.tier is not Tier.COLD)
+            dictionaries = self._bundle(kept, manifest) if kept else self._load().dictionaries
+            if manifest != self._manifest():
+                self._write_manifest(manifest, dictionaries)
+            _overwrite_all(dropped)
+            self._drop_unreferenced_bundles(overwrite=True)
+        return erased
+
+    def _drop_unreferenced_bundles(self, dry_run: bool = False, overwrite: bool = False) -> list[Path]:
         referenced = {bundle for bundle, _offset, _length in self._manifest().values()}
         folder = self.root / "cold" / "bundles"
         bundles = sorted(folder.glob("*.bundle")) if folder.is_dir() else []
         stale = [path for path in bundles if path.name.removesuffix(".bundle") not in referenced]
         if not dry_run:
-            _unlink_all(stale)
+            (_overwrite_all if overwrite else _unlink_all)(stale)
         return stale
 
     # ---- verify, stats, gc -------------------------------------------------------------------
@@ -667,6 +730,21 @@ def _unlink_all(paths: Iterable[Path]) -> None:
             os.unlink(path)
 
 
+def _overwrite_all(paths: Iterable[Path]) -> None:
+    """Remove erased copies, their bytes overwritten with zeros first (and synced) where the file
+    system lets a write reach the same blocks."""
+    for path in paths:
+        with contextlib.suppress(OSError):
+            size = path.stat().st_size
+            os.chmod(path, 0o600)
+            with path.open("r+b") as handle:
+                handle.write(bytes(size))
+                handle.flush()
+                os.fsync(handle.fileno())
+        with contextlib.suppress(FileNotFoundError):
+            os.unlink(path)
+
+
 def _empty_shards(root: Path) -> list[Path]:
     """Empty `ab/cd` shard folders under hot and warm, then `ab` folders left empty by them."""
     found = []
@@ -696,6 +774,7 @@ __all__ = [
     "ArchiveError",
     "CorruptDocument",
     "DocumentError",
+    "ErasedDocument",
     "MissingDocument",
     "Tier",
 ]

@@ -158,32 +158,35 @@ def put(
 ) -> None:
     """Archive and index memory documents.
 
-    Prints each document's hash. Putting a document twice is a no-op.
+    Prints each document's hash. Putting a document twice is a no-op. A document that mentions a
+    label a purge erased (`zero memory forget --purge`) is not stored: `forgotten`.
 
     Every document is validated (and a given `hash` checked) before anything is written. A missing
     created_at becomes the current time. The index row (summary, privacy, abstraction) is written
     once; putting the document again keeps it.
     """
-    from zerolang.archive.archiving import archive_and_index
+    from zerolang.archive.archiving import ForgottenDocument, archive_and_index
 
     documents = [item for file in files for item in load_documents(file)]
     archive = _open(root, create=True)
     store = open_index(db, space, create=True, root=root)
+    lines = []
     try:
         with _progress("archiving") as progress:
-            results = []
-            for number, (_, document) in enumerate(documents, 1):
-                results.append(
-                    archive_and_index(
+            for number, (place, document) in enumerate(documents, 1):
+                try:
+                    result = archive_and_index(
                         archive, store, document, summary=summary, privacy=privacy, abstraction=abstraction
                     )
-                )
+                    lines.append(f"{'stored' if result.stored else 'exists'}  {result.record.hash}  {place}")
+                except ForgottenDocument as refused:  # it mentions a purged label: none of it is kept
+                    lines.append(f"forgotten  {refused.hash}  {place}")
                 if progress is not None:
                     progress(number, len(documents))
     finally:
         store.close()
-    for (place, _), result in zip(documents, results, strict=True):
-        typer.echo(f"{'stored' if result.stored else 'exists'}  {result.record.hash}  {place}")
+    for line in lines:
+        typer.echo(line)
 
 
 # ---- get ------------------------------------------------------------------------------------

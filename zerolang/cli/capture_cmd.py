@@ -68,12 +68,19 @@ def capture(
         typer.echo(
             f"{item.path}: {item.format}, {_plural(item.sessions, 'session')}, {_plural(item.turns, 'turn')}"
         )
-    if not any(added.as_dict().values()):
-        typer.echo("Nothing new: every turn was already captured.")
+    forgotten = (
+        f" {_plural(added.forgotten, 'experience')} forgotten (they mention a purged label)."
+        if added.forgotten
+        else ""
+    )
+    if not any((added.turns, added.experiences, added.concepts, added.edges)):
+        typer.echo(
+            ("Nothing new:" + forgotten) if forgotten else "Nothing new: every turn was already captured."
+        )
         return
     typer.echo(
         f"Added {_plural(added.turns, 'turn')}, {_plural(added.experiences, 'experience')}, "
-        f"{_plural(added.concepts, 'concept')}, {_plural(added.edges, 'edge')}."
+        f"{_plural(added.concepts, 'concept')}, {_plural(added.edges, 'edge')}.{forgotten}"
     )
 
 

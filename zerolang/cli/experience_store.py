@@ -12,6 +12,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
+    from zerolang.experience.forgotten import ForgettingStore
     from zerolang.experience.store import ExperienceStore
     from zerolang.util.locations import Location
 
@@ -36,7 +37,43 @@ def store_location(option: str | Path | None, *, create: bool) -> Location:
 
 
 def open_store(option: str | Path | None, *, create: bool) -> ExperienceStore:
-    """The experience store `--db` names (a SQLite file, or a server URL with its engine's extra)."""
+    """The experience store `--db` names (a SQLite file, or a server URL with its engine's extra).
+    Opened to write (`create`), it first takes the memory's purges (`carry_purges`)."""
     from zerolang.storage import open_experiences
 
-    return open_experiences(store_location(option, create=create), create=create)
+    store = open_experiences(store_location(option, create=create), create=create)
+    if create:
+        try:
+            carry_purges_into(store)
+        except BaseException:
+            store.close()
+            raise
+    return store
+
+
+def carry_purges_into(store: ForgettingStore) -> None:
+    """Block in `store` the terms the memory store's purges blocked (`zerolang.memory.erasure.carry_purges`):
+    the memory `$ZERO_MEMORY_DB` names (in `$ZERO_MEMORY_SPACE`), else the per-user default one, when it
+    exists. What is written after a purge stores nothing that mentions its label, whichever surface
+    writes it and whether or not the purge reached this database."""
+    import os
+
+    from zerolang.cli.stores import resolve_store
+    from zerolang.memory.erasure import carry_purges
+    from zerolang.storage import open_store
+    from zerolang.util.errors import ZeroError
+    from zerolang.util.spaces import DEFAULT_SPACE
+
+    location = resolve_store(os.environ.get("ZERO_MEMORY_DB") or None)
+    if location.in_memory or (location.is_file and not location.path.is_file()):
+        return
+    try:
+        memory = open_store(
+            location, space=os.environ.get("ZERO_MEMORY_SPACE") or DEFAULT_SPACE, create=False
+        )
+    except ZeroError:  # an unreachable or foreign memory: nothing it purged can be read
+        return
+    try:
+        carry_purges(memory, store)
+    finally:
+        memory.close()

@@ -6,7 +6,7 @@ from typing import Annotated
 
 import typer
 
-from zerolang.cli.forget_experiences import experience_stores
+from zerolang.cli.forget_experiences import experience_stores, purge_reach, purged_experiences
 from zerolang.cli.memory_cmd import AliasOption, _aliases, _command, _print_json
 from zerolang.cli.options import NOW
 from zerolang.cli.stores import _open, as_of
@@ -14,6 +14,7 @@ from zerolang.cli.typer_options import (
     AlsoExperiencesOption,
     DbOption,
     JsonOption,
+    RootOption,
     SpaceOption,
     option,
 )
@@ -66,13 +67,17 @@ def forget(
     aliases: AliasOption = None,
     now: EventTimeOption = None,
     experiences: AlsoExperiencesOption = None,
+    root: RootOption = None,
     as_json: JsonOption = False,
 ) -> None:
     """Forget a concept, a fact, a source, a scope, a time range or a space: a recorded tombstone.
 
     Re-ingesting the same content keeps it forgotten until `zero memory restore`. With
     --experiences, captured experiences and conversation turns that mention a forgotten concept
-    are left out of `zero recall` and `zero convo` too (and erased with --purge).
+    are left out of `zero recall` and `zero convo` too (and erased with --purge). --purge erases
+    every copy (zerolang.memory.erasure): whatever mentions the label in the memory, the
+    experience database (--experiences, else the default one if it exists), conversations, the
+    archive (--root) and its summaries; and nothing that mentions it is stored again.
     """
     from zerolang.experience.forgotten import apply_forget, term_keys
     from zerolang.knowledge.forget import Selector
@@ -98,7 +103,9 @@ def forget(
         )
     selector = Selector(*chosen[0])
     erased = 0
-    with experience_stores(experiences) as reached, _open(db, create=False, space=space) as store:
+    reaching = purged_experiences(experiences) if purge else experiences
+    everywhere: dict[str, int] = {}
+    with experience_stores(reaching) as reached, _open(db, create=False, space=space) as store:
 
         def block(tombstone: str, terms: tuple[str, ...]) -> None:  # before the memory commits
             nonlocal erased
@@ -112,12 +119,21 @@ def forget(
             purge=purge,
             aliases=_aliases(aliases),
             inside=block,
-            experiences=experiences,
+            experiences=reaching,
         )
+        if purge:
+            from zerolang.memory.erasure import erase_everywhere
+
+            with purge_reach(store, reached, root) as reach:
+                everywhere = erase_everywhere(reach, report.tombstone, _stamp(now), report.terms)
+            if experiences is None and erased:  # the default experience database, erased inside
+                everywhere = {"experiences": erased + everywhere.pop("experiences", 0), **everywhere}
     if as_json:
         document = report.to_json()
         if experiences is not None:
             document["experiences"] = {"blocked_terms": len(term_keys(report.terms)), "erased": erased}
+        if purge:
+            document["erased"] = everywhere
         _print_json(document)
         return
     removed = report.removed
@@ -130,6 +146,10 @@ def forget(
         count = len(term_keys(report.terms))
         blocked = f"{count} term" + ("" if count == 1 else "s")
         typer.echo(f"experiences: {blocked} blocked" + (f", {erased} records erased" if purge else ""))
+    if everywhere:
+        from zerolang.memory.erasure import describe
+
+        typer.echo(describe(everywhere))
 
 
 @_command("restore")
@@ -169,17 +189,31 @@ def purge(
     space: SpaceOption = DEFAULT_SPACE,
     now: EventTimeOption = None,
     experiences: AlsoExperiencesOption = None,
+    root: RootOption = None,
 ) -> None:
-    """Erase a forgotten thing for good: the tombstone keeps only its hash and the hashes it blocks."""
+    """Erase a forgotten thing for good: the tombstone keeps only its hash and the hashes it blocks.
+
+    Like `forget --purge`, it reaches every copy (zerolang.memory.erasure): the experience
+    database (--experiences, else the default one if it exists), conversations, the archive
+    (--root) and its summaries.
+    """
     from zerolang.experience.forgotten import erase
     from zerolang.knowledge.forget import purge as purge_in
+    from zerolang.memory.erasure import describe, erase_everywhere
 
-    with experience_stores(experiences) as reached:
-        with _open(db, create=False, space=space) as store:
-            row = purge_in(store, tombstone, at=_stamp(now))
+    at = _stamp(now)
+    with (
+        experience_stores(purged_experiences(experiences)) as reached,
+        _open(db, create=False, space=space) as store,
+    ):
+        row = purge_in(store, tombstone, at=at)
         if reached is not None:  # a purge runs again where it stopped: the memory's half is idempotent
             erase(reached[0], row.hash.hex(), reached[1])
+        with purge_reach(store, reached, root) as reach:
+            everywhere = erase_everywhere(reach, row.hash.hex(), at)
     typer.echo(f"purged tombstone {row.hash.hex()}")
+    if everywhere:
+        typer.echo(describe(everywhere))
 
 
 @_command("tombstones")

@@ -20,7 +20,7 @@ from __future__ import annotations
 
 import time
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any
 
 from zerolang.convo.model import (
@@ -109,6 +109,11 @@ class ConversationMemory:
             timestamp=int(now) if timestamp is None else timestamp,
             messages=tuple(new),
         )
+        purged = self._purged()  # what mentions a purged label is not stored
+        if purged:
+            meta = replace(meta, messages=tuple(m for m in new if not purged.mentions_any(m.to_json())))
+            history = [m for m in history if not purged.mentions_any(m.to_json())]
+            new = list(meta.messages)
         kept = prune(history, max_messages=self.max_messages, max_tokens=self.max_tokens)
         expiry = self._expiry()
         self.store.put(
@@ -159,6 +164,11 @@ class ConversationMemory:
     def _forgotten(self) -> Forgotten:
         """The terms a memory forget blocked (none when the store keeps no such record)."""
         return forgotten(self.store)
+
+    def _purged(self) -> Forgotten:
+        """The terms purges blocked (none when the store keeps no such record)."""
+        read = getattr(self.store, "purged_terms", None)
+        return Forgotten.of(read()) if read is not None else Forgotten()
 
     def cleanup(self) -> int:
         """Delete this agent's expired entries; how many went."""

@@ -1,10 +1,9 @@
 """What forgetting means for experiences and conversation turns.
 
 A forget in the memory (`zerolang.knowledge.forget`) removes concepts; their
-labels and aliases are the forgotten *terms*. The experience store keeps each
-term only as a hash (`term_key`: SHA-256 of its lowercased words joined by one
-space) with its word count, under the tombstone that blocked it, so nothing
-readable stays behind after a purge. `Forgotten.mentions(text)` is the
+labels and aliases are the forgotten *terms* (`zerolang.knowledge.terms`). The
+experience store keeps each term only as a hash with its word count, under the
+tombstone that blocked it, so nothing readable stays behind after a purge. `Forgotten.mentions(text)` is the
 predicate recall, the budget and conversation search consult at query time:
 a text mentions a term when some run of its words hashes to it. `--purge`
 also erases the experiences, turns and conversation entries that mention a
@@ -13,58 +12,17 @@ term (`erase`); `restore` lifts the block (`lift_terms`).
 
 from __future__ import annotations
 
-import hashlib
 from collections.abc import Iterable, Sequence
-from dataclasses import dataclass
 from typing import Any, Protocol
 
-from zerolang.experience.words import WORD
+from zerolang.experience.model import CaptureBatch
+from zerolang.knowledge.terms import Forgotten, strings, term_key, term_keys
 
-_DOMAIN = b"0M-forgotten-term\n"
+__all__ = ["Forgotten", "term_key", "term_keys"]
 
-
-def _words(text: str) -> list[str]:
-    return [word.lower().strip("'’-") for word in WORD.findall(text)]
-
-
-def term_key(term: str) -> tuple[str, int] | None:
-    """The hash and word count a term is blocked by; None for a term without words."""
-    words = [word for word in _words(term) if word]
-    if not words:
-        return None
-    return hashlib.sha256(_DOMAIN + " ".join(words).encode()).hexdigest(), len(words)
-
-
-def term_keys(terms: Iterable[str]) -> list[tuple[str, int]]:
-    return sorted({key for term in terms if (key := term_key(term)) is not None})
-
-
-@dataclass(frozen=True, slots=True)
-class Forgotten:
-    """The blocked term hashes, grouped by word count."""
-
-    keys: frozenset[str] = frozenset()
-    lengths: frozenset[int] = frozenset()
-
-    @staticmethod
-    def of(rows: Iterable[tuple[str, int]]) -> Forgotten:
-        pairs = list(rows)
-        return Forgotten(frozenset(k for k, _ in pairs), frozenset(n for _, n in pairs))
-
-    def __bool__(self) -> bool:
-        return bool(self.keys)
-
-    def mentions(self, *texts: str) -> bool:
-        if not self.keys:
-            return False
-        for text in texts:
-            words = [word for word in _words(text) if word]
-            for n in self.lengths:
-                for start in range(len(words) - n + 1):
-                    joined = " ".join(words[start : start + n])
-                    if hashlib.sha256(_DOMAIN + joined.encode()).hexdigest() in self.keys:
-                        return True
-        return False
+# The experience store keeps a purge's terms under `<tombstone>:purged`: what capture stores
+# nothing of (`without_forgotten`). A forget's terms, under the tombstone alone, only hide.
+PURGED = ":purged"
 
 
 class ForgettingStore(Protocol):
@@ -125,28 +83,18 @@ def erase(store: ForgettingStore, tombstone: str, entries: ErasingStore | None =
     return erased
 
 
-def _strings(value: object) -> list[str]:
-    if isinstance(value, str):
-        return [value]
-    if isinstance(value, dict):
-        return [text for item in value.values() for text in _strings(item)]
-    if isinstance(value, list | tuple):
-        return [text for item in value for text in _strings(item)]
-    return []
-
-
 def scrub(value: dict[str, Any], blocked: Forgotten) -> dict[str, Any] | None:
     """A conversation entry without what mentions a forgotten term: its `messages` that do are
     dropped; None when anything else in it does (the whole entry goes)."""
     if not blocked:
         return value
     rest = {key: item for key, item in value.items() if key != "messages"}
-    if blocked.mentions(*_strings(rest)):
+    if blocked.mentions(*strings(rest)):
         return None
     messages = value.get("messages")
     if not isinstance(messages, list):
         return value
-    kept = [message for message in messages if not blocked.mentions(*_strings(message))]
+    kept = [message for message in messages if not blocked.mentions(*strings(message))]
     if len(kept) == len(messages):
         return value
     return {**value, "messages": kept}
@@ -158,3 +106,25 @@ def entry_text(value: dict[str, Any]) -> str:
     if not isinstance(messages, list):
         return ""
     return "\n".join(str(m.get("content", "")) for m in messages if isinstance(m, dict))
+
+
+def without_forgotten(batch: CaptureBatch, blocked: Forgotten) -> tuple[CaptureBatch, int]:
+    """The batch without every turn that mentions a purged term (its experiences, edges and the
+    concepts only they mention, or whose label mentions one), and how many experiences went."""
+    if not blocked:
+        return batch, 0
+    turns = {item.turn for item in batch.experiences if blocked.mentions(item.who, item.what)}
+    concepts = {concept.id for concept in batch.concepts if blocked.mentions(concept.label)}
+    dropped = {item.id for item in batch.experiences if item.turn in turns} | turns | concepts
+    if not dropped:
+        return batch, 0
+    edges = [edge for edge in batch.edges if edge.src not in dropped and edge.dst not in dropped]
+    used = {edge.dst for edge in edges} | {edge.src for edge in edges}
+    kept = CaptureBatch(
+        turns=[turn for turn in batch.turns if turn.id not in turns],
+        experiences=[item for item in batch.experiences if item.turn not in turns],
+        concepts=[c for c in batch.concepts if c.id not in concepts and c.id in used],
+        edges=edges,
+    )
+    kept.concept_ids = {concept.id for concept in kept.concepts}
+    return kept, len(batch.experiences) - len(kept.experiences)

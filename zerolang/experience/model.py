@@ -132,6 +132,7 @@ class Added:
     experiences: int = 0
     concepts: int = 0
     edges: int = 0
+    forgotten: int = 0  # experiences left out: they mention a term a purge erased
 
     def __add__(self, other: Added) -> Added:
         return Added(
@@ -139,12 +140,15 @@ class Added:
             self.experiences + other.experiences,
             self.concepts + other.concepts,
             self.edges + other.edges,
+            self.forgotten + other.forgotten,
         )
 
     def as_dict(self) -> dict[str, int]:
-        return {
+        """What was added (and `forgotten`, when a purge kept something out)."""
+        counts = {
             "turns": self.turns,
             "experiences": self.experiences,
             "concepts": self.concepts,
             "edges": self.edges,
         }
+        return {**counts, "forgotten": self.forgotten} if self.forgotten else counts

@@ -13,7 +13,9 @@ the others the episodes' hashes. Ingest, import, deltas and received
 bundles skip blocked relations until `restore` lifts the tombstone, which
 also puts back what it removed (kept in the tombstone's payload). `purge`
 erases the target and the payload, keeping the hash and the blocked keys
-(hashes, not labels), then has the backend erase freed storage.
+(hashes, not labels), forgets whatever else in the space mentions the
+forgotten terms and blocks them (`zerolang.knowledge.mentions`), then has the
+backend erase freed storage.
 """
 
 from __future__ import annotations
@@ -27,6 +29,7 @@ from pathlib import Path
 
 from zerolang.knowledge.backend import Removed, TombstoneRow
 from zerolang.knowledge.hashing import fact_hash
+from zerolang.knowledge.mentions import add, erase_terms
 from zerolang.knowledge.normalize import AliasTable, normalize_predicate
 from zerolang.knowledge.store import MemoryStore
 from zerolang.knowledge.types import (
@@ -141,11 +144,12 @@ def forget(
     with store.transaction():
         removed = store.backend.forget(row, episodes, blocked)
         gone = _gone_labels(store, content)
-        if purge:
-            _scrub(store, {target} | gone, at)
         terms = _terms(selector.kind, target, content, blocked, gone)
         if selector.kind == "concept":
             terms = tuple(sorted({*terms, *(aliases or AliasTable.default()).variants(target)}))
+        if purge:
+            _scrub(store, {target} | gone, at)
+            removed = add(removed, erase_terms(store, row, terms, at))
         detail = (
             f"{selector.kind}{' (purged)' if purge else ''}: {removed.episodes} episodes, {len(blocked)} keys"
         )
@@ -383,9 +387,32 @@ def restore(
 def purge(store: MemoryStore, query: str, *, at: str) -> TombstoneRow:
     """Erase a tombstone's target and payload (its hash and blocks stay), then the freed storage."""
     row = find_tombstone(store, query)
-    if row.purged_at is None:
-        with store.transaction():
+    with store.transaction():
+        if row.purged_at is None:
+            terms = _purged_terms(store, row)
             store.backend.purge_tombstone(row.hash, at)
+            row = TombstoneRow(row.hash, row.kind, None, row.created_at, None, at, row.restored_at)
+            if row.restored_at is None:
+                erase_terms(store, row, terms, at)
             store.backend.append_log(at, "purge", row.hash, row.kind)
+        elif row.restored_at is None:  # run again: what mentions its terms since goes too
+            erase_terms(store, row, (), at)
     store.backend.erase_freed()
     return row
+
+
+def _purged_terms(store: MemoryStore, row: TombstoneRow) -> tuple[str, ...]:
+    """The terms a live tombstone's purge erases everywhere (`_terms`, from its payload)."""
+    if row.restored_at is not None or row.target is None:
+        return ()
+    if row.payload is None:
+        return (row.target,) if row.kind == "concept" else ()
+    content = json.loads(row.payload)
+    blocked = [(key, kind) for key, kind, owner in store.backend.forgotten_keys() if owner == row.hash]
+    concepts = [item for item in blocked if item[1] == "concept"]
+    if row.kind == "concept" and not concepts:
+        return tuple(sorted({row.target, *AliasTable.default().variants(row.target)}))
+    terms = _terms(row.kind, row.target, content, concepts or blocked, _gone_labels(store, content))
+    if row.kind == "concept":
+        terms = tuple(sorted({*terms, *AliasTable.default().variants(row.target)}))
+    return terms

@@ -34,6 +34,7 @@ from operator import itemgetter
 
 from zerolang.knowledge.backend import InsertResult
 from zerolang.knowledge.normalize import normalize_label
+from zerolang.knowledge.terms import Forgotten
 from zerolang.knowledge.types import ConceptNode, MemoryRecord, RelationNode
 
 ConceptRow = tuple[bytes, str, float, str, str]  # hash, label, confidence, created_at, updated_at
@@ -108,6 +109,30 @@ def forgotten_episodes(
             if key in stored:
                 continue
             if {key, r.fact_hash.digest, r.subject_hash.digest, r.object_hash.digest} & blocked:
+                found.add(key)
+    return found
+
+
+def mentioning_episodes(
+    records: Sequence[MemoryRecord], stored: set[bytes], forgotten: Forgotten
+) -> set[bytes]:
+    """The new episodes that mention a purged term (`zerolang.knowledge.terms`): a label or alias
+    of its subject or object, or any field of its context. Skipped like `forgotten_episodes`."""
+    if not forgotten:
+        return set()
+    found: set[bytes] = set()
+    for record in records:
+        context = forgotten.mentions_any(record.context.meta.to_json())
+        named = {
+            concept.hash.digest
+            for concept in record.concepts
+            if forgotten.mentions(concept.label, *concept.aliases)
+        }
+        for r in record.relations:
+            key = r.episode_hash.digest
+            if key in stored:
+                continue
+            if context or r.subject_hash.digest in named or r.object_hash.digest in named:
                 found.add(key)
     return found
 

@@ -228,9 +228,12 @@ class Memory:
     def experiences(self) -> ExperienceStore:
         """The experience store (opened, and created, when first used)."""
         if self._experiences is None:
+            from zerolang.memory.erasure import carry_purges
+
             location = self.stores.experiences
             prepare_folder(location, given=self.stores.experiences_named or self.stores.memory_named)
             self._experiences = open_experiences(location, create=True)
+            carry_purges(self.store, self._experiences)  # what the memory purged stays out of them
         return self._experiences
 
     def capture(
@@ -308,8 +311,16 @@ class Memory:
             session=session,
             tags=list(tags),
         )
+        from zerolang.knowledge.mentions import purged_terms
+
         return archive_and_index(
-            self.archive, self.index, document, summary=summary, privacy=privacy, abstraction=abstraction
+            self.archive,
+            self.index,
+            document,
+            summary=summary,
+            privacy=privacy,
+            abstraction=abstraction,
+            forgotten=purged_terms(self.store),
         )
 
     def gate(self, policy: Policy | str | Path) -> Gate:
@@ -338,26 +349,63 @@ class Memory:
         from zerolang.experience.forgotten import apply_forget
         from zerolang.util.times import utc_now
 
+        at = utc_now()
         experiences = self._experiences_if_any()
-        if experiences is None:
-            return forget(self.store, selector(kind, target), at=utc_now(), purge=purge)
-        entries = self._entries()
+        entries = None if experiences is None else self._entries()
 
         def block(tombstone: str, terms: tuple[str, ...]) -> None:  # before the memory commits
-            apply_forget(experiences, tombstone, terms, purge=purge, entries=entries)
+            if experiences is not None:
+                apply_forget(experiences, tombstone, terms, purge=purge, entries=entries)
 
+        blocking = {} if experiences is None else {"inside": block, "experiences": self.experiences_location}
         try:
-            return forget(
-                self.store,
-                selector(kind, target),
-                at=utc_now(),
-                purge=purge,
-                inside=block,
-                experiences=self.experiences_location,
-            )
+            report = forget(self.store, selector(kind, target), at=at, purge=purge, **blocking)
+            tombstone = getattr(report, "tombstone", None)  # a stand-in module's report may lack one
+            if purge and isinstance(tombstone, str):
+                self._erase_everywhere(tombstone, at, getattr(report, "terms", ()), experiences, entries)
+            return report
         finally:
             if entries is not None:
                 entries.close()
+
+    def purge(self, tombstone: str) -> Any:
+        """Erase a forgotten thing for good (hash, prefix or target), in every place that holds a copy."""
+        from zerolang.knowledge.forget import purge
+        from zerolang.util.times import utc_now
+
+        at = utc_now()
+        row = purge(self.store, tombstone, at=at)
+        experiences = self._experiences_if_any()
+        entries = None if experiences is None else self._entries()
+        try:
+            self._erase_everywhere(row.hash.hex(), at, (), experiences, entries)
+        finally:
+            if entries is not None:
+                entries.close()
+        return row
+
+    def _erase_everywhere(
+        self,
+        tombstone: str,
+        at: str,
+        terms: Sequence[str],
+        experiences: ExperienceStore | None,
+        entries: EntryStore | None,
+    ) -> dict[str, int]:
+        """A purge's visit to every place beside the memory (`zerolang.memory.erasure`): the
+        experiences and conversations, the archive when its folder is one, its summary indexes."""
+        from zerolang.archive.settings import default_archive_root
+        from zerolang.archive.store import MARKER
+        from zerolang.memory.erasure import Reach, erase_everywhere
+        from zerolang.storage.registry import index_of
+
+        root = self.archive_root or default_archive_root()
+        present = self._archive is not None or (root / MARKER).is_file()
+        indexes: list[Any] = [index_of(self.store)]
+        if present:
+            indexes.append(self.index)
+        reach = Reach(self.store, experiences, entries, self.archive if present else None, tuple(indexes))
+        return erase_everywhere(reach, tombstone, at, terms)
 
     def restore(self, tombstone: str) -> Any:
         """Lift a tombstone (hash, prefix or target): what it forgot comes back, experiences included."""

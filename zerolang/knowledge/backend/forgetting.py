@@ -6,6 +6,7 @@ from collections.abc import Sequence
 from typing import Protocol
 
 from zerolang.knowledge.backend.rows import Removed, TombstoneRow
+from zerolang.knowledge.terms import Forgotten
 
 
 class Forgetting(Protocol):
@@ -23,6 +24,10 @@ class Forgetting(Protocol):
 
     def blocked(self, keys: Sequence[bytes]) -> set[bytes]:
         """Which of `keys` (concept, fact or episode hashes) a live tombstone blocks."""
+
+    def blocked_terms(self) -> Forgotten:
+        """The terms the space's purges blocked (`zerolang.knowledge.terms`)."""
+        ...
 
     def tombstones(self) -> list[TombstoneRow]:
         """Every tombstone of the space, oldest first."""

@@ -24,13 +24,15 @@ import json
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from zerolang.knowledge.backend import Forgetting
+from zerolang.knowledge.backend import Forgetting, TombstoneRow
 from zerolang.knowledge.formats import checkpoint as checkpoints
 from zerolang.knowledge.formats import delta as deltas
 from zerolang.knowledge.formats.compact import parse
 from zerolang.knowledge.formats.levels import Level, render
 from zerolang.knowledge.formats.model import read_store, write_store
+from zerolang.knowledge.mentions import erase_terms
 from zerolang.knowledge.store import MemoryStore
+from zerolang.knowledge.terms import from_blocked, is_term_kind
 from zerolang.util.errors import ZeroError
 
 FORMAT = "0M-bundle/1"
@@ -140,14 +142,23 @@ def receive(store: MemoryStore, text: str, trusted: Sequence[bytes], name: str =
             )
     tombstones = document["tombstones"]
     assert isinstance(tombstones, list)
+    erased = False
     with store.transaction():
         additions = deltas.parse_delta(content, name).additions if base is not None else parse(content, name)
         applied = 0
         for tombstone in tombstones:
             keys = [(bytes.fromhex(key), kind) for key, kind in tombstone["keys"]]
-            applied += store.backend.add_tombstone_keys(
+            added = store.backend.add_tombstone_keys(
                 bytes.fromhex(tombstone["hash"]), tombstone["created_at"], keys
             )
+            if added and from_blocked(keys):  # a purge's terms: what mentions them here goes too
+                row = TombstoneRow(
+                    bytes.fromhex(tombstone["hash"]), "received", None, tombstone["created_at"], None,
+                    tombstone["created_at"], None,
+                )  # fmt: skip
+                erase_terms(store, row, (), tombstone["created_at"])
+                erased = True
+            applied += added
         write_store(store, additions)
         from zerolang.util.times import format_time, system_clock
 
@@ -155,6 +166,8 @@ def receive(store: MemoryStore, text: str, trusted: Sequence[bytes], name: str =
         store.backend.append_log(
             format_time(system_clock()), "receive", hashlib.sha256(signature_bytes).digest(), detail
         )
+    if erased:
+        store.backend.erase_freed()
     return Received(
         base if isinstance(base, str) else None,
         checkpoints.of_store(store).hash,
@@ -202,7 +215,7 @@ def _tombstone_ok(value: object) -> bool:
     for entry in value["keys"]:
         if not (isinstance(entry, list) and len(entry) == 2 and all(isinstance(x, str) for x in entry)):
             return False
-        if len(entry[0]) != 64 or entry[1] not in ("concept", "fact", "episode"):
+        if len(entry[0]) != 64 or not (entry[1] in ("concept", "fact", "episode") or is_term_kind(entry[1])):
             return False
         try:
             bytes.fromhex(entry[0])

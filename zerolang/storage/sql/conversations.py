@@ -13,7 +13,7 @@ import json
 from collections.abc import Sequence
 from typing import Any, Protocol
 
-from zerolang.experience.forgotten import Forgotten, entry_text, scrub
+from zerolang.experience.forgotten import PURGED, Forgotten, entry_text, scrub
 from zerolang.storage.errors import translating
 from zerolang.storage.sql.database import DatabaseStore, SqlDatabase
 from zerolang.storage.sql.fulltext import Ranked
@@ -117,6 +117,17 @@ class SqlEntryStore(DatabaseStore[EntryText]):
         if not self.db.has_table("exp_forgotten"):
             return []
         rows = self.db.rows("SELECT DISTINCT term, words FROM exp_forgotten ORDER BY term")
+        return [(str(term), int(words)) for term, words in rows]
+
+    def purged_terms(self) -> list[tuple[str, int]]:
+        """The terms purges blocked (`zerolang.experience.forgotten.PURGED`): stored messages leave out
+        what mentions them."""
+        if not self.db.has_table("exp_forgotten"):
+            return []
+        rows = self.db.rows(
+            "SELECT DISTINCT term, words FROM exp_forgotten WHERE tombstone LIKE ? ORDER BY term",
+            (f"%{PURGED}",),
+        )
         return [(str(term), int(words)) for term, words in rows]
 
     def erase_mentioning(self, forgotten: Forgotten) -> int:

@@ -15,6 +15,7 @@ from typing import Any
 
 from zerolang.knowledge import backend
 from zerolang.knowledge.backend import EpisodeRow
+from zerolang.knowledge.terms import Forgotten
 from zerolang.storage.errors import StorageError, translating
 
 Row = tuple[Any, ...]
@@ -129,6 +130,10 @@ class SqlCore(SqlStatements, backend.Lifetime):
 
     def blocked(self, keys: Sequence[bytes]) -> set[bytes]:
         """Which of `keys` a tombstone blocks (`forgetting.Forgetting` implements it)."""
+        raise NotImplementedError
+
+    def blocked_terms(self) -> Forgotten:
+        """The terms the space's purges blocked (`forgetting.Forgetting` implements it)."""
         raise NotImplementedError
 
     def episodes_of(self, facts: Sequence[bytes]) -> list[EpisodeRow]:

@@ -14,7 +14,7 @@ import json
 from collections.abc import Collection, Sequence
 from typing import Protocol
 
-from zerolang.experience.forgotten import Forgotten
+from zerolang.experience.forgotten import PURGED, Forgotten, without_forgotten
 from zerolang.experience.model import Added, CaptureBatch, Experience, Layer
 from zerolang.storage.errors import translating
 from zerolang.storage.sql.core import Row
@@ -76,6 +76,7 @@ class SqlExperienceStore(DatabaseStore[ExperienceText]):
         db = self.db
         turns = experiences = concepts = edges = 0
         with db.transaction():
+            batch, forgotten = without_forgotten(batch, Forgotten.of(self.purged_terms()))
             for turn in batch.turns:
                 turns += db.run(
                     "INSERT INTO exp_turn (id, session, position, key, at) VALUES (?, ?, ?, ?, ?)"
@@ -116,7 +117,7 @@ class SqlExperienceStore(DatabaseStore[ExperienceText]):
                     " ON CONFLICT DO NOTHING",
                     (edge.src, edge.kind.value, edge.dst, edge.weight),
                 )
-        return Added(turns, experiences, concepts, edges)
+        return Added(turns, experiences, concepts, edges, forgotten)
 
     def _index_turn(self, turn: str) -> None:
         """(Re)index a turn's text, all its layers in order, as one full-text document."""
@@ -210,6 +211,17 @@ class SqlExperienceStore(DatabaseStore[ExperienceText]):
                 "SELECT DISTINCT term, words FROM exp_forgotten WHERE tombstone = ? ORDER BY term",
                 (tombstone,),
             )
+        return [(str(term), int(words)) for term, words in rows]
+
+    def purged_terms(self) -> list[tuple[str, int]]:
+        """The terms purges blocked (`zerolang.experience.forgotten.PURGED`): capture stores none of
+        what mentions them."""
+        if not self.db.has_table("exp_forgotten"):
+            return []
+        rows = self.db.rows(
+            "SELECT DISTINCT term, words FROM exp_forgotten WHERE tombstone LIKE ? ORDER BY term",
+            (f"%{PURGED}",),
+        )
         return [(str(term), int(words)) for term, words in rows]
 
     def block_terms(self, tombstone: str, keys: Sequence[tuple[str, int]]) -> None:

@@ -17,6 +17,7 @@ from collections.abc import Sequence
 from zerolang.knowledge import backend
 from zerolang.knowledge.backend import Removed, TombstoneRow
 from zerolang.knowledge.integrity import SEALED, Seal, change
+from zerolang.knowledge.terms import TERM_KIND, Forgotten, from_blocked
 from zerolang.storage.errors import translating
 from zerolang.storage.sql.seals import Seals
 
@@ -221,6 +222,14 @@ class Forgetting(Seals, backend.Forgetting):
             "SELECT key FROM forgotten_keys WHERE space = ?", "key", sorted(set(keys)), [self.space]
         )
         return {bytes(row[0]) for row in rows}
+
+    def blocked_terms(self) -> Forgotten:
+        """The terms the space's purges blocked (`forgotten_keys` of kind `term:N`)."""
+        rows = self.rows(
+            "SELECT key, kind FROM forgotten_keys WHERE space = ? AND kind LIKE ?",
+            [self.space, f"{TERM_KIND}%"],
+        )
+        return Forgotten.of(from_blocked((bytes(key), kind) for key, kind in rows))
 
     def tombstones(self) -> list[TombstoneRow]:
         rows = self.rows(

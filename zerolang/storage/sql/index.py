@@ -21,6 +21,7 @@ from typing import Any
 
 from zerolang.archive.document import parse_hash
 from zerolang.archive.index import REVOKED, IndexQuery, IndexRecord, flags, matches, today_utc
+from zerolang.knowledge.terms import Forgotten
 from zerolang.storage.errors import translating
 from zerolang.storage.sql.core import SqlCore
 
@@ -123,6 +124,31 @@ class SqlIndex:
                 (text, self.space, digest),
             )
             return self.get(digest)
+
+    def forgotten_terms(self) -> Forgotten:
+        """The terms the space's purges erased (`zerolang.archive.archiving` refuses what mentions them)."""
+        read = getattr(self._backend, "blocked_terms", None)
+        found = read() if read is not None else None
+        return found if isinstance(found, Forgotten) else Forgotten()
+
+    def erase(self, forgotten: Forgotten, hashes: Iterable[str] = ()) -> list[str]:
+        """Drop, in every space, the rows of `hashes` and the rows whose summary mentions a forgotten
+        term; the hashes of the rows dropped (sorted)."""
+        wanted = {parse_hash(text) for text in hashes}
+        rows = self._backend.rows("SELECT space, hash, summary FROM memory_index ORDER BY space, hash", ())
+        doomed = [
+            (space, digest)
+            for space, digest, summary in rows
+            if digest in wanted or forgotten.mentions(summary)
+        ]
+        if doomed:
+            with self._backend.transaction():
+                self._backend.run_many("DELETE FROM memory_index WHERE space = ? AND hash = ?", doomed)
+            if self._owner:  # a store of its own: no freed page keeps the summaries (else its owner's purge)
+                erase = getattr(self._backend, "erase_freed", None)
+                if erase is not None:
+                    erase()
+        return sorted({digest for _space, digest in doomed})
 
     def count(self) -> int:
         row = self._backend.one("SELECT count(*) FROM memory_index WHERE space = ?", (self.space,))

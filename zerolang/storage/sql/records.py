@@ -95,8 +95,11 @@ class Records(Seals, backend.Records):
             stored = self._existing("episodes", keys) if "episodes" in filled else set()
             if "pruned_episodes" in filled:
                 stored |= self._existing("pruned_episodes", keys)
-            blocked = self.blocked(merge.relation_keys(records)) if self.any_blocked() else set()
-            forgotten = merge.forgotten_episodes(records, stored, blocked)
+            blocked, forgotten = set(), set()
+            if self.any_blocked():
+                blocked = self.blocked(merge.relation_keys(records))
+                forgotten = merge.mentioning_episodes(records, stored, self.blocked_terms())
+            forgotten |= merge.forgotten_episodes(records, stored, blocked)
             work = merge.pending(records, stored | forgotten)
             work.duplicates -= len(forgotten)
             restated = self._restate(records, stored)

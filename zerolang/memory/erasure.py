@@ -1,0 +1,213 @@
+"""The one registry of every place that holds content, and the purge that visits them all.
+
+`zero memory forget --purge`, `zero memory purge`, `Memory.forget(purge=True)` and
+the MCP `forget` tool (through the API) erase a purged tombstone's terms from each
+place in `PLACES`, in order. The memory itself is purged first, inside the forget's
+transaction (`zerolang.knowledge.forget` and `zerolang.knowledge.mentions`: the
+concepts, facts, episodes, contexts, tiers and fact history that mention a term, and
+the terms' hashes blocked); what this module reaches is everything beside it. A
+place that is not there (no experience database, no archive folder) is skipped.
+
+Every place that keeps text is listed, with how a purge erases it; those that keep
+none say why. A new table or file that holds content must be added here (and to
+`tests/memory/test_erasure.py`, which scans the bytes of every file and table).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any
+
+from zerolang.experience.forgotten import PURGED
+from zerolang.knowledge.mentions import purged_term_keys
+from zerolang.knowledge.terms import Forgotten
+
+if TYPE_CHECKING:
+    from zerolang.archive.store import Archive
+    from zerolang.experience.forgotten import ErasingStore, ForgettingStore
+    from zerolang.knowledge.store import MemoryStore
+
+
+@dataclass(slots=True)
+class Reach:
+    """The open stores a purge reaches; None (or empty) where a place is not there."""
+
+    memory: MemoryStore
+    experiences: ForgettingStore | None = None
+    conversations: ErasingStore | None = None
+    archive: Archive | None = None
+    indexes: tuple[Any, ...] = ()  # summary indexes (`zerolang.storage.sql.index.SqlIndex`)
+
+
+@dataclass(slots=True)
+class Purge:
+    """One purge on its way through the places: what it erases and what it erased so far."""
+
+    reach: Reach
+    tombstone: str
+    at: str
+    keys: list[tuple[str, int]]
+    forgotten: Forgotten
+    documents: set[str] = field(default_factory=set)  # archived documents to erase
+    erased: dict[str, int] = field(default_factory=dict)
+
+
+@dataclass(frozen=True, slots=True)
+class Place:
+    name: str
+    holds: str
+    erase: Callable[[Purge], int]
+
+
+def _nothing(_purge: Purge) -> int:
+    return 0
+
+
+def _experiences(purge: Purge) -> int:
+    store = purge.reach.experiences
+    if store is None:
+        return 0
+    if purge.keys:  # capture stores nothing that mentions them (and recall, convo hide it)
+        store.block_terms(purge.tombstone + PURGED, purge.keys)
+    return store.erase_mentioning(purge.forgotten)
+
+
+def _conversations(purge: Purge) -> int:
+    entries = purge.reach.conversations
+    return 0 if entries is None else entries.erase_mentioning(purge.forgotten)
+
+
+def _summaries(purge: Purge) -> int:
+    dropped: set[str] = set()
+    for index in purge.reach.indexes:
+        erase = getattr(index, "erase", None)
+        if erase is not None:
+            dropped.update(erase(purge.forgotten))
+    purge.documents |= dropped
+    return len(dropped)
+
+
+def _documents(purge: Purge) -> int:
+    archive = purge.reach.archive
+    if archive is None:
+        return 0
+    for digest in archive.hashes():
+        try:
+            body = archive.get(digest).body()
+        except Exception:  # an unreadable copy is `zero archive verify`'s to report
+            continue
+        if purge.forgotten.mentions_any(body):
+            purge.documents.add(digest)
+    erased = archive.erase(sorted(purge.documents), purge.at) if purge.documents else []
+    for index in purge.reach.indexes:  # their summaries go with them, in every space
+        erase = getattr(index, "erase", None)
+        if erase is not None and purge.documents:
+            erase(Forgotten(), sorted(purge.documents))
+    return len(erased)
+
+
+def _freed(purge: Purge) -> int:
+    purge.reach.memory.backend.erase_freed()
+    return 0
+
+
+PLACES: tuple[Place, ...] = (
+    Place(
+        "memory",
+        "concepts and aliases, facts, episodes (live and pruned), contexts, working and semantic tiers,"
+        " fact history (fact_periods, fact_events), declarations, tombstones' targets and payloads:"
+        " purged inside the forget's transaction (zerolang.knowledge.mentions)",
+        _nothing,
+    ),
+    Place(
+        "event log",
+        "space_log: hashes and counts only, never labels; fact_events of erased facts go with them",
+        _nothing,
+    ),
+    Place(
+        "MCP graph log",
+        "the contexts of source mcp:knowledge-graph (each operation's kg_op metadata):"
+        " purged with the memory's contexts",
+        _nothing,
+    ),
+    Place(
+        "experiences",
+        "experiences, their concepts and the full-text index; the terms' hashes block what capture"
+        " adds later",
+        _experiences,
+    ),
+    Place("conversations", "conversation entries (zero convo), messages that mention a term", _conversations),
+    Place(
+        "archive summaries",
+        "memory_index rows whose summary mentions a term, in every space (their documents go too)",
+        _summaries,
+    ),
+    Place(
+        "archived documents",
+        "documents that mention a term, in every tier (a cold bundle is rewritten): each hash"
+        " stays as a tombstone, `zero archive get` says erased",
+        _documents,
+    ),
+    Place("caches", "parser tables only (zerolang.util.cache): no content", _nothing),
+    Place(
+        "freed storage",
+        "the memory's file: deleted rows' pages zeroed, VACUUM, WAL checkpoint (PostgreSQL: VACUUM)",
+        _freed,
+    ),
+)
+
+
+def erase_everywhere(reach: Reach, tombstone: str, at: str, terms: Iterable[str] = ()) -> dict[str, int]:
+    """Visit every place with a purged tombstone's terms (those the memory recorded under it, and
+    `terms`): what each erased, by place name (places that erased nothing left out)."""
+    from zerolang.knowledge.terms import term_keys
+
+    keys = sorted({*purged_term_keys(reach.memory, bytes.fromhex(tombstone)), *term_keys(terms)})
+    purge = Purge(reach, tombstone, at, keys, Forgotten.of(keys))
+    for place in PLACES:
+        count = place.erase(purge)
+        if count:
+            purge.erased[place.name] = count
+    return purge.erased
+
+
+_UNITS = {
+    "experiences": ("experience record", "experience records"),
+    "conversations": ("conversation entry", "conversation entries"),
+    "archive summaries": ("archive summary", "archive summaries"),
+    "archived documents": ("archived document", "archived documents"),
+}
+
+
+def describe(erased: dict[str, int]) -> str:
+    """`erased: 3 experience records, 1 archived document` (empty when nothing was)."""
+    if not erased:
+        return ""
+    parts = []
+    for name, count in erased.items():
+        one, many = _UNITS.get(name, (name, name))
+        parts.append(f"{count} {one if count == 1 else many}")
+    return "erased: " + ", ".join(parts)
+
+
+def carry_purges(memory: MemoryStore, experiences: ForgettingStore) -> int:
+    """Block in the experience store every term the memory's purges blocked that it does not block
+    yet (a database made, or not reached, at purge time): capture, conversations and recall then
+    keep out what mentions them. How many terms were added."""
+    from zerolang.knowledge.terms import from_blocked
+
+    owners: dict[bytes, list[tuple[bytes, str]]] = {}
+    for key, kind, owner in memory.backend.forgotten_keys():
+        owners.setdefault(owner, []).append((key, kind))
+    added = 0
+    for owner, rows in sorted(owners.items()):
+        keys = from_blocked(rows)
+        if not keys:
+            continue
+        known = set(experiences.forgotten_terms(owner.hex() + PURGED))
+        missing = [key for key in keys if key not in known]
+        if missing:
+            experiences.block_terms(owner.hex() + PURGED, missing)
+            added += len(missing)
+    return added
