@@ -261,8 +261,9 @@ class MemoryStore:
             verify_record(record)
         return self.apply([record])
 
-    def apply(self, records: Sequence[MemoryRecord]) -> InsertResult:
-        """Apply records by the merge rules, then the temporal rules to what was new (one transaction)."""
+    def apply(self, records: Sequence[MemoryRecord], *, log: bool = True) -> InsertResult:
+        """Apply records by the merge rules, then the temporal rules to what was new (one transaction);
+        `log`: append the batch to the space's log (a copy carries the source's log instead)."""
         from zerolang.knowledge import temporal
 
         single = self.single_valued
@@ -281,7 +282,7 @@ class MemoryStore:
             if watch:
                 fresh = set(self.backend.episode_confidences(watch)) - before
                 temporal.after_insert(self.backend, temporal.fresh_with_context(records, fresh), single)
-            if result.new_episodes or result.restated:
+            if log and (result.new_episodes or result.restated):
                 _log_batch(self.backend, records, result)
             return result
 
@@ -292,8 +293,10 @@ class MemoryStore:
         batch_size: int = DEFAULT_BATCH_SIZE,
         progress: Callable[[Progress], None] | None = None,
         verify: bool = True,
+        log: bool = True,
     ) -> InsertResult:
-        """Apply records in order, one transaction per `batch_size` records (`verify`: as `insert_record`).
+        """Apply records in order, one transaction per `batch_size` records (`verify`: as `insert_record`,
+        `log`: as `apply`).
 
         A batch is applied as one transaction (the fast path); if it fails, it
         is rolled back and replayed record by record, each atomic, so the
@@ -305,7 +308,7 @@ class MemoryStore:
         from zerolang.knowledge.compiler import gc_paused
 
         with gc_paused():  # records and rows hold no cycles: no full collections over a growing heap
-            totals = self._insert_batches(records, batch_size, progress, verify)
+            totals = self._insert_batches(records, batch_size, progress, verify, log)
         if totals.new_episodes >= STATISTICS_FROM:  # a bulk load: plans fit for the tables it grew
             self.backend.refresh_statistics(totals.new_episodes)
         return totals
@@ -316,6 +319,7 @@ class MemoryStore:
         batch_size: int,
         progress: Callable[[Progress], None] | None,
         verify: bool,
+        log: bool,
     ) -> InsertResult:
         totals = InsertResult()
         done = 0
@@ -327,7 +331,7 @@ class MemoryStore:
                 if verify:
                     verify_record(record)
             if batch:
-                totals += self._commit_batch(batch, done, totals, progress)
+                totals += self._commit_batch(batch, done, totals, progress, log)
                 done += len(batch)
                 if progress is not None:
                     progress(Progress(done, done, totals))
@@ -342,10 +346,11 @@ class MemoryStore:
         done: int,
         totals: InsertResult,
         progress: Callable[[Progress], None] | None,
+        log: bool,
     ) -> InsertResult:
         try:
             with self.backend.transaction():
-                result = self.apply(batch)
+                result = self.apply(batch, log=log)
                 if progress is not None:
                     progress(Progress(done + len(batch), done, totals + result))
             return result
@@ -353,7 +358,7 @@ class MemoryStore:
             pass
         result = InsertResult()
         for record in batch:  # find the culprit; keep the records before it
-            result += self.apply([record])
+            result += self.apply([record], log=log)
         return result
 
     # ---- reading ----------------------------------------------------------------------------
