@@ -177,12 +177,39 @@ def search(
     with _store(db, create=False) as store:
         hits = _memory(store, agent).search(text, limit)
     if as_json:
-        _print([{"key": hit.key, "score": hit.score, "turn": hit.turn} for hit in hits])
+        _print(
+            [{"key": hit.key, "score": hit.score, "matched": hit.matched, "turn": hit.turn} for hit in hits]
+        )
         return
+    from zerolang.cli.output import escaped
+    from zerolang.experience.words import terms
+
+    wanted = terms(text)
     for hit in hits:
-        said = [m for m in hit.turn.get("messages", []) if m.get("content") and m.get("role") != "system"]
-        first = said[0]["content"] if said else ""
-        typer.echo(f"{hit.key}  {hit.score:.3f}  {' '.join(first.split())[:80]}")
+        message = hit.message or {}
+        said = excerpt(str(message.get("content") or ""), wanted)
+        role = f"{escaped(str(message.get('role')))}: " if message else ""
+        typer.echo(f"{hit.key}  {hit.score:.3f}  {role}{escaped(said)}")
+
+
+EXCERPT = 160  # characters of a matched message a search line shows
+
+
+def excerpt(content: str, wanted: list[str], width: int = EXCERPT) -> str:
+    """The message on one line (its whitespace collapsed); when longer than `width`, the part
+    around its first word the query matched, `…` marking what was cut."""
+    text = " ".join(content.split())
+    if len(text) <= width:
+        return text
+    low = text.lower()
+    starts = [at for term in wanted if (at := low.find(term[:5])) >= 0]
+    first = min(starts, default=0)
+    begin = max(0, min(first - width // 4, len(text) - width))
+    if begin > 0:
+        space = text.find(" ", begin)
+        begin = space + 1 if 0 <= space < first else begin
+    part = text[begin : begin + width]
+    return ("…" if begin > 0 else "") + part + ("…" if begin + width < len(text) else "")
 
 
 @_command("cleanup")
