@@ -231,3 +231,24 @@ def test_zero_convo_search_prints_the_matching_message_escaped(tmp_path: Path) -
     assert "\x1b" not in found.stdout and line.endswith("…")
     as_json = json.loads(zero("convo", "search", "coder", "secret handshake", "--db", db, "--json").stdout)
     assert as_json[0]["matched"] == 2
+
+
+@pytest.mark.parametrize("ttl", ["0", "-1", "0.0", "nan", "inf", "-inf"])
+def test_a_ttl_that_is_not_above_zero_is_refused_in_one_line(tmp_path: Path, ttl: str) -> None:
+    """`--ttl 0` would store entries already expired: refused before anything is opened."""
+    path = tmp_path / "history.json"
+    path.write_text(json.dumps([{"role": "user", "content": "hello"}]))
+    db = tmp_path / "c.db"
+    refused = zero("convo", "store", "coder", str(path), "--db", str(db), f"--ttl={ttl}")
+    assert refused.returncode == 1, refused.stdout
+    assert refused.stderr.startswith("error: --ttl: ") and refused.stderr.count("\n") == 1
+    assert not db.exists()
+    with pytest.raises(ZeroError, match="ttl"):
+        ConversationMemory(SqliteEntryStore(":memory:"), "coder", ttl=float(ttl))
+
+
+def test_a_ttl_above_zero_is_taken(tmp_path: Path) -> None:
+    path = tmp_path / "history.json"
+    path.write_text(json.dumps([{"role": "user", "content": "hello"}]))
+    stored = zero("convo", "store", "coder", str(path), "--db", str(tmp_path / "c.db"), "--ttl", "3600")
+    assert stored.returncode == 0, stored.stderr

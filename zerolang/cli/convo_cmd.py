@@ -17,7 +17,7 @@ from typing import TYPE_CHECKING, Annotated, ParamSpec
 import typer
 
 from zerolang.cli.errors import reports_errors
-from zerolang.cli.typer_options import ExperienceDbOption, JsonOption
+from zerolang.cli.typer_options import ExperienceDbOption, JsonOption, TtlOption
 
 if TYPE_CHECKING:
     from zerolang.convo.memory import ConversationMemory
@@ -98,18 +98,18 @@ def store_turn(
     output_tokens: Annotated[
         int | None, typer.Option("--output-tokens", min=0, help="Default: counted.")
     ] = None,
-    ttl: Annotated[
-        float | None, typer.Option("--ttl", min=0, metavar="SECONDS", help="Expire after.")
-    ] = None,
+    ttl: TtlOption = None,
     max_messages: MaxMessages = 100,
     max_tokens: MaxTokens = None,
     db: ExperienceDbOption = None,
     as_json: JsonOption = False,
 ) -> None:
     """Store a finished turn: the (pruned) history and the turn's metadata."""
+    from zerolang.convo.memory import check_ttl
     from zerolang.convo.model import ChatMessage
     from zerolang.util.errors import ZeroError
 
+    check_ttl(ttl, "--ttl")  # before anything is read or opened
     try:
         raw = json.loads(file.read_text(encoding="utf-8"))
     except FileNotFoundError:

@@ -36,6 +36,7 @@ from zerolang.convo.model import (
 from zerolang.convo.store import EntryStore
 from zerolang.experience.forgotten import Forgotten, entry_text, forgotten, scrub
 from zerolang.experience.words import terms, words
+from zerolang.util.errors import ZeroError
 
 
 @dataclass(frozen=True, slots=True)
@@ -70,7 +71,7 @@ class ConversationMemory:
         self.agent = check_agent(agent)
         self.max_messages = max_messages
         self.max_tokens = max_tokens
-        self.ttl = ttl
+        self.ttl = check_ttl(ttl)
         self.clock = clock
 
     def _expiry(self) -> float | None:
@@ -177,6 +178,20 @@ class ConversationMemory:
     def forget(self) -> int:
         """Delete everything stored for this agent (asked for explicitly)."""
         return self.store.delete(agent_prefix(self.agent))
+
+
+def check_ttl(seconds: float | None, name: str = "ttl") -> float | None:
+    """How long entries live: a finite number of seconds above 0 (0 would store them expired), or
+    None (for ever); anything else is a ZeroError naming `name`."""
+    import math
+
+    if seconds is None:
+        return None
+    if isinstance(seconds, bool) or not isinstance(seconds, int | float) or not math.isfinite(seconds):
+        raise ZeroError(f"{name}: not a number of seconds: {seconds!r}")
+    if seconds <= 0:
+        raise ZeroError(f"{name}: entries must live more than 0 seconds, not {seconds:g}")
+    return seconds
 
 
 def _still_matches(entry: dict[str, Any], query: str) -> bool:
