@@ -16,7 +16,8 @@ it is, so compacting the result again changes nothing; the same range compacted 
 same document, hash and block (the document's `created_at` is the newest message's `at` when
 messages carry one). `expand` puts the archived messages back in place of each block the policy
 lets the caller read; the conversation's bytes (`to_jsonl`: one canonical JSON message per line)
-are then exactly what they were before compaction.
+are then exactly what `to_jsonl` gave before compaction: the input's canonical form, which is
+the input's own bytes only when it was written so (docs/archive.md says what changes).
 """
 
 from __future__ import annotations
