@@ -68,7 +68,9 @@ class Conversation:
     @classmethod
     def from_jsonl(cls, data: bytes | str, *, channel: str, session: str) -> Conversation:
         text = data.decode("utf-8") if isinstance(data, bytes) else data
-        lines = [(number, line) for number, line in enumerate(text.splitlines(), 1) if line.strip()]
+        # Lines end at "\n" only (a "\r" before it is JSON whitespace): `splitlines` would also cut
+        # at U+0085, U+2028 and other characters a canonical JSON string holds as they are.
+        lines = [(number, line) for number, line in enumerate(text.split("\n"), 1) if line.strip(" \t\r")]
         return cls(channel, session, tuple(loads_strict(line, f"line {number}") for number, line in lines))
 
 
