@@ -132,10 +132,10 @@ def test_expanding_refuses_what_the_policy_refuses(parts: tuple[Archive, MemoryI
     compacted = compact(chat(), 0, 4, archive=archive, index=index, consent_scope="team").conversation
     result = expand(compacted, gate, ALICE)
     assert result.conversation == compacted
-    assert [rule for _, rule in result.refused] == ["consent.use"]
+    assert [rule for _, rule in result.refused] == ["hash.unknown"]  # told as of a hash never archived
     personal = compact(chat(), 0, 4, archive=archive, index=index, consent_scope="personal").conversation
     bob = expand(personal, gate, Caller("dm:bob"))
-    assert [rule for _, rule in bob.refused] == ["channel.boundary"]
+    assert [rule for _, rule in bob.refused] == ["hash.unknown"]
     assert bob.conversation == personal  # the block stays; nothing of the range comes back
 
 
@@ -382,3 +382,11 @@ def test_expand_on_the_command_line_writes_the_canonical_form(tmp_path: Path) ->
     refused = zero("compact", str(source), *common, "--keep-last", "0")
     assert refused.returncode == 1 and refused.stderr.decode().count("\n") == 1
     assert b"not UTF-8" in refused.stderr
+
+
+@pytest.mark.parametrize("character", ["\x85", "\u2028", "\u2029"])
+def test_a_message_holding_a_line_separator_reads_back(character: str) -> None:
+    """Canonical JSON holds these as they are: a line of JSON Lines ends at LF only."""
+    original = Conversation("dm:alice", "s", ({"role": "user", "content": f"a{character}b"},))
+    assert character.encode() in original.to_jsonl()
+    assert Conversation.from_jsonl(original.to_jsonl(), channel="dm:alice", session="s") == original
