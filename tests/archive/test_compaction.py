@@ -132,10 +132,10 @@ def test_expanding_refuses_what_the_policy_refuses(parts: tuple[Archive, MemoryI
     compacted = compact(chat(), 0, 4, archive=archive, index=index, consent_scope="team").conversation
     result = expand(compacted, gate, ALICE)
     assert result.conversation == compacted
-    assert [rule for _, rule in result.refused] == ["consent.use"]
+    assert [rule for _, rule in result.refused] == ["hash.unknown"]  # told as of a hash never archived
     personal = compact(chat(), 0, 4, archive=archive, index=index, consent_scope="personal").conversation
     bob = expand(personal, gate, Caller("dm:bob"))
-    assert [rule for _, rule in bob.refused] == ["channel.boundary"]
+    assert [rule for _, rule in bob.refused] == ["hash.unknown"]
     assert bob.conversation == personal  # the block stays; nothing of the range comes back
 
 
@@ -253,3 +253,140 @@ def test_the_extractive_summary_only_quotes_the_conversation(contents: list[str]
         return
     pieces = summary.removeprefix("user: ").split(" user: ")
     assert all(piece and piece in spoken for piece in pieces)
+
+
+# ---- what expand gives back: the canonical form of the input, byte for byte ----------------------
+
+ascii_keys = st.text(alphabet="abcdefghijklmnopqrstuvwxyz_", min_size=1, max_size=6).filter(
+    lambda key: key not in ("role", "content", "kind", "hash")
+)
+message_values = st.one_of(texts, st.integers(-(2**53) + 1, 2**53 - 1), st.booleans(), st.none())
+
+
+@st.composite
+def written_conversations(draw: st.DrawFn) -> tuple[bytes, list[dict[str, object]]]:
+    """A conversation file as a person or a tool may write it: any key order, spacing, escapes, CRLF
+    or LF line ends, blank lines, with or without a final line end; and its messages."""
+    import json
+    import random
+
+    messages = draw(
+        st.lists(
+            st.fixed_dictionaries(
+                {"role": st.sampled_from(["user", "assistant", "tool"]), "content": texts},
+                optional={"at": st.just("2026-11-20T10:00:00Z")},
+            ).flatmap(
+                lambda fixed: st.dictionaries(ascii_keys, message_values, max_size=2).map(fixed.__or__)
+            ),
+            min_size=1,
+            max_size=6,
+        )
+    )
+    shuffle = random.Random(draw(st.integers(0, 2**32)))
+    ends = draw(
+        st.lists(
+            st.sampled_from(["\n", "\r\n", " \n", "\t\r\n"]), min_size=len(messages), max_size=len(messages)
+        )
+    )
+    lines = []
+    for message, end in zip(messages, ends, strict=True):
+        keys = list(message)
+        shuffle.shuffle(keys)
+        spaced = draw(st.booleans())
+        text = json.dumps(
+            {key: message[key] for key in keys},
+            ensure_ascii=draw(st.booleans()),
+            separators=(", ", ": ") if spaced else (",", ":"),
+        )
+        blank = draw(st.sampled_from(["", "\n", "\r\n", "   \n"]))
+        lines.append(blank + text + end)
+    data = "".join(lines)
+    if draw(st.booleans()):
+        data = data.rstrip("\r\n\t ")  # no final line end
+    return data.encode("utf-8"), messages
+
+
+def canonical_lines(messages: list[dict[str, object]]) -> bytes:
+    """RFC 8785 for these messages (ASCII keys, strings, safe integers, booleans, null): sorted keys, no
+    spaces, non-ASCII as itself, one message a line, each line ending in LF."""
+    import json
+
+    return b"".join(
+        json.dumps(message, sort_keys=True, separators=(",", ":"), ensure_ascii=False).encode() + b"\n"
+        for message in messages
+    )
+
+
+@settings(max_examples=scaled(60), deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(written_conversations(), st.data())
+def test_expand_gives_back_the_canonical_form_of_what_was_compacted(
+    parts: tuple[Archive, MemoryIndex, Gate],
+    written: tuple[bytes, list[dict[str, object]]],
+    data: st.DataObject,
+) -> None:
+    """Whatever the input's spelling, compact then expand writes each message's canonical JSON on a line
+    of its own (docs/archive.md says so): the messages exactly, the input's bytes exactly when it was
+    in that form already (as everything `compact` writes is)."""
+    archive, index, gate = parts
+    raw, messages = written
+    conversation = Conversation.from_jsonl(raw, channel="dm:alice", session="s")
+    start = data.draw(st.integers(0, len(messages)))
+    end = data.draw(st.integers(start, len(messages)))
+    compacted = compact(
+        conversation, start, end, archive=archive, index=index, consent_scope="personal"
+    ).conversation
+    back = expand(Conversation.from_jsonl(compacted.to_jsonl(), channel="-", session="-"), gate, ALICE)
+    assert back.conversation.to_jsonl() == canonical_lines(messages)
+    assert list(back.conversation.messages) == messages
+    again = Conversation.from_jsonl(canonical_lines(messages), channel="dm:alice", session="s")
+    assert again.to_jsonl() == canonical_lines(messages)  # canonical in, the same bytes out
+
+
+def test_expand_on_the_command_line_writes_the_canonical_form(tmp_path: Path) -> None:
+    import json
+    import subprocess
+    import sys
+
+    policy = tmp_path / "policy.toml"
+    policy.write_text(
+        'version = 1\n[scopes.personal]\nuses = ["summary", "full"]\n'
+        '[channels."dm:alice"]\nreads = ["dm:alice"]\nclearance = 5\n'
+    )
+    written = (
+        b'{ "content": "caf\\u00e9  ", "role": "user" }\r\n\r\n{"role":"assistant","content":"ok","n":1.0}'
+    )
+    source = tmp_path / "chat.jsonl"
+    source.write_bytes(written)
+    where = ["--root", str(tmp_path / "archive"), "--db", str(tmp_path / "index.db")]
+
+    def zero(*arguments: str) -> subprocess.CompletedProcess[bytes]:
+        return subprocess.run(
+            [sys.executable, "-m", "zerolang", "archive", *arguments, *where], capture_output=True
+        )
+
+    common = ["--channel", "dm:alice", "--session", "s", "--scope", "personal"]
+    compacted = tmp_path / "compact.jsonl"
+    done = zero("compact", str(source), *common, "--keep-last", "0", "-o", str(compacted))
+    assert done.returncode == 0, done.stderr
+    back = tmp_path / "back.jsonl"
+    done = zero("expand", str(compacted), "--as", "dm:alice", "--policy", str(policy), "-o", str(back))
+    assert done.returncode == 0, done.stderr
+    assert (
+        back.read_bytes()
+        == '{"content":"café  ","role":"user"}\n{"content":"ok","n":1,"role":"assistant"}\n'.encode()
+    )
+    assert [json.loads(line) for line in back.read_bytes().splitlines()] == [
+        json.loads(line) for line in written.splitlines() if line.strip()
+    ]
+    source.write_bytes(b'{"role":"user","content":"caf\xe9"}\n')  # not UTF-8: refused, in one line
+    refused = zero("compact", str(source), *common, "--keep-last", "0")
+    assert refused.returncode == 1 and refused.stderr.decode().count("\n") == 1
+    assert b"not UTF-8" in refused.stderr
+
+
+@pytest.mark.parametrize("character", ["\x85", "\u2028", "\u2029"])
+def test_a_message_holding_a_line_separator_reads_back(character: str) -> None:
+    """Canonical JSON holds these as they are: a line of JSON Lines ends at LF only."""
+    original = Conversation("dm:alice", "s", ({"role": "user", "content": f"a{character}b"},))
+    assert character.encode() in original.to_jsonl()
+    assert Conversation.from_jsonl(original.to_jsonl(), channel="dm:alice", session="s") == original

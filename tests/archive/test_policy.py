@@ -13,7 +13,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from zerolang.archive import Archive, MemoryDocument, make_document
-from zerolang.archive.gate import Gate, Refused
+from zerolang.archive.gate import Gate, Refused, subject_of
 from zerolang.archive.index import IndexRecord, MemoryIndex
 from zerolang.archive.policy import (
     Caller,
@@ -151,11 +151,22 @@ def test_allowed_gets_return_the_verified_document_and_count_the_access(
 def test_each_refusal_names_its_rule(
     world: tuple[Gate, dict[str, str]], caller: Caller, name: str, rule: str
 ) -> None:
+    """`decide` names the rule; `get` tells the caller only what it would tell of a hash never archived
+    (an undeclared caller, that its channel is not in the policy), naming no consent scope."""
     gate, hashes = world
+    record = gate.index.get(hashes[name])
+    assert record is not None
+    assert decide(gate.policy, caller, Use.FULL, subject_of(record)).rule == rule
+    told = "caller.channel" if rule == "caller.channel" else "hash.unknown"
     refused = refusal(gate, caller, hashes[name])
-    assert refused.rule == rule
-    assert refused.message.startswith(f"refused by {rule}: ")
-    assert gate.check(caller, hashes[name]).rule == rule
+    assert refused.rule == told and gate.check(caller, hashes[name]).rule == told
+    absent = refusal(gate, caller, "c" * 64)
+    assert (absent.rule, absent.message.replace("c" * 64, "H")) == (
+        refused.rule,
+        refused.message.replace(hashes[name], "H"),
+    )
+    for scope in ("personal", "team", "old-project", "secret-unknown"):
+        assert scope not in refused.message
 
 
 @pytest.mark.parametrize(

@@ -190,3 +190,65 @@ def test_zero_convo_end_to_end(tmp_path: Path) -> None:
     path.write_text("[{")
     broken = zero("convo", "store", "coder", str(path), "--db", db)
     assert broken.returncode == 1 and f"{path}:1:" in broken.stderr and "Traceback" not in broken.stderr
+
+
+def test_search_shows_the_message_that_matched(store: EntryStore) -> None:
+    """The hit names the message holding most of the query's words, whichever its place and role."""
+    memory = ConversationMemory(store, "a")
+    memory.store_turn(
+        [
+            ChatMessage("system", "You are terse."),
+            ChatMessage("user", "how do I fix the boiler?"),
+            ChatMessage("assistant", "Bleed the radiators, then check the boiler pressure gauge."),
+            ChatMessage("user", "thanks"),
+        ]
+    )
+    (hit,) = memory.search("boiler pressure")
+    assert hit.message == {"role": "assistant", "content": hit.turn["messages"][2]["content"]}
+    assert memory.search("fix")[0].matched == 1
+    assert memory.search("terse")[0].message["role"] == "system"  # type: ignore[index]
+
+
+def test_zero_convo_search_prints_the_matching_message_escaped(tmp_path: Path) -> None:
+    db = str(tmp_path / "c.db")
+    long = "padding words " * 30 + "the secret handshake is \x1b[31mred\x1b[0m\nand blue " + "tail " * 40
+    path = tmp_path / "history.json"
+    path.write_text(
+        json.dumps(
+            [
+                {"role": "user", "content": "what is the handshake?"},
+                {"role": "assistant", "content": "nothing about it here"},
+                {"role": "user", "content": long},
+            ]
+        )
+    )
+    assert zero("convo", "store", "coder", str(path), "--db", db).returncode == 0
+    found = zero("convo", "search", "coder", "secret handshake", "--db", db)
+    assert found.returncode == 0, found.stderr
+    (line,) = found.stdout.splitlines()
+    assert line.startswith("agent:coder:turn:1  ")
+    assert "  user: …" in line and "the secret handshake is \\x1b[31mred\\x1b[0m and blue" in line
+    assert "\x1b" not in found.stdout and line.endswith("…")
+    as_json = json.loads(zero("convo", "search", "coder", "secret handshake", "--db", db, "--json").stdout)
+    assert as_json[0]["matched"] == 2
+
+
+@pytest.mark.parametrize("ttl", ["0", "-1", "0.0", "nan", "inf", "-inf"])
+def test_a_ttl_that_is_not_above_zero_is_refused_in_one_line(tmp_path: Path, ttl: str) -> None:
+    """`--ttl 0` would store entries already expired: refused before anything is opened."""
+    path = tmp_path / "history.json"
+    path.write_text(json.dumps([{"role": "user", "content": "hello"}]))
+    db = tmp_path / "c.db"
+    refused = zero("convo", "store", "coder", str(path), "--db", str(db), f"--ttl={ttl}")
+    assert refused.returncode == 1, refused.stdout
+    assert refused.stderr.startswith("error: --ttl: ") and refused.stderr.count("\n") == 1
+    assert not db.exists()
+    with pytest.raises(ZeroError, match="ttl"):
+        ConversationMemory(SqliteEntryStore(":memory:"), "coder", ttl=float(ttl))
+
+
+def test_a_ttl_above_zero_is_taken(tmp_path: Path) -> None:
+    path = tmp_path / "history.json"
+    path.write_text(json.dumps([{"role": "user", "content": "hello"}]))
+    stored = zero("convo", "store", "coder", str(path), "--db", str(tmp_path / "c.db"), "--ttl", "3600")
+    assert stored.returncode == 0, stored.stderr

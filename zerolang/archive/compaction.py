@@ -16,7 +16,8 @@ it is, so compacting the result again changes nothing; the same range compacted 
 same document, hash and block (the document's `created_at` is the newest message's `at` when
 messages carry one). `expand` puts the archived messages back in place of each block the policy
 lets the caller read; the conversation's bytes (`to_jsonl`: one canonical JSON message per line)
-are then exactly what they were before compaction.
+are then exactly what `to_jsonl` gave before compaction: the input's canonical form, which is
+the input's own bytes only when it was written so (docs/archive.md says what changes).
 """
 
 from __future__ import annotations
@@ -67,7 +68,9 @@ class Conversation:
     @classmethod
     def from_jsonl(cls, data: bytes | str, *, channel: str, session: str) -> Conversation:
         text = data.decode("utf-8") if isinstance(data, bytes) else data
-        lines = [(number, line) for number, line in enumerate(text.splitlines(), 1) if line.strip()]
+        # Lines end at "\n" only (a "\r" before it is JSON whitespace): `splitlines` would also cut
+        # at U+0085, U+2028 and other characters a canonical JSON string holds as they are.
+        lines = [(number, line) for number, line in enumerate(text.split("\n"), 1) if line.strip(" \t\r")]
         return cls(channel, session, tuple(loads_strict(line, f"line {number}") for number, line in lines))
 
 

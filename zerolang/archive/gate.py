@@ -7,16 +7,19 @@ that appear only in a full text finds nothing. Every result passed `decide(..., 
 `Gate.get` is the one way to a full document. In order, a refusal names one of:
 
     hash.format       not a full SHA-256 (a prefix, a path like "../../etc/passwd", another algorithm)
-    hash.unknown      no index row for the hash: without one the policy cannot decide, so no
-    (policy rules)    caller.channel ... privacy.clearance, decided on the index row (policy.py)
+    caller.channel    the caller's channel is not in the policy (asked before the index is read)
+    hash.unknown      no index row for the hash, or one the policy does not release to this
+                      caller (any of its rules, consent.scope ... privacy.clearance, decided on the
+                      index row: policy.py): told alike, in the same words
     archive.missing   the archive does not hold the document
     archive.corrupt   no stored copy hashes right
     archive.mismatch  the document's own scope or source channel differs from its index row
                       (a forged or stale row, which may have fooled the policy check)
 
-A refusal is an exception carrying the rule; its message holds no document text. Naming the rule
-does tell a caller whether a hash is indexed; only someone who already holds the full 64-digit
-hash (which cannot be guessed) learns that.
+A refusal is an exception carrying the rule; its message holds no document text, and nothing of
+a document the caller may not read: an undeclared or refused caller gets the same answer whether
+or not the hash is indexed, and no refusal names a consent scope. (`policy.decide` still names the
+rule that refuses, for code that holds the policy and the index row.)
 """
 
 from __future__ import annotations
@@ -113,10 +116,12 @@ class Gate:
             digest = parse_hash(hash_text)
         except ZeroError as error:
             return Decision.refuse("hash.format", error.message)
+        if clearance_of(self.policy, caller) is None:  # before the index: nothing of the hash is told
+            return Decision.refuse("caller.channel", f"the channel {caller.channel!r} is not in the policy")
         record = self.index.get(digest)
-        if record is None:
-            return Decision.refuse("hash.unknown", f"no index entry for {digest}")
-        return decide(self.policy, caller, use, subject_of(record))
+        if record is None or not decide(self.policy, caller, use, subject_of(record)).allowed:
+            return _unknown(digest)
+        return Decision.allow()
 
     def get(self, caller: Caller, hash_text: str) -> MemoryDocument:
         """The full document, verified, if the policy allows it; otherwise Refused naming the rule."""
@@ -132,11 +137,18 @@ class Gate:
             raise Refused("archive.corrupt", f"no stored copy of {digest} verifies") from None
         record = self.index.get(digest)
         if record is None:  # deleted while we read
-            raise Refused("hash.unknown", f"no index entry for {digest}")
+            unknown = _unknown(digest)
+            raise Refused(unknown.rule or "hash.unknown", unknown.reason)
         if document.consent_scope != record.consent_scope or document.channel != record.source_channel:
             raise Refused("archive.mismatch", f"the index entry of {digest} does not describe its document")
         self.index.touch(digest, self.clock())
         return document
+
+
+def _unknown(digest: str) -> Decision:
+    """What a caller is told of a hash with no index row, and of one the policy does not release to
+    it: the same words (which say nothing of the row, its scope or the rule that refused)."""
+    return Decision.refuse("hash.unknown", f"no document {digest} that this caller may read")
 
 
 def _summary(record: IndexRecord, today: date) -> Summary:

@@ -17,7 +17,7 @@ from typing import TYPE_CHECKING, Annotated, ParamSpec
 import typer
 
 from zerolang.cli.errors import reports_errors
-from zerolang.cli.typer_options import ExperienceDbOption, JsonOption
+from zerolang.cli.typer_options import ExperienceDbOption, JsonOption, TtlOption
 
 if TYPE_CHECKING:
     from zerolang.convo.memory import ConversationMemory
@@ -100,18 +100,18 @@ def store_turn(
     output_tokens: Annotated[
         int | None, typer.Option("--output-tokens", min=0, help="Default: counted.")
     ] = None,
-    ttl: Annotated[
-        float | None, typer.Option("--ttl", min=0, metavar="SECONDS", help="Expire after.")
-    ] = None,
+    ttl: TtlOption = None,
     max_messages: MaxMessages = 100,
     max_tokens: MaxTokens = None,
     db: ExperienceDbOption = None,
     as_json: JsonOption = False,
 ) -> None:
     """Store a finished turn: the (pruned) history and the turn's metadata."""
+    from zerolang.convo.memory import check_ttl
     from zerolang.convo.model import ChatMessage
     from zerolang.util.errors import ZeroError
 
+    check_ttl(ttl, "--ttl")  # before anything is read or opened
     try:
         raw = json.loads(file.read_text(encoding="utf-8"))
     except FileNotFoundError:
@@ -179,12 +179,39 @@ def search(
     with _store(db, create=False) as store:
         hits = _memory(store, agent).search(text, limit)
     if as_json:
-        _print([{"key": hit.key, "score": hit.score, "turn": hit.turn} for hit in hits])
+        _print(
+            [{"key": hit.key, "score": hit.score, "matched": hit.matched, "turn": hit.turn} for hit in hits]
+        )
         return
+    from zerolang.cli.output import escaped
+    from zerolang.experience.words import terms
+
+    wanted = terms(text)
     for hit in hits:
-        said = [m for m in hit.turn.get("messages", []) if m.get("content") and m.get("role") != "system"]
-        first = said[0]["content"] if said else ""
-        typer.echo(f"{hit.key}  {hit.score:.3f}  {' '.join(first.split())[:80]}")
+        message = hit.message or {}
+        said = excerpt(str(message.get("content") or ""), wanted)
+        role = f"{escaped(str(message.get('role')))}: " if message else ""
+        typer.echo(f"{hit.key}  {hit.score:.3f}  {role}{escaped(said)}")
+
+
+EXCERPT = 160  # characters of a matched message a search line shows
+
+
+def excerpt(content: str, wanted: list[str], width: int = EXCERPT) -> str:
+    """The message on one line (its whitespace collapsed); when longer than `width`, the part
+    around its first word the query matched, `…` marking what was cut."""
+    text = " ".join(content.split())
+    if len(text) <= width:
+        return text
+    low = text.lower()
+    starts = [at for term in wanted if (at := low.find(term[:5])) >= 0]
+    first = min(starts, default=0)
+    begin = max(0, min(first - width // 4, len(text) - width))
+    if begin > 0:
+        space = text.find(" ", begin)
+        begin = space + 1 if 0 <= space < first else begin
+    part = text[begin : begin + width]
+    return ("…" if begin > 0 else "") + part + ("…" if begin + width < len(text) else "")
 
 
 @_command("cleanup")

@@ -20,8 +20,10 @@ def reports_errors(command: Callable[P, None]) -> Callable[P, None]:
 
     @functools.wraps(command)
     def wrapper(*args: P.args, **kwargs: P.kwargs) -> None:
+        from zerolang.cli.output import say_waits
         from zerolang.util.errors import ZeroError
 
+        say_waits()  # a command that waits for another writer says so
         try:
             command(*args, **kwargs)
         except ZeroError as error:

@@ -24,7 +24,7 @@ import typer
 from zerolang.cli.errors import reports_errors
 from zerolang.cli.options import JSON, NOW, ONLY_SPACE
 from zerolang.cli.stdin import NAME, STDIN
-from zerolang.cli.stores import _open, as_of, damaged_store_errors
+from zerolang.cli.stores import _open, as_of, damaged_store_errors, opened_or_undone
 from zerolang.cli.typer_options import DbOption, DryRunOption, JsonOption, NowOption, SpaceOption, option
 from zerolang.util.spaces import DEFAULT_SPACE
 
@@ -585,7 +585,7 @@ def import_(
 
     text = read_stdin_text() if file == STDIN else read_text(file)
     name = NAME if file == STDIN else file
-    with _open(db, create=True, space=space) as store:
+    with opened_or_undone(db, space=space) as store:  # a refused import leaves no new store behind
         kind, relations = import_text(store, text, name)
         state = of_store(store)
     typer.echo(f"Imported {name} ({kind}, {_plural(relations, 'relation')}); checkpoint {state}")

@@ -8,7 +8,7 @@ from typing import Annotated
 import typer
 
 from zerolang.cli.memory_cmd import _command, _print_json
-from zerolang.cli.stores import _open
+from zerolang.cli.stores import _open, opened_or_undone
 from zerolang.cli.typer_options import DbOption, JsonOption, SpaceOption
 from zerolang.util.spaces import DEFAULT_SPACE
 
@@ -55,14 +55,15 @@ def receive(
     as_json: JsonOption = False,
 ) -> None:
     """Check a bundle's signature against trusted keys and its base, then apply it in one transaction."""
-    from zerolang.knowledge.formats.bundle import receive as receive_into
+    from zerolang.knowledge.formats.bundle import apply, check
     from zerolang.runtime.signing import Ed25519Signer
     from zerolang.util.files import read_text
 
     trusted = [Ed25519Signer.from_key_file(path).public_key_bytes for path in trust]
     text = read_text(str(file), "bundle")
-    with _open(db, create=True, space=space) as store:
-        received = receive_into(store, text, trusted, str(file))
+    bundle = check(text, trusted, str(file))  # refused before any store is opened
+    with opened_or_undone(db, space=space) as store:
+        received = apply(store, bundle, str(file))
     if as_json:
         _print_json(received.to_json())
         return

@@ -143,6 +143,12 @@ ALSO_EXPERIENCES = replace(
     help=f"{_EXPERIENCES} Given, forget, restore and purge reach it too (default: only the memory).",
 )
 
+# Conversation entries expire after SECONDS: more than 0 (0 would store them expired), checked by
+# the command (`convo.memory.check_ttl`: one line, whatever is wrong with it; no typer range).
+TTL: OptionSpec[float | None] = OptionSpec(
+    ("--ttl",), "Expire after SECONDS (more than 0; default: never).", None, metavar="SECONDS"
+)
+
 # ---- the archive, its consent policy and who asks -------------------------------------------
 
 ROOT: OptionSpec[Path | None] = OptionSpec(

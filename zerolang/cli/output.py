@@ -161,3 +161,23 @@ def plain_result(
 
 def print_json(document: Any) -> None:
     sys.stdout.write(json.dumps(document, ensure_ascii=False, indent=2) + "\n")
+
+
+def escaped(text: str) -> str:
+    """User data as one terminal line: every character that is not printable (a control character,
+    an escape sequence's ESC, a line break, a lone surrogate) written as its Python escape."""
+    if text.isprintable():
+        return text
+    return "".join(c if c.isprintable() else repr(c)[1:-1] for c in text)
+
+
+def say_waits() -> None:
+    """From now on, a store that waits for another connection says so on stderr, in one line."""
+    from zerolang.storage.locks import tell_waits
+
+    tell_waits(_say_wait)
+
+
+def _say_wait(message: str) -> None:
+    sys.stderr.write(f"zero: {escaped(message)}\n")
+    sys.stderr.flush()

@@ -73,6 +73,23 @@ def _open(option: str | Path | None, *, create: bool, space: str = DEFAULT_SPACE
     return open_store(stores.memory, space=stores.space, create=create)
 
 
+@contextlib.contextmanager
+def opened_or_undone(option: str | Path | None, *, space: str = DEFAULT_SPACE) -> Iterator[MemoryStore]:
+    """The store at `option`, created if there is none; a SQLite file created here is removed again
+    when the block fails, so a refused write leaves no new empty store behind (a server's database
+    is never created: the block's transaction leaves its space as it was)."""
+    location = resolve_store(option)
+    fresh = location.is_file and not location.path.exists()
+    try:
+        with _open(option, create=True, space=space) as store:
+            yield store
+    except BaseException:
+        if fresh:
+            for suffix in ("", "-wal", "-shm", "-journal"):
+                Path(f"{location.path}{suffix}").unlink(missing_ok=True)
+        raise
+
+
 def prepare_folder(location: Location, *, given: bool) -> None:
     """Before a database file is created at `location` (`zerolang.memory.settings.prepare_folder`)."""
     from zerolang.memory.settings import prepare_folder as prepare

@@ -30,6 +30,7 @@ from zerolang.cli.options import (
     PRIVACY,
     ROOT,
     SPACE,
+    TTL,
     OptionSpec,
 )
 
@@ -68,6 +69,7 @@ RootOption = Annotated[Path | None, option(ROOT)]
 PolicyOption = Annotated[Path | None, option(POLICY)]
 AsOption = Annotated[str, option(AS)]
 MaybeAsOption = Annotated[str | None, option(AS)]
+TtlOption = Annotated[float | None, option(TTL)]
 ClearanceOption = Annotated[int | None, option(CLEARANCE)]
 PrivacyOption = Annotated[int, option(PRIVACY)]
 AbstractionOption = Annotated[int, option(ABSTRACTION)]

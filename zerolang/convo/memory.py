@@ -36,6 +36,7 @@ from zerolang.convo.model import (
 from zerolang.convo.store import EntryStore
 from zerolang.experience.forgotten import Forgotten, entry_text, forgotten, scrub
 from zerolang.experience.words import terms, words
+from zerolang.util.errors import ZeroError
 
 
 @dataclass(frozen=True, slots=True)
@@ -43,6 +44,16 @@ class TurnHit:
     key: str
     score: float
     turn: dict[str, Any]
+    matched: int | None = None  # the index in the turn's messages of the one the query matched best
+
+    @property
+    def message(self) -> dict[str, Any] | None:
+        """The message the query matched best (None when the turn has none to show)."""
+        messages = self.turn.get("messages")
+        if self.matched is None or not isinstance(messages, list) or self.matched >= len(messages):
+            return None
+        found = messages[self.matched]
+        return found if isinstance(found, dict) else None
 
 
 class ConversationMemory:
@@ -60,7 +71,7 @@ class ConversationMemory:
         self.agent = check_agent(agent)
         self.max_messages = max_messages
         self.max_tokens = max_tokens
-        self.ttl = ttl
+        self.ttl = check_ttl(ttl)
         self.clock = clock
 
     def _expiry(self) -> float | None:
@@ -158,7 +169,7 @@ class ConversationMemory:
             kept = None if value is None else scrub(value, blocked)
             if kept is None or (kept is not value and not _still_matches(kept, query)):
                 continue  # gone, or only what a forget blocked matched
-            hits.append(TurnHit(key, round(score, 4), kept))
+            hits.append(TurnHit(key, round(score, 4), kept, best_message(kept, query)))
         return hits
 
     def _forgotten(self) -> Forgotten:
@@ -179,13 +190,52 @@ class ConversationMemory:
         return self.store.delete(agent_prefix(self.agent))
 
 
+def check_ttl(seconds: float | None, name: str = "ttl") -> float | None:
+    """How long entries live: a finite number of seconds above 0 (0 would store them expired), or
+    None (for ever); anything else is a ZeroError naming `name`."""
+    import math
+
+    if seconds is None:
+        return None
+    if isinstance(seconds, bool) or not isinstance(seconds, int | float) or not math.isfinite(seconds):
+        raise ZeroError(f"{name}: not a number of seconds: {seconds!r}")
+    if seconds <= 0:
+        raise ZeroError(f"{name}: entries must live more than 0 seconds, not {seconds:g}")
+    return seconds
+
+
 def _still_matches(entry: dict[str, Any], query: str) -> bool:
-    """Whether what is left of an entry after a forget still has a word of the query (the same word,
-    one a prefix of the other, or sharing five letters: close to what the stemmed search matched)."""
+    """Whether what is left of an entry after a forget still has a word of the query."""
     wanted = [term.lower() for term in terms(query)]
-    for word in words(entry_text(entry)):
-        low = word.lower()
-        for term in wanted:
-            if low.startswith(term) or term.startswith(low) or (len(term) >= 5 and low[:5] == term[:5]):
-                return True
-    return False
+    return any(_close(word.lower(), term) for word in words(entry_text(entry)) for term in wanted)
+
+
+def _close(word: str, term: str) -> bool:
+    """A word of a text matches a query's term: the same word, one a prefix of the other, or sharing
+    five letters (close to what the stemmed full-text search matched)."""
+    return word.startswith(term) or term.startswith(word) or (len(term) >= 5 and word[:5] == term[:5])
+
+
+def best_message(entry: dict[str, Any], query: str) -> int | None:
+    """The index of the entry's message that holds the most of the query's terms (the first of
+    equals; a message other than a system one when no message holds any); None without messages."""
+    messages = entry.get("messages")
+    if not isinstance(messages, list):
+        return None
+    wanted = sorted({term.lower() for term in terms(query)})
+    best, most = None, 0
+    for index, message in enumerate(messages):
+        if not isinstance(message, dict):
+            continue
+        said = {word.lower() for word in words(str(message.get("content") or ""))}
+        found = sum(1 for term in wanted if any(_close(word, term) for word in said))
+        if found > most:
+            best, most = index, found
+    if best is not None:
+        return best
+    shown = [
+        index
+        for index, message in enumerate(messages)
+        if isinstance(message, dict) and message.get("content") and message.get("role") != "system"
+    ]
+    return shown[0] if shown else None

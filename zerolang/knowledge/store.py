@@ -227,6 +227,11 @@ class MemoryStore:
             names.append(name)
         return temporal.declare(self.backend, names, at=at, remove=remove)
 
+    def keep_own_settings(self) -> None:
+        """Never declare the project's settings into this store on its first write (a copy carries
+        its source's declarations)."""
+        self._declared = True
+
     def _adopt_declarations(self, at: str) -> None:
         """Before the first write: declare the predicates this store was opened with, or, in a new
         space, those `[tool.zero.memory] single-valued` of the nearest pyproject.toml names."""
@@ -306,8 +311,9 @@ class MemoryStore:
             verify_record(record)
         return self.apply([record])
 
-    def apply(self, records: Sequence[MemoryRecord]) -> InsertResult:
-        """Apply records by the merge rules, then the temporal rules to what was new (one transaction)."""
+    def apply(self, records: Sequence[MemoryRecord], *, log: bool = True) -> InsertResult:
+        """Apply records by the merge rules, then the temporal rules to what was new (one transaction);
+        `log`: append the batch to the space's log (a copy carries the source's log instead)."""
         with self.backend.transaction():
             if records:
                 self._adopt_declarations(min(r.created_at for rec in records for r in rec.relations))
@@ -317,7 +323,7 @@ class MemoryStore:
                 temporal.after_insert(
                     self.backend, records, result.fresh_episodes, result.known_facts, single
                 )
-            if result.new_episodes or result.restated:
+            if log and (result.new_episodes or result.restated):
                 _log_batch(self.backend, records, result)
             return result
 
@@ -328,8 +334,10 @@ class MemoryStore:
         batch_size: int = DEFAULT_BATCH_SIZE,
         progress: Callable[[Progress], None] | None = None,
         verify: bool = True,
+        log: bool = True,
     ) -> InsertResult:
-        """Apply records in order, one transaction per `batch_size` records (`verify`: as `insert_record`).
+        """Apply records in order, one transaction per `batch_size` records (`verify`: as `insert_record`,
+        `log`: as `apply`).
 
         A batch is applied as one transaction (the fast path); if it fails, it
         is rolled back and replayed record by record, each atomic, so the
@@ -341,7 +349,7 @@ class MemoryStore:
         from zerolang.knowledge.compiler import gc_paused
 
         with gc_paused():  # records and rows hold no cycles: no full collections over a growing heap
-            totals = self._insert_batches(records, batch_size, progress, verify)
+            totals = self._insert_batches(records, batch_size, progress, verify, log)
         if totals.new_episodes >= STATISTICS_FROM:  # a bulk load: plans fit for the tables it grew
             self.backend.refresh_statistics(totals.new_episodes)
         return totals
@@ -352,6 +360,7 @@ class MemoryStore:
         batch_size: int,
         progress: Callable[[Progress], None] | None,
         verify: bool,
+        log: bool,
     ) -> InsertResult:
         totals = InsertResult()
         done = 0
@@ -363,7 +372,7 @@ class MemoryStore:
                 if verify:
                     verify_record(record)
             if batch:
-                totals += self._commit_batch(batch, done, totals, progress)
+                totals += self._commit_batch(batch, done, totals, progress, log)
                 done += len(batch)
                 if progress is not None:
                     progress(Progress(done, done, totals))
@@ -378,10 +387,11 @@ class MemoryStore:
         done: int,
         totals: InsertResult,
         progress: Callable[[Progress], None] | None,
+        log: bool,
     ) -> InsertResult:
         try:
             with self.backend.transaction():
-                result = self.apply(batch)
+                result = self.apply(batch, log=log)
                 if progress is not None:
                     progress(Progress(done + len(batch), done, totals + result))
             return result
@@ -389,7 +399,7 @@ class MemoryStore:
             pass
         result = InsertResult()
         for record in batch:  # find the culprit; keep the records before it
-            result += self.apply([record])
+            result += self.apply([record], log=log)
         return result
 
     # ---- reading ----------------------------------------------------------------------------

@@ -7,8 +7,11 @@ target's checkpoint equals the source's, and so do its facts (confidence and
 observations fold the same episodes). Inserting is idempotent (a stored or
 pruned episode is a duplicate), so an interrupted copy, rerun, completes
 without duplicating anything. Tombstones (with the keys they block) are
-copied first, so nothing forgotten comes back through a copy; fact times
-(validity, retirement) and the fact history follow the records; the archive's
+copied first, so nothing forgotten comes back through a copy; the validity
+periods follow the records as the source recorded them; the append-only tables
+(`CARRIED`: the fact history, the space's event log and its declarations) are carried row by row, the rows
+the target's space lacks appended in the source's order (the records' own
+insertion is not logged again: the source's log already tells it); the archive's
 summary index rows of the space (`memory_index`) are copied as they are (a
 rerun writes the same rows again). The tier state too: working memory (each
 session's buffer in push order), access counts and semantic memory with the
@@ -19,6 +22,7 @@ sets the same values again).
 
 from __future__ import annotations
 
+from collections import Counter
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 
@@ -37,6 +41,10 @@ from zerolang.storage.errors import StorageError
 from zerolang.storage.sql import SqlBackend
 
 BATCH = 1000
+
+# The append-only tables a copy carries as they are, each with the id column that orders it
+# (a table added to the schema that only ever grows is carried by naming it here).
+CARRIED: tuple[tuple[str, str], ...] = (("fact_events", "id"), ("space_log", "seq"), ("declarations", "seq"))
 
 
 @dataclass(frozen=True, slots=True)
@@ -79,6 +87,7 @@ def copy_space(
     records = Snapshot(concepts, contexts, tuple(ordered)).to_records()
     records.sort(key=lambda r: (min(x.created_at for x in r.relations), r.context.hash.digest))
     total = len(records)
+    target.keep_own_settings()  # the source's declarations are carried, not the folder's
     totals = target.insert_records(
         _counted(
             records,
@@ -86,13 +95,15 @@ def copy_space(
             lambda n: None if progress is None else progress(CopyProgress(source.space, n, total)),
         ),
         batch_size=batch_size,
+        log=False,
     )
     by_when: dict[tuple[str, str], list[bytes]] = {}
     for item in pruned:
         by_when.setdefault((item.pruned_at, item.reason), []).append(item.hash)
     for (when, reason), keys in sorted(by_when.items()):
         target.backend.prune_episodes(keys, when, reason)
-    _copy_fact_times(source, target)
+    _carry(source, target)
+    _copy_periods(source, target)
     target.backend.put_tier_state(backend.tier_state())
     summaries = _copy_index(source, target)
     if progress is not None:
@@ -100,12 +111,31 @@ def copy_space(
     return SpaceCopy(source.space, total, totals.new_episodes, len(pruned), summaries)
 
 
-def _index(store: MemoryStore) -> IndexStore:
-    """The archive's summary index in `store`'s database and space."""
+def _sql(store: MemoryStore) -> SqlBackend:
     backend = store.backend
     if not isinstance(backend, SqlBackend):
-        raise StorageError(f"{store.path}: not a store of a storage engine (it has no summary index)")
-    return backend.index
+        raise StorageError(f"{store.path}: not a store of a storage engine")
+    return backend
+
+
+def _index(store: MemoryStore) -> IndexStore:
+    """The archive's summary index in `store`'s database and space."""
+    return _sql(store).index
+
+
+def _carry(source: MemoryStore, target: MemoryStore) -> None:
+    """Each append-only table of `CARRIED`: the source's rows the target's space lacks (counted as a
+    multiset, so a rerun, or a row the target wrote itself, adds nothing), in the source's order."""
+    origin, destination = _sql(source), _sql(target)
+    for table, order in CARRIED:
+        have = Counter(destination.appended_rows(table, order))
+        missing = []
+        for row in origin.appended_rows(table, order):
+            if have[row]:
+                have[row] -= 1
+            else:
+                missing.append(row)
+        destination.append_rows(table, missing)
 
 
 def _copy_index(source: MemoryStore, target: MemoryStore) -> int:
@@ -130,21 +160,14 @@ def _copy_tombstones(source: MemoryStore, target: MemoryStore) -> None:
         target.backend.record_tombstone(row, keys.get(row.hash, []))
 
 
-def _copy_fact_times(source: MemoryStore, target: MemoryStore) -> None:
-    """The source's declarations, validity periods and fact history, as they are: the target's own
-    ingest of the records recorded periods at copy time, which the source's replace."""
+def _copy_periods(source: MemoryStore, target: MemoryStore) -> None:
+    """The source's validity periods as they are, with their store times and causes (the target's
+    ingest of the records recorded its own, at copy time: they go)."""
     from zerolang.knowledge.backend import FactFilter
 
     facts = [f.fact_hash.digest for f in source.backend.find_facts(FactFilter())]
     with target.transaction():
-        have = target.backend.declarations()
-        target.backend.declare(source.backend.declarations()[len(have) :])
         target.backend.replace_periods(source.backend.periods(facts) if source.backend.has_periods() else [])
-        seen = {(e.fact, e.kind, e.at, e.detail) for e in target.backend.fact_events(facts)}
-        missing = [
-            e for e in source.backend.fact_events(facts) if (e.fact, e.kind, e.at, e.detail) not in seen
-        ]
-        target.backend.add_fact_events(missing)
 
 
 def _counted(records: list[MemoryRecord], every: int, seen: Callable[[int], None]) -> Iterator[MemoryRecord]:

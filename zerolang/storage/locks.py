@@ -1,6 +1,9 @@
-"""How long a writer waits for another one's transaction, and what it says when it gives up."""
+"""How long a writer waits for another one's transaction, what it says when it starts waiting
+(to whoever asked to be told: the CLI prints it on stderr) and when it gives up."""
 
 from __future__ import annotations
+
+from collections.abc import Callable
 
 from zerolang.storage.errors import StorageError, StoreBusy
 
@@ -30,3 +33,21 @@ def lock_timeout_error(location: str, seconds: float) -> StoreBusy:
         f"{location}: another process has held a write transaction for over {seconds:g} s;"
         f" try again when it is done (or wait longer: ${LOCK_TIMEOUT_ENV}=SECONDS)"
     )
+
+
+NOTICE_AFTER_S = 0.5  # a wait this short says nothing; a longer one says what it waits for, once
+
+_LISTENERS: list[Callable[[str], None]] = []
+
+
+def tell_waits(listener: Callable[[str], None]) -> None:
+    """Have `listener` told, in one line, each time a store starts waiting for another connection
+    (the Python API tells nobody; the CLI prints it on stderr). Told once, however often asked."""
+    if listener not in _LISTENERS:
+        _LISTENERS.append(listener)
+
+
+def waiting(location: str, what: str, seconds: float) -> None:
+    """A store at `location` waits, up to `seconds`, for `what` (another writer, ...): say so."""
+    for listener in _LISTENERS:
+        listener(f"waiting for {what} on {location} (up to {seconds:g} s; ${LOCK_TIMEOUT_ENV} sets it)")

@@ -183,3 +183,70 @@ def test_replicas_exchanging_bundles_in_any_order_converge(plan: list[tuple[str,
     finally:
         for store in stores.values():
             store.close()
+
+
+def test_a_refused_receive_leaves_no_new_store(location: str, space: str, tmp_path: Path) -> None:
+    """Whatever refuses the bundle (its signer, its signature, its base, its content), a store that did
+    not exist does not exist after (a SQLite file), and a space that held nothing holds nothing."""
+    from typer.testing import CliRunner
+
+    from zerolang.cli.app import app
+    from zerolang.knowledge.formats.bundle import canonical
+
+    runner = CliRunner()
+    key, other = tmp_path / "a.pem", tmp_path / "e.pem"
+    for path in (key, other):
+        assert runner.invoke(app, ["keygen", str(path)]).exit_code == 0
+    signer = Ed25519Signer.from_key_file(key)
+    with storage.open_store(tmp_path / "sender.db") as sender:
+        load(sender, 0)
+        start = checkpoints.of_store(sender).hash
+        load(sender, 1, now="2026-03-05T00:00:00.000Z")
+        full, delta = json.loads(make(sender, signer)), json.loads(make(sender, signer, start))
+    broken = {k: v for k, v in full.items() if k != "signature"} | {"content": "this is not .0c"}
+    broken["signature"] = signer.sign(canonical(broken)).hex()
+    cases = {
+        "is not trusted": (full, other),
+        "does not match": (full | {"checkpoint": "0" * 64}, key),
+        "a delta on checkpoint": (delta, key),
+        "a .0c document starts with": (broken, key),
+    }
+    target = location if location.startswith("postgres") else str(tmp_path / "new.db")
+    fresh = f"{space}-new"
+    for reason, (document, trusted) in cases.items():
+        path = tmp_path / "in.bundle"
+        path.write_text(json.dumps(document))
+        at = ["--trust", str(trusted), "--db", target, "--space", fresh]
+        result = runner.invoke(app, ["memory", "receive", str(path), *at])
+        assert result.exit_code == 1 and reason in result.stderr, result.output
+        assert result.stderr.startswith("error: ") and "Traceback" not in result.stderr
+        assert not (tmp_path / "new.db").exists()
+        assert list(tmp_path.glob("new.db*")) == []
+    if target == location:
+        with storage.open_store(location, space=fresh) as store:
+            assert fresh not in store.spaces()
+            assert store.counts().episodes == 0 and store.backend.log_entries() == []
+    path = tmp_path / "in.bundle"
+    path.write_text(json.dumps(full))
+    accepted = runner.invoke(app, ["memory", "receive", str(path), "--trust", str(key), "--db", target])
+    assert accepted.exit_code == 0, accepted.output
+
+
+def test_a_refused_import_leaves_no_new_store(tmp_path: Path) -> None:
+    from typer.testing import CliRunner
+
+    from zerolang.cli.app import app
+
+    runner = CliRunner()
+    bad = tmp_path / "bad.0c"
+    bad.write_text("not an export\n")
+    result = runner.invoke(app, ["memory", "import", str(bad), "--db", str(tmp_path / "new.db")])
+    assert result.exit_code == 1 and result.stderr.startswith("error: ")
+    assert list(tmp_path.glob("new.db*")) == []
+    with storage.open_store(tmp_path / "kept.db") as store:
+        load(store, 0)
+        state = checkpoints.of_store(store)
+    result = runner.invoke(app, ["memory", "import", str(bad), "--db", str(tmp_path / "kept.db")])
+    assert result.exit_code == 1
+    with storage.open_store(tmp_path / "kept.db", create=False) as store:
+        assert checkpoints.of_store(store) == state  # an existing store is kept, as it was

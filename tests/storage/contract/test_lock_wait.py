@@ -13,7 +13,7 @@ import os
 import subprocess
 import sys
 import textwrap
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from pathlib import Path
 
@@ -131,3 +131,75 @@ def test_postgres_writers_wait_a_bounded_time(postgres_url: str, monkeypatch: py
         holder.rollback()
     with storage.open_store(postgres_url, space=space) as store:
         assert store.check().ok
+
+
+HOLD_READ = textwrap.dedent(
+    """
+    import sqlite3, sys
+    db = sqlite3.connect(sys.argv[1], isolation_level=None)
+    db.execute("BEGIN")
+    db.execute("SELECT count(*) FROM contexts").fetchall()  # a read snapshot: the WAL stays
+    print("held", flush=True)
+    sys.stdin.read()  # until the test closes our stdin
+    db.execute("COMMIT")
+    """
+)
+
+
+def _says_it_waits(command: list[str], release: Callable[[], None], env: dict[str, str]) -> str:
+    """Run `zero COMMAND` while another connection holds the store: its first line on stderr, read
+    before the other lets go (then it must finish, exit 0); the rest of its stderr must be empty."""
+    waiter = subprocess.Popen(
+        [sys.executable, "-m", "zerolang", *command],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+        env=env,
+    )
+    assert waiter.stderr is not None
+    first = waiter.stderr.readline()
+    release()
+    out, rest = waiter.communicate(timeout=120)
+    assert waiter.returncode == 0, first + rest
+    assert rest == "" and "purged" in out
+    return first
+
+
+@pytest.mark.parametrize("holder", ["writer", "reader"])
+def test_a_purge_waiting_for_another_connection_says_what_it_waits_for(db: Path, holder: str) -> None:
+    script = HOLD_SQLITE if holder == "writer" else HOLD_READ
+    held = subprocess.Popen(
+        [sys.executable, "-c", script, str(db), "0"], stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True
+    )
+    assert held.stdout is not None and held.stdout.readline().strip() == "held"
+    assert held.stdin is not None
+    line = _says_it_waits(["memory", "forget", "agent", "--purge", "--db", str(db)], held.stdin.close, _env())
+    held.wait(timeout=120)
+    what = "another writer" if holder == "writer" else "other connections to finish"
+    assert line == f"zero: waiting for {what}" + line.split(what, 1)[1]
+    assert f" on {db} (up to 60 s; ${LOCK_TIMEOUT_ENV} sets it)\n" in line
+    with storage.open_store(db, create=False) as store:
+        assert store.find_concept("agent") is None and store.check().ok
+
+
+def test_a_postgres_purge_waiting_for_another_writer_says_so(postgres_url: str) -> None:
+    import secrets
+
+    import psycopg
+
+    space = f"t-{secrets.token_hex(6)}"
+    with storage.open_store(postgres_url, space=space) as store:
+        example(store)
+    holder = psycopg.connect(postgres_url)  # a transaction holding the space's write lock
+    holder.execute("SELECT pg_advisory_xact_lock(%s, hashtext(%s))", (0x5A4D, space))
+    try:
+        line = _says_it_waits(
+            ["memory", "forget", "agent", "--purge", "--db", postgres_url, "--space", space],
+            holder.rollback,
+            _env(),
+        )
+    finally:
+        holder.close()
+    assert line.startswith(f"zero: waiting for another writer of space {space} on postgresql://")
+    with storage.open_store(postgres_url, space=space) as store:
+        assert store.find_concept("agent") is None and store.check().ok

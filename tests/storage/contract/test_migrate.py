@@ -184,3 +184,55 @@ def test_migrate_carries_the_tier_state(
         copy_space(copy, back)
         assert back.backend.tier_state() == state
         assert checkpoint.of_store(back) == checkpoint.of_store(source)
+
+
+def _record(subject: str, obj: str, confidence: float, event: str, **validity: str) -> dict[str, object]:
+    tuples = [{"subject": subject, "predicate": "works at", "object": obj, "confidence": confidence}]
+    context = {"event_time": event, "source": "hr", "scope": "cv", "metadata": validity}
+    return {"tuples": tuples, "context": context}
+
+
+def test_migrate_carries_the_event_log_and_the_history(location: str, space: str, tmp_path: Path) -> None:
+    """`zero memory log` and `history` answer the same after SQLite -> the backend -> SQLite, with two
+    spaces whose writes interleave in the source; a rerun appends nothing."""
+    import json
+
+    origin, back = tmp_path / "origin.db", tmp_path / "back.db"
+    other = f"{space}-other"
+    batches = [
+        [_record("bob", "acme", 0.9, "2019-01-01T00:00:00Z", valid_from="2019-01-01", valid_to="2021-01-01")],
+        [_record("bob", "initech", 0.8, "2021-01-01T00:00:00Z")],
+        [_record("bob", "initech", 0.4, "2021-01-01T00:00:00Z")],  # restated
+        [_record("carol", "globex", 0.7, "2023-01-01T00:00:00Z")],
+    ]
+    for number, batch in enumerate(batches):
+        path = tmp_path / f"in{number}.json"
+        path.write_text(json.dumps(batch))
+        for name in (space, other):  # the two spaces' log entries interleave in the table
+            now = f"2026-03-0{number + 1}T00:00:00Z"
+            args = ["memory", "ingest", str(path), "--db", str(origin), "--space", name, "--now", now]
+            assert runner.invoke(app, args).exit_code == 0
+    steps = [
+        ["memory", "retract", "bob|works at|initech", "--valid-to", "2023-01-01"],
+        ["memory", "forget", "carol"],
+    ]
+    for step in steps:
+        result = runner.invoke(app, [*step, "--db", str(origin), "--space", space])
+        assert result.exit_code == 0, result.output
+
+    def shown(where: str, name: str = space) -> list[str]:
+        at = ["--db", where, "--space", name]
+        log = runner.invoke(app, ["memory", "log", *at])
+        history = runner.invoke(app, ["memory", "history", "bob", *at, "--json"])
+        assert log.exit_code == 0 and history.exit_code == 0, log.output + history.output
+        return [log.stdout, history.stdout]
+
+    expected = {name: shown(str(origin), name) for name in (space, other)}
+    assert "retract" in expected[space][0] and "forget" in expected[space][0]
+    assert "restated" in expected[space][1]
+    for source, target in ((str(origin), location), (location, str(back))):
+        for name in (space, other, space):  # each space, then one again
+            result = runner.invoke(app, ["memory", "migrate", source, target, "--space", name])
+            assert result.exit_code == 0, result.output
+        for name in (space, other):
+            assert shown(target, name) == expected[name]

@@ -3,7 +3,10 @@
 from __future__ import annotations
 
 import secrets
+import subprocess
+import sys
 from collections.abc import Iterator
+from pathlib import Path
 from urllib.parse import urlsplit, urlunsplit
 
 import psycopg
@@ -107,3 +110,57 @@ def test_an_empty_database_is_not_opened_for_reading(postgres_url: str) -> None:
     finally:
         with psycopg.connect(postgres_url, autocommit=True) as admin:
             admin.execute(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
+
+
+def test_a_write_row_level_security_refuses_is_one_line(
+    postgres_url: str, roles: tuple[str, str], tmp_path: Path
+) -> None:
+    """A role writing a space it was not granted: one line on stderr, no driver echo (`psycopg.Pipeline`),
+    no traceback, and nothing written; small and large batches alike."""
+    import json
+
+    a, _ = roles
+    granted = runner.invoke(app, ["memory", "grant", a, "--db", postgres_url, "--space", f"{a}-space"])
+    assert granted.exit_code == 0, granted.output
+    for count in (2, 600):
+        records = [
+            {
+                "tuples": [{"subject": f"s{n}", "predicate": "p", "object": f"o{n}", "confidence": 0.5}],
+                "context": {"event_time": "2026-01-01T00:00:00Z", "source": "x", "scope": "y"},
+            }
+            for n in range(count)
+        ]
+        path = tmp_path / f"{count}.json"
+        path.write_text(json.dumps(records))
+        at = ["--db", as_role(postgres_url, a), "--space", f"{a}-other"]
+        result = subprocess.run(  # a process of its own: logging as a user's shell has it (no pytest)
+            [sys.executable, "-m", "zerolang", "memory", "ingest", str(path), *at],
+            capture_output=True,
+            text=True,
+        )
+        assert result.returncode == 1
+        assert result.stdout == ""
+        assert result.stderr.count("\n") == 1, result.stderr
+        assert result.stderr.startswith("error: ") and "row-level security" in result.stderr
+        assert "Pipeline" not in result.stderr and "Traceback" not in result.stderr
+    with storage.open_store(postgres_url, space=f"{a}-other") as owner:
+        assert owner.counts().episodes == 0
+
+
+def test_the_driver_does_not_echo_an_error_a_pipeline_already_raised(
+    postgres_url: str, caplog: pytest.LogCaptureFixture
+) -> None:
+    """psycopg logs a second error ending a pipeline that failed (`error ignored terminating
+    <psycopg.Pipeline ...>`); the first error is raised, and is what a command reports."""
+    from zerolang.storage.postgres.connection import connect
+
+    with (
+        connect(postgres_url) as connection,
+        caplog.at_level("WARNING"),
+        pytest.raises(ValueError),
+        connection.transaction(),
+        connection.pipeline(),
+    ):
+        connection.execute("SELECT 1/0")
+        raise ValueError("raised in the block, as a write's own error is")
+    assert [r.getMessage() for r in caplog.records if r.name.startswith("psycopg")] == []

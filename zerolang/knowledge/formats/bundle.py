@@ -113,8 +113,22 @@ def _tombstones(store: MemoryStore) -> list[dict[str, object]]:
     ]
 
 
+@dataclass(frozen=True, slots=True)
+class Checked:
+    """A bundle whose shape, signer and signature were checked: all but its base, which needs the store."""
+
+    document: dict[str, object]
+    public_key: bytes
+    signature: bytes
+
+
 def receive(store: MemoryStore, text: str, trusted: Sequence[bytes], name: str = "<bundle>") -> Received:
     """Check the bundle and apply it in one transaction; BundleError (nothing changed) if refused."""
+    return apply(store, check(text, trusted, name), name)
+
+
+def check(text: str, trusted: Sequence[bytes], name: str = "<bundle>") -> Checked:
+    """What receiving checks before it looks at a store: BundleError if refused (no store touched)."""
     document = _shape(text, name)
     signature, public = document.get("signature"), document.get("public_key")
     if not signature:
@@ -130,6 +144,13 @@ def receive(store: MemoryStore, text: str, trusted: Sequence[bytes], name: str =
 
     if not ed25519_verify(public_key, canonical(document), signature_bytes):
         raise BundleError(f"{name}: refused: the signature does not match (the bundle was altered)")
+    return Checked(document, public_key, signature_bytes)
+
+
+def apply(store: MemoryStore, bundle: Checked, name: str = "<bundle>") -> Received:
+    """Apply a checked bundle in one transaction, if its base is the store's checkpoint; BundleError
+    (nothing changed) if not."""
+    document, public_key, signature_bytes = bundle.document, bundle.public_key, bundle.signature
     base = document["base"]
     content = document["content"]
     assert isinstance(content, str)

@@ -19,7 +19,7 @@ from zerolang.knowledge import merge
 from zerolang.knowledge.backend import RecallInputs
 from zerolang.knowledge.overlap import ENGINE
 from zerolang.storage.errors import StorageError, translating
-from zerolang.storage.locks import lock_timeout, lock_timeout_error
+from zerolang.storage.locks import lock_timeout, lock_timeout_error, waiting
 from zerolang.storage.postgres.connection import connect
 from zerolang.storage.postgres.statements import PsycopgStatements
 from zerolang.storage.schema import plan, space_tables
@@ -127,11 +127,16 @@ class PostgresBackend(PsycopgStatements, SqlBackend):
         seconds = lock_timeout()
         with self.transaction():
             try:
-                self.connection.execute(f"SET LOCAL lock_timeout = {round(seconds * 1000)}")
-                self.connection.execute(
-                    "SELECT pg_advisory_xact_lock(%s, hashtext(%s))", (_LOCK_CLASS, self._space)
-                )
-                self.connection.execute("SET LOCAL lock_timeout = 0")
+                held = self.connection.execute(
+                    "SELECT pg_try_advisory_xact_lock(%s, hashtext(%s))", (_LOCK_CLASS, self._space)
+                ).fetchone()
+                if not (held and held[0]):  # another writer has the space: say so, then wait for it
+                    waiting(self._location, f"another writer of space {self._space}", seconds)
+                    self.connection.execute(f"SET LOCAL lock_timeout = {round(seconds * 1000)}")
+                    self.connection.execute(
+                        "SELECT pg_advisory_xact_lock(%s, hashtext(%s))", (_LOCK_CLASS, self._space)
+                    )
+                    self.connection.execute("SET LOCAL lock_timeout = 0")
             except psycopg.errors.LockNotAvailable:
                 raise lock_timeout_error(self._location, seconds) from None
             yield

@@ -3,6 +3,7 @@ every way a connection can fail as one `StorageError` line naming the server (pa
 
 from __future__ import annotations
 
+import logging
 from typing import TYPE_CHECKING, Any
 
 from zerolang.storage.errors import StorageError, reason, register_driver
@@ -10,6 +11,16 @@ from zerolang.util.locations import display
 
 if TYPE_CHECKING:
     from psycopg import Connection
+
+
+# What psycopg logs, as a warning, of an error met while it ends a pipeline or rolls back after an
+# error already raised (a write row-level security refused, say): that first error is the one a
+# command reports, in one line; the echo would print a second one, naming a `psycopg.Pipeline`.
+_ECHOES = ("error ignored terminating", "error ignored in rollback")
+
+
+def _not_an_echo(record: logging.LogRecord) -> bool:
+    return not str(record.msg).startswith(_ECHOES)
 
 
 def connect(url: str) -> Connection[Any]:
@@ -20,6 +31,9 @@ def connect(url: str) -> Connection[Any]:
     except ImportError:
         raise StorageError(f'{where}: PostgreSQL needs psycopg 3: pip install "zerolang[postgres]"') from None
     register_driver(psycopg.Error, psycopg.IntegrityError)
+    driver_log = logging.getLogger("psycopg")
+    if _not_an_echo not in driver_log.filters:
+        driver_log.addFilter(_not_an_echo)
     try:
         return psycopg.connect(url, autocommit=True)
     except psycopg.Error as error:

@@ -21,13 +21,14 @@ from typing import Any, cast
 from zerolang.knowledge import merge
 from zerolang.knowledge.overlap import ENGINE
 from zerolang.storage.errors import StorageError, translating
-from zerolang.storage.locks import lock_timeout, lock_timeout_error
+from zerolang.storage.locks import NOTICE_AFTER_S, lock_timeout, lock_timeout_error
 from zerolang.storage.schema import plan
 from zerolang.storage.sql import SqlBackend
 from zerolang.storage.sql.alongside import MIN_ROWS, Alongside
 from zerolang.storage.sql.records import INSERTED
 from zerolang.storage.sqlite.checkpoints import Checkpointer
 from zerolang.storage.sqlite.statements import SqliteStatements, bound
+from zerolang.storage.sqlite.waits import READERS, WRITER, busy, checkpoint, said_if_waiting
 from zerolang.util.spaces import DEFAULT_SPACE, check_space
 
 APPLICATION_ID = 0x5A4D454D  # "ZMEM": marks the file as a zerolang memory database
@@ -214,7 +215,7 @@ class SqliteBackend(SqliteStatements, SqlBackend):
     def _damaged(self, error: sqlite3.OperationalError) -> Exception:
         """Text that is not UTF-8 (a hand edit) is a damaged store, a lock held too long a timeout, said so;
         anything else as it was."""
-        if _busy(error):
+        if busy(error):
             return lock_timeout_error(self._location, self._timeout)
         if "decode" not in str(error):
             return error
@@ -287,9 +288,9 @@ class SqliteBackend(SqliteStatements, SqlBackend):
         if db.in_transaction or self._location == ":memory:":
             return
         db.execute("PRAGMA secure_delete = ON")
-        self._retry(lambda: db.execute("PRAGMA wal_checkpoint(TRUNCATE)").fetchall())
-        self._retry(lambda: db.execute("VACUUM"))
-        self._retry(lambda: db.execute("PRAGMA wal_checkpoint(TRUNCATE)").fetchall())
+        self._retry(lambda: checkpoint(db), READERS)
+        self._retry(lambda: db.execute("VACUUM"), READERS)
+        self._retry(lambda: checkpoint(db), READERS)
 
     def raw_sealed_rows(self, table: str) -> Iterator[tuple[Any, ...]]:
         """As stored, even text that is not UTF-8 (read with surrogate escapes: it then fails its checks)."""
@@ -318,15 +319,22 @@ class SqliteBackend(SqliteStatements, SqlBackend):
         finally:
             db.text_factory = str
 
-    def _retry(self, step: Any) -> Any:
-        """Run `step`, retrying with backoff while SQLite reports the database busy, up to the timeout."""
+    def _retry(self, step: Any, what: str = WRITER) -> Any:
+        """Run `step`, retrying with backoff while SQLite reports the database busy, up to the timeout;
+        a wait longer than a moment is said (what it waits for: `waits`)."""
         deadline = time.monotonic() + self._timeout
+        if self._timeout > NOTICE_AFTER_S:
+            done, result = said_if_waiting(
+                self.connection, step, location=self._location, seconds=self._timeout, what=what
+            )
+            if done:
+                return result
         attempt = 0
         while True:
             try:
                 return step()
             except sqlite3.OperationalError as error:
-                if not _busy(error):
+                if not busy(error):
                     raise
                 pause = min(0.05 * 2**attempt, 1.0) * (0.5 + random.random())
                 if time.monotonic() + pause > deadline:
@@ -361,7 +369,3 @@ def _staged(table: str, rows: Sequence[Sequence[object]]) -> list[list[object]]:
 
 def _lenient_text(data: bytes) -> str:
     return data.decode("utf-8", "surrogateescape")
-
-
-def _busy(error: sqlite3.OperationalError) -> bool:
-    return "locked" in str(error) or "busy" in str(error)

@@ -10,7 +10,7 @@ made where missing, and the experience tables carry their own schema version (`e
 from __future__ import annotations
 
 import sqlite3
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
 from pathlib import Path
 
@@ -19,6 +19,7 @@ from zerolang.storage.schema import CONVERSATIONS, EXPERIENCES, store_tables
 from zerolang.storage.sql.core import Row
 from zerolang.storage.sql.database import SqlDatabase
 from zerolang.storage.sqlite.statements import SqliteStatements, bound
+from zerolang.storage.sqlite.waits import READERS, WRITER, checkpoint, said_if_waiting
 
 BUSY_MS = 10_000  # how long a write waits for another writer's lock
 IN_MEMORY = ":memory:"
@@ -97,7 +98,7 @@ class SqliteDatabase(SqliteStatements, SqlDatabase):
     @contextmanager
     def transaction(self) -> Iterator[None]:
         db = self.connection
-        db.execute("BEGIN IMMEDIATE")
+        self._patiently(lambda: db.execute("BEGIN IMMEDIATE"), WRITER)
         try:
             yield
         except BaseException:
@@ -116,8 +117,17 @@ class SqliteDatabase(SqliteStatements, SqlDatabase):
         """Rewrite the file without free pages and empty the WAL into it (nothing in memory)."""
         if self.path == IN_MEMORY:
             return
-        self.connection.execute("VACUUM")
-        self.connection.execute("PRAGMA wal_checkpoint(TRUNCATE)")
+        db = self.connection
+        self._patiently(lambda: db.execute("VACUUM"), READERS)
+        self._patiently(lambda: checkpoint(db), READERS)
+
+    def _patiently(self, step: Callable[[], object], what: str) -> None:
+        """`step`, waiting up to `BUSY_MS` for other connections, the wait said if longer than a moment."""
+        done, _ = said_if_waiting(
+            self.connection, step, location=self.path, seconds=BUSY_MS / 1000, what=what
+        )
+        if not done:
+            step()
 
     def close(self) -> None:
         if self.connection.in_transaction:
