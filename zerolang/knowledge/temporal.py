@@ -436,7 +436,7 @@ def _changes(
                     before[0].start,
                     None,
                     None,
-                    fact.created_at,
+                    first.told,  # the default period is believed from the first claim told
                     f"episode {first.episode.hex()}",
                     at,
                     cause,
