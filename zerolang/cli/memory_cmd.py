@@ -326,6 +326,7 @@ def _print_view(view: ConceptView) -> None:
             lines.append(
                 f"    episode {episode.episode_hash.short()}  {episode.event_time}  {episode.source}"
                 f"  {episode.scope}  confidence {episode.confidence:g}"
+                + (f"  pruned {episode.pruned_at}" if episode.pruned_at is not None else "")
             )
     typer.echo("\n".join(lines))
 

@@ -89,7 +89,8 @@ class Progress:
 
 @dataclass(frozen=True, slots=True)
 class Observation:
-    """One episode of a fact with the context it was observed in, as `get` shows it."""
+    """One episode of a fact with the context it was observed in, as `get` shows it; `pruned_at`
+    when maintenance pruned it (its provenance stays)."""
 
     episode_hash: EpisodeHash
     context_hash: ContextHash
@@ -98,9 +99,10 @@ class Observation:
     source: str
     scope: str
     created_at: str
+    pruned_at: str | None = None
 
     def to_json(self) -> dict[str, object]:
-        return {
+        document: dict[str, object] = {
             "episode_hash": str(self.episode_hash),
             "context_hash": str(self.context_hash),
             "confidence": self.confidence,
@@ -108,6 +110,9 @@ class Observation:
             "source": self.source,
             "scope": self.scope,
         }
+        if self.pruned_at is not None:
+            document["pruned_at"] = self.pruned_at
+        return document
 
 
 @dataclass(frozen=True, slots=True)
@@ -422,7 +427,8 @@ class MemoryStore:
         return None if found is None else found[0]
 
     def recall(self, concept: ConceptNode) -> ConceptView:
-        """The concept with its facts (labels resolved) and their episodes, oldest observation first.
+        """The concept with its facts (labels resolved) and their episodes, oldest observation first
+        (those maintenance pruned too, marked `pruned_at`: they are the facts' provenance).
 
         Current facts come first (most confident first), then the retired ones (retracted or
         superseded, kept for history), marked by their `times`."""
@@ -432,7 +438,7 @@ class MemoryStore:
             [f.subject_hash.digest for f in facts] + [f.object_hash.digest for f in facts]
         )
         episodes: dict[bytes, list[Observation]] = {f.fact_hash.digest: [] for f in facts}
-        rows = self.backend.episodes_of(list(episodes))
+        rows = self.backend.provenance_of(list(episodes))
         times = self.backend.fact_times(list(episodes))
         for row in sorted(rows, key=lambda e: (e.event_time, e.hash)):
             episodes[row.fact_hash].append(
@@ -444,6 +450,7 @@ class MemoryStore:
                     row.source,
                     row.scope,
                     row.created_at,
+                    row.pruned_at,
                 )
             )
         views = [
