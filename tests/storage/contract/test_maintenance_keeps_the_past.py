@@ -16,10 +16,12 @@ anything) with any half-life and thresholds, runs; the answers stay the same:
 from __future__ import annotations
 
 import contextlib
+import json
 import secrets
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
+from pathlib import Path
 
 import pytest
 from hypothesis import HealthCheck, event, example, given, settings
@@ -322,3 +324,78 @@ def test_a_pruned_episode_keeps_its_provenance(location: str) -> None:
             "1898-12-21T00:00:00Z",
             row.pruned_at,
         )
+
+
+CURIE = {
+    "utterance": "Marie Curie discovered radium in Paris.",
+    "tuples": [
+        {"subject": "curie", "predicate": "discovered", "object": "radium", "confidence": 0.9},
+        {"subject": "curie", "predicate": "worked_in", "object": "paris", "confidence": 0.8},
+    ],
+    "context": {"event_time": "1898-12-21T00:00:00Z", "source": "encyclopedia", "scope": "chemistry"},
+}
+
+
+def _zero(location: str, space: str, *args: str) -> str:
+    from typer.testing import CliRunner
+
+    from zerolang.cli.app import app
+
+    result = CliRunner().invoke(app, [*args, "--space", space], env={"ZERO_MEMORY_DB": location})
+    assert result.exit_code == 0, result.output
+    return result.stdout
+
+
+def _curie(location: str, space: str, tmp_path: Path) -> None:
+    source = tmp_path / "curie.json"
+    source.write_text(json.dumps([CURIE]), encoding="utf-8")
+    _zero(location, space, "memory", "ingest", str(source), "--now", "2026-11-28T10:00:00Z")
+
+
+def test_the_cli_sweeps_nothing_a_day_after_learning_facts_about_1898(location: str, tmp_path: Path) -> None:
+    space = _space()
+    _curie(location, space, tmp_path)
+    swept = _zero(location, space, "memory", "sweep", "--now", "2026-11-29T10:00:00Z")
+    assert swept == "0 decayed episodes pruned (facts and concepts kept)\n"
+    assert '"episodes": 2' in _zero(location, space, "memory", "stats", "--json")
+
+
+def test_the_cli_answers_by_source_and_scope_after_everything_decayed(location: str, tmp_path: Path) -> None:
+    space = _space()
+    _curie(location, space, tmp_path)
+    questions = [
+        "match (curie ?p ?o) where source = encyclopedia",
+        "match (curie ?p ?o) where scope = chemistry",
+        "match (curie ?p ?o) between 1898-01-01 and 1898-12-31",
+    ]
+    recall = 'recall "curie" where source = encyclopedia'
+    asked = ["--now", "2026-12-01T00:00:00Z"]  # a query uses what it returns: decay restarts then
+
+    def recalled() -> list[object]:  # the concepts reached (their scores are ranking: they may change)
+        return [
+            row["concept"] for row in json.loads(_zero(location, space, "query", recall, "--json", *asked))
+        ]
+
+    before = [_zero(location, space, "query", text, *asked) for text in questions]
+    assert all("radium" in answer for answer in before) and recalled() == ["radium", "paris"]
+    swept = _zero(location, space, "memory", "sweep", "--now", "2029-01-01T00:00:00Z")
+    assert swept == "2 decayed episodes pruned (facts and concepts kept)\n"
+    assert [_zero(location, space, "query", text, *asked) for text in questions] == before
+    assert recalled() == ["radium", "paris"]
+    unknown = _zero(location, space, "query", "match (curie ?p ?o) where source = user_prompt", *asked)
+    assert unknown == "no results\n"
+    shown = _zero(location, space, "memory", "get", "curie")
+    assert shown.count("1898-12-21T00:00:00Z  encyclopedia  chemistry") == 2 and "pruned 20" in shown
+
+
+def test_the_cli_answers_as_of_and_history_after_everything_decayed(location: str, tmp_path: Path) -> None:
+    space = _space()
+    _curie(location, space, tmp_path)
+    asked = ["--now", "2026-12-01T00:00:00Z"]  # a query uses what it returns: decay restarts then
+    before = _zero(location, space, "query", "match (curie ?p ?o) as of 1899-01-01", *asked)
+    history = _zero(location, space, "memory", "history", "curie")
+    assert "radium" in before and "1898-12-21" in history
+    _zero(location, space, "memory", "sweep", "--now", "2029-01-01T00:00:00Z")
+    _zero(location, space, "memory", "consolidate", "--now", "2029-01-01T00:00:00Z")
+    assert _zero(location, space, "query", "match (curie ?p ?o) as of 1899-01-01", *asked) == before
+    assert _zero(location, space, "memory", "history", "curie") == history
