@@ -326,6 +326,7 @@ def _print_view(view: ConceptView) -> None:
             lines.append(
                 f"    episode {episode.episode_hash.short()}  {episode.event_time}  {episode.source}"
                 f"  {episode.scope}  confidence {episode.confidence:g}"
+                + (f"  pruned {episode.pruned_at}" if episode.pruned_at is not None else "")
             )
     typer.echo("\n".join(lines))
 
@@ -497,7 +498,9 @@ def sweep(
 ) -> None:
     """Prune episodes whose confidence decayed below the minimum; their facts and concepts stay.
 
-    Pruned episodes are logged (with the time and reason), so `check` still
+    Decay counts from when an episode was learned or last used (a query returned it), never
+    from its event time. Pruned episodes are logged (with the time and reason) and keep their
+    provenance: `where source/scope`, `as of` and `history` answer as before, `check` still
     verifies every fact and `export --since` explains what it cannot express.
     Episodes of semantic facts are never pruned.
     """

@@ -91,7 +91,8 @@ class Progress:
 
 @dataclass(frozen=True, slots=True)
 class Observation:
-    """One episode of a fact with the context it was observed in, as `get` shows it."""
+    """One episode of a fact with the context it was observed in, as `get` shows it; `pruned_at`
+    when maintenance pruned it (its provenance stays)."""
 
     episode_hash: EpisodeHash
     context_hash: ContextHash
@@ -100,9 +101,10 @@ class Observation:
     source: str
     scope: str
     created_at: str
+    pruned_at: str | None = None
 
     def to_json(self) -> dict[str, object]:
-        return {
+        document: dict[str, object] = {
             "episode_hash": str(self.episode_hash),
             "context_hash": str(self.context_hash),
             "confidence": self.confidence,
@@ -110,6 +112,9 @@ class Observation:
             "source": self.source,
             "scope": self.scope,
         }
+        if self.pruned_at is not None:
+            document["pruned_at"] = self.pruned_at
+        return document
 
 
 @dataclass(frozen=True, slots=True)
@@ -468,7 +473,8 @@ class MemoryStore:
         return None if found is None else found[0]
 
     def recall(self, concept: ConceptNode) -> ConceptView:
-        """The concept with its facts (labels resolved) and their episodes, oldest observation first.
+        """The concept with its facts (labels resolved) and their episodes, oldest observation first
+        (those maintenance pruned too, marked `pruned_at`: they are the facts' provenance).
 
         Current facts come first (most confident first), then the retired ones (retracted or
         superseded, kept for history), marked by their `times`."""
@@ -478,7 +484,7 @@ class MemoryStore:
             [f.subject_hash.digest for f in facts] + [f.object_hash.digest for f in facts]
         )
         episodes: dict[bytes, list[Observation]] = {f.fact_hash.digest: [] for f in facts}
-        rows = self.backend.episodes_of(list(episodes))
+        rows = self.backend.provenance_of(list(episodes))
         times = temporal.times_of(self.backend, facts, utc_now())
         for row in sorted(rows, key=lambda e: (e.event_time, e.hash)):
             episodes[row.fact_hash].append(
@@ -490,6 +496,7 @@ class MemoryStore:
                     row.source,
                     row.scope,
                     row.created_at,
+                    row.pruned_at,
                 )
             )
         views = [

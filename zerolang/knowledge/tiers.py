@@ -9,15 +9,22 @@ The tier state lives in the backend (its `Tiers`: `working_*`, `touch`,
   observation count, first seen, last reinforced; the episodes already merged
   are recorded so a rerun never counts one twice.
 
-An episode's age is measured from its context's `event_time` (when it was
-observed), its effective confidence is `confidence * 2^(-age / half_life)`.
-Every tier takes a clock (`Clock`), so tests pin time.
+An episode's age is measured from when the memory was last learned or used:
+the later of when the store learned it (the episode's `created_at`) and its
+last access (a recall or query returning it), never from its context's
+`event_time` (when it happened in the world: facts about 1898 learned today
+are fresh memories). Its effective confidence is
+`confidence * 2^(-age / half_life)`. Every tier takes a clock (`Clock`), so
+tests pin time; a clock before the episode was learned does not decay it.
 
 Maintenance never destroys knowledge: decay prunes *episodic observations*
 only. A pruned episode moves to the store's pruned log (with when and why);
 the fact it supported keeps its folded confidence and observation count,
 and its concepts and context stay, so a fact whose episodes all decayed is
-still known, recallable and queryable, just without fresh evidence.
+still known, recallable and queryable, just without fresh evidence. A pruned
+episode keeps its provenance (`Records.provenance_of`): its source, scope,
+event time and confidence still answer `where source/scope`, `as of` and
+`history`; only ranking and the tiers change.
 Episodes of semantic facts are their provenance and are never pruned.
 """
 
@@ -99,12 +106,17 @@ class Episode:
     episode_hash: EpisodeHash
     fact_hash: FactHash
     base_confidence: float
-    event_time: str
+    event_time: str  # when it happened in the world: provenance, not age
     access_count: int
     last_access: str | None
+    learned_at: str  # when the store learned it (the episode's `created_at`)
+
+    def fresh_since(self) -> float:
+        """POSIX seconds decay counts from: when it was learned or last used, whichever is later."""
+        return memory_age_start(self.learned_at, self.last_access)
 
     def effective(self, now: float, half_life: float) -> float:
-        return decay(self.base_confidence, half_life, now - parse_time(self.event_time))
+        return decay(self.base_confidence, half_life, now - self.fresh_since())
 
     def to_json(self) -> dict[str, object]:
         return {
@@ -112,9 +124,16 @@ class Episode:
             "fact_hash": str(self.fact_hash),
             "confidence": self.base_confidence,
             "event_time": self.event_time,
+            "learned_at": self.learned_at,
             "access_count": self.access_count,
             "last_access": self.last_access,
         }
+
+
+def memory_age_start(learned_at: str, last_access: str | None) -> float:
+    """When a memory's age starts (POSIX seconds): the later of when it was learned and last used."""
+    start = parse_time(learned_at)
+    return start if last_access is None else max(start, parse_time(last_access))
 
 
 class _Episodic(Records, Scans, Tiers, Protocol):
@@ -129,6 +148,7 @@ def _episode(row: EpisodeRow) -> Episode:
         row.event_time,
         row.access_count,
         row.last_access,
+        row.created_at,
     )
 
 

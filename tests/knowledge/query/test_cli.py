@@ -77,8 +77,10 @@ def test_query_needs_an_existing_database(tmp_path: Path) -> None:
 
 
 def test_consolidate_and_sweep(tmp_path: Path) -> None:
-    db = ingested(tmp_path)
-    # the example was observed in February 2026: by now every episode has decayed below 0.01
+    db = str(tmp_path / "memory.db")
+    learned = runner.invoke(app, ["memory", "ingest", str(EXAMPLE), "--db", db, "--now", "2026-03-01"])
+    assert learned.exit_code == 0, learned.output
+    # learned in March 2026: by now every episode has decayed below 0.01
     sweep = runner.invoke(app, ["memory", "sweep", "--db", db, "--json", "--half-life-days", "100000"])
     assert json.loads(sweep.stdout) == {"removed": 0, "episodes": []}
     promoted = runner.invoke(

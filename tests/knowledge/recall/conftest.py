@@ -35,9 +35,16 @@ def fact_input(*tuples: tuple[str, str, str, float], when: datetime = T0, scope:
 
 
 def add(
-    store: MemoryStore, *tuples: tuple[str, str, str, float], when: datetime = T0, scope: str = "s"
+    store: MemoryStore,
+    *tuples: tuple[str, str, str, float],
+    when: datetime = T0,
+    scope: str = "s",
+    learned: datetime | None = None,
 ) -> None:
-    ingest(store, [fact_input(*tuples, when=when, scope=scope)], now=NOW)
+    """Ingest the tuples observed at `when` (event time), learned by the store at `learned`
+    (default `NOW`): decay counts from when a memory was learned, never from its event time."""
+    stamp = NOW if learned is None else learned.isoformat(timespec="milliseconds").replace("+00:00", "Z")
+    ingest(store, [fact_input(*tuples, when=when, scope=scope)], now=stamp)
 
 
 @pytest.fixture

@@ -103,10 +103,11 @@ def test_touch_counts_accesses_and_keeps_the_last(store: MemoryStore, clock: Clo
 def test_sweep_removes_decayed_episodes_and_keeps_the_store_consistent(
     store: MemoryStore, clock: Clock
 ) -> None:
-    add(store, ("a", "r", "b", 0.8), ("a", "r", "c", 0.9), when=T0 - 70 * DAY, scope="old")
+    old = T0 - 70 * DAY
+    add(store, ("a", "r", "b", 0.8), ("a", "r", "c", 0.9), when=old, scope="old", learned=old)
     add(store, ("a", "r", "b", 0.5), when=T0, scope="new")
     memory = EpisodicMemory(store, min_confidence=0.01, clock=clock)
-    # 70 days = 10 half-lives: 0.8 / 1024 and 0.9 / 1024 are below 0.01
+    # learned 70 days ago = 10 half-lives: 0.8 / 1024 and 0.9 / 1024 are below 0.01
     before = store.counts()
     assert sorted(e.base_confidence for e in memory.sweep(dry_run=True)) == [0.8, 0.9]
     assert store.relation_count() == 3  # a dry run changes nothing
@@ -147,7 +148,8 @@ def test_consolidation_promotes_facts_with_enough_surviving_episodes(
     for day in (0, 1, 2):
         add(store, ("a", "r", "b", 0.6), when=T0 - day * DAY, scope=f"d{day}")
     add(store, ("a", "r", "c", 0.6), when=T0, scope="d0")  # one episode only
-    add(store, ("x", "r", "y", 0.6), ("x", "r", "z", 0.6), when=T0 - 100 * DAY, scope="old")
+    old = T0 - 100 * DAY
+    add(store, ("x", "r", "y", 0.6), ("x", "r", "z", 0.6), when=old, scope="old", learned=old)
     result = consolidate(store, min_episodes=3, min_confidence=0.1, clock=clock)
     assert (result.promoted, result.reinforced, result.pruned) == (1, 0, 2)
     semantic = SemanticMemory(store, clock=clock).get_fact(fact_hash("a", "r", "b"))
@@ -169,8 +171,47 @@ def test_semantic_episodes_are_never_swept(store: MemoryStore, clock: Clock) -> 
 
 
 def test_consolidation_counts_decay(store: MemoryStore, clock: Clock) -> None:
-    # three episodes, but one is 4 half-lives old: 0.6 / 16 < 0.1, so only two survive
+    # three episodes, but one was learned 4 half-lives ago: 0.6 / 16 < 0.1, so only two survive
     for day in (0, 1, 28):
-        add(store, ("a", "r", "b", 0.6), when=T0 - day * DAY, scope=f"d{day}")
+        add(store, ("a", "r", "b", 0.6), when=T0 - day * DAY, scope=f"d{day}", learned=T0 - day * DAY)
     assert consolidate(store, min_episodes=3, min_confidence=0.1, clock=clock).promoted == 0
     assert math.isclose(decay(0.6, WEEK, 28 * 86400), 0.0375)
+
+
+def test_decay_counts_from_when_a_memory_was_learned_not_from_its_event_time(
+    store: MemoryStore, clock: Clock
+) -> None:
+    """Facts about 1898 learned today are fresh: a sweep tomorrow prunes nothing."""
+    from datetime import UTC, datetime
+
+    long_ago = datetime(1898, 12, 21, tzinfo=UTC)
+    add(store, ("curie", "discovered", "radium", 0.9), when=long_ago, scope="history", learned=T0)
+    clock.advance(days=1)
+    memory = EpisodicMemory(store, clock=clock)
+    (found,) = memory.all()
+    assert found.event_time.startswith("1898") and found.learned_at == "2026-03-01T00:00:00.000Z"
+    assert memory.effective_confidence(found) == pytest.approx(0.9 * 2 ** (-1 / 7))
+    assert memory.sweep() == [] and store.relation_count() == 1
+    assert consolidate(store, min_episodes=1, clock=clock).promoted == 1  # it counts as still confident
+
+
+def test_a_memory_used_recently_is_fresh_again(store: MemoryStore, clock: Clock) -> None:
+    add(store, ("a", "r", "b", 0.8), learned=T0)
+    memory = EpisodicMemory(store, clock=clock)
+    clock.advance(days=70)  # ten half-lives after it was learned...
+    (found,) = memory.all()
+    assert memory.effective_confidence(found) == pytest.approx(0.8 / 1024)
+    memory.touch([found.episode_hash])  # ...but used now
+    (found,) = memory.all()
+    assert memory.effective_confidence(found) == pytest.approx(0.8)
+    assert memory.sweep() == []
+    clock.advance(days=7)
+    assert memory.effective_confidence(memory.all()[0]) == pytest.approx(0.4)
+
+
+def test_a_clock_before_a_memory_was_learned_does_not_decay_it(store: MemoryStore, clock: Clock) -> None:
+    add(store, ("a", "r", "b", 0.8), when=T0 - 700 * DAY, learned=T0)
+    clock.advance(days=-30)
+    memory = EpisodicMemory(store, clock=clock)
+    assert memory.effective_confidence(memory.all()[0]) == pytest.approx(0.8)
+    assert memory.sweep() == []

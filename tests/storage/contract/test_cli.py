@@ -15,7 +15,11 @@ runner = CliRunner()
 def test_every_command_takes_the_store_and_the_space(location: str, space: str) -> None:
     env = {"ZERO_MEMORY_DB": location}
     mine, theirs = f"{space}-mine", f"{space}-theirs"
-    ingest = runner.invoke(app, ["memory", "ingest", str(EXAMPLE), "--space", mine, "--json"], env=env)
+    ingest = runner.invoke(
+        app,
+        ["memory", "ingest", str(EXAMPLE), "--space", mine, "--json", "--now", "2026-03-01T12:00:00Z"],
+        env=env,
+    )
     assert ingest.exit_code == 0, ingest.output
     assert json.loads(ingest.stdout)["new_episodes"] == 9
     stats = runner.invoke(app, ["memory", "stats", "--db", location, "--space", theirs, "--json"])
@@ -24,7 +28,12 @@ def test_every_command_takes_the_store_and_the_space(location: str, space: str) 
     assert got.exit_code == 0 and "agent --needs--> long-term-memory" in got.stdout
     missing = runner.invoke(app, ["memory", "get", "agent", "--space", theirs], env=env)
     assert missing.exit_code == 1 and "no concept `agent`" in missing.stderr
-    query = runner.invoke(app, ["query", "match (agent ?p ?o)", "--space", mine, "--json"], env=env)
+    # asked (and so used) when learned: by the real clock, months ago
+    query = runner.invoke(
+        app,
+        ["query", "match (agent ?p ?o)", "--space", mine, "--json", "--now", "2026-03-01T12:00:00Z"],
+        env=env,
+    )
     assert [row["bindings"]["o"] for row in json.loads(query.stdout)] == ["long-term-memory"]
     assert (
         runner.invoke(app, ["query", "match (agent ?p ?o)", "--space", theirs], env=env).stdout
@@ -41,7 +50,7 @@ def test_every_command_takes_the_store_and_the_space(location: str, space: str) 
     )
     document = json.loads(dry.stdout)
     assert document["dry_run"] is True and document["pruned"] == 9
-    assert document["promoted_facts"] == []  # months old by the real clock: nothing survives decay
+    assert document["promoted_facts"] == []  # learned months ago by the real clock: nothing survives decay
     sweep = runner.invoke(app, ["memory", "sweep", "--space", mine, "--dry-run"], env=env)
     assert sweep.stdout.endswith("dry run: 9 decayed episodes would be pruned; nothing changed\n")
     assert (

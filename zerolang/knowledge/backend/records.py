@@ -46,4 +46,9 @@ class Records(Protocol):
         """Contexts with the time each was first stored."""
 
     def episodes_of(self, facts: Sequence[bytes]) -> list[EpisodeRow]:
-        """The episodes of these facts, with contexts and accesses, by fact then episode hash."""
+        """The live episodes of these facts, with contexts and accesses, by fact then episode hash."""
+
+    def provenance_of(self, facts: Sequence[bytes]) -> list[EpisodeRow]:
+        """Every episode of these facts, live or pruned by maintenance (`pruned_at` set), with its
+        context: where each fact came from (source, scope, event time, confidence), which maintenance
+        never takes away. By fact then episode hash."""

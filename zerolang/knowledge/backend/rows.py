@@ -65,7 +65,13 @@ class Counts:
 
 @dataclass(frozen=True, slots=True)
 class EpisodeRow:
-    """An episode with what tiers, recall and query read of it: its context and its access record."""
+    """An episode with what tiers, recall and query read of it: its context and its access record.
+
+    `created_at` is when the store learned it, `last_access` when a recall or query last used it
+    (what decay counts from); `event_time` is when it was observed in the world (provenance).
+    `pruned_at` is set on an episode maintenance pruned (`Records.provenance_of` returns those too):
+    it has no accesses any more, but its provenance stays.
+    """
 
     hash: bytes
     fact_hash: bytes
@@ -77,6 +83,7 @@ class EpisodeRow:
     scope: str
     access_count: int
     last_access: str | None
+    pruned_at: str | None = None
 
 
 FactEnds = tuple[bytes, str, str, bytes, str]  # subject hash and label, predicate, object hash and label

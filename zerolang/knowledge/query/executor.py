@@ -33,7 +33,7 @@ from zerolang.knowledge.recall import (
 from zerolang.knowledge.recall.ranking import DEFAULT_WEIGHTS
 from zerolang.knowledge.recall.traversal import Edge, EdgeFilter
 from zerolang.knowledge.store import MemoryStore
-from zerolang.knowledge.tiers import DEFAULT_HALF_LIFE, DEFAULT_MIN_CONFIDENCE, decay
+from zerolang.knowledge.tiers import DEFAULT_HALF_LIFE, DEFAULT_MIN_CONFIDENCE, decay, memory_age_start
 from zerolang.util.times import Clock, parse_time, system_clock
 
 DEFAULT_RECALL_LIMIT = 10
@@ -118,9 +118,10 @@ def fact_filter(
 def _in_context(
     db: Records, keys: Sequence[bytes], query: Query, window: tuple[float, float] | None
 ) -> set[bytes]:
-    """Facts with at least one episode whose context matches every context clause."""
+    """Facts with at least one episode whose context matches every context clause: pruned episodes
+    count too (maintenance never takes a fact's provenance away)."""
     found: set[bytes] = set()
-    for row in db.episodes_of(keys):
+    for row in db.provenance_of(keys):
         if row.fact_hash in found or (query.sources and row.source not in query.sources):
             continue
         if query.scopes and row.scope not in query.scopes:
@@ -139,7 +140,9 @@ def _in_tiers(db: _TierReads, keys: Sequence[bytes], tiers: Collection[str], now
         found |= db.working_facts(keys)
     if "episodic" in tiers:
         for row in db.episodes_of(keys):
-            alive = decay(row.confidence, DEFAULT_HALF_LIFE, now - parse_time(row.event_time))
+            alive = decay(
+                row.confidence, DEFAULT_HALF_LIFE, now - memory_age_start(row.created_at, row.last_access)
+            )
             if alive >= DEFAULT_MIN_CONFIDENCE:
                 found.add(row.fact_hash)
     return found

@@ -417,6 +417,15 @@ def _periods(dialect: str, schema: MetaData, compiler: Dialect) -> list[str]:
     ]
 
 
+def _pruned_by_fact(dialect: str, schema: MetaData, compiler: Dialect) -> list[str]:
+    """Pruned episodes by fact: maintenance never takes a fact's provenance away, so the queries
+    that read a fact's episodes for it (`where source/scope`, `as of`, `history`) read the pruned
+    ones too, by fact, as they read the live ones."""
+    (index,) = (i for i in schema.tables["pruned_episodes"].indexes if i.name == "pruned_episodes_by_fact")
+    out = [ddl(CreateIndex(index, if_not_exists=True), compiler)]
+    return out + (statistics("pruned_episodes") if dialect == SQLITE else [])
+
+
 HISTORY: tuple[Step, ...] = (
     Step(1, "the first schema: concepts, aliases, contexts, facts, episodes", _raw(_V1), (SQLITE,)),
     Step(2, "the tiers: working memory, accesses, semantic memory", _raw(_V2), (SQLITE,)),
@@ -431,6 +440,7 @@ HISTORY: tuple[Step, ...] = (
     Step(11, "the second generation of table seals", lambda dialect, schema, compiler: [seal_marker(2)]),
     Step(12, "references the writer checks itself", _unchecked_references, (POSTGRESQL,)),
     Step(13, "validity periods and declarations", _periods),
+    Step(14, "pruned episodes by fact", _pruned_by_fact),
 )
 LATEST = HISTORY[-1].version
 FIRST = {SQLITE: 0, POSTGRESQL: 4}

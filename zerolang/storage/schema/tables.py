@@ -73,6 +73,7 @@ STATISTICS: dict[tuple[str, str], str] = {
     ("semantic_facts", "semantic_facts"): "100000 100000 1",
     ("semantic_sources", "semantic_sources"): "100000 100000 1",
     ("pruned_episodes", "pruned_episodes"): "100000 100000 1",
+    ("pruned_episodes", "pruned_episodes_by_fact"): "100000 100000 2",
     ("memory_index", "memory_index"): "100000 100000 1",
     ("memory_index", "memory_index_by_day"): "100000 100000 10 2",
     ("memory_index", "memory_index_by_channel"): "100000 100000 1000 10",
@@ -268,7 +269,7 @@ def metadata(dialect: str) -> MetaData:
         PrimaryKeyConstraint("space", "episode_hash"),
         *references(["fact_hash"], "semantic_facts", ["fact_hash"], always=True),
     )
-    table(
+    pruned = table(
         schema,
         "pruned_episodes",
         *episode_columns(),  # an episode, and when and why it was pruned
@@ -278,6 +279,8 @@ def metadata(dialect: str) -> MetaData:
         *references(["fact_hash"], "facts", ["hash"], always=True),
         *references(["context_hash"], "contexts", ["hash"], always=True),
     )
+    # a pruned episode is still its fact's provenance: `where source/scope`, `as of`, `history` read it
+    Index("pruned_episodes_by_fact", pruned.c.space, pruned.c.fact_hash)
     _forgetting(engine, schema)
     _history(engine, schema)
     _seals(engine, schema)

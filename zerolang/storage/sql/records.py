@@ -61,6 +61,13 @@ _EPISODE_FROM = """FROM episodes e
 
 
 EPISODES_SELECT = f"SELECT {_EPISODE_COLUMNS} {_EPISODE_FROM}"
+# The live episodes (not pruned: no `pruned_at`), then the pruned ones as `EpisodeRow`s: the context
+# kept, the accesses gone, when it was pruned. `provenance_of` joins the two with UNION ALL.
+_LIVE_SELECT = f"SELECT {_EPISODE_COLUMNS}, NULL {_EPISODE_FROM}"
+_PRUNED_SELECT = """SELECT p.hash, p.fact_hash, p.context_hash, p.confidence, p.created_at,
+    c.event_time, c.source, c.scope, 0, NULL, p.pruned_at FROM pruned_episodes p
+    JOIN contexts c ON c.space = p.space AND c.hash = p.context_hash
+    WHERE p.space = ?"""
 
 
 def fact_of(row: Row) -> Fact:
@@ -78,7 +85,17 @@ def fact_of(row: Row) -> Fact:
 
 def episode_of(row: Row) -> EpisodeRow:
     return EpisodeRow(
-        bytes(row[0]), bytes(row[1]), bytes(row[2]), row[3], row[4], row[5], row[6], row[7], row[8], row[9]
+        bytes(row[0]),
+        bytes(row[1]),
+        bytes(row[2]),
+        row[3],
+        row[4],
+        row[5],
+        row[6],
+        row[7],
+        int(row[8]),
+        row[9],
+        row[10] if len(row) > 10 else None,
     )
 
 
@@ -360,6 +377,20 @@ class Records(Seals, backend.Records):
         return episodes_in_order(
             self.select_in(EPISODES_SELECT, "e.fact_hash", sorted(set(facts)), [self.space])
         )
+
+    def provenance_of(self, facts: Sequence[bytes]) -> list[EpisodeRow]:
+        """Live and pruned episodes in one statement per slice of keys (one round trip on a server)."""
+        keys = sorted(set(facts))
+        rows: list[Row] = []
+        slices = zip(self.in_list("e.fact_hash", keys), self.in_list("p.fact_hash", keys), strict=True)
+        for (live, live_args), (pruned, pruned_args) in slices:
+            rows.extend(
+                self.rows(
+                    f"{_LIVE_SELECT} AND {live} UNION ALL {_PRUNED_SELECT} AND {pruned}",
+                    [self.space, *live_args, self.space, *pruned_args],
+                )
+            )
+        return episodes_in_order(rows)
 
     def contexts(self, keys: Sequence[bytes]) -> dict[bytes, tuple[ContextNode, str]]:
         rows = self.select_in(
