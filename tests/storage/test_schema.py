@@ -42,7 +42,7 @@ RELEASED = {
     ("sqlite", 10): "12be6172c80dfccc",
     ("sqlite", 11): "dd12f6c894372b8f",
     ("sqlite", 12): "4f53cda18c2baa0c",
-    ("sqlite", 13): "0dd6b72097d79908",
+    ("sqlite", 13): "d233594928fbc908",
     ("sqlite", 14): "8b1f03a685513a02",
     ("postgresql", 5): "a026971bb9d55c02",
     ("postgresql", 6): "99ca239129c7445e",
@@ -52,7 +52,7 @@ RELEASED = {
     ("postgresql", 10): "8275e1e05e0e0f04",
     ("postgresql", 11): "dd12f6c894372b8f",
     ("postgresql", 12): "2b6fa5f58e51d3be",
-    ("postgresql", 13): "fadf911fb4104e3b",
+    ("postgresql", 13): "18ac16ad8e6b7e9f",
     ("postgresql", 14): "132715159084a016",
 }
 

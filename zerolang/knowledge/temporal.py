@@ -348,7 +348,7 @@ def _recorded_again(
     kinds = {r.told: "retract" for r in retractions}
 
     def cause_at(moment: str) -> str:
-        if moment == at:
+        if at and moment == at:
             return why
         return episodes.get(moment) or kinds.get(moment) or f"declare {SINGLE_VALUED} {predicate}"
 
@@ -557,3 +557,35 @@ def declare(
 
 def _constant(text: str) -> Callable[[Collection[bytes]], str]:
     return lambda _: text
+
+
+def rederive(backend: TemporalFacts) -> int:
+    """Record again, from the whole log, the history of every fact that has stored periods (with its
+    single-valued rivals): what a store written before validity periods needs once, since one
+    interval a fact lost a re-asserted value's past. How many facts' periods changed."""
+    facts = backend.find_facts(FactFilter())
+    if not facts or not backend.has_periods():
+        return 0
+    keys = {row.fact for row in backend.periods([f.fact_hash.digest for f in facts])}
+    if not keys:
+        return 0
+    single = single_valued_of(backend.declarations())
+    groups = _groups(backend, backend.facts(sorted(keys)), single)
+    members = sorted({f.fact_hash.digest for group in groups for f in group.facts})
+    claims: dict[bytes, list[Claim]] = {key: [] for key in members}
+    for claim in map(claim_of, backend.claims(members)):
+        claims[claim.fact].append(claim)
+    retractions = retractions_of(backend.fact_events(members))
+    declarations = backend.declarations()
+    rows: list[PeriodRow] = []
+    for group in groups:
+        group_claims = [c for f in group.facts for c in claims[f.fact_hash.digest]]
+        if not group_claims:
+            continue
+        mine = {f.fact_hash.digest for f in group.facts}
+        found = _recorded_again(
+            group, group_claims, [r for r in retractions if r.fact in mine], declarations, "", ""
+        )
+        rows += [row for key in sorted(found) for row in found[key]]
+    backend.replace_periods(rows, members)
+    return len(members)

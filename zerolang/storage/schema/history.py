@@ -391,11 +391,22 @@ def _fact_times(dialect: str, schema: MetaData, compiler: Dialect) -> list[str]:
     return out + _tables("fact_events")(dialect, schema, compiler)
 
 
+PERIODS_PENDING = (
+    f"INSERT INTO table_seals (space, tbl, row_count, digest) VALUES ('', '*pending:periods*', 0,"
+    f" '{NO_DIGEST}') ON CONFLICT DO NOTHING"
+)
+"""The row that has a store record its facts' periods again from the whole log when it next opens
+(`zerolang.knowledge.temporal.rederive`): one interval a fact had lost a re-asserted value's past."""
+
+
 def _periods(dialect: str, schema: MetaData, compiler: Dialect) -> list[str]:
     """A fact may hold over any number of periods, each recorded and closed at a store time; what a
     space declared (single-valued predicates) is stored with it. Each `fact_times` row becomes the
     periods it stood for: its interval as known since the fact was learned, and where it was
-    retired, the open interval it replaced, closed at the retirement."""
+    retired, the open interval it replaced, closed at the retirement. A predicate the store
+    superseded by was single-valued where the store was written (a `pyproject.toml` then said
+    so): the store declares it, from its first fact of it. Opening the store then records every
+    such fact's periods again from the log (`PERIODS_PENDING`)."""
     retired_by = "CASE WHEN t.retired_by = 'retracted' THEN 'retract' ELSE 'fact ' || t.retired_by END"
     ended_by = "CASE WHEN t.retired_by = 'retracted' THEN 'retracted' ELSE t.retired_by END"
     start = "COALESCE(t.valid_from, f.created_at)"
@@ -411,9 +422,15 @@ def _periods(dialect: str, schema: MetaData, compiler: Dialect) -> list[str]:
         f"{insert} SELECT t.space, t.fact_hash, {start}, t.valid_to,"
         f" CASE WHEN t.retired_at IS NULL THEN CASE WHEN t.valid_to IS NULL THEN NULL ELSE 'stated' END"
         f" ELSE {ended_by} END, COALESCE(t.retired_at, f.created_at), 'migrated', NULL, NULL{source}",
+        # the predicates a store superseded by were single-valued where it was written: declared
+        "INSERT INTO declarations (space, at, setting, value, declared) SELECT t.space, MIN(f.created_at),"
+        " 'single-valued', f.predicate, 1 FROM fact_times t JOIN facts f ON f.space = t.space AND"
+        " f.hash = t.fact_hash WHERE t.retired_by IS NOT NULL AND t.retired_by <> 'retracted'"
+        " GROUP BY t.space, f.predicate ORDER BY MIN(f.created_at), f.predicate",
         "DELETE FROM table_seals WHERE tbl = 'fact_times'",
         "DROP TABLE fact_times",
         seal_marker(3),
+        PERIODS_PENDING,
     ]
 
 

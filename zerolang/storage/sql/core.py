@@ -100,6 +100,7 @@ class SqlCore(SqlStatements, backend.Lifetime):
         try:
             setup()
             self.ensure_sealed()
+            self.ensure_periods()
         except failure as error:
             self.close()
             raise StorageError(f"{self.location}: {what} ({str(error).strip()})") from None
@@ -109,6 +110,10 @@ class SqlCore(SqlStatements, backend.Lifetime):
 
     def ensure_sealed(self) -> None:
         """Seal, once, the tables a store from before their seals holds (`seals.Seals` implements it)."""
+        raise NotImplementedError
+
+    def ensure_periods(self) -> None:
+        """Record again, once, the periods of a store from before them (`temporal.Temporal` does)."""
         raise NotImplementedError
 
     def spaces(self) -> list[str]:

@@ -47,6 +47,20 @@ class Temporal(Seals, backend.Temporal):
         rows.sort(key=lambda r: r[0])
         return [PeriodRow(bytes(r[1]), r[2], r[3], r[4], r[5], r[6], r[7], r[8], int(r[0])) for r in rows]
 
+    def ensure_periods(self) -> None:
+        """A store migrated from one validity interval a fact (schema step 13) records its facts'
+        periods again from the whole log, once, when first opened (`temporal.rederive`)."""
+        marker = ["", "*pending:periods*"]
+        if self.one("SELECT 1 FROM table_seals WHERE space = ? AND tbl = ?", marker) is None:
+            return
+        from zerolang.knowledge.temporal import rederive
+
+        with self.transaction():
+            self.exclude_writers()
+            for space in self.spaces():
+                rederive(self.in_space(space))  # type: ignore[arg-type]
+            self.run("DELETE FROM table_seals WHERE space = ? AND tbl = ?", marker)
+
     def has_periods(self) -> bool:
         return self.one("SELECT 1 FROM fact_periods WHERE space = ? LIMIT 1", [self.space]) is not None
 
