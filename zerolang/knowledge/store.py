@@ -259,7 +259,7 @@ class MemoryStore:
 
                 where = settings.root / "pyproject.toml" if settings.root else "pyproject.toml"
                 print(
-                    f"zero: the new store declares {', '.join(changed)} single-valued, from {where}"
+                    f"zero: the new store declares {', '.join(sorted(changed))} single-valued, from {where}"
                     " (`zero memory single-valued` lists and changes what a store declares)",
                     file=sys.stderr,
                 )

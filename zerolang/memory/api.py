@@ -30,7 +30,8 @@ from pathlib import Path
 from types import TracebackType
 from typing import TYPE_CHECKING, Any
 
-from zerolang.knowledge.backend import InsertResult
+from zerolang.knowledge.backend import FactTimes, InsertResult
+from zerolang.knowledge.history import HistoryEntry
 from zerolang.knowledge.store import ConceptView, FactView, MemoryStore, Observation
 from zerolang.knowledge.types import (
     HEX_DIGEST,
@@ -202,6 +203,46 @@ class Memory:
         return FactView(
             fact, labels.get(fact.subject_hash.digest, ""), labels.get(fact.object_hash.digest, ""), nothing
         )
+
+    # ---- time: declarations, retractions, history ----
+    def single_valued(self) -> frozenset[str]:
+        """The predicates this space declares single-valued (`zero memory single-valued`)."""
+        return self.store.single_valued
+
+    def declare_single_valued(
+        self, predicates: Sequence[str], *, remove: bool = False, now: str | None = None
+    ) -> builtins.list[str]:
+        """Declare (or with `remove`, undeclare) predicates single-valued from `now` (default: the
+        clock) on, recorded in the space's log; the predicates that changed."""
+        from zerolang.knowledge.temporal import utc
+        from zerolang.util.times import utc_now
+
+        at = utc_now() if now is None else utc(now, "now")
+        return self.store.declare_single_valued(predicates, at=at, remove=remove)
+
+    def retract(self, fact: str, *, valid_to: str | None = None, now: str | None = None) -> FactTimes:
+        """Say a fact (`S|P|O` or its hash) stopped holding at `valid_to` (default: now), kept for
+        history (`zero memory retract`)."""
+        from zerolang.knowledge import temporal
+        from zerolang.knowledge.forget import fact_key
+        from zerolang.util.times import utc_now
+
+        key, _ = fact_key(self.store, fact, None)
+        found = self.store.backend.facts([key]).get(key)
+        if found is None:
+            raise ZeroError(f"no fact `{fact}` in {self.store.path}")
+        at = utc_now() if now is None else temporal.utc(now, "now")
+        end = None if valid_to is None else temporal.utc(valid_to, "valid_to")
+        return temporal.retract(
+            self.store.backend, found, at=at, valid_to=end, single=self.store.single_valued
+        )
+
+    def history(self, label: str) -> builtins.list[HistoryEntry]:
+        """A concept's facts over time: each validity period, when the store believed it and why
+        (`zero memory history`)."""
+        from zerolang.knowledge.history import concept_history
+
+        return concept_history(self.store, label)
 
     def query(self, text: str, *, now: datetime | None = None) -> QueryResult:
         """Run a query of the DSL (docs/query.md); `now` fixes the clock recency is scored by."""
