@@ -141,8 +141,10 @@ def forget(
     row = TombstoneRow(
         key, selector.kind, None if purge else target, at, payload, at if purge else None, None
     )
+    rivals = _rivals(store, content)
     with store.transaction():
         removed = store.backend.forget(row, episodes, blocked)
+        _settle_rivals(store, rivals, at)
         gone = _gone_labels(store, content)
         terms = _terms(selector.kind, target, content, blocked, gone)
         if selector.kind == "concept":
@@ -290,6 +292,37 @@ def _moment(text: str, what: str) -> datetime | None:
 
 
 # ---- the payload: what restore puts back ------------------------------------------------------
+
+
+def _rivals(store: MemoryStore, content: dict[str, object]) -> list[bytes]:
+    """The facts whose validity may follow from what a forget takes: the forgotten episodes' facts
+    and, for a single-valued predicate, their subject's other facts of it."""
+    from zerolang.knowledge.backend import FactFilter
+
+    relations = content["relations"]
+    assert isinstance(relations, list)
+    single = store.single_valued
+    keys: set[bytes] = set()
+    for relation in relations:
+        keys.add(bytes.fromhex(relation["fact_hash"]))
+        if relation["predicate"] in single:
+            subject = bytes.fromhex(relation["subject_hash"])
+            keys.update(
+                f.fact_hash.digest
+                for f in store.backend.find_facts(
+                    FactFilter(subject=subject, predicate=relation["predicate"])
+                )
+            )
+    return sorted(keys)
+
+
+def _settle_rivals(store: MemoryStore, keys: Sequence[bytes], at: str) -> None:
+    """What the store believes of the facts a forget leaves, as if it had never been told what went."""
+    from zerolang.knowledge import temporal
+
+    left = sorted(store.backend.facts(list(keys)))
+    if left:
+        temporal.settle(store.backend, left, at=at, cause=lambda _: "forget", single=store.single_valued)
 
 
 def _payload(store: MemoryStore, episodes: Sequence[bytes]) -> dict[str, object]:

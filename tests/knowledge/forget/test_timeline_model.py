@@ -246,3 +246,22 @@ def test_a_reasserted_value_keeps_its_past(location: str) -> None:
         closed = [p for p in acme.periods if p.closed_at is not None]
         assert [(p.recorded_at, p.closed_at) for p in closed] == [(stamp(1), stamp(2))]
         assert all(p.recorded_at >= stamp(1) for p in acme.periods)  # nothing dated before its ingest
+
+
+def test_forgetting_a_value_gives_its_rivals_their_time_back(location: str) -> None:
+    """A forget is as if the store had never been told: Initech holds until Acme's return."""
+    from zerolang.knowledge.forget import Selector, forget
+
+    with storage.open_store(location, space=f"f-{secrets.token_hex(6)}", single_valued=[]) as store:
+        store.declare_single_valued(["works at"], at=stamp(0))
+        for step, (obj, start) in enumerate(
+            [("acme", 2019), ("initech", 2021), ("globex", 2023), ("acme", 2025)], 1
+        ):
+            ingest(store, parse_inputs(record("works at", obj, start, None)), now=stamp(step))
+        forget(store, Selector("concept", "globex"), at=stamp(6), purge=True)
+        assert answers(store, "works at", "as of 2024-01-01") == {"initech"}
+        assert (
+            answers(store, "works at", f"as of 2024-01-01 known at {stamp(5)}") == set()
+        )  # what went is gone
+        assert answers(store, "works at", "") == {"acme"}
+        assert store.check().ok
