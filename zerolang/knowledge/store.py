@@ -194,6 +194,9 @@ class CheckReport:
 # ---- the store ------------------------------------------------------------------------------
 
 
+_LOWEST, _HIGHEST = bytes(32), b"\xff" * 32  # every concept hash lies between
+
+
 class MemoryStore:
     """A 0-memory store seen from one space, on the backend it is given.
 
@@ -244,7 +247,7 @@ class MemoryStore:
             return
         given = self._single_valued_given
         if given is None:
-            if self.backend.declarations() or self.backend.counts().facts:
+            if self.backend.declarations() or self.backend.concepts_between(_LOWEST, _HIGHEST, 1):
                 self._declared = True
                 return
             from zerolang.util.config import settings_for
