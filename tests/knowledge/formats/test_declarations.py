@@ -12,9 +12,8 @@ from hypothesis import strategies as st
 from tests.knowledge.formats.strategies import records, stamp, verb
 from tests.knowledge.formats.test_compact import _only_the_contextual_lexer
 from zerolang.knowledge.backend import Declaration
-from zerolang.knowledge.formats import CompactError, Snapshot, parse, parse_record, serialize
+from zerolang.knowledge.formats import CompactError, Snapshot, jsonform, parse, parse_record, serialize
 from zerolang.knowledge.formats import delta as deltas
-from zerolang.knowledge.formats import jsonform
 from zerolang.knowledge.formats.compact import declaration_line, label
 from zerolang.knowledge.formats.levels import Level, render
 from zerolang.knowledge.normalize import normalize_predicate
