@@ -163,3 +163,24 @@ def test_an_import_keeps_the_documents_meaning_whatever_the_folder(
         assert same[0] == same[1] and "initech" in same[0]
     finally:
         _load.cache_clear()
+
+
+def test_an_older_declaration_received_does_not_override_a_later_one_held(
+    open_store: Callable[..., MemoryStore], space: str
+) -> None:
+    """Replicas that declared in turn agree on what holds now, whoever receives first: the later
+    declaration about a predicate decides, and an older one received after it is not recorded."""
+    first, second = open_store(), open_store(space + "-2")
+    for store in (first, second):
+        ingest(store, parse_inputs(job(0)), now=day(1))
+    first.declare_single_valued(["works at"], at=day(2))
+    first.declare_single_valued(["works at"], at=day(3), remove=True)
+    second.declare_single_valued(["works at"], at=day(4))
+    from_first, from_second = make(first, ALICE), make(second, ALICE)
+    receive(second, from_first, [ALICE.public_key_bytes])
+    receive(first, from_second, [ALICE.public_key_bytes])
+    for store in (first, second):
+        assert store.single_valued == frozenset({"works_at"})
+        rows = store.backend.declarations()
+        assert [row.at for row in rows] == sorted(row.at for row in rows)
+        assert store.check().ok

@@ -184,12 +184,24 @@ def write_store(store: MemoryStore, snapshot: Snapshot) -> None:
 
 def declare(store: MemoryStore, declarations: Iterable[Declaration]) -> int:
     """Apply the declarations the store does not hold (same time, setting, value and sense), in
-    time order; how many changed what it declares. ZeroError for a setting this reader does not know."""
-    held = set(store.backend.declarations())
-    missing = sorted((d for d in dict.fromkeys(declarations) if d not in held), key=lambda d: d.at)
+    time order; how many changed what it declares. One older than the store's latest about the
+    same predicate is left out: the store's own is later, so it decides what holds now (and the
+    rows stay in time order, whichever replica received what first). ZeroError for a setting
+    this reader does not know."""
+    held = store.backend.declarations()
+    latest: dict[tuple[str, str], str] = {}
+    for row in held:
+        key = (row.setting, row.value)
+        latest[key] = max(latest.get(key, row.at), row.at)
+    known = set(held)
+    missing = sorted((d for d in dict.fromkeys(declarations) if d not in known), key=lambda d: d.at)
     changed = 0
     for row in missing:
         if row.setting != temporal.SINGLE_VALUED:
             raise ZeroError(f"unknown setting {row.setting!r} (this version knows {temporal.SINGLE_VALUED})")
+        key = (row.setting, row.value)
+        if row.at < latest.get(key, row.at):
+            continue
+        latest[key] = row.at
         changed += len(temporal.declare(store.backend, [row.value], at=row.at, remove=not row.declared))
     return changed
