@@ -471,7 +471,7 @@ _TYPED_ONLY: dict[str, tuple[str, tuple[str, ...]]] = {
         "fact period",
         ("hash", "text", "text?", "text?", "text", "text", "text?", "text?"),
     ),
-    "declarations": ("declaration", ("text", "text", "text", "count")),
+    "declarations": ("declaration", ("text", "text", "text", "flag")),
     "fact_events": ("fact event", ("hash", "text", "text", "text?", "text?", "unit?", "text")),
     "space_log": ("log entry", ("text", "text", "hash", "text")),
     "semantic_facts": ("semantic fact", ("hash", "unit", "count", "text", "text")),
@@ -527,6 +527,7 @@ _TYPES: dict[str, Callable[[object], bool]] = {
     "unit": _is_unit,
     "unit?": lambda value: value is None or _is_unit(value),
     "count": _is_count,
+    "flag": lambda value: type(value) is int and value in (0, 1),
     "hash": _is_hash,
 }
 _WANTED = {
@@ -535,6 +536,7 @@ _WANTED = {
     "unit": "a number in [0, 1]",
     "unit?": "a number in [0, 1] or null",
     "count": "a positive integer",
+    "flag": "0 or 1",
     "hash": "a 32-byte hash",
 }
 

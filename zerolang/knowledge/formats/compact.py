@@ -9,9 +9,11 @@
     1 needs2 95
     3 provides2 90; stores1
 
-No hash is written: every one is derived from labels, predicates and context
-fields (spec §7), so the parser recomputes them. A line that is not a header,
-`#` comment, `@time`, `X:` context or relations is a concept, numbered from 1
+A store's declarations come first, one a line: `!single-valued works_at @TIME` (declared
+at store time TIME), `!-single-valued works_at @TIME` (undeclared). No hash is written:
+every one is derived from labels, predicates and context fields (spec §7), so the parser
+recomputes them. A line that is not a header,
+`#` comment, `@time`, `!` declaration, `X:` context or relations is a concept, numbered from 1
 in order; a relation line is `subject predicateOBJECT [confidence]`, more
 relations of the same subject after `; `. Concept times are those of their
 first and last relation unless written. Confidences are
@@ -33,8 +35,11 @@ from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
 from typing import Any
 
+from zerolang.knowledge.backend import Declaration
 from zerolang.knowledge.formats.model import Context, Snapshot
 from zerolang.knowledge.hashing import concept_hash, context_hash, episode_hash, fact_hash
+from zerolang.knowledge.normalize import normalize_predicate
+from zerolang.knowledge.temporal import SINGLE_VALUED, utc
 from zerolang.knowledge.types import (
     ConceptHash,
     ConceptNode,
@@ -70,7 +75,7 @@ _LINE_KINDS = re.compile(r"\d+ |X:|0M:")  # a bare label must not look like anot
 
 def _is_label(text: str) -> bool:
     """Whether a concept's label can open its line bare (else it is JSON-quoted)."""
-    return _is_item(text) and text[0] not in "#" and not _LINE_KINDS.match(text)
+    return _is_item(text) and text[0] not in "#!" and not _LINE_KINDS.match(text)
 
 
 def _is_item(text: str) -> bool:
@@ -159,6 +164,7 @@ def time_spans(relations: Iterable[RelationNode]) -> dict[ConceptHash, tuple[str
 
 def _lines(snapshot: Snapshot, header: str) -> Iterator[str]:
     yield header
+    yield from map(declaration_line, snapshot.declarations)
     clock = _Clock()
     derived = derived_confidences(snapshot.relations)
     times = time_spans(snapshot.relations)
@@ -173,6 +179,17 @@ def _lines(snapshot: Snapshot, header: str) -> Iterator[str]:
         relations = by_context[context.node.hash]
         yield _context_line(context, relations)
         yield from _relation_lines(relations, ids, clock)
+
+
+_SETTING = re.compile(r"[a-z][a-z0-9]*(?:-[a-z0-9]+)*")
+
+
+def declaration_line(row: Declaration) -> str:
+    """`!SETTING VALUE @TIME`, or `!-SETTING VALUE @TIME` for a setting undeclared at TIME."""
+    if not _SETTING.fullmatch(row.setting):
+        raise ValueError(f"not a setting name: {row.setting!r}")
+    sign = "" if row.declared else "-"
+    return f"!{sign}{row.setting} {word(row.value)} @{word(row.at)}"
 
 
 def _concept_line(concept: ConceptNode, derived: float, times: tuple[str, str] | None) -> str:
@@ -267,6 +284,7 @@ class _Reader:
     )
     contexts: list[tuple[ContextNode, str | None, bool]] = field(default_factory=list)
     relations: list[tuple[int, str, int, float, int, str, tuple[int, int]]] = field(default_factory=list)
+    declarations: list[Declaration] = field(default_factory=list)
     now: str | None = None
     places: dict[str, list[int]] = field(default_factory=lambda: {"concept": [], "context": []})
     header: str | None = None
@@ -338,6 +356,13 @@ class _Builder:
         except _Fault as fault:
             _state.faults.append(_Fault(fault.column, fault.message, token.line))
 
+    def declaration(self, children: list[Any]) -> None:
+        token = children[0]
+        try:
+            _declaration(_state.reader, token)
+        except _Fault as fault:
+            _state.faults.append(_Fault(fault.column, fault.message, token.line))
+
     def agent(self, children: list[Any]) -> tuple[str, Any]:
         return "a", children[0]
 
@@ -379,6 +404,34 @@ class _Builder:
             _concept(_state.reader, children, line)
         except _Fault as fault:
             _state.faults.append(_Fault(fault.column, fault.message, line))
+
+
+_QUOTED = r'"(?:[^"\\\n]|\\.)*"'
+_SPLIT_DECLARATION = re.compile(rf'!(-?)([^ ]+) ([^\s"]\S*|{_QUOTED}) @([^\s"]\S*|{_QUOTED})')
+
+
+def _declaration(reader: _Reader, token: Any) -> None:
+    """`!SETTING VALUE @TIME` (`!-SETTING`: undeclared)."""
+    found = _SPLIT_DECLARATION.fullmatch(token.value)
+    assert found is not None, token  # the grammar's DECLARATION
+    sign, setting, value, at = found.groups()
+    column = token.column
+    if setting != SINGLE_VALUED:
+        message = f"unknown setting `{setting}` (this reader knows `{SINGLE_VALUED}`)"
+        raise _Fault(column + 1 + len(sign), message)
+    value_column, time_column = column + found.start(3), column + found.start(4)
+    if value[0] == '"':
+        value = _decode(value, value_column)
+    if at[0] == '"':
+        at = _decode(at, time_column)
+    name = normalize_predicate(value)
+    if not name:
+        raise _Fault(value_column, f"not a predicate: {value!r}")
+    try:
+        stamp = utc(at, "a declaration's time")
+    except ZeroError as error:
+        raise _Fault(time_column, error.message) from None
+    reader.declarations.append(Declaration(stamp, setting, name, not sign))
 
 
 def _context(reader: _Reader, children: list[Any], line: int) -> None:
@@ -546,6 +599,7 @@ _EXPECTED = {
     "RELATION": "a predicate and the object's number (`uses12`)",
     "NEXT_RELATION": "`; ` and another relation",
     "CONFIDENCE": "a confidence",
+    "DECLARATION": "a declaration (`!single-valued PREDICATE @TIME`)",
     "ITEM": "a label",
     "LABEL": "a label",
     "SPACE": "a space",
@@ -735,7 +789,7 @@ def _build(reader: _Reader) -> Snapshot:
         for node, created, stated in reader.contexts
     )
     try:
-        return Snapshot(tuple(concepts), contexts, tuple(relations))
+        return Snapshot(tuple(concepts), contexts, tuple(relations), tuple(reader.declarations))
     except ValueError as error:
         raise _Fault(1, str(error)) from None
 

@@ -4,8 +4,10 @@ Knowledge only grows (episodes are added, concepts merged by max confidence,
 latest update and alias union; maintenance prunes observations, never facts
 or concepts, and logs what it pruned), so a delta is the new relations with their
 contexts and the concepts they mention, carrying the concepts' new values;
-applying it is inserting it. A change that growing cannot express (a removal,
-a confidence lowered) is refused by `diff` rather than silently dropped.
+applying it is inserting it. Declarations only grow too (rows are appended):
+a delta carries the ones its base lacks, which the target applies first. A
+change that growing cannot express (a removal, a confidence lowered) is refused
+by `diff` rather than silently dropped.
 
     0M:1.0 delta base=<checkpoint hash>
     ...the additions as .0c...
@@ -55,7 +57,11 @@ def diff(old: Snapshot, new: Snapshot) -> Delta:
     if missing:
         raise DeltaError(f"{len(missing)} relations of the old memory are gone: a delta only adds")
     known = {c.hash for c in old.concepts}
+    had = set(old.declarations)
+    if not had <= set(new.declarations):
+        raise DeltaError("declarations of the old memory are gone: a delta only adds")
     additions = _additions(old_episodes, known, new)
+    additions = replace(additions, declarations=tuple(d for d in new.declarations if d not in had))
     _check_growth(old, new, {c.hash: c for c in additions.concepts})
     return Delta(checkpoints.of_snapshot(old).hash, additions)
 
@@ -118,10 +124,14 @@ def since(store: MemoryStore, base: str) -> Delta:
     here: a checkpoint taken between them is refused as "not a past state".
     A base from before a prune is found, but refused with the reason: a delta
     only adds, so it cannot carry the removal.
+
+    A checkpoint does not say which declarations its state had (they are not
+    concepts or episodes), so the delta carries all the store's: they are few,
+    and the target applies only those it lacks.
     """
     current = read_store(store)
     if checkpoints.of_snapshot(current).hash == base:
-        return Delta(base, Snapshot((), (), ()))
+        return Delta(base, Snapshot((), (), (), current.declarations))
     pruned = store.backend.pruned()
     lifetimes: list[tuple[str, str | None, bytes]] = [
         (r.created_at, None, r.episode_hash.digest) for r in current.relations
@@ -137,7 +147,7 @@ def since(store: MemoryStore, base: str) -> Delta:
             _refuse_removals(base, time, pruned)
             old = {r.episode_hash for r in current.relations if r.created_at <= time}
             known = {c.hash for c in current.concepts if c.created_at <= time}
-            return Delta(base, _additions(old, known, current))
+            return Delta(base, replace(_additions(old, known, current), declarations=current.declarations))
     if checkpoints.compute([], []).hash == base:
         return Delta(base, current)
     raise DeltaError(

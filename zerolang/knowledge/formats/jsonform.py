@@ -1,7 +1,8 @@
 """JSON forms of a snapshot: the reference the token benchmark compares `.0c` against, and an export format.
 
 `to_json` writes records as the store holds them, hashes included (one object
-per context); `from_json` reads that back and checks every hash against the
+per context), and the store's declarations (`"declarations"`, only when there are
+any: a file without the key declares nothing); `from_json` reads that back and checks every hash against the
 content it names. `to_flat_json` is the hash-free, labels-inline table the
 benchmark feeds JSON and TOON (same information as `.0c`, no hashes).
 """
@@ -11,8 +12,10 @@ from __future__ import annotations
 import json
 from typing import Any
 
+from zerolang.knowledge.backend import Declaration
 from zerolang.knowledge.formats.model import Context, Snapshot
 from zerolang.knowledge.hashing import verify_record
+from zerolang.knowledge.temporal import SINGLE_VALUED
 from zerolang.knowledge.types import (
     ConceptNode,
     ContextHash,
@@ -24,8 +27,9 @@ from zerolang.util.errors import ZeroError
 
 
 def to_json(snapshot: Snapshot) -> dict[str, Any]:
-    """`{"format": "0-memory", "concepts": [...], "contexts": [...], "relations": [...]}`, hashes as hex."""
-    return {
+    """`{"format": "0-memory", "concepts": [...], "contexts": [...], "relations": [...]}`, hashes as hex,
+    and `"declarations": [{"at", "setting", "value", "declared"}, ...]` when the snapshot has any."""
+    document: dict[str, Any] = {
         "format": "0-memory",
         "concepts": [c.to_json() for c in snapshot.concepts],
         "contexts": [
@@ -34,6 +38,12 @@ def to_json(snapshot: Snapshot) -> dict[str, Any]:
         ],
         "relations": [r.to_json() for r in snapshot.relations],
     }
+    if snapshot.declarations:
+        document["declarations"] = [
+            {"at": d.at, "setting": d.setting, "value": d.value, "declared": d.declared}
+            for d in snapshot.declarations
+        ]
+    return document
 
 
 def dumps(snapshot: Snapshot, *, pretty: bool = True) -> str:
@@ -66,7 +76,19 @@ def _read(document: Any) -> Snapshot:
     concepts = tuple(ConceptNode.from_json(c) for c in document["concepts"])
     contexts = tuple(_context(c) for c in document["contexts"])
     relations = tuple(RelationNode.from_json(r) for r in document["relations"])
-    return Snapshot(concepts, contexts, relations)
+    declarations = tuple(_declaration(d) for d in document.get("declarations", []))
+    return Snapshot(concepts, contexts, relations, declarations)
+
+
+def _declaration(data: dict[str, Any]) -> Declaration:
+    row = Declaration(data["at"], data["setting"], data["value"], data["declared"])
+    if not all(isinstance(text, str) and text for text in (row.at, row.setting, row.value)):
+        raise ValueError(f"a declaration's at, setting and value are non-empty strings: {data!r}")
+    if not isinstance(row.declared, bool):
+        raise ValueError(f"a declaration's declared is true or false: {data!r}")
+    if row.setting != SINGLE_VALUED:
+        raise ValueError(f"unknown setting {row.setting!r} (this reader knows {SINGLE_VALUED!r})")
+    return row
 
 
 def _context(data: dict[str, Any]) -> Context:

@@ -4,7 +4,8 @@
   (its header says L0 and the counts: a reader knows there is more),
   sorted and grouped by their leading hex digit(s) (`a:3f 41c` is a3f and a41c);
 - L1, the structure: labels and facts (`subject predicateOBJECT`), without confidences,
-  aliases, times or contexts, and a comment naming what was left out;
+  aliases, times or contexts, and a comment naming what was left out (and one naming the
+  predicates declared single-valued, if any);
 - L2, everything: exactly `.0c` (`compact.serialize`), lossless.
 
 L0 and L1 are for reading, not for import: they drop information on purpose.
@@ -20,6 +21,7 @@ from itertools import groupby, pairwise
 from zerolang.knowledge.formats.compact import HEADER, label, parse_header, predicate, serialize
 from zerolang.knowledge.formats.model import Snapshot
 from zerolang.knowledge.formats.seal import seal
+from zerolang.knowledge.temporal import single_valued_of
 from zerolang.knowledge.types import ConceptHash, FactHash, MemoryRecord
 
 L0_MIN_DIGITS = 2  # measured: 2 hex digits, lengthened on collision, cost fewest tokens
@@ -72,6 +74,9 @@ def _l1(snapshot: Snapshot) -> Iterator[str]:
         f"# L1: left out: confidences, aliases, times, {_count(len(snapshot.contexts), 'context')} and"
         f" {_count(repeated, 'repeated observation')}; ask for L2"
     )
+    single = sorted(single_valued_of(snapshot.declarations))
+    if single:
+        yield "# single-valued: " + ", ".join(map(predicate, single))
     for concept in snapshot.concepts:
         yield label(concept.label)
     ordered = sorted(facts.values(), key=lambda fact: fact[0])

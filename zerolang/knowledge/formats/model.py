@@ -2,9 +2,11 @@
 
 A `MemoryRecord` has one context; a store has many, and a concept is shared
 by all of them. A snapshot is the common shape: concepts once, contexts, and
-relations (episodes) pointing at both. A record is a snapshot with one
-context; a store reads as one in a canonical order, so two stores holding the
-same memory give equal snapshots.
+relations (episodes) pointing at both, and the settings the store declared
+(`Declaration` rows, e.g. `single-valued works_at`), which say what its writes
+mean. A record is a snapshot with one context and no declarations; a store
+reads as one in a canonical order, so two stores holding the same memory give
+equal snapshots.
 """
 
 from __future__ import annotations
@@ -12,6 +14,8 @@ from __future__ import annotations
 from collections.abc import Iterable
 from dataclasses import dataclass
 
+from zerolang.knowledge import temporal
+from zerolang.knowledge.backend import Declaration
 from zerolang.knowledge.store import MemoryStore
 from zerolang.knowledge.types import (
     ConceptNode,
@@ -20,6 +24,7 @@ from zerolang.knowledge.types import (
     MemoryRecord,
     RelationNode,
 )
+from zerolang.util.errors import ZeroError
 
 
 @dataclass(frozen=True, slots=True)
@@ -32,11 +37,15 @@ class Context:
 
 @dataclass(frozen=True, slots=True)
 class Snapshot:
-    """Concepts, contexts and relations; every relation names a held concept and context."""
+    """Concepts, contexts and relations; every relation names a held concept and context.
+
+    `declarations`: the settings declared and undeclared, in the order the store recorded them.
+    """
 
     concepts: tuple[ConceptNode, ...]
     contexts: tuple[Context, ...]
     relations: tuple[RelationNode, ...]
+    declarations: tuple[Declaration, ...] = ()
 
     def __post_init__(self) -> None:
         concepts = {concept.hash for concept in self.concepts}
@@ -61,6 +70,8 @@ class Snapshot:
         """The one-context snapshot as a record; ValueError if it has another number of contexts."""
         if len(self.contexts) != 1:
             raise ValueError(f"a record has one context; this document has {len(self.contexts)}")
+        if self.declarations:
+            raise ValueError("a record holds no declarations; this document declares settings")
         return MemoryRecord(self.concepts, self.relations, self.contexts[0].node)
 
     def to_records(self) -> list[MemoryRecord]:
@@ -106,7 +117,8 @@ def read_store(store: MemoryStore) -> Snapshot:
 def read_facts(store: MemoryStore, facts: Iterable[bytes]) -> Snapshot:
     """The part of the store behind `facts` (raw FactHash digests): their episodes, concepts and contexts.
 
-    What `zero query ... as L0|L1|L2` prints: the results as a document of their own.
+    What `zero query ... as L0|L1|L2` prints: the results as a document of their own, with the
+    declarations about their predicates.
     """
     return _read(store, list(dict.fromkeys(facts)))
 
@@ -124,7 +136,12 @@ def _read(store: MemoryStore, facts: list[bytes] | None) -> Snapshot:
         contexts = [Context(node, at) for node, at in found.values()]
     concepts.sort(key=lambda c: (c.created_at, c.hash.digest))
     contexts.sort(key=lambda c: (c.created_at or "", c.node.hash.digest))
-    return Snapshot(tuple(concepts), tuple(contexts), _ordered(relations, tuple(concepts), tuple(contexts)))
+    declarations = backend.declarations()
+    if facts is not None:
+        predicates = {r.predicate for r in relations}
+        declarations = [d for d in declarations if d.value in predicates]
+    ordered = _ordered(relations, tuple(concepts), tuple(contexts))
+    return Snapshot(tuple(concepts), tuple(contexts), ordered, tuple(declarations))
 
 
 def _ordered(
@@ -146,6 +163,45 @@ def _ordered(
 
 
 def write_store(store: MemoryStore, snapshot: Snapshot) -> None:
-    """Insert the snapshot into the store, all or nothing (hashes verified)."""
+    """Insert the snapshot into the store, all or nothing (hashes verified).
+
+    The declarations the store lacks come first, in time order, each told at its own store
+    time (`temporal.declare`: one that changes nothing is not recorded), so the relations are
+    stored under the meaning their source gave them and the store's own settings (a new store's
+    pyproject.toml) are not adopted over them. The relations keep their store times: in a store
+    that declares anything, the history of the facts with periods is then recorded again from
+    the whole log (`temporal.rederive`), so `known at` a time between two of them answers as
+    the source did, not as if all had been told at the last one.
+    """
     with store.transaction():
-        store.insert_records(snapshot.to_records())
+        if snapshot.declarations:
+            store.keep_own_settings()  # the document carries its meaning: not the folder's
+        declared = declare(store, snapshot.declarations)
+        inserted = store.insert_records(snapshot.to_records())
+        if (declared or inserted.new_episodes) and store.backend.declarations():
+            temporal.rederive(store.backend)
+
+
+def declare(store: MemoryStore, declarations: Iterable[Declaration]) -> int:
+    """Apply the declarations the store does not hold (same time, setting, value and sense), in
+    time order; how many changed what it declares. One older than the store's latest about the
+    same predicate is left out: the store's own is later, so it decides what holds now (and the
+    rows stay in time order, whichever replica received what first). ZeroError for a setting
+    this reader does not know."""
+    held = store.backend.declarations()
+    latest: dict[tuple[str, str], str] = {}
+    for row in held:
+        key = (row.setting, row.value)
+        latest[key] = max(latest.get(key, row.at), row.at)
+    known = set(held)
+    missing = sorted((d for d in dict.fromkeys(declarations) if d not in known), key=lambda d: d.at)
+    changed = 0
+    for row in missing:
+        if row.setting != temporal.SINGLE_VALUED:
+            raise ZeroError(f"unknown setting {row.setting!r} (this version knows {temporal.SINGLE_VALUED})")
+        key = (row.setting, row.value)
+        if row.at < latest.get(key, row.at):
+            continue
+        latest[key] = row.at
+        changed += len(temporal.declare(store.backend, [row.value], at=row.at, remove=not row.declared))
+    return changed
