@@ -54,9 +54,6 @@ class Period:
     end: str | None
     ended_by: str | None = None
 
-    def holds_at(self, moment: str) -> bool:
-        return self.start <= moment and (self.end is None or moment < self.end)
-
 
 def clip(claims: Iterable[Claim], retractions: Iterable[Retraction]) -> list[tuple[Claim, str | None]]:
     """The claims the retractions leave, each with what ends it ("retracted", "stated" or None):
@@ -111,11 +108,6 @@ def merge(periods: Iterable[Period]) -> tuple[Period, ...]:
             continue
         out.append(period)
     return tuple(out)
-
-
-def holds(periods: Iterable[Period], moment: str) -> bool:
-    """Whether any of the periods holds at `moment`."""
-    return any(period.holds_at(moment) for period in periods)
 
 
 @dataclass(frozen=True, slots=True)
