@@ -38,7 +38,7 @@ def recalled_context(
     room = budget - count_tokens(HEADER)
     while room > 0:
         rendering = render(store, query, hits, budget=room)
-        if not rendering.text or not rendering.chosen:
+        if not rendering.text or not rendering.items:
             return ""
         text = HEADER + rendering.text
         over = count_tokens(text) - budget
