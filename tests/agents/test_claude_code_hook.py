@@ -55,7 +55,9 @@ def test_stop_captures_only_new_turns_and_the_same_records_as_capture(
     assert (again.returncode, again.stdout, again.stderr) == (0, "", "")
     before = counts(experience_db)
     transcript.turn(*TOPICS[2])
-    assert hook(experience_db, payload("SessionEnd", transcript, reason="exit"), home=tmp_path).returncode == 0
+    assert (
+        hook(experience_db, payload("SessionEnd", transcript, reason="exit"), home=tmp_path).returncode == 0
+    )
     after = counts(experience_db)
     assert after["turns"] == before["turns"] + 1 and after["experiences"] > before["experiences"]
     # what the hook stored is exactly what capturing the whole file stores
@@ -102,7 +104,9 @@ def test_prompt_recalls_other_sessions_within_the_budget(experience_db: str, tmp
     assert "second boundary" in context or "login test" in context
     assert count_tokens(context) <= 300
     # nothing relevant: nothing printed at all
-    quiet = hook(experience_db, payload("UserPromptSubmit", new, prompt="zebra xylophone quasar"), home=tmp_path)
+    quiet = hook(
+        experience_db, payload("UserPromptSubmit", new, prompt="zebra xylophone quasar"), home=tmp_path
+    )
     assert (quiet.returncode, quiet.stdout, quiet.stderr) == (0, "", "")
 
 
@@ -110,10 +114,14 @@ def test_prompt_leaves_out_its_own_session(experience_db: str, tmp_path: Path) -
     session = ClaudeTranscript(tmp_path / "s.jsonl", "44444444-aaaa-4bbb-8ccc-000000000004")
     session.turn(*TOPICS[3])
     assert hook(experience_db, payload("Stop", session), home=tmp_path).returncode == 0
-    own = hook(experience_db, payload("UserPromptSubmit", session, prompt="compost sensor import"), home=tmp_path)
+    own = hook(
+        experience_db, payload("UserPromptSubmit", session, prompt="compost sensor import"), home=tmp_path
+    )
     assert (own.returncode, own.stdout) == (0, "")
     other = ClaudeTranscript(tmp_path / "o.jsonl", "55555555-aaaa-4bbb-8ccc-000000000005")
-    found = hook(experience_db, payload("UserPromptSubmit", other, prompt="compost sensor import"), home=tmp_path)
+    found = hook(
+        experience_db, payload("UserPromptSubmit", other, prompt="compost sensor import"), home=tmp_path
+    )
     assert "humidity column" in json.loads(found.stdout)["hookSpecificOutput"]["additionalContext"]
 
 
@@ -126,8 +134,12 @@ def test_session_start_recalls_the_project(experience_db: str, tmp_path: Path) -
     assert started.returncode == 0 and started.stderr == ""
     output = json.loads(started.stdout)["hookSpecificOutput"]
     assert output["hookEventName"] == "SessionStart" and "billing" in output["additionalContext"]
-    elsewhere = ClaudeTranscript(tmp_path / "x.jsonl", "88888888-aaaa-4bbb-8ccc-000000000008", cwd="/srv/zebra")
-    assert hook(experience_db, payload("SessionStart", elsewhere, source="startup"), home=tmp_path).stdout == ""
+    elsewhere = ClaudeTranscript(
+        tmp_path / "x.jsonl", "88888888-aaaa-4bbb-8ccc-000000000008", cwd="/srv/zebra"
+    )
+    assert (
+        hook(experience_db, payload("SessionStart", elsewhere, source="startup"), home=tmp_path).stdout == ""
+    )
 
 
 @pytest.mark.parametrize(
@@ -158,7 +170,9 @@ def test_broken_transcript_and_unreachable_store_never_block(tmp_path: Path) -> 
 
 
 def test_a_missing_transcript_or_another_event_does_nothing(tmp_path: Path) -> None:
-    gone = json.dumps({"hook_event_name": "Stop", "session_id": "s", "transcript_path": str(tmp_path / "no.jsonl")})
+    gone = json.dumps(
+        {"hook_event_name": "Stop", "session_id": "s", "transcript_path": str(tmp_path / "no.jsonl")}
+    )
     result = hook(str(tmp_path / "e.db"), gone, home=tmp_path)
     assert (result.returncode, result.stdout, result.stderr) == (0, "", "")
     other = json.dumps({"hook_event_name": "PreToolUse", "session_id": "s", "tool_name": "Bash"})

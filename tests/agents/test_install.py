@@ -59,15 +59,24 @@ def test_uninstall_keeps_a_group_shared_with_other_hooks() -> None:
 
 
 hooks = st.lists(
-    st.fixed_dictionaries({"type": st.just("command"), "command": st.text(min_size=1).filter(lambda c: "hook claude-code" not in c)}),
+    st.fixed_dictionaries(
+        {
+            "type": st.just("command"),
+            "command": st.text(min_size=1).filter(lambda c: "hook claude-code" not in c),
+        }
+    ),
     min_size=1,
     max_size=2,
 )
-groups = st.lists(st.fixed_dictionaries({"hooks": hooks}, optional={"matcher": st.text(max_size=5)}), min_size=1, max_size=2)
+groups = st.lists(
+    st.fixed_dictionaries({"hooks": hooks}, optional={"matcher": st.text(max_size=5)}), min_size=1, max_size=2
+)
 settings_values = st.fixed_dictionaries(
     {},
     optional={
-        "hooks": st.dictionaries(st.sampled_from([*HOOK_EVENTS, "PreToolUse", "Notification"]), groups, min_size=1),
+        "hooks": st.dictionaries(
+            st.sampled_from([*HOOK_EVENTS, "PreToolUse", "Notification"]), groups, min_size=1
+        ),
         "model": st.text(max_size=5),
         "env": st.dictionaries(st.text(max_size=5), st.text(max_size=5)),
     },
@@ -134,7 +143,9 @@ def test_pi_extension_is_written_with_the_command_and_removed(tmp_path: Path) ->
     words = json.loads(json.loads(line.split("?? ", 1)[1].rstrip(");")))
     assert words == ["/opt/zero/bin/zero", "hook", "pi", "--budget", "500"]
     assert 'pi.on("agent_end"' in text and 'pi.on("before_agent_start"' in text
-    assert zero(tmp_path, "pi", "--command", "/opt/zero/bin/zero", "--budget", "500").stdout.endswith("unchanged\n")
+    assert zero(tmp_path, "pi", "--command", "/opt/zero/bin/zero", "--budget", "500").stdout.endswith(
+        "unchanged\n"
+    )
     assert zero(tmp_path, "pi", "--uninstall").returncode == 0 and not path.exists()
     path.write_text("// someone else's extension\n")
     refused = zero(tmp_path, "pi")

@@ -14,7 +14,11 @@ from zerolang.agents.clients import CLIENTS, ServerSpec, client_config
 
 def zero(cwd: Path, *arguments: str) -> subprocess.CompletedProcess[str]:
     return subprocess.run(
-        [sys.executable, "-m", "zerolang", "mcp", *arguments], cwd=cwd, capture_output=True, text=True, check=False
+        [sys.executable, "-m", "zerolang", "mcp", *arguments],
+        cwd=cwd,
+        capture_output=True,
+        text=True,
+        check=False,
     )
 
 
@@ -38,7 +42,9 @@ def test_the_policy_travels_as_arguments_and_urls_as_given(tmp_path: Path) -> No
     assert server["args"] == ["mcp", "--policy", str(Path("policy.json").resolve()), "--as", "work"]
     assert server["env"] == {"ZERO_MEMORY_DB": "postgresql://me@db/mem"}
     bare = client_config("claude-desktop", ServerSpec(["/usr/bin/python3", "-m", "zerolang"]))
-    assert bare == {"mcpServers": {"zero-memory": {"command": "/usr/bin/python3", "args": ["-m", "zerolang", "mcp"]}}}
+    assert bare == {
+        "mcpServers": {"zero-memory": {"command": "/usr/bin/python3", "args": ["-m", "zerolang", "mcp"]}}
+    }
 
 
 def test_unknown_client_and_a_lone_policy(tmp_path: Path) -> None:

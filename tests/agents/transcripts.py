@@ -7,7 +7,10 @@ from pathlib import Path
 from typing import Any
 
 TOPICS = [
-    ("Why does the billing login test fail once in ten runs?", "The session token expires at a second boundary."),
+    (
+        "Why does the billing login test fail once in ten runs?",
+        "The session token expires at a second boundary.",
+    ),
     ("Where do we keep the Postgres connection pool settings?", "In config/pool.toml, read at start-up."),
     ("Can you rename the invoice exporter module?", "Renamed invoice_export to exporters.invoice."),
     ("What broke the nightly compost sensor import?", "The sensor CSV gained a humidity column."),
@@ -46,17 +49,39 @@ class ClaudeTranscript:
         self._line("user", {"role": "user", "content": said})
         self._line(
             "assistant",
-            {"id": mid, "role": "assistant", "content": [{"type": "thinking", "thinking": thinking, "signature": "s"}]},
+            {
+                "id": mid,
+                "role": "assistant",
+                "content": [{"type": "thinking", "thinking": thinking, "signature": "s"}],
+            },
         )
         self._line(
             "assistant",
-            {"id": mid, "role": "assistant", "content": [{"type": "tool_use", "id": f"t{self.count}", "name": "Read", "input": {"file_path": "/srv/billing/app.py"}}]},
+            {
+                "id": mid,
+                "role": "assistant",
+                "content": [
+                    {
+                        "type": "tool_use",
+                        "id": f"t{self.count}",
+                        "name": "Read",
+                        "input": {"file_path": "/srv/billing/app.py"},
+                    }
+                ],
+            },
         )
         self._line(
             "user",
-            {"role": "user", "content": [{"tool_use_id": f"t{self.count}", "type": "tool_result", "content": "def app(): ..."}]},
+            {
+                "role": "user",
+                "content": [
+                    {"tool_use_id": f"t{self.count}", "type": "tool_result", "content": "def app(): ..."}
+                ],
+            },
         )
-        self._line("assistant", {"id": f"{mid}b", "role": "assistant", "content": [{"type": "text", "text": answer}]})
+        self._line(
+            "assistant", {"id": f"{mid}b", "role": "assistant", "content": [{"type": "text", "text": answer}]}
+        )
 
 
 def payload(event: str, transcript: ClaudeTranscript, **extra: str) -> str:

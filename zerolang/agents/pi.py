@@ -52,7 +52,9 @@ class PiEvent:
         return cls(value["event"], text_of("session_file"), text_of("prompt"), text_of("cwd"))
 
 
-def handle(store: ExperienceStore, event: PiEvent, *, budget: int = DEFAULT_BUDGET) -> tuple[str, Added | None]:
+def handle(
+    store: ExperienceStore, event: PiEvent, *, budget: int = DEFAULT_BUDGET
+) -> tuple[str, Added | None]:
     """Act on one event: the text to print ("" for nothing) and, for a capture, what was added."""
     path = Path(event.session_file).expanduser() if event.session_file else None
     if event.event == "agent_end":

@@ -15,7 +15,7 @@ from zerolang.agents.pi import EXTENSION
 from zerolang.util.errors import ZeroError
 
 FILE_NAME = "zero-memory.ts"
-PLACEHOLDER = "'[\"zero\", \"hook\", \"pi\"]'"
+PLACEHOLDER = '\'["zero", "hook", "pi"]\''
 MARKER = "zero-memory: 0-memory for pi"
 
 

@@ -108,7 +108,9 @@ def _say(message: str) -> None:
 
 
 @hook_app.command("claude-code")
-def claude_code(db: ExperienceDbOption = None, budget: Budget = 1000, timeout: Timeout = DEFAULT_TIMEOUT) -> None:
+def claude_code(
+    db: ExperienceDbOption = None, budget: Budget = 1000, timeout: Timeout = DEFAULT_TIMEOUT
+) -> None:
     """Claude Code's hook: reads the event's JSON on stdin; captures on Stop and SessionEnd, recalls
     into the context on SessionStart and UserPromptSubmit. Always exits 0."""
 
@@ -193,7 +195,9 @@ def install(
 
         path = pi_install.extension_path(user=user)
         changed = (
-            pi_install.remove(path) if uninstall else pi_install.write(path, [*program, "hook", "pi", *options])
+            pi_install.remove(path)
+            if uninstall
+            else pi_install.write(path, [*program, "hook", "pi", *options])
         )
     from zerolang.cli.output import escaped
 

@@ -12,17 +12,15 @@ A refusal is a `ResourceError` whose text is our one-line message.
 from __future__ import annotations
 
 import json
-from typing import TYPE_CHECKING, Any
+from typing import Any
 from urllib.parse import unquote
 
 from mcp.server.mcpserver import MCPServer
 from mcp.server.mcpserver.exceptions import ResourceError
 
+from zerolang.mcp.access import ArchiveAccess
 from zerolang.memory.api import Memory
 from zerolang.util.errors import ZeroError
-
-if TYPE_CHECKING:
-    from zerolang.mcp.server import ArchiveAccess
 
 CONCEPT = "memory://concept/{label}"
 DOCUMENT = "archive://sha256/{hash}"
@@ -64,7 +62,9 @@ def add_resources(server: MCPServer, memory: Memory, access: ArchiveAccess | Non
     )
     async def document(hash: str) -> str:
         if access is None:
-            raise ResourceError("archived documents need a consent policy: start the server with --policy and --as")
+            raise ResourceError(
+                "archived documents need a consent policy: start the server with --policy and --as"
+            )
         from zerolang.archive.policy import Caller
 
         try:

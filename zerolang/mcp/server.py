@@ -21,7 +21,6 @@ a refusal or a bad argument is a tool error (`isError`) whose text is our one-li
 from __future__ import annotations
 
 import importlib.util
-from dataclasses import dataclass
 from typing import Any
 
 from mcp.server.mcpserver import MCPServer
@@ -31,6 +30,7 @@ from pydantic import ValidationError
 
 from zerolang import __version__
 from zerolang.mcp import schema
+from zerolang.mcp.access import ArchiveAccess as ArchiveAccess
 from zerolang.mcp.arguments import argument_error
 from zerolang.mcp.graph import KnowledgeGraph
 from zerolang.mcp.resources import add_resources
@@ -51,15 +51,6 @@ WRITE = ToolAnnotations(
 DELETE = ToolAnnotations(
     read_only_hint=False, destructive_hint=True, idempotent_hint=True, open_world_hint=False
 )
-
-
-@dataclass(frozen=True, slots=True)
-class ArchiveAccess:
-    """Who the server's archive tools speak as: a consent policy file and the caller's channel."""
-
-    policy: str
-    channel: str
-    clearance: int | None = None
 
 
 class _Server(MCPServer):
