@@ -48,6 +48,12 @@ Budget = Annotated[
         "--budget", min=1, metavar="TOKENS", help="Recalled memory is at most this many cl100k tokens."
     ),
 ]
+Event = Annotated[
+    Path | None,
+    typer.Option(
+        "--event", metavar="FILE", help="Read the event from FILE, not stdin (to replay a recorded one)."
+    ),
+]
 Timeout = Annotated[
     float,
     typer.Option(
@@ -64,7 +70,7 @@ class _Expired(Exception):
 
 
 def run_hook(
-    db: Path | None, timeout: float, act: Callable[[ExperienceStore, str], str], *, stdin: str | None = None
+    db: Path | None, timeout: float, act: Callable[[ExperienceStore, str], str], *, event: Path | None = None
 ) -> None:
     """Read the event, act on the store, print what `act` returns; never a failure exit."""
     import signal
@@ -81,7 +87,7 @@ def run_hook(
 
             previous = signal.signal(signal.SIGALRM, expired)
             signal.setitimer(signal.ITIMER_REAL, timeout)
-        text = sys.stdin.read() if stdin is None else stdin
+        text = sys.stdin.read() if event is None else event.read_text(encoding="utf-8")
         with open_store(db, create=True) as store:
             output = act(store, text)
         if timed:
@@ -109,7 +115,10 @@ def _say(message: str) -> None:
 
 @hook_app.command("claude-code")
 def claude_code(
-    db: ExperienceDbOption = None, budget: Budget = 1000, timeout: Timeout = DEFAULT_TIMEOUT
+    db: ExperienceDbOption = None,
+    budget: Budget = 1000,
+    timeout: Timeout = DEFAULT_TIMEOUT,
+    event: Event = None,
 ) -> None:
     """Claude Code's hook: reads the event's JSON on stdin; captures on Stop and SessionEnd, recalls
     into the context on SessionStart and UserPromptSubmit. Always exits 0."""
@@ -119,11 +128,16 @@ def claude_code(
 
         return handle(store, Payload.parse(text), budget=budget).output
 
-    run_hook(db, timeout, act)
+    run_hook(db, timeout, act, event=event)
 
 
 @hook_app.command("pi")
-def pi(db: ExperienceDbOption = None, budget: Budget = 1000, timeout: Timeout = DEFAULT_TIMEOUT) -> None:
+def pi(
+    db: ExperienceDbOption = None,
+    budget: Budget = 1000,
+    timeout: Timeout = DEFAULT_TIMEOUT,
+    event: Event = None,
+) -> None:
     """pi's extension hook: reads {"event", "session_file", "prompt", "cwd"} on stdin; captures on
     agent_end, prints recalled memory on before_agent_start. Always exits 0."""
 
@@ -132,7 +146,7 @@ def pi(db: ExperienceDbOption = None, budget: Budget = 1000, timeout: Timeout = 
 
         return handle(store, PiEvent.parse(text), budget=budget)[0]
 
-    run_hook(db, timeout, act)
+    run_hook(db, timeout, act, event=event)
 
 
 def _guarded(function: Callable[P, None]) -> Callable[P, None]:
