@@ -86,6 +86,10 @@ COMMANDS: dict[str, Command] = {
         "Serve memory to agents over MCP (stdio): get, search, store, recall, query, and the"
         " reference memory server's knowledge-graph tools.",
     ),
+    "hook": Command(
+        "zerolang.cli.hook_cmd:hook_app",
+        "Memory inside agent runtimes: the hooks Claude Code and pi run, and their installation.",
+    ),
     "memory": Command(
         "zerolang.cli.memory_app:memory_app",
         "0-memory: compile facts into .0 graphs, store them, get them back by label or hash.",

@@ -2,6 +2,10 @@
 
 from __future__ import annotations
 
+from typing import Annotated
+
+import typer
+
 from zerolang.cli.typer_options import (
     ClearanceOption,
     DbOption,
@@ -22,6 +26,15 @@ def mcp(
     policy: PolicyOption = None,
     as_channel: MaybeAsOption = None,
     clearance: ClearanceOption = None,
+    print_config: Annotated[
+        str | None,
+        typer.Option(
+            "--print-config",
+            metavar="CLIENT",
+            help="Print the JSON that claude-desktop, claude-code, cursor or vscode needs to start"
+            " this server (with these options), instead of serving.",
+        ),
+    ] = None,
 ) -> None:
     """Serve memory to agents over MCP (stdio): get, search, store, recall, query, and the
     reference memory server's knowledge-graph tools.
@@ -33,6 +46,10 @@ def mcp(
     from zerolang.archive.settings import memory_settings_for
     from zerolang.memory.api import open_memory
     from zerolang.util.errors import ZeroError
+
+    if print_config is not None:
+        _print_config(print_config, db, space, experiences, root, policy, as_channel)
+        return
 
     try:
         from zerolang.mcp.server import ArchiveAccess, build_server
@@ -53,3 +70,33 @@ def mcp(
     # every store where the CLI and the Python API find it (zerolang.memory.settings)
     with open_memory(db, space=space, experiences=experiences, archive=root) as memory:
         build_server(memory, access).run("stdio")
+
+
+def _print_config(
+    client: str,
+    db: str | None,
+    space: str,
+    experiences: object,
+    root: object,
+    policy: object,
+    channel: str | None,
+) -> None:
+    """The client's configuration on stdout: ours, to paste into its file (docs/integrations)."""
+    import sys
+
+    from zerolang.agents.clients import ServerSpec, client_config_text
+    from zerolang.agents.command import zero_program
+    from zerolang.util.errors import ZeroError
+
+    if policy is not None and channel is None:
+        raise ZeroError("--policy and --as go together: a policy says what a channel may see")
+    spec = ServerSpec(
+        zero_program(),
+        db=db,
+        space=None if space == DEFAULT_SPACE else space,
+        experiences=None if experiences is None else str(experiences),
+        archive=None if root is None else str(root),
+        policy=None if policy is None else str(policy),
+        channel=channel,
+    )
+    sys.stdout.write(client_config_text(client, spec))

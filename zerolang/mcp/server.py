@@ -7,7 +7,10 @@ Two tool sets over one `Memory` (one space):
   (tuples, or a conversation turn), `recall` (captured experiences), `query` (the DSL), and
   `forget` when the build has `zerolang.knowledge.forget`;
 - **the reference memory server's** (`create_entities` ... `open_nodes`), same names, arguments
-  and results, kept in our memory by `zerolang.mcp.graph`.
+  and results, kept in our memory by `zerolang.mcp.graph`;
+
+and two resource templates (`zerolang.mcp.resources`): `memory://concept/{label}` and
+`archive://sha256/{hash}`, the latter under the same consent policy as the tools.
 
 Tools are coroutines that run the (quick, local) store calls on the event loop's thread: a
 SQLite connection belongs to the thread that opened it, and the SDK runs plain functions on
@@ -18,7 +21,6 @@ a refusal or a bad argument is a tool error (`isError`) whose text is our one-li
 from __future__ import annotations
 
 import importlib.util
-from dataclasses import dataclass
 from typing import Any
 
 from mcp.server.mcpserver import MCPServer
@@ -28,8 +30,10 @@ from pydantic import ValidationError
 
 from zerolang import __version__
 from zerolang.mcp import schema
+from zerolang.mcp.access import ArchiveAccess as ArchiveAccess
 from zerolang.mcp.arguments import argument_error
 from zerolang.mcp.graph import KnowledgeGraph
+from zerolang.mcp.resources import add_resources
 from zerolang.memory.api import FORGET_MODULE, Memory
 from zerolang.util.errors import ZeroError
 
@@ -47,15 +51,6 @@ WRITE = ToolAnnotations(
 DELETE = ToolAnnotations(
     read_only_hint=False, destructive_hint=True, idempotent_hint=True, open_world_hint=False
 )
-
-
-@dataclass(frozen=True, slots=True)
-class ArchiveAccess:
-    """Who the server's archive tools speak as: a consent policy file and the caller's channel."""
-
-    policy: str
-    channel: str
-    clearance: int | None = None
 
 
 class _Server(MCPServer):
@@ -77,6 +72,7 @@ def build_server(memory: Memory, access: ArchiveAccess | None = None) -> MCPServ
     )
     _our_tools(server, memory, access)
     _graph_tools(server, KnowledgeGraph(memory))
+    add_resources(server, memory, access)
     return server
 
 

@@ -1,0 +1,174 @@
+"""The hook path: what `zero hook claude-code` costs after every reply and with every prompt.
+
+- capture: one new turn appended to a Claude Code transcript of `--turns` turns (2,000), captured
+  incrementally (`zerolang.agents.capture.capture_new_turns`: only the new turn is built and
+  stored) vs. the whole file again (`capture_files`, what `zero capture FILE` does);
+- recall: `recalled_context` (recall + the budgeted rendering, 1,000 tokens) on a store of about
+  `--experiences` experiences (10K), for prompts that match and one that does not;
+- the whole process: `zero hook claude-code` for a Stop and a UserPromptSubmit event.
+
+Each figure is the median (min-max) of `--repeat` runs, in process unless said; SQLite.
+
+    python benches/bench_hooks.py
+    python benches/bench_hooks.py --turns 200 --experiences 1000 --repeat 3   # quick
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from collections.abc import Callable
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+
+from zerolang.agents.capture import capture_new_turns  # noqa: E402
+from zerolang.agents.context import recalled_context  # noqa: E402
+from zerolang.experience.capture import capture_files  # noqa: E402
+from zerolang.storage import open_experiences  # noqa: E402
+
+WORDS = [
+    "billing",
+    "login",
+    "token",
+    "clock",
+    "pool",
+    "config",
+    "invoice",
+    "exporter",
+    "sensor",
+    "compost",
+    "humidity",
+    "schema",
+    "migration",
+    "cache",
+    "index",
+    "query",
+    "planner",
+    "deadlock",
+    "retry",
+    "queue",
+    "worker",
+    "webhook",
+    "parser",
+    "lexer",
+    "grammar",
+    "release",
+]
+
+
+class Transcript:
+    """A Claude Code session file, one turn (user, thinking, tool use, tool result, answer) at a time."""
+
+    def __init__(self, path: Path, session: str) -> None:
+        self.path, self.session, self.last, self.count = path, session, None, 0
+        self.file = path.open("a", encoding="utf-8")
+
+    def line(self, kind: str, message: dict[str, object]) -> None:
+        self.count += 1
+        uuid = f"{self.session[:8]}-{self.count:08d}"
+        entry = {"parentUuid": self.last, "isSidechain": False, "sessionId": self.session, "type": kind}
+        entry |= {"message": message, "uuid": uuid, "timestamp": f"2025-07-14T10:00:{self.count % 60:02d}Z"}
+        self.file.write(json.dumps(entry) + "\n")
+        self.last = uuid
+
+    def turn(self, n: int) -> None:
+        a, b, c = (WORDS[(n * k) % len(WORDS)] for k in (1, 7, 13))
+        mid = f"msg_{n}"
+        self.line("user", {"role": "user", "content": f"Turn {n}: why does the {a} {b} fail near the {c}?"})
+        thinking = {"type": "thinking", "thinking": f"Check the {b} first, then the {c}.", "signature": "s"}
+        self.line("assistant", {"id": mid, "role": "assistant", "content": [thinking]})
+        use = {"type": "tool_use", "id": f"t{n}", "name": "Read", "input": {"file_path": f"/src/{a}.py"}}
+        self.line("assistant", {"id": mid, "role": "assistant", "content": [use]})
+        result = {"tool_use_id": f"t{n}", "type": "tool_result", "content": f"def {a}_{b}(): ..."}
+        self.line("user", {"role": "user", "content": [result]})
+        answer = {"type": "text", "text": f"The {a} {b} reads the {c} before it is ready; fixed in turn {n}."}
+        self.line("assistant", {"id": f"{mid}b", "role": "assistant", "content": [answer]})
+
+    def flush(self) -> None:
+        self.file.flush()
+
+
+def timed(repeat: int, action: Callable[[], object]) -> str:
+    values = []
+    for _ in range(repeat):
+        start = time.perf_counter()
+        action()
+        values.append((time.perf_counter() - start) * 1000)
+    return f"{statistics.median(values):,.1f} ms ({min(values):,.1f}-{max(values):,.1f})"
+
+
+def hook_process(db: Path, event: dict[str, object], repeat: int) -> str:
+    text = json.dumps(event)
+
+    def run() -> None:
+        command = [sys.executable, "-m", "zerolang", "hook", "claude-code", "--db", str(db)]
+        subprocess.run(command, input=text, capture_output=True, text=True, check=True)
+
+    return timed(repeat, run)
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--turns", type=int, default=2000)
+    parser.add_argument("--experiences", type=int, default=10_000)
+    parser.add_argument("--repeat", type=int, default=5)
+    options = parser.parse_args()
+    with tempfile.TemporaryDirectory() as folder:
+        here = Path(folder)
+        db = here / "experiences.db"
+        transcript = Transcript(here / "session.jsonl", "aaaaaaaa-0000-4000-8000-000000000001")
+        for n in range(options.turns):
+            transcript.turn(n)
+        transcript.flush()
+        size = transcript.path.stat().st_size
+        print(f"capture: a {options.turns:,}-turn transcript ({size / 1e6:.1f} MB), one new turn each run")
+        with open_experiences(db, create=True) as store:
+            capture_new_turns(store, transcript.path)
+            turn = [options.turns]
+
+            def one_more() -> None:
+                transcript.turn(turn[0])
+                transcript.flush()
+                turn[0] += 1
+                capture_new_turns(store, transcript.path)
+
+            print(f"  incremental (capture_new_turns)   {timed(options.repeat, one_more)}")
+            whole = timed(options.repeat, lambda: capture_files(store, [transcript.path]))
+            print(f"  whole file (capture_files)        {whole}")
+        stop = {
+            "hook_event_name": "Stop",
+            "session_id": transcript.session,
+            "transcript_path": str(transcript.path),
+        }
+        print(f"  process: zero hook claude-code    {hook_process(db, stop, options.repeat)}")
+
+        big = here / "big.db"
+        other = Transcript(here / "other.jsonl", "bbbbbbbb-0000-4000-8000-000000000002")
+        for n in range(max(1, options.experiences // 4)):  # 4 experiences a turn
+            other.turn(n)
+        other.flush()
+        with open_experiences(big, create=True) as store:
+            capture_new_turns(store, other.path)
+            counted = store.counts()["experiences"]
+            print(f"recall: a store of {counted:,} experiences, budget 1,000 tokens")
+            prompts = [
+                "why does the billing login fail near the clock?",
+                "the cache deadlock again",
+                "zebra quasar",
+            ]
+            for prompt in prompts:
+                figure = timed(options.repeat, lambda p=prompt: recalled_context(store, p, budget=1000))
+                print(f"  {prompt!r:<52}{figure}")
+        event = {"hook_event_name": "UserPromptSubmit", "session_id": "c", "prompt": prompts[0]}
+        print(f"  process: zero hook claude-code    {hook_process(big, event, options.repeat)}")
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,11 @@
+"""Memory where agents already run: hooks, client configurations and framework adapters.
+
+- `capture` / `context`: what every hook does (capture a transcript's new turns; recall within a
+  token budget, for a model's context);
+- `claude_code`: Claude Code's hook events (`zero hook claude-code`) and its settings file
+  (`zero hook install claude-code`);
+- `pi`: pi's extension events (`zero hook pi`, and the extension file that calls it);
+- `clients`: the MCP configuration each client expects (`zero mcp --print-config`).
+
+This layer sits above the public Python API (`zerolang.memory`) and below the CLI.
+"""

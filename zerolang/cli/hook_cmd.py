@@ -1,0 +1,219 @@
+"""`zero hook`: memory inside agent runtimes — the hook commands they run, and their installation.
+
+- `zero hook claude-code`: Claude Code runs it on its hook events (JSON on stdin): it captures
+  the transcript's new turns at the end of each reply and puts recalled memory into the model's
+  context at the start of a session and with each prompt (`zerolang.agents.claude_code`);
+- `zero hook pi`: the same for pi's extension (`zerolang.agents.pi`);
+- `zero hook install claude-code|pi [--project|--user] [--uninstall]`: adds (or removes) only
+  our entries in Claude Code's settings, or pi's extension file.
+
+A hook command never blocks the agent: whatever fails (bad input, an unreachable store, the time
+limit) it exits 0 with one line on stderr, having changed nothing.
+"""
+
+from __future__ import annotations
+
+import functools
+import sys
+from collections.abc import Callable
+from pathlib import Path
+from typing import TYPE_CHECKING, Annotated, ParamSpec
+
+import typer
+
+from zerolang.cli.errors import reports_errors
+from zerolang.cli.typer_options import ExperienceDbOption
+
+if TYPE_CHECKING:
+    from zerolang.experience.store import ExperienceStore
+
+P = ParamSpec("P")
+
+hook_app = typer.Typer(
+    name="hook",
+    help="Memory inside agent runtimes: the hooks Claude Code and pi run, and their installation.",
+    no_args_is_help=True,
+    add_completion=False,
+    pretty_exceptions_enable=False,
+    rich_markup_mode=None,
+    context_settings={"help_option_names": ["-h", "--help"]},
+)
+
+DEFAULT_TIMEOUT = 10.0
+RUNTIMES = ("claude-code", "pi")
+
+Budget = Annotated[
+    int,
+    typer.Option(
+        "--budget", min=1, metavar="TOKENS", help="Recalled memory is at most this many cl100k tokens."
+    ),
+]
+Event = Annotated[
+    Path | None,
+    typer.Option(
+        "--event", metavar="FILE", help="Read the event from FILE, not stdin (to replay a recorded one)."
+    ),
+]
+Timeout = Annotated[
+    float,
+    typer.Option(
+        "--timeout",
+        min=0.1,
+        metavar="SECONDS",
+        help="Give up (changing nothing, exit 0) after this long; under the runtime's own limit.",
+    ),
+]
+
+
+class _Expired(Exception):
+    pass
+
+
+def run_hook(
+    db: Path | None, timeout: float, act: Callable[[ExperienceStore, str], str], *, event: Path | None = None
+) -> None:
+    """Read the event, act on the store, print what `act` returns; never a failure exit."""
+    import signal
+
+    from zerolang.cli.experience_store import open_store
+
+    timed = hasattr(signal, "setitimer")
+    previous = None
+    try:
+        if timed:
+
+            def expired(_signal: int, _frame: object) -> None:
+                raise _Expired
+
+            previous = signal.signal(signal.SIGALRM, expired)
+            signal.setitimer(signal.ITIMER_REAL, timeout)
+        text = sys.stdin.read() if event is None else event.read_text(encoding="utf-8")
+        with open_store(db, create=True) as store:
+            output = act(store, text)
+        if timed:
+            signal.setitimer(signal.ITIMER_REAL, 0)
+        sys.stdout.write(output)
+        sys.stdout.flush()
+    except _Expired:
+        _say(f"gave up after {timeout:g} s; nothing was changed")
+    except Exception as error:  # any failure: one line, and the agent goes on
+        from zerolang.util.errors import ZeroError
+
+        _say(error.headline() if isinstance(error, ZeroError) else f"{type(error).__name__}: {error}")
+    finally:
+        if timed:
+            signal.setitimer(signal.ITIMER_REAL, 0)
+            if previous is not None:
+                signal.signal(signal.SIGALRM, previous)
+
+
+def _say(message: str) -> None:
+    from zerolang.cli.output import escaped
+
+    sys.stderr.write(f"zero hook: {escaped(' '.join(message.split()))}\n")
+
+
+@hook_app.command("claude-code")
+def claude_code(
+    db: ExperienceDbOption = None,
+    budget: Budget = 1000,
+    timeout: Timeout = DEFAULT_TIMEOUT,
+    event: Event = None,
+) -> None:
+    """Claude Code's hook: reads the event's JSON on stdin; captures on Stop and SessionEnd, recalls
+    into the context on SessionStart and UserPromptSubmit. Always exits 0."""
+
+    def act(store: ExperienceStore, text: str) -> str:
+        from zerolang.agents.claude_code import Payload, handle
+
+        return handle(store, Payload.parse(text), budget=budget).output
+
+    run_hook(db, timeout, act, event=event)
+
+
+@hook_app.command("pi")
+def pi(
+    db: ExperienceDbOption = None,
+    budget: Budget = 1000,
+    timeout: Timeout = DEFAULT_TIMEOUT,
+    event: Event = None,
+) -> None:
+    """pi's extension hook: reads {"event", "session_file", "prompt", "cwd"} on stdin; captures on
+    agent_end, prints recalled memory on before_agent_start. Always exits 0."""
+
+    def act(store: ExperienceStore, text: str) -> str:
+        from zerolang.agents.pi import PiEvent, handle
+
+        return handle(store, PiEvent.parse(text), budget=budget)[0]
+
+    run_hook(db, timeout, act, event=event)
+
+
+def _guarded(function: Callable[P, None]) -> Callable[P, None]:
+    @functools.wraps(function)
+    def wrapper(*args: P.args, **kwargs: P.kwargs) -> None:
+        reports_errors(function)(*args, **kwargs)
+
+    return wrapper
+
+
+@hook_app.command("install")
+@_guarded
+def install(
+    runtime: Annotated[str, typer.Argument(help="claude-code or pi.", show_default=False)],
+    user: Annotated[
+        bool,
+        typer.Option("--user/--project", help="For every project of this user, or (default) this project."),
+    ] = False,
+    uninstall: Annotated[bool, typer.Option("--uninstall", help="Remove only what install added.")] = False,
+    db: ExperienceDbOption = None,
+    budget: Annotated[
+        int | None,
+        typer.Option("--budget", min=1, metavar="TOKENS", help="The hook's recall budget (default: 1000)."),
+    ] = None,
+    command: Annotated[
+        str | None,
+        typer.Option(
+            "--command", metavar="PROGRAM", help="How to start zero (default: this zero's absolute path)."
+        ),
+    ] = None,
+) -> None:
+    """Install the hooks in Claude Code's settings (.claude/settings.json, or ~/.claude with --user) or
+    pi's extension (.pi/extensions, or ~/.pi/agent/extensions); idempotent; --uninstall removes only ours."""
+    from zerolang.agents.command import absolute_store, shell_line, zero_program
+    from zerolang.util.errors import ZeroError
+
+    if runtime not in RUNTIMES:
+        raise ZeroError(f"unknown runtime {runtime!r}: expected one of {', '.join(RUNTIMES)}")
+    import shlex
+
+    program = shlex.split(command) if command else zero_program()
+    if not program:
+        raise ZeroError("--command is empty")
+    options: list[str] = []
+    if db is not None:
+        options += ["--db", absolute_store(str(db))]
+    if budget is not None:
+        options += ["--budget", str(budget)]
+    if runtime == "claude-code":
+        from zerolang.agents import claude_settings
+
+        path = claude_settings.settings_path(user=user)
+        line = shell_line([*program, "hook", "claude-code", *options])
+        changed = claude_settings.update_file(
+            path,
+            claude_settings.uninstall if uninstall else lambda s: claude_settings.install(s, line),
+        )
+    else:
+        from zerolang.agents import pi_install
+
+        path = pi_install.extension_path(user=user)
+        changed = (
+            pi_install.remove(path)
+            if uninstall
+            else pi_install.write(path, [*program, "hook", "pi", *options])
+        )
+    from zerolang.cli.output import escaped
+
+    what = "removed from" if uninstall else "installed in"
+    typer.echo(f"zero hooks {what} {escaped(str(path))}" if changed else f"{escaped(str(path))}: unchanged")
