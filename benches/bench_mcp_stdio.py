@@ -108,7 +108,9 @@ async def drive(params: StdioServerParameters, server: str, size: int) -> Run:
 
         reads = {
             "read_graph": await median(lambda: client.call_tool("read_graph", {})),
-            "search_nodes": await median(lambda: client.call_tool("search_nodes", {"query": "observation 17"})),
+            "search_nodes": await median(
+                lambda: client.call_tool("search_nodes", {"query": "observation 17"})
+            ),
             "open_nodes": await median(
                 lambda: client.call_tool("open_nodes", {"names": ["entity 1", f"entity {size // 2}"]})
             ),
@@ -120,7 +122,10 @@ def ours(folder: Path) -> StdioServerParameters:
     env = {**os.environ, "PYTHONPATH": str(ROOT), "HOME": str(folder)}
     env["ZERO_EXPERIENCE_DB"] = str(folder / "experiences.db")
     return StdioServerParameters(
-        command=sys.executable, args=["-m", "zerolang", "mcp", "--db", str(folder / "kg.db")], env=env, cwd=str(folder)
+        command=sys.executable,
+        args=["-m", "zerolang", "mcp", "--db", str(folder / "kg.db")],
+        env=env,
+        cwd=str(folder),
     )
 
 
@@ -136,8 +141,10 @@ def main() -> None:
     options = parser.parse_args()
     sizes = [int(size) for size in options.sizes.split(",")]
     print(f"Machine: {describe()}")
-    print(f"Measured {datetime.now(UTC):%Y-%m-%d %H:%M} UTC by `python benches/bench_mcp_stdio.py --sizes {options.sizes}"
-          f"{' --ours-only' if options.ours_only else ''}`.")
+    print(
+        f"Measured {datetime.now(UTC):%Y-%m-%d %H:%M} UTC by `python benches/bench_mcp_stdio.py --sizes {options.sizes}"
+        f"{' --ours-only' if options.ours_only else ''}`."
+    )
     before = load_average()
     runs: list[Run] = []
     with tempfile.TemporaryDirectory() as npm_folder:
@@ -154,8 +161,10 @@ def main() -> None:
                     runs.append(anyio.run(drive, make(Path(folder)), name, size))
     print(f"Load average on {os.cpu_count()} cores: {before} before, {load_average()} after.")
     print()
-    print("| server | entities | build, one call each | per call: median at ~1,000 | median at the end | p95 |"
-          " read_graph | search_nodes | open_nodes |")
+    print(
+        "| server | entities | build, one call each | per call: median at ~1,000 | median at the end | p95 |"
+        " read_graph | search_nodes | open_nodes |"
+    )
     print("|---|---:|---:|---:|---:|---:|---:|---:|---:|")
     for run in sorted(runs, key=lambda run: (run.size, run.server)):
         early = f"{run.window(min(1000, run.size)):.1f} ms"
@@ -167,8 +176,10 @@ def main() -> None:
     for size in sizes:
         pair = {run.server.split()[0]: run for run in runs if run.size == size}
         if len(pair) == 2:
-            print(f"\nAt {size:,} entities ours built the graph {pair['reference'].total / pair['ours'].total:.1f}x"
-                  " faster than the reference.")
+            print(
+                f"\nAt {size:,} entities ours built the graph {pair['reference'].total / pair['ours'].total:.1f}x"
+                " faster than the reference."
+            )
 
 
 if __name__ == "__main__":

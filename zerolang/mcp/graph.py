@@ -485,14 +485,19 @@ class KnowledgeGraph:
         text = json.dumps(op, ensure_ascii=False, separators=(",", ":"))
         context = ContextMeta(utc_now(), SOURCE, SCOPE_PREFIX + op_id, metadata={METADATA_KEY: text})
         kept = self._graph is not None and self._token == self._token_now()
-        self.memory.ingest(CompilerInput(tuple(facts), context))
+        inserted = self.memory.ingest(CompilerInput(tuple(facts), context))
         if retired:
             self._retire(retired)
+        if kept:  # a forget blocked some of what it states: it is not all current
+            kept = not inserted.forgotten
         if kept:
             single = self.memory.store.single_valued  # stating one may end its rivals' validity
             kept = not any(predicate in single for _, predicate, _ in stated)
-        still, until = self._status(stated) if kept else (set(), None)
-        # what it states must now be current (a forget may block it, a period may not have begun)
+        still: set[tuple[str, str, str]] = set()
+        until: str | None = None
+        if kept and self.memory.store.backend.has_periods():  # else every stored fact is current
+            # what it states must now be current (a period may not have begun, or not reopened)
+            still, until = self._status(stated)
         if not kept or still or self._graph is None:
             self._graph = None
             return
