@@ -142,7 +142,8 @@ def main() -> None:
     sizes = [int(size) for size in options.sizes.split(",")]
     print(f"Machine: {describe()}")
     print(
-        f"Measured {datetime.now(UTC):%Y-%m-%d %H:%M} UTC by `python benches/bench_mcp_stdio.py --sizes {options.sizes}"
+        f"Measured {datetime.now(UTC):%Y-%m-%d %H:%M} UTC by"
+        f" `python benches/bench_mcp_stdio.py --sizes {options.sizes}"
         f"{' --ours-only' if options.ours_only else ''}`."
     )
     before = load_average()
@@ -177,8 +178,8 @@ def main() -> None:
         pair = {run.server.split()[0]: run for run in runs if run.size == size}
         if len(pair) == 2:
             print(
-                f"\nAt {size:,} entities ours built the graph {pair['reference'].total / pair['ours'].total:.1f}x"
-                " faster than the reference."
+                f"\nAt {size:,} entities ours built the graph"
+                f" {pair['reference'].total / pair['ours'].total:.1f}x faster than the reference."
             )
 
 
