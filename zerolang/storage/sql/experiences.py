@@ -212,6 +212,9 @@ class SqlExperienceStore(DatabaseStore[ExperienceText]):
         )
         return None if row is None else (str(row[0]), int(row[1]))
 
+    def known_turns(self, ids: Collection[str]) -> set[str]:
+        return {str(row[0]) for row in self._rows_in("SELECT id FROM exp_turn", "id", ids)}
+
     def counts(self) -> dict[str, int]:
         return {name: int(self.db.rows(f"SELECT count(*) FROM {table}")[0][0]) for name, table in _COUNTED}
 
