@@ -127,7 +127,8 @@ def main() -> None:
     sizes = [float(size) for size in options.sizes.split(",")]
     print(f"Machine: {describe()}")
     print(
-        f"Measured {datetime.now(UTC):%Y-%m-%d %H:%M} UTC by `python benches/bench_capture.py --sizes {options.sizes}`."
+        f"Measured {datetime.now(UTC):%Y-%m-%d %H:%M} UTC by"
+        f" `python benches/bench_capture.py --sizes {options.sizes}`."
     )
     before = load_average()
     rows = []
@@ -165,7 +166,8 @@ def main() -> None:
         )
     print()
     print(
-        f"One new turn at the end of a 2,000-turn transcript (4,000 messages), captured again: {again * 1000:.0f} ms"
+        "One new turn at the end of a 2,000-turn transcript (4,000 messages), captured again:"
+        f" {again * 1000:.0f} ms"
         f" (median of 5, whole process); the same file with nothing new: {base * 1000:.0f} ms."
     )
 
