@@ -177,3 +177,26 @@ def test_turn_recorder_links_turns_and_resumes(tmp_path: Path) -> None:
 def test_recorder_ignores_an_empty_turn(tmp_path: Path) -> None:
     with SqliteExperienceStore(tmp_path / "x.db") as store:
         assert TurnRecorder(store, session="s").record().turns == 0
+
+
+def test_capturing_a_growing_file_step_by_step_equals_one_capture(tmp_path: Path) -> None:
+    """Settled turns are skipped when a grown file is captured again; the store ends the same as
+    one capture of the whole file, its turn search included (each turn indexed once, complete)."""
+    lines = [
+        json.dumps({"role": "user" if i % 3 == 0 else "assistant", "content": f"step {i} about topic{i % 4}"})
+        for i in range(30)
+    ]
+    path = tmp_path / "grown.jsonl"
+    with (
+        SqliteExperienceStore(tmp_path / "steps.db") as steps,
+        SqliteExperienceStore(tmp_path / "once.db") as once,
+    ):
+        for end in range(1, len(lines) + 1, 2):
+            path.write_text("\n".join(lines[:end]) + "\n")
+            capture_files(steps, [path])
+        path.write_text("\n".join(lines) + "\n")
+        capture_files(steps, [path])
+        capture_files(once, [path])
+        assert steps.counts() == once.counts()
+        for word in ("topic1", "step", "29"):
+            assert steps.search_turns([word], 50) == once.search_turns([word], 50)

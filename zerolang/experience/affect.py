@@ -65,6 +65,7 @@ LEXICON: Mapping[str, tuple[str, ...]] = {
     affect: tuple(entry.replace("_", " ") for entry in entries.split()) for affect, entries in _WORDS.items()
 }
 """Each affect's entries; `_` in the source word lists stands for a space (a phrase)."""
+_SEEN_AT_MOST = 200_000
 
 
 class LexiconAffect:
@@ -85,13 +86,24 @@ class LexiconAffect:
                 else:
                     self._exact.setdefault(entry, []).append(affect)
 
+        self._seen: dict[str, tuple[str, ...]] = {}  # each word met, lowercased: the affects it hits
+
+    def _affects(self, lower: str) -> tuple[str, ...]:
+        """The affects one lowercased word hits (each once), worked out once per distinct word."""
+        found = self._seen.get(lower)
+        if found is None:
+            matched = dict.fromkeys(self._exact.get(lower, ()))
+            matched.update(dict.fromkeys(a for prefix, a in self._prefixes if lower.startswith(prefix)))
+            found = tuple(matched)
+            if len(self._seen) >= _SEEN_AT_MOST:  # a bound on memory, whatever the text
+                self._seen.clear()
+            self._seen[lower] = found
+        return found
+
     def score(self, text: str) -> dict[str, float]:
         hits: dict[str, int] = {}
         for word in words(text):
-            lower = word.lower()
-            matched = set(self._exact.get(lower, ()))
-            matched.update(affect for prefix, affect in self._prefixes if lower.startswith(prefix))
-            for affect in matched:
+            for affect in self._affects(word.lower()):
                 hits[affect] = hits.get(affect, 0) + 1
         lowered = text.lower()
         for phrase, affect in self._phrases:

@@ -18,7 +18,7 @@ same transcript always gives the same records.
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Iterable, Mapping
+from collections.abc import Collection, Iterable, Mapping
 
 from zerolang.experience.affect import AffectExtractor
 from zerolang.experience.concepts import ConceptExtractor, concept_id
@@ -76,15 +76,17 @@ def build(
     affect: AffectExtractor,
     concepts: ConceptExtractor,
     names: Mapping[str, str] | None = None,
+    settled: Collection[str] = (),
 ) -> CaptureBatch:
-    """The records for these sessions; `names` renames speakers (`{"user": "David"}`)."""
+    """The records for these sessions; `names` renames speakers (`{"user": "David"}`). Turns whose
+    id is in `settled` (stored already, complete) give no records, but still precede the next."""
     batch = CaptureBatch()
     for session in sessions:
         previous: Turn | None = None
         for turn in turns_of(session):
-            add_turn(
-                batch, turn, previous.id if previous else None, affect=affect, concepts=concepts, names=names
-            )
+            if turn.id not in settled:
+                before = previous.id if previous else None
+                add_turn(batch, turn, before, affect=affect, concepts=concepts, names=names)
             previous = turn
     return batch
 

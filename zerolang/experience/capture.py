@@ -87,8 +87,23 @@ def capture_files(
         files.append(FileResult(str(path), kind, len(read), turns))
         if progress is not None:
             progress(len(files), len(paths))
-    batch = build(sessions, affect=parts.affect, concepts=parts.concepts, names=names)
+    settled = settled_turns(store, sessions)
+    batch = build(sessions, affect=parts.affect, concepts=parts.concepts, names=names, settled=settled)
     return CaptureResult(tuple(files), store.add(batch))
+
+
+def settled_turns(store: ExperienceStore, sessions: Sequence[Session]) -> set[str]:
+    """The turns of `sessions` already stored and complete: every stored turn but each session's
+    latest, which may still gain layers (an answer after its question). Capturing a transcript
+    that grew builds only its new turns and its last stored one."""
+    settled: set[str] = set()
+    for session in sessions:
+        last = store.last_turn(session.id)
+        if last is None:
+            continue
+        earlier = [turn.id for turn in turns_of(session) if turn.id != last[0] and turn.position <= last[1]]
+        settled |= store.known_turns(earlier)
+    return settled
 
 
 class TurnRecorder:

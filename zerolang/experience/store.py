@@ -58,6 +58,10 @@ class ExperienceStore(ForgettingStore, Protocol):
         """The id and position of the session's latest turn, if it has any."""
         ...
 
+    def known_turns(self, ids: Collection[str]) -> set[str]:
+        """Those of the turn `ids` the store holds."""
+        ...
+
     def counts(self) -> dict[str, int]:
         """How many turns, experiences, concepts and edges the store holds."""
         ...

@@ -26,11 +26,11 @@ import json
 import secrets
 import threading
 import time
-from collections.abc import Iterable
+from collections.abc import Iterable, Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 from typing import Any
 
-from zerolang.knowledge.backend import Counts
 from zerolang.knowledge.types import CompilerInput, ContextMeta, InputError, SemanticTuple
 from zerolang.memory.api import Memory
 from zerolang.util.errors import ZeroError
@@ -63,8 +63,57 @@ class Relation:
 
 @dataclass(slots=True)
 class Graph:
+    """Entities and relations in the order they were made, with each name's relations at hand, so
+    that applying one operation or opening a few nodes costs what they touch, not the graph."""
+
     entities: dict[str, Entity] = field(default_factory=dict)
     relations: dict[Relation, None] = field(default_factory=dict)  # a set that keeps its order
+    links: dict[str, dict[Relation, None]] = field(default_factory=dict)  # each end's relations
+    _order: dict[str, int] = field(default_factory=dict)  # when each current entity was made
+    _ranks: dict[Relation, int] = field(default_factory=dict)  # when each current relation was
+    _next: int = 0
+
+    def __post_init__(self) -> None:
+        for name in self.entities:
+            self._order[name] = self._tick()
+        for relation in self.relations:
+            self._link(relation)
+
+    def _tick(self) -> int:
+        self._next += 1
+        return self._next
+
+    def _link(self, relation: Relation) -> None:
+        self._ranks[relation] = self._tick()
+        self.links.setdefault(relation.source, {})[relation] = None
+        self.links.setdefault(relation.to, {})[relation] = None
+
+    def add_entity(self, entity: Entity) -> None:
+        self.entities.pop(entity.name, None)  # made afresh: it goes last, as in a replay
+        self.entities[entity.name] = entity
+        self._order[entity.name] = self._tick()
+
+    def add_relation(self, relation: Relation) -> None:
+        if relation not in self.relations:
+            self.relations[relation] = None
+            self._link(relation)
+
+    def drop_relation(self, relation: Relation) -> None:
+        if self.relations.pop(relation, False) is None:
+            del self._ranks[relation]
+            for end in (relation.source, relation.to):
+                held = self.links.get(end)
+                if held is not None:
+                    held.pop(relation, None)
+                    if not held:
+                        del self.links[end]
+
+    def drop_entity(self, name: str) -> None:
+        """The entity and every relation with an end named `name` (whether or not the other is held)."""
+        self.entities.pop(name, None)
+        self._order.pop(name, None)
+        for relation in list(self.links.get(name, ())):
+            self.drop_relation(relation)
 
     def to_json(self) -> dict[str, Any]:
         return {
@@ -73,24 +122,26 @@ class Graph:
         }
 
     def apply(self, op: dict[str, Any]) -> None:
-        """Replay one recorded operation (its effect: everything in it applies)."""
+        """Apply one recorded operation (its effect: everything in it applies), in O(what it names)."""
         kind = op.get("op")
         if kind == "create_entities":
             for item in op["entities"]:  # recorded only when the name was not current: it starts afresh
-                observations = list(item["observations"])
-                self.entities[item["name"]] = Entity(item["name"], item["entityType"], observations)
+                self.add_entity(Entity(item["name"], item["entityType"], list(item["observations"])))
         elif kind == "create_relations":
             for item in op["relations"]:
-                self.relations.setdefault(Relation(item["from"], item["to"], item["relationType"]))
+                self.add_relation(Relation(item["from"], item["to"], item["relationType"]))
         elif kind == "add_observations":
             for item in op["observations"]:
                 entity = self.entities.get(item["entityName"])
                 if entity is not None:
-                    entity.observations.extend(o for o in item["contents"] if o not in entity.observations)
+                    held = set(entity.observations)
+                    for content in item["contents"]:
+                        if content not in held:
+                            held.add(content)
+                            entity.observations.append(content)
         elif kind == "delete_entities":
-            gone = set(op["entityNames"])
-            self.entities = {name: e for name, e in self.entities.items() if name not in gone}
-            self.relations = {r: None for r in self.relations if r.source not in gone and r.to not in gone}
+            for name in op["entityNames"]:
+                self.drop_entity(name)
         elif kind == "delete_observations":
             for item in op["deletions"]:
                 entity = self.entities.get(item["entityName"])
@@ -98,8 +149,8 @@ class Graph:
                     drop = set(item["observations"])
                     entity.observations = [o for o in entity.observations if o not in drop]
         elif kind == "delete_relations":
-            drop = {Relation(r["from"], r["to"], r["relationType"]) for r in op["relations"]}
-            self.relations = {r: None for r in self.relations if r not in drop}
+            for r in op["relations"]:
+                self.drop_relation(Relation(r["from"], r["to"], r["relationType"]))
 
     def copy(self) -> Graph:
         entities = {
@@ -107,43 +158,74 @@ class Graph:
         }
         return Graph(entities, dict(self.relations))
 
+    def held(self, relations: Iterable[Relation]) -> list[Relation]:
+        """Those of `relations` the graph holds, in its order."""
+        return sorted({r for r in relations if r in self.relations}, key=self._ranks.__getitem__)
+
     def subgraph(self, names: Iterable[str]) -> Graph:
-        """These entities and every relation with at least one end among them (as the reference does)."""
-        wanted = set(names)
-        entities = {name: e for name, e in self.entities.items() if name in wanted}
-        relations = {r: None for r in self.relations if r.source in entities or r.to in entities}
+        """These entities and every relation with at least one end among them (as the reference does),
+        in the graph's order; it costs the named entities and their relations, not the graph."""
+        found = sorted({name for name in names if name in self.entities}, key=self._order.__getitem__)
+        entities = {name: self.entities[name] for name in found}
+        touching = {relation for name in found for relation in self.links.get(name, ())}
+        relations = dict.fromkeys(sorted(touching, key=self._ranks.__getitem__))
         return Graph(entities, relations)
 
 
 class KnowledgeGraph:
-    """The reference server's operations over a `Memory` (one space)."""
+    """The reference server's operations over a `Memory` (one space).
+
+    The current graph is kept between calls with the store's *token* it was made at (the space's
+    table seals, which every write to the space changes: one indexed read, never a count). While
+    the token is unchanged and no validity period it depends on has ended or begun, nothing else
+    changed the graph: a read answers from it, and a write checks, records and applies its own
+    operation to it, so a call costs what it touches. Any other change (another server, `zero
+    memory retract`, `forget`, a declared single-valued predicate) makes the next call replay the
+    log once.
+    """
 
     def __init__(self, memory: Memory) -> None:
         self.memory = memory
         self._lock = threading.Lock()
-        # The last replay and the store's counts it was made at: while they are unchanged (no
-        # writer, here or elsewhere, added or removed anything), the log is the same.
-        self._cached: tuple[Counts, Graph] | None = None
+        self._graph: Graph | None = None
+        self._token: object = None
+        self._until: str | None = None  # when a validity period of an item begins or ends
         self._fact_keys: dict[tuple[str, str, str], bytes | None] = {}
 
     # ---- reading ----
     def load(self) -> Graph:
-        """The graph: every recorded operation of this space, replayed in order (a fresh copy)."""
-        counts = self.memory.store.counts()
-        if self._cached is None or self._cached[0] != counts:
-            self._cached = (counts, self._replay())
-        return self._current(self._cached[1].copy())
+        """The current graph: the recorded operations of this space replayed in order, less what is
+        no longer current. It is the one kept between calls: read it, do not change it."""
+        from zerolang.util.times import utc_now
 
-    def _current(self, graph: Graph) -> Graph:
-        """`graph` less every item whose fact the memory holds retired, or that a forget blocks."""
+        token = self._token_now()
+        expired = self._until is not None and utc_now() >= self._until
+        if self._graph is None or token != self._token or expired:
+            self._graph, self._until = self._current(self._replay())
+            self._token = token
+        return self._graph
+
+    def _token_now(self) -> object:
+        """What every write to the space changes: its table seals (a handful of rows)."""
+        backend = self.memory.store.backend
+        seals = tuple(sorted(backend.raw_seals(), key=repr))
+        return seals if seals else ("counts", self.memory.store.counts())  # a store never sealed
+
+    @staticmethod
+    def _items(graph: Graph) -> list[tuple[str, str, str]]:
         items: list[tuple[str, str, str]] = []
         for entity in graph.entities.values():
             items.append((entity.name, "entity_type", entity.entityType))
             items += [(entity.name, "has_observation", o) for o in entity.observations]
         items += [(r.source, r.relationType, r.to) for r in graph.relations]
-        retired = self._retired(items)
+        return items
+
+    def _current(self, graph: Graph) -> tuple[Graph, str | None]:
+        """`graph` less every item whose fact the memory holds retired, or that a forget blocks; and
+        the next moment a validity period of one of its facts begins or ends."""
+        retired, until = self._status(self._items(graph))
         if not retired:
-            return graph
+            return graph, until
         entities = {
             name: Entity(
                 e.name,
@@ -158,12 +240,13 @@ class KnowledgeGraph:
             for r in graph.relations
             if (r.source, r.relationType, r.to) not in retired and r.source in entities and r.to in entities
         }
-        return Graph(entities, relations)
+        return Graph(entities, relations), until
 
     def _keys(self, items: Iterable[tuple[str, str, str]]) -> dict[tuple[str, str, str], bytes]:
         """The fact hash each statable item has, as ingest computes it (items no fact can hold: none)."""
         from zerolang.knowledge.compiler import compile_record
 
+        items = list(items)
         missing = [item for item in dict.fromkeys(items) if item not in self._fact_keys]
         for item in missing:
             try:
@@ -176,20 +259,33 @@ class KnowledgeGraph:
         found = {item: self._fact_keys[item] for item in items}
         return {item: key for item, key in found.items() if key is not None}
 
-    def _retired(self, items: list[tuple[str, str, str]]) -> set[tuple[str, str, str]]:
-        """The items whose fact is missing, retired or blocked by a forget."""
+    def _status(self, items: list[tuple[str, str, str]]) -> tuple[set[tuple[str, str, str]], str | None]:
+        """The items whose fact is missing, retired or blocked by a forget; and the next moment (after
+        now) a believed validity period of one of their facts begins or ends (None: no such moment)."""
         from zerolang.knowledge import temporal
+        from zerolang.util.times import utc_now
 
         keys = self._keys(items)
         if not keys:
-            return set()
-        from zerolang.util.times import utc_now
-
+            return set(), None
         backend = self.memory.store.backend
         facts = backend.facts(list(set(keys.values())))
         blocked = backend.blocked(list(facts))
-        live = temporal.visible(backend, list(facts), now=utc_now()) - blocked
-        return {item for item, key in keys.items() if key not in live}
+        until: str | None = None
+        if not backend.has_periods():  # every stored fact is current, for good (`temporal.visible`)
+            live = set(facts)
+        else:
+            now = utc_now()
+            live = set()
+            for key, rows in temporal.beliefs(backend, list(facts.values())).items():
+                if temporal.shown(rows, now, None, None):
+                    live.add(key)
+                for row in temporal.believed(rows):
+                    for moment in (row.valid_from, row.valid_to):
+                        if moment is not None and moment > now and (until is None or moment < until):
+                            until = moment
+        live -= blocked
+        return {item for item, key in keys.items() if key not in live}, until
 
     def _retire(self, items: list[tuple[str, str, str]]) -> None:
         """Retract the current facts among `items` (as `zero memory retract` does), now."""
@@ -224,67 +320,81 @@ class KnowledgeGraph:
         return graph
 
     def read_graph(self) -> dict[str, Any]:
-        return self.load().to_json()
+        with self._lock:
+            return self.load().to_json()
 
     def search_nodes(self, query: str) -> dict[str, Any]:
-        graph = self.load()
-        needle = query.lower()
-        names = [
-            e.name
-            for e in graph.entities.values()
-            if needle in e.name.lower()
-            or needle in e.entityType.lower()
-            or any(needle in o.lower() for o in e.observations)
-        ]
-        return graph.subgraph(names).to_json()
+        with self._lock:
+            graph = self.load()
+            needle = query.lower()
+            names = [
+                e.name
+                for e in graph.entities.values()
+                if needle in e.name.lower()
+                or needle in e.entityType.lower()
+                or any(needle in o.lower() for o in e.observations)
+            ]
+            return graph.subgraph(names).to_json()
 
     def open_nodes(self, names: list[str]) -> dict[str, Any]:
-        return self.load().subgraph(names).to_json()
+        with self._lock:
+            return self.load().subgraph(names).to_json()
 
     # ---- changing ----
+    @contextmanager
+    def _writing(self) -> Iterator[Graph]:
+        """One write: serialised, in one transaction, on the current graph; if it fails, the kept
+        graph (which the write may have begun to change) is dropped."""
+        with self._lock:
+            try:
+                with self.memory.store.transaction():
+                    yield self.load()
+            except BaseException:
+                self._graph = None
+                raise
+
     def create_entities(self, entities: list[dict[str, Any]]) -> list[dict[str, Any]]:
-        with self._lock, self.memory.store.transaction():
-            graph = self.load()
-            new: list[dict[str, Any]] = []
+        with self._writing() as graph:
+            new: dict[str, dict[str, Any]] = {}
             for item in entities:
-                if item["name"] not in graph.entities and all(n["name"] != item["name"] for n in new):
-                    new.append({**item, "observations": list(item["observations"])})
+                if item["name"] not in graph.entities and item["name"] not in new:
+                    new[item["name"]] = {**item, "observations": list(item["observations"])}
             if new:
-                tuples = [(e["name"], "entity_type", e["entityType"]) for e in new]
-                tuples += [(e["name"], "has_observation", o) for e in new for o in e["observations"]]
-                self._record({"op": "create_entities", "entities": new}, tuples)
-            return new
+                tuples = [(e["name"], "entity_type", e["entityType"]) for e in new.values()]
+                tuples += [(e["name"], "has_observation", o) for e in new.values() for o in e["observations"]]
+                self._record({"op": "create_entities", "entities": list(new.values())}, tuples)
+            return list(new.values())
 
     def create_relations(self, relations: list[dict[str, str]]) -> list[dict[str, str]]:
-        with self._lock, self.memory.store.transaction():
-            graph = self.load()
+        with self._writing() as graph:
             for item in relations:
                 for end in (item["from"], item["to"]):
                     if end not in graph.entities:
                         raise ZeroError(f"Entity with name {end} not found")
-            new: list[dict[str, str]] = []
+            new: dict[Relation, None] = {}
             for item in relations:
                 relation = Relation(item["from"], item["to"], item["relationType"])
-                if relation not in graph.relations and relation.to_json() not in new:
-                    new.append(relation.to_json())
+                if relation not in graph.relations:
+                    new[relation] = None
             if new:
-                tuples = [(r["from"], r["relationType"], r["to"]) for r in new]
-                self._record({"op": "create_relations", "relations": new}, tuples)
-            return new
+                tuples = [(r.source, r.relationType, r.to) for r in new]
+                self._record({"op": "create_relations", "relations": [r.to_json() for r in new]}, tuples)
+            return [r.to_json() for r in new]
 
     def add_observations(self, observations: list[dict[str, Any]]) -> list[dict[str, Any]]:
-        with self._lock, self.memory.store.transaction():
-            graph = self.load()
+        with self._writing() as graph:
             results: list[dict[str, Any]] = []
+            held: dict[str, set[str]] = {}  # a later item for the same entity sees what earlier ones add
             for item in observations:
                 entity = graph.entities.get(item["entityName"])
                 if entity is None:
                     raise ZeroError(f"Entity with name {item['entityName']} not found")
+                known = held.setdefault(entity.name, set(entity.observations))
                 added: list[str] = []
                 for content in item["contents"]:
-                    if content not in entity.observations and content not in added:
+                    if content not in known:
+                        known.add(content)
                         added.append(content)
-                entity.observations.extend(added)  # a later item for the same entity sees these
                 results.append({"entityName": item["entityName"], "addedObservations": added})
             effect = [
                 {"entityName": r["entityName"], "contents": r["addedObservations"]}
@@ -297,49 +407,44 @@ class KnowledgeGraph:
             return results
 
     def delete_entities(self, names: list[str]) -> str:
-        with self._lock, self.memory.store.transaction():
-            graph = self.load()
+        with self._writing() as graph:
             deleted = [name for name in dict.fromkeys(names) if name in graph.entities]
             missing = [name for name in names if name not in graph.entities]
             if deleted:
                 gone: list[tuple[str, str, str]] = []
+                touching: dict[Relation, None] = {}
                 for name in deleted:
                     entity = graph.entities[name]
                     gone.append((name, "entity_type", entity.entityType))
                     gone += [(name, "has_observation", o) for o in entity.observations]
-                gone += [
-                    (r.source, r.relationType, r.to)
-                    for r in graph.relations
-                    if r.source in deleted or r.to in deleted
-                ]
-                self._record({"op": "delete_entities", "entityNames": deleted}, [])
-                self._retire(gone)
+                    touching.update(graph.links.get(name, {}))
+                gone += [(r.source, r.relationType, r.to) for r in touching]
+                self._record({"op": "delete_entities", "entityNames": deleted}, [], gone)
         if not missing:
             return "Entities deleted successfully"
         return f"Deleted {len(deleted)} of {len(names)} entities. Not found: {', '.join(missing)}"
 
     def delete_observations(self, deletions: list[dict[str, Any]]) -> str:
-        with self._lock, self.memory.store.transaction():
-            graph = self.load()
+        with self._writing() as graph:
             effect: list[dict[str, Any]] = []
             missing: list[str] = []
             count = 0
+            dropped: dict[str, set[str]] = {}  # a later item for the same entity sees earlier deletions
             for item in deletions:
                 entity = graph.entities.get(item["entityName"])
                 if entity is None:
                     missing.append(item["entityName"])
                     continue
-                drop = set(item["observations"])
+                done = dropped.setdefault(entity.name, set())
+                drop = set(item["observations"]) - done
                 gone = [o for o in entity.observations if o in drop]
-                entity.observations = [o for o in entity.observations if o not in drop]
+                done.update(gone)
                 count += len(gone)
                 if gone:
                     effect.append({"entityName": item["entityName"], "observations": gone})
             if effect:
-                self._record({"op": "delete_observations", "deletions": effect}, [])
-                self._retire(
-                    [(e["entityName"], "has_observation", o) for e in effect for o in e["observations"]]
-                )
+                retired = [(e["entityName"], "has_observation", o) for e in effect for o in e["observations"]]
+                self._record({"op": "delete_observations", "deletions": effect}, [], retired)
         requested = sum(len(item["observations"]) for item in deletions)
         if count == requested:
             return "Observations deleted successfully"
@@ -347,23 +452,29 @@ class KnowledgeGraph:
         return f"Deleted {count} of {requested} observations.{tail}"
 
     def delete_relations(self, relations: list[dict[str, str]]) -> str:
-        with self._lock, self.memory.store.transaction():
-            graph = self.load()
+        with self._writing() as graph:
             wanted = {Relation(r["from"], r["to"], r["relationType"]) for r in relations}
-            gone = [r.to_json() for r in graph.relations if r in wanted]
+            gone = [r.to_json() for r in graph.held(wanted)]
             if gone:
-                self._record({"op": "delete_relations", "relations": gone}, [])
-                self._retire([(r["from"], r["relationType"], r["to"]) for r in gone])
+                retired = [(r["from"], r["relationType"], r["to"]) for r in gone]
+                self._record({"op": "delete_relations", "relations": gone}, [], retired)
         if len(gone) == len(relations):
             return "Relations deleted successfully"
         return f"Deleted {len(gone)} of {len(relations)} relations. The rest matched nothing."
 
-    def _record(self, op: dict[str, Any], tuples: list[tuple[str, str, str]]) -> None:
-        """Store one operation: its effect in the context's metadata, its content as facts."""
+    def _record(
+        self,
+        op: dict[str, Any],
+        stated: list[tuple[str, str, str]],
+        retired: list[tuple[str, str, str]] | None = None,
+    ) -> None:
+        """Store one operation (its effect in the context's metadata, what it states as facts), retire
+        what it removes, and bring the kept graph up to date: applied in place when nothing else
+        wrote since it was made, else dropped (the next call replays the log)."""
         from zerolang.util.times import utc_now
 
         facts: list[SemanticTuple] = []
-        for subject, predicate, obj in tuples:
+        for subject, predicate, obj in stated:
             try:
                 facts.append(SemanticTuple(subject, predicate, obj))
             except InputError:  # a name no label can hold (e.g. only punctuation): the log keeps it
@@ -373,12 +484,24 @@ class KnowledgeGraph:
         op_id = f"{time.time_ns():020d}-{secrets.token_hex(4)}"
         text = json.dumps(op, ensure_ascii=False, separators=(",", ":"))
         context = ContextMeta(utc_now(), SOURCE, SCOPE_PREFIX + op_id, metadata={METADATA_KEY: text})
-        before = self._cached
-        current = before is not None and before[0] == self.memory.store.counts()
-        self.memory.ingest(CompilerInput(tuple(facts), context))
-        landed = before is None or self.memory.store.counts() != before[0]
-        if before is not None and current and landed:  # (a forget may have blocked every fact)
-            before[1].apply(op)  # the newest operation: applying it last keeps the log's order
-            self._cached = (self.memory.store.counts(), before[1])
-        else:
-            self._cached = None
+        kept = self._graph is not None and self._token == self._token_now()
+        inserted = self.memory.ingest(CompilerInput(tuple(facts), context))
+        if retired:
+            self._retire(retired)
+        if kept:  # a forget blocked some of what it states: it is not all current
+            kept = not inserted.forgotten
+        if kept:
+            single = self.memory.store.single_valued  # stating one may end its rivals' validity
+            kept = not any(predicate in single for _, predicate, _ in stated)
+        still: set[tuple[str, str, str]] = set()
+        until: str | None = None
+        if kept and self.memory.store.backend.has_periods():  # else every stored fact is current
+            # what it states must now be current (a period may not have begun, or not reopened)
+            still, until = self._status(stated)
+        if not kept or still or self._graph is None:
+            self._graph = None
+            return
+        self._graph.apply(op)  # the newest operation: applying it last keeps the log's order
+        self._token = self._token_now()
+        if until is not None and (self._until is None or until < self._until):
+            self._until = until

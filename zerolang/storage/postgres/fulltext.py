@@ -52,6 +52,9 @@ class TsVector:
             (turn, text),
         )
 
+    def index_new_turn(self, db: SqlDatabase, turn: str, text: str) -> None:
+        self.index_turn(db, turn, text)  # keyed by turn: replacing is an index look-up anyway
+
     def unindex_turn(self, db: SqlDatabase, turn: str) -> None:
         db.run("DELETE FROM exp_turn_doc WHERE turn = ?", (turn,))
 

@@ -55,6 +55,10 @@ class ExperienceText(Protocol):
         """(Re)index a turn as `text`, its layers together."""
         ...
 
+    def index_new_turn(self, db: SqlDatabase, turn: str, text: str) -> None:
+        """Index a turn the index does not hold yet (its row was just inserted) as `text`."""
+        ...
+
     def unindex_turn(self, db: SqlDatabase, turn: str) -> None:
         """Drop a turn that has no layer left from the index."""
         ...
@@ -77,12 +81,16 @@ class SqlExperienceStore(DatabaseStore[ExperienceText]):
         turns = experiences = concepts = edges = 0
         with db.transaction():
             batch, forgotten = without_forgotten(batch, Forgotten.of(self.purged_terms()))
+            new_turns: set[str] = set()  # no full-text entry yet: indexing them replaces nothing
             for turn in batch.turns:
-                turns += db.run(
+                if db.run(
                     "INSERT INTO exp_turn (id, session, position, key, at) VALUES (?, ?, ?, ?, ?)"
                     " ON CONFLICT DO NOTHING",
                     (turn.id, turn.session, turn.position, turn.key, turn.when),
-                )
+                ):
+                    turns += 1
+                    new_turns.add(turn.id)
+            changed: set[str] = set()  # the turns that gained a layer: only their text changed
             for item in batch.experiences:
                 added = db.run(
                     f"INSERT INTO exp_experience ({_COLUMNS}) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)"
@@ -103,9 +111,10 @@ class SqlExperienceStore(DatabaseStore[ExperienceText]):
                 )
                 if added:
                     experiences += 1
+                    changed.add(item.turn)
                     self.text.index_experience(db, item.id)
-            for turn_id in sorted({item.turn for item in batch.experiences}):
-                self._index_turn(turn_id)
+            for turn_id in sorted(changed):
+                self._index_turn(turn_id, new=turn_id in new_turns)
             for concept in batch.concepts:
                 concepts += db.run(
                     "INSERT INTO exp_concept (id, label) VALUES (?, ?) ON CONFLICT DO NOTHING",
@@ -119,10 +128,15 @@ class SqlExperienceStore(DatabaseStore[ExperienceText]):
                 )
         return Added(turns, experiences, concepts, edges, forgotten)
 
-    def _index_turn(self, turn: str) -> None:
-        """(Re)index a turn's text, all its layers in order, as one full-text document."""
+    def _index_turn(self, turn: str, *, new: bool = False) -> None:
+        """(Re)index a turn's text, all its layers in order, as one full-text document; a `new` turn
+        (its row inserted by this write) has no entry to replace."""
         rows = self.db.rows("SELECT what FROM exp_experience WHERE turn = ? ORDER BY seq", (turn,))
-        self.text.index_turn(self.db, turn, "\n".join(str(what) for (what,) in rows))
+        text = "\n".join(str(what) for (what,) in rows)
+        if new:
+            self.text.index_new_turn(self.db, turn, text)
+        else:
+            self.text.index_turn(self.db, turn, text)
 
     # ---- reading ----------------------------------------------------------------------------
 
@@ -197,6 +211,9 @@ class SqlExperienceStore(DatabaseStore[ExperienceText]):
             "SELECT id, position FROM exp_turn WHERE session = ? ORDER BY position DESC LIMIT 1", (session,)
         )
         return None if row is None else (str(row[0]), int(row[1]))
+
+    def known_turns(self, ids: Collection[str]) -> set[str]:
+        return {str(row[0]) for row in self._rows_in("SELECT id FROM exp_turn", "id", ids)}
 
     def counts(self) -> dict[str, int]:
         return {name: int(self.db.rows(f"SELECT count(*) FROM {table}")[0][0]) for name, table in _COUNTED}

@@ -54,7 +54,10 @@ class Fts5:
         )
 
     def index_turn(self, db: SqlDatabase, turn: str, text: str) -> None:
-        self.unindex_turn(db, turn)
+        self.unindex_turn(db, turn)  # `turn` is UNINDEXED: this reads the table, so only on a change
+        self.index_new_turn(db, turn, text)
+
+    def index_new_turn(self, db: SqlDatabase, turn: str, text: str) -> None:
         db.run("INSERT INTO exp_turn_fts (turn, what) VALUES (?, ?)", (turn, text))
 
     def unindex_turn(self, db: SqlDatabase, turn: str) -> None:

@@ -1,0 +1,176 @@
+"""`zero capture` on transcripts of 5, 10, 25 and 50 MB, and one new turn after 2,000 (a hook's cost).
+
+Each transcript is OpenAI chat JSONL (one message a line, user and assistant alternating, ~250
+bytes of text each); each capture is a whole `zero capture FILE --json` process on a fresh SQLite
+experience store. Printed per size: wall time, messages per second, MB per second, the
+process's peak memory (max RSS), and `json.loads` of the same lines as the reference. Then the
+hook's case: a 2,000-turn transcript captured, one turn appended, captured again (median of 5).
+
+    python benches/bench_capture.py                 # 5, 10, 25, 50 MB
+    python benches/bench_capture.py --sizes 1,5     # smaller
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import resource
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from datetime import UTC, datetime
+from pathlib import Path
+
+from machine import describe, load_average
+
+ROOT = Path(__file__).resolve().parents[1]
+WORDS = [
+    "the",
+    "agent",
+    "read",
+    "the",
+    "file",
+    "and",
+    "found",
+    "that",
+    "the",
+    "parser",
+    "was",
+    "slow",
+    "because",
+    "each",
+    "diagnostic",
+    "split",
+    "the",
+    "source",
+    "again",
+    "so",
+    "we",
+    "planned",
+    "a",
+    "fix",
+    "with",
+    "an",
+    "index",
+    "of",
+    "line",
+    "starts",
+    "and",
+    "felt",
+    "curious",
+    "happy",
+    "worried",
+    "about",
+    "the",
+    "deadline",
+    "but",
+    "the",
+    "team",
+    "helped",
+]
+
+
+def message(i: int) -> str:
+    role = "user" if i % 2 == 0 else "assistant"
+    words = [WORDS[(i * 7 + k * 3) % len(WORDS)] for k in range(40)]
+    text = f"message {i}: " + " ".join(words) + ("?" if i % 5 == 0 else ".")
+    return json.dumps({"role": role, "content": text})
+
+
+def write_transcript(path: Path, megabytes: float) -> int:
+    """Messages written until the file holds `megabytes` MB."""
+    limit = int(megabytes * 1_000_000)
+    size = count = 0
+    with path.open("w", encoding="utf-8") as handle:
+        while size < limit:
+            line = message(count) + "\n"
+            handle.write(line)
+            size += len(line.encode())
+            count += 1
+    return count
+
+
+def capture(path: Path, db: Path) -> tuple[float, float]:
+    """Wall seconds of one `zero capture` process, and its peak memory (MiB)."""
+    env = {**os.environ, "PYTHONPATH": str(ROOT)}
+    before = resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss
+    start = time.perf_counter()
+    done = subprocess.run(
+        [sys.executable, "-m", "zerolang", "capture", str(path), "--db", str(db), "--json"],
+        capture_output=True,
+        text=True,
+        env=env,
+        check=False,
+    )
+    wall = time.perf_counter() - start
+    if done.returncode != 0:
+        raise SystemExit(f"zero capture failed: {done.stderr.strip()}")
+    peak = resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss
+    return wall, max(peak, before) / 1024
+
+
+def loads_seconds(path: Path) -> float:
+    start = time.perf_counter()
+    with path.open(encoding="utf-8") as handle:
+        for line in handle:
+            json.loads(line)
+    return time.perf_counter() - start
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--sizes", default="5,10,25,50", help="MB, comma separated")
+    options = parser.parse_args()
+    sizes = [float(size) for size in options.sizes.split(",")]
+    print(f"Machine: {describe()}")
+    print(
+        f"Measured {datetime.now(UTC):%Y-%m-%d %H:%M} UTC by"
+        f" `python benches/bench_capture.py --sizes {options.sizes}`."
+    )
+    before = load_average()
+    rows = []
+    with tempfile.TemporaryDirectory() as folder:
+        for size in sizes:
+            path = Path(folder) / f"t{size}.jsonl"
+            count = write_transcript(path, size)
+            wall, peak = capture(path, Path(folder) / f"t{size}.db")
+            rows.append((size, count, wall, peak, loads_seconds(path)))
+            path.unlink()
+        # the hook's case: one more turn at the end of a 2,000-turn transcript
+        path = Path(folder) / "hook.jsonl"
+        lines = [message(i) for i in range(4_000)]
+        path.write_text("\n".join(lines) + "\n", encoding="utf-8")
+        db = Path(folder) / "hook.db"
+        capture(path, db)
+        times = []
+        for extra in range(5):
+            with path.open("a", encoding="utf-8") as handle:
+                handle.write(message(4_000 + 2 * extra) + "\n" + message(4_001 + 2 * extra) + "\n")
+            times.append(capture(path, db)[0])
+        again = statistics.median(times)
+        base = statistics.median(capture(Path(folder) / "hook.jsonl", db)[0] for _ in range(3))
+    print(f"Load average on {os.cpu_count()} cores: {before} before, {load_average()} after.")
+    print()
+    print(
+        "| transcript | messages | `zero capture` (whole process) | messages/s | MB/s | peak memory |"
+        " json.loads of the lines (reference) |"
+    )
+    print("|---:|---:|---:|---:|---:|---:|---:|")
+    for size, count, wall, peak, loads in rows:
+        print(
+            f"| {size:g} MB | {count:,} | {wall:.2f} s | {count / wall:,.0f} | {size / wall:.2f} |"
+            f" {peak:.0f} MiB | {loads:.2f} s |"
+        )
+    print()
+    print(
+        "One new turn at the end of a 2,000-turn transcript (4,000 messages), captured again:"
+        f" {again * 1000:.0f} ms"
+        f" (median of 5, whole process); the same file with nothing new: {base * 1000:.0f} ms."
+    )
+
+
+if __name__ == "__main__":
+    main()

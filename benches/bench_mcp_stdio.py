@@ -1,0 +1,187 @@
+"""Our knowledge-graph tools against the reference MCP memory server, over stdio, one client.
+
+The reference is `@modelcontextprotocol/server-memory` (Node.js; it rewrites one JSONL file),
+installed with npm into a temporary folder by this script; without npm (or when the install
+fails) its rows are skipped with a message. Both servers are driven by the same client (the MCP
+Python SDK's `Client` over stdio) with the same workload, in one run, alternating which goes
+first: N entities built one `create_entities` call each (one entity, two observations), then
+`read_graph`, `search_nodes` and `open_nodes` on the result (median of 5).
+
+    python benches/bench_mcp_stdio.py                       # N = 1,000 and 5,000, both servers
+    python benches/bench_mcp_stdio.py --sizes 1000,50000 --ours-only   # flatness of ours
+
+Per-call figures are wall time at the client (a round trip: JSON-RPC, the tool, the result).
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import shutil
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from collections.abc import Awaitable, Callable
+from dataclasses import dataclass
+from datetime import UTC, datetime
+from pathlib import Path
+from typing import Any
+
+import anyio
+from machine import describe, load_average
+from mcp import Client, StdioServerParameters
+
+ROOT = Path(__file__).resolve().parents[1]
+REFERENCE = "@modelcontextprotocol/server-memory"
+
+
+@dataclass(slots=True)
+class Run:
+    server: str
+    size: int
+    total: float  # seconds to build
+    calls: list[float]  # ms per create_entities call, in order
+    reads: dict[str, float]  # ms, median of 5
+
+    def window(self, end: int, width: int = 200) -> float:
+        """Median ms of the `width` calls before call number `end` (where the graph had ~`end`)."""
+        part = self.calls[max(0, end - width) : end]
+        return statistics.median(part)
+
+    def p95(self) -> float:
+        return statistics.quantiles(self.calls, n=20)[-1]
+
+
+def install_reference(folder: Path) -> list[str] | None:
+    """The command that starts the reference server, installed into `folder`; None without npm."""
+    npm = shutil.which("npm")
+    if npm is None:
+        print("npm is not installed: the reference server's rows are skipped")
+        return None
+    done = subprocess.run(
+        [npm, "install", "--silent", "--no-audit", "--no-fund", "--prefix", str(folder), REFERENCE],
+        capture_output=True,
+        text=True,
+        check=False,
+    )
+    script = folder / "node_modules" / "@modelcontextprotocol" / "server-memory" / "dist" / "index.js"
+    node = shutil.which("node")
+    if done.returncode != 0 or not script.exists() or node is None:
+        print(f"npm could not install {REFERENCE}: the reference server's rows are skipped")
+        print(done.stderr.strip()[-500:])
+        return None
+    return [node, str(script)]
+
+
+def version_of(folder: Path) -> str:
+    import json
+
+    package = folder / "node_modules" / "@modelcontextprotocol" / "server-memory" / "package.json"
+    return str(json.loads(package.read_text(encoding="utf-8"))["version"])
+
+
+def entity(i: int) -> dict[str, Any]:
+    return {"name": f"entity {i}", "entityType": "thing", "observations": [f"observation {i}", "shared"]}
+
+
+async def drive(params: StdioServerParameters, server: str, size: int) -> Run:
+    async with Client(params) as client:
+        calls: list[float] = []
+        start = time.perf_counter()
+        for i in range(size):
+            began = time.perf_counter()
+            result = await client.call_tool("create_entities", {"entities": [entity(i)]})
+            calls.append((time.perf_counter() - began) * 1000)
+            if result.is_error:
+                raise SystemExit(f"{server}: create_entities failed: {result.content}")
+        total = time.perf_counter() - start
+
+        async def median(step: Callable[[], Awaitable[Any]]) -> float:
+            times = []
+            for _ in range(5):
+                began = time.perf_counter()
+                await step()
+                times.append((time.perf_counter() - began) * 1000)
+            return statistics.median(times)
+
+        reads = {
+            "read_graph": await median(lambda: client.call_tool("read_graph", {})),
+            "search_nodes": await median(
+                lambda: client.call_tool("search_nodes", {"query": "observation 17"})
+            ),
+            "open_nodes": await median(
+                lambda: client.call_tool("open_nodes", {"names": ["entity 1", f"entity {size // 2}"]})
+            ),
+        }
+        return Run(server, size, total, calls, reads)
+
+
+def ours(folder: Path) -> StdioServerParameters:
+    env = {**os.environ, "PYTHONPATH": str(ROOT), "HOME": str(folder)}
+    env["ZERO_EXPERIENCE_DB"] = str(folder / "experiences.db")
+    return StdioServerParameters(
+        command=sys.executable,
+        args=["-m", "zerolang", "mcp", "--db", str(folder / "kg.db")],
+        env=env,
+        cwd=str(folder),
+    )
+
+
+def reference(command: list[str], folder: Path) -> StdioServerParameters:
+    env = {**os.environ, "MEMORY_FILE_PATH": str(folder / "memory.jsonl")}
+    return StdioServerParameters(command=command[0], args=command[1:], env=env, cwd=str(folder))
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--sizes", default="1000,5000", help="entities to build, comma separated")
+    parser.add_argument("--ours-only", action="store_true", help="skip the reference server")
+    options = parser.parse_args()
+    sizes = [int(size) for size in options.sizes.split(",")]
+    print(f"Machine: {describe()}")
+    print(
+        f"Measured {datetime.now(UTC):%Y-%m-%d %H:%M} UTC by"
+        f" `python benches/bench_mcp_stdio.py --sizes {options.sizes}"
+        f"{' --ours-only' if options.ours_only else ''}`."
+    )
+    before = load_average()
+    runs: list[Run] = []
+    with tempfile.TemporaryDirectory() as npm_folder:
+        command = None if options.ours_only else install_reference(Path(npm_folder))
+        label = f"reference ({REFERENCE} {version_of(Path(npm_folder))})" if command else ""
+        for turn, size in enumerate(sizes):
+            servers: list[tuple[str, Callable[[Path], StdioServerParameters]]] = [("ours (zero mcp)", ours)]
+            if command is not None:
+                servers.append((label, lambda folder, command=command: reference(command, folder)))
+            if turn % 2:
+                servers.reverse()  # alternate which goes first
+            for name, make in servers:
+                with tempfile.TemporaryDirectory() as folder:
+                    runs.append(anyio.run(drive, make(Path(folder)), name, size))
+    print(f"Load average on {os.cpu_count()} cores: {before} before, {load_average()} after.")
+    print()
+    print(
+        "| server | entities | build, one call each | per call: median at ~1,000 | median at the end | p95 |"
+        " read_graph | search_nodes | open_nodes |"
+    )
+    print("|---|---:|---:|---:|---:|---:|---:|---:|---:|")
+    for run in sorted(runs, key=lambda run: (run.size, run.server)):
+        early = f"{run.window(min(1000, run.size)):.1f} ms"
+        print(
+            f"| {run.server} | {run.size:,} | {run.total:.1f} s | {early} | {run.window(run.size):.1f} ms"
+            f" | {run.p95():.1f} ms | {run.reads['read_graph']:.1f} ms | {run.reads['search_nodes']:.1f} ms"
+            f" | {run.reads['open_nodes']:.1f} ms |"
+        )
+    for size in sizes:
+        pair = {run.server.split()[0]: run for run in runs if run.size == size}
+        if len(pair) == 2:
+            print(
+                f"\nAt {size:,} entities ours built the graph"
+                f" {pair['reference'].total / pair['ours'].total:.1f}x faster than the reference."
+            )
+
+
+if __name__ == "__main__":
+    main()
