@@ -54,6 +54,8 @@ def main() -> None:
     except Exception as error:  # the last line of defence against a traceback
         from zerolang.util.escapes import escaped
 
-        sys.stderr.write(f"zero: internal error: {type(error).__name__}: {escaped(str(error), exact=False)}\n")
+        sys.stderr.write(
+            f"zero: internal error: {type(error).__name__}: {escaped(str(error), exact=False)}\n"
+        )
         sys.stderr.write("Please report this with the input that caused it.\n")
         sys.exit(3)

@@ -11,6 +11,7 @@ import typer
 
 from zerolang.cli.experience_store import open_store
 from zerolang.cli.options import JSON
+from zerolang.cli.terminal import echo
 from zerolang.cli.typer_options import ExperienceDbOption, option
 
 if TYPE_CHECKING:
@@ -65,7 +66,7 @@ def capture(
         return
     added = result.added
     for item in result.files:
-        typer.echo(
+        echo(
             f"{item.path}: {item.format}, {_plural(item.sessions, 'session')}, {_plural(item.turns, 'turn')}"
         )
     forgotten = (
@@ -74,11 +75,9 @@ def capture(
         else ""
     )
     if not any((added.turns, added.experiences, added.concepts, added.edges)):
-        typer.echo(
-            ("Nothing new:" + forgotten) if forgotten else "Nothing new: every turn was already captured."
-        )
+        echo(("Nothing new:" + forgotten) if forgotten else "Nothing new: every turn was already captured.")
         return
-    typer.echo(
+    echo(
         f"Added {_plural(added.turns, 'turn')}, {_plural(added.experiences, 'experience')}, "
         f"{_plural(added.concepts, 'concept')}, {_plural(added.edges, 'edge')}.{forgotten}"
     )

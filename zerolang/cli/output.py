@@ -7,7 +7,7 @@ import re
 import sys
 from typing import TYPE_CHECKING, Any
 
-from zerolang.util.escapes import escaped
+from zerolang.util.escapes import escaped, json_text
 
 __all__ = ["escaped"]  # the one way user data is shown (zerolang.util.escapes), here for the CLI
 
@@ -83,7 +83,8 @@ def print_result(result: RunResult, *, trace: bool) -> None:
     from zerolang.runtime.values import type_name
 
     rows = [
-        (escaped(name), type_name(value), escaped(show_value(value))) for name, value in result.outputs.items()
+        (escaped(name), type_name(value), escaped(show_value(value)))
+        for name, value in result.outputs.items()
     ]
     trace_text = " → ".join(escaped(step) for step in result.trace) if trace else None
     if not fancy():
@@ -171,7 +172,7 @@ def plain_result(
 
 
 def print_json(document: Any) -> None:
-    sys.stdout.write(json.dumps(document, ensure_ascii=False, indent=2) + "\n")
+    sys.stdout.write(json_text(document) + "\n")
 
 
 def say_waits() -> None:

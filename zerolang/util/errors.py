@@ -101,7 +101,9 @@ class ValidationError(ZeroError):
     def render(self) -> str:
         parts: list[str] = []
         for diagnostic in self.diagnostics:
-            parts.append(escaped(f"{diagnostic.location()}: {diagnostic.message} [{diagnostic.code}]", exact=False))
+            parts.append(
+                escaped(f"{diagnostic.location()}: {diagnostic.message} [{diagnostic.code}]", exact=False)
+            )
             if self.source is not None and diagnostic.span is not None and diagnostic.span.line:
                 parts.extend(source_excerpt(self.source, diagnostic.span))
         return "\n".join(parts)

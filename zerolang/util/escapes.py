@@ -150,3 +150,27 @@ def unescaped(shown: str) -> str:
 def escaped_lines(text: str, *, exact: bool = True) -> str:
     """Text whose line breaks are layout (a message, a rendered block): each line escaped on its own."""
     return "\n".join(escaped(line, exact=exact) for line in text.split("\n"))
+
+
+def _json_escape(character: str) -> str:
+    code = ord(character)
+    if code <= 0xFFFF:
+        return f"\\u{code:04x}"
+    code -= 0x10000
+    return f"\\u{0xD800 + (code >> 10):04x}\\u{0xDC00 + (code & 0x3FF):04x}"
+
+
+def json_text(document: object, *, indent: int | None = 2) -> str:
+    """`--json` output: `json.dumps` with non-ASCII text as it is, but no character `escaped` would escape.
+
+    JSON itself escapes C0 controls; DEL, C1 controls, the bidi overrides, line separators
+    and lone surrogates (which JSON allows raw) are written as `\\uXXXX` too, so the document
+    reads back the same and never drives the terminal it is printed on. Outside its strings,
+    the text holds only ASCII and line breaks.
+    """
+    import json
+
+    text = json.dumps(document, ensure_ascii=False, indent=indent)
+    if text.isascii() and "\x7f" not in text:
+        return text
+    return "".join(c if c.isprintable() or c == "\n" else _json_escape(c) for c in text)

@@ -24,7 +24,8 @@ def render(results: list[FileResult], *, fixing: bool = False, unsafe: bool = Fa
         if result.fixed:
             lines.append([("Fixed ", "bold green"), (_shown(result.path), "bold"), (":", "")])
             lines.extend(
-                [("  ", ""), (f.code or "", "bold"), (" " + _shown(_description(f)), "")] for f in result.fixed
+                [("  ", ""), (f.code or "", "bold"), (" " + _shown(_description(f)), "")]
+                for f in result.fixed
             )
             lines.append([])
     for result in results:
