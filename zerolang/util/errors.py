@@ -116,8 +116,8 @@ class RunError(ZeroError):
 def source_excerpt(source: str, span: Span) -> list[str]:
     """The source line of `span`, numbered, with a caret run under the spanned columns.
 
-    The line is shown `escaped` (a control character in it prints as `\\x1b`, a backslash as written), the caret
-    moved to stay under the same characters.
+    The line is shown `escaped` (a control character in it prints as `\\x1b`, a backslash as
+    written), the caret moved to stay under the same characters.
     """
     lines = source.splitlines()
     if not 1 <= span.line <= len(lines):
