@@ -13,6 +13,7 @@ from zerolang.cli.experience_store import open_store
 from zerolang.cli.options import JSON
 from zerolang.cli.terminal import echo
 from zerolang.cli.typer_options import ExperienceDbOption, option
+from zerolang.util.escapes import escaped
 
 if TYPE_CHECKING:
     from zerolang.experience.capture import CaptureResult
@@ -67,7 +68,8 @@ def capture(
     added = result.added
     for item in result.files:
         echo(
-            f"{item.path}: {item.format}, {_plural(item.sessions, 'session')}, {_plural(item.turns, 'turn')}"
+            f"{escaped(str(item.path))}: {item.format}, {_plural(item.sessions, 'session')},"
+            f" {_plural(item.turns, 'turn')}"
         )
     forgotten = (
         f" {_plural(added.forgotten, 'experience')} forgotten (they mention a purged label)."

@@ -19,7 +19,7 @@ import typer
 from zerolang.cli.errors import reports_errors
 from zerolang.cli.terminal import echo
 from zerolang.cli.typer_options import ExperienceDbOption, JsonOption, TtlOption
-from zerolang.util.escapes import json_text
+from zerolang.util.escapes import escaped, json_text
 
 if TYPE_CHECKING:
     from zerolang.convo.memory import ConversationMemory
@@ -134,7 +134,7 @@ def store_turn(
         _print(document)
         return
     echo(
-        f"Stored agent:{agent}:turn:{meta.iteration}: {meta.message_count} messages, "
+        f"Stored agent:{escaped(agent)}:turn:{meta.iteration}: {meta.message_count} messages, "
         f"{meta.input_tokens} input and {meta.output_tokens} output tokens, "
         f"{meta.tool_calls} tool call{'' if meta.tool_calls == 1 else 's'}"
     )
@@ -185,7 +185,6 @@ def search(
             [{"key": hit.key, "score": hit.score, "matched": hit.matched, "turn": hit.turn} for hit in hits]
         )
         return
-    from zerolang.cli.output import escaped
     from zerolang.experience.words import terms
 
     wanted = terms(text)
@@ -193,7 +192,7 @@ def search(
         message = hit.message or {}
         said = excerpt(str(message.get("content") or ""), wanted)
         role = f"{escaped(str(message.get('role')))}: " if message else ""
-        echo(f"{hit.key}  {hit.score:.3f}  {role}{escaped(said)}")
+        echo(f"{escaped(hit.key)}  {hit.score:.3f}  {role}{escaped(said)}")
 
 
 EXCERPT = 160  # characters of a matched message a search line shows

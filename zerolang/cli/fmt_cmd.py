@@ -9,6 +9,7 @@ from typing import Annotated
 import typer
 
 from zerolang.cli.terminal import echo
+from zerolang.util.escapes import escaped
 
 # The files a folder is searched for: graphs, and 0-memory in the compact format.
 SUFFIXES = (".0", ".0c")
@@ -87,7 +88,7 @@ def run_fmt(paths: list[str], *, check: bool, diff: bool, compat: bool, line_wid
             if diff:
                 _print_diff(text, formatted, str(file))
             if check:
-                echo(f"would reformat {file}")
+                echo(f"would reformat {escaped(str(file))}")
             elif not diff:
                 write_text_atomic(file, formatted)
         except ZeroError as error:
