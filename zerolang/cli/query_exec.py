@@ -109,7 +109,9 @@ def _print_table(result: QueryResult, explain: bool) -> None:
         from rich.table import Table
         from rich.text import Text
 
-        table = Table(*(Text(column) for column in columns), show_lines=False)
+        table = Table(show_lines=False)
+        for column in columns:
+            table.add_column(Text(escaped(column)))
         for row in rows:
             table.add_row(*(Text(cell) for cell in row))  # Text, not markup: a label `[b]x` is data
         console().print(table)
