@@ -12,13 +12,19 @@ from zerolang.util.escapes import escaped, escaped_lines, unescaped
 HOSTILE = st.text(
     alphabet=st.one_of(
         st.characters(codec=None),
-        st.sampled_from(["\\", "x", "u", "U", "1", "b", "n", "t", "r", "[", "]", "/", "\x1b", "\u202e", "\x9b"]),
+        st.sampled_from(
+            ["\\", "x", "u", "U", "1", "b", "n", "t", "r", "[", "]", "/", "\x1b", "\u202e", "\x9b"]
+        ),
     )
 )
 
 
 def _no_controls(shown: str) -> bool:
-    return all(unicodedata.category(c) not in ("Cc", "Cs") and c not in "\u202a\u202b\u202c\u202d\u202e\u2066\u2067\u2068\u2069" for c in shown)
+    return all(
+        unicodedata.category(c) not in ("Cc", "Cs")
+        and c not in "\u202a\u202b\u202c\u202d\u202e\u2066\u2067\u2068\u2069"
+        for c in shown
+    )
 
 
 @given(HOSTILE)

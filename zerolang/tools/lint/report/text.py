@@ -51,7 +51,7 @@ def _colour(finding: Finding) -> str:
 def finding_lines(finding: Finding, source: str | None) -> list[Line]:
     """The headline, the source line with a caret, and the fix when there is one."""
     span = finding.span
-    path = _shown(finding.path)
+    path = _shown(str(finding.path))
     where = f"{path}:{span.line}:{span.column}:" if span is not None and span.line else f"{path}:"
     code = f"{finding.code}" if finding.code else "SyntaxError:"
     head: Line = [(where, "bold"), (" ", ""), (code, _colour(finding))]
