@@ -52,7 +52,10 @@ def test_plain_table_draws_the_common_cases() -> None:
     rows = [("greeting", "String", "Hello, Ada"), ("n", "Map", '{"a": 1, "b": [1, 2]}')]
     assert plain_result(rows, 1.0, "0" * 64, "a → b") is not None
     assert plain_result([], 1.0, "0" * 64, None) is not None
-    assert plain_result([("x", "String", "[red]x")], 1.0, "0" * 64, None) is None
+    markup = [("[red]x", "String", "[link=http://evil]click[/link] :smile:")]
+    assert plain_result(markup, 1.0, "0" * 64, None) == rich_result(markup, 1.0, "0" * 64, None)
+    assert "[link=http://evil]click[/link] :smile:" in rich_result(markup, 1.0, "0" * 64, "[red]x")
+    assert plain_result([("x", "String", "Ада")], 1.0, "0" * 64, None) is None
 
 
 @pytest.mark.parametrize(

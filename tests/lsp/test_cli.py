@@ -10,6 +10,7 @@ from pathlib import Path
 
 import pytest
 from lsprotocol import types
+from pygls.exceptions import JsonRpcException
 from pytest_lsp.client import make_test_lsp_client
 from typer.testing import CliRunner
 
@@ -55,6 +56,56 @@ async def test_zero_lsp_serves_an_editor_over_stdio(tmp_path: Path) -> None:
     finally:
         await asyncio.wait_for(client.shutdown_session(), TIMEOUT)
     assert client._server is not None and client._server.returncode == 0
+
+
+@pytest.mark.slow
+@pytest.mark.asyncio
+async def test_zero_lsp_refuses_a_rename_without_a_traceback(
+    tmp_path: Path, capfd: pytest.CaptureFixture[str]
+) -> None:
+    """A refused request is an LSP error for the editor and one line on the server's stderr."""
+    client = make_test_lsp_client()
+    env = {
+        **os.environ,
+        "PYTHONPATH": os.pathsep.join(filter(None, [str(ROOT), os.environ.get("PYTHONPATH")])),
+    }
+    text = (
+        'Graph { name: "g", nodes: [{ id: a, type: Constant, value: 1 }, '
+        "{ id: b, type: Constant, value: 2 }], outputs: [a, b] }\n"
+    )
+    await client.start_io(sys.executable, "-m", "zerolang", "lsp", "--stdio", env=env)
+    try:
+        await asyncio.wait_for(
+            client.initialize_session(
+                types.InitializeParams(capabilities=types.ClientCapabilities(), root_uri=tmp_path.as_uri())
+            ),
+            TIMEOUT,
+        )
+        path = tmp_path / "g.0"
+        path.write_text(text, encoding="utf-8")
+        waiting = client.wait_for_notification(types.TEXT_DOCUMENT_PUBLISH_DIAGNOSTICS)
+        client.text_document_did_open(
+            types.DidOpenTextDocumentParams(
+                text_document=types.TextDocumentItem(
+                    uri=path.as_uri(), language_id="zero", version=1, text=text
+                )
+            )
+        )
+        await asyncio.wait_for(waiting, TIMEOUT)
+        params = types.RenameParams(
+            text_document=types.TextDocumentIdentifier(uri=path.as_uri()),
+            position=types.Position(line=0, character=text.index("a,")),
+            new_name="b",
+        )
+        with pytest.raises(JsonRpcException, match="already has the id `b`"):
+            await asyncio.wait_for(client.text_document_rename_async(params), TIMEOUT)
+    finally:
+        await asyncio.wait_for(client.shutdown_session(), TIMEOUT)
+    stderr = capfd.readouterr().err
+    assert "Traceback" not in stderr
+    assert [line for line in stderr.splitlines() if line.strip()] == [
+        "zero lsp: request refused: a node already has the id `b`"
+    ]
 
 
 def test_without_pygls_zero_lsp_says_how_to_get_it(monkeypatch: pytest.MonkeyPatch) -> None:

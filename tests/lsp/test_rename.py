@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import logging
+
 import pytest
 from lsprotocol import types
 from pygls.exceptions import JsonRpcException
@@ -70,3 +72,16 @@ async def test_a_rename_that_would_clash_or_break_is_refused(session: Session) -
         )
     )
     assert prepared is None
+
+
+async def test_a_refused_rename_is_one_log_line_not_a_traceback(
+    session: Session, caplog: pytest.LogCaptureFixture
+) -> None:
+    uri = await session.open("router.0", ROUTER)
+    position = position_of(ROUTER, 'id: "intent"', shift=6)
+    with caplog.at_level("DEBUG"), pytest.raises(JsonRpcException, match="already has the id `message`"):
+        await rename(session, uri, position, "message")
+    shown = [record.getMessage() for record in caplog.records if record.levelno >= logging.WARNING]
+    assert shown == ["zero lsp: request refused: a node already has the id `message`"]
+    assert all(record.exc_info is None for record in caplog.records)
+    assert "Traceback" not in caplog.text

@@ -52,6 +52,10 @@ def main() -> None:
         sys.stderr.write("Interrupted.\n")
         sys.exit(130)
     except Exception as error:  # the last line of defence against a traceback
-        sys.stderr.write(f"zero: internal error: {type(error).__name__}: {error}\n")
+        from zerolang.util.escapes import escaped
+
+        sys.stderr.write(
+            f"zero: internal error: {type(error).__name__}: {escaped(str(error), exact=False)}\n"
+        )
         sys.stderr.write("Please report this with the input that caused it.\n")
         sys.exit(3)

@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import contextlib
 import functools
-import json
 import sys
 from collections.abc import Callable, Iterator
 from pathlib import Path
@@ -19,6 +18,7 @@ import typer
 
 from zerolang.cli.errors import reports_errors
 from zerolang.cli.options import ABSTRACTION, PRIVACY
+from zerolang.cli.terminal import echo
 from zerolang.cli.typer_options import (
     AbstractionOption,
     ClearanceOption,
@@ -31,6 +31,7 @@ from zerolang.cli.typer_options import (
     RootOption,
     SpaceOption,
 )
+from zerolang.util.escapes import json_text
 from zerolang.util.spaces import DEFAULT_SPACE
 
 if TYPE_CHECKING:
@@ -94,7 +95,7 @@ def _progress(label: str) -> Iterator[Callable[[int, int], None] | None]:
 
 
 def _print_json(document: object) -> None:
-    sys.stdout.write(json.dumps(document, ensure_ascii=False, indent=2) + "\n")
+    sys.stdout.write(json_text(document) + "\n")
 
 
 def _plural(count: int, noun: str) -> str:
@@ -186,7 +187,7 @@ def put(
     finally:
         store.close()
     for line in lines:
-        typer.echo(line)
+        echo(line)
 
 
 # ---- get ------------------------------------------------------------------------------------
@@ -261,13 +262,13 @@ def verify(
         )
     else:
         for problem in report.problems:
-            typer.echo(problem.line())
+            echo(problem.line())
         copies = f"{report.copies:,} stored {'copy' if report.copies == 1 else 'copies'}"
         checked = f"checked {_plural(report.documents, 'document')} ({copies})"
         if report.ok:
-            typer.echo(f"{checked}: all good")
+            echo(f"{checked}: all good")
         else:
-            typer.echo(f"{checked}: {_plural(len(report.problems), 'problem')}")
+            echo(f"{checked}: {_plural(len(report.problems), 'problem')}")
     if not report.ok:
         raise typer.Exit(1)
 
@@ -320,8 +321,8 @@ def tier(
     with _progress(f"moving to {goal}") as progress:
         report = archive.move(wanted, goal, progress)
     for problem in report.failed:
-        typer.echo(problem.line(), err=True)
-    typer.echo(
+        echo(problem.line(), err=True)
+    echo(
         f"moved {_plural(len(report.moved), 'document')} to {goal}"
         f" ({report.already:,} already there, {len(report.failed):,} failed)"
     )
@@ -368,7 +369,7 @@ def stats(root: RootOption = None, as_json: JsonOption = False) -> None:
         f"gc         {_plural(counts.temp_files, 'leftover temp file')},"
         f" {counts.duplicates:,} extra {'copy' if counts.duplicates == 1 else 'copies'}"
     )
-    typer.echo("\n".join(lines))
+    echo("\n".join(lines))
 
 
 # ---- gc -------------------------------------------------------------------------------------
@@ -389,15 +390,15 @@ def gc(
         report = archive.gc(dry_run=dry_run, progress=progress)
     verb = "would remove" if dry_run else "removed"
     for path in report.temp_files:
-        typer.echo(f"{verb} temp file    {path}")
+        echo(f"{verb} temp file    {path}")
     for extra in report.duplicates:
         digest, tier_name = extra.split()
-        typer.echo(f"{verb} extra copy   {digest} ({tier_name})")
+        echo(f"{verb} extra copy   {digest} ({tier_name})")
     for path in report.bundles:
-        typer.echo(f"{verb} bundle       {path}")
+        echo(f"{verb} bundle       {path}")
     total = len(report.temp_files) + len(report.duplicates) + len(report.bundles)
     folders = f" and {_plural(len(report.folders), 'empty folder')}" if report.folders else ""
-    typer.echo(f"{verb} {_plural(total, 'item')}, {report.freed_bytes:,} bytes{folders}")
+    echo(f"{verb} {_plural(total, 'item')}, {report.freed_bytes:,} bytes{folders}")
 
 
 # ---- opening the index, the policy and the gate (shared with archive_recall_cmd) ----

@@ -24,6 +24,7 @@ from zerolang.cli.archive_cmd import (
     open_index,
 )
 from zerolang.cli.options import ABSTRACTION, PRIVACY
+from zerolang.cli.terminal import echo
 from zerolang.cli.typer_options import (
     AbstractionOption,
     AsOption,
@@ -35,6 +36,7 @@ from zerolang.cli.typer_options import (
     RootOption,
     SpaceOption,
 )
+from zerolang.util.escapes import escaped
 from zerolang.util.spaces import DEFAULT_SPACE
 
 if TYPE_CHECKING:
@@ -73,11 +75,11 @@ def search(
         _print_json([hit.to_json() for hit in hits])
         return
     if not hits:
-        typer.echo("no summaries")
+        echo("no summaries")
         return
     for hit in hits:
-        typer.echo(f"{hit.hash}  t={hit.t_x:+d}  y={hit.y_privacy:+d}  {hit.source_channel}")
-        typer.echo(f"  {hit.summary}")
+        echo(f"{hit.hash}  t={hit.t_x:+d}  y={hit.y_privacy:+d}  {escaped(hit.source_channel)}")
+        echo(f"  {escaped(hit.summary)}")
 
 
 # ---- policy ---------------------------------------------------------------------------------
@@ -102,7 +104,7 @@ def policy_(
     for channel in policy.channels.values():
         reads = ", ".join(channel.reads)
         lines.append(f"  channel  {channel.name:<14} reads {reads}; clearance {channel.clearance:+d}")
-    typer.echo("\n".join(lines))
+    echo("\n".join(lines))
 
 
 # ---- compact, expand ------------------------------------------------------------------------
@@ -205,9 +207,9 @@ def compact(
     )
     _write_conversation(result.conversation.to_jsonl(), output)
     if result.document is None:
-        typer.echo("nothing to compact: the range holds no ordinary message", err=True)
+        echo("nothing to compact: the range holds no ordinary message", err=True)
     else:
-        typer.echo(
+        echo(
             f"compacted messages {first}..{stop - 1} ({_plural(stop - first, 'message')})"
             f" into sha256:{result.document.hash}",
             err=True,
@@ -237,8 +239,8 @@ def expand(
     result = expand_blocks(conversation, open_gate(root, db, space, policy), caller(as_channel, clearance))
     _write_conversation(result.conversation.to_jsonl(), output)
     for digest, rule in result.refused:
-        typer.echo(f"kept the summary of {digest}: refused by {rule}", err=True)
-    typer.echo(f"restored {_plural(len(result.restored), 'block')}, kept {len(result.refused):,}", err=True)
+        echo(f"kept the summary of {digest}: refused by {rule}", err=True)
+    echo(f"restored {_plural(len(result.restored), 'block')}, kept {len(result.refused):,}", err=True)
 
 
 # ---- revoke ---------------------------------------------------------------------------------
@@ -277,6 +279,6 @@ def revoke(
             assert record is not None
             flags = set(record.consent_flags) - {REVOKED} if undo else {*record.consent_flags, REVOKED}
             store.set_flags(digest, flags)
-            typer.echo(f"{'restored' if undo else 'revoked'}  {digest}")
+            echo(f"{'restored' if undo else 'revoked'}  {digest}")
     finally:
         store.close()

@@ -11,7 +11,9 @@ import typer
 
 from zerolang.cli.experience_store import open_store
 from zerolang.cli.options import JSON
+from zerolang.cli.terminal import echo
 from zerolang.cli.typer_options import ExperienceDbOption, option
+from zerolang.util.escapes import escaped
 
 if TYPE_CHECKING:
     from zerolang.experience.capture import CaptureResult
@@ -65,8 +67,9 @@ def capture(
         return
     added = result.added
     for item in result.files:
-        typer.echo(
-            f"{item.path}: {item.format}, {_plural(item.sessions, 'session')}, {_plural(item.turns, 'turn')}"
+        echo(
+            f"{escaped(str(item.path))}: {item.format}, {_plural(item.sessions, 'session')},"
+            f" {_plural(item.turns, 'turn')}"
         )
     forgotten = (
         f" {_plural(added.forgotten, 'experience')} forgotten (they mention a purged label)."
@@ -74,11 +77,9 @@ def capture(
         else ""
     )
     if not any((added.turns, added.experiences, added.concepts, added.edges)):
-        typer.echo(
-            ("Nothing new:" + forgotten) if forgotten else "Nothing new: every turn was already captured."
-        )
+        echo(("Nothing new:" + forgotten) if forgotten else "Nothing new: every turn was already captured.")
         return
-    typer.echo(
+    echo(
         f"Added {_plural(added.turns, 'turn')}, {_plural(added.experiences, 'experience')}, "
         f"{_plural(added.concepts, 'concept')}, {_plural(added.edges, 'edge')}.{forgotten}"
     )

@@ -29,10 +29,11 @@ def check_paths(paths: list[str], as_json: bool) -> int:
         print_json([{key: value for key, value in report.items() if key != "error"} for report in reports])
     else:
         from zerolang.cli.output import print_error
+        from zerolang.util.escapes import escaped
 
         for report in reports:
             if report["ok"]:
-                echo(f"{report['path']}: ok ({report['summary']})")
+                echo(f"{escaped(report['path'])}: ok ({escaped(report['summary'], exact=False)})")
             else:
                 print_error(report["error"])
         if failed:

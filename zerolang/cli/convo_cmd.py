@@ -17,7 +17,9 @@ from typing import TYPE_CHECKING, Annotated, ParamSpec
 import typer
 
 from zerolang.cli.errors import reports_errors
+from zerolang.cli.terminal import echo
 from zerolang.cli.typer_options import ExperienceDbOption, JsonOption, TtlOption
+from zerolang.util.escapes import escaped, json_text
 
 if TYPE_CHECKING:
     from zerolang.convo.memory import ConversationMemory
@@ -68,7 +70,7 @@ def _memory(
 
 
 def _print(document: object) -> None:
-    sys.stdout.write(json.dumps(document, ensure_ascii=False, indent=2) + "\n")
+    sys.stdout.write(json_text(document) + "\n")
 
 
 def _command(name: str) -> Callable[[Callable[P, None]], Callable[P, None]]:
@@ -131,8 +133,8 @@ def store_turn(
     if as_json:
         _print(document)
         return
-    typer.echo(
-        f"Stored agent:{agent}:turn:{meta.iteration}: {meta.message_count} messages, "
+    echo(
+        f"Stored agent:{escaped(agent)}:turn:{meta.iteration}: {meta.message_count} messages, "
         f"{meta.input_tokens} input and {meta.output_tokens} output tokens, "
         f"{meta.tool_calls} tool call{'' if meta.tool_calls == 1 else 's'}"
     )
@@ -159,9 +161,9 @@ def turns(agent: Agent, db: ExperienceDbOption = None, as_json: JsonOption = Fal
     if as_json:
         _print([{k: v for k, v in turn.items() if k != "messages"} for turn in found])
         return
-    typer.echo("iteration  messages  input  output  tools  timestamp")
+    echo("iteration  messages  input  output  tools  timestamp")
     for turn in found:
-        typer.echo(
+        echo(
             f"{turn['iteration']:>9}  {turn['message_count']:>8}  {turn['input_tokens']:>5}  "
             f"{turn['output_tokens']:>6}  {turn['tool_calls']:>5}  {turn['timestamp']}"
         )
@@ -183,7 +185,6 @@ def search(
             [{"key": hit.key, "score": hit.score, "matched": hit.matched, "turn": hit.turn} for hit in hits]
         )
         return
-    from zerolang.cli.output import escaped
     from zerolang.experience.words import terms
 
     wanted = terms(text)
@@ -191,7 +192,7 @@ def search(
         message = hit.message or {}
         said = excerpt(str(message.get("content") or ""), wanted)
         role = f"{escaped(str(message.get('role')))}: " if message else ""
-        typer.echo(f"{hit.key}  {hit.score:.3f}  {role}{escaped(said)}")
+        echo(f"{escaped(hit.key)}  {hit.score:.3f}  {role}{escaped(said)}")
 
 
 EXCERPT = 160  # characters of a matched message a search line shows
@@ -219,4 +220,4 @@ def cleanup(agent: Agent, db: ExperienceDbOption = None) -> None:
     """Delete the agent's expired entries now (reads already skip and delete them)."""
     with _store(db, create=False) as store:
         removed = _memory(store, agent).cleanup()
-    typer.echo(f"Removed {removed} expired entr{'y' if removed == 1 else 'ies'}.")
+    echo(f"Removed {removed} expired entr{'y' if removed == 1 else 'ies'}.")

@@ -8,6 +8,9 @@ from typing import Annotated
 
 import typer
 
+from zerolang.cli.terminal import echo
+from zerolang.util.escapes import escaped
+
 # The files a folder is searched for: graphs, and 0-memory in the compact format.
 SUFFIXES = (".0", ".0c")
 
@@ -64,7 +67,7 @@ def run_fmt(paths: list[str], *, check: bool, diff: bool, compat: bool, line_wid
 
     files = find_sources([Path(path) for path in paths], SUFFIXES)
     if not files:
-        typer.echo(f"warning: no .0 or .0c files under {', '.join(paths)}", err=True)
+        echo(f"warning: no .0 or .0c files under {', '.join(paths)}", err=True)
         return 0
     changed = unchanged = failed = 0
     for file in files:
@@ -85,14 +88,14 @@ def run_fmt(paths: list[str], *, check: bool, diff: bool, compat: bool, line_wid
             if diff:
                 _print_diff(text, formatted, str(file))
             if check:
-                typer.echo(f"would reformat {file}")
+                echo(f"would reformat {escaped(str(file))}")
             elif not diff:
                 write_text_atomic(file, formatted)
         except ZeroError as error:
             failed += 1
             print_error(error)
     if not compat:
-        typer.echo(_summary(changed, unchanged, failed, dry=check or diff), err=True)
+        echo(_summary(changed, unchanged, failed, dry=check or diff), err=True)
     return 1 if failed or (check and changed) else 0
 
 
@@ -129,7 +132,7 @@ def _format_stdin(*, check: bool, diff: bool, compat: bool, line_width: int | No
         _print_diff(text, formatted, NAME)
     elif check:
         if formatted != text:
-            typer.echo(f"would reformat {NAME}")
+            echo(f"would reformat {NAME}")
     else:
         sys.stdout.write(formatted)
     return 1 if check and formatted != text else 0

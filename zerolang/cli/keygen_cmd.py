@@ -7,6 +7,8 @@ from typing import Annotated
 
 import typer
 
+from zerolang.cli.terminal import echo
+
 
 def keygen(
     file: Annotated[
@@ -21,4 +23,4 @@ def keygen(
     if file.exists() and not force:
         raise ZeroError(f"{file}: already exists (use --force to replace it)")
     public_hex = generate_key_file(file)
-    typer.echo(f"wrote {file}; public key {public_hex}")
+    echo(f"wrote {file}; public key {public_hex}")

@@ -13,7 +13,6 @@ SQLite, psycopg or the compiler.
 from __future__ import annotations
 
 import functools
-import json
 import sys
 from collections.abc import Callable, Sequence
 from pathlib import Path
@@ -25,7 +24,9 @@ from zerolang.cli.errors import reports_errors
 from zerolang.cli.options import JSON, NOW, ONLY_SPACE
 from zerolang.cli.stdin import NAME, STDIN
 from zerolang.cli.stores import _open, as_of, damaged_store_errors, opened_or_undone
+from zerolang.cli.terminal import echo
 from zerolang.cli.typer_options import DbOption, DryRunOption, JsonOption, NowOption, SpaceOption, option
+from zerolang.util.escapes import escaped, json_text
 from zerolang.util.spaces import DEFAULT_SPACE
 
 if TYPE_CHECKING:
@@ -107,7 +108,7 @@ def _aliases(path: Path | None) -> AliasTable:
 
 
 def _print_json(document: object) -> None:
-    sys.stdout.write(json.dumps(document, ensure_ascii=False, indent=2) + "\n")
+    sys.stdout.write(json_text(document) + "\n")
 
 
 # ---- ingest ---------------------------------------------------------------------------------
@@ -164,7 +165,7 @@ def ingest(
                 )
             path = store.path
     except KeyboardInterrupt:
-        typer.echo(
+        echo(
             f"interrupted: {committed:,} of {len(inputs):,} records committed; the same command again"
             " stores the rest (what is stored counts as duplicates)",
             err=True,
@@ -175,7 +176,7 @@ def ingest(
         return
     tuples = sum(len(item.input.tuples) for item in inputs)
     name = NAME if file == STDIN else file
-    typer.echo(
+    echo(
         f"Ingested {_plural(len(inputs), 'record')} ({_plural(tuples, 'tuple')}) from {name} into {path}:\n"
         f"  {_plural(totals.new_concepts, 'new concept')}, {_plural(totals.new_facts, 'new fact')},"
         f" {_plural(totals.new_episodes, 'new episode')}, {_plural(totals.duplicates, 'duplicate')}"
@@ -264,7 +265,7 @@ def compile_(
     from zerolang.util.files import write_text_atomic
 
     write_text_atomic(output, text)
-    typer.echo(f"Wrote {output}", err=True)
+    echo(f"Wrote {output}", err=True)
 
 
 # ---- get ------------------------------------------------------------------------------------
@@ -304,11 +305,12 @@ def get(
 
 
 def _print_view(view: ConceptView) -> None:
+    """The concept and its facts for a human: labels, aliases, sources and scopes shown `escaped`."""
     concept = view.concept
     lines = [
-        f"concept     {concept.label}",
+        f"concept     {escaped(concept.label)}",
         f"hash        {concept.hash}",
-        f"aliases     {', '.join(concept.aliases) if concept.aliases else '-'}",
+        f"aliases     {', '.join(map(escaped, concept.aliases)) if concept.aliases else '-'}",
         f"confidence  {concept.confidence:g}",
         f"created     {concept.created_at}",
         f"updated     {concept.updated_at}",
@@ -316,19 +318,21 @@ def _print_view(view: ConceptView) -> None:
         f"{_plural(len(view.facts), 'fact')}:" if view.facts else "no facts",
     ]
     for fact in view.facts:
-        lines.append(f"  {fact.subject} --{fact.fact.predicate}--> {fact.object}")
+        predicate = escaped(fact.fact.predicate)
+        lines.append(f"  {escaped(fact.subject)} --{predicate}--> {escaped(fact.object)}")
         lines.append(
             f"    fact {fact.fact.fact_hash.short()}  confidence {fact.fact.confidence:.4g}"
             f"  {_plural(fact.fact.observations, 'observation')}"
         )
         lines.extend(_times_lines(fact))
         for episode in fact.episodes:
+            when, source, scope = escaped(episode.event_time), escaped(episode.source), escaped(episode.scope)
             lines.append(
-                f"    episode {episode.episode_hash.short()}  {episode.event_time}  {episode.source}"
-                f"  {episode.scope}  confidence {episode.confidence:g}"
+                f"    episode {episode.episode_hash.short()}  {when}  {source}"
+                f"  {scope}  confidence {episode.confidence:g}"
                 + (f"  pruned {episode.pruned_at}" if episode.pruned_at is not None else "")
             )
-    typer.echo("\n".join(lines))
+    echo("\n".join(lines))
 
 
 def _times_lines(fact: FactView) -> list[str]:
@@ -362,7 +366,7 @@ def stats(
     if as_json:
         _print_json(counts.to_json())
         return
-    typer.echo(
+    echo(
         f"database  {path}\n"
         f"space     {space}\n"
         f"concepts  {counts.concepts:,}\n"
@@ -397,11 +401,11 @@ def _print_report(report: CheckReport, path: str) -> None:
         f" {_plural(counts.episodes, 'episode')}, {_plural(counts.contexts, 'context')}"
     )
     if report.ok:
-        typer.echo(f"ok: {path}: {checked} verified")
+        echo(f"ok: {path}: {checked} verified")
         return
     for problem in report.problems:
-        typer.echo(str(problem))
-    typer.echo(f"error: {path}: {_plural(len(report.problems), 'problem')} in {checked}", err=True)
+        echo(str(problem))
+    echo(f"error: {path}: {_plural(len(report.problems), 'problem')} in {checked}", err=True)
 
 
 # ---- tiers: consolidate, sweep (zerolang.knowledge.tiers) --------------------------------------
@@ -461,9 +465,9 @@ def consolidate(
             f"dry run: {_plural(result.promoted, 'fact')} would be promoted, {result.reinforced} reinforced,"
             f" {_plural(result.pruned, 'decayed episode')} pruned; nothing changed"
         )
-        typer.echo("\n".join(lines))
+        echo("\n".join(lines))
         return
-    typer.echo(
+    echo(
         f"{_plural(result.promoted, 'fact')} promoted to semantic memory, {result.reinforced} reinforced,"
         f" {_plural(result.pruned, 'decayed episode')} pruned (facts and concepts kept)"
     )
@@ -519,9 +523,9 @@ def sweep(
     if dry_run:
         lines = _pruned_lines(removed, texts)
         lines.append(f"dry run: {_plural(len(removed), 'decayed episode')} would be pruned; nothing changed")
-        typer.echo("\n".join(lines))
+        echo("\n".join(lines))
         return
-    typer.echo(f"{_plural(len(removed), 'decayed episode')} pruned (facts and concepts kept)")
+    echo(f"{_plural(len(removed), 'decayed episode')} pruned (facts and concepts kept)")
 
 
 # ---- export, import, checkpoint (.0c, levels, deltas: zerolang.knowledge.formats) ---------------------
@@ -572,7 +576,7 @@ def checkpoint(db: DbOption = None, space: SpaceOption = DEFAULT_SPACE, as_json:
     if as_json:
         _print_json({"checkpoint": state.hash, "concepts": state.concepts, "relations": state.relations})
     else:
-        typer.echo(str(state))
+        echo(str(state))
 
 
 @_command("import")
@@ -591,7 +595,7 @@ def import_(
     with opened_or_undone(db, space=space) as store:  # a refused import leaves no new store behind
         kind, relations = import_text(store, text, name)
         state = of_store(store)
-    typer.echo(f"Imported {name} ({kind}, {_plural(relations, 'relation')}); checkpoint {state}")
+    echo(f"Imported {name} ({kind}, {_plural(relations, 'relation')}); checkpoint {state}")
 
 
 # ---- migrate, grant (zerolang.storage.copy, the PostgreSQL backend) ----------------------
@@ -622,7 +626,7 @@ def migrate(
             before = of_store(origin.in_space(copy.space))
             after = of_store(destination.in_space(copy.space))
             status = "ok" if before.matches(after) else "MISMATCH"
-            typer.echo(
+            echo(
                 f"{copy.space}: {_plural(copy.records, 'record')},"
                 f" {_plural(copy.new_episodes, 'new episode')}, {copy.pruned} pruned;"
                 + (f" {_plural(copy.summaries, 'index row')};" if copy.summaries else "")
@@ -631,7 +635,7 @@ def migrate(
             if status != "ok":
                 raise typer.Exit(1)
         if not copies:
-            typer.echo(f"{origin.path}: nothing to copy")
+            echo(f"{origin.path}: nothing to copy")
 
 
 def _copy_with_progress(
@@ -669,4 +673,4 @@ def grant(
             raise ZeroError(f"{store.path}: spaces are per role on PostgreSQL only (--db postgresql://...)")
         grant_space(role, space)
         path = store.path
-    typer.echo(f"{role} may read and write space {space} in {path}")
+    echo(f"{role} may read and write space {space} in {path}")

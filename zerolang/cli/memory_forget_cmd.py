@@ -10,6 +10,7 @@ from zerolang.cli.forget_experiences import experience_stores, purge_reach, purg
 from zerolang.cli.memory_cmd import AliasOption, _aliases, _command, _print_json
 from zerolang.cli.options import NOW
 from zerolang.cli.stores import _open, as_of
+from zerolang.cli.terminal import echo
 from zerolang.cli.typer_options import (
     AlsoExperiencesOption,
     DbOption,
@@ -18,6 +19,7 @@ from zerolang.cli.typer_options import (
     SpaceOption,
     option,
 )
+from zerolang.util.escapes import escaped
 from zerolang.util.spaces import DEFAULT_SPACE
 
 # The time forget, restore, purge and retract record their event at.
@@ -137,19 +139,19 @@ def forget(
         _print_json(document)
         return
     removed = report.removed
-    typer.echo(
-        f"forgot {report.kind} {report.target}: {removed.facts} facts, {removed.episodes} episodes,"
+    echo(
+        f"forgot {report.kind} {escaped(report.target)}: {removed.facts} facts, {removed.episodes} episodes,"
         f" {removed.concepts} concepts, {removed.contexts} contexts removed\n"
         f"tombstone {report.tombstone}" + (" (purged: content erased)" if report.purged else "")
     )
     if experiences is not None:
         count = len(term_keys(report.terms))
         blocked = f"{count} term" + ("" if count == 1 else "s")
-        typer.echo(f"experiences: {blocked} blocked" + (f", {erased} records erased" if purge else ""))
+        echo(f"experiences: {blocked} blocked" + (f", {erased} records erased" if purge else ""))
     if everywhere:
         from zerolang.memory.erasure import describe
 
-        typer.echo(describe(everywhere))
+        echo(describe(everywhere))
 
 
 @_command("restore")
@@ -176,8 +178,8 @@ def restore(
             {"tombstone": row.hash.hex(), "restored_episodes": restored, "purged": row.purged_at is not None}
         )
         return
-    what = row.target if row.target is not None else "(purged)"
-    typer.echo(f"restored {row.kind} {what}: {restored} episodes back\ntombstone {row.hash.hex()}")
+    what = escaped(row.target) if row.target is not None else "(purged)"
+    echo(f"restored {row.kind} {what}: {restored} episodes back\ntombstone {row.hash.hex()}")
 
 
 @_command("purge")
@@ -211,9 +213,9 @@ def purge(
             erase(reached[0], row.hash.hex(), reached[1])
         with purge_reach(store, reached, root) as reach:
             everywhere = erase_everywhere(reach, row.hash.hex(), at)
-    typer.echo(f"purged tombstone {row.hash.hex()}")
+    echo(f"purged tombstone {row.hash.hex()}")
     if everywhere:
-        typer.echo(describe(everywhere))
+        echo(describe(everywhere))
 
 
 @_command("tombstones")
@@ -237,11 +239,11 @@ def tombstones(db: DbOption = None, space: SpaceOption = DEFAULT_SPACE, as_json:
         )
         return
     if not rows:
-        typer.echo("no tombstones")
+        echo("no tombstones")
     for r in rows:
         state = "restored" if r.restored_at else "purged" if r.purged_at else "live"
-        target = r.target if r.target is not None else "-"
-        typer.echo(f"{r.hash.hex()[:12]}  {r.created_at}  {state:<8}  {r.kind:<7}  {target}")
+        target = escaped(r.target) if r.target is not None else "-"
+        echo(f"{r.hash.hex()[:12]}  {r.created_at}  {state:<8}  {r.kind:<7}  {target}")
 
 
 # ---- correcting, and facts over time ----------------------------------------------------------
@@ -291,7 +293,7 @@ def retract(
             }
         )
         return
-    typer.echo(f"retracted {text}: valid {span.valid_from} .. {span.valid_to}, retired {span.retired_at}")
+    echo(f"retracted {escaped(text)}: valid {span.valid_from} .. {span.valid_to}, retired {span.retired_at}")
 
 
 @_command("single-valued")
@@ -318,7 +320,7 @@ def single_valued(
         if as_json:
             _print_json(declared)
         else:
-            typer.echo("\n".join(declared) if declared else "no single-valued predicates")
+            echo("\n".join(map(escaped, declared)) if declared else "no single-valued predicates")
         return
     at = _stamp(now)
     with _open(db, create=True, space=space) as store:
@@ -328,7 +330,7 @@ def single_valued(
         _print_json({"changed": changed, "single_valued": declared})
         return
     verb = "undeclared" if remove else "declared"
-    typer.echo(f"{verb} {', '.join(changed)}" if changed else "nothing changed")
+    echo(f"{verb} {', '.join(map(escaped, changed))}" if changed else "nothing changed")
 
 
 @_command("history")
@@ -349,7 +351,7 @@ def history(
         return
     lines = []
     for entry in entries:
-        lines.append(entry.text)
+        lines.append(escaped(entry.text))
         for period in entry.periods:
             ended = f"  ended by {period.ended_by}" if period.ended_by not in (None, "stated") else ""
             lines.append(f"  valid {period.valid_from} .. {period.valid_to or 'open'}{ended}")
@@ -357,9 +359,9 @@ def history(
             closed = f"; closed by {period.closed_by}" if period.closed_by else ""
             lines.append(f"  {believed}{closed}")
         for event in entry.events:
-            detail = f"  {event.detail}" if event.detail else ""
+            detail = f"  {escaped(event.detail)}" if event.detail else ""
             lines.append(f"  {event.at}  {event.kind}{detail}")
-    typer.echo("\n".join(lines) if lines else "no facts")
+    echo("\n".join(lines) if lines else "no facts")
 
 
 @_command("log")
@@ -378,6 +380,6 @@ def log(
         _print_json([entry.to_json() for entry in entries])
         return
     if not entries:
-        typer.echo("the log is empty")
+        echo("the log is empty")
     for e in entries:
-        typer.echo(f"{e.seq:>4}  {e.at}  {e.kind:<8} {e.subject.hex()[:12]}  {e.detail}")
+        echo(f"{e.seq:>4}  {e.at}  {e.kind:<8} {e.subject.hex()[:12]}  {escaped(e.detail)}")

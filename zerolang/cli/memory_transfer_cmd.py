@@ -9,6 +9,7 @@ import typer
 
 from zerolang.cli.memory_cmd import _command, _print_json
 from zerolang.cli.stores import _open, opened_or_undone
+from zerolang.cli.terminal import echo
 from zerolang.cli.typer_options import DbOption, JsonOption, SpaceOption
 from zerolang.util.spaces import DEFAULT_SPACE
 
@@ -35,7 +36,7 @@ def bundle(
     with _open(db, create=False, space=space) as store:
         text = make(store, signer, since)
     write_text_atomic(output, text)
-    typer.echo(
+    echo(
         f"wrote {output}: signed by {key_id(signer.public_key_bytes)}"
         + (f", delta on {since[:12]}" if since else "")
     )
@@ -67,7 +68,7 @@ def receive(
     if as_json:
         _print_json(received.to_json())
         return
-    typer.echo(
+    echo(
         f"received {file} from {received.key_id}: {received.relations} relations,"
         f" {received.tombstones} tombstones; checkpoint {received.checkpoint}"
     )

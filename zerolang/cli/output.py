@@ -7,6 +7,10 @@ import re
 import sys
 from typing import TYPE_CHECKING, Any
 
+from zerolang.util.escapes import escaped, json_text
+
+__all__ = ["escaped"]  # the one way user data is shown (zerolang.util.escapes), here for the CLI
+
 if TYPE_CHECKING:
     from rich.console import Console
 
@@ -36,9 +40,8 @@ def print_diagnostic(diagnostic: Diagnostic, source: str | None) -> None:
     """A warning or finding: `file:line:col: CODE message`, the line and a caret, on stderr."""
     from zerolang.util.errors import source_excerpt
 
-    lines = [
-        f"{diagnostic.location()}: {diagnostic.severity.value}: {diagnostic.message} [{diagnostic.code}]"
-    ]
+    head = f"{diagnostic.location()}: {diagnostic.severity.value}: {diagnostic.message} [{diagnostic.code}]"
+    lines = [escaped(head, exact=False)]
     if source is not None and diagnostic.span is not None and diagnostic.span.line:
         lines.extend(source_excerpt(source, diagnostic.span))
     sys.stderr.write("\n".join(lines) + "\n")
@@ -72,12 +75,18 @@ def show_value(value: Any) -> str:
 
 
 def print_result(result: RunResult, *, trace: bool) -> None:
-    """The outputs as a table, then confidence and hash; in a pipe no value is folded, however long."""
+    """The outputs as a table, then confidence and hash; in a pipe no value is folded, however long.
+
+    Ids and values are data: shown `escaped` (no markup read, no control character printed).
+    """
     from zerolang.cli.terminal import fancy
     from zerolang.runtime.values import type_name
 
-    rows = [(name, type_name(value), show_value(value)) for name, value in result.outputs.items()]
-    trace_text = " → ".join(result.trace) if trace else None
+    rows = [
+        (escaped(name), type_name(value), escaped(show_value(value)))
+        for name, value in result.outputs.items()
+    ]
+    trace_text = " → ".join(escaped(step) for step in result.trace) if trace else None
     if not fancy():
         plain = plain_result(rows, result.confidence, result.hash, trace_text)
         if plain is not None:
@@ -92,30 +101,33 @@ def print_result(result: RunResult, *, trace: bool) -> None:
 def draw_result(
     console: Console, rows: list[tuple[str, str, str]], confidence: float, digest: str, trace: str | None
 ) -> None:
-    """The outputs table, confidence and hash as rich draws them (what `plain_result` must equal)."""
+    """The outputs table, confidence and hash as rich draws them (what `plain_result` must equal).
+
+    Every cell is a rich `Text`, never a markup string: `[red]a` or `:smile:` print as written.
+    """
     from rich.table import Table
+    from rich.text import Text
 
     table = Table(title="outputs", title_justify="left", show_lines=False)
     table.add_column("output", style="bold cyan", no_wrap=True)
     table.add_column("type", style="magenta", no_wrap=True)
     table.add_column("value", overflow="fold")
     for row in rows:
-        table.add_row(*row)
+        table.add_row(*(Text(cell) for cell in row))
     console.print(table)
-    console.print(f"[bold]confidence[/] {confidence!r}")
-    console.print(f"[bold]hash[/]       {digest}", soft_wrap=True)
+    console.print(Text.assemble(("confidence", "bold"), f" {confidence!r}"))
+    console.print(Text.assemble(("hash", "bold"), f"       {digest}"), soft_wrap=True)
     if trace is not None:
-        console.print("[bold]trace[/]      " + trace, soft_wrap=True)
+        console.print(Text.assemble(("trace", "bold"), "      " + trace), soft_wrap=True)
 
 
-# Text rich prints as it is: printable ASCII, one line, no markup tag (`[b]`, `\[`), no `:emoji:` code,
-# not starting or ending with a blank.
+# Text rich prints as it is: printable ASCII, one line, not starting or ending with a blank. Cells are
+# rich `Text`, so markup tags and `:emoji:` codes are text too.
 _PLAIN_CELL = re.compile(r"(?![ ])[ -~]*(?<![ ])")
-_RICH_SYNTAX = re.compile(r"\[[a-z#/@]|\\\[|:\S*?:")
 
 
 def _plain(text: str) -> bool:
-    return _PLAIN_CELL.fullmatch(text) is not None and _RICH_SYNTAX.search(text) is None
+    return _PLAIN_CELL.fullmatch(text) is not None
 
 
 def plain_result(
@@ -124,7 +136,7 @@ def plain_result(
     """What rich prints for the outputs table in a pipe (no colour, no width), drawn without rich.
 
     None when a cell is anything but plain text (`_plain`): rich then draws it, as it
-    handles markup, emoji codes, wide characters and line breaks. Importing rich to
+    handles wide characters and line breaks. Importing rich to
     draw three rows costs more than the rest of a small run (tests compare the two).
     """
     cells = [text for row in rows for text in row]
@@ -160,15 +172,7 @@ def plain_result(
 
 
 def print_json(document: Any) -> None:
-    sys.stdout.write(json.dumps(document, ensure_ascii=False, indent=2) + "\n")
-
-
-def escaped(text: str) -> str:
-    """User data as one terminal line: every character that is not printable (a control character,
-    an escape sequence's ESC, a line break, a lone surrogate) written as its Python escape."""
-    if text.isprintable():
-        return text
-    return "".join(c if c.isprintable() else repr(c)[1:-1] for c in text)
+    sys.stdout.write(json_text(document) + "\n")
 
 
 def say_waits() -> None:

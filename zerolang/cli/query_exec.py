@@ -2,12 +2,12 @@
 
 from __future__ import annotations
 
-import json
 import sys
 from pathlib import Path
 from typing import TYPE_CHECKING
 
 from zerolang.cli.terminal import echo
+from zerolang.util.escapes import escaped, escaped_lines, json_text
 
 if TYPE_CHECKING:
     from zerolang.knowledge.query.executor import QueryResult
@@ -45,17 +45,18 @@ def _print_result(
     result: QueryResult, document_text: str | None, detail: str | None, as_json: bool, explain: bool
 ) -> None:
     for note in result.notes:
-        sys.stderr.write(f"note: {note}\n")
+        sys.stderr.write(f"note: {escaped(note, exact=False)}\n")
     if document_text is not None:
         if as_json:
             answer = {"level": detail, "document": document_text, "results": result.rows}
-            sys.stdout.write(json.dumps(answer, ensure_ascii=False, indent=2) + "\n")
+            sys.stdout.write(json_text(answer) + "\n")
         else:
-            sys.stdout.write(document_text if document_text.endswith("\n") else document_text + "\n")
+            shown = escaped_lines(document_text, exact=False)  # a .0c document, for a human to read
+            sys.stdout.write(shown if shown.endswith("\n") else shown + "\n")
         return
     if as_json:
         document: object = {"plan": result.plan, "results": result.rows} if explain else result.rows
-        sys.stdout.write(json.dumps(document, ensure_ascii=False, indent=2) + "\n")
+        sys.stdout.write(json_text(document) + "\n")
         return
     if explain:
         echo("plan:")
@@ -101,15 +102,18 @@ def _print_table(result: QueryResult, explain: bool) -> None:
         echo("no results")
         return
     columns = _columns(result, explain)
-    rows = [_cells(row, result.kind, columns) for row in result.rows]
+    rows = [[escaped(cell) for cell in _cells(row, result.kind, columns)] for row in result.rows]
     from zerolang.cli.terminal import console, fancy
 
     if fancy():
         from rich.table import Table
+        from rich.text import Text
 
-        table = Table(*columns, show_lines=False)
+        table = Table(show_lines=False)
+        for column in columns:
+            table.add_column(Text(escaped(column)))
         for row in rows:
-            table.add_row(*row)
+            table.add_row(*(Text(cell) for cell in row))  # Text, not markup: a label `[b]x` is data
         console().print(table)
         return
     widths = [max(len(c), *(len(r[i]) for r in rows)) for i, c in enumerate(columns)]

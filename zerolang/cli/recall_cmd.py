@@ -40,7 +40,12 @@ def recall(
         rendering = render(store, text, hits, budget=budget, as_json=as_json)
     if budget is not None and not rendering.text:
         raise ZeroError(f"--budget {budget} is too small: even the heading does not fit")
-    sys.stdout.write(rendering.text)
+    if as_json:
+        sys.stdout.write(rendering.text)
+    else:  # transcript text is data: shown escaped, its line breaks kept
+        from zerolang.util.escapes import escaped_lines
+
+        sys.stdout.write(escaped_lines(rendering.text, exact=False))
     if not as_json and sys.stderr.isatty():
         held = len(rendering.held(("full",)))
         total = f" of {budget}" if budget is not None else ""

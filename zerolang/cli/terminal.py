@@ -64,13 +64,15 @@ def console(stderr: bool = False, **options: object) -> Console:
     return Console(**settings)  # type: ignore[arg-type]
 
 
-def echo(text: str, err: bool = False) -> None:
-    """`typer.echo` for plain text: a line, flushed (click's echo only for escape codes, which it strips)."""
-    stream = sys.stderr if err else sys.stdout
-    if "\x1b" in text:
-        from click import echo as click_echo
+def echo(text: str, err: bool = False, nl: bool = True) -> None:
+    """A line (or lines) of human output, flushed: `typer.echo` for text that may hold user data.
 
-        click_echo(text, err=err)
-        return
-    stream.write(text + "\n")
+    Each line is shown `escaped` (zerolang.util.escapes; backslashes as written): a control
+    character or bidi override in a label, value or file name prints as its escape, never raw.
+    A field that must read back exactly is escaped by the caller first (escaping is idempotent).
+    """
+    from zerolang.util.escapes import escaped_lines
+
+    stream = sys.stderr if err else sys.stdout
+    stream.write(escaped_lines(text, exact=False) + ("\n" if nl else ""))
     stream.flush()

@@ -15,6 +15,8 @@ from typing import Annotated
 
 import typer
 
+from zerolang.util.escapes import escaped
+
 
 class VizFormat(StrEnum):
     mermaid = "mermaid"
@@ -76,7 +78,7 @@ def viz(
                 "(or leave out --format mermaid)"
             )
         render(to_dot(graph), output, IMAGE_SUFFIXES[suffix])
-        typer.echo(f"wrote {output}")
+        typer.echo(f"wrote {escaped(str(output))}")
         return
     chosen = chosen or TEXT_SUFFIXES.get(suffix, VizFormat.mermaid)
     text = to_dot(graph) if chosen is VizFormat.dot else to_mermaid(graph)
@@ -84,7 +86,7 @@ def viz(
         typer.echo(text, nl=False)
         return
     write_text_atomic(output, text)
-    typer.echo(f"wrote {output}")
+    typer.echo(f"wrote {escaped(str(output))}")
 
 
 def render(dot_text: str, output: Path, image_format: str) -> None:

@@ -6,6 +6,7 @@ from lsprotocol import types
 
 from zerolang.lsp import adapter
 from zerolang.lsp.positions import LineIndex
+from zerolang.util.escapes import escaped
 
 SOURCE = "zero"
 # Findings that mean "this text does nothing": editors fade it rather than underline it.
@@ -24,7 +25,7 @@ def to_diagnostic(finding: adapter.Finding, lines: LineIndex) -> types.Diagnosti
         message += f" [fix{unsafe}: {finding.fix.description}]"
     return types.Diagnostic(
         range=lines.span_range(finding.span),
-        message=message,
+        message=escaped(message, exact=False),  # an id holding ESC or U+202E shows as data
         severity=severity,
         code=finding.code,
         source=SOURCE,

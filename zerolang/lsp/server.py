@@ -13,8 +13,9 @@ import logging
 from typing import Any
 
 from lsprotocol import types
-from pygls.exceptions import JsonRpcException
+from pygls.exceptions import JsonRpcException, JsonRpcInternalError
 from pygls.lsp.server import LanguageServer
+from pygls.protocol import LanguageServerProtocol
 from pygls.workspace import TextDocument
 
 from zerolang import __version__
@@ -24,6 +25,7 @@ from zerolang.lsp import hover as hover_feature
 from zerolang.lsp.analysis import Analysis, analyse
 from zerolang.lsp.diagnostics import diagnostics
 from zerolang.lsp.positions import LineIndex
+from zerolang.util.escapes import escaped
 
 logger = logging.getLogger(__name__)
 
@@ -32,12 +34,39 @@ REQUEST_FAILED = -32803  # LSP's RequestFailed
 DEBOUNCE = 0.15
 
 
+class ZeroProtocol(LanguageServerProtocol):
+    """pygls' protocol, but a request that fails is answered without a traceback on stderr.
+
+    A refused request (a `JsonRpcException` a handler raises on purpose, e.g. a rename to an
+    id that is taken) is answered with its LSP error and logged as one line; anything else a
+    handler raises is answered as an internal error, also one line: never a traceback.
+    """
+
+    def _send_handler_result(self, future: Any, *, msg_id: Any) -> None:
+        error = None if future.cancelled() else future.exception()
+        if error is None:
+            super()._send_handler_result(future, msg_id=msg_id)
+            return
+        self._request_futures.pop(msg_id, None)
+        if isinstance(error, JsonRpcException):
+            logger.warning("zero lsp: request refused: %s", escaped(str(error), exact=False))
+            answer = error
+        else:
+            described = escaped(f"{type(error).__name__}: {error}", exact=False)
+            logger.error("zero lsp: internal error: %s", described)
+            answer = JsonRpcInternalError(f"internal error: {described}")
+        self._send_response(msg_id, error=answer.to_response_error())
+
+
 class ZeroLanguageServer(LanguageServer):
     """A language server that keeps one `Analysis` per open `.0` document and version."""
 
     def __init__(self) -> None:
         super().__init__(
-            "zero-lsp", __version__, text_document_sync_kind=types.TextDocumentSyncKind.Incremental
+            "zero-lsp",
+            __version__,
+            protocol_cls=ZeroProtocol,
+            text_document_sync_kind=types.TextDocumentSyncKind.Incremental,
         )
         self.analyses: dict[str, tuple[int | None, str, Analysis]] = {}
         self.debounce = DEBOUNCE
@@ -129,7 +158,10 @@ def _register(server: ZeroLanguageServer) -> None:
             formatted = adapter.format_text(source, document.path or _suffix_path(document))
         except adapter.ZeroError as error:
             ls.window_log_message(
-                types.LogMessageParams(type=types.MessageType.Warning, message=f"not formatted: {error}")
+                types.LogMessageParams(
+                    type=types.MessageType.Warning,
+                    message=f"not formatted: {escaped(str(error), exact=False)}",
+                )
             )
             return []
         if formatted == source:

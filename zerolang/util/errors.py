@@ -11,6 +11,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from enum import StrEnum
 
+from zerolang.util.escapes import escaped
 from zerolang.util.span import Span
 
 
@@ -71,8 +72,12 @@ class ZeroError(Exception):
         return f"{where}: {self.message}" if where else self.message
 
     def render(self) -> str:
-        """The headline, then the offending source line with a caret under the column."""
-        lines = [self.headline()]
+        """The headline, then the offending source line with a caret under the column.
+
+        For a human: the message, file name and source line are shown `escaped`, so data in them
+        (an id holding ESC, a file named with a bidi override) prints as data, never as a control.
+        """
+        lines = [escaped(self.headline(), exact=False)]
         if self.source is not None and self.span is not None and self.span.line:
             lines.extend(source_excerpt(self.source, self.span))
         return "\n".join(lines)
@@ -96,7 +101,9 @@ class ValidationError(ZeroError):
     def render(self) -> str:
         parts: list[str] = []
         for diagnostic in self.diagnostics:
-            parts.append(f"{diagnostic.location()}: {diagnostic.message} [{diagnostic.code}]")
+            parts.append(
+                escaped(f"{diagnostic.location()}: {diagnostic.message} [{diagnostic.code}]", exact=False)
+            )
             if self.source is not None and diagnostic.span is not None and diagnostic.span.line:
                 parts.extend(source_excerpt(self.source, diagnostic.span))
         return "\n".join(parts)
@@ -107,7 +114,11 @@ class RunError(ZeroError):
 
 
 def source_excerpt(source: str, span: Span) -> list[str]:
-    """The source line of `span`, numbered, with a caret run under the spanned columns."""
+    """The source line of `span`, numbered, with a caret run under the spanned columns.
+
+    The line is shown `escaped` (a control character in it prints as `\\x1b`, a backslash as
+    written), the caret moved to stay under the same characters.
+    """
     lines = source.splitlines()
     if not 1 <= span.line <= len(lines):
         return []
@@ -115,6 +126,12 @@ def source_excerpt(source: str, span: Span) -> list[str]:
     width = 1
     if span.end_line == span.line and span.end_column > span.column:
         width = span.end_column - span.column
+    # How each character is shown depends only on what follows it, so a suffix's length is exact.
+    start = span.column - 1
+    shown, rest = escaped(text, exact=False), escaped(text[start:], exact=False)
+    before = len(shown) - len(rest) + max(0, start - len(text))
+    after = escaped(text[start + width :], exact=False)
+    under = max(1, len(rest) - len(after)) if start < len(text) else width
     gutter = f"{span.line} | "
     pad = " " * (len(gutter) - 2) + "| "
-    return [f"{gutter}{text}", f"{pad}{' ' * (span.column - 1)}{'^' * width}"]
+    return [f"{gutter}{shown}", f"{pad}{' ' * before}{'^' * under}"]

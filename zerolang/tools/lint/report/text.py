@@ -1,7 +1,8 @@
 """The text report, like ruff's: `file:line:col: CODE message`, the line with a caret, the fix; a summary.
 
 Rendered as lines of (text, style) segments so the same report prints plain
-in a pipe and coloured by rich on a terminal.
+in a pipe and coloured by rich on a terminal. File names, messages and fixes hold
+user data (ids, values): each is shown `escaped`, never as a control sequence.
 """
 
 from __future__ import annotations
@@ -9,6 +10,7 @@ from __future__ import annotations
 from zerolang.tools.lint.model import Finding
 from zerolang.tools.lint.runner import FileResult
 from zerolang.util.errors import Severity, source_excerpt
+from zerolang.util.escapes import escaped
 
 Segment = tuple[str, str]  # (text, rich style; "" for none)
 Line = list[Segment]
@@ -20,9 +22,10 @@ def render(results: list[FileResult], *, fixing: bool = False, unsafe: bool = Fa
     lines: list[Line] = []
     for result in results:
         if result.fixed:
-            lines.append([("Fixed ", "bold green"), (result.path, "bold"), (":", "")])
+            lines.append([("Fixed ", "bold green"), (_shown(result.path), "bold"), (":", "")])
             lines.extend(
-                [("  ", ""), (f.code or "", "bold"), (" " + _description(f), "")] for f in result.fixed
+                [("  ", ""), (f.code or "", "bold"), (" " + _shown(_description(f)), "")]
+                for f in result.fixed
             )
             lines.append([])
     for result in results:
@@ -31,6 +34,10 @@ def render(results: list[FileResult], *, fixing: bool = False, unsafe: bool = Fa
             lines.append([])
     lines.extend(summary(results, fixing=fixing, unsafe=unsafe))
     return lines
+
+
+def _shown(text: str) -> str:
+    return escaped(text, exact=False)
 
 
 def _description(finding: Finding) -> str:
@@ -44,15 +51,14 @@ def _colour(finding: Finding) -> str:
 def finding_lines(finding: Finding, source: str | None) -> list[Line]:
     """The headline, the source line with a caret, and the fix when there is one."""
     span = finding.span
-    where = (
-        f"{finding.path}:{span.line}:{span.column}:" if span is not None and span.line else f"{finding.path}:"
-    )
+    path = _shown(str(finding.path))
+    where = f"{path}:{span.line}:{span.column}:" if span is not None and span.line else f"{path}:"
     code = f"{finding.code}" if finding.code else "SyntaxError:"
     head: Line = [(where, "bold"), (" ", ""), (code, _colour(finding))]
     fix = finding.fix
     if fix is not None and fix.safe:
         head.append((" [*]", "cyan"))
-    head.append((" " + finding.message, ""))
+    head.append((" " + _shown(finding.message), ""))
     lines = [head]
     if source is not None and span is not None and span.line:
         excerpt = source_excerpt(source, span)
@@ -62,9 +68,9 @@ def finding_lines(finding: Finding, source: str | None) -> list[Line]:
         if fix is not None:
             pad = " " * (len(str(span.line)) + 1)
             label = "fix" if fix.safe else "unsafe fix (--unsafe-fixes)"
-            lines.append([(f"{pad}= {label}: ", "cyan"), (fix.description, "")])
+            lines.append([(f"{pad}= {label}: ", "cyan"), (_shown(fix.description), "")])
     elif fix is not None:
-        lines.append([("  = fix: ", "cyan"), (fix.description, "")])
+        lines.append([("  = fix: ", "cyan"), (_shown(fix.description), "")])
     return lines
 
 
