@@ -16,7 +16,7 @@ import pytest
 
 pytest.importorskip("agents")
 
-from agents import Agent, Model, ModelResponse, Runner, function_tool  # noqa: E402
+from agents import Agent, Model, ModelResponse, Runner, function_tool, set_tracing_disabled  # noqa: E402
 from agents.usage import Usage  # noqa: E402
 from openai.types.responses import (  # noqa: E402
     ResponseFunctionToolCall,
@@ -27,6 +27,8 @@ from openai.types.responses import (  # noqa: E402
 from zerolang.agents.openai_agents import ZeroSession  # noqa: E402
 from zerolang.convo.memory import ConversationMemory  # noqa: E402
 from zerolang.storage import open_conversations, open_experiences  # noqa: E402
+
+set_tracing_disabled(True)  # no trace export: the tests touch no network
 
 
 def said(text: str, n: int) -> ResponseOutputMessage:
