@@ -48,13 +48,17 @@ def main(db: str) -> None:
             ("thread-2", "Which book do I like?"),
         ]
         for thread, said in turns:
-            result = app.invoke({"user": "alice", "said": said, "recalled": []}, {"configurable": {"thread_id": thread}})
+            result = app.invoke(
+                {"user": "alice", "said": said, "recalled": []}, {"configurable": {"thread_id": thread}}
+            )
             print(f"{thread} > {said}")
             for text in result["recalled"]:
                 print(f"{thread} < {text}")
         store.delete(("alice", "memories"), "m0")
-        result = app.invoke({"user": "alice", "said": "Which book do I like?", "recalled": []},
-                            {"configurable": {"thread_id": "thread-3"}})
+        result = app.invoke(
+            {"user": "alice", "said": "Which book do I like?", "recalled": []},
+            {"configurable": {"thread_id": "thread-3"}},
+        )
         print(f"after the delete, thread-3 recalls {len(result['recalled'])} items")
         print("namespaces:", store.list_namespaces())
 

@@ -23,19 +23,30 @@ from zerolang.agents.openai_agents import ZeroSession
 
 def said(text: str) -> ResponseOutputMessage:
     part = ResponseOutputText(type="output_text", text=text, annotations=[])
-    return ResponseOutputMessage(id="msg", type="message", role="assistant", status="completed", content=[part])
+    return ResponseOutputMessage(
+        id="msg", type="message", role="assistant", status="completed", content=[part]
+    )
 
 
 SCRIPT: list[list[Any]] = [
     [said("Hello David. What shall we read?")],
-    [ResponseFunctionToolCall(id="fc", call_id="call_1", type="function_call", name="read_notes",
-                              arguments=json.dumps({"topic": "Philokalia"}))],
+    [
+        ResponseFunctionToolCall(
+            id="fc",
+            call_id="call_1",
+            type="function_call",
+            name="read_notes",
+            arguments=json.dumps({"topic": "Philokalia"}),
+        )
+    ],
     [said("It is philokalia-reading-list.md; Melissa can have it too.")],
 ]
 
 
 class ScriptedModel(Model):
-    async def get_response(self, system_instructions: Any, input: Any, *args: Any, **kwargs: Any) -> ModelResponse:
+    async def get_response(
+        self, system_instructions: Any, input: Any, *args: Any, **kwargs: Any
+    ) -> ModelResponse:
         items = [{"role": "user", "content": input}] if isinstance(input, str) else input
         print(f"  model receives {len(items)} items: " + ", ".join(describe(item) for item in items))
         return ModelResponse(output=SCRIPT.pop(0), usage=Usage(), response_id=None)

@@ -14,11 +14,11 @@ import pytest
 
 pytest.importorskip("langgraph")
 
-from langgraph.checkpoint.memory import InMemorySaver  # noqa: E402
-from langgraph.graph import END, START, StateGraph  # noqa: E402
-from langgraph.runtime import Runtime  # noqa: E402
+from langgraph.checkpoint.memory import InMemorySaver
+from langgraph.graph import END, START, StateGraph
+from langgraph.runtime import Runtime
 
-from zerolang.agents.langgraph_store import ZeroStore  # noqa: E402
+from zerolang.agents.langgraph_store import ZeroStore
 
 
 class State(TypedDict):
@@ -67,7 +67,9 @@ def test_memory_written_in_one_thread_is_recalled_in_another(store: ZeroStore) -
     run(app, "thread-1", "alice", "remember: my favourite book is The Brothers Karamazov")
     run(app, "thread-1", "alice", "remember: Melissa is my sister")
     run(app, "thread-2", "bob", "remember: my favourite book is Moby Dick")
-    assert run(app, "thread-3", "alice", "Which book do I like?") == ["my favourite book is The Brothers Karamazov"]
+    assert run(app, "thread-3", "alice", "Which book do I like?") == [
+        "my favourite book is The Brothers Karamazov"
+    ]
     assert run(app, "thread-4", "alice", "Who is Melissa?") == ["Melissa is my sister"]
     assert run(app, "thread-5", "bob", "Which book do I like?") == ["my favourite book is Moby Dick"]
     assert store.list_namespaces() == [("alice", "memories"), ("bob", "memories")]
@@ -119,7 +121,9 @@ def test_a_deleted_item_never_comes_back(store: ZeroStore, experience_db: str) -
         import sqlite3
 
         with sqlite3.connect(experience_db) as connection:
-            tables = [name for (name,) in connection.execute("SELECT name FROM sqlite_master WHERE type='table'")]
+            tables = [
+                name for (name,) in connection.execute("SELECT name FROM sqlite_master WHERE type='table'")
+            ]
             for table in tables:
                 for row in connection.execute(f'SELECT * FROM "{table}"'):
                     assert "Karamazov" not in repr(row), table

@@ -16,24 +16,26 @@ import pytest
 
 pytest.importorskip("agents")
 
-from agents import Agent, Model, ModelResponse, Runner, function_tool, set_tracing_disabled  # noqa: E402
-from agents.usage import Usage  # noqa: E402
-from openai.types.responses import (  # noqa: E402
+from agents import Agent, Model, ModelResponse, Runner, function_tool, set_tracing_disabled
+from agents.usage import Usage
+from openai.types.responses import (
     ResponseFunctionToolCall,
     ResponseOutputMessage,
     ResponseOutputText,
 )
 
-from zerolang.agents.openai_agents import ZeroSession  # noqa: E402
-from zerolang.convo.memory import ConversationMemory  # noqa: E402
-from zerolang.storage import open_conversations, open_experiences  # noqa: E402
+from zerolang.agents.openai_agents import ZeroSession
+from zerolang.convo.memory import ConversationMemory
+from zerolang.storage import open_conversations, open_experiences
 
 set_tracing_disabled(True)  # no trace export: the tests touch no network
 
 
 def said(text: str, n: int) -> ResponseOutputMessage:
     part = ResponseOutputText(type="output_text", text=text, annotations=[])
-    return ResponseOutputMessage(id=f"msg_{n}", type="message", role="assistant", status="completed", content=[part])
+    return ResponseOutputMessage(
+        id=f"msg_{n}", type="message", role="assistant", status="completed", content=[part]
+    )
 
 
 def call(name: str, arguments: dict[str, Any], n: int) -> ResponseFunctionToolCall:
@@ -49,7 +51,9 @@ class ScriptedModel(Model):
         self.script = list(script)
         self.inputs: list[list[dict[str, Any]]] = []
 
-    async def get_response(self, system_instructions: Any, input: Any, *args: Any, **kwargs: Any) -> ModelResponse:
+    async def get_response(
+        self, system_instructions: Any, input: Any, *args: Any, **kwargs: Any
+    ) -> ModelResponse:
         items = [{"role": "user", "content": input}] if isinstance(input, str) else input
         self.inputs.append(json.loads(json.dumps(items, default=str)))
         return ModelResponse(output=self.script.pop(0), usage=Usage(), response_id=None)
@@ -100,7 +104,11 @@ def test_the_runner_gets_the_history_from_the_session_and_the_turns_are_captured
 
     async def run() -> list[str]:
         answers = []
-        for prompt in ("Hi, I am David.", "Melissa wants to learn about the Philokalia too.", "What did I ask?"):
+        for prompt in (
+            "Hi, I am David.",
+            "Melissa wants to learn about the Philokalia too.",
+            "What did I ask?",
+        ):
             result = await Runner.run(agent, prompt, session=session)
             answers.append(str(result.final_output))
         return answers
@@ -117,7 +125,10 @@ def test_the_runner_gets_the_history_from_the_session_and_the_turns_are_captured
     assert received[2] == [
         *received[1],
         ("function_call", "read_notes"),
-        ("function_call_output", "notes on Philokalia: the Philokalia reading list is in philokalia-reading-list.md"),
+        (
+            "function_call_output",
+            "notes on Philokalia: the Philokalia reading list is in philokalia-reading-list.md",
+        ),
     ]
     assert received[3] == [
         *received[2],
@@ -150,7 +161,9 @@ def test_the_runner_gets_the_history_from_the_session_and_the_turns_are_captured
         assert ("contemplation", "read_notes") in found  # the tool's output, under its name
 
 
-def test_pruning_keeps_system_messages_within_the_limits_and_never_an_orphan_tool_output(experience_db: str) -> None:
+def test_pruning_keeps_system_messages_within_the_limits_and_never_an_orphan_tool_output(
+    experience_db: str,
+) -> None:
     with ZeroSession.open("pruned", experience_db, max_messages=3) as session:
         items: list[Any] = [
             {"role": "developer", "content": "Answer briefly."},

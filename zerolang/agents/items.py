@@ -118,7 +118,11 @@ def turn_messages(items: Sequence[Item], *, user: str, agent: str) -> list[Messa
     user's messages; the agent's consecutive reasoning, tool calls and answers as one message each
     run; each tool's output under its call's name. System messages are left out (as `zero
     capture` leaves them out)."""
-    names = {item.get("call_id"): str(item.get("name", "tool")) for item in items if item.get("type") == "function_call"}
+    names = {
+        item.get("call_id"): str(item.get("name", "tool"))
+        for item in items
+        if item.get("type") == "function_call"
+    }
     out: list[Message] = []
     said: list[str] = []
     thinking: list[str] = []
@@ -127,7 +131,8 @@ def turn_messages(items: Sequence[Item], *, user: str, agent: str) -> list[Messa
     def flush() -> None:
         if said or thinking or calls:
             out.append(Message(Role.ASSISTANT, agent, "\n".join(said), "\n".join(thinking), tuple(calls)))
-        said.clear(), thinking.clear(), calls.clear()
+        for run in (said, thinking, calls):
+            run.clear()
 
     for item in items:
         role, kind, text = role_of(item), item.get("type"), text_of(item)

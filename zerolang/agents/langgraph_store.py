@@ -175,7 +175,9 @@ class ZeroStore(BaseStore):
                 if entry is not None:
                     found.append((entry, None))
             found.sort(key=lambda pair: str(pair[0]["updated_at"]), reverse=True)
-        chosen = [pair for pair in found if matches(pair[0]["value"], op.filter)][op.offset : op.offset + op.limit]
+        chosen = [pair for pair in found if matches(pair[0]["value"], op.filter)][
+            op.offset : op.offset + op.limit
+        ]
         if op.refresh_ttl:
             for entry, _ in chosen:
                 if entry.get("ttl") is not None:

@@ -120,7 +120,7 @@ class ZeroSession:
         if not items:
             return
         state = self._state()
-        added = [stored(item) for item in items]  # type: ignore[arg-type]  # TypedDicts are mappings
+        added = [stored(item) for item in items]
         read = getattr(self.memory.store, "purged_terms", None)
         purged = Forgotten.of(read()) if read is not None else Forgotten()
         if purged:  # what mentions a purged label is not stored, as in `ConversationMemory.store_turn`
@@ -205,7 +205,9 @@ class ZeroSession:
             return
         last = store.last_turn(session)
         name = f"#{number}"
-        turn = Turn(turn_id(session, name), session, 0 if last is None else last[1] + 1, name, None, tuple(messages))
+        turn = Turn(
+            turn_id(session, name), session, 0 if last is None else last[1] + 1, name, None, tuple(messages)
+        )
         if last is not None and last[0] == turn.id:
             return  # captured already (the same turn closed twice)
         batch = CaptureBatch()
@@ -231,4 +233,3 @@ class ZeroSession:
 
     def __repr__(self) -> str:
         return f"ZeroSession({self.session_id!r})"
-
