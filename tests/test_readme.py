@@ -28,7 +28,11 @@ PAGES = [ROOT / "README.md", *sorted(DOCS.rglob("*.md"))]
 REPLAYED_ELSEWHERE = {"docs/query.md": "tests/knowledge/query/test_docs.py"}
 # What else a console line may run besides `zero`, and the extra a script needs.
 PROGRAMS = {"python", "pygmentize"}
-NEEDS = {"examples/mcp_session.py": "mcp"}
+NEEDS = {
+    "examples/mcp_session.py": "mcp",
+    "examples/agents/openai_agents_session.py": "agents",
+    "examples/agents/langgraph_store.py": "langgraph",
+}
 
 DB = "/tmp/memory.db"  # examples use this database; tests give each block a fresh one
 ARCHIVE = "/tmp/archive"  # ... and this archive folder: its blocks run as sessions too

@@ -100,8 +100,20 @@ def prune(
     System messages always stay, even past a limit; `count` gives a message's
     tokens (cl100k of its content by default).
     """
+    kept = kept_indices(history, max_messages=max_messages, max_tokens=max_tokens, count=count)
+    return [history[index] for index in kept]
+
+
+def kept_indices(
+    history: Sequence[ChatMessage],
+    *,
+    max_messages: int | None = DEFAULT_MAX_MESSAGES,
+    max_tokens: int | None = None,
+    count: Callable[[str], int] | None = None,
+) -> list[int]:
+    """The indices, in order, of the messages `prune` keeps (for callers that prune richer records)."""
     if max_messages is None and max_tokens is None:
-        return list(history)
+        return list(range(len(history)))
     if count is None:
         from zerolang.util.tokens import count_tokens
 
@@ -122,4 +134,4 @@ def prune(
             tokens += cost
         keep[index] = True
         kept += 1
-    return [message for message, wanted in zip(history, keep, strict=True) if wanted]
+    return [index for index, wanted in enumerate(keep) if wanted]
