@@ -88,7 +88,11 @@ def test_many_broken_0c_lines_are_read_once() -> None:
 
 
 def test_query_parser_finishes_on_long_input() -> None:
-    for text in ("recall a" + " " * 200_000 + "~", "recall a" + "\n" * 200_000 + "~", "match " + "(" * 100_000):
+    for text in (
+        "recall a" + " " * 200_000 + "~",
+        "recall a" + "\n" * 200_000 + "~",
+        "match " + "(" * 100_000,
+    ):
         with pytest.raises(ZeroError):
             parse_query(text)
 

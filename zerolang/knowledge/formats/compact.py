@@ -51,6 +51,7 @@ from zerolang.knowledge.types import (
     RelationNode,
 )
 from zerolang.syntax.ast import Span
+from zerolang.util import strictjson
 from zerolang.util.errors import ZeroError
 from zerolang.util.escapes import (
     LONE_SURROGATE,
@@ -466,9 +467,17 @@ def _context(reader: _Reader, children: list[Any], line: int) -> None:
         if deep is not None:
             raise _Fault(token.column + deep, TOO_DEEP.format(limit=MAX_DEPTH))
         try:
-            value = json.loads(token.value)
+            value = strictjson.DECODER.decode(token.value)
         except json.JSONDecodeError as error:
             raise _Fault(token.column + error.pos, f"bad metadata: {error.msg}") from None
+        except strictjson.Refused:
+            problem = strictjson.locate(token.value)
+            if problem is None:  # pragma: no cover - the decoder and the scanner agree
+                raise _Fault(token.column, "bad metadata: a repeated key") from None
+            said = problem.message
+            if problem.first is not None:
+                said += f": first at column {token.column + problem.first}, again at column {token.column + problem.offset}"
+            raise _Fault(token.column + problem.offset, f"bad metadata: {said}") from None
         except ValueError as error:  # a number of more than 4300 digits
             raise _Fault(token.column, f"bad metadata: {error}") from None
         if not isinstance(value, dict) or not all(isinstance(v, str) for v in value.values()):
