@@ -363,7 +363,7 @@ class _Builder:
 
     def header(self, children: list[Any]) -> None:
         version = children[0]
-        major, _, minor = version.value.partition(".")
+        major = version.value.partition(".")[0]
         rest = children[1].value.removesuffix("\r") if len(children) > 1 else ""
         if _state.reader.header is not None:
             return  # a re-parse after a syntax error (see `scan`): the header was read
@@ -474,10 +474,10 @@ def _context(reader: _Reader, children: list[Any], line: int) -> None:
             problem = strictjson.locate(token.value)
             if problem is None:  # pragma: no cover - the decoder and the scanner agree
                 raise _Fault(token.column, "bad metadata: a repeated key") from None
-            said = problem.message
+            said, at = problem.message, token.column + problem.offset
             if problem.first is not None:
-                said += f": first at column {token.column + problem.first}, again at column {token.column + problem.offset}"
-            raise _Fault(token.column + problem.offset, f"bad metadata: {said}") from None
+                said += f": first at column {token.column + problem.first}, again at column {at}"
+            raise _Fault(at, f"bad metadata: {said}") from None
         except ValueError as error:  # a number of more than 4300 digits
             raise _Fault(token.column, f"bad metadata: {error}") from None
         if not isinstance(value, dict) or not all(isinstance(v, str) for v in value.values()):

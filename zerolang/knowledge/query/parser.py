@@ -217,12 +217,9 @@ class _Builder:
     def once(self, key: str, value: Any, token: Any) -> None:
         """A clause that may be given once: a second one is refused, naming both places."""
         if key in self.fields:
-            first = self.places[key]
-            second = _span(token)
-            raise self.fail(
-                f"`{key}` is given twice: at {first.line}:{first.column} and at {second.line}:{second.column}",
-                token,
-            )
+            one, two = self.places[key], _span(token)
+            where = f"at {one.line}:{one.column} and at {two.line}:{two.column}"
+            raise self.fail(f"`{key}` is given twice: {where}", token)
         self.fields[key] = value
         self.places[key] = _span(token)
 
