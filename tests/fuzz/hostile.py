@@ -281,3 +281,100 @@ json_sources = _with_extremes(
         ),
     )
 )
+
+
+# ---- grammar-aware generators (issue 23, point 5) ------------------------------------------------
+# Documents built line by line from the `.0c` and query grammars (grammars/zeroc.lark, query.lark),
+# with every number slot able to hold what once crashed a reader: hundreds or thousands of digits,
+# exponents past every float, leading zeros.
+
+NUMBERS = st.one_of(
+    st.integers(0, 120).map(str),
+    st.sampled_from(["0", "00095", ".5", "1e-9", "1e999", "1.", "nan", "-1"]),
+    st.integers(18, 5_000).map(lambda digits: "9" * digits),
+    st.integers(1, 400).map(lambda digits: "." + "9" * digits + "e" + "9" * digits),
+)
+_WORDS = st.one_of(
+    st.sampled_from(["agent", "long-term-memory", "needs", "a b", "0M:x", "#x", "!x", "|", '"q"', "é"]),
+    st.text(max_size=6),
+)
+_LABEL = st.one_of(_WORDS.filter(lambda w: w and "\n" not in w and "\r" not in w), _escaped_string())
+
+
+@st.composite
+def _compact_line(draw: st.DrawFn) -> str:
+    kind = draw(st.sampled_from(["concept", "context", "time", "relations", "declaration", "comment", "end"]))
+    if kind == "concept":
+        items = draw(st.lists(_LABEL, min_size=1, max_size=3))
+        extra = draw(st.sampled_from(["", "|=" + draw(NUMBERS), "|@2026-01-01T00:00:00Z", "|^x"]))
+        return "|".join(items) + extra
+    if kind == "context":
+        fields = draw(
+            st.sampled_from(["", " a=agent", " s=session", ' m={"k":"v","k":"w"}', " m={}", " c=-"])
+        )
+        return f"X:{draw(_LABEL)} {draw(_LABEL)} {draw(_LABEL)}{fields}"
+    if kind == "time":
+        return "@" + draw(st.sampled_from(["2026-02-20T10:00:00.000Z", "x", '"2026"']))
+    if kind == "relations":
+        count = draw(st.integers(1, 3))
+        predicates = st.sampled_from(["needs", "uses", "is_part_of", '"q p"'])
+        parts = [
+            draw(predicates) + draw(NUMBERS) + draw(st.sampled_from(["", " " + draw(NUMBERS)]))
+            for _ in range(count)
+        ]
+        return f"{draw(NUMBERS)} " + "; ".join(parts)
+    if kind == "declaration":
+        return f"!{draw(st.sampled_from(['', '-']))}single-valued {draw(_LABEL)} @2026-01-01T00:00:00Z"
+    if kind == "comment":
+        return "# " + draw(st.text(max_size=10))
+    return f"0M:end lines={draw(NUMBERS)} sha256=0123456789abcdef"
+
+
+grammar_compact = st.builds(
+    lambda header, lines, ending: header + "\n" + "\n".join(lines) + ending,
+    st.sampled_from(
+        ["0M:1.0", "0M:1.1", "0M:1." + "1" * 4400, "0M:" + "9" * 4400 + ".0", "0M:1.0 delta base=00"]
+    ),
+    st.lists(_compact_line(), max_size=12),
+    st.sampled_from(["", "\n", "\r\n", "\n\n"]),
+)
+
+
+@st.composite
+def _query_clause(draw: st.DrawFn) -> str:
+    return draw(
+        st.sampled_from(
+            [
+                f"depth {draw(NUMBERS)}",
+                f"limit {draw(NUMBERS)}",
+                f"where confidence {draw(st.sampled_from(['>', '>=', '<', '=', '!=']))} {draw(NUMBERS)}",
+                f"where predicate in ({draw(_LABEL)}, {draw(_LABEL)})",
+                f"since {draw(NUMBERS)}{draw(st.sampled_from(['s', 'm', 'h', 'd', 'w']))}",
+                f"between 2026-02-{draw(st.integers(0, 39)):02d} and 2026-02-28",
+                f"from {draw(st.sampled_from(['semantic', 'episodic, working', 'all']))}",
+                "rank by activation",
+                f"order by {draw(st.sampled_from(['?a', 'confidence', 'label']))} desc",
+                f"as of {draw(st.sampled_from(['2026-01-01', '9999-99-99']))}",
+                "as L1",
+            ]
+        )
+    )
+
+
+_TERM = st.one_of(
+    st.sampled_from(["?a", "?b", "?c"]), _LABEL.map(lambda w: w if w.isidentifier() else f'"{w}"')
+)
+grammar_queries = st.one_of(
+    st.builds(
+        lambda seed, clauses: f"recall {seed} " + " ".join(clauses),
+        _TERM,
+        st.lists(_query_clause(), max_size=5),
+    ),
+    st.builds(
+        lambda patterns, clauses: (
+            "match " + ", ".join(f"({s} {p} {o})" for s, p, o in patterns) + " " + " ".join(clauses)
+        ),
+        st.lists(st.tuples(_TERM, _TERM, _TERM), min_size=1, max_size=3),
+        st.lists(_query_clause(), max_size=4),
+    ),
+)

@@ -16,7 +16,14 @@ from hypothesis import strategies as st
 from typer.testing import CliRunner
 
 from tests.budget import scaled
-from tests.fuzz.hostile import compact_sources, json_sources, query_sources, zero_sources
+from tests.fuzz.hostile import (
+    compact_sources,
+    grammar_compact,
+    grammar_queries,
+    json_sources,
+    query_sources,
+    zero_sources,
+)
 from zerolang.cli.app import app
 from zerolang.knowledge.formats.compact import format_text
 from zerolang.knowledge.formats.compact import parse as parse_compact
@@ -34,6 +41,7 @@ from zerolang.util.errors import ZeroError
 from zerolang.util.files import parse_json
 from zerolang.util.limits import Limits
 
+ROOT = Path(__file__).resolve().parents[2]
 SMALL = Limits(max_value_bytes=1 << 20, max_run_bytes=1 << 23)
 
 
@@ -125,3 +133,29 @@ def test_commands_never_crash(
     result = runner.invoke(app, [*command, str(path)])
     assert result.exception is None or isinstance(result.exception, SystemExit), repr(result.exception)
     assert result.exit_code in (0, 1), (result.exit_code, result.output)
+
+
+@settings(max_examples=scaled(150))
+@given(grammar_compact)
+def test_grammar_aware_compact_documents(text: str) -> None:
+    ours(parse_compact, text, "fuzz.0c")
+    assert isinstance(compact_findings(text, "fuzz.0c"), list)
+    ours(format_text, text, "fuzz.0c")
+
+
+@settings(max_examples=scaled(150))
+@given(grammar_queries)
+def test_grammar_aware_queries(text: str) -> None:
+    ours(parse_query, text)
+
+
+def test_parse_time_bench_finishes() -> None:
+    """benches/bench_readers.py at tiny sizes: it runs (time per byte is the bench's to show)."""
+    import importlib.util
+
+    spec = importlib.util.spec_from_file_location("bench_readers", ROOT / "benches" / "bench_readers.py")
+    assert spec is not None and spec.loader is not None
+    bench = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(bench)
+    rows = bench.measure([256, 1024])
+    assert len(rows) == len(bench.CASES)

@@ -76,7 +76,9 @@ def test_zero_ops_describes_one_op_by_name_or_alias() -> None:
     assert result.stdout.splitlines()[0] == "StartsWith(text) {prefix}    (strings)"
     assert "  prefix   the prefix to look for" in result.stdout
     alias = runner.invoke(app, ["ops", "eq"])
-    assert alias.exit_code == 0 and alias.stdout.startswith("(`eq` is Equals)\n\nEquals(a, b)")
+    assert alias.exit_code == 0 and alias.stdout.startswith(
+        "(`eq` means Equals; write `Equals` in a graph)\n\nEquals(a, b)"
+    )
     node_type = runner.invoke(app, ["ops", "Permission"])
     assert node_type.exit_code == 0 and "Required: `action`, `min_confidence`" in node_type.stdout
 

@@ -162,7 +162,20 @@ _COMMANDS: dict[str, Callable[[list[str]], int | None]] = {"run": _run, "check":
 def dispatch(argv: list[str]) -> int | None:
     """Run `zero ARGV` if it is a plain `run`, `check` or `query` command line: its exit code; else None."""
     command = _COMMANDS.get(argv[0]) if argv else None
-    return None if command is None else command(argv[1:])
+    if command is None or not all(map(_is_text, argv)):
+        return None  # an argument that is not UTF-8: typer's usage error for a text, or a path
+    return command(argv[1:])
+
+
+def _is_text(argument: str) -> bool:
+    """Whether an argument was valid UTF-8 (Python decodes other bytes to lone surrogates)."""
+    if argument.isascii():
+        return True
+    try:
+        argument.encode("utf-8")
+    except UnicodeEncodeError:
+        return False
+    return True
 
 
 def _reporting(action: Callable[[], int]) -> int:

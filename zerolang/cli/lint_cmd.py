@@ -81,6 +81,7 @@ def lint(
       Z017  unreachable-condition     warning
       Z018  permission-without-sender warning
       Z019  unread-param              warning  unsafe fix
+      Z020  duplicate-key             error    unsafe fix
     """
     from zerolang.cli.stdin import BESIDE_OTHERS, STDIN, beside_others
     from zerolang.tools.lint.report import Format, remaining, render

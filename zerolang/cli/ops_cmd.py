@@ -44,5 +44,5 @@ def ops(
         return
     text = describe(found.name) or ""
     if found.name != name:
-        text = f"(`{name}` is {found.name})\n\n{text}"
+        text = f"(`{name}` means {found.name}; write `{found.name}` in a graph)\n\n{text}"
     typer.echo(text)

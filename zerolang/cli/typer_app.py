@@ -36,7 +36,41 @@ def load_command(name: str) -> Any:
         single.command(name)(reports_errors(target))
         command = typer.main.get_command(single)
     command.name = name
+    _text_parameters(command)
     return command
+
+
+class Utf8Text(typer._click.types.StringParamType):
+    """A text argument or option: the bytes given must be UTF-8 (click decodes others to surrogates)."""
+
+    name = "text"
+
+    def convert(self, value: Any, param: Any, ctx: Any) -> Any:
+        from zerolang.util.escapes import has_lone_surrogate
+
+        text = super().convert(value, param, ctx)
+        if isinstance(text, str) and has_lone_surrogate(text):
+            at = next(index for index, char in enumerate(text) if 0xD800 <= ord(char) <= 0xDFFF)
+            byte = ord(text[at]) - 0xDC00 if 0xDC80 <= ord(text[at]) <= 0xDCFF else None
+            what = f"byte \\x{byte:02x}" if byte is not None else f"U+{ord(text[at]):04X}"
+            self.fail(f"not valid UTF-8 text ({what} at character {at + 1})", param, ctx)
+        return text
+
+
+def _text_parameters(command: Any) -> None:
+    """Every plain text parameter of `command` and its subcommands refuses bytes that are not UTF-8
+    with a usage error (exit 2) naming the parameter: a label or query that is not text would
+    otherwise reach SQLite and fail there. A file argument keeps click's own type: a file name is
+    bytes, and Python opens one that is not UTF-8 by the same surrogates."""
+    for param in command.params:
+        if type(param.type) is typer._click.types.StringParamType and param.name not in _FILE_NAMES:
+            param.type = _UTF8_TEXT
+    for sub in getattr(command, "commands", {}).values():
+        _text_parameters(sub)
+
+
+_UTF8_TEXT = Utf8Text()
+_FILE_NAMES = frozenset({"file", "files", "paths"})
 
 
 class LazyGroup(TyperGroup):

@@ -21,13 +21,14 @@ from zerolang.knowledge.overlap import Ahead
 from zerolang.knowledge.store import DEFAULT_BATCH_SIZE, InsertResult, MemoryStore, Progress
 from zerolang.knowledge.types import CompilerInput, InputError
 from zerolang.syntax.ast import Span
+from zerolang.util import strictjson
 from zerolang.util.errors import ZeroError
 from zerolang.util.limits import MAX_DEPTH, TOO_DEEP, too_deep_at
 from zerolang.util.times import utc_now
 
 STDIN = "-"
 AHEAD_FROM = 100  # inputs from which an ingest compiles ahead in a helper thread
-_DECODER = json.JSONDecoder()
+_DECODER = strictjson.DECODER  # a repeated key or a number past every float is refused
 _WHITESPACE = " \t\n\r"
 
 
@@ -130,11 +131,21 @@ def _span(text: str, position: int) -> Span:
     return Span(line, column, line, column + 1, position, position + 1)
 
 
+def _refused(text: str, position: int, name: str) -> ZeroError:
+    """The error of a repeated key or a non-finite number in the JSON value at `position`."""
+    problem = strictjson.locate(text, position)
+    if problem is None:  # pragma: no cover - the decoder and the scanner agree
+        return ZeroError("invalid JSON: a repeated key or a number out of range", path=name)
+    return ZeroError(strictjson.message(text, problem), path=name, span=_span(text, problem.offset))
+
+
 def _decode(text: str, position: int, name: str) -> tuple[object, int]:
     try:
         return _DECODER.raw_decode(text, position)
     except json.JSONDecodeError as error:
         raise ZeroError(f"invalid JSON: {error.msg}", path=name, span=_span(text, error.pos)) from None
+    except strictjson.Refused:
+        raise _refused(text, position, name) from None
     except ValueError as error:  # a number of more than 4300 digits
         raise ZeroError(f"invalid JSON: {error}", path=name, span=_span(text, position)) from None
 
@@ -175,6 +186,8 @@ def _json_lines(text: str, name: str) -> Iterator[tuple[object, int, int]]:
             except json.JSONDecodeError as error:
                 span = _span(text, offset + error.pos)
                 raise ZeroError(f"invalid JSON: {error.msg}", path=name, span=span) from None
+            except strictjson.Refused:
+                raise _refused(text, offset + start, name) from None
             except ValueError as error:  # a number of more than 4300 digits
                 span = _span(text, offset + start)
                 raise ZeroError(f"invalid JSON: {error}", path=name, span=span) from None

@@ -45,9 +45,10 @@ def code_actions(
             diagnostic = to_diagnostic(finding, analysis.lines)
             if not _overlaps(diagnostic.range, requested):
                 continue
-            action = _quick_fix(analysis, uri, index, diagnostic)
-            if action is not None:
-                actions.append(action)
+            for choice in range(1 + len(finding.fix.alternatives)):
+                action = _quick_fix(analysis, uri, index, diagnostic, choice)
+                if action is not None:
+                    actions.append(action)
     wants_fix_all = only is not None and any(FIX_ALL.startswith(kind) for kind in only)
     if wants_fix_all or (only is None and any(f.fix and f.fix.safe for f in analysis.findings)):
         fix_all = fix_all_action(analysis, uri)
@@ -57,16 +58,21 @@ def code_actions(
 
 
 def _quick_fix(
-    analysis: Analysis, uri: str, index: int, diagnostic: types.Diagnostic
+    analysis: Analysis, uri: str, index: int, diagnostic: types.Diagnostic, choice: int = 0
 ) -> types.CodeAction | None:
-    """Apply the `index`-th finding's fix to a tree of its own (fixes mutate the tree they were found on)."""
+    """Apply the `index`-th finding's fix (`choice` > 0: one of its alternatives) to a tree of its own
+    (fixes mutate the tree they were found on)."""
     pristine = adapter.parse(analysis.source, analysis.path)
     working = adapter.parse(analysis.source, analysis.path)
     findings = adapter.lint_graph(working, analysis.source, analysis.path)
     if index >= len(findings) or findings[index].fix is None:
         return None
-    fix = findings[index].fix
-    assert fix is not None
+    offered = findings[index].fix
+    assert offered is not None
+    choices = (offered, *offered.alternatives)
+    if choice >= len(choices):
+        return None
+    fix = choices[choice]
     fix.edit(working)
     printed = adapter.print_graph(working, analysis.path)
     edits = tree_edits(analysis.source, pristine, working, analysis.path, printed)

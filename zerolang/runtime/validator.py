@@ -11,7 +11,7 @@ import heapq
 from collections.abc import Iterator
 
 from zerolang.runtime.catalog import NODE_TYPES, OP_ALIASES, OPS, TYPE_ALIASES
-from zerolang.syntax.ast import Array, Entry, Float, Graph, Int, Map, Node, Null, Span, String, Value
+from zerolang.syntax.ast import Array, Entry, Float, Graph, Int, Map, Node, Null, Span, String, Value, walk
 from zerolang.syntax.dependencies import Fields, dependencies, input_references, reference_target
 from zerolang.util import codes
 from zerolang.util.errors import Diagnostic, ValidationError
@@ -28,6 +28,7 @@ DUPLICATE_ID = codes.DUPLICATE_ID.code
 UNKNOWN_OUTPUT = codes.UNKNOWN_OUTPUT.code
 MISSING_FIELD = codes.MISSING_FIELD.code
 WRONG_KIND = codes.WRONG_KIND.code
+DUPLICATE_KEY = codes.DUPLICATE_KEY.code
 
 GRAPH_REQUIRED = ("name", "nodes", "outputs")
 
@@ -55,6 +56,7 @@ def validate_or_raise(graph: Graph, path: str | None = None, source: str | None 
 
 
 def _check(graph: Graph) -> Iterator[Diagnostic]:
+    yield from duplicate_keys(graph)
     yield from _graph_fields(graph)
     nodes_value = graph.get("nodes")
     if not isinstance(nodes_value, Array):
@@ -85,6 +87,23 @@ def _check(graph: Graph) -> Iterator[Diagnostic]:
         yield from _inputs(node_id, fields, ids)
     yield from _outputs(graph, ids)
     yield from _cycles(fields_by_id, ids)
+
+
+def duplicate_keys(graph: Graph) -> Iterator[Diagnostic]:
+    """A key written twice in one map, struct, node or the graph: which value is meant is unsaid."""
+    for value in walk(graph):
+        if isinstance(value, Map):
+            seen: dict[str, Entry] = {}
+            for entry in value.entries:
+                first = seen.setdefault(entry.key, entry)
+                if first is not entry:
+                    yield Diagnostic(DUPLICATE_KEY, duplicate_key_message(first, entry), entry.key_span)
+
+
+def duplicate_key_message(first: Entry, again: Entry) -> str:
+    """`duplicate key `value`: first at 3:20, again at 3:30`."""
+    one, two = first.key_span, again.key_span
+    return f"duplicate key `{first.key}`: first at {one.line}:{one.column}, again at {two.line}:{two.column}"
 
 
 def _head(span: Span) -> Span:

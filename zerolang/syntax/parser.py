@@ -9,6 +9,7 @@ comment-collecting recipe does.
 from __future__ import annotations
 
 import json
+import math
 import re
 import threading
 from collections.abc import Callable
@@ -152,7 +153,11 @@ def _scalar(token: Any) -> Value:
     if kind == "NUMBER":
         raw = token.value
         if "." in raw or "e" in raw or "E" in raw:
-            return Float(float(raw), raw=raw, span=span)
+            number = float(raw)
+            if math.isinf(number):  # 1e999: past every float (it would print as null)
+                shown = raw if len(raw) <= 40 else f"{raw[:24]}... ({len(raw)} characters)"
+                raise _fail(f"number {shown} is out of range (a float is at most about 1.8e308)", token)
+            return Float(number, raw=raw, span=span)
         digits = raw.lstrip("-").lstrip("0")
         if len(digits) > 19:  # more than any 64-bit integer has (and int() refuses beyond 4300)
             shown = raw if len(raw) <= 40 else f"{raw[:24]}... ({len(digits)} digits)"

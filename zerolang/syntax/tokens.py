@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable, Iterator
-from typing import Any, NamedTuple
+from typing import Any, NamedTuple, cast
 
 
 class FastToken(NamedTuple):
@@ -41,13 +41,17 @@ new_token = tuple.__new__
 def lex(
     pattern: re.Pattern[str], kinds: list[Kind], callbacks: dict[str, Callable[[Any], Any]], text: str
 ) -> Iterator[FastToken]:
-    """The tokens of `text` for `zerolang.syntax.fastlex`'s one-regex pattern; Rejected where none matches."""
+    """The tokens of `text` for `zerolang.syntax.fastlex`'s one-regex pattern; Rejected where none matches.
+
+    Each match is anchored where the last one ended (a scanner, not `finditer`): `finditer`
+    would search on past a character no terminal matches, trying every later start, and the
+    pattern's blank prefix makes each try run to that character, quadratic in a run of blanks.
+    """
     count = text.count
     line, line_start, position = 1, 0, 0
-    for match in pattern.finditer(text):
+    matches: Callable[[], re.Match[str] | None] = cast(Any, pattern).scanner(text).match
+    for match in iter(matches, None):
         start = match.start()
-        if start != position:
-            raise Rejected(position)
         index = match.lastindex
         if index is None:  # blanks up to the end of the text
             position = match.end()

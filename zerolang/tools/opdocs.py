@@ -45,8 +45,9 @@ def describe_op(op: Operation) -> str:
             lines.append(f"  {name:<{max(width, 7)}}  {param.doc}")
     else:
         lines.append("Params: none (any key in `params` is ignored)")
-    if op.aliases:
-        lines.append("Also written: " + ", ".join(f"`{alias}`" for alias in op.aliases))
+    if op.aliases:  # not accepted in a graph (Z003): said so, so that no one writes them
+        names = ", ".join(f"`{alias}`" for alias in op.aliases)
+        lines.append(f"Not op names (zero lint --fix renames them to `{op.name}`): {names}")
     if op.similar:
         lines.append("Close to: " + ", ".join(f"`{name}` (other params)" for name in op.similar))
     return "\n".join(lines)

@@ -65,6 +65,7 @@ CONDITION_READS_NO_NODE = _register("Z016", "condition-reads-no-node", LINT)
 UNREACHABLE_CONDITION = _register("Z017", "unreachable-condition", LINT)
 PERMISSION_WITHOUT_SENDER = _register("Z018", "permission-without-sender", LINT)
 UNREAD_PARAM = _register("Z019", "unread-param", LINT)
+DUPLICATE_KEY = _register("Z020", "duplicate-key", VALIDATOR)
 
 # -- .0c memory documents -------------------------------------------------------------------
 DANGLING_REFERENCE = _register(

@@ -190,10 +190,12 @@ def read_json(path: str | Path, what: str = "JSON file") -> object:
 
 
 def parse_json(text: str, where: str) -> object:
-    """JSON text as data. Invalid JSON, nesting deeper than `limits.MAX_DEPTH` and a lone surrogate
-    escape are each one error at `where:line:col`; nothing deep reaches the recursive decoder."""
+    """JSON text as data. Invalid JSON, nesting deeper than `limits.MAX_DEPTH`, a lone surrogate
+    escape, a key given twice in one object and a number that is not finite (`zerolang.util.strictjson`)
+    are each one error at `where:line:col`; nothing deep reaches the recursive decoder."""
     import json
 
+    from zerolang.util import strictjson
     from zerolang.util.escapes import LONE_SURROGATE, first_lone_surrogate, lone_surrogate_escape
     from zerolang.util.limits import MAX_DEPTH, TOO_DEEP, span_at, too_deep_at
 
@@ -201,10 +203,16 @@ def parse_json(text: str, where: str) -> object:
     if deep is not None:
         raise ZeroError(TOO_DEEP.format(limit=MAX_DEPTH), path=where, span=span_at(text, deep), source=text)
     try:
-        document: object = json.loads(text)
+        document: object = strictjson.DECODER.decode(text)
     except json.JSONDecodeError as error:
         span = span_at(text, error.pos)
         raise ZeroError(f"invalid JSON: {error.msg}", path=where, span=span, source=text) from None
+    except strictjson.Refused as refused:
+        problem = strictjson.locate(text, len(text) - len(text.lstrip()))
+        if problem is None:  # pragma: no cover - the decoder and the scanner agree
+            raise ZeroError(f"invalid JSON: {refused}", path=where) from None
+        message = strictjson.message(text, problem)
+        raise ZeroError(message, path=where, span=span_at(text, problem.offset), source=text) from None
     except ValueError as error:  # a number Python refuses to convert (more than 4300 digits)
         raise ZeroError(f"invalid JSON: {error}", path=where) from None
     if first_lone_surrogate(document) is not None:

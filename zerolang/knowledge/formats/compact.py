@@ -51,6 +51,7 @@ from zerolang.knowledge.types import (
     RelationNode,
 )
 from zerolang.syntax.ast import Span
+from zerolang.util import strictjson
 from zerolang.util.errors import ZeroError
 from zerolang.util.escapes import (
     LONE_SURROGATE,
@@ -123,14 +124,35 @@ def confidence(value: float) -> str:
 _CONFIDENCE = re.compile(r"\d{1,3}|(?:\d*\.\d+|\d+)(?:[eE][-+]?\d+)?")
 
 
+def shown(text: str, limit: int = 40) -> str:
+    """`text` for a message: a long one cut, with its length (a 4,000-digit number is not shown whole)."""
+    return text if len(text) <= limit else f"{text[:24]}... ({len(text)} characters)"
+
+
 def read_confidence(text: str) -> float:
-    """The inverse of `confidence`; ValueError for anything that is not in [0, 1]."""
+    """The inverse of `confidence`; ValueError for anything that is not in [0, 1].
+
+    Total: a percent of any number of digits and a fraction of any length or exponent give a
+    number or this ValueError (never an OverflowError), in time linear in the text.
+    """
     if not _CONFIDENCE.fullmatch(text):
-        raise ValueError(f"not a confidence: {text!r} (write a percent like 95 or a fraction like .955)")
-    number = int(text) / 100 if text.isdigit() else float(text)
+        raise ValueError(
+            f"not a confidence: {shown(text)!r} (write a percent like 95 or a fraction like .955)"
+        )
+    if text.isdigit():
+        digits = text.lstrip("0") or "0"
+        number = int(digits) / 100 if len(digits) <= 3 else 2.0  # more than 3 digits: past 100
+    else:
+        number = float(text)  # 1e999 is inf, refused below; float() reads long text in linear time
     if not 0.0 <= number <= 1.0:
-        raise ValueError(f"a confidence is between 0 and 1 (0 to 100 as a percent), not {text}")
+        raise ValueError(f"a confidence is between 0 and 1 (0 to 100 as a percent), not {shown(text)}")
     return number
+
+
+def read_index(text: str) -> int:
+    """A concept number as written (`12`); one too long to be any document's is past every concept."""
+    digits = text.lstrip("0") or "0"
+    return int(digits) if len(digits) <= 18 else 10**18
 
 
 # ---- serializer -----------------------------------------------------------------------------
@@ -268,11 +290,12 @@ class CompactError(ZeroError):
 class _Fault(Exception):
     """A problem at a column of the current line (turned into a CompactError with the line)."""
 
-    def __init__(self, column: int, message: str, line: int = 0) -> None:
+    def __init__(self, column: int, message: str, line: int = 0, *, syntax: bool = False) -> None:
         super().__init__(message)
         self.column = column
         self.message = message
         self.line = line
+        self.syntax = syntax
 
 
 @dataclass(slots=True)
@@ -340,13 +363,13 @@ class _Builder:
 
     def header(self, children: list[Any]) -> None:
         version = children[0]
-        major, _, minor = version.value.partition(".")
+        major = version.value.partition(".")[0]
         rest = children[1].value.removesuffix("\r") if len(children) > 1 else ""
         if _state.reader.header is not None:
             return  # a re-parse after a syntax error (see `scan`): the header was read
         _state.reader.header = rest
         if major != VERSION.split(".")[0]:
-            message = f"this reader knows .0c {VERSION}, not {major}.{minor}"
+            message = f"this reader knows .0c {VERSION}, not {shown(version.value)}"
             _state.faults.append(_Fault(version.column, message, version.line))
 
     def time(self, children: list[Any]) -> None:
@@ -444,9 +467,17 @@ def _context(reader: _Reader, children: list[Any], line: int) -> None:
         if deep is not None:
             raise _Fault(token.column + deep, TOO_DEEP.format(limit=MAX_DEPTH))
         try:
-            value = json.loads(token.value)
+            value = strictjson.DECODER.decode(token.value)
         except json.JSONDecodeError as error:
             raise _Fault(token.column + error.pos, f"bad metadata: {error.msg}") from None
+        except strictjson.Refused:
+            problem = strictjson.locate(token.value)
+            if problem is None:  # pragma: no cover - the decoder and the scanner agree
+                raise _Fault(token.column, "bad metadata: a repeated key") from None
+            said, at = problem.message, token.column + problem.offset
+            if problem.first is not None:
+                said += f": first at column {token.column + problem.first}, again at column {at}"
+            raise _Fault(at, f"bad metadata: {said}") from None
         except ValueError as error:  # a number of more than 4300 digits
             raise _Fault(token.column, f"bad metadata: {error}") from None
         if not isinstance(value, dict) or not all(isinstance(v, str) for v in value.values()):
@@ -474,7 +505,7 @@ def _relations(reader: _Reader, children: list[Any], line: int) -> None:
         raise _Fault(1, "a relation comes after the `X:` line of its context")
     if reader.now is None:
         raise _Fault(1, "no time yet: write an `@time` line before the first concept or relation")
-    subject, created, context = int(children[0].value[:-1]), reader.now, len(reader.contexts) - 1
+    subject, created, context = read_index(children[0].value[:-1]), reader.now, len(reader.contexts) - 1
     add = reader.relations.append
     for token in children[1:]:
         skip = 2 if token.type == "NEXT_RELATION" else 0  # `; predicateOBJECT`
@@ -485,7 +516,7 @@ def _relations(reader: _Reader, children: list[Any], line: int) -> None:
         if verb[0] == '"':
             verb = _decode(verb, column)
         value = 1.0 if stated is None else _number(stated, token.column + found.start(3))
-        add((subject, verb, int(obj), value, context, created, (line, column)))
+        add((subject, verb, read_index(obj), value, context, created, (line, column)))
 
 
 def _concept(reader: _Reader, children: list[Any], line: int) -> None:
@@ -540,8 +571,16 @@ def _header_line(lines: list[str]) -> int:
     return 0
 
 
-def scan(text: str) -> tuple[_Reader, list[_Fault]]:
+# Syntax errors a scan reports before it stops: each resumption parses the rest of the text
+# again, so a bound keeps a document of many broken lines linear to read (and the list readable).
+MAX_SYNTAX_FAULTS = 50
+
+
+def scan(text: str, most: int = MAX_SYNTAX_FAULTS) -> tuple[_Reader, list[_Fault]]:
     """Read every line, collecting each line's first problem (the linter reports them all).
+
+    After `most` syntax errors it stops (`parse` asks for one: the first problem
+    is then known, as every line before a syntax error has been read).
 
     A document that lexes is read in one pass of the fast parser. Otherwise
     lark's contextual parser reads it again, for its errors; after a syntax
@@ -571,9 +610,11 @@ def scan(text: str) -> tuple[_Reader, list[_Fault]]:
                 break
             except UnexpectedInput as error:
                 fault = _syntax_fault(error, lines, header)
+                fault.syntax = True
                 faults.append(fault)
                 resume = max(fault.line, header)
-                if not header or resume >= len(lines) or resume <= last:
+                stop = sum(1 for fault in faults if fault.syntax) >= most
+                if stop or not header or resume >= len(lines) or resume <= last:
                     break
                 last = resume
                 blank = "\n" * (resume - header + 1)
@@ -715,7 +756,7 @@ def parse(text: str, name: str = "<0c>") -> Snapshot:
     plain, broken = unseal(text)
     if broken is not None:
         raise CompactError(name, broken.line, 1, broken.message, text)
-    reader, faults = scan(plain)
+    reader, faults = scan(plain, most=1)
     try:
         if faults:
             raise faults[0]
@@ -755,7 +796,8 @@ def _build(reader: _Reader) -> Snapshot:
         for number in (subject, obj):
             if not 1 <= number <= len(concept_hashes):
                 defined = f"the document defines {len(concept_hashes)}"
-                raise _Fault(column, f"there is no concept {number} ({defined})", line)
+                written = str(number) if number < 10**18 else "of more than 18 digits"
+                raise _Fault(column, f"there is no concept {written} ({defined})", line)
         labels = reader.concepts[subject - 1][0], reader.concepts[obj - 1][0]
         context = reader.contexts[context_index][0].hash
         fact = fact_hash(labels[0], verb, labels[1])

@@ -50,7 +50,7 @@ def is_sealed(text: str) -> bool:
     if index is None:
         return False
     match = _HEADER.match(lines[index])
-    return match is not None and match.group(1) == "1" and int(match.group(2)) >= 1
+    return match is not None and match.group(1) == "1" and match.group(2).strip("0") != ""
 
 
 def digest(body: str) -> str:
@@ -110,12 +110,14 @@ def unseal(text: str) -> tuple[str, Broken | None]:
         return "\n".join(lines), Broken(lines_shown, problem)
     original = text.split("\n")
     body = "".join(line.removesuffix("\r") + "\n" for line in original[:last])
-    stated_lines, stated_digest = int(match.group(1)), match.group(2)
+    written, stated_digest = match.group(1).lstrip("0") or "0", match.group(2)
+    stated_lines = int(written) if len(written) <= 18 else -1  # more lines than any text has
     lines[last] = ""
     plain = "\n".join(lines)
     if stated_lines != last or stated_digest != digest(body):
         if stated_lines != last:
-            found = f"it has {last} lines before its end line, which says {stated_lines}"
+            says = str(stated_lines) if stated_lines >= 0 else f"a number of {len(written)} digits"
+            found = f"it has {last} lines before its end line, which says {says}"
         else:
             found = "its checksum does not match its lines"
         return plain, Broken(

@@ -11,6 +11,7 @@ says what was expected. Every failure is a `QueryError` with a caret.
 from __future__ import annotations
 
 import json
+import math
 import threading
 from collections.abc import Callable
 from datetime import date, datetime, timedelta
@@ -194,6 +195,10 @@ def _whole(digits: str) -> int:
     return int(digits) if len(digits) <= 18 else 10**18
 
 
+def _shown(text: str) -> str:
+    return text if len(text) <= 40 else f"{text[:24]}... ({len(text)} characters)"
+
+
 def _span(token: Any) -> Span:
     return Span(token.line, token.column, token.end_line, token.end_column, token.start_pos, token.end_pos)
 
@@ -204,14 +209,19 @@ class _Builder:
     def __init__(self, text: str) -> None:
         self.text = text
         self.fields: dict[str, Any] = {}
+        self.places: dict[str, Span] = {}
 
     def fail(self, message: str, token: Any) -> QueryError:
         return QueryError(message, self.text, _span(token))
 
     def once(self, key: str, value: Any, token: Any) -> None:
+        """A clause that may be given once: a second one is refused, naming both places."""
         if key in self.fields:
-            raise self.fail(f"`{key}` is given twice", token)
+            one, two = self.places[key], _span(token)
+            where = f"at {one.line}:{one.column} and at {two.line}:{two.column}"
+            raise self.fail(f"`{key}` is given twice: {where}", token)
         self.fields[key] = value
+        self.places[key] = _span(token)
 
     def query(self, tree: Any) -> Query:
         kind = "recall" if tree.data == "recall_query" else "match"
@@ -315,7 +325,10 @@ class _Builder:
         allowed = RECALL_FIELDS if kind == "recall" else MATCH_FIELDS
         if name.value not in allowed:
             raise self.fail(f"expected a field ({', '.join(allowed)}), found `{name.value}`", name)
-        self.compares.append(Compare(name.value, op.value, float(number.value), _span(name)))
+        value = float(number.value)
+        if not math.isfinite(value):  # 400 digits: past every float
+            raise self.fail(f"the number {_shown(number.value)} is too large", number)
+        self.compares.append(Compare(name.value, op.value, value, _span(name)))
 
     def cond_predicate_in(self, tree: Any, kind: str) -> None:
         from zerolang.knowledge.normalize import normalize_predicate

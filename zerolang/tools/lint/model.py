@@ -38,6 +38,8 @@ class Fix:
     are not applied in the same round, so they never step on each other. A
     `global_` fix rests on the whole graph (what reaches an output), which any
     other fix may change, so it waits for a round where no other fix applies.
+    `alternatives` are other fixes of the same finding an editor offers beside
+    this one (`--fix` applies this one): keep the first duplicate or the last.
     """
 
     description: str
@@ -45,6 +47,7 @@ class Fix:
     applicability: Applicability = Applicability.SAFE
     touches: tuple[object, ...] = ()
     global_: bool = False
+    alternatives: tuple[Fix, ...] = ()
 
     @property
     def safe(self) -> bool:

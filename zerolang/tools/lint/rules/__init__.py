@@ -8,6 +8,7 @@ from __future__ import annotations
 from zerolang.tools.lint.model import REGISTRY, Rule
 from zerolang.tools.lint.rules import (  # noqa: F401  (imported to register their rules)
     aggregate,
+    duplicate_key,
     merge_map,
     misspelled_key,
     node_level_params,

@@ -7,13 +7,21 @@ from collections.abc import Iterator
 from zerolang.runtime.builtins import OPERATIONS, Operation
 from zerolang.syntax.ast import Array, Entry, Graph, Map, Node, String
 from zerolang.tools.lint.context import Context
-from zerolang.tools.lint.edits import append_input, identifier
+from zerolang.tools.lint.edits import append_input, identifier, rename_key
 from zerolang.tools.lint.model import Applicability, Fix, Violation, rule
 from zerolang.tools.lint.rules.misspelled_key import likely_misspelling
 from zerolang.util import codes
 from zerolang.util.errors import Severity
 
 ORDINALS = ("first", "second", "third", "fourth")
+# Short forms people write for a param, too short for a spelling match (`sep` for `separator`).
+SHORT_FORMS = {
+    "sep": "separator",
+    "delim": "separator",
+    "delimiter": "separator",
+    "idx": "index",
+    "key": "field",
+}
 
 
 @rule(codes.UNREAD_PARAM, Severity.WARNING, Applicability.UNSAFE)
@@ -26,11 +34,13 @@ def unread_param(context: Context) -> Iterator[Violation]:
     so `Equals` over one input with `{ compare: 0 }` compares that input with
     null and is never true, and a verifier built on it can never say "safe".
     The message says what the op reads instead (`zero ops NAME` shows it in
-    full). Where the value is plainly the missing operand (one unread param,
-    and the op takes another input), the fix adds it as a `Constant` node and
-    passes it as the next input; it is unsafe because it changes what the
-    graph computes (to what it was meant to compute). Keys that look like a
-    misspelled param are Z015's.
+    full). When the key is a short form of a param the op reads and the node
+    lacks (`sep` for Concat's `separator`), that param is what was meant: the
+    fix renames the key. Otherwise, where the value is plainly the missing
+    operand (one unread param, and the op takes another input), the fix adds
+    it as a `Constant` node and passes it as the next input. Both are unsafe
+    because they change what the graph computes (to what it was meant to
+    compute), and say how. Keys that look like a misspelled param are Z015's.
     """
     for node in context.nodes:
         op = OPERATIONS.get(node.op or "") if node.type == "Operation" else None
@@ -41,12 +51,40 @@ def unread_param(context: Context) -> Iterator[Violation]:
         missing = tuple(name for name in op.param_names if params.entry(name) is None)
         unread = [entry for entry in unread if likely_misspelling(entry.key, missing) is None]
         for entry in unread:
-            position = _next_operand(node, op) if len(unread) == 1 else None
             message = f"`{op.name}` does not read `params.{entry.key}`: {_reads(op)}"
+            meant = near_miss(entry.key, missing)
+            if meant is not None:
+                message += f"; did you mean `params.{meant}`?"
+                yield Violation(message, entry.key_span, _rename(op, params, entry, meant))
+                continue
+            position = _next_operand(node, op) if len(unread) == 1 else None
             if position is not None:
                 message += f"; pass the value as its {ORDINALS[position]} input"
             fix = _as_input(context, node, params, entry) if position is not None else None
             yield Violation(message, entry.key_span, fix)
+
+
+def near_miss(key: str, missing: tuple[str, ...]) -> str | None:
+    """The missing param `key` is a short form or a prefix of (`sep`, `separ` -> `separator`)."""
+    lowered = key.lower()
+    meant = SHORT_FORMS.get(lowered)
+    if meant in missing:
+        return meant
+    prefixed = [name for name in missing if len(lowered) >= 3 and name.startswith(lowered)]
+    return prefixed[0] if len(prefixed) == 1 else None
+
+
+def _rename(op: Operation, params: Map, entry: Entry, meant: str) -> Fix:
+    old = entry.key
+    description = (
+        f"rename `params.{old}` to `params.{meant}`: `{op.name}` then reads its value "
+        f"(until now it used the default)"
+    )
+
+    def edit(graph: Graph) -> None:
+        rename_key(entry, meant)
+
+    return Fix(description, edit, Applicability.UNSAFE, touches=(params,))
 
 
 def _reads(op: Operation) -> str:
@@ -74,7 +112,10 @@ def _next_operand(node: Node, op: Operation) -> int | None:
 def _as_input(context: Context, node: Node, params: Map, entry: Entry) -> Fix:
     node_id = node.id or "node"
     new_id = _free_id(f"{node_id}_{entry.key}", context)
-    description = f"move `params.{entry.key}` into a Constant node `{new_id}` passed as an input"
+    description = (
+        f"move `params.{entry.key}` into a Constant node `{new_id}` passed as an input: "
+        f"`{node.op}` then reads that value as an operand"
+    )
 
     def edit(graph: Graph) -> None:
         nodes = graph.get("nodes")
