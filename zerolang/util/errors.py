@@ -10,7 +10,9 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from enum import StrEnum
+from threading import Lock
 
+from zerolang.util.limits import MAX_DIAGNOSTICS, more_line
 from zerolang.util.span import Span
 
 
@@ -94,11 +96,14 @@ class ValidationError(ZeroError):
         self.diagnostics = diagnostics
 
     def render(self) -> str:
+        """Each problem with its source line and caret: the first `MAX_DIAGNOSTICS`, then how many more."""
         parts: list[str] = []
-        for diagnostic in self.diagnostics:
+        for diagnostic in self.diagnostics[:MAX_DIAGNOSTICS]:
             parts.append(f"{diagnostic.location()}: {diagnostic.message} [{diagnostic.code}]")
             if self.source is not None and diagnostic.span is not None and diagnostic.span.line:
                 parts.extend(source_excerpt(self.source, diagnostic.span))
+        if len(self.diagnostics) > MAX_DIAGNOSTICS:
+            parts.append(more_line(len(self.diagnostics) - MAX_DIAGNOSTICS))
         return "\n".join(parts)
 
 
@@ -107,8 +112,12 @@ class RunError(ZeroError):
 
 
 def source_excerpt(source: str, span: Span) -> list[str]:
-    """The source line of `span`, numbered, with a caret run under the spanned columns."""
-    lines = source.splitlines()
+    """The source line of `span`, numbered, with a caret run under the spanned columns.
+
+    The source is split into lines once and kept for the next call with the same text, so
+    printing every problem of a file costs one split, not one per problem.
+    """
+    lines = source_lines(source)
     if not 1 <= span.line <= len(lines):
         return []
     text = lines[span.line - 1].replace("\t", " ")
@@ -118,3 +127,19 @@ def source_excerpt(source: str, span: Span) -> list[str]:
     gutter = f"{span.line} | "
     pad = " " * (len(gutter) - 2) + "| "
     return [f"{gutter}{text}", f"{pad}{' ' * (span.column - 1)}{'^' * width}"]
+
+
+_last: tuple[str, list[str]] = ("", [])
+_last_lock = Lock()
+
+
+def source_lines(source: str) -> list[str]:
+    """`source.splitlines()`, remembered for the last source asked about (do not change the list)."""
+    global _last
+    with _last_lock:
+        text, lines = _last
+        if text is source or (len(text) == len(source) and text == source):
+            return lines
+        lines = source.splitlines()
+        _last = (source, lines)
+        return lines
