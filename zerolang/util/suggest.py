@@ -92,9 +92,10 @@ class Suggester:
     __slots__ = ("_aliases", "_exact", "_lowered", "_memo", "_names", "_lowered_index")
 
     def __init__(self, candidates: Iterable[str], aliases: dict[str, str] | None = None) -> None:
-        names = list(dict.fromkeys(candidates))
+        every = list(candidates)
+        names = list(dict.fromkeys(every))
         self._aliases = dict(aliases or {})
-        self._lowered: dict[str, str] = {name.lower(): name for name in names}
+        self._lowered: dict[str, str] = {name.lower(): name for name in every}  # the last one wins
         self._names = _Index(names)
         self._lowered_index: _Index | None = None  # built on the first question that needs it
         self._memo: dict[str, str | None] = {}
