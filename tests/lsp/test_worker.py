@@ -100,7 +100,9 @@ def test_the_worker_finds_what_the_direct_analysis_finds() -> None:
     assert record.event.wait(WAIT)
     assert ticket.result is not None
     direct = analyse(broken, None)
-    assert diagnostics(ticket.result.findings, ticket.result.lines) == diagnostics(direct.findings, direct.lines)
+    assert diagnostics(ticket.result.findings, ticket.result.lines) == diagnostics(
+        direct.findings, direct.lines
+    )
     assert ticket.result.occurrences == direct.occurrences
     work.stop()
 
@@ -110,7 +112,10 @@ def test_more_findings_than_the_cap_end_with_a_note_of_how_many_more() -> None:
 
     count = MAX_DIAGNOSTICS
     nodes = ['{ id: "n0", type: Constant, value: 1 }']
-    nodes += [f'{{ id: "n{i}", type: Operation, op: Addd, inputs: ["n{i - 1}", "gone{i}"] }}' for i in range(1, count)]
+    nodes += [
+        f'{{ id: "n{i}", type: Operation, op: Addd, inputs: ["n{i - 1}", "gone{i}"] }}'
+        for i in range(1, count)
+    ]
     source = 'Graph { name: "g", nodes: [' + ",\n".join(nodes) + f'], outputs: ["n{count - 1}"] }}\n'
     analysis = analyse(source, None)
     found = diagnostics(analysis.findings, analysis.lines)

@@ -221,14 +221,17 @@ def test_a_permission_written_with_threshold_is_told_to_rename_it() -> None:
 
 
 def test_a_file_with_more_problems_than_the_cap_shows_the_first_and_says_how_many_more() -> None:
+    from zerolang.runtime.validator import validate
     from zerolang.syntax.parser import parse
     from zerolang.util.errors import ValidationError
     from zerolang.util.limits import MAX_DIAGNOSTICS
-    from zerolang.runtime.validator import validate
 
     count = MAX_DIAGNOSTICS  # two problems per node after the first: twice the cap, less two
     nodes = ['{ id: "n0", type: Constant, value: 1 }']
-    nodes += [f'{{ id: "n{i}", type: Operation, op: Addd, inputs: ["n{i - 1}", "missing{i}"] }}' for i in range(1, count)]
+    nodes += [
+        f'{{ id: "n{i}", type: Operation, op: Addd, inputs: ["n{i - 1}", "missing{i}"] }}'
+        for i in range(1, count)
+    ]
     source = 'Graph { name: "g", nodes: [' + ",\n".join(nodes) + f'], outputs: ["n{count - 1}"] }}\n'
     problems = validate(parse(source, "g.0"), "g.0")
     assert len(problems) == 2 * (count - 1)
@@ -242,8 +245,8 @@ def test_a_file_with_more_problems_than_the_cap_shows_the_first_and_says_how_man
 
 
 def test_an_unknown_input_among_many_ids_still_gets_its_hint() -> None:
-    from zerolang.syntax.parser import parse
     from zerolang.runtime.validator import validate
+    from zerolang.syntax.parser import parse
 
     nodes = [f'{{ id: "step_{i}", type: Constant, value: {i} }}' for i in range(6000)]
     nodes.append('{ id: "message", type: Constant, value: "hi" }')

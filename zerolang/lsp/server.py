@@ -1,9 +1,9 @@
 """`zero lsp`: the pygls language server for `.0` graphs and `.0c` memory documents.
 
 Each handler is a few lines: it finds the document's analysis (parsed and
-checked once per version, on a worker thread: `zerolang.lsp.worker`) and hands it to the feature module that knows the
-answer (`diagnostics`, `actions`, `hover`, `navigation`, `completion`,
-`symbols`, `compact`). Positions are converted in the encoding the client chose.
+checked once per version, on a worker thread: `zerolang.lsp.worker`) and
+hands it to the feature module that knows the answer (`diagnostics`,
+`actions`, `hover`, `navigation`, `completion`, `symbols`, `compact`). Positions are converted in the encoding the client chose.
 """
 
 from __future__ import annotations
@@ -54,7 +54,7 @@ class ZeroLanguageServer(LanguageServer):
         return self.workspace.get_text_document(uri)
 
     def analysis(self, document: TextDocument) -> Analysis:
-        """The analysis of the document's current text: cached, the worker's when it is at it, else made now."""
+        """The analysis of the current text: cached, the worker's when it is at it, else made now."""
         cached = self.analyses.get(document.uri)
         source = document.source
         if cached is not None and cached[0] == document.version and cached[1] == source:

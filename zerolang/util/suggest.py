@@ -89,7 +89,7 @@ class _Index:
 class Suggester:
     """`suggest` over one set of candidates, indexed once: ask it as often as there are problems."""
 
-    __slots__ = ("_aliases", "_exact", "_lowered", "_memo", "_names", "_lowered_index")
+    __slots__ = ("_aliases", "_exact", "_lowered", "_lowered_index", "_memo", "_names")
 
     def __init__(self, candidates: Iterable[str], aliases: dict[str, str] | None = None) -> None:
         every = list(candidates)
