@@ -3,7 +3,8 @@
 Each handler is a few lines: it finds the document's analysis (parsed and
 checked once per version, on a worker thread: `zerolang.lsp.worker`) and
 hands it to the feature module that knows the answer (`diagnostics`,
-`actions`, `hover`, `navigation`, `completion`, `symbols`, `compact`). Positions are converted in the encoding the client chose.
+`actions`, `hover`, `navigation`, `completion`, `symbols`, `compact`).
+Positions are converted in the encoding the client chose.
 """
 
 from __future__ import annotations
