@@ -218,3 +218,39 @@ def test_a_permission_written_with_threshold_is_told_to_rename_it() -> None:
     assert problem.message == (
         "node `p` is a `Permission` but has no `min_confidence` field (it has `threshold`: rename it to `min_confidence`)"
     )
+
+
+def test_a_file_with_more_problems_than_the_cap_shows_the_first_and_says_how_many_more() -> None:
+    from zerolang.runtime.validator import validate
+    from zerolang.syntax.parser import parse
+    from zerolang.util.errors import ValidationError
+    from zerolang.util.limits import MAX_DIAGNOSTICS
+
+    count = MAX_DIAGNOSTICS  # two problems per node after the first: twice the cap, less two
+    nodes = ['{ id: "n0", type: Constant, value: 1 }']
+    nodes += [
+        f'{{ id: "n{i}", type: Operation, op: Addd, inputs: ["n{i - 1}", "missing{i}"] }}'
+        for i in range(1, count)
+    ]
+    source = 'Graph { name: "g", nodes: [' + ",\n".join(nodes) + f'], outputs: ["n{count - 1}"] }}\n'
+    problems = validate(parse(source, "g.0"), "g.0")
+    assert len(problems) == 2 * (count - 1)
+    assert [p.span.start for p in problems] == sorted(p.span.start for p in problems)  # type: ignore[union-attr]
+    assert all("did you mean `Add`?" in p.message for p in problems if p.code == "Z003")
+    text = ValidationError(problems, source=source).render()
+    assert text.count("[Z00") == MAX_DIAGNOSTICS
+    assert text.splitlines()[-1] == (
+        f"... and {len(problems) - MAX_DIAGNOSTICS} more problems (only the first {MAX_DIAGNOSTICS} of a file are shown)"
+    )
+
+
+def test_an_unknown_input_among_many_ids_still_gets_its_hint() -> None:
+    from zerolang.runtime.validator import validate
+    from zerolang.syntax.parser import parse
+
+    nodes = [f'{{ id: "step_{i}", type: Constant, value: {i} }}' for i in range(6000)]
+    nodes.append('{ id: "message", type: Constant, value: "hi" }')
+    nodes.append('{ id: "out", type: Operation, op: Identity, inputs: ["mesage"] }')
+    source = 'Graph { name: "g", nodes: [' + ",\n".join(nodes) + '], outputs: ["out"] }\n'
+    (problem,) = validate(parse(source, "g.0"), "g.0")
+    assert problem.message.endswith("did you mean `message`?")

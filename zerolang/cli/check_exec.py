@@ -54,6 +54,7 @@ def _check_one(file: str) -> dict[str, Any]:
     from zerolang.runtime.validator import validate
     from zerolang.syntax.parser import parse, read_source
     from zerolang.util.errors import ValidationError, ZeroError
+    from zerolang.util.limits import MAX_DIAGNOSTICS
 
     name = NAME if file == STDIN else file
     try:
@@ -66,8 +67,12 @@ def _check_one(file: str) -> dict[str, Any]:
         if problems:
             raise ValidationError(problems, source=source)
     except ValidationError as error:
-        found = [_problem(d.code, d.message, d.span, d.severity.value) for d in error.diagnostics]
-        return {"path": name, "ok": False, "summary": None, "problems": found, "error": error}
+        shown = error.diagnostics[:MAX_DIAGNOSTICS]
+        found = [_problem(d.code, d.message, d.span, str(d.severity)) for d in shown]
+        report = {"path": name, "ok": False, "summary": None, "problems": found, "error": error}
+        if len(error.diagnostics) > len(shown):
+            report["more_problems"] = len(error.diagnostics) - len(shown)
+        return report
     except ZeroError as error:
         problem = _problem(None, error.message.removeprefix(f"{name}: "), error.span, "error")
         return {"path": name, "ok": False, "summary": None, "problems": [problem], "error": error}

@@ -8,6 +8,8 @@ rename replaces just the name and keeps `intent.kind` pointing at the new id.
 
 from __future__ import annotations
 
+from bisect import bisect_left
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from enum import StrEnum
 
@@ -15,6 +17,14 @@ from zerolang.lsp import adapter
 from zerolang.lsp.positions import LineIndex
 from zerolang.syntax.ast import Array, Entry, Graph, Map, Node, String, Value
 from zerolang.syntax.dependencies import reference_target
+
+
+class Cancelled(Exception):
+    """An analysis stopped at a checkpoint because a newer text of its document arrived."""
+
+
+def _go_on() -> None:
+    """The checkpoint of an analysis nothing can cancel."""
 
 
 class Role(StrEnum):
@@ -56,7 +66,8 @@ class Analysis:
 
     def at(self, offset: int) -> Occurrence | None:
         """The id occurrence under `offset` (its end counts, for a cursor just after the name)."""
-        for occurrence in self.occurrences:
+        index = bisect_left(self.occurrences, offset, key=lambda occurrence: occurrence.end)
+        for occurrence in self.occurrences[index : index + 2]:
             if occurrence.start <= offset <= occurrence.end:
                 return occurrence
         return None
@@ -65,14 +76,22 @@ class Analysis:
         return [occurrence for occurrence in self.occurrences if occurrence.name == name]
 
 
-def analyse(source: str, path: str | None, encoding: str = "utf-16") -> Analysis:
-    """Parse, check and index `source`; text that does not parse has one finding and no graph."""
+def analyse(
+    source: str, path: str | None, encoding: str = "utf-16", checkpoint: Callable[[], None] = _go_on
+) -> Analysis:
+    """Parse, check and index `source`; text that does not parse has one finding and no graph.
+
+    `checkpoint` is called between the steps; it raises `Cancelled` to stop a stale analysis.
+    """
+    checkpoint()
     lines = LineIndex(source, encoding)
     try:
         graph = adapter.parse(source, path)
     except adapter.ZeroError as error:
         return Analysis(source, path, lines, None, [adapter.syntax_finding(error, path)])
+    checkpoint()
     findings = adapter.lint_graph(graph, source, path)
+    checkpoint()
     return Analysis(source, path, lines, graph, findings, list(occurrences(graph, source)))
 
 

@@ -7,6 +7,7 @@ character, tracking strings, comments and brackets, instead of the parser.
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass, field
 
 
@@ -58,61 +59,66 @@ def _word_char(char: str) -> bool:
     return char.isalnum() or char in "_-."
 
 
+# One token of the text: a comment, a string (to its quote or the line's end), a word, or one character.
+_TOKEN = re.compile(r'#[^\n]*|"(?:[^"\\\n]|\\.|\\\Z)*["\n]?|[\w.\-]+|\s+|.', re.DOTALL)
+
+
 def cursor_at(text: str, offset: int) -> Cursor:
+    """What the cursor at `offset` is in: read token by token up to it, then only until its node closes."""
     stack: list[Frame] = []
     snapshot: Cursor | None = None
+    stop_depth = -1  # once the snapshot is taken: stop when the stack is this shallow again
     last_word: str | None = None
     pending: str | None = None
-    index = 0
     length = len(text)
-    while index <= length:
-        if index == offset and snapshot is None:
-            start = index
-            while start > 0 and _word_char(text[start - 1]):
-                start -= 1
-            snapshot = Cursor(list(stack), pending, text[start:index], start, False)
-        if index == length:
-            break
+    for match in _TOKEN.finditer(text):
+        index, end = match.span()
         char = text[index]
+        if snapshot is None and index == offset:
+            snapshot = _at(text, offset, stack, pending)
         if char == "#":
-            newline = text.find("\n", index)
-            newline = length if newline < 0 else newline
-            if snapshot is None and index < offset <= newline:
+            if snapshot is None and index < offset <= end:
                 snapshot = Cursor([], None, "", offset, False)  # in a comment: nothing to complete
-            index = newline
-            continue
-        if char == '"':
-            close = index + 1
-            while close < length and text[close] not in '"\n':
-                close += 2 if text[close] == "\\" else 1
+        elif char == '"':
+            close = end - 1 if end - index > 1 and text[end - 1] in '"\n' else end
             if snapshot is None and index < offset <= close:
                 snapshot = Cursor(list(stack), pending, text[index + 1 : offset], index + 1, True)
             last_word = text[index + 1 : min(close, length)]
-            index = close + 1
-            continue
-        if _word_char(char):
-            end = index
-            while end < length and _word_char(text[end]):
-                end += 1
+        elif _word_char(char):
             if snapshot is None and index < offset < end:
                 snapshot = Cursor(list(stack), pending, text[index:offset], index, False)
             last_word = text[index:end]
-            index = end
-            continue
-        if char == ":":
-            pending = last_word
-            if stack and pending is not None:
-                stack[-1].keys.append(pending)
-        elif char in "{[":
-            stack.append(Frame(char, pending, index))
-            pending = None
-        elif char in "}]":
-            if stack:
-                stack.pop().end = index + 1
-            pending = None
-        elif char == ",":
-            pending = None
-        if not char.isspace() and char != ":":
-            last_word = None
-        index += 1
+        elif char.isspace():
+            if snapshot is None and index < offset < end:
+                snapshot = _at(text, offset, stack, pending)
+        else:
+            if char == ":":
+                pending = last_word
+                if stack and pending is not None:
+                    stack[-1].keys.append(pending)
+            elif char in "{[":
+                stack.append(Frame(char, pending, index))
+                pending = None
+            elif char in "}]":
+                if stack:
+                    stack.pop().end = index + 1
+                pending = None
+            elif char == ",":
+                pending = None
+            if char != ":":
+                last_word = None
+        if snapshot is not None:
+            if stop_depth < 0:
+                stop_depth = min(len(snapshot.frames), 3)
+            if len(stack) < stop_depth:
+                break  # the frames a completion reads (up to the node's) are closed
+    if snapshot is None and offset == length:
+        snapshot = _at(text, offset, stack, pending)
     return snapshot if snapshot is not None else Cursor([], None, "", offset, False)
+
+
+def _at(text: str, offset: int, stack: list[Frame], pending: str | None) -> Cursor:
+    start = offset
+    while start > 0 and _word_char(text[start - 1]):
+        start -= 1
+    return Cursor(list(stack), pending, text[start:offset], start, False)

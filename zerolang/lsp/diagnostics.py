@@ -7,6 +7,7 @@ from lsprotocol import types
 from zerolang.lsp import adapter
 from zerolang.lsp.positions import LineIndex
 from zerolang.util.escapes import escaped
+from zerolang.util.limits import MAX_DIAGNOSTICS, more_line
 
 SOURCE = "zero"
 # Findings that mean "this text does nothing": editors fade it rather than underline it.
@@ -34,4 +35,15 @@ def to_diagnostic(finding: adapter.Finding, lines: LineIndex) -> types.Diagnosti
 
 
 def diagnostics(findings: list[adapter.Finding], lines: LineIndex) -> list[types.Diagnostic]:
-    return [to_diagnostic(finding, lines) for finding in findings]
+    """The first `MAX_DIAGNOSTICS` findings, then one note at the top saying how many more there are."""
+    found = [to_diagnostic(finding, lines) for finding in findings[:MAX_DIAGNOSTICS]]
+    if len(findings) > MAX_DIAGNOSTICS:
+        found.append(
+            types.Diagnostic(
+                range=lines.range(0, 0),
+                message=more_line(len(findings) - MAX_DIAGNOSTICS),
+                severity=types.DiagnosticSeverity.Information,
+                source=SOURCE,
+            )
+        )
+    return found

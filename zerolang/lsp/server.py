@@ -1,9 +1,10 @@
 """`zero lsp`: the pygls language server for `.0` graphs and `.0c` memory documents.
 
 Each handler is a few lines: it finds the document's analysis (parsed and
-checked once per version) and hands it to the feature module that knows the
-answer (`diagnostics`, `actions`, `hover`, `navigation`, `completion`,
-`symbols`, `compact`). Positions are converted in the encoding the client chose.
+checked once per version, on a worker thread: `zerolang.lsp.worker`) and
+hands it to the feature module that knows the answer (`diagnostics`,
+`actions`, `hover`, `navigation`, `completion`, `symbols`, `compact`).
+Positions are converted in the encoding the client chose.
 """
 
 from __future__ import annotations
@@ -25,6 +26,7 @@ from zerolang.lsp import hover as hover_feature
 from zerolang.lsp.analysis import Analysis, analyse
 from zerolang.lsp.diagnostics import diagnostics
 from zerolang.lsp.positions import LineIndex
+from zerolang.lsp.worker import Ticket, Worker
 from zerolang.util.escapes import escaped
 
 logger = logging.getLogger(__name__)
@@ -70,6 +72,9 @@ class ZeroLanguageServer(LanguageServer):
         )
         self.analyses: dict[str, tuple[int | None, str, Analysis]] = {}
         self.debounce = DEBOUNCE
+        self.worker = Worker(self._delivered)
+        self._loop: asyncio.AbstractEventLoop | None = None
+        self._lines: dict[str, tuple[int | None, str, LineIndex]] = {}
 
     @property
     def encoding(self) -> str:
@@ -79,28 +84,116 @@ class ZeroLanguageServer(LanguageServer):
         return self.workspace.get_text_document(uri)
 
     def analysis(self, document: TextDocument) -> Analysis:
+        """The analysis of the current text: cached, the worker's when it is at it, else made now."""
         cached = self.analyses.get(document.uri)
         source = document.source
         if cached is not None and cached[0] == document.version and cached[1] == source:
             return cached[2]
-        result = analyse(source, document.path, self.encoding)
+        ticket = self.worker.pending(document.uri, document.version)
+        result = None
+        if ticket is not None and ticket.source == source:
+            ticket.done.wait()
+            result = ticket.result
+        if result is None:
+            result = analyse(source, document.path, self.encoding)
         self.analyses[document.uri] = (document.version, source, result)
         return result
 
+    def latest(self, document: TextDocument, offset: int) -> tuple[Analysis, int, int] | None:
+        """An analysis that can answer at `offset` now, without waiting for the one under way.
+
+        The current text's when it is done; else the last one made, when `offset` lies outside
+        the text changed since (before the first changed character, or after the last: then
+        shifted). Returns (analysis, offset in its text, shift to add to its offsets), or None.
+        """
+        cached = self.analyses.get(document.uri)
+        if cached is None:
+            return None
+        old, new = cached[1], document.source
+        if cached[0] == document.version and old == new:
+            return cached[2], offset, 0
+        head = common_prefix(old, new)
+        if offset < head:
+            return cached[2], offset, 0
+        tail = common_suffix(old, new, limit=min(len(old), len(new)) - head)
+        if offset >= len(new) - tail:
+            shift = len(new) - len(old)
+            return cached[2], offset - shift, shift
+        return None
+
+    def lines(self, document: TextDocument) -> LineIndex:
+        """The document's line index, made once per version."""
+        cached = self._lines.get(document.uri)
+        if cached is not None and cached[0] == document.version and cached[1] is document.source:
+            return cached[2]
+        index = LineIndex(document.source, self.encoding)
+        self._lines[document.uri] = (document.version, document.source, index)
+        return index
+
     def offset(self, document: TextDocument, position: types.Position) -> int:
-        return LineIndex(document.source, self.encoding).offset(position)
+        return self.lines(document).offset(position)
 
     def publish(self, uri: str) -> None:
+        """Check the document and publish its diagnostics: `.0` documents on the worker thread."""
         document = self.document(uri)
         if is_compact(document):
             findings = adapter.compact_findings(document.source, document.path)
             found = diagnostics(findings, LineIndex(document.source, self.encoding))
-        else:
-            analysis = self.analysis(document)
-            found = diagnostics(analysis.findings, analysis.lines)
+            self.text_document_publish_diagnostics(
+                types.PublishDiagnosticsParams(uri=uri, diagnostics=found, version=document.version)
+            )
+            return
+        try:
+            self._loop = asyncio.get_running_loop()
+        except RuntimeError:  # called outside the event loop (a test's direct call): check here
+            self._publish(uri, document.version, self.analysis(document))
+            return
+        self.worker.submit(Ticket(uri, document.version, document.source, document.path, self.encoding))
+
+    def _delivered(self, ticket: Ticket) -> None:
+        """On the worker thread: a finished analysis goes to the event loop to be kept and published."""
+        loop = self._loop
+        if loop is not None and not loop.is_closed():
+            loop.call_soon_threadsafe(self._finished, ticket)
+
+    def _finished(self, ticket: Ticket) -> None:
+        document = self.workspace.text_documents.get(ticket.uri)
+        if ticket.result is None or document is None or document.version != ticket.version:
+            return  # closed or changed meanwhile: a newer analysis is due, or none is wanted
+        if document.source != ticket.source:
+            return
+        self.analyses[ticket.uri] = (ticket.version, ticket.source, ticket.result)
+        self._publish(ticket.uri, ticket.version, ticket.result)
+
+    def _publish(self, uri: str, version: int | None, analysis: Analysis) -> None:
+        found = diagnostics(analysis.findings, analysis.lines)
         self.text_document_publish_diagnostics(
-            types.PublishDiagnosticsParams(uri=uri, diagnostics=found, version=document.version)
+            types.PublishDiagnosticsParams(uri=uri, diagnostics=found, version=version)
         )
+
+
+def common_prefix(old: str, new: str) -> int:
+    """How many leading characters two texts share (bisection over C-level slice comparisons)."""
+    low, high = 0, min(len(old), len(new))
+    while low < high:
+        middle = (low + high + 1) // 2
+        if old[low:middle] == new[low:middle]:
+            low = middle
+        else:
+            high = middle - 1
+    return low
+
+
+def common_suffix(old: str, new: str, limit: int) -> int:
+    """How many trailing characters two texts share, at most `limit`."""
+    low, high = 0, limit
+    while low < high:
+        middle = (low + high + 1) // 2
+        if old[len(old) - middle : len(old) - low] == new[len(new) - middle : len(new) - low]:
+            low = middle
+        else:
+            high = middle - 1
+    return low
 
 
 def is_compact(document: TextDocument) -> bool:
@@ -134,6 +227,7 @@ def _register(server: ZeroLanguageServer) -> None:
 
     @server.feature(types.TEXT_DOCUMENT_DID_CLOSE)
     def did_close(ls: ZeroLanguageServer, params: types.DidCloseTextDocumentParams) -> None:
+        ls.worker.cancel(params.text_document.uri)
         ls.analyses.pop(params.text_document.uri, None)
         ls.text_document_publish_diagnostics(
             types.PublishDiagnosticsParams(uri=params.text_document.uri, diagnostics=[])
@@ -175,7 +269,16 @@ def _register(server: ZeroLanguageServer) -> None:
         offset = ls.offset(document, params.position)
         if is_compact(document):
             return compact_features.hover(document.source, offset, ls.encoding)
-        return hover_feature.hover(ls.analysis(document), offset)
+        found = ls.latest(document, offset)
+        if found is None:
+            return hover_feature.hover(ls.analysis(document), offset)
+        analysis, there, shift = found
+        answer = hover_feature.hover(analysis, there)
+        if answer is not None and answer.range is not None and (shift or analysis.source != document.source):
+            start = analysis.lines.offset(answer.range.start) + shift
+            end = analysis.lines.offset(answer.range.end) + shift
+            answer.range = ls.lines(document).range(start, end)
+        return answer
 
     @server.feature(types.TEXT_DOCUMENT_DEFINITION)
     def definition(ls: ZeroLanguageServer, params: types.DefinitionParams) -> types.Location | None:

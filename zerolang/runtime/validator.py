@@ -9,6 +9,8 @@ from __future__ import annotations
 
 import heapq
 from collections.abc import Iterator
+from dataclasses import dataclass, field
+from functools import cache
 
 from zerolang.runtime.catalog import NODE_TYPES, OP_ALIASES, OPS, TYPE_ALIASES
 from zerolang.syntax.ast import Array, Entry, Float, Graph, Int, Map, Node, Null, Span, String, Value, walk
@@ -16,7 +18,8 @@ from zerolang.syntax.dependencies import Fields, dependencies, input_references,
 from zerolang.util import codes
 from zerolang.util.errors import Diagnostic, ValidationError
 from zerolang.util.gcpause import paused_gc
-from zerolang.util.suggest import suggest
+from zerolang.util.limits import MAX_DIAGNOSTICS
+from zerolang.util.suggest import Suggester
 
 # The codes of `zerolang.util.codes` the validator reports, as the strings diagnostics carry.
 AGGREGATE = codes.AGGREGATE.code
@@ -40,13 +43,51 @@ MEANT_FOR: dict[str, tuple[str, ...]] = {
 
 
 def validate(graph: Graph, path: str | None = None) -> list[Diagnostic]:
-    """Every problem that would stop `graph` from running, in source order."""
+    """Every problem that would stop `graph` from running, in source order.
+
+    An unknown node name's "did you mean" is worked out for the first `MAX_DIAGNOSTICS`
+    problems only, the ones a file shows (`zerolang.util.limits`).
+    """
+    hints = _Hints()
     with paused_gc():
-        problems = list(_check(graph))
+        problems = list(_check(graph, hints))
     for problem in problems:
         problem.path = path
     problems.sort(key=lambda problem: (problem.span or Span(0, 0, 0, 0)).start)
+    hints.fill(problems[:MAX_DIAGNOSTICS])
     return problems
+
+
+@dataclass(slots=True)
+class _Hints:
+    """The node ids, and the problems naming an unknown one: their "did you mean", filled on demand."""
+
+    ids: dict[str, Node] = field(default_factory=dict)
+    wanted: dict[int, str] = field(default_factory=dict)  # id(diagnostic) -> the name it looked for
+
+    def ask(self, diagnostic: Diagnostic, name: str) -> Diagnostic:
+        self.wanted[id(diagnostic)] = name
+        return diagnostic
+
+    def fill(self, shown: list[Diagnostic]) -> None:
+        asked = [(problem, self.wanted[id(problem)]) for problem in shown if id(problem) in self.wanted]
+        if not asked:
+            return
+        meant = Suggester(self.ids)
+        for problem, name in asked:
+            hint = meant(name)
+            if hint:
+                problem.message += f": did you mean `{hint}`?"
+
+
+@cache
+def _op_names() -> Suggester:
+    return Suggester(OPS, OP_ALIASES)
+
+
+@cache
+def _type_names() -> Suggester:
+    return Suggester(NODE_TYPES, TYPE_ALIASES)
 
 
 def validate_or_raise(graph: Graph, path: str | None = None, source: str | None = None) -> None:
@@ -55,7 +96,7 @@ def validate_or_raise(graph: Graph, path: str | None = None, source: str | None 
         raise ValidationError(problems, source=source)
 
 
-def _check(graph: Graph) -> Iterator[Diagnostic]:
+def _check(graph: Graph, hints: _Hints) -> Iterator[Diagnostic]:
     yield from duplicate_keys(graph)
     yield from _graph_fields(graph)
     nodes_value = graph.get("nodes")
@@ -67,7 +108,7 @@ def _check(graph: Graph) -> Iterator[Diagnostic]:
             nodes.append(item)
         else:
             yield Diagnostic(WRONG_KIND, "a node must be a map `{ id: ..., type: ... }`", item.span)
-    ids: dict[str, Node] = {}
+    ids = hints.ids
     fields_by_id: dict[str, Fields] = {}
     for node in nodes:
         entries = {entry.key: entry for entry in node.entries}
@@ -84,8 +125,8 @@ def _check(graph: Graph) -> Iterator[Diagnostic]:
             ids[node_id] = node
             fields_by_id[node_id] = {key: entry.value for key, entry in entries.items()}
     for node_id, fields in fields_by_id.items():
-        yield from _inputs(node_id, fields, ids)
-    yield from _outputs(graph, ids)
+        yield from _inputs(node_id, fields, hints)
+    yield from _outputs(graph, hints)
     yield from _cycles(fields_by_id, ids)
 
 
@@ -194,7 +235,7 @@ def _unknown_type(type_name: str, span: Span) -> Diagnostic:
             span,
         )
     known = ", ".join(NODE_TYPES)
-    hint = suggest(type_name, list(NODE_TYPES), TYPE_ALIASES)
+    hint = _type_names()(type_name)
     message = f"unknown node type `{type_name}`"
     message += f": did you mean `{hint}`?" if hint else f" (the node types are {known})"
     return Diagnostic(UNKNOWN_TYPE, message, span)
@@ -230,7 +271,7 @@ def _type_fields(type_name: str, fields: dict[str, Entry]) -> Iterator[Diagnosti
         if op is not None and not isinstance(op, String):
             yield Diagnostic(WRONG_KIND, f"`op` must be the name of a builtin, not {_kind(op)}", op.span)
         elif isinstance(op, String) and op.value not in OPS:
-            hint = suggest(op.value, OPS, OP_ALIASES)
+            hint = _op_names()(op.value)
             message = f"unknown op `{op.value}`"
             message += f": did you mean `{hint}`?" if hint else f" (`zero ops` lists the {len(OPS)} builtins)"
             yield Diagnostic(UNKNOWN_OP, message, op.span)
@@ -289,29 +330,23 @@ def _route(conditions: Value | None) -> Iterator[Diagnostic]:
             yield Diagnostic(WRONG_KIND, message, match_value.span)
 
 
-def _inputs(node_id: str, fields: Fields, ids: dict[str, Node]) -> Iterator[Diagnostic]:
+def _inputs(node_id: str, fields: Fields, hints: _Hints) -> Iterator[Diagnostic]:
     for reference in input_references(fields):
         target = reference_target(reference.value)
-        if target in ids:
+        if target in hints.ids:
             continue
-        hint = suggest(target, list(ids)) if len(ids) < 5000 else None
         message = f"node `{node_id}` reads input `{reference.value}`, but no node is named `{target}`"
-        if hint:
-            message += f": did you mean `{hint}`?"
-        yield Diagnostic(UNKNOWN_INPUT, message, reference.span)
+        yield hints.ask(Diagnostic(UNKNOWN_INPUT, message, reference.span), target)
 
 
-def _outputs(graph: Graph, ids: dict[str, Node]) -> Iterator[Diagnostic]:
+def _outputs(graph: Graph, hints: _Hints) -> Iterator[Diagnostic]:
     outputs = graph.get("outputs")
     if not isinstance(outputs, Array):
         return
     for item in outputs.items:
-        if isinstance(item, String) and reference_target(item.value) not in ids:
-            hint = suggest(reference_target(item.value), list(ids)) if len(ids) < 5000 else None
+        if isinstance(item, String) and reference_target(item.value) not in hints.ids:
             message = f"output `{item.value}` names no node"
-            if hint:
-                message += f": did you mean `{hint}`?"
-            yield Diagnostic(UNKNOWN_OUTPUT, message, item.span)
+            yield hints.ask(Diagnostic(UNKNOWN_OUTPUT, message, item.span), reference_target(item.value))
 
 
 def _cycles(fields_by_id: dict[str, Fields], ids: dict[str, Node]) -> Iterator[Diagnostic]:

@@ -10,8 +10,10 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from enum import StrEnum
+from threading import Lock
 
 from zerolang.util.escapes import escaped
+from zerolang.util.limits import MAX_DIAGNOSTICS, more_line
 from zerolang.util.span import Span
 
 
@@ -99,13 +101,16 @@ class ValidationError(ZeroError):
         self.diagnostics = diagnostics
 
     def render(self) -> str:
+        """Each problem with its source line and caret: the first `MAX_DIAGNOSTICS`, then how many more."""
         parts: list[str] = []
-        for diagnostic in self.diagnostics:
+        for diagnostic in self.diagnostics[:MAX_DIAGNOSTICS]:
             parts.append(
                 escaped(f"{diagnostic.location()}: {diagnostic.message} [{diagnostic.code}]", exact=False)
             )
             if self.source is not None and diagnostic.span is not None and diagnostic.span.line:
                 parts.extend(source_excerpt(self.source, diagnostic.span))
+        if len(self.diagnostics) > MAX_DIAGNOSTICS:
+            parts.append(more_line(len(self.diagnostics) - MAX_DIAGNOSTICS))
         return "\n".join(parts)
 
 
@@ -117,9 +122,11 @@ def source_excerpt(source: str, span: Span) -> list[str]:
     """The source line of `span`, numbered, with a caret run under the spanned columns.
 
     The line is shown `escaped` (a control character in it prints as `\\x1b`, a backslash as
-    written), the caret moved to stay under the same characters.
+    written), the caret moved to stay under the same characters. The source is split into lines
+    once and kept for the next call with the same text, so printing every problem of a file costs
+    one split, not one per problem.
     """
-    lines = source.splitlines()
+    lines = source_lines(source)
     if not 1 <= span.line <= len(lines):
         return []
     text = lines[span.line - 1].replace("\t", " ")
@@ -135,3 +142,19 @@ def source_excerpt(source: str, span: Span) -> list[str]:
     gutter = f"{span.line} | "
     pad = " " * (len(gutter) - 2) + "| "
     return [f"{gutter}{shown}", f"{pad}{' ' * before}{'^' * under}"]
+
+
+_last: tuple[str, list[str]] = ("", [])
+_last_lock = Lock()
+
+
+def source_lines(source: str) -> list[str]:
+    """`source.splitlines()`, remembered for the last source asked about (do not change the list)."""
+    global _last
+    with _last_lock:
+        text, lines = _last
+        if text is source or (len(text) == len(source) and text == source):
+            return lines
+        lines = source.splitlines()
+        _last = (source, lines)
+        return lines

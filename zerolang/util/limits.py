@@ -15,6 +15,10 @@
   holds the same sublist twice counts it twice: the execution hash, the JSON
   output and every copy a consumer makes pay for it twice too.
 
+- **Diagnostics**: a file reports at most `MAX_DIAGNOSTICS` (1,000) problems, in
+  source order, then one line saying how many more there are (`more_line`): the
+  CLI, the language server and `zero check --json` all cut at this one number.
+
 Sizes are measured once per node with a memo by identity, so a value built from
 earlier values costs only its own new part: the check is linear in the run.
 """
@@ -33,6 +37,7 @@ MAX_DEPTH = 100
 DEFAULT_MAX_STEPS = 10_000
 DEFAULT_MAX_VALUE_BYTES = 64 * 1024 * 1024
 DEFAULT_MAX_RUN_BYTES = 512 * 1024 * 1024
+MAX_DIAGNOSTICS = 1000
 
 TOO_DEEP = (
     "nesting deeper than {limit} levels (lists, maps and structs inside each other); "
@@ -75,6 +80,15 @@ def span_at(text: str, offset: int) -> Span:
     line = text.count("\n", 0, offset) + 1
     column = offset - (text.rfind("\n", 0, offset) + 1) + 1
     return Span(line, column, line, column + 1, offset, offset + 1)
+
+
+# ---- diagnostics per file ---------------------------------------------------------------------
+
+
+def more_line(hidden: int) -> str:
+    """The line after a file's first `MAX_DIAGNOSTICS` problems: how many were left out."""
+    noun = "problem" if hidden == 1 else "problems"
+    return f"... and {hidden} more {noun} (only the first {MAX_DIAGNOSTICS} of a file are shown)"
 
 
 # ---- values a run makes -----------------------------------------------------------------------
