@@ -224,7 +224,12 @@ def dot_string(text: str) -> str:
 
     A control character or bidi override is drawn as its escape (`\\x1b`), as in `mermaid_text`.
     """
-    escaped = escaped_lines(text.replace("\r", ""), exact=False).replace("\\", "\\\\").replace('"', '\\"').replace("\r", "")
+    escaped = (
+        escaped_lines(text.replace("\r", ""), exact=False)
+        .replace("\\", "\\\\")
+        .replace('"', '\\"')
+        .replace("\r", "")
+    )
     return '"' + escaped.replace("\n", "\\n") + '"'
 
 

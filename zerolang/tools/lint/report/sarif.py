@@ -14,8 +14,8 @@ from zerolang import __version__
 from zerolang.tools.lint.model import Finding, Rule
 from zerolang.tools.lint.rules import RULES
 from zerolang.tools.lint.runner import FileResult
-from zerolang.util.escapes import json_text
 from zerolang.util.errors import Severity
+from zerolang.util.escapes import json_text
 
 SCHEMA = "https://json.schemastore.org/sarif-2.1.0.json"
 SYNTAX_ERROR = "syntax-error"
