@@ -117,5 +117,7 @@ def session_topic(payload: Payload) -> str:
 
 def context_output(event: str, text: str) -> str:
     """The JSON Claude Code reads from a hook to add `text` to the model's context."""
+    from zerolang.util.escapes import json_text
+
     document = {"hookSpecificOutput": {"hookEventName": event, "additionalContext": text}}
-    return json.dumps(document, ensure_ascii=False) + "\n"
+    return json_text(document, indent=None) + "\n"

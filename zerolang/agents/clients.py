@@ -14,7 +14,6 @@ the environment the server reads (`ZERO_MEMORY_DB`, `ZERO_MEMORY_SPACE`, `ZERO_E
 
 from __future__ import annotations
 
-import json
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 
@@ -77,4 +76,6 @@ def client_config(client: str, spec: ServerSpec) -> dict[str, object]:
 
 
 def client_config_text(client: str, spec: ServerSpec) -> str:
-    return json.dumps(client_config(client, spec), indent=2, ensure_ascii=False) + "\n"
+    from zerolang.util.escapes import json_text
+
+    return json_text(client_config(client, spec)) + "\n"

@@ -18,7 +18,7 @@ import typer
 
 from zerolang.cli.errors import reports_errors
 from zerolang.cli.options import ABSTRACTION, PRIVACY
-from zerolang.cli.terminal import echo
+from zerolang.cli.terminal import echo, write_document
 from zerolang.cli.typer_options import (
     AbstractionOption,
     ClearanceOption,
@@ -222,8 +222,7 @@ def get(
     else:
         document = archive.get(hash_text)
     if raw:
-        sys.stdout.buffer.write(document.canonical())
-        sys.stdout.flush()
+        write_document(document.canonical())
         return
     _print_json(document.to_json())
 

@@ -24,7 +24,7 @@ from zerolang.cli.archive_cmd import (
     open_index,
 )
 from zerolang.cli.options import ABSTRACTION, PRIVACY
-from zerolang.cli.terminal import echo
+from zerolang.cli.terminal import echo, write_document
 from zerolang.cli.typer_options import (
     AbstractionOption,
     AsOption,
@@ -126,8 +126,7 @@ def _read_conversation(file: str, channel: str, session: str) -> Conversation:
 
 def _write_conversation(data: bytes, output: Path | None) -> None:
     if output is None:
-        sys.stdout.buffer.write(data)
-        sys.stdout.flush()
+        write_document(data)
         return
     from zerolang.archive.files import write_atomic
 

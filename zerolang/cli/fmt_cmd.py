@@ -2,13 +2,12 @@
 
 from __future__ import annotations
 
-import sys
 from pathlib import Path
 from typing import Annotated
 
 import typer
 
-from zerolang.cli.terminal import echo
+from zerolang.cli.terminal import echo, write_document
 from zerolang.util.escapes import escaped
 
 # The files a folder is searched for: graphs, and 0-memory in the compact format.
@@ -134,7 +133,7 @@ def _format_stdin(*, check: bool, diff: bool, compat: bool, line_width: int | No
         if formatted != text:
             echo(f"would reformat {NAME}")
     else:
-        sys.stdout.write(formatted)
+        write_document(formatted)
     return 1 if check and formatted != text else 0
 
 
@@ -143,7 +142,7 @@ def _print_compat(text: str, path: str, width: int) -> None:
     from zerolang.tools.formatter import to_compat
 
     result = to_compat(text, path, width=width)
-    sys.stdout.write(result.text)
+    write_document(result.text)
     for warning in result.warnings:
         print_diagnostic(warning, text)
 

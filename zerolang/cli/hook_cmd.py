@@ -143,8 +143,10 @@ def pi(
 
     def act(store: ExperienceStore, text: str) -> str:
         from zerolang.agents.pi import PiEvent, handle
+        from zerolang.util.escapes import escaped_lines
 
-        return handle(store, PiEvent.parse(text), budget=budget)[0]
+        # Recalled transcript text is data, shown as `zero recall` shows it: escaped, line breaks kept.
+        return escaped_lines(handle(store, PiEvent.parse(text), budget=budget)[0], exact=False)
 
     run_hook(db, timeout, act, event=event)
 

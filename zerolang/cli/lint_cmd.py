@@ -123,7 +123,9 @@ def _lint_stdin(options: Options, chosen: Format) -> None:
     result = lint_text(source, NAME, options, compact=is_compact(source))
     report = render([result], chosen, fixing=options.fix, unsafe=options.unsafe_fixes)
     if options.fix:
-        sys.stdout.write(result.source if result.source is not None else source)
+        from zerolang.cli.terminal import write_document
+
+        write_document(result.source if result.source is not None else source)
         sys.stderr.write(report)
     else:
         sys.stdout.write(report)

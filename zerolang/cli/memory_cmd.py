@@ -24,7 +24,7 @@ from zerolang.cli.errors import reports_errors
 from zerolang.cli.options import JSON, NOW, ONLY_SPACE
 from zerolang.cli.stdin import NAME, STDIN
 from zerolang.cli.stores import _open, as_of, damaged_store_errors, opened_or_undone
-from zerolang.cli.terminal import echo
+from zerolang.cli.terminal import echo, write_document
 from zerolang.cli.typer_options import DbOption, DryRunOption, JsonOption, NowOption, SpaceOption, option
 from zerolang.util.escapes import escaped, json_text
 from zerolang.util.spaces import DEFAULT_SPACE
@@ -260,7 +260,7 @@ def compile_(
     graph, _ = compile_input(inputs[0].input, _aliases(aliases))
     text = print_graph(graph)
     if output is None:
-        sys.stdout.write(text)
+        write_document(text)
         return
     from zerolang.util.files import write_text_atomic
 
@@ -561,7 +561,7 @@ def export(
     with _open(db, create=False, space=space) as store:
         text = export_store(store, Format(form), Level(level), since)
     if output is None:
-        sys.stdout.write(text)
+        write_document(text)
     else:
         write_text_atomic(output, text)
 

@@ -48,17 +48,24 @@ def print_diagnostic(diagnostic: Diagnostic, source: str | None) -> None:
 
 
 def print_diff(diff: str) -> None:
-    """A unified diff: coloured by rich on a terminal, plain text in a pipe."""
+    """A unified diff: coloured by rich on a terminal, plain text in a pipe.
+
+    The diff quotes source lines (user data): drawn by rich, each is shown `escaped`; in a pipe
+    the diff is exact, for `patch` (zerolang.cli.terminal.write_document).
+    """
     if not diff:
         return
-    from zerolang.cli.terminal import console, fancy
+    from zerolang.cli.terminal import console, fancy, write_document
 
     if fancy():
         from rich.syntax import Syntax
 
-        console().print(Syntax(diff, "diff", theme="ansi_dark", background_color="default"))
+        from zerolang.util.escapes import escaped_lines
+
+        shown = escaped_lines(diff, exact=False)
+        console().print(Syntax(shown, "diff", theme="ansi_dark", background_color="default"))
     else:
-        sys.stdout.write(diff if diff.endswith("\n") else diff + "\n")
+        write_document(diff if diff.endswith("\n") else diff + "\n")
 
 
 def show_value(value: Any) -> str:

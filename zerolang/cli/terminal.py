@@ -5,6 +5,12 @@ on a terminal; `FORCE_COLOR` (any non-empty value) turns it on even in a pipe.
 Otherwise colour follows whether the stream is a terminal. Where the output is
 not a terminal, nothing is wrapped or folded to a width: a 64-hex hash stays
 on one line for the next program to read, however long it is.
+
+A document a command writes to stdout (a `.0c` or `.0` export, a compiled graph, an archived
+document's canonical bytes, a conversation's JSON Lines, a diff) is written exactly where stdout
+is not a terminal (a pipe or a file: whatever FORCE_COLOR says, the next program reads the same
+bytes as `-o FILE` would write). On a terminal it is shown `escaped`, as all user data is: a
+control character in a label reaches the screen as `\\x1b`, never raw (`write_document`).
 """
 
 from __future__ import annotations
@@ -76,3 +82,24 @@ def echo(text: str, err: bool = False, nl: bool = True) -> None:
     stream = sys.stderr if err else sys.stdout
     stream.write(escaped_lines(text, exact=False) + ("\n" if nl else ""))
     stream.flush()
+
+
+def write_document(document: str | bytes) -> None:
+    """A document on stdout: its exact text in a pipe or a file, shown `escaped` on a terminal.
+
+    Bytes that are not UTF-8 are shown with their invalid bytes replaced on a terminal; in a pipe
+    they are written as they are.
+    """
+    if not is_terminal():
+        if isinstance(document, bytes):
+            sys.stdout.flush()
+            sys.stdout.buffer.write(document)
+        else:
+            sys.stdout.write(document)
+        sys.stdout.flush()
+        return
+    from zerolang.util.escapes import escaped_lines
+
+    text = document.decode("utf-8", "replace") if isinstance(document, bytes) else document
+    sys.stdout.write(escaped_lines(text, exact=False))
+    sys.stdout.flush()

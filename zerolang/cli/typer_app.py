@@ -100,6 +100,18 @@ class LazyGroup(TyperGroup):
         with formatter.section("Commands"):
             formatter.write_dl(rows)
 
+    def make_context(self, *args: Any, **kwargs: Any) -> Any:
+        try:
+            return super().make_context(*args, **kwargs)
+        except typer._click.exceptions.ClickException as error:
+            raise _shown_as_data(error) from None
+
+    def invoke(self, ctx: Any) -> Any:
+        try:
+            return super().invoke(ctx)
+        except typer._click.exceptions.ClickException as error:
+            raise _shown_as_data(error) from None
+
     def resolve_command(self, ctx: Any, args: list[str]) -> Any:
         try:
             return self._click_resolve_command(ctx, args)
@@ -111,6 +123,16 @@ class LazyGroup(TyperGroup):
                 suggestions = ", ".join(repr(match) for match in matches)
                 error.message = f"{error.message.rstrip('.')}. Did you mean {suggestions}?"
             raise
+
+
+def _shown_as_data(error: Any) -> Any:
+    """A usage error (exit 2) quotes what was typed (`no such command`, `unknown rule code`): that text
+    is user data, so a control character in it is shown escaped, never written to the terminal raw."""
+    from zerolang.util.escapes import escaped_lines
+
+    if isinstance(error.message, str):
+        error.message = escaped_lines(error.message, exact=False)
+    return error
 
 
 app = typer.Typer(

@@ -252,4 +252,6 @@ def _json(chosen: list[Item], query: str) -> str:
         "summaries": [item.data for item in chosen if item.kind == "summary"],
         "full": [item.data for item in chosen if item.kind == "full"],
     }
-    return json.dumps(document, ensure_ascii=False) + "\n"
+    from zerolang.util.escapes import json_text
+
+    return json_text(document, indent=None) + "\n"

@@ -15,12 +15,12 @@ because a `.0` id may hold characters neither format allows in an id.
 
 from __future__ import annotations
 
-import json
 from dataclasses import dataclass, field
 
 from zerolang.runtime.catalog import NODE_TYPES, OPS
 from zerolang.syntax.ast import Graph
 from zerolang.syntax.dependencies import implicit_reads, input_references, reference_target
+from zerolang.util.escapes import escaped_lines, json_text
 
 __all__ = ["Drawing", "DrawnEdge", "DrawnNode", "drawing", "to_dot", "to_mermaid"]
 
@@ -157,7 +157,12 @@ _MERMAID_ESCAPES = {
 
 
 def mermaid_text(text: str) -> str:
-    """One line of a label, safe inside Mermaid's `"..."`; a newline becomes a line break."""
+    """One line of a label, safe inside Mermaid's `"..."`; a newline becomes a line break.
+
+    Ids and values are user data: a control character or bidi override is drawn as its escape
+    (`\\x1b`), never written raw (`zerolang.util.escapes.escaped`).
+    """
+    text = escaped_lines(text.replace("\r", ""), exact=False)
     escaped = "".join(_MERMAID_ESCAPES.get(character, character) for character in text)
     return escaped.replace("\n", "<br/>")
 
@@ -171,7 +176,7 @@ def to_mermaid(graph: Graph) -> str:
     drawn = drawing(graph)
     lines: list[str] = []
     if drawn.name is not None:
-        lines += ["---", f"title: {json.dumps(drawn.name, ensure_ascii=False)}", "---"]
+        lines += ["---", f"title: {json_text(drawn.name, indent=None)}", "---"]
     lines.append("flowchart TB")
     for node in drawn.nodes:
         opening, closing = _MERMAID_SHAPES.get(node.kind, ('["', '"]'))
@@ -215,8 +220,16 @@ _DOT_STYLES: dict[str, dict[str, str]] = {
 
 
 def dot_string(text: str) -> str:
-    """A DOT double-quoted string; a newline in `text` becomes a centred line break."""
-    escaped = text.replace("\\", "\\\\").replace('"', '\\"').replace("\r", "")
+    """A DOT double-quoted string; a newline in `text` becomes a centred line break.
+
+    A control character or bidi override is drawn as its escape (`\\x1b`), as in `mermaid_text`.
+    """
+    escaped = (
+        escaped_lines(text.replace("\r", ""), exact=False)
+        .replace("\\", "\\\\")
+        .replace('"', '\\"')
+        .replace("\r", "")
+    )
     return '"' + escaped.replace("\n", "\\n") + '"'
 
 

@@ -48,8 +48,10 @@ def to_json(snapshot: Snapshot) -> dict[str, Any]:
 
 def dumps(snapshot: Snapshot, *, pretty: bool = True) -> str:
     document = to_json(snapshot)
-    if pretty:
-        return json.dumps(document, ensure_ascii=False, indent=2) + "\n"
+    if pretty:  # read by people too: a control character in a label is JSON-escaped, never raw
+        from zerolang.util.escapes import json_text
+
+        return json_text(document) + "\n"
     return json.dumps(document, ensure_ascii=False, separators=(",", ":")) + "\n"
 
 

@@ -1,7 +1,9 @@
 """`--format github`: one workflow command per finding, shown as an annotation on the pull request.
 
 `::error file=F,line=L,col=C,endLine=L2,endColumn=C2,title=Z001::message`
-(`::warning` for warnings), escaped as the workflow command syntax requires.
+(`::warning` for warnings), escaped as the workflow command syntax requires. The file name and the
+message are user data: a control character in either is shown `escaped` (`\\x1b`), never written raw
+into the log a terminal or a browser shows.
 """
 
 from __future__ import annotations
@@ -9,9 +11,11 @@ from __future__ import annotations
 from zerolang.tools.lint.model import Finding
 from zerolang.tools.lint.runner import FileResult
 from zerolang.util.errors import Severity
+from zerolang.util.escapes import escaped_lines
 
 
 def _data(text: str) -> str:
+    text = escaped_lines(text, exact=False)
     return text.replace("%", "%25").replace("\r", "%0D").replace("\n", "%0A")
 
 

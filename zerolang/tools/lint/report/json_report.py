@@ -7,11 +7,11 @@
 
 from __future__ import annotations
 
-import json
 from typing import Any
 
 from zerolang.tools.lint.model import Finding
 from zerolang.tools.lint.runner import FileResult
+from zerolang.util.escapes import json_text
 
 
 def finding_object(finding: Finding) -> dict[str, Any]:
@@ -32,4 +32,4 @@ def finding_object(finding: Finding) -> dict[str, Any]:
 
 def render(results: list[FileResult]) -> str:
     document = [finding_object(finding) for result in results for finding in result.findings]
-    return json.dumps(document, ensure_ascii=False, indent=2) + "\n"
+    return json_text(document) + "\n"

@@ -7,7 +7,6 @@ columns count Unicode code points, as ours do.
 
 from __future__ import annotations
 
-import json
 from pathlib import Path
 from typing import Any
 
@@ -16,6 +15,7 @@ from zerolang.tools.lint.model import Finding, Rule
 from zerolang.tools.lint.rules import RULES
 from zerolang.tools.lint.runner import FileResult
 from zerolang.util.errors import Severity
+from zerolang.util.escapes import json_text
 
 SCHEMA = "https://json.schemastore.org/sarif-2.1.0.json"
 SYNTAX_ERROR = "syntax-error"
@@ -116,4 +116,4 @@ def document(results: list[FileResult]) -> dict[str, Any]:
 
 
 def render(results: list[FileResult]) -> str:
-    return json.dumps(document(results), ensure_ascii=False, indent=2) + "\n"
+    return json_text(document(results)) + "\n"
