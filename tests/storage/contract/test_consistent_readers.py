@@ -45,7 +45,9 @@ def _writer(location: str, space: str, stop: threading.Event, errors: list[BaseE
                 ]
                 ingest(store, batch, now=f"2026-03-{1 + n % 28:02}T00:00:00.000Z", batch_size=3)
                 if n % 2:
-                    forget(store, Selector("concept", f"w{n - 1}-3"), at=f"2026-04-{1 + n % 28:02}T00:00:00.000Z")
+                    forget(
+                        store, Selector("concept", f"w{n - 1}-3"), at=f"2026-04-{1 + n % 28:02}T00:00:00.000Z"
+                    )
                 n += 1
     except BaseException as error:  # reported by the test
         errors.append(error)
