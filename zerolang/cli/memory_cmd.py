@@ -616,7 +616,11 @@ def migrate(
     from zerolang.knowledge.formats.checkpoint import of_store
     from zerolang.storage.copy import copy_store
 
-    with _open(source, create=False) as origin, _open(target, create=True) as destination:
+    with (
+        _open(source, create=False) as origin,
+        _open(target, create=True) as destination,
+        origin.snapshot(),  # the copy and the checkpoints it is compared with: one state of the source
+    ):
         spaces = None if space is None else [space]
         if sys.stderr.isatty():
             copies = _copy_with_progress(origin, destination, spaces)

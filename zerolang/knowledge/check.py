@@ -104,7 +104,6 @@ class _Checker:
         self.concepts: dict[bytes, _ConceptState] = {}
         self.facts: dict[bytes, _FactState | None] = {}
         self.contexts: dict[bytes, str | None] = {}
-        self.context_times: dict[bytes, tuple[str, str]] = {}
         self.mentioned: set[bytes] = set()
         self.observed: set[bytes] = set()
         self.keys: dict[str, set[object]] = {"episodes": set(), "semantic_facts": set(), "tombstones": set()}
@@ -329,9 +328,6 @@ class _Checker:
         """Fold an episode (kept or pruned) into its fact and context."""
         if isinstance(context, bytes):
             self.observed.add(context)
-            if isinstance(created, str):
-                low, high = self.context_times.get(context, (created, created))
-                self.context_times[context] = (min(low, created), max(high, created))
         state = self.facts.get(fact) if isinstance(fact, bytes) else None
         if state is None:
             return
@@ -373,14 +369,9 @@ class _Checker:
                     key,
                     f"updated_at {concept.updated!r} is before its latest episode ({concept.last!r})",
                 )
-        for key, created in self.contexts.items():
-            times = self.context_times.get(key)
-            if created is not None and times is not None and not times[0] <= created <= times[1]:
-                self.report(
-                    "context",
-                    key,
-                    f"created_at {created!r} is outside its episodes' times {times[0]!r}..{times[1]!r}",
-                )
+        # A context's created_at is when the store first learned it: not derivable from the episodes
+        # it keeps (forgetting its first ones leaves it earlier than the rest; a writer's clock, or a
+        # copy's order, may store it later than an episode another wrote first). The seal covers it.
 
     def fact_aggregates(self, key: bytes, state: _FactState) -> None:
         if state.observations is not None and state.count != state.observations:

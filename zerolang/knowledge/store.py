@@ -306,6 +306,10 @@ class MemoryStore:
         """One write transaction; nested, a savepoint: all of it or, on error, none of it."""
         return self.backend.transaction()
 
+    def snapshot(self) -> AbstractContextManager[None]:
+        """Reads that see one state of the store, whatever commits meanwhile (`Lifetime.snapshot`)."""
+        return self.backend.snapshot()
+
     # ---- writing ----------------------------------------------------------------------------
 
     def insert_record(self, record: MemoryRecord, *, verify: bool = True) -> InsertResult:
@@ -534,7 +538,8 @@ class MemoryStore:
         """Like `git fsck`: recompute every hash, resolve every reference (see `zerolang.knowledge.check`)."""
         from zerolang.knowledge.check import find_problems
 
-        return CheckReport(tuple(find_problems(self.backend)), self.counts())
+        with self.backend.snapshot():  # one state: a write committing meanwhile is not half seen
+            return CheckReport(tuple(find_problems(self.backend)), self.counts())
 
 
 def _log_batch(backend: Log, records: Sequence[MemoryRecord], result: InsertResult) -> None:

@@ -70,7 +70,18 @@ def copy_space(
     *,
     batch_size: int = BATCH,
 ) -> SpaceCopy:
-    """Copy `source`'s space into `target`'s space (any backends); rerunnable."""
+    """Copy `source`'s space into `target`'s space (any backends); rerunnable. The source is read in
+    one snapshot (`Lifetime.snapshot`): what commits to it meanwhile is not half copied."""
+    with source.snapshot():
+        return _copy_space(source, target, progress, batch_size)
+
+
+def _copy_space(
+    source: MemoryStore,
+    target: MemoryStore,
+    progress: Callable[[CopyProgress], None] | None,
+    batch_size: int,
+) -> SpaceCopy:
     from zerolang.knowledge.formats.model import Context, Snapshot
 
     backend = source.backend
@@ -201,5 +212,6 @@ def copy_store(
     progress: Callable[[CopyProgress], None] | None = None,
 ) -> list[SpaceCopy]:
     """Copy the named spaces (every space the source holds when None) to the same spaces in `target`."""
-    names = source.spaces() if spaces is None else spaces
-    return [copy_space(source.in_space(name), target.in_space(name), progress) for name in names]
+    with source.snapshot():  # every space of one state (the spaces share the source's connection)
+        names = source.spaces() if spaces is None else spaces
+        return [copy_space(source.in_space(name), target.in_space(name), progress) for name in names]

@@ -24,6 +24,11 @@ class Lifetime(Protocol):
     def transaction(self) -> AbstractContextManager[None]:
         """One write transaction (a savepoint when one is open): all of it, or on error none of it."""
 
+    def snapshot(self) -> AbstractContextManager[None]:
+        """Every read inside sees one state of the store, as of its first read: a read transaction
+        (SQLite) or a `REPEATABLE READ` one (PostgreSQL); no writer waits for it, and what commits
+        meanwhile is not seen. Inside a transaction (or another snapshot) it is that one."""
+
     def in_space(self, space: str) -> Self:
         """The same store seen from another space (shares the connection)."""
 

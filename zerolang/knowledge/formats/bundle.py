@@ -80,18 +80,20 @@ def make(store: MemoryStore, signer: object, since: str | None = None) -> str:
     assert isinstance(signer, Ed25519Signer)
     if not signer.can_sign:
         raise ZeroError(f"{signer.source}: a public key cannot sign; pass the private key (zero keygen)")
-    if since is None:
-        content, base = render(read_store(store), Level.L2), None
-    else:
-        base = checkpoints.parse_checkpoint(since)
-        content = deltas.since(store, base).to_text()
-    tombstones = _tombstones(store)
+    with store.snapshot():  # the content, tombstones and checkpoint of one state
+        if since is None:
+            content, base = render(read_store(store), Level.L2), None
+        else:
+            base = checkpoints.parse_checkpoint(since)
+            content = deltas.since(store, base).to_text()
+        tombstones = _tombstones(store)
+        checkpoint = checkpoints.of_store(store).hash
     public = signer.public_key_bytes
     document: dict[str, object] = {
         "format": FORMAT,
         "space": store.space,
         "base": base,
-        "checkpoint": checkpoints.of_store(store).hash,
+        "checkpoint": checkpoint,
         "content": content,
         "tombstones": tombstones,
         "key_id": key_id(public),

@@ -56,7 +56,8 @@ def of_snapshot(snapshot: Snapshot) -> Checkpoint:
 
 def of_store(store: MemoryStore) -> Checkpoint:
     """The store's current checkpoint (two index scans, in hash order)."""
-    return compute(store.backend.concept_hashes(), store.backend.episode_hashes())
+    with store.snapshot():  # both scans of one state
+        return compute(store.backend.concept_hashes(), store.backend.episode_hashes())
 
 
 def parse_checkpoint(text: str) -> str:

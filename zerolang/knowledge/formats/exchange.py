@@ -33,7 +33,8 @@ def export(store: MemoryStore, form: Format, level: Level = Level.L2, since: str
     from zerolang.knowledge.types import InputError
 
     try:
-        return _export(store, form, level, since)
+        with store.snapshot():  # one state: a write committing meanwhile is not half exported
+            return _export(store, form, level, since)
     except ZeroError as error:
         if not isinstance(error, InputError):  # a stored row that is not a valid node: damage too
             raise

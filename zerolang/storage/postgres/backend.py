@@ -120,6 +120,17 @@ class PostgresBackend(PsycopgStatements, SqlBackend):
             raise
 
     @contextmanager
+    def snapshot(self) -> Iterator[None]:
+        """A `REPEATABLE READ` transaction: every read inside sees the snapshot of its first one,
+        whatever writers commit meanwhile (and no writer waits for it)."""
+        if self.connection.info.transaction_status != 0:  # inside a transaction: that one
+            yield
+            return
+        with self.transaction():
+            self.connection.execute("SET TRANSACTION ISOLATION LEVEL REPEATABLE READ")
+            yield
+
+    @contextmanager
     def write(self) -> Iterator[None]:
         """A transaction holding the space's write lock, waited for up to `lock_timeout()`."""
         import psycopg

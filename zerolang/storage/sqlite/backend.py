@@ -193,6 +193,22 @@ class SqliteBackend(SqliteStatements, SqlBackend):
     def write(self) -> Any:
         return self.transaction()
 
+    @contextmanager
+    def snapshot(self) -> Iterator[None]:
+        """A read transaction (`BEGIN`, then a first read that fixes its snapshot in the WAL): the
+        reads inside see one state, whatever writers commit meanwhile. Reads only."""
+        db = self.connection
+        if db.in_transaction:
+            yield
+            return
+        db.execute("BEGIN")
+        try:
+            self._retry(lambda: db.execute("SELECT count(*) FROM sqlite_schema").fetchone())
+            yield
+        finally:
+            if db.in_transaction:
+                db.execute("ROLLBACK")
+
     # ---- rows -------------------------------------------------------------------------------
 
     def rows(self, sql: str, args: Sequence[object] = ()) -> list[tuple[Any, ...]]:
