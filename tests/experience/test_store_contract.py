@@ -119,3 +119,33 @@ def test_without_psycopg_a_postgres_url_is_one_clear_error(monkeypatch: pytest.M
             ZeroError, match=r'PostgreSQL needs psycopg 3: pip install "zerolang\[postgres\]"'
         ):
             opener(Path("postgresql://postgres@127.0.0.1:5432/test"), create=False)
+
+
+def test_a_grown_transcript_indexes_its_turns_as_a_whole_capture_does(
+    store: ExperienceStore, tmp_path: Path
+) -> None:
+    """Batched writes: a new turn's full text is made from the batch, a held turn that gained a
+    layer is read again; both are found by their words, and the counts are a whole capture's."""
+    import json
+
+    def line(i: int) -> str:
+        role = "user" if i % 2 == 0 else "assistant"
+        return json.dumps({"role": role, "content": f"message {i} word{i} about the parser"}) + "\n"
+
+    path = tmp_path / "chat.jsonl"
+    path.write_text("".join(line(i) for i in range(7)), encoding="utf-8")  # the last turn is open
+    first = capture_files(store, [path]).added
+    assert (first.turns, first.experiences) == (4, 7)
+    path.write_text("".join(line(i) for i in range(10)), encoding="utf-8")
+    second = capture_files(store, [path]).added
+    assert (second.turns, second.experiences) == (1, 3)
+    assert capture_files(store, [path]).added.as_dict() == dict.fromkeys(second.as_dict(), 0)
+    counts = store.counts()
+    with SqliteExperienceStore(tmp_path / "whole.db") as whole:
+        assert capture_files(whole, [path]).added.as_dict() == counts
+    for i in range(10):
+        hits = store.search_turns([f"word{i}"], 5)
+        assert len(hits) == 1, i
+        assert store.search([f"word{i}"], 5)
+    held = {turn for i in (6, 7) for turn, _ in store.search_turns([f"word{i}"], 5)}
+    assert len(held) == 1  # the open turn's question and its later answer: one turn, one entry
