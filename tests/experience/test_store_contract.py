@@ -149,3 +149,36 @@ def test_a_grown_transcript_indexes_its_turns_as_a_whole_capture_does(
         assert store.search([f"word{i}"], 5)
     held = {turn for i in (6, 7) for turn, _ in store.search_turns([f"word{i}"], 5)}
     assert len(held) == 1  # the open turn's question and its later answer: one turn, one entry
+
+
+def test_batches_of_a_few_turns_store_what_one_batch_does(
+    store: ExperienceStore, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from zerolang.experience import capture
+
+    files = sorted(FIXTURES.iterdir())
+    monkeypatch.setattr(capture, "BATCH_TURNS", 1)
+    added = capture_files(store, files).added
+    assert added.as_dict() == {"turns": 13, "experiences": 33, "concepts": 158, "edges": 258}
+    assert store.counts() == added.as_dict()
+
+
+def test_a_failure_in_a_later_batch_writes_nothing(
+    store: ExperienceStore, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from zerolang.experience import capture
+
+    real = capture.add_turn
+    calls: list[int] = []
+
+    def failing(*args: object, **kwargs: object) -> None:
+        calls.append(1)
+        if len(calls) == 5:
+            raise RuntimeError("disk on fire")
+        real(*args, **kwargs)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(capture, "BATCH_TURNS", 1)
+    monkeypatch.setattr(capture, "add_turn", failing)
+    with pytest.raises(RuntimeError):
+        capture_files(store, sorted(FIXTURES.iterdir()))
+    assert set(store.counts().values()) == {0}
