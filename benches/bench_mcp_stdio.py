@@ -10,7 +10,9 @@ first: N entities built one `create_entities` call each (one entity, two observa
     python benches/bench_mcp_stdio.py                       # N = 1,000 and 5,000, both servers
     python benches/bench_mcp_stdio.py --sizes 1000,50000 --ours-only   # flatness of ours
 
-Per-call figures are wall time at the client (a round trip: JSON-RPC, the tool, the result).
+Per-call figures are wall time at the client (a round trip: JSON-RPC, the tool, the result); on a
+loaded machine they measure the neighbours too. `server CPU per call` is the server process's CPU
+time for the whole run (start-up and reads included) over the calls: what the load does not move.
 """
 
 from __future__ import annotations
@@ -44,6 +46,9 @@ class Run:
     total: float  # seconds to build
     calls: list[float]  # ms per create_entities call, in order
     reads: dict[str, float]  # ms, median of 5
+    server_cpu: float = (
+        0.0  # seconds of CPU the server process used in the whole run (start-up and reads too)
+    )
 
     def window(self, end: int, width: int = 200) -> float:
         """Median ms of the `width` calls before call number `end` (where the graph had ~`end`)."""
@@ -87,6 +92,20 @@ def entity(i: int) -> dict[str, Any]:
 
 
 async def drive(params: StdioServerParameters, server: str, size: int) -> Run:
+    before = children_cpu()
+    run = await _drive(params, server, size)
+    run.server_cpu = children_cpu() - before  # the server has exited: its CPU time is counted
+    return run
+
+
+def children_cpu() -> float:
+    import resource
+
+    usage = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return usage.ru_utime + usage.ru_stime
+
+
+async def _drive(params: StdioServerParameters, server: str, size: int) -> Run:
     async with Client(params) as client:
         calls: list[float] = []
         start = time.perf_counter()
@@ -164,14 +183,15 @@ def main() -> None:
     print()
     print(
         "| server | entities | build, one call each | per call: median at ~1,000 | median at the end | p95 |"
-        " read_graph | search_nodes | open_nodes |"
+        " server CPU per call | read_graph | search_nodes | open_nodes |"
     )
-    print("|---|---:|---:|---:|---:|---:|---:|---:|---:|")
+    print("|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|")
     for run in sorted(runs, key=lambda run: (run.size, run.server)):
         early = f"{run.window(min(1000, run.size)):.1f} ms"
         print(
             f"| {run.server} | {run.size:,} | {run.total:.1f} s | {early} | {run.window(run.size):.1f} ms"
-            f" | {run.p95():.1f} ms | {run.reads['read_graph']:.1f} ms | {run.reads['search_nodes']:.1f} ms"
+            f" | {run.p95():.1f} ms | {run.server_cpu / run.size * 1000:.2f} ms"
+            f" | {run.reads['read_graph']:.1f} ms | {run.reads['search_nodes']:.1f} ms"
             f" | {run.reads['open_nodes']:.1f} ms |"
         )
     for size in sizes:

@@ -207,3 +207,42 @@ def test_query_of_a_missing_store_fails_alike(tmp_path: Path) -> None:
     arguments = ["query", "recall a", "--db", str(tmp_path / "missing.db")]
     fast = zero(*arguments, fast=True)
     assert fast[0] == 1 and fast == zero(*arguments, fast=False)
+
+
+TRANSCRIPTS = ROOT / "tests" / "fixtures" / "transcripts"
+
+
+def test_capture_fast_path_takes_only_plain_command_lines() -> None:
+    from zerolang.cli.fast import read_capture
+
+    assert read_capture(["a.jsonl", "b.jsonl", "--db", "e.db", "--json"]) == (
+        ["a.jsonl", "b.jsonl"],
+        {"--db": "e.db", "--json": True},
+    )
+    for declined in (
+        [],
+        ["--json"],
+        ["a.jsonl", "--user", "ada"],
+        ["a.jsonl", "--format", "openai"],
+        ["a.jsonl", "--help"],
+        ["-"],
+        ["a.jsonl", "--db"],
+    ):
+        assert read_capture(declined) is None, declined
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("json_output", [False, True])
+def test_capture_fast_path_prints_what_typer_prints(json_output: bool, tmp_path: Path) -> None:
+    files = [str(path) for path in sorted(TRANSCRIPTS.iterdir())]
+    outputs = []
+    for fast in (True, False):
+        db = str(tmp_path / f"{fast}.db")
+        arguments = ["capture", *files, "--db", db, *(["--json"] if json_output else [])]
+        first = zero(*arguments, fast=fast)
+        again = zero(*arguments, fast=fast)  # nothing new
+        missing = zero("capture", str(tmp_path / "missing.jsonl"), "--db", db, fast=fast)
+        outputs.append((first, again, missing))
+    assert outputs[0] == outputs[1]
+    (first, again, missing) = outputs[0]
+    assert first[0] == again[0] == 0 and missing[0] == 1, outputs[0]

@@ -119,3 +119,66 @@ def test_without_psycopg_a_postgres_url_is_one_clear_error(monkeypatch: pytest.M
             ZeroError, match=r'PostgreSQL needs psycopg 3: pip install "zerolang\[postgres\]"'
         ):
             opener(Path("postgresql://postgres@127.0.0.1:5432/test"), create=False)
+
+
+def test_a_grown_transcript_indexes_its_turns_as_a_whole_capture_does(
+    store: ExperienceStore, tmp_path: Path
+) -> None:
+    """Batched writes: a new turn's full text is made from the batch, a held turn that gained a
+    layer is read again; both are found by their words, and the counts are a whole capture's."""
+    import json
+
+    def line(i: int) -> str:
+        role = "user" if i % 2 == 0 else "assistant"
+        return json.dumps({"role": role, "content": f"message {i} word{i} about the parser"}) + "\n"
+
+    path = tmp_path / "chat.jsonl"
+    path.write_text("".join(line(i) for i in range(7)), encoding="utf-8")  # the last turn is open
+    first = capture_files(store, [path]).added
+    assert (first.turns, first.experiences) == (4, 7)
+    path.write_text("".join(line(i) for i in range(10)), encoding="utf-8")
+    second = capture_files(store, [path]).added
+    assert (second.turns, second.experiences) == (1, 3)
+    assert capture_files(store, [path]).added.as_dict() == dict.fromkeys(second.as_dict(), 0)
+    counts = store.counts()
+    with SqliteExperienceStore(tmp_path / "whole.db") as whole:
+        assert capture_files(whole, [path]).added.as_dict() == counts
+    for i in range(10):
+        hits = store.search_turns([f"word{i}"], 5)
+        assert len(hits) == 1, i
+        assert store.search([f"word{i}"], 5)
+    held = {turn for i in (6, 7) for turn, _ in store.search_turns([f"word{i}"], 5)}
+    assert len(held) == 1  # the open turn's question and its later answer: one turn, one entry
+
+
+def test_batches_of_a_few_turns_store_what_one_batch_does(
+    store: ExperienceStore, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from zerolang.experience import capture
+
+    files = sorted(FIXTURES.iterdir())
+    monkeypatch.setattr(capture, "BATCH_TURNS", 1)
+    added = capture_files(store, files).added
+    assert added.as_dict() == {"turns": 13, "experiences": 33, "concepts": 158, "edges": 258}
+    assert store.counts() == added.as_dict()
+
+
+def test_a_failure_in_a_later_batch_writes_nothing(
+    store: ExperienceStore, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from zerolang.experience import capture
+
+    real = capture.add_turn
+    calls: list[int] = []
+
+    def failing(*args: object, **kwargs: object) -> None:
+        calls.append(1)
+        if len(calls) == 5:
+            raise RuntimeError("disk on fire")
+        real(*args, **kwargs)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(capture, "BATCH_TURNS", 1)
+    monkeypatch.setattr(capture, "add_turn", failing)
+    with pytest.raises(RuntimeError):
+        capture_files(store, sorted(FIXTURES.iterdir()))
+    assert set(store.counts().values()) == {0}

@@ -101,3 +101,83 @@ def test_zero_mcp_refuses_a_half_configured_archive(tmp_path: Path) -> None:
         timeout=120,
     )
     assert run.returncode == 1 and "policy.toml" in run.stderr and "Traceback" not in run.stderr
+
+
+def _rpc(ident: int, method: str, params: dict[str, object]) -> str:
+    import json
+
+    return json.dumps({"jsonrpc": "2.0", "id": ident, "method": method, "params": params}) + "\n"
+
+
+def test_the_pipe_transport_frames_big_and_non_ascii_messages(tmp_path: Path) -> None:
+    """Raw JSON-RPC lines over pipes (the loop-watched transport): a result far bigger than a pipe's
+    buffer and text outside ASCII arrive whole, one message a line, and the server exits at EOF."""
+    import json
+
+    big = "ü€𝄞 " * 60_000  # ~0.6 MB as UTF-8
+    lines = [
+        _rpc(
+            1,
+            "initialize",
+            {
+                "protocolVersion": "2025-06-18",
+                "capabilities": {},
+                "clientInfo": {"name": "t", "version": "1"},
+            },
+        ),
+        json.dumps({"jsonrpc": "2.0", "method": "notifications/initialized"}) + "\n",
+        _rpc(
+            2,
+            "tools/call",
+            {
+                "name": "create_entities",
+                "arguments": {"entities": [{"name": "Zoë", "entityType": "ü", "observations": [big]}]},
+            },
+        ),
+        _rpc(3, "tools/call", {"name": "read_graph", "arguments": {}}),
+    ]
+    server = subprocess.Popen(
+        [sys.executable, "-m", "zerolang", "mcp", "--db", str(tmp_path / "m.db")],
+        stdin=subprocess.PIPE,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        env={**os.environ, **_env(tmp_path)},
+    )
+    assert server.stdin is not None and server.stdout is not None
+    replies: dict[int, dict[str, object]] = {}
+    for line in lines:  # one at a time: a request still running at EOF gets no answer (as in the SDK)
+        server.stdin.write(line.encode())
+        server.stdin.flush()
+        if '"id"' in line:
+            message = json.loads(server.stdout.readline())
+            replies[message["id"]] = message
+    server.stdin.close()
+    assert server.wait(timeout=120) == 0, server.stderr.read().decode() if server.stderr else ""
+    assert server.stdout.read() == b""
+    assert set(replies) == {1, 2, 3}
+    graph = replies[3]["result"]["structuredContent"]  # type: ignore[index]
+    assert graph["entities"] == [{"name": "Zoë", "entityType": "ü", "observations": [big]}]
+
+
+def test_only_pipes_and_sockets_are_watched(tmp_path: Path) -> None:
+    from zerolang.mcp.stdio import watchable
+
+    script = "from zerolang.mcp.stdio import watchable; import sys; sys.stderr.write(str(watchable()))"
+    regular = tmp_path / "in.txt"
+    regular.write_text("")
+    with regular.open("rb") as stdin:
+        from_file = subprocess.run(
+            [sys.executable, "-c", script],
+            stdin=stdin,
+            capture_output=True,
+            env={**os.environ, **_env(tmp_path)},
+        )
+    piped = subprocess.run(
+        [sys.executable, "-c", script],
+        stdin=subprocess.PIPE,
+        capture_output=True,
+        env={**os.environ, **_env(tmp_path)},
+    )
+    assert from_file.stderr == b"False"
+    assert piped.stderr == b"True"
+    assert callable(watchable)

@@ -1,4 +1,5 @@
-"""The command lines run most, read without typer: `zero run FILE ...`, `zero check PATH ...`, `zero query`.
+"""The command lines run most, read without typer: `zero run FILE ...`, `zero check PATH ...`, `zero query`,
+`zero capture FILE ...` (what an end-of-turn hook runs).
 
 Importing typer and click and building the command costs more than a small
 graph's whole run, so `main` first offers the arguments to `dispatch`. It
@@ -28,11 +29,12 @@ Values = dict[str, Any]
 
 
 def accepted(command: str) -> tuple[OptionSpec[Any], ...]:
-    """The options the fast path reads for `command` (`run`, `check` or `query`); any other option
+    """The options the fast path reads for `command` (`run`, `check`, `query` or `capture`); any other option
     sends the command line to typer."""
-    from zerolang.cli.options import DB, EXPLAIN, INPUT, JSON, NO_TOUCH, NOW, SPACE, TRACE
+    from zerolang.cli.options import DB, EXPERIENCE_DB, EXPLAIN, INPUT, JSON, NO_TOUCH, NOW, SPACE, TRACE
 
     return {
+        "capture": (EXPERIENCE_DB, JSON),
         "run": (INPUT, JSON, TRACE),
         "check": (JSON,),
         "query": (DB, SPACE, NOW, JSON, EXPLAIN, NO_TOUCH),
@@ -156,11 +158,41 @@ def _query(arguments: list[str]) -> int | None:
     return _reporting(query)
 
 
-_COMMANDS: dict[str, Callable[[list[str]], int | None]] = {"run": _run, "check": _check, "query": _query}
+def read_capture(arguments: list[str]) -> tuple[list[str], Values] | None:
+    """(files, values) when `zero capture` has files and only the options it `accepted`."""
+    read = read_plain(arguments, accepted("capture"), stdin=False)
+    if read is None or not read[0]:
+        return None
+    return read
+
+
+def _capture(arguments: list[str]) -> int | None:
+    read = read_capture(arguments)
+    if read is None:
+        return None
+    files, values = read
+    from zerolang.cli.options import EXPERIENCE_DB, JSON
+
+    def capture() -> int:
+        from zerolang.cli.capture_exec import execute
+
+        execute(files, values[EXPERIENCE_DB.name], as_json=values[JSON.name])
+        return 0
+
+    return _reporting(capture)
+
+
+_COMMANDS: dict[str, Callable[[list[str]], int | None]] = {
+    "run": _run,
+    "check": _check,
+    "query": _query,
+    "capture": _capture,
+}
 
 
 def dispatch(argv: list[str]) -> int | None:
-    """Run `zero ARGV` if it is a plain `run`, `check` or `query` command line: its exit code; else None."""
+    """Run `zero ARGV` if it is a plain `run`, `check`, `query` or `capture` command line: its exit code;
+    else None."""
     command = _COMMANDS.get(argv[0]) if argv else None
     if command is None or not all(map(_is_text, argv)):
         return None  # an argument that is not UTF-8: typer's usage error for a text, or a path

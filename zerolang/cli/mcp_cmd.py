@@ -53,6 +53,7 @@ def mcp(
 
     try:
         from zerolang.mcp.server import ArchiveAccess, build_server
+        from zerolang.mcp.stdio import run_stdio
     except ImportError as error:
         missing = (error.name or "mcp").split(".")[0]
         raise ZeroError(f"zero mcp needs {missing}: pip install 'zerolang[mcp]'") from None
@@ -69,7 +70,7 @@ def mcp(
     access = None if rules is None or as_channel is None else ArchiveAccess(str(rules), as_channel, clearance)
     # every store where the CLI and the Python API find it (zerolang.memory.settings)
     with open_memory(db, space=space, experiences=experiences, archive=root) as memory:
-        build_server(memory, access).run("stdio")
+        run_stdio(build_server(memory, access))
 
 
 def _print_config(

@@ -1,7 +1,8 @@
 """Capturing conversations: transcript files, or one turn at a time from an agent's end-of-turn hook.
 
 `capture_files` reads every file first (a malformed one raises before anything
-is written), then stores all their records in one transaction. Records are
+is written), then stores all their records in one transaction, built and written
+a few thousand turns at a time. Records are
 content-addressed, so capturing a file again adds nothing and a file that grew
 adds only its new turns (and the new layers of a turn that was still open).
 
@@ -12,12 +13,12 @@ answered; it links the turn to the session's previous one.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Collection, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
 from zerolang.experience.affect import AffectExtractor, LexiconAffect
-from zerolang.experience.build import add_turn, build, turns_of
+from zerolang.experience.build import add_turn, turns_of
 from zerolang.experience.concepts import ConceptExtractor, DefaultConcepts
 from zerolang.experience.ids import session_id, turn_id
 from zerolang.experience.model import Added, CaptureBatch, Message, Role, Session, Turn
@@ -73,35 +74,65 @@ def capture_files(
 ) -> CaptureResult:
     """Read every transcript, then store what is new in one transaction.
 
-    `progress(done, total)` is called after each file is read (for a progress bar).
+    The records are built and written `BATCH_TURNS` turns at a time within that transaction, so
+    a long transcript is never held as records all at once. `progress(done, total)` is called
+    after each file is read (for a progress bar).
     """
     parts = extractors or Extractors()
     paths = expand(paths)
-    sessions: list[Session] = []
+    grouped: list[tuple[Session, list[Turn]]] = []
     files: list[FileResult] = []
     for path in paths:
-        read = read_transcript(path, fmt=fmt)
-        sessions.extend(read)
-        kind = read[0].format if read else (fmt or "")
-        turns = sum(len(turns_of(session)) for session in read)
-        files.append(FileResult(str(path), kind, len(read), turns))
+        read = [(session, turns_of(session)) for session in read_transcript(path, fmt=fmt)]
+        grouped.extend(read)
+        kind = read[0][0].format if read else (fmt or "")
+        files.append(FileResult(str(path), kind, len(read), sum(len(turns) for _, turns in read)))
         if progress is not None:
             progress(len(files), len(paths))
-    settled = settled_turns(store, sessions)
-    batch = build(sessions, affect=parts.affect, concepts=parts.concepts, names=names, settled=settled)
-    return CaptureResult(tuple(files), store.add(batch))
+    settled = _settled(store, grouped)
+    batches = _batches(grouped, settled, parts, names)
+    return CaptureResult(tuple(files), store.add_all(batches))
+
+
+BATCH_TURNS = 2_000
+
+
+def _batches(
+    grouped: Sequence[tuple[Session, list[Turn]]],
+    settled: Collection[str],
+    parts: Extractors,
+    names: Mapping[str, str] | None,
+) -> Iterator[CaptureBatch]:
+    """The records of every turn not `settled`, `BATCH_TURNS` turns a batch (what `build` makes)."""
+    batch = CaptureBatch()
+    for _, turns in grouped:
+        previous: Turn | None = None
+        for turn in turns:
+            if turn.id not in settled:
+                before = previous.id if previous else None
+                add_turn(batch, turn, before, affect=parts.affect, concepts=parts.concepts, names=names)
+                if len(batch.turns) >= BATCH_TURNS:
+                    yield batch
+                    batch = CaptureBatch()
+            previous = turn
+    if batch.turns or batch.experiences:
+        yield batch
 
 
 def settled_turns(store: ExperienceStore, sessions: Sequence[Session]) -> set[str]:
     """The turns of `sessions` already stored and complete: every stored turn but each session's
     latest, which may still gain layers (an answer after its question). Capturing a transcript
     that grew builds only its new turns and its last stored one."""
+    return _settled(store, [(session, turns_of(session)) for session in sessions])
+
+
+def _settled(store: ExperienceStore, grouped: Sequence[tuple[Session, list[Turn]]]) -> set[str]:
     settled: set[str] = set()
-    for session in sessions:
+    for session, turns in grouped:
         last = store.last_turn(session.id)
         if last is None:
             continue
-        earlier = [turn.id for turn in turns_of(session) if turn.id != last[0] and turn.position <= last[1]]
+        earlier = [turn.id for turn in turns if turn.id != last[0] and turn.position <= last[1]]
         settled |= store.known_turns(earlier)
     return settled
 

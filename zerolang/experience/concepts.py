@@ -20,6 +20,7 @@ concept name the same node.
 from __future__ import annotations
 
 import re
+from functools import lru_cache
 from typing import Protocol
 
 from zerolang.experience.words import COMMON, STOPWORDS, words
@@ -30,6 +31,12 @@ _SENTENCE_END = re.compile(r"[.!?\n]\s*$")
 _CLAUSE = re.compile(r"[.,;:!?()\[\]{}\"\n]+")
 MAX_PHRASE = 3
 MIN_SINGLE = 4
+_LABELS_AT_MOST = 100_000
+
+
+def _needle(alias: str) -> str:
+    """The longest run of `alias` between hyphens (which match any separator): every match holds it."""
+    return max(alias.split("-"), key=len)
 
 
 class ConceptExtractor(Protocol):
@@ -38,6 +45,7 @@ class ConceptExtractor(Protocol):
         ...
 
 
+@lru_cache(maxsize=1 << 16)
 def concept_id(label: str) -> str:
     """The hex ConceptHash of a normalised label."""
     return concept_hash(label).digest.hex()
@@ -56,16 +64,20 @@ class DefaultConcepts:
         self._known = sorted(known.items(), key=lambda item: (-len(item[0]), item[0]))
         self._patterns = [
             (
+                _needle(alias),
                 re.compile(r"(?<![\w-])" + re.escape(alias).replace(r"\-", r"[\s_.-]") + r"(?![\w-])"),
                 canonical,
             )
             for alias, canonical in self._known
         ]
+        self._labels: dict[str, str] = {}  # each raw label met: its normalised form (bounded)
 
     def extract(self, text: str) -> list[str]:
         found: list[tuple[int, str]] = []
         lowered = text.lower()
-        for pattern, canonical in self._patterns:
+        for needle, pattern, canonical in self._patterns:
+            if needle not in lowered:  # a plain substring test first: the regex only where it may match
+                continue
             match = pattern.search(lowered)
             if match:
                 found.append((match.start(), canonical))
@@ -74,8 +86,14 @@ class DefaultConcepts:
         found.sort(key=lambda item: item[0])
         out: list[str] = []
         seen: set[str] = set()
+        labels = self._labels
         for _, raw in found:
-            label = normalize_label(raw)
+            label = labels.get(raw)
+            if label is None:
+                label = normalize_label(raw)
+                if len(labels) >= _LABELS_AT_MOST:
+                    labels.clear()
+                labels[raw] = label
             if label and label not in seen:
                 seen.add(label)
                 out.append(label)

@@ -9,7 +9,7 @@ within one result list.
 
 from __future__ import annotations
 
-from collections.abc import Collection, Sequence
+from collections.abc import Collection, Iterable, Sequence
 from types import TracebackType
 from typing import Protocol, Self
 
@@ -22,6 +22,11 @@ class ExperienceStore(ForgettingStore, Protocol):
 
     def add(self, batch: CaptureBatch) -> Added:
         """Write the batch in one transaction; return what was not there before."""
+        ...
+
+    def add_all(self, batches: Iterable[CaptureBatch]) -> Added:
+        """Write every batch in one transaction, each as it comes (a generator builds the next after
+        the last is stored); return what was not there before."""
         ...
 
     def search(self, terms: Sequence[str], limit: int) -> list[tuple[str, float]]:

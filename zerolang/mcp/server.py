@@ -21,6 +21,7 @@ a refusal or a bad argument is a tool error (`isError`) whose text is our one-li
 from __future__ import annotations
 
 import importlib.util
+import json
 from typing import Any
 
 import pydantic_core
@@ -334,3 +335,29 @@ def _trusted(server: MCPServer, names: tuple[str, ...]) -> None:
         metadata = getattr(tool, "fn_metadata", None)
         if metadata is not None and getattr(metadata, "output_schema", None) is not None:
             metadata.output_model = None
+            metadata.output_schema = inlined(metadata.output_schema)
+
+
+def inlined(schema: dict[str, Any]) -> dict[str, Any]:
+    """`schema` with each `$ref` to its own `$defs` replaced by the definition (none of ours is
+    recursive): the same constraints, but a client that validates each result (the SDK's does,
+    with `jsonschema`) no longer resolves a reference per entity and relation."""
+    definitions = schema.get("$defs", {})
+
+    def walk(node: Any, seen: tuple[str, ...]) -> Any:
+        if isinstance(node, list):
+            return [walk(item, seen) for item in node]
+        if not isinstance(node, dict):
+            return node
+        ref = node.get("$ref")
+        if isinstance(ref, str) and ref.startswith("#/$defs/") and len(node) == 1:
+            name = ref.removeprefix("#/$defs/")
+            if name in definitions and name not in seen:
+                return walk(definitions[name], (*seen, name))
+            return node
+        return {key: walk(value, seen) for key, value in node.items() if key != "$defs"}
+
+    out: dict[str, Any] = walk(schema, ())
+    if "$ref" in json.dumps(out):  # a recursive definition: keep the original
+        return schema
+    return out

@@ -42,6 +42,16 @@ class TsVector:
     def index_experience(self, db: SqlDatabase, ident: str) -> None:
         """Nothing: `exp_experience.doc` is generated."""
 
+    def index_experiences(self, db: SqlDatabase, idents: Sequence[str]) -> None:
+        """Nothing: `exp_experience.doc` is generated."""
+
+    def index_new_turns(self, db: SqlDatabase, turns: Sequence[tuple[str, str]]) -> None:
+        db.run_many(
+            "INSERT INTO exp_turn_doc (turn, doc) VALUES (?, to_tsvector('english', ?))"
+            " ON CONFLICT (turn) DO UPDATE SET doc = excluded.doc",
+            turns,
+        )
+
     def unindex_experience(self, db: SqlDatabase, ident: str) -> None:
         """Nothing: `exp_experience.doc` goes with its row."""
 

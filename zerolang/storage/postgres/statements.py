@@ -37,9 +37,12 @@ class PsycopgStatements(SqlStatements):
     def run(self, sql: str, args: Sequence[object] = ()) -> int:
         return self.connection.execute(self._text(sql), args).rowcount
 
-    def run_many(self, sql: str, rows: Sequence[Sequence[object]]) -> None:
+    def run_many(self, sql: str, rows: Sequence[Sequence[object]]) -> int:
+        if not rows:
+            return 0
         with self.connection.cursor() as cursor:
             cursor.executemany(self._text(sql), rows)
+            return max(cursor.rowcount, 0)
 
     def in_list(self, column: str, keys: Sequence[object]) -> Iterator[tuple[str, list[object]]]:
         yield f"{column} = ANY(%b)", [list(keys)]  # the array in binary: no text escaping

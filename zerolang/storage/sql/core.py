@@ -36,8 +36,8 @@ class SqlStatements(ABC):
         """Run a statement; the rows it changed."""
 
     @abstractmethod
-    def run_many(self, sql: str, rows: Sequence[Sequence[object]]) -> None:
-        """Run a statement once per row."""
+    def run_many(self, sql: str, rows: Sequence[Sequence[object]]) -> int:
+        """Run a statement once per row; the rows it changed, summed."""
 
     @abstractmethod
     def in_list(self, column: str, keys: Sequence[object]) -> Iterator[tuple[str, list[object]]]:

@@ -11,7 +11,7 @@ Every write is one transaction.
 from __future__ import annotations
 
 import json
-from collections.abc import Collection, Sequence
+from collections.abc import Collection, Iterable, Sequence
 from typing import Protocol
 
 from zerolang.experience.forgotten import PURGED, Forgotten, without_forgotten
@@ -59,6 +59,14 @@ class ExperienceText(Protocol):
         """Index a turn the index does not hold yet (its row was just inserted) as `text`."""
         ...
 
+    def index_experiences(self, db: SqlDatabase, idents: Sequence[str]) -> None:
+        """Index the experiences just inserted, in one statement (or one per `IN` slice)."""
+        ...
+
+    def index_new_turns(self, db: SqlDatabase, turns: Sequence[tuple[str, str]]) -> None:
+        """Index turns the index does not hold yet, `(turn, text)` each, in one batch."""
+        ...
+
     def unindex_turn(self, db: SqlDatabase, turn: str) -> None:
         """Drop a turn that has no layer left from the index."""
         ...
@@ -77,56 +85,79 @@ class SqlExperienceStore(DatabaseStore[ExperienceText]):
     # ---- writing ----------------------------------------------------------------------------
 
     def add(self, batch: CaptureBatch) -> Added:
+        """One transaction of a few batched statements, whatever the batch's size: the turns and
+        experiences the store does not hold yet are found by indexed `IN` look-ups and inserted with
+        one `executemany` each, as are concepts and edges; the new experiences are indexed by one
+        statement, and each new turn's full text is made from the batch (its layers are all new)."""
+        return self.add_all([batch])
+
+    def add_all(self, batches: Iterable[CaptureBatch]) -> Added:
+        """Every batch in one transaction, each written as it comes: a generator may build the next
+        after the last is stored, so a long transcript is never held as records all at once."""
+        added = Added()
+        with self.db.transaction():
+            blocked = Forgotten.of(self.purged_terms())
+            for batch in batches:
+                added = added + self._add(batch, blocked)
+        return added
+
+    def _add(self, batch: CaptureBatch, blocked: Forgotten) -> Added:
         db = self.db
-        turns = experiences = concepts = edges = 0
-        with db.transaction():
-            batch, forgotten = without_forgotten(batch, Forgotten.of(self.purged_terms()))
-            new_turns: set[str] = set()  # no full-text entry yet: indexing them replaces nothing
-            for turn in batch.turns:
-                if db.run(
-                    "INSERT INTO exp_turn (id, session, position, key, at) VALUES (?, ?, ?, ?, ?)"
-                    " ON CONFLICT DO NOTHING",
-                    (turn.id, turn.session, turn.position, turn.key, turn.when),
-                ):
-                    turns += 1
-                    new_turns.add(turn.id)
-            changed: set[str] = set()  # the turns that gained a layer: only their text changed
-            for item in batch.experiences:
-                added = db.run(
-                    f"INSERT INTO exp_experience ({_COLUMNS}) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)"
-                    " ON CONFLICT DO NOTHING",
-                    (
-                        item.id,
-                        item.layer.value,
-                        item.who,
-                        item.what,
-                        item.when,
-                        item.session,
-                        item.turn,
-                        item.position,
-                        item.ordinal,
-                        json.dumps(item.affect, sort_keys=True),
-                        json.dumps(list(item.sources)),
-                    ),
+        batch, forgotten = without_forgotten(batch, blocked)
+        turns = {turn.id: turn for turn in batch.turns}
+        held_turns = self.known_turns(list(turns))
+        new_turns = [turn for ident, turn in turns.items() if ident not in held_turns]
+        db.run_many(
+            "INSERT INTO exp_turn (id, session, position, key, at) VALUES (?, ?, ?, ?, ?)"
+            " ON CONFLICT DO NOTHING",
+            [(turn.id, turn.session, turn.position, turn.key, turn.when) for turn in new_turns],
+        )
+        items = {item.id: item for item in batch.experiences}
+        held = {str(row[0]) for row in self._rows_in("SELECT id FROM exp_experience", "id", list(items))}
+        fresh = [item for ident, item in items.items() if ident not in held]
+        db.run_many(
+            f"INSERT INTO exp_experience ({_COLUMNS}) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)"
+            " ON CONFLICT DO NOTHING",
+            [
+                (
+                    item.id,
+                    item.layer.value,
+                    item.who,
+                    item.what,
+                    item.when,
+                    item.session,
+                    item.turn,
+                    item.position,
+                    item.ordinal,
+                    json.dumps(item.affect, sort_keys=True),
+                    json.dumps(list(item.sources)),
                 )
-                if added:
-                    experiences += 1
-                    changed.add(item.turn)
-                    self.text.index_experience(db, item.id)
-            for turn_id in sorted(changed):
-                self._index_turn(turn_id, new=turn_id in new_turns)
-            for concept in batch.concepts:
-                concepts += db.run(
-                    "INSERT INTO exp_concept (id, label) VALUES (?, ?) ON CONFLICT DO NOTHING",
-                    (concept.id, concept.label),
-                )
-            for edge in batch.edges:
-                edges += db.run(
-                    "INSERT INTO exp_edge (src, kind, dst, weight) VALUES (?, ?, ?, ?)"
-                    " ON CONFLICT DO NOTHING",
-                    (edge.src, edge.kind.value, edge.dst, edge.weight),
-                )
-        return Added(turns, experiences, concepts, edges, forgotten)
+                for item in fresh
+            ],
+        )
+        if fresh:
+            self.text.index_experiences(db, [item.id for item in fresh])
+        created = {turn.id for turn in new_turns}
+        texts: dict[str, list[str]] = {}  # a new turn's layers, in the order they were inserted
+        changed: set[str] = set()  # a turn held before that gained a layer: read again
+        for item in fresh:
+            if item.turn in created:
+                texts.setdefault(item.turn, []).append(item.what)
+            else:
+                changed.add(item.turn)
+        if texts:
+            self.text.index_new_turns(db, [(turn, "\n".join(parts)) for turn, parts in sorted(texts.items())])
+        for turn_id in sorted(changed):
+            self._index_turn(turn_id)
+        concepts = db.run_many(
+            "INSERT INTO exp_concept (id, label) VALUES (?, ?) ON CONFLICT DO NOTHING",
+            [(concept.id, concept.label) for concept in batch.concepts],
+        )
+        edges = db.run_many(
+            "INSERT INTO exp_edge (src, kind, dst, weight) VALUES (?, ?, ?, ?) ON CONFLICT DO NOTHING",
+            [(edge.src, edge.kind.value, edge.dst, edge.weight) for edge in batch.edges],
+        )
+        return Added(len(new_turns), len(fresh), concepts, edges, forgotten)
 
     def _index_turn(self, turn: str, *, new: bool = False) -> None:
         """(Re)index a turn's text, all its layers in order, as one full-text document; a `new` turn

@@ -28,8 +28,10 @@ class SqliteStatements(SqlStatements):
     def run(self, sql: str, args: Sequence[object] = ()) -> int:
         return self.connection.execute(sql, bound(args)).rowcount
 
-    def run_many(self, sql: str, rows: Sequence[Sequence[object]]) -> None:
-        self.connection.executemany(sql, rows)
+    def run_many(self, sql: str, rows: Sequence[Sequence[object]]) -> int:
+        if not rows:
+            return 0
+        return max(self.connection.executemany(sql, rows).rowcount, 0)
 
     def in_list(self, column: str, keys: Sequence[object]) -> Iterator[tuple[str, list[object]]]:
         for start in range(0, len(keys), self.chunk):

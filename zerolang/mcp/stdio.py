@@ -1,0 +1,115 @@
+"""Serving over stdin and stdout on the event loop itself, without worker threads.
+
+The SDK's stdio transport reads and writes through `anyio.wrap_file`: every line read, every
+write and every flush is a hand-off to a worker thread and back (about a dozen per tool call),
+which on a busy machine waits for the scheduler each time. Here the event loop watches the pipes
+(`connect_read_pipe`, `connect_write_pipe`) and hands the SDK's own stdio framing
+(`stdio_server(stdin, stdout)`: one JSON-RPC message a line) objects that read and write them
+directly. While serving, fd 0 reads the null device and fd 1 writes to stderr, as the SDK does,
+so a stray `print` cannot break the wire; both are restored on exit.
+
+Where the streams are not pipes or sockets (a regular file, a terminal, or another platform), or the SDK lacks
+what this uses, the SDK's own transport serves instead: slower, the same protocol.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import os
+import sys
+from collections.abc import AsyncIterator, Iterator
+from contextlib import contextmanager
+from typing import Any
+
+import anyio
+
+LINE_LIMIT = 1 << 30  # a JSON-RPC message is one line; the SDK's transport sets no limit either
+
+
+class _Lines:
+    """stdin as the SDK's transport iterates it: text lines, decoded as UTF-8 (bad bytes replaced)."""
+
+    def __init__(self, reader: asyncio.StreamReader) -> None:
+        self._reader = reader
+
+    async def __aiter__(self) -> AsyncIterator[str]:
+        while True:
+            line = await self._reader.readline()
+            if not line:
+                return
+            yield line.decode("utf-8", errors="replace")
+
+
+class _Sink:
+    """stdout as the SDK's transport writes it: `write` a message's line, then `flush` (drain)."""
+
+    def __init__(self, writer: asyncio.StreamWriter) -> None:
+        self._writer = writer
+
+    async def write(self, text: str) -> None:
+        self._writer.write(text.encode("utf-8"))
+
+    async def flush(self) -> None:
+        await self._writer.drain()
+
+
+@contextmanager
+def _claimed() -> Iterator[tuple[int, int]]:
+    """Private duplicates of fds 0 and 1 for the wire; meanwhile fd 0 is the null device and fd 1
+    is stderr (restored on exit)."""
+    wire_in, wire_out = os.dup(0), os.dup(1)
+    null = os.open(os.devnull, os.O_RDONLY)
+    try:
+        os.dup2(null, 0)
+        os.dup2(2, 1)
+    finally:
+        os.close(null)
+    try:
+        yield wire_in, wire_out
+    finally:
+        sys.stdout.flush()
+        os.dup2(wire_in, 0)
+        os.dup2(wire_out, 1)
+        os.close(wire_in)
+        os.close(wire_out)
+
+
+def watchable() -> bool:
+    """Whether stdin and stdout are pipes or sockets the event loop can watch (a terminal is left to
+    the SDK: watching it would leave it non-blocking for the shell after exit)."""
+    import stat
+
+    if sys.platform == "win32":
+        return False
+    try:
+        modes = [os.fstat(fd).st_mode for fd in (0, 1)]
+    except OSError:
+        return False
+    return all(stat.S_ISFIFO(m) or stat.S_ISSOCK(m) for m in modes)
+
+
+def run_stdio(server: Any) -> None:
+    """Serve `server` (an SDK `MCPServer`) over stdin and stdout until stdin closes."""
+    lowlevel = getattr(server, "_lowlevel_server", None)
+    if lowlevel is None or not watchable():
+        server.run("stdio")
+        return
+    anyio.run(_serve, lowlevel)
+
+
+async def _serve(lowlevel: Any) -> None:
+    from mcp.server.stdio import stdio_server
+
+    loop = asyncio.get_running_loop()
+    with _claimed() as (wire_in, wire_out):
+        source = os.fdopen(wire_in, "rb", buffering=0, closefd=False)
+        target = os.fdopen(wire_out, "wb", buffering=0, closefd=False)
+        reader = asyncio.StreamReader(limit=LINE_LIMIT)
+        await loop.connect_read_pipe(lambda: asyncio.StreamReaderProtocol(reader), source)
+        transport, protocol = await loop.connect_write_pipe(asyncio.streams.FlowControlMixin, target)
+        writer = asyncio.StreamWriter(transport, protocol, None, loop)
+        try:
+            async with stdio_server(_Lines(reader), _Sink(writer)) as (read_stream, write_stream):  # type: ignore[arg-type]
+                await lowlevel.run(read_stream, write_stream, lowlevel.create_initialization_options())
+        finally:
+            transport.close()
