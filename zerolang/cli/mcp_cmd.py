@@ -52,6 +52,7 @@ def mcp(
         return
 
     try:
+        from zerolang.mcp.readers import Readers
         from zerolang.mcp.server import ArchiveAccess, build_server
         from zerolang.mcp.stdio import run_stdio
     except ImportError as error:
@@ -69,8 +70,11 @@ def mcp(
         load_policy(rules)  # a bad policy stops the server before a client connects
     access = None if rules is None or as_channel is None else ArchiveAccess(str(rules), as_channel, clearance)
     # every store where the CLI and the Python API find it (zerolang.memory.settings)
-    with open_memory(db, space=space, experiences=experiences, archive=root) as memory:
-        run_stdio(build_server(memory, access))
+    with (
+        open_memory(db, space=space, experiences=experiences, archive=root) as memory,
+        Readers(memory) as readers,
+    ):
+        run_stdio(build_server(memory, access, readers))
 
 
 def _print_config(

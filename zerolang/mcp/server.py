@@ -22,6 +22,7 @@ from __future__ import annotations
 
 import importlib.util
 import json
+from collections.abc import Callable
 from typing import Any
 
 import pydantic_core
@@ -35,6 +36,7 @@ from zerolang.mcp import schema
 from zerolang.mcp.access import ArchiveAccess as ArchiveAccess
 from zerolang.mcp.arguments import argument_error
 from zerolang.mcp.graph import KnowledgeGraph
+from zerolang.mcp.readers import Readers
 from zerolang.mcp.resources import add_resources
 from zerolang.memory.api import FORGET_MODULE, Memory
 from zerolang.util.errors import ZeroError
@@ -64,15 +66,39 @@ class _Server(MCPServer):
         except ToolError as error:
             if isinstance(error.__cause__, ValidationError):
                 raise ToolError(argument_error(name, error.__cause__.errors())) from None
-            raise
+            raise ToolError(refusal(name, error)) from None
 
 
-def build_server(memory: Memory, access: ArchiveAccess | None = None) -> MCPServer:
-    """An MCP server whose tools read and write `memory`."""
+def refusal(name: str, error: ToolError) -> str:
+    """A failed call as one line the agent can act on: `tool: what went wrong`. Our refusals keep
+    their text (without the SDK's "Error executing tool" prefix); anything else (a bug) is named by
+    its class and first line, and is not logged with a traceback: the server goes on serving."""
+    cause = error.__cause__
+    if isinstance(cause, ZeroError):
+        text = cause.headline()
+    elif isinstance(cause, ToolError):
+        text = str(cause)
+    elif cause is not None:
+        text = f"failed unexpectedly ({type(cause).__name__}: {_first_line(str(cause))})"
+    else:
+        text = str(error).removeprefix(f"Error executing tool {name}").removeprefix(":").strip()
+    text = _first_line(text) or "failed"
+    return text if text.startswith(f"{name}: ") else f"{name}: {text}"
+
+
+def _first_line(text: str) -> str:
+    return next((line.strip() for line in text.splitlines() if line.strip()), "")
+
+
+def build_server(
+    memory: Memory, access: ArchiveAccess | None = None, readers: Readers | None = None
+) -> MCPServer:
+    """An MCP server whose tools read and write `memory`; with `readers`, `query` and `recall` run
+    on their worker threads, so a long one does not hold up other calls."""
     server: MCPServer = _Server(
         "zerolang-memory", version=__version__, instructions=INSTRUCTIONS, log_level="WARNING"
     )
-    _our_tools(server, memory, access)
+    _our_tools(server, memory, access, readers)
     _graph_tools(server, KnowledgeGraph(memory))
     add_resources(server, memory, access)
     return server
@@ -82,7 +108,12 @@ def _failing(error: ZeroError) -> ToolError:
     return ToolError(error.message)
 
 
-def _our_tools(server: MCPServer, memory: Memory, access: ArchiveAccess | None) -> None:
+def _our_tools(
+    server: MCPServer, memory: Memory, access: ArchiveAccess | None, readers: Readers | None
+) -> None:
+    async def reading(work: Callable[[Memory], Any]) -> Any:
+        return work(memory) if readers is None else await readers.run(work)
+
     gate_cache: list[Any] = []
 
     def gate() -> Any:
@@ -200,7 +231,7 @@ def _our_tools(server: MCPServer, memory: Memory, access: ArchiveAccess | None) 
         try:
             if limit < 1:
                 raise ZeroError(f"limit must be at least 1, not {limit}")
-            hits = memory.recall(text, limit=limit)
+            hits = await reading(lambda reader: reader.recall(text, limit=limit))
         except ZeroError as error:
             raise _failing(error) from None
         return {
@@ -223,7 +254,7 @@ def _our_tools(server: MCPServer, memory: Memory, access: ArchiveAccess | None) 
     async def query(text: str) -> schema.QueryResult:
         """Run a 0-memory query (docs/query.md): 'recall "topic" depth 2 limit 10', 'match (?x needs ?y)'."""
         try:
-            result = memory.query(text)
+            result = await reading(lambda reader: reader.query(text))
         except ZeroError as error:
             raise _failing(error) from None
         return {"kind": result.kind, "rows": result.rows, "plan": result.plan, "notes": result.notes}

@@ -98,8 +98,6 @@ def run_stdio(server: Any) -> None:
 
 
 async def _serve(lowlevel: Any) -> None:
-    from mcp.server.stdio import stdio_server
-
     loop = asyncio.get_running_loop()
     with _claimed() as (wire_in, wire_out):
         source = os.fdopen(wire_in, "rb", buffering=0, closefd=False)
@@ -109,7 +107,87 @@ async def _serve(lowlevel: Any) -> None:
         transport, protocol = await loop.connect_write_pipe(asyncio.streams.FlowControlMixin, target)
         writer = asyncio.StreamWriter(transport, protocol, None, loop)
         try:
-            async with stdio_server(_Lines(reader), _Sink(writer)) as (read_stream, write_stream):  # type: ignore[arg-type]
-                await lowlevel.run(read_stream, write_stream, lowlevel.create_initialization_options())
+            await _frame(lowlevel, _Lines(reader), _Sink(writer))
         finally:
             transport.close()
+
+
+async def _frame(lowlevel: Any, lines: _Lines, sink: _Sink) -> None:
+    """The SDK's stdio framing (one JSON-RPC message a line, each way), except that a line that is
+    not a JSON-RPC message gets an error response (`malformed`) instead of none."""
+    import mcp_types as types
+    from mcp.shared.message import SessionMessage
+
+    read_writer, read_stream = anyio.create_memory_object_stream[Any](0)
+    write_stream, write_reader = anyio.create_memory_object_stream[Any](0)
+
+    async def read() -> None:
+        async with read_writer:
+            async for line in lines:
+                try:
+                    message = types.jsonrpc_message_adapter.validate_json(line, by_name=False)
+                except Exception:
+                    reply = malformed(line)
+                    if reply is not None:
+                        await sink.write(reply + "\n")
+                        await sink.flush()
+                    continue
+                await read_writer.send(SessionMessage(message))
+
+    async def write() -> None:
+        async with write_reader:
+            async for session_message in write_reader:
+                text = session_message.message.model_dump_json(by_alias=True, exclude_unset=True)
+                await sink.write(text + "\n")
+                await sink.flush()
+
+    async with anyio.create_task_group() as group:
+        group.start_soon(read)
+        group.start_soon(write)
+        await lowlevel.run(read_stream, write_stream, lowlevel.create_initialization_options())
+        group.cancel_scope.cancel()
+
+
+PARSE_ERROR = -32700
+INVALID_REQUEST = -32600
+
+
+def malformed(line: str) -> str | None:
+    """The JSON-RPC error response to a line that is not a JSON-RPC message: -32700 (parse error,
+    id null) where it is not JSON the protocol can carry (bad JSON, a lone surrogate), -32600
+    (invalid request, with its id where it has one) where it is JSON but no message. A blank line,
+    and a malformed notification or response (no `method` with an `id`), get none."""
+    import json
+
+    if not line.strip():
+        return None
+    try:
+        value = json.loads(line)
+    except ValueError:
+        return _error(None, PARSE_ERROR, "Parse error: the line is not JSON")
+    ident = value.get("id") if isinstance(value, dict) else None
+    if not isinstance(ident, (str, int)) or isinstance(ident, bool):
+        ident = None
+    if isinstance(value, dict) and "method" not in value and ident is not None:
+        return None  # a response we cannot read: answering it would answer a response
+    if isinstance(value, dict) and "method" in value and "id" not in value:
+        return None  # a notification: never answered
+    if _has_lone_surrogate(value):
+        return _error(ident, PARSE_ERROR, "Parse error: a string holds a lone surrogate (not valid Unicode)")
+    return _error(ident, INVALID_REQUEST, "Invalid request: not a JSON-RPC 2.0 message")
+
+
+def _has_lone_surrogate(value: object) -> bool:
+    if isinstance(value, str):
+        return any("\ud800" <= c <= "\udfff" for c in value)
+    if isinstance(value, dict):
+        return any(_has_lone_surrogate(k) or _has_lone_surrogate(v) for k, v in value.items())
+    if isinstance(value, list):
+        return any(_has_lone_surrogate(v) for v in value)
+    return False
+
+
+def _error(ident: str | int | None, code: int, message: str) -> str:
+    import json
+
+    return json.dumps({"jsonrpc": "2.0", "id": ident, "error": {"code": code, "message": message}})

@@ -41,6 +41,13 @@ class ConstraintError(EngineError):
     """A write broke one of the schema's constraints (a key, a check, a reference)."""
 
 
+class PrivilegeError(EngineError):
+    """The database refused the connection's role: no grant, or row-level security (SQLSTATE 42501)."""
+
+
+INSUFFICIENT_PRIVILEGE = "42501"
+
+
 @dataclass(frozen=True, slots=True)
 class Driver:
     """A database driver's exceptions: its base class and its class for a broken constraint."""
@@ -71,6 +78,12 @@ def translate(error: BaseException) -> StorageError | None:
     """`error` as a `StorageError` if a driver raised it, else None."""
     for driver in DRIVERS:
         if isinstance(error, driver.base):
+            if getattr(error, "sqlstate", None) == INSUFFICIENT_PRIVILEGE:
+                return PrivilegeError(
+                    f"the memory store refused this: the database role has no permission for it"
+                    f" ({reason(error)}); the store's owner can grant it a space with"
+                    " `zero memory grant ROLE --space SPACE`"
+                )
             kind = ConstraintError if isinstance(error, driver.constraint) else EngineError
             return kind(f"the memory store failed: {reason(error)}")
     return None
