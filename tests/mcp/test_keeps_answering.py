@@ -42,7 +42,11 @@ from zerolang.cli.app import main
 main()
 """
 
-INIT = {"protocolVersion": "2025-06-18", "capabilities": {}, "clientInfo": {"name": "t", "version": "1"}}
+INIT: dict[str, object] = {
+    "protocolVersion": "2025-06-18",
+    "capabilities": {},
+    "clientInfo": {"name": "t", "version": "1"},
+}
 
 
 def test_a_slow_query_does_not_hold_up_other_calls(tmp_path: Path) -> None:
@@ -74,7 +78,7 @@ def test_a_slow_query_does_not_hold_up_other_calls(tmp_path: Path) -> None:
                 await anyio.sleep(0)
                 # answered while the query waits: were it on the loop, this would never return
                 got = await client.call_tool("get", {"hash": "ann"})
-                assert not got.is_error and got.structured_content["kind"] == "concept"  # type: ignore[index]
+                assert not got.is_error and got.structured_content["kind"] == "concept"
                 more = await client.call_tool(
                     "store", {"tuples": [{"subject": "bob", "predicate": "likes", "object": "jam"}]}
                 )
@@ -87,7 +91,7 @@ def test_a_slow_query_does_not_hold_up_other_calls(tmp_path: Path) -> None:
             assert "tea" in json.dumps(rows)
             # the reader sees what the loop's memory wrote meanwhile
             after = await client.call_tool("query", {"text": "match (bob likes ?x)"})
-            assert "jam" in json.dumps(after.structured_content["rows"])  # type: ignore[index]
+            assert "jam" in json.dumps(after.structured_content["rows"])
 
     anyio.run(main)
 
@@ -124,7 +128,14 @@ def test_a_store_the_role_may_not_write_is_one_line(tmp_path: Path, postgres_url
     assert server.stdin is not None and server.stdout is not None and server.stderr is not None
     calls = [
         _rpc(1, "initialize", INIT),
-        _rpc(2, "tools/call", {"name": "store", "arguments": {"tuples": [{"subject": "ann", "predicate": "likes", "object": "tea"}]}}),
+        _rpc(
+            2,
+            "tools/call",
+            {
+                "name": "store",
+                "arguments": {"tuples": [{"subject": "ann", "predicate": "likes", "object": "tea"}]},
+            },
+        ),
         _rpc(3, "tools/call", {"name": "query", "arguments": {"text": "match (?x likes ?y)"}}),
     ]
     replies = []
@@ -148,7 +159,10 @@ def test_malformed_lines_get_json_rpc_errors(tmp_path: Path) -> None:
     lines = [
         (_rpc(1, "initialize", INIT), 1),
         (json.dumps({"jsonrpc": "2.0", "method": "notifications/initialized"}) + "\n", None),
-        ('{"jsonrpc": "2.0", "id": 2, "method": "tools/call", "params": {"name": "get", "arguments": {"hash": "\\ud800"}}}\n', 2),
+        (
+            '{"jsonrpc": "2.0", "id": 2, "method": "tools/call", "params": {"name": "get", "arguments": {"hash": "\\ud800"}}}\n',
+            2,
+        ),
         ("{not json\n", None),
         (b'{"jsonrpc": "2.0", "id": 3, "method": "tools/list", "params": {"x": "\xff"}}\n', 3),
         ('{"jsonrpc": "2.0", "id": 4, "method": 5}\n', 4),
@@ -165,7 +179,7 @@ def test_malformed_lines_get_json_rpc_errors(tmp_path: Path) -> None:
     assert server.stdin is not None and server.stdout is not None
     replies = []
     for line, _ in lines:
-        server.stdin.write(line if isinstance(line, bytes) else line.encode())
+        server.stdin.write(line if isinstance(line, bytes) else str(line).encode())
         server.stdin.flush()
         if "notifications/" not in (line if isinstance(line, str) else ""):
             replies.append(json.loads(server.stdout.readline()))

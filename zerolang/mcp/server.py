@@ -12,10 +12,11 @@ Two tool sets over one `Memory` (one space):
 and two resource templates (`zerolang.mcp.resources`): `memory://concept/{label}` and
 `archive://sha256/{hash}`, the latter under the same consent policy as the tools.
 
-Tools are coroutines that run the (quick, local) store calls on the event loop's thread: a
-SQLite connection belongs to the thread that opened it, and the SDK runs plain functions on
-worker threads. Every result is structured (`structuredContent`, typed by `zerolang.mcp.schema`);
-a refusal or a bad argument is a tool error (`isError`) whose text is our one-line message.
+Tools are coroutines that run the store calls on the event loop's thread (a SQLite connection
+belongs to the thread that opened it), except `query` and `recall`, which run on `Readers`' worker
+threads when the server has them (`zero mcp` does), so a long one holds up no other call. Every
+result is structured (`structuredContent`, typed by `zerolang.mcp.schema`); a refusal, a bad
+argument or a bug is a tool error (`isError`) whose text is one line (`refusal`).
 """
 
 from __future__ import annotations
