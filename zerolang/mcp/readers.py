@@ -16,7 +16,7 @@ import queue
 import threading
 from collections.abc import Callable
 from concurrent.futures import Future
-from typing import TypeVar
+from typing import TypeVar, cast
 
 from zerolang.memory.api import Memory
 from zerolang.util.locations import IN_MEMORY
@@ -49,10 +49,10 @@ class Readers:
         """`work(memory)` on a worker thread's memory (or on the loop's, where none can be opened)."""
         if not self.apart:
             return work(self._memory)
-        future: Future[object] = Future()
+        future: Future[T] = Future()
         self._start()
-        self._jobs.put((work, future))
-        return await asyncio.wrap_future(future)  # type: ignore[return-value]
+        self._jobs.put((work, cast("Future[object]", future)))
+        return await asyncio.wrap_future(future)
 
     def _start(self) -> None:
         with self._lock:
