@@ -33,6 +33,7 @@ from zerolang.memory.api import Memory
 gate = Path(sys.argv[1])
 original = Memory.query
 def slow(self, text, *args, **kwargs):
+    gate.with_suffix(".started").touch()
     while not gate.exists():
         time.sleep(0.01)
     return original(self, text, *args, **kwargs)
@@ -75,7 +76,8 @@ def test_a_slow_query_does_not_hold_up_other_calls(tmp_path: Path) -> None:
 
             async with anyio.create_task_group() as group:
                 group.start_soon(slow_query)
-                await anyio.sleep(0)
+                while not gate.with_suffix(".started").exists():  # the query is running
+                    await anyio.sleep(0.01)
                 # answered while the query waits: were it on the loop, this would never return
                 got = await client.call_tool("get", {"hash": "ann"})
                 assert not got.is_error and got.structured_content["kind"] == "concept"
