@@ -167,7 +167,10 @@ class SqlIndex:
                 backend.exclude_writers()  # the seals of every space it deletes from
                 for space, digests in _by_space(doomed).items():
                     gone = backend.select_in(
-                        f"SELECT {integrity.columns(TABLE)} FROM {TABLE} WHERE space = ?", "hash", digests, [space]
+                        f"SELECT {integrity.columns(TABLE)} FROM {TABLE} WHERE space = ?",
+                        "hash",
+                        digests,
+                        [space],
                     )
                     backend.run_many(
                         "DELETE FROM memory_index WHERE space = ? AND hash = ?", [(space, d) for d in digests]
