@@ -20,6 +20,7 @@ from zerolang import storage
 from zerolang.archive.index import IndexRecord
 from zerolang.knowledge.terms import Forgotten
 from zerolang.memory import MemoryStore
+from zerolang.storage.sql import SqlBackend
 
 RECORDS = [
     IndexRecord(
@@ -66,21 +67,27 @@ EDITS = [
 
 def _populated(store: MemoryStore) -> None:
     example(store)
-    index = store.backend.index
+    index = _sql(store).index
     for record in RECORDS:
         index.put(record)
     index.touch(RECORDS[0].hash, "2026-11-21T00:00:00Z")
     index.set_flags(RECORDS[1].hash, ["no-export"])
-    store.backend.touch([bytes(e[0]) for e in store.backend.rows("SELECT hash FROM episodes")], "2026-11-21")
-    store.backend.touch([bytes(e[0]) for e in store.backend.rows("SELECT hash FROM episodes")], "2026-11-22")
+    _sql(store).touch([bytes(e[0]) for e in _sql(store).rows("SELECT hash FROM episodes")], "2026-11-21")
+    _sql(store).touch([bytes(e[0]) for e in _sql(store).rows("SELECT hash FROM episodes")], "2026-11-22")
+
+
+def _sql(store: MemoryStore) -> SqlBackend:
+    backend = store.backend
+    assert isinstance(backend, SqlBackend)
+    return backend
 
 
 def _edit(location: str, space: str, sql: str) -> int:
     if location.startswith("postgresql"):
         import psycopg
 
-        with psycopg.connect(location, autocommit=True) as connection:
-            return connection.execute(
+        with psycopg.connect(location, autocommit=True) as server:
+            return server.execute(
                 f"{sql} {'AND' if 'WHERE' in sql else 'WHERE'} space = %s", [space]
             ).rowcount
     connection = sqlite3.connect(location)
@@ -102,15 +109,15 @@ def test_writes_of_the_index_and_the_access_counts_keep_the_seals(
     store = open_store()
     _populated(store)
     assert _problems(store) == []
-    index = store.backend.index
+    index = _sql(store).index
     assert index.delete(RECORDS[3].hash)
     index.put(RECORDS[0])  # a row rewritten as it was
     assert _problems(store) == []
     assert index.erase(Forgotten(), [RECORDS[2].hash]) == [RECORDS[2].hash]
     assert _problems(store) == []
-    state = store.backend.tier_state()
+    state = _sql(store).tier_state()
     assert state.accesses
-    store.backend.put_tier_state(state)  # migrate's copy of the counts, onto themselves
+    _sql(store).put_tier_state(state)  # migrate's copy of the counts, onto themselves
     assert _problems(store) == []
 
 
@@ -118,8 +125,8 @@ def _seal_of(location: str, space: str, table: str) -> Any:
     if location.startswith("postgresql"):
         import psycopg
 
-        with psycopg.connect(location, autocommit=True) as connection:
-            return connection.execute(
+        with psycopg.connect(location, autocommit=True) as server:
+            return server.execute(
                 "SELECT row_count, digest FROM table_seals WHERE space = %s AND tbl = %s", [space, table]
             ).fetchone()
     connection = sqlite3.connect(location)
@@ -139,8 +146,8 @@ def test_the_seals_kept_on_write_equal_a_recount(
     _populated(store)
     kept = {table: _seal_of(location, space, table) for table in ("memory_index", "episode_access")}
     assert all(seal is not None and seal[0] > 0 for seal in kept.values()), kept
-    with store.backend.write():
-        store.backend.reseal()
+    with _sql(store).write():
+        _sql(store).reseal()
     assert {table: _seal_of(location, space, table) for table in kept} == kept
 
 
