@@ -453,6 +453,8 @@ _TABLE_OF = {
     "semantic source": "semantic_sources",
     "tombstone": "tombstones",
     "forgotten key": "forgotten_keys",
+    "memory_index entry": "memory_index",
+    "episode_access count": "episode_access",
 }
 
 # The tables whose rows are only type-checked (the seal covers their content), with each
@@ -469,6 +471,26 @@ _TYPED_ONLY: dict[str, tuple[str, tuple[str, ...]]] = {
     "semantic_sources": ("semantic source", ("hash", "hash")),
     "tombstones": ("tombstone", ("hash", "text", "text?", "text", "text?", "text?", "text?")),
     "forgotten_keys": ("forgotten key", ("hash", "hash", "text")),
+    "memory_index": (
+        "memory_index entry",
+        (
+            "text",
+            "text",
+            "text",
+            "integer",
+            "integer",
+            "text?",
+            "unit",
+            "integer",
+            "text?",
+            "text",
+            "text",
+            "text?",
+            "text",
+            "text",
+        ),
+    ),
+    "episode_access": ("episode_access count", ("hash", "count", "text")),
 }
 
 # What the rows of the tables only the seal covers refer to: (column, table of its target, name).
@@ -519,6 +541,7 @@ _TYPES: dict[str, Callable[[object], bool]] = {
     "unit?": lambda value: value is None or _is_unit(value),
     "count": _is_count,
     "flag": lambda value: type(value) is int and value in (0, 1),
+    "integer": lambda value: type(value) is int,
     "hash": _is_hash,
 }
 _WANTED = {
@@ -528,6 +551,7 @@ _WANTED = {
     "unit?": "a number in [0, 1] or null",
     "count": "a positive integer",
     "flag": "0 or 1",
+    "integer": "an integer",
     "hash": "a 32-byte hash",
 }
 

@@ -119,6 +119,24 @@ SEALED: Mapping[str, tuple[tuple[str, str], ...]] = {
         ("closed_by", "T"),
     ),
     "declarations": (("at", "t"), ("setting", "t"), ("value", "t"), ("declared", "i")),
+    # generation 4: the archive's summary index and the access counts
+    "memory_index": (
+        ("hash", "t"),
+        ("summary", "t"),
+        ("day", "t"),
+        ("y_privacy", "i"),
+        ("z_abstraction", "i"),
+        ("cluster_id", "T"),
+        ("decay_score", "r"),
+        ("reinforcement_count", "i"),
+        ("last_accessed_at", "T"),
+        ("consent_scope", "t"),
+        ("consent_flags", "t"),
+        ("source_session", "T"),
+        ("source_channel", "t"),
+        ("created_at", "t"),
+    ),
+    "episode_access": (("episode_hash", "b"), ("access_count", "i"), ("last_access", "t")),
 }
 
 # The tables sealed by each generation of the seals, with the marker row (space MARKER_SPACE)
@@ -140,6 +158,7 @@ GENERATIONS: tuple[tuple[str, tuple[str, ...]], ...] = (
         ),
     ),
     ("*sealed:3*", ("fact_periods", "declarations")),
+    ("*sealed:4*", ("memory_index", "episode_access")),
 )
 
 

@@ -17,6 +17,7 @@ from typing import TYPE_CHECKING, Any
 
 from zerolang.knowledge import merge
 from zerolang.knowledge.backend import RecallInputs
+from zerolang.knowledge.integrity import change
 from zerolang.knowledge.overlap import ENGINE
 from zerolang.storage.errors import StorageError, translating
 from zerolang.storage.locks import lock_timeout, lock_timeout_error, waiting
@@ -247,33 +248,39 @@ class PostgresBackend(PsycopgStatements, SqlBackend):
         )
 
     def touch(self, episodes: Sequence[bytes], stamp: str) -> None:
-        """Access counts in one upsert, one round trip, committed without waiting for the WAL flush.
+        """Access counts in one upsert that returns the rows it wrote, folded into the seals, committed
+        without waiting for the WAL flush.
 
         Accesses rank recall; they are not knowledge. A crash may forget the
         last moments of them, never a fact, and recall stops paying a disk
-        flush per query. Inside a caller's transaction the upsert joins it and
-        changes nothing about how it commits.
+        flush per query. The seals and the counts commit together, so a crash loses
+        both or neither. Inside a caller's transaction the upsert joins it and changes
+        nothing about how it commits.
         """
         from psycopg.pq import TransactionStatus
 
         keys = sorted(set(episodes))
         if not keys:
             return
-        upsert = (
-            " INSERT INTO episode_access (space, episode_hash, access_count, last_access)"
-            " SELECT %s, k, 1, %s FROM unnest(%b::bytea[]) AS k{quiet}"
-            " ON CONFLICT (space, episode_hash) DO UPDATE SET"
-            " access_count = episode_access.access_count + 1,"
-            " last_access = greatest(episode_access.last_access, excluded.last_access)"
-        )
-        if self.connection.info.transaction_status == TransactionStatus.IDLE:
-            # one statement, its own transaction: the local setting lasts until its commit
-            text = "WITH quiet AS (SELECT set_config('synchronous_commit', 'off', true))" + upsert.format(
-                quiet=", quiet"
-            )
-        else:
-            text = upsert.format(quiet="")
-        self.connection.execute(text, (self._space, stamp, keys))
+        idle = self.connection.info.transaction_status == TransactionStatus.IDLE
+        with self.write():
+            if idle:  # a transaction of its own: the local setting lasts until its commit
+                self.connection.execute("SET LOCAL synchronous_commit = off")
+            rows = self.connection.execute(
+                "WITH before AS (SELECT episode_hash, access_count, last_access FROM episode_access"
+                " WHERE space = %s AND episode_hash = ANY(%b::bytea[])),"
+                " after AS (INSERT INTO episode_access (space, episode_hash, access_count, last_access)"
+                " SELECT %s, k, 1, %s FROM unnest(%b::bytea[]) AS k"
+                " ON CONFLICT (space, episode_hash) DO UPDATE SET"
+                " access_count = episode_access.access_count + 1,"
+                " last_access = greatest(episode_access.last_access, excluded.last_access)"
+                " RETURNING episode_hash, access_count, last_access)"
+                " SELECT false, * FROM before UNION ALL SELECT true, * FROM after",
+                (self._space, keys, self._space, stamp, keys),
+            ).fetchall()
+            before = [row[1:] for row in rows if not row[0]]
+            after = [row[1:] for row in rows if row[0]]
+            self.seal_apply({"episode_access": change("episode_access", after, before)})
 
     def degrees(self, concepts: Sequence[bytes]) -> dict[bytes, int]:
         """Both fact ends counted in one query."""

@@ -458,6 +458,11 @@ HISTORY: tuple[Step, ...] = (
     Step(12, "references the writer checks itself", _unchecked_references, (POSTGRESQL,)),
     Step(13, "validity periods and declarations", _periods),
     Step(14, "pruned episodes by fact", _pruned_by_fact),
+    Step(
+        15,
+        "the fourth generation of table seals: the archive index and the access counts",
+        lambda dialect, schema, compiler: [seal_marker(4)],
+    ),
 )
 LATEST = HISTORY[-1].version
 FIRST = {SQLITE: 0, POSTGRESQL: 4}
@@ -478,4 +483,4 @@ def create(dialect: str, schema: MetaData, compiler: Dialect) -> list[str]:
             "DELETE FROM sqlite_stat1",
             *statistics(*schema.tables, replace=False),
         ]
-    return [*out, seal_marker(1), seal_marker(2), seal_marker(3)]
+    return [*out, seal_marker(1), seal_marker(2), seal_marker(3), seal_marker(4)]

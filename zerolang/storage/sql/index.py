@@ -15,20 +15,25 @@ rows until enough match, so every IndexStore answers alike.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Iterator, Sequence
+from contextlib import contextmanager
 from datetime import date, timedelta
 from typing import Any
 
 from zerolang.archive.document import parse_hash
 from zerolang.archive.index import REVOKED, IndexQuery, IndexRecord, flags, matches, today_utc
+from zerolang.knowledge import integrity
+from zerolang.knowledge.integrity import change
 from zerolang.knowledge.terms import Forgotten
 from zerolang.storage.errors import translating
-from zerolang.storage.sql.core import SqlCore
+from zerolang.storage.sql.core import Row, SqlCore
+from zerolang.storage.sql.seals import Seals
 
 COLUMNS = (
     "hash, summary, day, y_privacy, z_abstraction, cluster_id, decay_score, reinforcement_count,"
     " last_accessed_at, consent_scope, consent_flags, source_session, source_channel, created_at"
 )
+TABLE = "memory_index"
 _UPDATES = ", ".join(f"{column.strip()} = excluded.{column.strip()}" for column in COLUMNS.split(",")[1:])
 
 
@@ -55,12 +60,27 @@ class SqlIndex:
         return self._backend.location
 
     def put(self, record: IndexRecord) -> None:
-        with self._backend.transaction():
+        with self._sealed([record.hash]):
             self._backend.run(
                 f"INSERT INTO memory_index (space, {COLUMNS}) VALUES ({', '.join('?' * 15)})"
                 f" ON CONFLICT (space, hash) DO UPDATE SET {_UPDATES}",
                 (self.space, *_row(record)),
             )
+
+    @contextmanager
+    def _sealed(self, hashes: Sequence[str]) -> Iterator[None]:
+        """A write of this space's rows of `hashes`, folded into the space's seal of `memory_index`."""
+        backend = _seals(self._backend)
+        with backend.write():
+            before = self._sealed_rows(hashes)
+            yield
+            after = self._sealed_rows(hashes)
+            backend.seal_apply({TABLE: change(TABLE, after, before)})
+
+    def _sealed_rows(self, hashes: Sequence[str]) -> list[Row]:
+        return self._backend.select_in(
+            f"SELECT {integrity.columns(TABLE)} FROM {TABLE} WHERE space = ?", "hash", hashes, [self.space]
+        )
 
     def get(self, hash_text: str) -> IndexRecord | None:
         row = self._backend.one(
@@ -71,7 +91,7 @@ class SqlIndex:
 
     def delete(self, hash_text: str) -> bool:
         digest = parse_hash(hash_text)
-        with self._backend.transaction():
+        with self._sealed([digest]):
             changed = self._backend.run(
                 "DELETE FROM memory_index WHERE space = ? AND hash = ?", (self.space, digest)
             )
@@ -107,7 +127,7 @@ class SqlIndex:
 
         digest = parse_hash(hash_text)
         parse_time(at, "last_accessed_at")
-        with self._backend.transaction():
+        with self._sealed([digest]):
             self._backend.run(
                 "UPDATE memory_index SET last_accessed_at = ?, reinforcement_count = reinforcement_count + 1"
                 " WHERE space = ? AND hash = ?",
@@ -118,7 +138,7 @@ class SqlIndex:
     def set_flags(self, hash_text: str, consent_flags: Iterable[str]) -> IndexRecord | None:
         digest = parse_hash(hash_text)
         text = _flags_text(consent_flags)
-        with self._backend.transaction():
+        with self._sealed([digest]):
             self._backend.run(
                 "UPDATE memory_index SET consent_flags = ? WHERE space = ? AND hash = ?",
                 (text, self.space, digest),
@@ -142,8 +162,20 @@ class SqlIndex:
             if digest in wanted or forgotten.mentions(summary)
         ]
         if doomed:
-            with self._backend.transaction():
-                self._backend.run_many("DELETE FROM memory_index WHERE space = ? AND hash = ?", doomed)
+            backend = _seals(self._backend)
+            with backend.transaction():
+                backend.exclude_writers()  # the seals of every space it deletes from
+                for space, digests in _by_space(doomed).items():
+                    gone = backend.select_in(
+                        f"SELECT {integrity.columns(TABLE)} FROM {TABLE} WHERE space = ?",
+                        "hash",
+                        digests,
+                        [space],
+                    )
+                    backend.run_many(
+                        "DELETE FROM memory_index WHERE space = ? AND hash = ?", [(space, d) for d in digests]
+                    )
+                    backend.seal_apply({TABLE: change(TABLE, [], gone)}, space)
             if self._owner:  # a store of its own: no freed page keeps the summaries (else its owner's purge)
                 erase = getattr(self._backend, "erase_freed", None)
                 if erase is not None:
@@ -162,6 +194,20 @@ class SqlIndex:
 
     def __repr__(self) -> str:
         return f"SqlIndex({self.location!r}, space={self.space!r})"
+
+
+def _seals(backend: SqlCore) -> Seals:
+    """The backend's seals: every memory backend keeps them (an index is a memory backend's table)."""
+    if not isinstance(backend, Seals):
+        raise TypeError(f"{type(backend).__name__} keeps no table seals")
+    return backend
+
+
+def _by_space(rows: Iterable[tuple[str, str]]) -> dict[str, list[str]]:
+    found: dict[str, list[str]] = {}
+    for space, digest in rows:
+        found.setdefault(space, []).append(digest)
+    return found
 
 
 def _flags_text(values: Iterable[str]) -> str:
@@ -255,8 +301,14 @@ def every_record(backend: SqlCore) -> list[IndexRecord]:
 
 def clear_index(backend: SqlCore) -> None:
     """Delete every index row the store holds, in every space."""
-    with backend.transaction():
-        backend.run("DELETE FROM memory_index")
+    sealed = _seals(backend)
+    with sealed.transaction():
+        sealed.exclude_writers()  # the seals of every space
+        spaces = [row[0] for row in sealed.rows("SELECT DISTINCT space FROM memory_index")]
+        for space in spaces:
+            gone = sealed.rows(f"SELECT {integrity.columns(TABLE)} FROM {TABLE} WHERE space = ?", [space])
+            sealed.seal_apply({TABLE: change(TABLE, [], gone)}, space)
+        sealed.run("DELETE FROM memory_index")
 
 
 def holds_only_an_index(backend: SqlCore) -> bool:

@@ -26,21 +26,23 @@ _UPSERT = (
 class Seals(SqlCore):
     __slots__ = ()
 
-    def seal_apply(self, changes: Mapping[str, Seal]) -> None:
-        """Fold what a write did to each table into this space's seals (inside the write)."""
+    def seal_apply(self, changes: Mapping[str, Seal], space: str | None = None) -> None:
+        """Fold what a write did to each table into this space's seals (inside the write); `space`:
+        another space's (a whole-store write, which holds every space's writers off)."""
+        space = self.space if space is None else space
         changes = {table: seal for table, seal in changes.items() if seal.rows or seal.total}
         if not changes:
             return
         stored = {
             table: Seal.parse(rows, digest) or Seal()
             for table, rows, digest in self.rows(
-                "SELECT tbl, row_count, digest FROM table_seals WHERE space = ?", [self.space]
+                "SELECT tbl, row_count, digest FROM table_seals WHERE space = ?", [space]
             )
         }
         self.run_many(
             _UPSERT,
             [
-                (self.space, table, new.rows, new.hex)
+                (space, table, new.rows, new.hex)
                 for table, change in sorted(changes.items())
                 for new in [stored.get(table, Seal()).add(change)]
             ],

@@ -67,7 +67,8 @@ class Tiers(Seals, backend.Tiers):
         keys = sorted(set(episodes))
         if not keys:
             return
-        with self.transaction():  # an upsert that counts: atomic without the space's write lock
+        with self.write():  # an upsert that counts, folded into the seals (which the write lock orders)
+            before = self.sealed_rows("episode_access", keys, "episode_hash")
             self.run_many(
                 f"""INSERT INTO episode_access (space, episode_hash, access_count, last_access)
                     VALUES (?, ?, 1, ?)
@@ -76,6 +77,8 @@ class Tiers(Seals, backend.Tiers):
                     last_access = {self.greatest}(episode_access.last_access, excluded.last_access)""",
                 [(self.space, key, stamp) for key in keys],
             )
+            after = self.sealed_rows("episode_access", keys, "episode_hash")
+            self.seal_apply({"episode_access": change("episode_access", after, before)})
 
     # ---- semantic memory --------------------------------------------------------------------
 
@@ -192,6 +195,8 @@ class Tiers(Seals, backend.Tiers):
                 (bytes(row[0]), bytes(row[1]))
                 for row in self.sealed_rows("semantic_sources", episodes, "episode_hash")
             }
+            accessed = sorted({key for key, _, _ in state.accesses})
+            accesses_before = self.sealed_rows("episode_access", accessed, "episode_hash")
             for sql, rows in self._tier_writes(state, sessions):
                 if rows:
                     self.run_many(sql, rows)
@@ -204,6 +209,11 @@ class Tiers(Seals, backend.Tiers):
                     "semantic_sources": change(
                         "semantic_sources",
                         sorted({(e, f) for e, f in state.sources if (e, f) not in had_sources}),
+                    ),
+                    "episode_access": change(
+                        "episode_access",
+                        self.sealed_rows("episode_access", accessed, "episode_hash"),
+                        accesses_before,
                     ),
                 }
             )
@@ -251,6 +261,7 @@ class Tiers(Seals, backend.Tiers):
         moved = 0
         with self.write():
             leaving = self.sealed_rows("episodes", keys)
+            unaccessed = self.sealed_rows("episode_access", keys, "episode_hash")
             had = {bytes(row[0]) for row in self.sealed_rows("pruned_episodes", keys)}
             for condition, values in self.in_list("hash", keys):
                 moved += self.run(
@@ -272,6 +283,7 @@ class Tiers(Seals, backend.Tiers):
                 {
                     "episodes": change("episodes", [], leaving),
                     "pruned_episodes": change("pruned_episodes", logged),
+                    "episode_access": change("episode_access", [], unaccessed),
                 }
             )
         return moved
