@@ -264,15 +264,10 @@ def settle(
     belief changed."""
     if not keys:
         return 0
-    groups = _groups(backend, backend.facts(sorted(set(keys))), single)
-    members = sorted({f.fact_hash.digest for group in groups for f in group.facts})
-    claims: dict[bytes, list[Claim]] = {key: [] for key in members}
-    for claim in map(claim_of, backend.claims(members)):
-        claims[claim.fact].append(claim)
-    retractions = retractions_of(backend.fact_events(members))
-    stored: dict[bytes, list[PeriodRow]] = {key: [] for key in members}
+    told = _told(backend, keys, single)
+    stored: dict[bytes, list[PeriodRow]] = {key: [] for key in told.members}
     if backend.has_periods():
-        for row in backend.periods(members):
+        for row in backend.periods(told.members):
             stored[row.fact].append(row)
     declarations = backend.declarations()
     opened: list[PeriodRow] = []
@@ -280,15 +275,15 @@ def settle(
     again: list[PeriodRow] = []
     again_facts: list[bytes] = []
     changed = 0
-    for group in groups:
+    for group in told.groups:
         keys_of = [f.fact_hash.digest for f in group.facts]
-        group_claims = [c for key in keys_of for c in claims[key]]
-        group_retractions = [r for r in retractions if r.fact in set(keys_of)]
+        group_claims, group_retractions = told.of(group)
         why = cause(keys_of)
         if _later_than(at, group_claims, group_retractions, [stored[k] for k in keys_of], fresh):
             rows = _recorded_again(group, group_claims, group_retractions, declarations, why, at)
-            if any(_content(rows[k]) != _content(stored[k]) for k in keys_of):
-                changed += sum(_content(rows[k]) != _content(stored[k]) for k in keys_of)
+            differ = [k for k in keys_of if _content(rows[k]) != _content(stored[k])]
+            if differ:
+                changed += len(differ)
                 again += [row for k in keys_of for row in rows[k]]
                 again_facts += keys_of
             continue
@@ -297,7 +292,7 @@ def settle(
             key = fact.fact_hash.digest
             own = cause([key])  # a fact told in this write is recorded by its own episode
             mine = own if own.startswith("episode ") else why
-            step = _changes(fact, new.get(key, ()), stored[key], claims[key], fresh, at, mine)
+            step = _changes(fact, new.get(key, ()), stored[key], told.claims[key], fresh, at, mine)
             if step is not None:
                 changed += 1
                 opened += step[0]
@@ -384,6 +379,33 @@ def _recorded_again(
             for r in records
         ]
     return out
+
+
+@dataclass(frozen=True, slots=True)
+class _Told:
+    """What the store was told of some facts and their single-valued rivals: their groups, every
+    member's claims, and the retractions of any member."""
+
+    groups: list[_Group]
+    members: list[bytes]
+    claims: dict[bytes, list[Claim]]
+    retractions: list[Retraction]
+
+    def of(self, group: _Group) -> tuple[list[Claim], list[Retraction]]:
+        """The group's claims (fact by fact) and retractions."""
+        keys = {f.fact_hash.digest for f in group.facts}
+        claims = [c for f in group.facts for c in self.claims[f.fact_hash.digest]]
+        return claims, [r for r in self.retractions if r.fact in keys]
+
+
+def _told(backend: TemporalFacts, keys: Collection[bytes], single: Collection[str]) -> _Told:
+    """The log of the facts `keys` with every rival of a single-valued one, read once."""
+    groups = _groups(backend, backend.facts(sorted(set(keys))), single)
+    members = sorted({f.fact_hash.digest for group in groups for f in group.facts})
+    claims: dict[bytes, list[Claim]] = {key: [] for key in members}
+    for claim in map(claim_of, backend.claims(members)):
+        claims[claim.fact].append(claim)
+    return _Told(groups, members, claims, retractions_of(backend.fact_events(members)))
 
 
 def _groups(backend: TemporalFacts, facts: Mapping[bytes, Fact], single: Collection[str]) -> list[_Group]:
@@ -569,23 +591,14 @@ def rederive(backend: TemporalFacts) -> int:
     keys = {row.fact for row in backend.periods([f.fact_hash.digest for f in facts])}
     if not keys:
         return 0
-    single = single_valued_of(backend.declarations())
-    groups = _groups(backend, backend.facts(sorted(keys)), single)
-    members = sorted({f.fact_hash.digest for group in groups for f in group.facts})
-    claims: dict[bytes, list[Claim]] = {key: [] for key in members}
-    for claim in map(claim_of, backend.claims(members)):
-        claims[claim.fact].append(claim)
-    retractions = retractions_of(backend.fact_events(members))
     declarations = backend.declarations()
+    told = _told(backend, keys, single_valued_of(declarations))
     rows: list[PeriodRow] = []
-    for group in groups:
-        group_claims = [c for f in group.facts for c in claims[f.fact_hash.digest]]
+    for group in told.groups:
+        group_claims, group_retractions = told.of(group)
         if not group_claims:
             continue
-        mine = {f.fact_hash.digest for f in group.facts}
-        found = _recorded_again(
-            group, group_claims, [r for r in retractions if r.fact in mine], declarations, "", ""
-        )
+        found = _recorded_again(group, group_claims, group_retractions, declarations, "", "")
         rows += [row for key in sorted(found) for row in found[key]]
-    backend.replace_periods(rows, members)
-    return len(members)
+    backend.replace_periods(rows, told.members)
+    return len(told.members)
