@@ -13,9 +13,10 @@ import json
 from collections.abc import Sequence
 from typing import Any, Protocol
 
-from zerolang.experience.forgotten import PURGED, Forgotten, entry_text, scrub
+from zerolang.experience.forgotten import Forgotten, entry_text, scrub
 from zerolang.storage.errors import translating
 from zerolang.storage.sql.database import DatabaseStore, SqlDatabase
+from zerolang.storage.sql.experiences import blocked_terms, purged_terms
 from zerolang.storage.sql.fulltext import Ranked
 
 _UNDER = "key LIKE ? ESCAPE '\\'"
@@ -114,21 +115,12 @@ class SqlEntryStore(DatabaseStore[EntryText]):
     # ---- forgetting: the terms live in the experience store's `exp_forgotten` (same database) ----
 
     def forgotten_terms(self) -> list[tuple[str, int]]:
-        if not self.db.has_table("exp_forgotten"):
-            return []
-        rows = self.db.rows("SELECT DISTINCT term, words FROM exp_forgotten ORDER BY term")
-        return [(str(term), int(words)) for term, words in rows]
+        return blocked_terms(self.db) if self.db.has_table("exp_forgotten") else []
 
     def purged_terms(self) -> list[tuple[str, int]]:
         """The terms purges blocked (`zerolang.experience.forgotten.PURGED`): stored messages leave out
         what mentions them."""
-        if not self.db.has_table("exp_forgotten"):
-            return []
-        rows = self.db.rows(
-            "SELECT DISTINCT term, words FROM exp_forgotten WHERE tombstone LIKE ? ORDER BY term",
-            (f"%{PURGED}",),
-        )
-        return [(str(term), int(words)) for term, words in rows]
+        return purged_terms(self.db)
 
     def erase_mentioning(self, forgotten: Forgotten) -> int:
         """Drop the messages that mention a forgotten term from every entry (the whole entry when its

@@ -253,24 +253,13 @@ class SqlExperienceStore(DatabaseStore[ExperienceText]):
 
     def forgotten_terms(self, tombstone: str | None = None) -> list[tuple[str, int]]:
         if tombstone is None:
-            rows = self.db.rows("SELECT DISTINCT term, words FROM exp_forgotten ORDER BY term")
-        else:
-            rows = self.db.rows(
-                "SELECT DISTINCT term, words FROM exp_forgotten WHERE tombstone = ? ORDER BY term",
-                (tombstone,),
-            )
-        return [(str(term), int(words)) for term, words in rows]
+            return blocked_terms(self.db)
+        return blocked_terms(self.db, "tombstone = ?", (tombstone,))
 
     def purged_terms(self) -> list[tuple[str, int]]:
         """The terms purges blocked (`zerolang.experience.forgotten.PURGED`): capture stores none of
         what mentions them."""
-        if not self.db.has_table("exp_forgotten"):
-            return []
-        rows = self.db.rows(
-            "SELECT DISTINCT term, words FROM exp_forgotten WHERE tombstone LIKE ? ORDER BY term",
-            (f"%{PURGED}",),
-        )
-        return [(str(term), int(words)) for term, words in rows]
+        return purged_terms(self.db)
 
     def block_terms(self, tombstone: str, keys: Sequence[tuple[str, int]]) -> None:
         with self.db.transaction():
@@ -339,3 +328,20 @@ def _experience(row: Row) -> Experience:
         affect=json.loads(str(affect)),
         sources=tuple(json.loads(str(sources))),
     )
+
+
+def blocked_terms(db: SqlDatabase, condition: str = "", args: Sequence[object] = ()) -> list[tuple[str, int]]:
+    """The distinct terms `exp_forgotten` blocks (those its rows where `condition` holds name), each
+    with its number of words. The table is the experience store's; the conversation store in the
+    same database reads it too."""
+    where = f" WHERE {condition}" if condition else ""
+    rows = db.rows(f"SELECT DISTINCT term, words FROM exp_forgotten{where} ORDER BY term", args)
+    return [(str(term), int(words)) for term, words in rows]
+
+
+def purged_terms(db: SqlDatabase) -> list[tuple[str, int]]:
+    """The terms purges blocked (`zerolang.experience.forgotten.PURGED`); none where the database
+    holds no experience store yet."""
+    if not db.has_table("exp_forgotten"):
+        return []
+    return blocked_terms(db, "tombstone LIKE ?", (f"%{PURGED}",))
