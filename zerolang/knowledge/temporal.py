@@ -269,7 +269,7 @@ def settle(
     if backend.has_periods():
         for row in backend.periods(told.members):
             stored[row.fact].append(row)
-    declarations = backend.declarations()
+    declarations: list[Declaration] | None = None  # read only if a group is recorded again
     opened: list[PeriodRow] = []
     closed: list[tuple[PeriodRow, str, str]] = []
     again: list[PeriodRow] = []
@@ -280,6 +280,8 @@ def settle(
         group_claims, group_retractions = told.of(group)
         why = cause(keys_of)
         if _later_than(at, group_claims, group_retractions, [stored[k] for k in keys_of], fresh):
+            if declarations is None:
+                declarations = backend.declarations()
             rows = _recorded_again(group, group_claims, group_retractions, declarations, why, at)
             differ = [k for k in keys_of if _content(rows[k]) != _content(stored[k])]
             if differ:
