@@ -89,6 +89,28 @@ def test_reads(store: ExperienceStore) -> None:
     assert store.search([], 5) == [] and store.search(['"quoted" OR'], 5) == []
 
 
+def test_sessions_and_their_turns_page_in_order(store: ExperienceStore) -> None:
+    """What `zero explore` pages through: sessions by name with their turn counts, a session's turns by
+    position, each page starting after the last row of the one before."""
+    ids = {}
+    for name, turns in (("b", 3), ("a", 1), ("c", 2)):
+        recorder = TurnRecorder(store, session=name)
+        ids[recorder.session] = turns
+        for n in range(turns):
+            recorder.record(user_said=f"question {n} of {name}", agent_said="answer")
+    named = sorted(ids.items())
+    assert store.sessions("", 10) == named
+    assert store.sessions(named[0][0], 1) == [named[1]]
+    assert store.sessions(named[-1][0], 10) == []
+    three = next(session for session, turns in named if turns == 3)
+    first = store.session_turns(three, -1, 2)
+    assert [position for _, position in first] == [0, 1]
+    rest = store.session_turns(three, first[-1][1], 2)
+    assert [position for _, position in rest] == [2]
+    assert len({ident for ident, _ in first + rest}) == 3
+    assert store.session_turns("nobody", -1, 5) == []
+
+
 def test_recorder_and_recall_under_a_budget(store: ExperienceStore) -> None:
     recorder = TurnRecorder(store, session="s", user="David", agent="Lilu")
     recorder.record(user_said="I read the Philokalia again.", agent_said="What draws you back?")

@@ -67,6 +67,14 @@ class ExperienceStore(ForgettingStore, Protocol):
         """Those of the turn `ids` the store holds."""
         ...
 
+    def sessions(self, after: str, limit: int) -> list[tuple[str, int]]:
+        """Up to `limit` sessions named after `after` ("" for the first), by name, each with its turns."""
+        ...
+
+    def session_turns(self, session: str, after: int, limit: int) -> list[tuple[str, int]]:
+        """Up to `limit` turns of `session` after position `after` (-1 for the first): id and position."""
+        ...
+
     def counts(self) -> dict[str, int]:
         """How many turns, experiences, concepts and edges the store holds."""
         ...

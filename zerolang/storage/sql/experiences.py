@@ -246,6 +246,20 @@ class SqlExperienceStore(DatabaseStore[ExperienceText]):
     def known_turns(self, ids: Collection[str]) -> set[str]:
         return {str(row[0]) for row in self._rows_in("SELECT id FROM exp_turn", "id", ids)}
 
+    def sessions(self, after: str, limit: int) -> list[tuple[str, int]]:
+        rows = self.db.rows(
+            "SELECT session, count(*) FROM exp_turn WHERE session > ? GROUP BY session ORDER BY session LIMIT ?",
+            (after, limit),
+        )
+        return [(str(session), int(turns)) for session, turns in rows]
+
+    def session_turns(self, session: str, after: int, limit: int) -> list[tuple[str, int]]:
+        rows = self.db.rows(
+            "SELECT id, position FROM exp_turn WHERE session = ? AND position > ? ORDER BY position LIMIT ?",
+            (session, after, limit),
+        )
+        return [(str(ident), int(position)) for ident, position in rows]
+
     def counts(self) -> dict[str, int]:
         return {name: int(self.db.rows(f"SELECT count(*) FROM {table}")[0][0]) for name, table in _COUNTED}
 
