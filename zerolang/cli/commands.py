@@ -86,6 +86,10 @@ COMMANDS: dict[str, Command] = {
         "Serve memory to agents over MCP (stdio): get, search, store, recall, query, and the"
         " reference memory server's knowledge-graph tools.",
     ),
+    "explore": Command(
+        "zerolang.cli.explore_cmd:explore",
+        "Explore the memory in the browser: spaces, search, concepts over time, the graph, experiences.",
+    ),
     "hook": Command(
         "zerolang.cli.hook_cmd:hook_app",
         "Memory inside agent runtimes: the hooks Claude Code and pi run, and their installation.",

@@ -248,7 +248,8 @@ class SqlExperienceStore(DatabaseStore[ExperienceText]):
 
     def sessions(self, after: str, limit: int) -> list[tuple[str, int]]:
         rows = self.db.rows(
-            "SELECT session, count(*) FROM exp_turn WHERE session > ? GROUP BY session ORDER BY session LIMIT ?",
+            "SELECT session, count(*) FROM exp_turn WHERE session > ?"
+            " GROUP BY session ORDER BY session LIMIT ?",
             (after, limit),
         )
         return [(str(session), int(turns)) for session, turns in rows]
