@@ -9,7 +9,6 @@ is taken as markup.
 from __future__ import annotations
 
 import html as _html
-import json
 from collections.abc import Iterable
 
 from zerolang.util.escapes import escaped
@@ -28,6 +27,11 @@ def text(value: object) -> str:
     return _html.escape(escaped(str(value), exact=False), quote=True)
 
 
+def lines(value: str) -> Html:
+    """Text whose line breaks are layout (a transcript, a rendered context): each line as `text`."""
+    return Html("\n".join(text(line) for line in value.split("\n")))
+
+
 def html(template: str, *values: object, **named: object) -> Html:
     """`template` (markup written in the code) with each `{}` / `{name}` filled by an escaped value."""
     return Html(template.format(*map(text, values), **{key: text(value) for key, value in named.items()}))
@@ -36,13 +40,3 @@ def html(template: str, *values: object, **named: object) -> Html:
 def join(parts: Iterable[Html], separator: str = "") -> Html:
     """Markup pieces one after another (each already escaped)."""
     return Html(separator.join(text(part) for part in parts))
-
-
-_IN_SCRIPT = {"<": "\\u003c", ">": "\\u003e", "&": "\\u0026", "\u2028": "\\u2028", "\u2029": "\\u2029"}
-
-
-def page_json(document: object) -> str:
-    """JSON that may sit inside a page (a `data-` attribute or a script element): no character of it
-    can end the element or read as markup (`<`, `>`, `&`, U+2028/9 written as escapes)."""
-    dumped = json.dumps(document, ensure_ascii=False, separators=(",", ":"))
-    return "".join(_IN_SCRIPT.get(character, character) for character in dumped)

@@ -11,7 +11,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING
 from urllib.parse import urlencode
 
-from zerolang.explore.markup import Html, html, join
+from zerolang.explore.markup import Html, html, join, lines
 from zerolang.explore.reads import ArchiveView, ConceptPage, Overview, Page, Turn
 from zerolang.explore.timeline import legend, timeline
 
@@ -361,7 +361,7 @@ def _hits(hits: Sequence[Hit]) -> Html:
             f"{hit.score:.3f}",
             hit.experience.layer.value,
             hit.experience.who,
-            html("<div class=what>{}</div>", hit.experience.what),
+            html("<div class=what>{}</div>", lines(hit.experience.what)),
             html(
                 '<a href="{}">turn {}</a>',
                 link("/session", s=hit.experience.session),
@@ -382,7 +382,7 @@ def session_page(frame: Frame, session: str, turns: Page) -> Html:
             (
                 experience.layer.value,
                 experience.who,
-                html("<div class=what>{}</div>", experience.what),
+                html("<div class=what>{}</div>", lines(experience.what)),
                 _affect(experience.affect),
             )
             for experience in turn.experiences
@@ -437,7 +437,7 @@ def context_page(
                 budget,
                 rendering.hits,
                 len(rendering.held(("full",))),
-                rendering.text,
+                lines(rendering.text),
             )
         )
     return layout(frame, "the context an agent gets", join(parts))

@@ -92,6 +92,7 @@ class Explorer:
     memory: Memory
     write: bool = False
     policy: Path | None = None
+    page: int = PAGE  # rows on a page of a listing
     _experiences: ExperienceStore | None = field(default=None, repr=False)
 
     @property
@@ -118,8 +119,9 @@ class Explorer:
             self.write,
         )
 
-    def concepts(self, after: str | None, limit: int = PAGE) -> Page:
+    def concepts(self, after: str | None) -> Page:
         """A page of the space's concepts in hash order, after the concept `after` (a full hash)."""
+        limit = self.page
         low = _LOWEST if after is None else _next(_digest(after))
         backend = self.memory.store.backend
         keys = backend.concepts_between(low, _HIGHEST, limit + 1) if low is not None else []
@@ -211,14 +213,14 @@ class Explorer:
                 return None
         return self._experiences
 
-    def sessions(self, after: str | None, limit: int = PAGE) -> Page:
-        store = self._need_experiences()
+    def sessions(self, after: str | None) -> Page:
+        store, limit = self._need_experiences(), self.page
         rows = store.sessions(after or "", limit + 1)
         return Page(tuple(rows[:limit]), rows[limit - 1][0] if len(rows) > limit else None)
 
-    def session(self, session: str, after: int | None, limit: int = PAGE) -> Page:
+    def session(self, session: str, after: int | None) -> Page:
         """A page of a session's turns, each with its experiences (by layer, in order)."""
-        store = self._need_experiences()
+        store, limit = self._need_experiences(), self.page
         turns = store.session_turns(session, -1 if after is None else after, limit + 1)
         shown = turns[:limit]
         members: dict[str, list[Experience]] = {ident: [] for ident, _ in shown}

@@ -32,6 +32,10 @@ class Worker:
     async def __call__(self, function: Callable[..., T], *args: object) -> T:
         return await asyncio.get_running_loop().run_in_executor(self._pool, partial(function, *args))
 
+    def call(self, function: Callable[..., T], *args: object) -> T:
+        """Run `function` on the stores' thread and wait for it (outside an event loop)."""
+        return self._pool.submit(function, *args).result()
+
     def close(self) -> None:
         try:
             self._pool.submit(self.explorer.close).result()

@@ -1,0 +1,64 @@
+"""The stores the explorer's tests look at: a small memory with history, hostile labels, experiences
+and an archive (built through the Python API, as a user's would be)."""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass
+from pathlib import Path
+
+import zerolang.memory
+from zerolang.experience.capture import TurnRecorder
+
+ROOT = Path(__file__).resolve().parents[2]
+POLICY = ROOT / "examples" / "archive" / "policy.toml"
+TRANSCRIPTS = ROOT / "tests" / "fixtures" / "transcripts"
+
+# What a hostile label would do if it ran: set window.__pwned (a label's `_` and `.` normalise to `-`,
+# so the labels set window['--pwned'] instead; sources, scopes and transcripts keep every character).
+HOSTILE_LABELS = ("<img src=x onerror=window['--pwned']=1>", "<script>window['--pwned']=1</script>")
+HOSTILE_TEXT = "<script>window.__pwned=1</script><img src=x onerror=window.__pwned=1>\"'\x1b[31m"
+
+
+@dataclass(frozen=True, slots=True)
+class Demo:
+    db: Path
+    experiences: Path
+    archive: Path
+
+
+def make_demo(folder: Path, *, hostile: bool = True) -> Demo:
+    """A memory at `folder/memory.db`: Alice's moves (lives_in single-valued, one fact retracted),
+    Melissa and Bob, hostile labels; experiences beside it; an archive with two documents."""
+    db, archive = folder / "memory.db", folder / "archive"
+    with zerolang.memory.open(db, archive=archive) as memory:
+        memory.declare_single_valued(["lives in"], now="2019-01-01T00:00:00Z")
+        for name in ("moves.json", "melissa.json", "bob.json"):
+            memory.ingest(json.loads((ROOT / "examples" / "memory" / name).read_text(encoding="utf-8")))
+        memory.remember([("Alice", "likes", "coffee", 0.7)], event_time="2023-05-01T00:00:00Z")
+        memory.retract("alice|likes|coffee", valid_to="2024-01-01T00:00:00Z", now="2024-02-01T00:00:00Z")
+        if hostile:
+            memory.remember(
+                [(HOSTILE_LABELS[0], "likes", HOSTILE_LABELS[1]), (HOSTILE_LABELS[0], "knows", "Alice")],
+                source=HOSTILE_TEXT,
+                scope=HOSTILE_TEXT,
+                event_time="2024-03-01T00:00:00Z",
+            )
+        memory.capture_files(sorted(TRANSCRIPTS.glob("pi_*.jsonl")))
+        recorder = TurnRecorder(memory.experiences, session="hostile")
+        recorder.record(user_said=HOSTILE_TEXT if hostile else "hello", agent_said="I am glad and grateful.")
+        memory.archive_document(
+            [{"role": "user", "content": "My sister's birthday is 3 March."}],
+            channel="dm:alice",
+            consent_scope="personal",
+            summary="the sister's birthday, 3 March",
+            privacy=6,
+        )
+        memory.archive_document(
+            [{"role": "user", "content": "The release moves to Thursday."}],
+            channel="slack:team",
+            consent_scope="team",
+            summary="the release moves to Thursday",
+        )
+        experiences = Path(str(memory.stores.experiences))
+    return Demo(db, experiences, archive)
