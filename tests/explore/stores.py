@@ -36,6 +36,7 @@ def make_demo(folder: Path, *, hostile: bool = True) -> Demo:
         for name in ("moves.json", "melissa.json", "bob.json"):
             memory.ingest(json.loads((ROOT / "examples" / "memory" / name).read_text(encoding="utf-8")))
         memory.remember([("Alice", "likes", "coffee", 0.7)], event_time="2023-05-01T00:00:00Z")
+        memory.remember([("Paris", "is in", "France"), ("France", "is in", "Europe")], source="atlas")
         memory.retract("alice|likes|coffee", valid_to="2024-01-01T00:00:00Z", now="2024-02-01T00:00:00Z")
         if hostile:
             memory.remember(

@@ -174,7 +174,9 @@ def _result(result: QueryResult) -> Html:
                 " → ".join(path),
             ]
         )
-    explained = html("<p class=muted>score = the product of the factors the plan names; each is shown.</p>")
+    explained = html(
+        "<p class=muted>the score weighs the factors as the plan says; each factor is shown.</p>"
+    )
     return join(
         [notes, plan, explained, table(["#", "concept", "depth", "score", *factors, "via"], rows, "results")]
     )

@@ -66,5 +66,12 @@ def run(app: object, listening: Listening) -> None:
 
 
 def hosts_for(host: str) -> list[str]:
-    """The names a request's `Host` header may carry to reach this server (anything else is refused)."""
-    return sorted({host, LOOPBACK, "localhost", "::1", "[::1]"} if is_loopback(host) else {host})
+    """The names a request's `Host` header may carry to reach this server (anything else is refused,
+    so a page elsewhere cannot reach it by DNS rebinding): this machine's loopback names and `host`;
+    any name when listening on every interface (0.0.0.0, ::), which `zero explore` warns about."""
+    try:
+        if ipaddress.ip_address(host).is_unspecified:
+            return ["*"]
+    except ValueError:
+        pass
+    return sorted({host, LOOPBACK, "localhost", "::1", "[::1]"})

@@ -1,0 +1,209 @@
+"""The explorer in a real browser: headless Chromium (the system's, driven by Playwright) through
+search, a concept page, its timeline, the graph (pan, zoom, expand), a forget with --write, and a
+store of hostile labels that must run nothing. The pictures in docs/explore.md are taken here.
+
+Without Chromium (or Playwright) these tests skip, saying why; `.ci/run` installs Chromium.
+"""
+
+from __future__ import annotations
+
+import os
+import shutil
+import threading
+import time
+from collections.abc import Iterator
+from contextlib import contextmanager
+from pathlib import Path
+from typing import Any
+from urllib.parse import quote
+
+import pytest
+
+from tests.explore.conftest import open_worker
+from tests.explore.stores import HOSTILE_LABELS, ROOT, Demo, make_demo
+from zerolang.explore.app import build_app
+from zerolang.explore.serve import hosts_for, listen
+from zerolang.explore.worker import Worker
+
+sync_api = pytest.importorskip("playwright.sync_api", reason="playwright is not installed (the test extra)")
+CHROMIUM = shutil.which("chromium") or shutil.which("chromium-browser") or "/usr/bin/chromium"
+if not Path(CHROMIUM).is_file():
+    pytest.skip(
+        f"no Chromium at {CHROMIUM}: install it (apt-get install -y chromium; .ci/run does)",
+        allow_module_level=True,
+    )
+
+# The pictures docs/explore.md shows (ZERO_EXPLORE_SHOTS elsewhere: another folder).
+SHOTS = Path(os.environ.get("ZERO_EXPLORE_SHOTS") or ROOT / "docs" / "images")
+pytestmark = pytest.mark.slow
+
+
+@contextmanager
+def serving(worker: Worker) -> Iterator[str]:
+    """The explorer on a free loopback port, served by uvicorn in a thread: its base URL."""
+    import uvicorn
+
+    listening = listen("127.0.0.1", 0)
+    config = uvicorn.Config(build_app(worker, hosts_for("127.0.0.1")), log_level="warning", lifespan="off")
+    server = uvicorn.Server(config)
+    thread = threading.Thread(target=server.run, kwargs={"sockets": [listening.socket]}, daemon=True)
+    thread.start()
+    deadline = time.monotonic() + 30
+    while not server.started and thread.is_alive() and time.monotonic() < deadline:
+        time.sleep(0.02)
+    assert server.started, "the server did not start"
+    try:
+        yield listening.url.rstrip("/")
+    finally:
+        server.should_exit = True
+        thread.join(timeout=30)
+        listening.socket.close()
+
+
+@pytest.fixture(scope="module")
+def browser() -> Iterator[Any]:
+    with sync_api.sync_playwright() as playwright:
+        launched = playwright.chromium.launch(executable_path=CHROMIUM, args=["--no-sandbox"])
+        try:
+            yield launched
+        finally:
+            launched.close()
+
+
+@pytest.fixture
+def page(browser: Any) -> Iterator[Any]:
+    # The page's own CSP is bypassed: a hostile label must stay inert by its escaping alone (and the
+    # test's waits may evaluate script); tests/explore/test_routes.py checks the CSP header is sent.
+    context = browser.new_context(viewport={"width": 1200, "height": 860}, bypass_csp=True)
+    opened = context.new_page()
+    problems: list[str] = []
+    opened.on("pageerror", lambda error: problems.append(str(error)))
+    yield opened
+    context.close()
+    assert not problems, f"the page's script failed: {problems}"
+
+
+@pytest.fixture(scope="module")
+def site(demo: Demo) -> Iterator[str]:
+    with open_worker(demo) as worker, serving(worker) as url:
+        yield url
+
+
+def shot(target: Any, name: str, **options: Any) -> None:
+    SHOTS.mkdir(parents=True, exist_ok=True)
+    path = SHOTS / f"explore-{name}.png"
+    target.screenshot(path=str(path), **options)
+    assert path.stat().st_size > 1000
+
+
+def test_search_then_a_concept(page: Any, site: str) -> None:
+    page.goto(site + "/")
+    shot(page, "space")
+    page.fill("form.search input[name=q]", "alice")
+    page.press("form.search input[name=q]", "Enter")
+    page.wait_for_selector("table.results")
+    assert page.locator("table.results th", has_text="connectivity").count() == 1
+    shot(page, "search", full_page=True)
+    page.click("table.results a.concept >> text=berlin")
+    page.wait_for_selector("canvas#graph")
+    assert page.inner_text("h1") == "berlin"
+
+
+def test_the_concept_page_and_its_timeline(page: Any, site: str) -> None:
+    page.goto(site + "/concept?c=alice")
+    assert page.inner_text("h1") == "alice"
+    timeline = page.locator("svg.timeline")
+    assert timeline.locator("rect.valid").count() >= 3
+    assert timeline.locator("rect.believed.closed").count() >= 1  # a belief the store closed since
+    title = timeline.locator("rect.valid title").first.text_content()
+    assert title is not None and "valid" in title
+    shot(page.locator("table.facts"), "facts")
+    shot(timeline, "timeline")
+
+
+def test_the_graph_pans_zooms_and_expands(page: Any, site: str) -> None:
+    page.goto(site + "/concept?c=alice")
+    canvas = page.locator("canvas#graph")
+    page.wait_for_function("document.getElementById('graph').dataset.settled === 'yes'", timeout=20000)
+    before = int(canvas.get_attribute("data-nodes"))
+    assert before >= 8
+    assert page.evaluate("window.zeroGraph.ids().length") == before
+    shot(canvas, "graph")
+    box = canvas.bounding_box()
+    centre = (box["x"] + box["width"] / 2, box["y"] + box["height"] / 2)
+    scale = float(canvas.get_attribute("data-scale"))
+    page.mouse.move(*centre)
+    page.mouse.wheel(0, -400)
+    page.wait_for_function(f"Number(document.getElementById('graph').dataset.scale) > {scale}")
+    pan = float(canvas.get_attribute("data-pan-x"))
+    page.mouse.move(box["x"] + 20, box["y"] + 20)
+    page.mouse.down()
+    page.mouse.move(box["x"] + 140, box["y"] + 60, steps=5)
+    page.mouse.up()
+    assert abs(float(canvas.get_attribute("data-pan-x")) - pan - 120 * 900 / box["width"]) < 2
+    page.click("[data-graph=fit]")
+    graph = "fetch('/api/graph?c=' + document.getElementById('graph').dataset.seed).then(r => r.json())"
+    france = page.evaluate(graph + ".then(d => d.nodes.find(n => n.label === 'france').id)")
+    assert not page.evaluate(f"window.zeroGraph.expanded('{france}')")
+    where = page.evaluate(f"window.zeroGraph.where('{france}')")
+    page.mouse.click(where["x"], where["y"])
+    page.wait_for_function(f"window.zeroGraph.expanded('{france}')")
+    page.wait_for_function(f"Number(document.getElementById('graph').dataset.nodes) > {before}")
+    shot(canvas, "graph-expanded")
+
+
+def test_a_hostile_store_runs_nothing(page: Any, site: str) -> None:
+    untouched = "window.__pwned === undefined && window['--pwned'] === undefined"
+    page.goto(site + "/search?q=" + quote(HOSTILE_LABELS[0]))
+    assert page.evaluate(untouched)
+    hostile = page.locator("table.results a.concept", has_text=HOSTILE_LABELS[1])
+    assert hostile.count() == 1
+    hostile.click()
+    page.wait_for_function("document.getElementById('graph').dataset.settled === 'yes'", timeout=20000)
+    assert page.inner_text("h1") == HOSTILE_LABELS[1]
+    assert page.locator("ul.sources li", has_text="<script>window.__pwned=1</script>").count() >= 1
+    assert page.evaluate(untouched)
+    shot(page, "hostile", full_page=True)
+    for path in ["/", "/experiences", "/tombstones"]:
+        page.goto(site + path)
+        assert page.evaluate(untouched)
+    page.goto(site + "/experiences")
+    shown = 0
+    for href in page.locator("table.sessions a").evaluate_all("links => links.map(a => a.href)"):
+        page.goto(href)
+        assert page.evaluate(untouched)
+        shown += page.locator("div.what", has_text="<script>window.__pwned=1</script>").count()
+    assert shown == 1  # the hostile turn, shown as the text it is
+
+
+def test_experiences_context_and_archive(page: Any, site: str) -> None:
+    page.goto(site + "/experiences")
+    page.click("table.sessions a >> nth=0")
+    page.wait_for_selector("section.turn")
+    assert page.locator("section.turn").count() >= 1
+    shot(page, "conversation")
+    page.goto(site + "/context?q=compost+tomatoes&budget=160")
+    assert "of 160 tokens" in page.inner_text("p.tokens")
+    shot(page, "context")
+    page.goto(site + "/archive?as=slack:team")
+    assert page.locator("table.summaries tbody tr").count() == 1
+    shot(page, "archive")
+
+
+def test_forget_and_restore_with_write(page: Any, tmp_path: Path) -> None:
+    fresh = make_demo(tmp_path, hostile=False)
+    with open_worker(fresh, write=True) as worker, serving(worker) as url:
+        page.goto(url + "/concept?c=bob")
+        assert page.locator(".mode-write").count() == 1
+        page.click("form.write[action='/forget'] button")
+        page.wait_for_url(url + "/tombstones?done=forget")
+        assert "forgotten" in page.inner_text("p.notice")
+        assert page.locator("table.tombstones td", has_text="live").count() == 1
+        shot(page, "tombstones")
+        gone = page.goto(url + "/concept?c=bob")
+        assert gone is not None and gone.status == 404
+        page.goto(url + "/tombstones")
+        page.click("form.write[action='/restore'] button")
+        page.wait_for_url(url + "/tombstones?done=restore")
+        back = page.goto(url + "/concept?c=bob")
+        assert back is not None and back.status == 200
