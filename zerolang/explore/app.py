@@ -68,7 +68,8 @@ def build_app(worker: Worker, hosts: Sequence[str] = ("127.0.0.1", "localhost"))
         except ZeroError as error:
             return failed("space", error)
         notice = NOTICES.get(request.query_params.get("done", ""))
-        return page(pages.home_page(frame, explorer.overview(), listing, notice))
+        overview = explorer.overview() if after is None else None  # counting is for the first page
+        return page(pages.home_page(frame, overview, listing, notice))
 
     def search(request: Request) -> Response:
         text = request.query_params.get("q", "").strip()

@@ -81,7 +81,19 @@ def error(message: str) -> Html:
 # ---- the space ----
 
 
-def home_page(frame: Frame, overview: Overview, concepts: Page, notice: str | None = None) -> Html:
+def home_page(frame: Frame, overview: Overview | None, concepts: Page, notice: str | None = None) -> Html:
+    """The space: its counts, experiences and tombstones (on the first page), and its concepts."""
+    rows = [
+        (concept_link(row.hash, row.label), row.facts, html("<code>{}</code>", row.hash[:12]))
+        for row in concepts.rows
+    ]
+    listing = html(
+        "<h2>Concepts</h2>{}{}",
+        table(["concept", "facts", "hash"], rows, "concepts") if rows else html("<p>no concepts</p>"),
+        next_link("/", concepts.after),
+    )
+    if overview is None:
+        return layout(frame, f"space {frame.space}: concepts", listing, notice)
     counts = table(["concepts", "facts", "episodes", "contexts"], [list(overview.counts.values())], "counts")
     experiences = (
         html("<p>experiences: no database</p>")
@@ -96,22 +108,16 @@ def home_page(frame: Frame, overview: Overview, concepts: Page, notice: str | No
         if overview.other_spaces
         else Html("")
     )
-    rows = [
-        (concept_link(row.hash, row.label), row.facts, html("<code>{}</code>", row.hash[:12]))
-        for row in concepts.rows
-    ]
     body = html(
         "<p class=muted>{location}</p>{counts}{experiences}"
-        "<p><a href='/tombstones'>{stones} tombstone(s)</a></p>{others}{search}"
-        "<h2>Concepts</h2>{listing}{pager}",
+        "<p><a href='/tombstones'>{stones} tombstone(s)</a></p>{others}{search}{listing}",
         location=overview.location,
         counts=counts,
         experiences=experiences,
         stones=overview.tombstones,
         others=others,
         search=search_form("", "recall"),
-        listing=table(["concept", "facts", "hash"], rows, "concepts") if rows else html("<p>no concepts</p>"),
-        pager=next_link("/", concepts.after),
+        listing=listing,
     )
     return layout(frame, f"space {overview.space}", body, notice)
 
