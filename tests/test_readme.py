@@ -116,7 +116,8 @@ def test_the_docs_have_examples_for_every_command() -> None:
         for command, _ in block
         if command.startswith("zero ")
     }
-    servers = {"lsp", "mcp"}  # they talk a protocol on stdin: their pages show set-ups and sessions
+    # they serve a protocol (stdin, HTTP): their pages show set-ups, sessions and pictures
+    servers = {"lsp", "mcp", "explore"}
     assert set(COMMANDS) - servers <= shown
 
 
