@@ -11,7 +11,7 @@ import os
 import shutil
 import threading
 import time
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
@@ -33,9 +33,16 @@ if not Path(CHROMIUM).is_file():
         allow_module_level=True,
     )
 
-# The pictures docs/explore.md shows (ZERO_EXPLORE_SHOTS elsewhere: another folder).
-SHOTS = Path(os.environ.get("ZERO_EXPLORE_SHOTS") or ROOT / "docs" / "images")
+# Every run takes the pictures docs/explore.md shows; they replace those in docs/images when
+# ZERO_EXPLORE_SHOTS=docs/images (a store's times differ each run, so a plain run leaves the tree as it was).
+SHOTS_ENV = "ZERO_EXPLORE_SHOTS"
 pytestmark = pytest.mark.slow
+
+
+@pytest.fixture(scope="module")
+def shots(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    chosen = os.environ.get(SHOTS_ENV)
+    return (ROOT / chosen) if chosen else tmp_path_factory.mktemp("shots")
 
 
 @contextmanager
@@ -89,27 +96,33 @@ def site(demo: Demo) -> Iterator[str]:
         yield url
 
 
-def shot(target: Any, name: str, **options: Any) -> None:
-    SHOTS.mkdir(parents=True, exist_ok=True)
-    path = SHOTS / f"explore-{name}.png"
-    target.screenshot(path=str(path), **options)
-    assert path.stat().st_size > 1000
+@pytest.fixture
+def shoot(shots: Path) -> Callable[..., None]:
+    """Takes a picture of a page or an element into the pictures' folder."""
+
+    def shot(target: Any, name: str, **options: Any) -> None:
+        shots.mkdir(parents=True, exist_ok=True)
+        path = shots / f"explore-{name}.png"
+        target.screenshot(path=str(path), **options)
+        assert path.stat().st_size > 1000
+
+    return shot
 
 
-def test_search_then_a_concept(page: Any, site: str) -> None:
+def test_search_then_a_concept(page: Any, shoot: Callable[..., None], site: str) -> None:
     page.goto(site + "/")
-    shot(page, "space")
+    shoot(page, "space")
     page.fill("form.search input[name=q]", "alice")
     page.press("form.search input[name=q]", "Enter")
     page.wait_for_selector("table.results")
     assert page.locator("table.results th", has_text="connectivity").count() == 1
-    shot(page, "search", full_page=True)
+    shoot(page, "search", full_page=True)
     page.click("table.results a.concept >> text=berlin")
     page.wait_for_selector("canvas#graph")
     assert page.inner_text("h1") == "berlin"
 
 
-def test_the_concept_page_and_its_timeline(page: Any, site: str) -> None:
+def test_the_concept_page_and_its_timeline(page: Any, shoot: Callable[..., None], site: str) -> None:
     page.goto(site + "/concept?c=alice")
     assert page.inner_text("h1") == "alice"
     timeline = page.locator("svg.timeline")
@@ -117,18 +130,18 @@ def test_the_concept_page_and_its_timeline(page: Any, site: str) -> None:
     assert timeline.locator("rect.believed.closed").count() >= 1  # a belief the store closed since
     title = timeline.locator("rect.valid title").first.text_content()
     assert title is not None and "valid" in title
-    shot(page.locator("table.facts"), "facts")
-    shot(timeline, "timeline")
+    shoot(page.locator("table.facts"), "facts")
+    shoot(timeline, "timeline")
 
 
-def test_the_graph_pans_zooms_and_expands(page: Any, site: str) -> None:
+def test_the_graph_pans_zooms_and_expands(page: Any, shoot: Callable[..., None], site: str) -> None:
     page.goto(site + "/concept?c=alice")
     canvas = page.locator("canvas#graph")
     page.wait_for_function("document.getElementById('graph').dataset.settled === 'yes'", timeout=20000)
     before = int(canvas.get_attribute("data-nodes"))
     assert before >= 8
     assert page.evaluate("window.zeroGraph.ids().length") == before
-    shot(canvas, "graph")
+    shoot(canvas, "graph")
     box = canvas.bounding_box()
     centre = (box["x"] + box["width"] / 2, box["y"] + box["height"] / 2)
     scale = float(canvas.get_attribute("data-scale"))
@@ -149,10 +162,10 @@ def test_the_graph_pans_zooms_and_expands(page: Any, site: str) -> None:
     page.mouse.click(where["x"], where["y"])
     page.wait_for_function(f"window.zeroGraph.expanded('{france}')")
     page.wait_for_function(f"Number(document.getElementById('graph').dataset.nodes) > {before}")
-    shot(canvas, "graph-expanded")
+    shoot(canvas, "graph-expanded")
 
 
-def test_a_hostile_store_runs_nothing(page: Any, site: str) -> None:
+def test_a_hostile_store_runs_nothing(page: Any, shoot: Callable[..., None], site: str) -> None:
     untouched = "window.__pwned === undefined && window['--pwned'] === undefined"
     page.goto(site + "/search?q=" + quote(HOSTILE_LABELS[0]))
     assert page.evaluate(untouched)
@@ -163,7 +176,7 @@ def test_a_hostile_store_runs_nothing(page: Any, site: str) -> None:
     assert page.inner_text("h1") == HOSTILE_LABELS[1]
     assert page.locator("ul.sources li", has_text="<script>window.__pwned=1</script>").count() >= 1
     assert page.evaluate(untouched)
-    shot(page, "hostile", full_page=True)
+    shoot(page, "hostile", full_page=True)
     for path in ["/", "/experiences", "/tombstones"]:
         page.goto(site + path)
         assert page.evaluate(untouched)
@@ -176,21 +189,21 @@ def test_a_hostile_store_runs_nothing(page: Any, site: str) -> None:
     assert shown == 1  # the hostile turn, shown as the text it is
 
 
-def test_experiences_context_and_archive(page: Any, site: str) -> None:
+def test_experiences_context_and_archive(page: Any, shoot: Callable[..., None], site: str) -> None:
     page.goto(site + "/experiences")
     page.click("table.sessions a >> nth=0")
     page.wait_for_selector("section.turn")
     assert page.locator("section.turn").count() >= 1
-    shot(page, "conversation")
+    shoot(page, "conversation")
     page.goto(site + "/context?q=compost+tomatoes&budget=160")
     assert "of 160 tokens" in page.inner_text("p.tokens")
-    shot(page, "context")
+    shoot(page, "context")
     page.goto(site + "/archive?as=slack:team")
     assert page.locator("table.summaries tbody tr").count() == 1
-    shot(page, "archive")
+    shoot(page, "archive")
 
 
-def test_forget_and_restore_with_write(page: Any, tmp_path: Path) -> None:
+def test_forget_and_restore_with_write(page: Any, shoot: Callable[..., None], tmp_path: Path) -> None:
     fresh = make_demo(tmp_path, hostile=False)
     with open_worker(fresh, write=True) as worker, serving(worker) as url:
         page.goto(url + "/concept?c=bob")
@@ -199,7 +212,7 @@ def test_forget_and_restore_with_write(page: Any, tmp_path: Path) -> None:
         page.wait_for_url(url + "/tombstones?done=forget")
         assert "forgotten" in page.inner_text("p.notice")
         assert page.locator("table.tombstones td", has_text="live").count() == 1
-        shot(page, "tombstones")
+        shoot(page, "tombstones")
         gone = page.goto(url + "/concept?c=bob")
         assert gone is not None and gone.status == 404
         page.goto(url + "/tombstones")
