@@ -6,6 +6,7 @@ import os
 import socket
 import subprocess
 import sys
+import urllib.request
 from pathlib import Path
 
 import pytest
@@ -112,3 +113,31 @@ def test_another_interface_is_served_with_a_warning(demo: Demo, tmp_path: Path) 
         process.wait(timeout=20)
     assert warning.startswith("warning: listening on 0.0.0.0: anyone who reaches it can read this memory")
     assert "(read-only) at http://0.0.0.0:" in started
+
+
+@pytest.mark.slow
+def test_the_example_store_is_served(tmp_path: Path) -> None:
+    """`zero explore --db examples/memory/demo.db` (a copy: opening never changes the example)."""
+    store = tmp_path / "demo.db"
+    store.write_bytes((ROOT / "examples" / "memory" / "demo.db").read_bytes())
+    process = subprocess.Popen(
+        [sys.executable, "-m", "zerolang", "explore", "--db", str(store), "--port", "0"],
+        stderr=subprocess.PIPE,
+        stdout=subprocess.DEVNULL,
+        text=True,
+        cwd=tmp_path,
+        env={**os.environ, "PYTHONPATH": os.pathsep.join([str(ROOT), os.environ.get("PYTHONPATH", "")])},
+    )
+    try:
+        assert process.stderr is not None
+        started = process.stderr.readline()
+        url = started.rsplit(" at ", 1)[1].strip()
+        with urllib.request.urlopen(url, timeout=20) as response:
+            page = response.read().decode()
+        with urllib.request.urlopen(url + "search?q=alice", timeout=20) as response:
+            found = response.read().decode()
+    finally:
+        process.terminate()
+        process.wait(timeout=20)
+    assert "(read-only) at http://127.0.0.1:" in started
+    assert "space <b>default</b>" in page and "berlin" in found
