@@ -106,6 +106,29 @@
     }
     context.stroke();
     const many = nodes.size > 120 && view.scale < 1.5;
+    // Each fact's direction (an arrowhead short of its object) and, while the drawing is not
+    // crowded, its predicate at the middle of the line.
+    context.fillStyle = "#9aa5b1";
+    for (const edge of edges.values()) {
+      const a = nodes.get(edge.source), b = nodes.get(edge.target);
+      const dx = b.x - a.x, dy = b.y - a.y, length = Math.hypot(dx, dy);
+      if (length < 1) continue;
+      const ux = dx / length, uy = dy / length, size = 7 / view.scale, back = 7 / view.scale;
+      const tipX = b.x - ux * back, tipY = b.y - uy * back;
+      context.beginPath();
+      context.moveTo(tipX, tipY);
+      context.lineTo(tipX - ux * size - uy * size * 0.5, tipY - uy * size + ux * size * 0.5);
+      context.lineTo(tipX - ux * size + uy * size * 0.5, tipY - uy * size - ux * size * 0.5);
+      context.fill();
+    }
+    context.font = 10 / view.scale + "px sans-serif";
+    if (!many) {
+      context.fillStyle = "#6b7280";
+      for (const edge of edges.values()) {
+        const a = nodes.get(edge.source), b = nodes.get(edge.target);
+        context.fillText(edge.predicate || "", (a.x + b.x) / 2, (a.y + b.y) / 2);
+      }
+    }
     context.font = 12 / view.scale + "px sans-serif";
     for (const node of nodes.values()) {
       context.fillStyle = node.depth === 0 ? "#c2410c" : node.expanded ? "#1d4ed8" : "#0f766e";
