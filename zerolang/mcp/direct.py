@@ -4,8 +4,8 @@ A call through the SDK is parsed into models, routed, its envelope classified, i
 validated by pydantic, its result wrapped in models and dumped again: more time than our tool
 itself takes to answer. `Direct` answers the calls it is sure of the same way, in one pass:
 
-- a `tools/call` of one of these tools (`direct_tools`), with exactly the tool's arguments, each
-  of its declared type (a string is a string, a list a list, an object exactly its keys), a
+- a `tools/call` of one of these tools, with exactly the tool's arguments, each of its declared
+  type as it is (a string is a string, a list a list, an object has its keys: `shaped`), a
   JSON-RPC id, and nothing else in the message;
 - whose envelope (`params._meta`) equals one the SDK has already accepted for a `tools/call` of
   this connection (`learn` watches the SDK's answers): the envelope decides the protocol era and
@@ -56,23 +56,48 @@ def tool(call: Call, declared: Callable[..., Any]) -> Tool:
     return Tool(call, hints)
 
 
-def fits(value: Any, kind: Any) -> bool:
-    """Whether `value` (decoded JSON) is, as it is, of the declared type `kind`: what pydantic
-    accepts unchanged (anything it would convert, or that is not declared here, does not fit)."""
-    if kind is str:
-        return isinstance(value, str)
-    if kind is bool:
-        return isinstance(value, bool)
+class _Unfit(Exception):
+    """A value that is not, as it is, of its declared type."""
+
+
+def shaped(value: Any, kind: Any) -> Any:
+    """`value` (decoded JSON) as pydantic hands it to the tool when it is of the declared type `kind`
+    as it is (an object's keys in their declared order); `_Unfit` for anything pydantic would
+    convert or refuse, or a type not declared here."""
+    if kind is str or kind is bool:
+        if type(value) is not kind:
+            raise _Unfit
+        return value
     if get_origin(kind) is list:
         (item,) = get_args(kind)
-        return isinstance(value, list) and all(fits(v, item) for v in value)
-    if is_typeddict(kind):
-        if not isinstance(value, dict):
-            return False
-        hints = get_type_hints(kind)
+        if type(value) is not list:
+            raise _Unfit
+        return [shaped(v, item) for v in value]
+    if is_typeddict(kind) and type(value) is dict:
+        hints = _hints(kind)
         required: frozenset[str] = getattr(kind, "__required_keys__", frozenset(hints))
-        return required <= value.keys() <= hints.keys() and all(fits(v, hints[k]) for k, v in value.items())
-    return False
+        if not required <= value.keys() <= hints.keys():
+            raise _Unfit
+        return {k: shaped(value[k], t) for k, t in hints.items() if k in value}
+    raise _Unfit
+
+
+def fits(value: Any, kind: Any) -> bool:
+    """Whether `value` is, as it is, of the declared type `kind` (see `shaped`)."""
+    try:
+        shaped(value, kind)
+    except _Unfit:
+        return False
+    return True
+
+
+_HINTS: dict[Any, dict[str, Any]] = {}
+
+
+def _hints(kind: Any) -> dict[str, Any]:
+    if kind not in _HINTS:
+        _HINTS[kind] = get_type_hints(kind)
+    return _HINTS[kind]
 
 
 @dataclass(slots=True)
@@ -106,7 +131,9 @@ class Direct:
         tool = self.tools.get(name)
         if tool is None or arguments.keys() != tool.arguments.keys():
             return None
-        if not all(fits(arguments[k], kind) for k, kind in tool.arguments.items()):
+        try:
+            arguments = {k: shaped(arguments[k], kind) for k, kind in tool.arguments.items()}
+        except _Unfit:
             return None
         result = self._run(name, tool, arguments)
         response = {"jsonrpc": "2.0", "id": ident, "result": {**result, **self._extra}}

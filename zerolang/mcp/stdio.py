@@ -22,7 +22,7 @@ import os
 import sys
 from collections.abc import AsyncIterable, AsyncIterator, Iterator
 from contextlib import contextmanager
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Protocol
 
 import anyio
 
@@ -44,6 +44,13 @@ class _Lines:
             if not line:
                 return
             yield line.decode("utf-8", errors="replace")
+
+
+class Sink(Protocol):
+    """Where the framing writes: a message's line, then `flush`."""
+
+    async def write(self, text: str) -> None: ...
+    async def flush(self) -> None: ...
 
 
 class _Sink:
@@ -118,7 +125,7 @@ async def _serve(lowlevel: Any, direct: Direct | None) -> None:
             transport.close()
 
 
-async def _frame(lowlevel: Any, lines: AsyncIterable[str], sink: _Sink, direct: Direct | None = None) -> None:
+async def _frame(lowlevel: Any, lines: AsyncIterable[str], sink: Sink, direct: Direct | None = None) -> None:
     """The SDK's stdio framing (one JSON-RPC message a line, each way), except that a line that is
     not a JSON-RPC message gets an error response (`malformed`) instead of none, and that `direct`
     answers the lines it can."""
