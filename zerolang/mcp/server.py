@@ -101,6 +101,7 @@ def build_server(
     """An MCP server whose tools read and write `memory`; with `readers`, `query` and `recall` run
     on their worker threads, so a long one does not hold up other calls."""
     server = _Server("zerolang-memory", version=__version__, instructions=INSTRUCTIONS, log_level="WARNING")
+    memory.store.backend.serving()  # many small commits: their checkpoints go beside the calls
     _our_tools(server, memory, access, readers)
     server.direct = Direct(_graph_tools(server, KnowledgeGraph(memory)), _text, refused)
     add_resources(server, memory, access)
