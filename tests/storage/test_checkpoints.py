@@ -1,4 +1,5 @@
-"""A bulk write's WAL checkpoint runs in a helper thread (`backends.sqlite.checkpoints`)."""
+"""A bulk write's WAL checkpoint runs in a helper thread (`backends.sqlite.checkpoints`), and so does
+every commit's of a serving store (`serving`)."""
 
 from __future__ import annotations
 
@@ -12,7 +13,7 @@ from zerolang.memory import CompilerInput, ContextMeta, SemanticTuple, ingest
 from zerolang.storage import open_store
 from zerolang.storage.sql.alongside import MIN_ROWS
 from zerolang.storage.sqlite.backend import AUTOCHECKPOINT
-from zerolang.storage.sqlite.checkpoints import Checkpointer
+from zerolang.storage.sqlite.checkpoints import BACKSTOP, Checkpointer
 
 
 def _inputs(records: int) -> list[CompilerInput]:
@@ -92,3 +93,38 @@ def test_the_helper_checkpoints_when_asked_and_stops_cleanly(tmp_path: Path) -> 
     assert not _checkpoint_threads()
     assert writer.execute("SELECT count(*) FROM t").fetchone()[0] == 200
     writer.close()
+
+
+def test_a_serving_store_leaves_every_checkpoint_to_the_helper(tmp_path: Path) -> None:
+    path = tmp_path / "memory.db"
+    before = len(_checkpoint_threads())
+    store = open_store(path)
+    try:
+        store.backend.serving()
+        store.backend.serving()  # once is enough: again changes nothing
+        connection = store.backend.connection  # type: ignore[attr-defined]
+        assert connection.execute("PRAGMA wal_autocheckpoint").fetchone()[0] == BACKSTOP
+        size = path.stat().st_size
+        for r in range(20):  # small commits, each asking the helper
+            ingest(store, [_inputs(r + 1)[r]])
+        assert len(_checkpoint_threads()) == before + 1
+        for _ in range(500):
+            if path.stat().st_size > size:
+                break
+            threading.Event().wait(0.01)
+        assert path.stat().st_size > size  # the helper copied the commits' pages into the file
+        ingest(store, _inputs(MIN_ROWS // 5 + 10))  # a bulk commit keeps the serving backstop
+        assert connection.execute("PRAGMA wal_autocheckpoint").fetchone()[0] == BACKSTOP
+    finally:
+        store.close()
+    assert len(_checkpoint_threads()) == before
+    with open_store(path) as again:
+        assert again.counts().episodes == (MIN_ROWS // 5 + 10) * 5  # the bulk write repeats the 20 records
+        assert again.check().ok
+
+
+def test_a_store_in_memory_serves_as_it_is() -> None:
+    with open_store(":memory:") as store:
+        store.backend.serving()
+        ingest(store, _inputs(2))
+        assert store.counts().episodes == 10

@@ -484,7 +484,7 @@ class KnowledgeGraph:
         op_id = f"{time.time_ns():020d}-{secrets.token_hex(4)}"
         text = json.dumps(op, ensure_ascii=False, separators=(",", ":"))
         context = ContextMeta(utc_now(), SOURCE, SCOPE_PREFIX + op_id, metadata={METADATA_KEY: text})
-        kept = self._graph is not None and self._token == self._token_now()
+        kept = self._graph is not None  # `_writing` loaded it in this transaction: nothing wrote since
         inserted = self.memory.ingest(CompilerInput(tuple(facts), context))
         if retired:
             self._retire(retired)

@@ -36,6 +36,7 @@ from zerolang import __version__
 from zerolang.mcp import schema
 from zerolang.mcp.access import ArchiveAccess as ArchiveAccess
 from zerolang.mcp.arguments import argument_error
+from zerolang.mcp.direct import Call, Direct, Tool, tool
 from zerolang.mcp.graph import KnowledgeGraph
 from zerolang.mcp.readers import Readers
 from zerolang.mcp.resources import add_resources
@@ -59,7 +60,10 @@ DELETE = ToolAnnotations(
 
 
 class _Server(MCPServer):
-    """The SDK's server, but a call whose arguments do not fit is refused in one plain sentence."""
+    """The SDK's server, but a call whose arguments do not fit is refused in one plain sentence;
+    `direct` answers the knowledge-graph tools' plain calls over stdio (`zerolang.mcp.direct`)."""
+
+    direct: Direct | None = None
 
     async def call_tool(self, name: str, arguments: dict[str, Any], context: Any = None) -> Any:
         try:
@@ -96,11 +100,10 @@ def build_server(
 ) -> MCPServer:
     """An MCP server whose tools read and write `memory`; with `readers`, `query` and `recall` run
     on their worker threads, so a long one does not hold up other calls."""
-    server: MCPServer = _Server(
-        "zerolang-memory", version=__version__, instructions=INSTRUCTIONS, log_level="WARNING"
-    )
+    server = _Server("zerolang-memory", version=__version__, instructions=INSTRUCTIONS, log_level="WARNING")
+    memory.store.backend.serving()  # many small commits: their checkpoints go beside the calls
     _our_tools(server, memory, access, readers)
-    _graph_tools(server, KnowledgeGraph(memory))
+    server.direct = Direct(_graph_tools(server, KnowledgeGraph(memory)), _text, refused)
     add_resources(server, memory, access)
     return server
 
@@ -282,22 +285,53 @@ def _has_forget() -> bool:
         return False
 
 
-def _graph_tools(server: MCPServer, graph: KnowledgeGraph) -> None:
+def _graph_tools(server: MCPServer, graph: KnowledgeGraph) -> dict[str, Tool]:
+    """The reference server's tools, registered with the SDK; and the same tools as `Direct`
+    answers them (each call's structured result, built once: the SDK does not validate it again,
+    see `_trusted`)."""
+
     def guarded(function: Any, *args: Any) -> Any:
         try:
             return function(*args)
         except ZeroError as error:
             raise _failing(error) from None
 
-    def built(function: Any, *args: Any) -> Any:
-        """The tool's result as the SDK sends it, built once: our own results have the declared
-        shape, so the SDK need not validate and dump them again (see `_trusted`)."""
-        return _result(guarded(function, *args))
+    def search(query: str) -> dict[str, Any]:
+        if len(query) > 2048:
+            raise ToolError("query is longer than 2048 characters")
+        return guarded(graph.search_nodes, query)  # type: ignore[no-any-return]
+
+    calls: dict[str, Call] = {
+        "create_entities": lambda entities: {
+            "entities": guarded(graph.create_entities, [dict(e) for e in entities])
+        },
+        "create_relations": lambda relations: {
+            "relations": guarded(graph.create_relations, [dict(r) for r in relations])
+        },
+        "add_observations": lambda observations: {
+            "results": guarded(graph.add_observations, [dict(o) for o in observations])
+        },
+        "delete_entities": lambda entityNames: {
+            "success": True,
+            "message": guarded(graph.delete_entities, entityNames),
+        },
+        "delete_observations": lambda deletions: {
+            "success": True,
+            "message": guarded(graph.delete_observations, [dict(d) for d in deletions]),
+        },
+        "delete_relations": lambda relations: {
+            "success": True,
+            "message": guarded(graph.delete_relations, [dict(r) for r in relations]),
+        },
+        "read_graph": lambda: guarded(graph.read_graph),
+        "search_nodes": search,
+        "open_nodes": lambda names: guarded(graph.open_nodes, names),
+    }
 
     @server.tool(title="Create Entities", annotations=WRITE)
     async def create_entities(entities: list[schema.Entity]) -> schema.EntitiesResult:
         """Create multiple new entities in the knowledge graph"""
-        return _result({"entities": guarded(graph.create_entities, [dict(e) for e in entities])})  # type: ignore[return-value]
+        return _result(calls["create_entities"](entities))  # type: ignore[return-value]
 
     @server.tool(
         title="Create Relations",
@@ -306,55 +340,88 @@ def _graph_tools(server: MCPServer, graph: KnowledgeGraph) -> None:
         " Relations should be in active voice",
     )
     async def create_relations(relations: list[schema.Relation]) -> schema.RelationsResult:
-        return {"relations": guarded(graph.create_relations, [dict(r) for r in relations])}
+        return _result(calls["create_relations"](relations))  # type: ignore[return-value]
 
     @server.tool(title="Add Observations", annotations=WRITE)
     async def add_observations(observations: list[schema.ObservationInput]) -> schema.ObservationsResult:
         """Add new observations to existing entities in the knowledge graph"""
-        return {"results": guarded(graph.add_observations, [dict(o) for o in observations])}
+        return _result(calls["add_observations"](observations))  # type: ignore[return-value]
 
     @server.tool(title="Delete Entities", annotations=DELETE)
     async def delete_entities(entityNames: list[str]) -> schema.DeleteResult:
         """Delete multiple entities and their associated relations from the knowledge graph"""
-        return {"success": True, "message": guarded(graph.delete_entities, entityNames)}
+        return _result(calls["delete_entities"](entityNames))  # type: ignore[return-value]
 
     @server.tool(title="Delete Observations", annotations=DELETE)
     async def delete_observations(deletions: list[schema.ObservationDeletion]) -> schema.DeleteResult:
         """Delete specific observations from entities in the knowledge graph"""
-        return {"success": True, "message": guarded(graph.delete_observations, [dict(d) for d in deletions])}
+        return _result(calls["delete_observations"](deletions))  # type: ignore[return-value]
 
     @server.tool(title="Delete Relations", annotations=DELETE)
     async def delete_relations(relations: list[schema.Relation]) -> schema.DeleteResult:
         """Delete multiple relations from the knowledge graph"""
-        return {"success": True, "message": guarded(graph.delete_relations, [dict(r) for r in relations])}
+        return _result(calls["delete_relations"](relations))  # type: ignore[return-value]
 
     @server.tool(title="Read Graph", annotations=READ)
     async def read_graph() -> schema.GraphResult:
         """Read the entire knowledge graph"""
-        return built(graph.read_graph)  # type: ignore[no-any-return]
+        return _result(calls["read_graph"]())  # type: ignore[return-value]
 
     @server.tool(title="Search Nodes", annotations=READ)
     async def search_nodes(query: str) -> schema.GraphResult:
         """Search for nodes in the knowledge graph based on a query"""
-        if len(query) > 2048:
-            raise ToolError("query is longer than 2048 characters")
-        return built(graph.search_nodes, query)  # type: ignore[no-any-return]
+        return _result(calls["search_nodes"](query))  # type: ignore[return-value]
 
     @server.tool(title="Open Nodes", annotations=READ)
     async def open_nodes(names: list[str]) -> schema.GraphResult:
         """Open specific nodes in the knowledge graph by their names"""
-        return built(graph.open_nodes, names)  # type: ignore[no-any-return]
+        return _result(calls["open_nodes"](names))  # type: ignore[return-value]
 
+    registered: dict[str, Callable[..., Any]] = {
+        "create_entities": create_entities,
+        "create_relations": create_relations,
+        "add_observations": add_observations,
+        "delete_entities": delete_entities,
+        "delete_observations": delete_observations,
+        "delete_relations": delete_relations,
+        "read_graph": read_graph,
+        "search_nodes": search_nodes,
+        "open_nodes": open_nodes,
+    }
     _trusted(server, GRAPH_TOOLS)
+    return {name: tool(calls[name], registered[name]) for name in GRAPH_TOOLS}
 
 
-GRAPH_TOOLS = ("create_entities", "read_graph", "search_nodes", "open_nodes")
+GRAPH_TOOLS = (
+    "create_entities",
+    "create_relations",
+    "add_observations",
+    "delete_entities",
+    "delete_observations",
+    "delete_relations",
+    "read_graph",
+    "search_nodes",
+    "open_nodes",
+)
+
+
+def _text(structured: dict[str, Any]) -> str:
+    """A result's text content, as the SDK writes it: its structured content as indented JSON."""
+    return pydantic_core.to_json(structured, fallback=str, indent=2).decode()
 
 
 def _result(structured: dict[str, Any]) -> CallToolResult:
     """A tool result with its structured content and, as the SDK writes it, the same as JSON text."""
-    text = pydantic_core.to_json(structured, fallback=str, indent=2).decode()
-    return CallToolResult(content=[TextContent(type="text", text=text)], structured_content=structured)
+    text = TextContent(type="text", text=_text(structured))
+    return CallToolResult(content=[text], structured_content=structured)
+
+
+def refused(name: str, error: BaseException) -> str:
+    """The one-line tool error the SDK path makes of what a tool raised (it wraps it as a
+    `ToolError` whose cause is the original, then `_Server.call_tool` says it with `refusal`)."""
+    wrapper = ToolError(f"Error executing tool {name}: {error}")
+    wrapper.__cause__ = error
+    return refusal(name, wrapper)
 
 
 def _trusted(server: MCPServer, names: tuple[str, ...]) -> None:

@@ -8,6 +8,9 @@ which on a busy machine waits for the scheduler each time. Here the event loop w
 directly. While serving, fd 0 reads the null device and fd 1 writes to stderr, as the SDK does,
 so a stray `print` cannot break the wire; both are restored on exit.
 
+A server with a `direct` table (`zerolang.mcp.direct`) answers the calls it is sure of from their
+line; every other line goes to the SDK, whose answers `direct` watches to learn the envelope.
+
 Where the streams are not pipes or sockets (a regular file, a terminal, or another platform), or the SDK lacks
 what this uses, the SDK's own transport serves instead: slower, the same protocol.
 """
@@ -17,11 +20,14 @@ from __future__ import annotations
 import asyncio
 import os
 import sys
-from collections.abc import AsyncIterator, Iterator
+from collections.abc import AsyncIterable, AsyncIterator, Iterator
 from contextlib import contextmanager
-from typing import Any
+from typing import TYPE_CHECKING, Any, Protocol
 
 import anyio
+
+if TYPE_CHECKING:
+    from zerolang.mcp.direct import Direct
 
 LINE_LIMIT = 1 << 30  # a JSON-RPC message is one line; the SDK's transport sets no limit either
 
@@ -38,6 +44,13 @@ class _Lines:
             if not line:
                 return
             yield line.decode("utf-8", errors="replace")
+
+
+class Sink(Protocol):
+    """Where the framing writes: a message's line, then `flush`."""
+
+    async def write(self, text: str) -> None: ...
+    async def flush(self) -> None: ...
 
 
 class _Sink:
@@ -94,10 +107,10 @@ def run_stdio(server: Any) -> None:
     if lowlevel is None or not watchable():
         server.run("stdio")
         return
-    anyio.run(_serve, lowlevel)
+    anyio.run(_serve, lowlevel, getattr(server, "direct", None))
 
 
-async def _serve(lowlevel: Any) -> None:
+async def _serve(lowlevel: Any, direct: Direct | None) -> None:
     loop = asyncio.get_running_loop()
     with _claimed() as (wire_in, wire_out):
         source = os.fdopen(wire_in, "rb", buffering=0, closefd=False)
@@ -107,14 +120,15 @@ async def _serve(lowlevel: Any) -> None:
         transport, protocol = await loop.connect_write_pipe(asyncio.streams.FlowControlMixin, target)
         writer = asyncio.StreamWriter(transport, protocol, None, loop)
         try:
-            await _frame(lowlevel, _Lines(reader), _Sink(writer))
+            await _frame(lowlevel, _Lines(reader), _Sink(writer), direct)
         finally:
             transport.close()
 
 
-async def _frame(lowlevel: Any, lines: _Lines, sink: _Sink) -> None:
+async def _frame(lowlevel: Any, lines: AsyncIterable[str], sink: Sink, direct: Direct | None = None) -> None:
     """The SDK's stdio framing (one JSON-RPC message a line, each way), except that a line that is
-    not a JSON-RPC message gets an error response (`malformed`) instead of none."""
+    not a JSON-RPC message gets an error response (`malformed`) instead of none, and that `direct`
+    answers the lines it can."""
     import mcp_types as types
     from mcp.shared.message import SessionMessage
 
@@ -124,6 +138,11 @@ async def _frame(lowlevel: Any, lines: _Lines, sink: _Sink) -> None:
     async def read() -> None:
         async with read_writer:
             async for line in lines:
+                reply = None if direct is None else direct.answer(line)
+                if reply is not None:
+                    await sink.write(reply + "\n")
+                    await sink.flush()
+                    continue
                 try:
                     message = types.jsonrpc_message_adapter.validate_json(line, by_name=False)
                 except Exception:
@@ -137,7 +156,12 @@ async def _frame(lowlevel: Any, lines: _Lines, sink: _Sink) -> None:
     async def write() -> None:
         async with write_reader:
             async for session_message in write_reader:
-                text = session_message.message.model_dump_json(by_alias=True, exclude_unset=True)
+                message = session_message.message
+                if direct is not None and isinstance(message, types.JSONRPCResponse):
+                    direct.learn(message.id, message.result)
+                elif direct is not None and isinstance(message, types.JSONRPCError):
+                    direct.learn(message.id, None)
+                text = message.model_dump_json(by_alias=True, exclude_unset=True)
                 await sink.write(text + "\n")
                 await sink.flush()
 

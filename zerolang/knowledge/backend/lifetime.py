@@ -21,6 +21,11 @@ class Lifetime(Protocol):
     def space(self) -> str: ...
 
     def close(self) -> None: ...
+    def serving(self) -> None:
+        """Tuned for a long-running server whose calls each write a little (`zero mcp`): what a
+        commit guarantees does not change, only where its upkeep happens (SQLite: checkpoints in a
+        helper thread)."""
+
     def transaction(self) -> AbstractContextManager[None]:
         """One write transaction (a savepoint when one is open): all of it, or on error none of it."""
 

@@ -111,6 +111,9 @@ class PostgresBackend(PsycopgStatements, SqlBackend):
         if self._owner:
             self.connection.close()
 
+    def serving(self) -> None:
+        """Nothing to tune: the server's own background writer checkpoints."""
+
     @contextmanager
     def transaction(self) -> Iterator[None]:
         try:

@@ -26,7 +26,7 @@ from zerolang.storage.schema import plan
 from zerolang.storage.sql import SqlBackend
 from zerolang.storage.sql.alongside import MIN_ROWS, Alongside
 from zerolang.storage.sql.records import INSERTED
-from zerolang.storage.sqlite.checkpoints import Checkpointer
+from zerolang.storage.sqlite.checkpoints import AT_MOST_EVERY_S, BACKSTOP, Checkpointer
 from zerolang.storage.sqlite.statements import SqliteStatements, bound
 from zerolang.storage.sqlite.waits import READERS, WRITER, busy, checkpoint, said_if_waiting
 from zerolang.util.spaces import DEFAULT_SPACE, check_space
@@ -38,7 +38,16 @@ IN_CHUNK = 5000  # keys per `IN (...)`: few statements a batch, under the 32,766
 
 @translating
 class SqliteBackend(SqliteStatements, SqlBackend):
-    __slots__ = ("_bulky", "_checkpoints", "_location", "_owner", "_space", "_timeout", "connection")
+    __slots__ = (
+        "_bulky",
+        "_checkpoints",
+        "_location",
+        "_owner",
+        "_serving",
+        "_space",
+        "_timeout",
+        "connection",
+    )
 
     kind = "sqlite"
     greatest = "max"
@@ -59,6 +68,7 @@ class SqliteBackend(SqliteStatements, SqlBackend):
             if file:
                 self._checkpoints = Checkpointer(file, self._timeout)
         self._bulky = False  # this transaction writes a bulk plan (`write_plan`)
+        self._serving = False  # every commit leaves its checkpoint to the helper thread (`serving`)
 
     @classmethod
     def open(cls, path: str | Path, *, space: str = DEFAULT_SPACE, create: bool = True) -> SqliteBackend:
@@ -186,9 +196,22 @@ class SqliteBackend(SqliteStatements, SqlBackend):
                 self._retry(lambda: db.execute("COMMIT"))
         finally:
             if helper is not None:
-                db.execute(f"PRAGMA wal_autocheckpoint = {AUTOCHECKPOINT}")
+                db.execute(f"PRAGMA wal_autocheckpoint = {BACKSTOP if self._serving else AUTOCHECKPOINT}")
         if helper is not None:
             helper.ask()
+        elif self._serving and self._checkpoints is not None:
+            self._checkpoints.ask()
+
+    def serving(self) -> None:
+        """From now on every commit leaves its checkpoint to the helper thread (`checkpoints`), for a
+        long-running server whose calls each commit a little: a commit is as durable as before (it is
+        in the WAL, synchronous as before); the copy into the file happens beside the calls. A store
+        in memory has no checkpoints: nothing changes."""
+        if self._checkpoints is None or self._serving:
+            return
+        self._serving = True
+        self._checkpoints.spaced(AT_MOST_EVERY_S)
+        self.connection.execute(f"PRAGMA wal_autocheckpoint = {BACKSTOP}")
 
     def write(self) -> Any:
         return self.transaction()

@@ -9,7 +9,12 @@ cost the writer a quarter of its time. A bulk commit instead hands the checkpoin
 with the next batch. A `PASSIVE` checkpoint never blocks a reader or a writer, here or in another
 process, and one interrupted by a crash is simply redone by the next.
 
-The thread starts with the first bulk commit and stops with the backend (`close` waits for a
+A long-running server whose calls each commit a little (`zero mcp`) hands every checkpoint to it
+(`SqliteBackend.serving`): each commit asks, and the thread checkpoints at most every
+`AT_MOST_EVERY_S`, so one checkpoint copies what many commits wrote while the calls go on; SQLite
+still checkpoints inside a commit should the WAL reach `BACKSTOP` pages (the thread fell behind).
+
+The thread starts with the first commit that asks and stops with the backend (`close` waits for a
 checkpoint under way, as SQLite's own closing checkpoint would have made the process wait).
 """
 
@@ -17,16 +22,21 @@ from __future__ import annotations
 
 import sqlite3
 import threading
+import time
+
+AT_MOST_EVERY_S = 0.05  # a serving store's checkpoints: at most this often
+BACKSTOP = 10_000  # pages of WAL at which a serving store's commit checkpoints itself after all
 
 
 class Checkpointer:
     """A helper thread that checkpoints the WAL of the database at `location` when asked."""
 
-    __slots__ = ("_asked", "_location", "_stop", "_thread", "_timeout")
+    __slots__ = ("_asked", "_location", "_pause", "_stop", "_thread", "_timeout")
 
     def __init__(self, location: str, timeout: float) -> None:
         self._location = location
         self._timeout = timeout
+        self._pause = 0.0  # seconds between two checkpoints (`spaced`)
         self._asked = threading.Event()
         self._stop = False
         self._thread: threading.Thread | None = None
@@ -37,6 +47,10 @@ class Checkpointer:
             self._thread = threading.Thread(target=self._run, name="zero-checkpoint", daemon=True)
             self._thread.start()
         self._asked.set()
+
+    def spaced(self, seconds: float) -> None:
+        """Checkpoint at most every `seconds` from now on (asks made meanwhile merge)."""
+        self._pause = seconds
 
     def _run(self) -> None:
         try:
@@ -53,6 +67,8 @@ class Checkpointer:
                     connection.execute("PRAGMA wal_checkpoint(PASSIVE)").fetchall()
                 except sqlite3.Error:
                     continue  # busy or gone: the next checkpoint (or SQLite's own) catches up
+                if self._pause:
+                    time.sleep(self._pause)
         finally:
             connection.close()
 
