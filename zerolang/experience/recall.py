@@ -39,6 +39,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Protocol
 
+from zerolang.experience.dates import Span, asked_span, parse_date, spoken_spans
 from zerolang.experience.concepts import ConceptExtractor, DefaultConcepts, concept_id
 from zerolang.experience.forgotten import Forgotten
 from zerolang.experience.model import Experience
@@ -61,6 +62,7 @@ class RecallWeights:
     shared: float = 0.2  # shares a rare concept with a match
     common: float = 0.05  # a concept mentioned by more than this share of experiences is not rare
     speaker: float = 0.5  # an experience of someone the query names scores this much more (x 1 + speaker)
+    time: float = 1.0  # said on (or about) the days the query names, less by a share per week away
 
 
 class Ranker(Protocol):
@@ -107,7 +109,9 @@ def recall(
     extractor = concepts or DefaultConcepts()
     scores = _Scores()
     total = max(store.counts()["experiences"], 1)
-    query_terms = terms(query)
+    asked = asked_span(query) if w.time else None
+    # the date a query names is matched by time (step 5), not as words
+    query_terms = terms(query[: asked.start] + " " + query[asked.end :] if asked else query)
     blocked = Forgotten.of(store.forgotten_terms())
     seeds = store.search(query_terms, w.entry)
     if blocked:  # a forgotten experience is no seed: it leads nowhere either
@@ -151,6 +155,10 @@ def recall(
         similar = ranker.similarity(query, [found[ident].what for ident in ordered])
         for ident, value in zip(ordered, similar, strict=True):
             scores.add(ident, ranker.weight * value, "similar meaning")
+    if asked is not None:
+        for ident, experience in found.items():
+            near = closeness(asked.span, experience)
+            scores.add(ident, w.time * near, f"said near {asked.span.start.isoformat()}")
     named = {word.lower() for word in words(query)}
     for ident, experience in found.items():
         if w.speaker and set(terms(experience.who)) & named:
@@ -190,6 +198,20 @@ def _answers(
                 continue
             reply = following[0]
         scores.add(reply.id, w.answer * score, f"answers {seed[:10]}")
+
+
+WEEK = 7
+
+
+def closeness(span: Span, experience: Experience) -> float:
+    """1 when the experience was said on a day of `span`, or says (`yesterday`, `last week`) one
+    of them happened; less by a share per week away (1 / (1 + weeks)); 0 when it has no date."""
+    said = parse_date(experience.when)
+    if said is None:
+        return 0.0
+    spans = [Span(said, said), *spoken_spans(experience.what, said)]
+    gap = min(span.gap(other) for other in spans)
+    return 1.0 / (1.0 + gap / WEEK)
 
 
 def _rarity(frequency: int, total: int, common: float) -> float:
