@@ -67,12 +67,12 @@ class Tally:
         self.budget_held: list[float] = []
         self.budget_full: list[float] = []
 
-    def add(self, category: int, ranked: list[str], evidence: tuple[str, ...], conversation: str = "") -> None:
+    def add(self, category: int, ranked: list[str], evidence: tuple[str, ...], where: str = "") -> None:
         row = {k: len(set(ranked[:k]) & set(evidence)) / len(evidence) for k in KS}
         self.rows["all"].append(row)
         self.rows[str(category)].append(row)
-        self.conversations[conversation]["all"].append(row[10])
-        self.conversations[conversation][str(category)].append(row[10])
+        self.conversations[where]["all"].append(row[10])
+        self.conversations[where][str(category)].append(row[10])
 
     def summary(self) -> dict[str, object]:
         def mean(rows: list[dict[int, float]], k: int) -> float:
@@ -164,7 +164,7 @@ def _score(
 
 
 def _loo(
-    conversations: list[Conversation], stores: Mapping[str, ExperienceStore], budget: int, hits_for_budget: int
+    conversations: list[Conversation], stores: Mapping[str, ExperienceStore], budget: int, hits: int
 ) -> dict[str, object]:
     """Recall@10 of every grid point on every question, then each conversation with the point
     chosen on the others (`loo.py`), scored in full (budget included)."""
@@ -185,7 +185,7 @@ def _loo(
         scores.append(by_conversation)
     next(ticks, None)
     chosen = leave_one_out(scores)
-    tally = _score(conversations, memo, lambda name: points[chosen[name]], budget, hits_for_budget)
+    tally = _score(conversations, memo, lambda name: points[chosen[name]], budget, hits)
     rule = shipped(scores)
     return tally.summary() | {
         "grid": {name: list(values) for name, values in GRID.items()},
@@ -310,10 +310,10 @@ def print_loo(ours: dict[str, Any], loo: dict[str, Any], base: dict[str, Any], b
             base["by_category"][category]["recall@10"],
         )
     line(f"evidence in {budget:,} tokens", ours["budget_recall"], loo["budget_recall"], base["budget_recall"])
-    line(
-        "  of which in full text", ours["budget_full_recall"], loo["budget_full_recall"], base["budget_full_recall"]
-    )
-    print(f"\n| {'conversation':<14} | {'n':>4} | {'recall@10 in / out':>18} | {'category 1 in / out':>19} | chosen |")
+    full = "budget_full_recall"
+    line("  of which in full text", ours[full], loo[full], base[full])
+    head = f"| {'conversation':<14} | {'n':>4} | {'recall@10 in / out':>18} | {'category 1 in / out':>19} |"
+    print(f"\n{head} chosen |")
     print(f"|{'-' * 16}|{'-' * 6}|{'-' * 20}|{'-' * 21}|--------|")
     for name, row in loo["by_conversation"].items():
         mine = ours["by_conversation"][name]
@@ -389,7 +389,9 @@ def main() -> None:
     parser.add_argument("--hits", type=int, default=50, help="experiences ranked for the budget (default 50)")
     parser.add_argument("--chart", type=Path, help="also draw the results to this PNG")
     parser.add_argument(
-        "--loo", action="store_true", help="also the leave-one-conversation-out estimate (settings chosen on the others)"
+        "--loo",
+        action="store_true",
+        help="also the leave-one-conversation-out estimate (settings from the others)",
     )
     arguments = parser.parse_args()
     if not arguments.path.is_file():

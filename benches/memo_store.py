@@ -79,13 +79,11 @@ class MemoStore:
         def fetch(keys: list[str]) -> dict[str, list[tuple[str, str]]]:
             out: dict[str, list[tuple[str, str]]] = {}
             for pair in self.store.neighbour_turns(keys):
-                for end in pair:
-                    if end in keys:
-                        out.setdefault(end, []).append(pair)
+                out.setdefault(pair[0], []).append(pair)  # (a turn asked about, its neighbour)
             return out
 
         got = _per_key(self._neighbours, turn_ids, fetch, [])
-        return list(dict.fromkeys(pair for pairs in got.values() for pair in pairs))
+        return [pair for pairs in got.values() for pair in pairs]
 
     def mentions_of(self, experience_ids: Collection[str]) -> list[tuple[str, str, float]]:
         def fetch(keys: list[str]) -> dict[str, list[tuple[str, str, float]]]:

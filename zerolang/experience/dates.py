@@ -1,4 +1,4 @@
-"""Dates in conversations: when a turn was said, what its relative dates mean, and what time a question asks about.
+"""Dates in conversations: when a turn was said, what its relative dates mean, what time a question asks.
 
 Transcripts carry when each message was sent (`Experience.when`: an ISO timestamp, or written out
 as in `1:56 pm on 8 May, 2023`); `parse_date` reads either. What a turn says happened
@@ -47,15 +47,14 @@ _UNIT = r"(?P<unit>day|week|month|year)s?"
 _AGO = re.compile(r"\b" + _COUNT + r"(?:\s+of)?\s+" + _UNIT + r"\s+ago\b", re.IGNORECASE)
 _IN = re.compile(r"\bin\s+(?:a\s+)?" + _COUNT + r"(?:\s+of)?\s+" + _UNIT + r"\b", re.IGNORECASE)
 _WHICH = re.compile(
-    r"\b(?P<which>last|this|next|past|coming)\s+(?P<what>week(?:end)?|month|year|"
-    + "|".join(_DAYS)
-    + r")\b",
+    r"\b(?P<which>last|this|next|past|coming)\s+(?P<what>week(?:end)?|month|year|" + "|".join(_DAYS) + r")\b",
     re.IGNORECASE,
 )
 _DAYWORD = re.compile(
     r"\b(?P<word>yesterday|today|tonight|tomorrow|this\s+(?:morning|afternoon|evening)|last\s+night)\b",
     re.IGNORECASE,
 )
+_TAIL = re.compile(r"\s+and\s+" + _DAY.format("d") + r"(?:,?\s*" + _YEAR.format("y") + r")?")
 _ORDINALS = {"first": 1, "second": 2, "third": 3, "fourth": 4, "1st": 1, "2nd": 2, "3rd": 3, "4th": 4}
 _PART = re.compile(
     r"\b(?:the\s+)?(?:(?P<nth>first|second|third|fourth|last|1st|2nd|3rd|4th)\s+week\s+of"
@@ -249,7 +248,7 @@ def asked_span(question: str) -> Asked | None:
     first = mentions[0]
     between = re.search(r"\bbetween\s*$", question[: first.start], re.IGNORECASE)
     if between:  # "between August 11 and 15 2023": the second day has no month
-        tail = re.match(r"\s+and\s+" + _DAY.format("d") + r"(?:,?\s*" + _YEAR.format("y") + r")?", question[first.end :])
+        tail = _TAIL.match(question[first.end :])
         if tail and first.has_day:
             year = int(tail.group("y")) if tail.group("y") else None
             start_day = first.span.start if year is None else _in_year(first.span.start, year)
@@ -259,10 +258,11 @@ def asked_span(question: str) -> Asked | None:
                 return Asked(Span(start_day, end_day, every), between.start(), first.end + tail.end())
     if between and len(mentions) > 1 and re.fullmatch(r"\s+and\s+", question[first.end : mentions[1].start]):
         second = mentions[1]
-        start, end = first.span, second.span
+        low, high = first.span, second.span
         if second.has_year and not first.has_year:
-            start = Span(_in_year(start.start, end.end.year), _in_year(start.end, end.end.year))
-        return Asked(Span(start.start, end.end, end.every_year and start.every_year), between.start(), second.end)
+            low = Span(_in_year(low.start, high.end.year), _in_year(low.end, high.end.year))
+        every = high.every_year and low.every_year
+        return Asked(Span(low.start, high.end, every), between.start(), second.end)
     span, start = first.span, first.start
     part = _PART.search(question[: first.start])
     if part:

@@ -39,8 +39,8 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Protocol
 
-from zerolang.experience.dates import Span, asked_span, parse_date, spoken_spans
 from zerolang.experience.concepts import ConceptExtractor, DefaultConcepts, concept_id
+from zerolang.experience.dates import Span, asked_span, parse_date, spoken_spans
 from zerolang.experience.forgotten import Forgotten
 from zerolang.experience.model import Experience
 from zerolang.experience.store import ExperienceStore
