@@ -32,7 +32,8 @@ def test_recall_brings_the_layers_of_a_turn_together_with_reasons() -> None:
     top_turn = hits[0].experience.turn
     layers = {hit.experience.layer for hit in hits if hit.experience.turn == top_turn}
     assert layers == {Layer.INPUT, Layer.CONTEMPLATION, Layer.OUTPUT}
-    assert hits[0].reasons[0] == "words match"
+    # the turn matched by its words (its answer may rank first: it follows the matching question)
+    assert any(hit.reasons[0] == "words match" for hit in hits if hit.experience.turn == top_turn)
     assert all(hit.reasons for hit in hits)
     assert [hit.score for hit in hits] == sorted((hit.score for hit in hits), reverse=True)
 

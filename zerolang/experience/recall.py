@@ -27,8 +27,17 @@ never returned, whatever led to them, and lead nowhere: they are no seeds, a tur
 such a layer does not match as a whole, and a forgotten concept the query names counts
 for nothing.
 
+6. **Time.** A query that names a time ("in May 2023", "on 8th December, 2023", "the week
+   before 16 November 2023") is matched by date, not by words: an experience said on one of
+   those days, or saying ("yesterday", "last Saturday", "two weeks ago") that something happened
+   then, gains `time`, less by a share per week away (`experience.dates`).
+
 An experience's score is the sum of its contributions, each kept as a reason.
-The weights are `RecallWeights`; nothing depends on the data recall runs on.
+The weights are `RecallWeights`; nothing depends on the data recall runs on. The defaults of
+`concept`, `speaker`, `time` and `expand` are those of the grid point best on average over
+leave-one-conversation-out folds of LoCoMo's development split (`benches/bench_locomo.py --loo`,
+docs/benchmarks.md); that point also has `answer` 1.0, kept at 0.6 so that a question still
+ranks above its answer when both match; the others are as first set.
 """
 
 from __future__ import annotations
@@ -52,9 +61,9 @@ class RecallWeights:
     """How much each way of being related counts, relative to a full-text match (1.0)."""
 
     entry: int = 60  # full-text matches taken as seeds
-    expand: int = 20  # seeds that expand through the graph
+    expand: int = 10  # seeds that expand through the graph
     whole_turn: float = 0.5  # a layer of a turn whose layers together match the query
-    concept: float = 0.5  # mentions a (rare) concept the query names
+    concept: float = 0.25  # mentions a (rare) concept the query names
     turn: float = 0.35  # another layer of a matching turn
     neighbour: float = 0.4  # the message just before or after a matching turn
     answer: float = 0.6  # the message right after a matching question (its likely answer)
