@@ -2,7 +2,7 @@
 
     python benches/bench_locomo.py ../shared/data/locomo/locomo_dev.json
     python benches/bench_locomo.py locomo10.json --json
-    python benches/bench_locomo.py locomo10.json --chart docs/images/locomo_recall.png
+    python benches/bench_locomo.py locomo10.json --loo --chart docs/images/locomo_recall.png
 
 Every session of every conversation is written as an OpenAI-style chat
 transcript (`locomo_data.py`) and captured with `capture_files` into that
@@ -21,6 +21,12 @@ conversation (every turn as `speaker: text`), in tokens, the mean over
 conversations. Latency is recall plus rendering per question, in process.
 Categories are LoCoMo's numbers (1 multi-hop, 2 temporal, 3 open-domain,
 4 single-hop, 5 adversarial). Nothing is tuned per question or conversation.
+
+`--loo` adds the leave-one-conversation-out estimate: a small grid of recall
+weights (`loo.py`) is scored on every question once (over `memo_store.py`, so
+the store is read once), and each conversation is scored, budget included, with
+the grid point best on the other conversations; printed beside the in-sample
+figures, per category and per conversation.
 """
 
 from __future__ import annotations
