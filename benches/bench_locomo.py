@@ -2,7 +2,7 @@
 
     python benches/bench_locomo.py ../shared/data/locomo/locomo_dev.json
     python benches/bench_locomo.py locomo10.json --json
-    python benches/bench_locomo.py locomo10.json --chart docs/images/locomo_recall.png
+    python benches/bench_locomo.py locomo10.json --loo --chart docs/images/locomo_recall.png
 
 Every session of every conversation is written as an OpenAI-style chat
 transcript (`locomo_data.py`) and captured with `capture_files` into that
@@ -21,6 +21,12 @@ conversation (every turn as `speaker: text`), in tokens, the mean over
 conversations. Latency is recall plus rendering per question, in process.
 Categories are LoCoMo's numbers (1 multi-hop, 2 temporal, 3 open-domain,
 4 single-hop, 5 adversarial). Nothing is tuned per question or conversation.
+
+`--loo` adds the leave-one-conversation-out estimate: a small grid of recall
+weights (`loo.py`) is scored on every question once (over `memo_store.py`, so
+the store is read once), and each conversation is scored, budget included, with
+the grid point best on the other conversations; printed beside the in-sample
+figures, per category and per conversation.
 """
 
 from __future__ import annotations
@@ -32,8 +38,9 @@ import sys
 import tempfile
 import time
 from collections import defaultdict
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator, Mapping
 from pathlib import Path
+from typing import Any
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
@@ -41,11 +48,14 @@ sys.path.insert(0, str(ROOT / "benches"))
 
 from bm25 import BM25  # noqa: E402
 from locomo_data import Conversation, load, write_transcripts  # noqa: E402
+from loo import GRID, changes, grid, leave_one_out, shipped  # noqa: E402
 from machine import describe  # noqa: E402
+from memo_store import MemoStore  # noqa: E402
 
 from zerolang.experience.budget import render  # noqa: E402
 from zerolang.experience.capture import capture_files  # noqa: E402
-from zerolang.experience.recall import recall  # noqa: E402
+from zerolang.experience.recall import Hit, RecallWeights, recall  # noqa: E402
+from zerolang.experience.store import ExperienceStore  # noqa: E402
 from zerolang.storage.sqlite.experience import SqliteExperienceStore  # noqa: E402
 from zerolang.util.tokens import count_tokens  # noqa: E402
 
@@ -54,18 +64,21 @@ WIDTH = 32
 
 
 class Tally:
-    """Recall@k per category, and the budgeted context's size and hold."""
+    """Recall@k per category and per conversation, and the budgeted context's size and hold."""
 
     def __init__(self) -> None:
         self.rows: dict[str, list[dict[int, float]]] = defaultdict(list)
+        self.conversations: dict[str, dict[str, list[float]]] = defaultdict(lambda: defaultdict(list))
         self.budget_tokens: list[int] = []
         self.budget_held: list[float] = []
         self.budget_full: list[float] = []
 
-    def add(self, category: int, ranked: list[str], evidence: tuple[str, ...]) -> None:
+    def add(self, category: int, ranked: list[str], evidence: tuple[str, ...], where: str = "") -> None:
         row = {k: len(set(ranked[:k]) & set(evidence)) / len(evidence) for k in KS}
         self.rows["all"].append(row)
         self.rows[str(category)].append(row)
+        self.conversations[where]["all"].append(row[10])
+        self.conversations[where][str(category)].append(row[10])
 
     def summary(self) -> dict[str, object]:
         def mean(rows: list[dict[int, float]], k: int) -> float:
@@ -77,13 +90,21 @@ class Tally:
             for category, rows in sorted(self.rows.items())
             if category != "all"
         }
+        out["by_conversation"] = {
+            name: {
+                "questions": len(rows["all"]),
+                "recall@10": round(statistics.fmean(rows["all"]), 4),
+                "category_1_recall@10": round(statistics.fmean(rows["1"]), 4) if rows["1"] else None,
+            }
+            for name, rows in self.conversations.items()
+        }
         out["budget_tokens"] = round(statistics.fmean(self.budget_tokens)) if self.budget_tokens else 0
         out["budget_recall"] = round(statistics.fmean(self.budget_held), 4) if self.budget_held else 0.0
         out["budget_full_recall"] = round(statistics.fmean(self.budget_full), 4) if self.budget_full else 0.0
         return out
 
 
-def _progress(total: int) -> Iterator[None]:
+def _progress(total: int, label: str = "questions") -> Iterator[None]:
     """A rich progress bar on a terminal, nothing in a pipe."""
     if not sys.stderr.isatty():
         for _ in range(total):
@@ -92,7 +113,7 @@ def _progress(total: int) -> Iterator[None]:
     from rich.console import Console
     from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
 
-    columns = (TextColumn("questions"), BarColumn(), MofNCompleteColumn(), TimeRemainingColumn())
+    columns = (TextColumn(label), BarColumn(), MofNCompleteColumn(), TimeRemainingColumn())
     with Progress(*columns, console=Console(stderr=True), transient=True) as bar:
         task = bar.add_task("locomo", total=total)
         for _ in range(total):
@@ -113,9 +134,77 @@ def _baseline_budget(ranked: list[str], conversation: Conversation, budget: int)
     return count_tokens("".join(line + "\n" for line in lines)), held
 
 
-def run(path: Path, budget: int, hits_for_budget: int) -> dict[str, object]:
+def _sources(hits: list[Hit]) -> list[str]:
+    return list(dict.fromkeys(s for hit in hits for s in hit.experience.sources))
+
+
+def _score(
+    conversations: list[Conversation],
+    stores: Mapping[str, ExperienceStore],
+    weights: Callable[[str], RecallWeights],
+    budget: int,
+    hits_for_budget: int,
+    latencies: list[float] | None = None,
+) -> Tally:
+    """Recall and the budgeted context for every question, with each conversation's weights."""
+    tally = Tally()
+    ticks = _progress(sum(len(c.questions) for c in conversations))
+    for conversation in conversations:
+        store, w = stores[conversation.sample_id], weights(conversation.sample_id)
+        for question in conversation.questions:
+            next(ticks, None)
+            started = time.perf_counter()
+            hits = recall(store, question.question, limit=hits_for_budget, weights=w)
+            rendering = render(store, question.question, hits, budget=budget, weights=w)
+            if latencies is not None:
+                latencies.append((time.perf_counter() - started) * 1000)
+            tally.add(question.category, _sources(hits), question.evidence, conversation.sample_id)
+            evidence = set(question.evidence)
+            for kinds, into in ((("summary", "full"), tally.budget_held), (("full",), tally.budget_full)):
+                ids = rendering.held(kinds)
+                held = {s for hit in hits if hit.experience.id in ids for s in hit.experience.sources}
+                into.append(len(held & evidence) / len(evidence))
+            tally.budget_tokens.append(rendering.tokens)
+    next(ticks, None)
+    return tally
+
+
+def _loo(
+    conversations: list[Conversation], stores: Mapping[str, ExperienceStore], budget: int, hits: int
+) -> dict[str, object]:
+    """Recall@10 of every grid point on every question, then each conversation with the point
+    chosen on the others (`loo.py`), scored in full (budget included)."""
+    memo = {name: MemoStore(store) for name, store in stores.items()}
+    points = grid()
+    scores: list[dict[str, list[float]]] = []
+    ticks = _progress(len(points), "settings")
+    for point in points:
+        next(ticks, None)
+        by_conversation: dict[str, list[float]] = {}
+        for conversation in conversations:
+            store = memo[conversation.sample_id]
+            by_conversation[conversation.sample_id] = [
+                len(set(_sources(recall(store, q.question, limit=10, weights=point))[:10]) & set(q.evidence))
+                / len(q.evidence)
+                for q in conversation.questions
+            ]
+        scores.append(by_conversation)
+    next(ticks, None)
+    chosen = leave_one_out(scores)
+    tally = _score(conversations, memo, lambda name: points[chosen[name]], budget, hits)
+    rule = shipped(scores)
+    return tally.summary() | {
+        "grid": {name: list(values) for name, values in GRID.items()},
+        "grid_points": len(points),
+        "chosen": {name: changes(points[index]) for name, index in chosen.items()},
+        "defaults_rule": changes(points[rule]),
+        "defaults_follow_rule": rule == 0 or points[rule] == points[0],
+    }
+
+
+def run(path: Path, budget: int, hits_for_budget: int, loo: bool = False) -> dict[str, object]:
     conversations = load(path)
-    ours, base = Tally(), Tally()
+    base = Tally()
     latencies: list[float] = []
     full_context: list[int] = []
     ingest = 0.0
@@ -132,33 +221,18 @@ def run(path: Path, budget: int, hits_for_budget: int) -> dict[str, object]:
             stores[conversation.sample_id] = store
             full_context.append(count_tokens("".join(line + "\n" for line in conversation.turns.values())))
         total = sum(len(c.questions) for c in conversations)
-        ticks = _progress(total)
+        defaults = RecallWeights()
+        ours = _score(conversations, stores, lambda _: defaults, budget, hits_for_budget, latencies)
         for conversation in conversations:
-            store = stores[conversation.sample_id]
             baseline = BM25(conversation.turns)
             for question in conversation.questions:
-                next(ticks, None)
-                started = time.perf_counter()
-                hits = recall(store, question.question, limit=hits_for_budget)
-                rendering = render(store, question.question, hits, budget=budget)
-                latencies.append((time.perf_counter() - started) * 1000)
-                ranked = list(dict.fromkeys(s for hit in hits for s in hit.experience.sources))
-                ours.add(question.category, ranked, question.evidence)
-                held_ids = rendering.held()
-                held = {s for hit in hits if hit.experience.id in held_ids for s in hit.experience.sources}
-                ours.budget_tokens.append(rendering.tokens)
-                ours.budget_held.append(len(held & set(question.evidence)) / len(question.evidence))
-                full_ids = rendering.held(("full",))
-                whole = {s for hit in hits if hit.experience.id in full_ids for s in hit.experience.sources}
-                ours.budget_full.append(len(whole & set(question.evidence)) / len(question.evidence))
-
                 plain = baseline.rank(question.question, max(hits_for_budget, max(KS)))
-                base.add(question.category, plain, question.evidence)
+                base.add(question.category, plain, question.evidence, conversation.sample_id)
                 tokens, kept = _baseline_budget(plain, conversation, budget)
                 base.budget_tokens.append(tokens)
                 base.budget_held.append(len(kept & set(question.evidence)) / len(question.evidence))
                 base.budget_full.append(base.budget_held[-1])
-        next(ticks, None)
+        left_out = _loo(conversations, stores, budget, hits_for_budget) if loo else None
         for store in stores.values():
             store.close()
     latencies.sort()
@@ -177,6 +251,8 @@ def run(path: Path, budget: int, hits_for_budget: int) -> dict[str, object]:
         "questions": total,
         "budget": budget,
     }
+    if left_out is not None:
+        result["loo"] = left_out
     return result
 
 
@@ -213,6 +289,56 @@ def print_table(result: dict[str, object]) -> None:
         f"ingest {ours['ingest_seconds']} s; recall + budget rendering p50 {latency['p50']} ms, "
         f"p95 {latency['p95']} ms"
     )
+    loo = result.get("loo")
+    if isinstance(loo, dict):
+        print_loo(ours, loo, base, int(str(budget)))
+
+
+def print_loo(ours: dict[str, Any], loo: dict[str, Any], base: dict[str, Any], budget: int) -> None:
+    print(
+        f"\nleave-one-conversation-out: each conversation scored with the settings best on the others "
+        f"({loo['grid_points']} settings: {', '.join(f'{k} {v}' for k, v in loo['grid'].items())})\n"
+    )
+    print(f"| {'':<{WIDTH}} | {'in-sample':>9} | {'leave-one-out':>13} | {'BM25':>8} |")
+    print(f"|{'-' * (WIDTH + 2)}|{'-' * 11}|{'-' * 15}|{'-' * 10}|")
+
+    def line(label: str, mine: object, theirs: object, other: object) -> None:
+        print(f"| {label:<{WIDTH}} | {_pct(mine):>9} | {_pct(theirs):>13} | {_pct(other):>8} |")
+
+    for k in KS:
+        line(f"recall@{k}", ours[f"recall@{k}"], loo[f"recall@{k}"], base[f"recall@{k}"])
+    for category in sorted(loo["by_category"]):
+        label = f"recall@10, category {category} (n={loo['by_category'][category]['questions']})"
+        line(
+            label,
+            ours["by_category"][category]["recall@10"],
+            loo["by_category"][category]["recall@10"],
+            base["by_category"][category]["recall@10"],
+        )
+    line(f"evidence in {budget:,} tokens", ours["budget_recall"], loo["budget_recall"], base["budget_recall"])
+    full = "budget_full_recall"
+    line("  of which in full text", ours[full], loo[full], base[full])
+    head = f"| {'conversation':<14} | {'n':>4} | {'recall@10 in / out':>18} | {'category 1 in / out':>19} |"
+    print(f"\n{head} chosen |")
+    print(f"|{'-' * 16}|{'-' * 6}|{'-' * 20}|{'-' * 21}|--------|")
+    for name, row in loo["by_conversation"].items():
+        mine = ours["by_conversation"][name]
+        one = (
+            f"{_pct(mine['category_1_recall@10'])} / {_pct(row['category_1_recall@10'])}"
+            if row["category_1_recall@10"] is not None
+            else "-"
+        )
+        chosen = " ".join(f"{k} {v}" for k, v in loo["chosen"][name].items())
+        recall10 = f"{_pct(mine['recall@10'])} / {_pct(row['recall@10'])}"
+        print(f"| {_escape(name):<14} | {row['questions']:>4} | {recall10:>18} | {one:>19} | {chosen} |")
+    rule = " ".join(f"{k} {v}" for k, v in loo["defaults_rule"].items())
+    agree = "the shipped defaults" if loo["defaults_follow_rule"] else "NOT the shipped defaults"
+    print(f"\nbest on average over the folds (the rule for the defaults): {rule} ({agree})")
+
+
+def _escape(text: str) -> str:
+    """A name from the data file, printable in one table cell."""
+    return "".join(c if c.isprintable() and c != "|" else "?" for c in text)[:14]
 
 
 def draw_chart(result: dict[str, object], path: Path) -> None:
@@ -221,12 +347,16 @@ def draw_chart(result: dict[str, object], path: Path) -> None:
     matplotlib.use("Agg")
     import matplotlib.pyplot as plt
 
-    ours, base = result["ours"], result["bm25"]
+    ours, base, loo = result["ours"], result["bm25"], result.get("loo")
     assert isinstance(ours, dict) and isinstance(base, dict)
+    series: list[tuple[str, dict[str, Any], str]] = [("zerolang, in-sample", ours, "o")]
+    if isinstance(loo, dict):
+        series.append(("zerolang, leave-one-out", loo, "^"))
+    series.append(("BM25 over turns", base, "s"))
     figure, (left, right) = plt.subplots(1, 2, figsize=(10, 4), dpi=120)
     xs = list(KS)
-    left.plot(xs, [ours[f"recall@{k}"] * 100 for k in KS], marker="o", label="zerolang experiences")
-    left.plot(xs, [base[f"recall@{k}"] * 100 for k in KS], marker="s", label="BM25 over turns")
+    for label, scores, marker in series:
+        left.plot(xs, [scores[f"recall@{k}"] * 100 for k in KS], marker=marker, label=label)
     left.set_xticks(xs)
     left.set_xlabel("k (turns retrieved)")
     left.set_ylabel("evidence recall@k (%)")
@@ -235,26 +365,22 @@ def draw_chart(result: dict[str, object], path: Path) -> None:
     left.legend(loc="lower right")
     categories = sorted(ours["by_category"])
     names = {"1": "multi-hop", "2": "temporal", "3": "open-domain", "4": "single-hop", "5": "adversarial"}
-    positions = range(len(categories))
-    right.bar(
-        [p - 0.2 for p in positions],
-        [ours["by_category"][c]["recall@10"] * 100 for c in categories],
-        0.4,
-        label="ours",
-    )
-    right.bar(
-        [p + 0.2 for p in positions],
-        [base["by_category"][c]["recall@10"] * 100 for c in categories],
-        0.4,
-        label="BM25",
-    )
-    right.set_xticks(list(positions), [f"{c}\n{names.get(c, '')}" for c in categories])
+    width = 0.8 / len(series)
+    for index, (label, scores, _) in enumerate(series):
+        offset = (index - (len(series) - 1) / 2) * width
+        right.bar(
+            [p + offset for p in range(len(categories))],
+            [scores["by_category"][c]["recall@10"] * 100 for c in categories],
+            width,
+            label=label.replace("zerolang, ", ""),
+        )
+    right.set_xticks(list(range(len(categories))), [f"{c}\n{names.get(c, '')}" for c in categories])
     right.tick_params(axis="x", labelsize=8)
     right.set_ylabel("recall@10 (%)")
     right.set_ylim(0, 100)
     right.set_title("by LoCoMo category")
     right.grid(alpha=0.3, axis="y")
-    right.legend()
+    right.legend(fontsize=8)
     figure.suptitle(f"LoCoMo evidence recall ({result['questions']} questions)")
     figure.tight_layout()
     path.parent.mkdir(parents=True, exist_ok=True)
@@ -268,10 +394,15 @@ def main() -> None:
     parser.add_argument("--budget", type=int, default=2000, help="tokens of budgeted context (default 2000)")
     parser.add_argument("--hits", type=int, default=50, help="experiences ranked for the budget (default 50)")
     parser.add_argument("--chart", type=Path, help="also draw the results to this PNG")
+    parser.add_argument(
+        "--loo",
+        action="store_true",
+        help="also the leave-one-conversation-out estimate (settings from the others)",
+    )
     arguments = parser.parse_args()
     if not arguments.path.is_file():
         sys.exit(f"error: {arguments.path}: no such file (the LoCoMo data: locomo10.json)")
-    result = run(arguments.path, arguments.budget, arguments.hits)
+    result = run(arguments.path, arguments.budget, arguments.hits, arguments.loo)
     if arguments.json:
         print(json.dumps(result, indent=2))
     else:

@@ -62,3 +62,18 @@ def test_bench_reports_a_missing_file(tmp_path: Path) -> None:
         check=False,
     )
     assert result.returncode != 0 and "no such file" in result.stderr
+
+
+def test_bench_loo_scores_each_conversation_with_settings_chosen_on_the_others(tmp_path: Path) -> None:
+    conversation = json.loads(TINY.read_text(encoding="utf-8"))[0]
+    twin = json.loads(json.dumps(conversation)) | {"sample_id": "tiny-2"}
+    path = tmp_path / "two.json"
+    path.write_text(json.dumps([conversation, twin]), encoding="utf-8")
+    document = bench(path, "--budget", "300", "--loo")
+    loo = document["loo"]
+    assert isinstance(loo, dict)
+    assert set(loo) >= KEYS | {"by_conversation", "chosen", "grid", "defaults_rule"}
+    assert set(loo["chosen"]) == set(loo["by_conversation"]) == {"tiny-1", "tiny-2"}
+    assert loo["grid_points"] > 1
+    assert all(set(chosen) == set(loo["grid"]) for chosen in loo["chosen"].values())
+    assert 0 <= loo["recall@10"] <= 1

@@ -27,8 +27,17 @@ never returned, whatever led to them, and lead nowhere: they are no seeds, a tur
 such a layer does not match as a whole, and a forgotten concept the query names counts
 for nothing.
 
+6. **Time.** A query that names a time ("in May 2023", "on 8th December, 2023", "the week
+   before 16 November 2023") is matched by date, not by words: an experience said on one of
+   those days, or saying ("yesterday", "last Saturday", "two weeks ago") that something happened
+   then, gains `time`, less by a share per week away (`experience.dates`).
+
 An experience's score is the sum of its contributions, each kept as a reason.
-The weights are `RecallWeights`; nothing depends on the data recall runs on.
+The weights are `RecallWeights`; nothing depends on the data recall runs on. The defaults of
+`concept`, `speaker`, `time` and `expand` are those of the grid point best on average over
+leave-one-conversation-out folds of LoCoMo's development split (`benches/bench_locomo.py --loo`,
+docs/benchmarks.md); that point also has `answer` 1.0, kept at 0.6 so that a question still
+ranks above its answer when both match; the others are as first set.
 """
 
 from __future__ import annotations
@@ -40,6 +49,7 @@ from dataclasses import dataclass, field
 from typing import Protocol
 
 from zerolang.experience.concepts import ConceptExtractor, DefaultConcepts, concept_id
+from zerolang.experience.dates import Span, asked_span, parse_date, spoken_spans
 from zerolang.experience.forgotten import Forgotten
 from zerolang.experience.model import Experience
 from zerolang.experience.store import ExperienceStore
@@ -51,9 +61,9 @@ class RecallWeights:
     """How much each way of being related counts, relative to a full-text match (1.0)."""
 
     entry: int = 60  # full-text matches taken as seeds
-    expand: int = 20  # seeds that expand through the graph
+    expand: int = 10  # seeds that expand through the graph
     whole_turn: float = 0.5  # a layer of a turn whose layers together match the query
-    concept: float = 0.5  # mentions a (rare) concept the query names
+    concept: float = 0.25  # mentions a (rare) concept the query names
     turn: float = 0.35  # another layer of a matching turn
     neighbour: float = 0.4  # the message just before or after a matching turn
     answer: float = 0.6  # the message right after a matching question (its likely answer)
@@ -61,6 +71,7 @@ class RecallWeights:
     shared: float = 0.2  # shares a rare concept with a match
     common: float = 0.05  # a concept mentioned by more than this share of experiences is not rare
     speaker: float = 0.5  # an experience of someone the query names scores this much more (x 1 + speaker)
+    time: float = 1.0  # said on (or about) the days the query names, less by a share per week away
 
 
 class Ranker(Protocol):
@@ -107,7 +118,9 @@ def recall(
     extractor = concepts or DefaultConcepts()
     scores = _Scores()
     total = max(store.counts()["experiences"], 1)
-    query_terms = terms(query)
+    asked = asked_span(query) if w.time else None
+    # the date a query names is matched by time (step 5), not as words
+    query_terms = terms(query[: asked.start] + " " + query[asked.end :] if asked else query)
     blocked = Forgotten.of(store.forgotten_terms())
     seeds = store.search(query_terms, w.entry)
     if blocked:  # a forgotten experience is no seed: it leads nowhere either
@@ -151,6 +164,10 @@ def recall(
         similar = ranker.similarity(query, [found[ident].what for ident in ordered])
         for ident, value in zip(ordered, similar, strict=True):
             scores.add(ident, ranker.weight * value, "similar meaning")
+    if asked is not None:
+        for ident, experience in found.items():
+            near = closeness(asked.span, experience)
+            scores.add(ident, w.time * near, f"said near {asked.span.start.isoformat()}")
     named = {word.lower() for word in words(query)}
     for ident, experience in found.items():
         if w.speaker and set(terms(experience.who)) & named:
@@ -190,6 +207,20 @@ def _answers(
                 continue
             reply = following[0]
         scores.add(reply.id, w.answer * score, f"answers {seed[:10]}")
+
+
+WEEK = 7
+
+
+def closeness(span: Span, experience: Experience) -> float:
+    """1 when the experience was said on a day of `span`, or says (`yesterday`, `last week`) one
+    of them happened; less by a share per week away (1 / (1 + weeks)); 0 when it has no date."""
+    said = parse_date(experience.when)
+    if said is None:
+        return 0.0
+    spans = [Span(said, said), *spoken_spans(experience.what, said)]
+    gap = min(span.gap(other) for other in spans)
+    return 1.0 / (1.0 + gap / WEEK)
 
 
 def _rarity(frequency: int, total: int, common: float) -> float:
