@@ -17,15 +17,18 @@ import psycopg
 import pytest
 from typer.testing import CliRunner
 
-from tests.storage.contract.helpers import as_role, make_input
+from tests.backends import restored
+from tests.storage.contract.helpers import ROOT, as_role, make_input
 from zerolang import storage
 from zerolang.cli.app import app
 from zerolang.memory import ingest
 from zerolang.storage.schema import space_tables
+from zerolang.util.errors import ZeroError
 
 runner = CliRunner()
 TIMEOUTS = "options=-c%20lock_timeout%3D5000%20-c%20statement_timeout%3D30000"
 SHARED = ("zero_space_grants", "zero_spaces", "zero_schema_version")
+FIXTURES = ROOT / "tests" / "fixtures" / "stores"
 
 
 @dataclass(slots=True)
@@ -209,3 +212,39 @@ def test_a_write_waits_for_its_own_space_only(tenants: Tenants) -> None:
             env={"ZERO_MEMORY_LOCK_TIMEOUT": "1"},
         )
         assert result.exit_code == 1 and "another process has held a write transaction" in result.output
+
+
+@pytest.mark.slow
+def test_a_role_granted_before_tenants_were_kept_apart_loses_what_it_no_longer_needs(
+    roles: tuple[str, str],
+) -> None:
+    """A store from before schema step 16, with a role granted the way that release did: the role
+    cannot open it until its owner has (the owner migrates it); then it holds only a tenant's
+    privileges, and still ingests, forgets and checks its space."""
+    role, _ = roles
+    with restored(FIXTURES / "main-2026-11-28.pg.sql") as url:
+        with psycopg.connect(url, autocommit=True) as admin:
+            for statement in (
+                'GRANT USAGE ON SCHEMA public TO "{0}"',
+                'GRANT SELECT, INSERT, UPDATE, DELETE ON ALL TABLES IN SCHEMA public TO "{0}"',
+                'REVOKE INSERT, UPDATE, DELETE ON zero_space_grants, zero_schema_version FROM "{0}"',
+                'GRANT USAGE ON ALL SEQUENCES IN SCHEMA public TO "{0}"',
+                "INSERT INTO zero_space_grants VALUES ('{0}', 'other')",
+            ):
+                admin.execute(statement.format(role).encode())
+        tenant = as_role(url, role)
+        with pytest.raises(ZeroError, match="its owner must open it once to bring it up to date"):
+            storage.open_store(tenant, space="other", create=False)
+        storage.open_store(url, create=False).close()
+        with psycopg.connect(url) as admin:
+            assert admin.execute(
+                "SELECT has_table_privilege(%s, 'facts', 'DELETE'), has_table_privilege(%s, 'facts', 'SELECT')",
+                (role, role),
+            ).fetchone() == (False, True)
+        with storage.open_store(tenant, space="other", create=False) as store:
+            assert store.check().ok
+            ingest(store, [make_input(("zed", "likes", "jam", 0.5))])
+        forgot = runner.invoke(app, ["memory", "forget", "zed", "--db", tenant, "--space", "other"])
+        assert forgot.exit_code == 0, forgot.output
+        with storage.open_store(url, space="other", create=False) as owner:
+            assert owner.check().ok and owner.get_concept_by_label("zed") is None
