@@ -185,13 +185,22 @@ class PostgresBackend(PsycopgStatements, SqlBackend):
             yield
 
     def exclude_writers(self) -> None:
-        """Wait for the writers of every space this role may write, and hold them off until the
-        transaction ends: the owner locks `zero_spaces` against every writer's row lock (readers
-        never wait), a tenant role the rows of its own spaces (it can lock no shared table)."""
-        if self.bound():
-            self.connection.execute("SELECT space FROM zero_spaces ORDER BY space FOR UPDATE")
-        else:
-            self.connection.execute("LOCK TABLE zero_spaces IN EXCLUSIVE MODE")
+        """Wait for the writers of every space this role may write (up to `lock_timeout()`), and hold
+        them off until the transaction ends: the owner locks `zero_spaces` against every writer's row
+        lock (readers never wait), a tenant role the rows of its own spaces (it can lock no shared
+        table)."""
+        import psycopg
+
+        seconds = lock_timeout()
+        try:
+            self.connection.execute(f"SET LOCAL lock_timeout = {round(seconds * 1000)}")
+            if self.bound():
+                self.connection.execute("SELECT space FROM zero_spaces ORDER BY space FOR UPDATE")
+            else:
+                self.connection.execute("LOCK TABLE zero_spaces IN EXCLUSIVE MODE")
+            self.connection.execute("SET LOCAL lock_timeout = 0")
+        except psycopg.errors.LockNotAvailable:
+            raise lock_timeout_error(self._location, seconds) from None
 
     def ensure_sealed(self) -> None:
         """A whole-store step: its owner's (a tenant role sees only its own spaces)."""
