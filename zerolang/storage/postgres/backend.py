@@ -83,24 +83,32 @@ class PostgresBackend(PsycopgStatements, SqlBackend):
         db.execute("SET plan_cache_mode = force_custom_plan")
         with db.transaction():
             version = self._stored_version()
-            if version is not None and not _work(plan("postgresql", version, location=self._location)):
-                return
+        if version is not None and not _work(plan("postgresql", version, location=self._location)):
+            return
+        if version is None and not create:
+            raise StorageError(f"{self._location}: no memory store in this database (ingest something first)")
+        if version is None:  # creators take turns (a session lock: the next transaction sees the tables)
+            db.execute("SELECT pg_advisory_lock(%s)", (_CREATE_LOCK,))
+        try:
+            self._migrate()
+        finally:
             if version is None:
-                if not create:
-                    raise StorageError(
-                        f"{self._location}: no memory store in this database (ingest something first)"
-                    )
-                db.execute("SELECT pg_advisory_xact_lock(%s)", (_CREATE_LOCK,))
-                version = self._stored_version()
-                if version is None:
-                    db.execute("CREATE TABLE zero_schema_version (version INTEGER NOT NULL)")
-                    db.execute("INSERT INTO zero_schema_version VALUES (0)")
-                    version = 0
-            else:  # its owner migrates it: every other opener waits at its first read until this commits
+                db.execute("SELECT pg_advisory_unlock(%s)", (_CREATE_LOCK,))
+
+    def _migrate(self) -> None:
+        """A new schema, or every step an older store needs, in this one transaction: the stored version
+        goes from what it was to the latest at once (`zerolang.storage.schema`)."""
+        db = self.connection
+        with db.transaction():
+            version = self._stored_version()
+            if version is None:
+                db.execute("CREATE TABLE zero_schema_version (version INTEGER NOT NULL)")
+                db.execute("INSERT INTO zero_schema_version VALUES (0)")
+                version = 0
+            elif _work(plan("postgresql", version, location=self._location)):
+                # its owner migrates it: every other opener waits at its first read until this commits
                 self._lock_version(version)
                 version = self._stored_version() or 0
-            # A new schema, or every step an older store needs, in this one transaction: the stored
-            # version goes from what it was to the latest at once (`zerolang.storage.schema`).
             needs = plan("postgresql", version, location=self._location)
             statements = needs.create or tuple(s for _, step in needs.steps for s in step)
             for statement in statements:
@@ -121,8 +129,7 @@ class PostgresBackend(PsycopgStatements, SqlBackend):
         import psycopg
 
         try:
-            with self.connection.transaction():  # a savepoint: the refusal leaves the transaction usable
-                self.connection.execute("LOCK TABLE zero_schema_version IN ACCESS EXCLUSIVE MODE")
+            self.connection.execute("LOCK TABLE zero_schema_version IN ACCESS EXCLUSIVE MODE")
         except psycopg.errors.InsufficientPrivilege:
             raise StorageError(
                 f"{self._location}: the store is at schema {version}; its owner must open it once to"
