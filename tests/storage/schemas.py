@@ -59,7 +59,8 @@ def sqlite_schema(connection: sqlite3.Connection) -> dict[str, Any]:
 
 
 def postgres_schema(connection: Any) -> dict[str, Any]:
-    """Every table's columns, constraints, indexes and policies in the connection's schema."""
+    """Every table's columns, constraints, indexes and policies, and every function, in the connection's
+    schema."""
 
     def rows(sql: str) -> list[tuple[Any, ...]]:
         return sorted(tuple(row) for row in connection.execute(sql).fetchall())
@@ -83,10 +84,16 @@ def postgres_schema(connection: Any) -> dict[str, Any]:
         "SELECT relname, relrowsecurity FROM pg_class c JOIN pg_namespace n ON n.oid = c.relnamespace"
         " WHERE n.nspname = current_schema() AND c.relkind = 'r'"
     )
+    functions = rows(
+        "SELECT p.proname, pg_get_function_identity_arguments(p.oid), p.prosecdef, p.proconfig::text,"
+        " p.prosrc, p.proacl::text FROM pg_proc p JOIN pg_namespace n ON n.oid = p.pronamespace"
+        " WHERE n.nspname = current_schema()"
+    )
     return {
         "columns": columns,
         "constraints": constraints,
         "indexes": indexes,
         "policies": policies,
         "secured": secured,
+        "functions": functions,
     }

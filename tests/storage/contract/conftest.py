@@ -25,6 +25,23 @@ def postgres_url() -> Iterator[str]:
         yield url
 
 
+@pytest.fixture
+def roles(postgres_url: str) -> Iterator[tuple[str, str]]:
+    """Two new login roles on the test server, dropped with whatever they own at the end."""
+    import psycopg
+
+    token = secrets.token_hex(4)
+    names = (f"zt_backend_{token}_a", f"zt_backend_{token}_b")
+    with psycopg.connect(postgres_url, autocommit=True) as admin:
+        for name in names:
+            admin.execute(f'CREATE ROLE "{name}" LOGIN')
+    yield names
+    with psycopg.connect(postgres_url, autocommit=True) as admin:
+        for name in names:
+            admin.execute(f'DROP OWNED BY "{name}"')
+            admin.execute(f'DROP ROLE "{name}"')
+
+
 @pytest.fixture(params=BACKENDS)
 def backend(request: pytest.FixtureRequest) -> str:
     return str(request.param)

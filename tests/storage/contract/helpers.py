@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from pathlib import Path
+from urllib.parse import urlsplit, urlunsplit
 
 from zerolang.memory import CompilerInput, ContextMeta, MemoryStore, SemanticTuple, ingest, load_inputs
 
@@ -24,3 +25,10 @@ def make_input(
 
 def example(store: MemoryStore, now: str = NOW) -> None:
     ingest(store, load_inputs(EXAMPLE), now=now)
+
+
+def as_role(url: str, role: str) -> str:
+    """`url` logging in as `role` (the test server trusts every local role)."""
+    parts = urlsplit(url)
+    host = parts.netloc.rpartition("@")[2]
+    return urlunsplit(parts._replace(netloc=f"{role}@{host}"))

@@ -122,7 +122,7 @@ def test_postgres_writers_wait_a_bounded_time(postgres_url: str, monkeypatch: py
         example(store)
     monkeypatch.setenv(LOCK_TIMEOUT_ENV, "0.5")
     with psycopg.connect(postgres_url) as holder:  # a transaction holding the space's write lock
-        holder.execute("SELECT pg_advisory_xact_lock(%s, hashtext(%s))", (0x5A4D, space))
+        holder.execute("SELECT 1 FROM zero_spaces WHERE space = %s FOR UPDATE", (space,))
         with storage.open_store(postgres_url, space=space) as store:
             assert store.counts().episodes == 9  # readers never wait
             inputs = load_inputs(EXAMPLE)
@@ -191,7 +191,7 @@ def test_a_postgres_purge_waiting_for_another_writer_says_so(postgres_url: str) 
     with storage.open_store(postgres_url, space=space) as store:
         example(store)
     holder = psycopg.connect(postgres_url)  # a transaction holding the space's write lock
-    holder.execute("SELECT pg_advisory_xact_lock(%s, hashtext(%s))", (0x5A4D, space))
+    holder.execute("SELECT 1 FROM zero_spaces WHERE space = %s FOR UPDATE", (space,))
     try:
         line = _says_it_waits(
             ["memory", "forget", "agent", "--purge", "--db", postgres_url, "--space", space],

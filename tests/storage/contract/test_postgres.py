@@ -5,41 +5,19 @@ from __future__ import annotations
 import secrets
 import subprocess
 import sys
-from collections.abc import Iterator
 from pathlib import Path
-from urllib.parse import urlsplit, urlunsplit
 
 import psycopg
 import pytest
 from typer.testing import CliRunner
 
-from tests.storage.contract.helpers import make_input
+from tests.storage.contract.helpers import as_role, make_input
 from zerolang import storage
 from zerolang.cli.app import app
 from zerolang.memory import ingest
 from zerolang.util.errors import ZeroError
 
 runner = CliRunner()
-
-
-def as_role(url: str, role: str) -> str:
-    parts = urlsplit(url)
-    host = parts.netloc.rpartition("@")[2]
-    return urlunsplit(parts._replace(netloc=f"{role}@{host}"))
-
-
-@pytest.fixture
-def roles(postgres_url: str) -> Iterator[tuple[str, str]]:
-    token = secrets.token_hex(4)
-    names = (f"zt_backend_{token}_a", f"zt_backend_{token}_b")
-    with psycopg.connect(postgres_url, autocommit=True) as admin:
-        for name in names:
-            admin.execute(f'CREATE ROLE "{name}" LOGIN')
-    yield names
-    with psycopg.connect(postgres_url, autocommit=True) as admin:
-        for name in names:
-            admin.execute(f'DROP OWNED BY "{name}"')
-            admin.execute(f'DROP ROLE "{name}"')
 
 
 def test_row_level_security_keeps_each_role_in_its_space(postgres_url: str, roles: tuple[str, str]) -> None:

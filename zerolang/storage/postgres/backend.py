@@ -1,12 +1,17 @@
 """`PostgresBackend`: the shared SQL on a psycopg 3 connection.
 
-Writers to one space are serialised by a transaction-scoped advisory lock
-taken before the batch reads anything, so the merge plan is computed on the
-state it is applied to: concurrent ingests of overlapping inputs end exactly
-where one serial ingest does. A writer waits for the lock up to
-`lock_timeout()` (60 s, or `$ZERO_MEMORY_LOCK_TIMEOUT`), then says so.
-Inserts are still `ON CONFLICT`-safe, and readers never wait. A BFS
-frontier is one query (`= ANY(array)` on both fact ends), whatever its width.
+Writers to one space are serialised by a lock on the space's own row of
+`zero_spaces` (row-level security keeps every other role from it), taken
+before the batch reads anything, so the merge plan is computed on the state
+it is applied to: concurrent ingests of overlapping inputs end exactly where
+one serial ingest does. A writer waits for the lock up to `lock_timeout()`
+(60 s, or `$ZERO_MEMORY_LOCK_TIMEOUT`), then says so. Inserts are still
+`ON CONFLICT`-safe, and readers never wait. A BFS frontier is one query
+(`= ANY(array)` on both fact ends), whatever its width.
+
+A role granted spaces (a tenant, `grant_space`) shares no writable state with
+the others (`zerolang.storage.schema.tenants`): it deletes through
+`zero_delete`, and leaves what concerns the whole store to the owner.
 """
 
 from __future__ import annotations
@@ -23,7 +28,7 @@ from zerolang.storage.errors import StorageError, translating
 from zerolang.storage.locks import lock_timeout, lock_timeout_error, waiting
 from zerolang.storage.postgres.connection import connect
 from zerolang.storage.postgres.statements import PsycopgStatements
-from zerolang.storage.schema import plan, space_tables
+from zerolang.storage.schema import Plan, plan, space_tables
 from zerolang.storage.sql import SqlBackend
 from zerolang.storage.sql.alongside import Alongside
 from zerolang.storage.sql.records import EPISODES_SELECT, episodes_in_order
@@ -40,13 +45,13 @@ if TYPE_CHECKING:
 STALE_SHARE = 0.1
 STATISTICS_TARGET = 10  # the sample of that refresh: 300 rows per unit of target
 
-_LOCK_CLASS = 0x5A4D  # advisory lock namespace: "ZM"
-_MIGRATE_LOCK = 0x5A4D4947
+_CREATE_LOCK = 0x5A4D4947  # an advisory lock, held only while a database has no store yet
+_ARRAYS = {bytes: "bytea[]", str: "text[]", int: "int8[]"}  # `zero_delete`'s keys, by their type
 
 
 @translating
 class PostgresBackend(PsycopgStatements, SqlBackend):
-    __slots__ = ("_copies", "_location", "_owner", "_space", "_sql", "_updaters", "connection")
+    __slots__ = ("_bound", "_location", "_owner", "_space", "_sql", "_updaters", "connection")
 
     kind = "postgres"
     greatest = "greatest"
@@ -58,7 +63,7 @@ class PostgresBackend(PsycopgStatements, SqlBackend):
         self._owner = owner
         self._sql: dict[str, str] = {}
         self._updaters = False  # the session's update functions made (`_update`); a rollback undoes them
-        self._copies: bool | None = None  # whether COPY may write the tables (`_copies_into_tables`)
+        self._bound: bool | None = None  # whether row-level security binds the role (`bound`)
 
     @classmethod
     def connect(cls, url: str, *, space: str = DEFAULT_SPACE, create: bool = True) -> PostgresBackend:
@@ -70,32 +75,66 @@ class PostgresBackend(PsycopgStatements, SqlBackend):
         return backend
 
     def _setup(self, create: bool) -> None:
+        """Create the store, or take the steps an older one needs, in one transaction; a store at the
+        latest schema is opened without a lock any other role could hold."""
         db = self.connection
         # psycopg prepares a query it runs often; a generic plan for `hash = ANY($1)` cannot see
         # how short the array is and may scan the table: plan each execution with its values
         db.execute("SET plan_cache_mode = force_custom_plan")
         with db.transaction():
-            db.execute("SELECT pg_advisory_xact_lock(%s)", (_MIGRATE_LOCK,))
-            row = db.execute("SELECT to_regclass('zero_schema_version') IS NOT NULL").fetchone()
-            if row is not None and row[0]:
-                found = db.execute("SELECT version FROM zero_schema_version").fetchone()
-                version = 0 if found is None else int(found[0])
-            else:
-                if not create:
-                    raise StorageError(
-                        f"{self._location}: no memory store in this database (ingest something first)"
-                    )
+            version = self._stored_version()
+        if version is not None and not _work(plan("postgresql", version, location=self._location)):
+            return
+        if version is None and not create:
+            raise StorageError(f"{self._location}: no memory store in this database (ingest something first)")
+        if version is None:  # creators take turns (a session lock: the next transaction sees the tables)
+            db.execute("SELECT pg_advisory_lock(%s)", (_CREATE_LOCK,))
+        try:
+            self._migrate()
+        finally:
+            if version is None:
+                db.execute("SELECT pg_advisory_unlock(%s)", (_CREATE_LOCK,))
+
+    def _migrate(self) -> None:
+        """A new schema, or every step an older store needs, in this one transaction: the stored version
+        goes from what it was to the latest at once (`zerolang.storage.schema`)."""
+        db = self.connection
+        with db.transaction():
+            version = self._stored_version()
+            if version is None:
                 db.execute("CREATE TABLE zero_schema_version (version INTEGER NOT NULL)")
                 db.execute("INSERT INTO zero_schema_version VALUES (0)")
                 version = 0
-            # A new schema, or every step an older store needs, in this one transaction: the stored
-            # version goes from what it was to the latest at once (`zerolang.storage.schema`).
+            elif _work(plan("postgresql", version, location=self._location)):
+                # its owner migrates it: every other opener waits at its first read until this commits
+                self._lock_version(version)
+                version = self._stored_version() or 0
             needs = plan("postgresql", version, location=self._location)
             statements = needs.create or tuple(s for _, step in needs.steps for s in step)
             for statement in statements:
                 db.execute(statement)
             if version != needs.latest:
                 db.execute("UPDATE zero_schema_version SET version = %s", (needs.latest,))
+
+    def _stored_version(self) -> int | None:
+        """The schema version the store records; None where the database holds no store."""
+        row = self.connection.execute("SELECT to_regclass('zero_schema_version') IS NOT NULL").fetchone()
+        if row is None or not row[0]:
+            return None
+        found = self.connection.execute("SELECT version FROM zero_schema_version").fetchone()
+        return 0 if found is None else int(found[0])
+
+    def _lock_version(self, version: int) -> None:
+        """Hold every other opener off while this one migrates: only the store's owner can."""
+        import psycopg
+
+        try:
+            self.connection.execute("LOCK TABLE zero_schema_version IN ACCESS EXCLUSIVE MODE")
+        except psycopg.errors.InsufficientPrivilege:
+            raise StorageError(
+                f"{self._location}: the store is at schema {version}; its owner must open it once to"
+                " bring it up to date"
+            ) from None
 
     # ---- the MemoryBackend lifetime ---------------------------------------------------------
 
@@ -136,58 +175,79 @@ class PostgresBackend(PsycopgStatements, SqlBackend):
 
     @contextmanager
     def write(self) -> Iterator[None]:
-        """A transaction holding the space's write lock, waited for up to `lock_timeout()`."""
+        """A transaction holding the space's write lock (its row of `zero_spaces`), waited for up to
+        `lock_timeout()`."""
         import psycopg
 
         seconds = lock_timeout()
+        db = self.connection
         with self.transaction():
             try:
-                held = self.connection.execute(
-                    "SELECT pg_try_advisory_xact_lock(%s, hashtext(%s))", (_LOCK_CLASS, self._space)
-                ).fetchone()
-                if not (held and held[0]):  # another writer has the space: say so, then wait for it
-                    waiting(self._location, f"another writer of space {self._space}", seconds)
-                    self.connection.execute(f"SET LOCAL lock_timeout = {round(seconds * 1000)}")
-                    self.connection.execute(
-                        "SELECT pg_advisory_xact_lock(%s, hashtext(%s))", (_LOCK_CLASS, self._space)
-                    )
-                    self.connection.execute("SET LOCAL lock_timeout = 0")
+                if db.execute(_LOCK_SPACE + " SKIP LOCKED", (self._space,)).fetchone() is None:
+                    db.execute(f"SET LOCAL lock_timeout = {round(seconds * 1000)}")
+                    if db.execute(_NEW_SPACE, (self._space,)).fetchone() is None:
+                        # another writer has the space: say so, then wait for it
+                        waiting(self._location, f"another writer of space {self._space}", seconds)
+                        db.execute(_LOCK_SPACE, (self._space,))
+                    db.execute("SET LOCAL lock_timeout = 0")
             except psycopg.errors.LockNotAvailable:
                 raise lock_timeout_error(self._location, seconds) from None
             yield
 
     def exclude_writers(self) -> None:
-        """Every writer reads and then rewrites its space's seal rows (`seal_apply`), so a lock on
-        `table_seals` that conflicts with reads too holds them all off: one already past its read
-        finishes first, any other waits for this transaction (readers of the seals wait too, once,
-        after the migration that brings a generation of the seals)."""
-        self.connection.execute("LOCK TABLE table_seals IN ACCESS EXCLUSIVE MODE")
+        """Wait for the writers of every space this role may write (up to `lock_timeout()`), and hold
+        them off until the transaction ends: the owner locks `zero_spaces` against every writer's row
+        lock (readers never wait), a tenant role the rows of its own spaces (it can lock no shared
+        table)."""
+        import psycopg
+
+        seconds = lock_timeout()
+        try:
+            self.connection.execute(f"SET LOCAL lock_timeout = {round(seconds * 1000)}")
+            if self.bound():
+                self.connection.execute("SELECT space FROM zero_spaces ORDER BY space FOR UPDATE")
+            else:
+                self.connection.execute("LOCK TABLE zero_spaces IN EXCLUSIVE MODE")
+            self.connection.execute("SET LOCAL lock_timeout = 0")
+        except psycopg.errors.LockNotAvailable:
+            raise lock_timeout_error(self._location, seconds) from None
+
+    def ensure_sealed(self) -> None:
+        """A whole-store step: its owner's (a tenant role sees only its own spaces)."""
+        if not self.bound():
+            super().ensure_sealed()
+
+    def ensure_periods(self) -> None:
+        """A whole-store step: its owner's (a tenant role sees only its own spaces)."""
+        if not self.bound():
+            super().ensure_periods()
+
+    def delete_rows(
+        self, table: str, column: str | None = None, keys: Sequence[object] = (), space: str | None = None
+    ) -> int:
+        """A tenant role deletes through `zero_delete`, which checks its grant (it may not `DELETE`)."""
+        if not self.bound():
+            return super().delete_rows(table, column, keys, space)
+        space = self._space if space is None else space
+        args: list[object]
+        if column is None:
+            sql, args = "SELECT zero_delete(%s, %s, NULL, '{}'::text[])", [table, space]
+        else:
+            values = list(keys)
+            if not values:
+                return 0
+            sql = f"SELECT zero_delete(%s, %s, %s, %b::{_ARRAYS[type(values[0])]})"
+            args = [table, space, column, values]
+        row = self.connection.execute(sql, args).fetchone()
+        return 0 if row is None else int(row[0])
 
     def grant_space(self, role: str, space: str) -> None:
-        """Let `role` read and write `space` (and no other, unless granted): row-level security."""
-        from psycopg import sql
-
+        """Let `role` read and write `space` (and no other, unless granted): row-level security, and
+        only what `zero_tenant_privileges` gives (`zerolang.storage.schema.tenants`)."""
         check_space(space)
-        db = self.connection
-        with db.transaction():
-            identifier = sql.Identifier(role)
-            db.execute(
-                sql.SQL("GRANT USAGE ON SCHEMA {} TO {}").format(sql.Identifier(self._schema()), identifier)
-            )
-            for table in space_tables("postgresql"):
-                db.execute(
-                    sql.SQL("GRANT SELECT, INSERT, UPDATE, DELETE ON {} TO {}").format(
-                        sql.Identifier(table), identifier
-                    )
-                )
-            for table in ("zero_space_grants", "zero_schema_version"):
-                db.execute(sql.SQL("GRANT SELECT ON {} TO {}").format(sql.Identifier(table), identifier))
-            db.execute(
-                sql.SQL("GRANT USAGE ON ALL SEQUENCES IN SCHEMA {} TO {}").format(
-                    sql.Identifier(self._schema()), identifier
-                )
-            )
-            db.execute(
+        with self.connection.transaction():
+            self.connection.execute("SELECT zero_tenant_privileges(%s)", (role,))
+            self.connection.execute(
                 "INSERT INTO zero_space_grants (role_name, space) VALUES (%s, %s) ON CONFLICT DO NOTHING",
                 (role, space),
             )
@@ -198,10 +258,6 @@ class PostgresBackend(PsycopgStatements, SqlBackend):
             return
         for table in space_tables("postgresql"):
             self.connection.execute(f"VACUUM {table}")
-
-    def _schema(self) -> str:
-        row = self.connection.execute("SELECT current_schema()").fetchone()
-        return "public" if row is None or row[0] is None else str(row[0])
 
     # ---- rows -------------------------------------------------------------------------------
 
@@ -373,17 +429,21 @@ class PostgresBackend(PsycopgStatements, SqlBackend):
             if staged:
                 db.execute(f"TRUNCATE {', '.join(f'zero_stage_{table}' for table in staged)}")
 
-    def _copies_into_tables(self) -> bool:
-        """Whether new rows may be copied straight into their tables: COPY cannot write a table whose
-        row-level security binds the role (the tables' owner and a superuser are not bound). Asked
-        once per backend (its connection's role does not change)."""
-        if self._copies is None:
+    def bound(self) -> bool:
+        """Whether row-level security binds the role (a tenant; the tables' owner and a superuser are
+        not bound). Asked once per backend (its connection's role does not change)."""
+        if self._bound is None:
             row = self.connection.execute(
                 "SELECT bool_or(row_security_active(t)) FROM unnest(%s::text[]) AS t",
                 (list(_STAGED),),
             ).fetchone()
-            self._copies = not (row is not None and row[0])
-        return self._copies
+            self._bound = bool(row is not None and row[0])
+        return self._bound
+
+    def _copies_into_tables(self) -> bool:
+        """Whether new rows may be copied straight into their tables: COPY cannot write a table whose
+        row-level security binds the role."""
+        return not self.bound()
 
     def _copy_into(self, table: str, rows: Sequence[Sequence[object]]) -> None:
         """New rows (none stored: the plan was made under the write lock) by binary COPY. The client
@@ -491,6 +551,10 @@ BEGIN
 END $$;
 """
 
+# The space's write lock (`PostgresBackend.write`): its row, locked; made by its first writer.
+_LOCK_SPACE = "SELECT 1 FROM zero_spaces WHERE space = %s FOR UPDATE"
+_NEW_SPACE = "INSERT INTO zero_spaces (space) VALUES (%s) ON CONFLICT DO NOTHING RETURNING 1"
+
 _DEGREES = (
     "SELECT k, count(*) FROM (SELECT subject_hash AS k FROM facts WHERE space = %s"
     " AND subject_hash = ANY(%b) UNION ALL SELECT object_hash FROM facts WHERE space = %s"
@@ -525,6 +589,11 @@ _STAGED = {
         ("created_at", "text"),
     ),
 }
+
+
+def _work(needs: Plan) -> bool:
+    """Whether a store needs anything done to its schema."""
+    return bool(needs.create or needs.steps)
 
 
 def _degrees(rows: Sequence[Sequence[Any]]) -> dict[bytes, int]:

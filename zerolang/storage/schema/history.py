@@ -21,11 +21,13 @@ from sqlalchemy import MetaData
 from sqlalchemy.engine.interfaces import Dialect
 from sqlalchemy.schema import CreateIndex, CreateTable, DropIndex
 
+from zerolang.storage.schema import tenants
 from zerolang.storage.schema.tables import (
     DIALECTS,
     GRANTS,
     NO_DIGEST,
     POSTGRESQL,
+    SPACES,
     SQLITE,
     STATISTICS,
     policy,
@@ -43,7 +45,7 @@ class Step:
     dialects: tuple[str, ...] = DIALECTS
 
 
-def _tables(*names: str, secured: bool = True) -> Callable[[str, MetaData, Dialect], list[str]]:
+def _tables(*names: str) -> Callable[[str, MetaData, Dialect], list[str]]:
     """Create the named tables (as `tables` defines them) with their indexes, and on PostgreSQL
     the row-level security of each."""
 
@@ -53,7 +55,7 @@ def _tables(*names: str, secured: bool = True) -> Callable[[str, MetaData, Diale
             table = schema.tables[name]
             out.append(ddl(CreateTable(table), compiler))
             out.extend(ddl(CreateIndex(index), compiler) for index in sorted(table.indexes, key=_name))
-            if secured and dialect == POSTGRESQL:
+            if dialect == POSTGRESQL:
                 out.extend(policy(name))
         return out
 
@@ -337,11 +339,20 @@ _V4 = "ANALYZE sqlite_schema;\nDELETE FROM sqlite_stat1;\n" + "".join(
 # ---- both engines -----------------------------------------------------------------------------
 
 
+_SPACE_POLICY = "space IN (SELECT g.space FROM zero_space_grants g WHERE g.role_name = current_user)"
+
+
 def _seals(dialect: str, schema: MetaData, compiler: Dialect) -> list[str]:
+    """Step 8 as released: the seal table, whose marker rows (space '') every role could read and,
+    by that one policy, delete (step 16 took that away)."""
     table = schema.tables["table_seals"]
     out = [ddl(CreateTable(table, if_not_exists=True), compiler)]
     if dialect == POSTGRESQL:
-        out.extend(policy("table_seals"))
+        out += [
+            "ALTER TABLE table_seals ENABLE ROW LEVEL SECURITY",
+            f"CREATE POLICY zero_space ON table_seals USING (space = '' OR {_SPACE_POLICY})"
+            f" WITH CHECK ({_SPACE_POLICY})",
+        ]
     return [*out, seal_marker(1)]
 
 
@@ -443,6 +454,22 @@ def _pruned_by_fact(dialect: str, schema: MetaData, compiler: Dialect) -> list[s
     return out + (statistics("pruned_episodes") if dialect == SQLITE else [])
 
 
+def _tenants(dialect: str, schema: MetaData, compiler: Dialect) -> list[str]:
+    """Tenant roles share no writable state (`tenants`): each space's writers lock the space's own row
+    (`zero_spaces`) instead of an advisory lock any role could take; the seal table's marker rows
+    are read-only to every role; a role sees only its own grants; and every role granted a space
+    keeps only what `zero_tenant_privileges` gives (no table-level write, no numbered column,
+    deletes through `zero_delete`)."""
+    return [
+        *_tables(SPACES)(dialect, schema, compiler),
+        "DROP POLICY zero_space ON table_seals",
+        *policy("table_seals"),
+        *policy(GRANTS),
+        *tenants.statements(schema),
+        tenants.regrant(),
+    ]
+
+
 HISTORY: tuple[Step, ...] = (
     Step(1, "the first schema: concepts, aliases, contexts, facts, episodes", _raw(_V1), (SQLITE,)),
     Step(2, "the tiers: working memory, accesses, semantic memory", _raw(_V2), (SQLITE,)),
@@ -463,6 +490,7 @@ HISTORY: tuple[Step, ...] = (
         "the fourth generation of table seals: the archive index and the access counts",
         lambda dialect, schema, compiler: [seal_marker(4)],
     ),
+    Step(16, "tenant roles share no writable state", _tenants, (POSTGRESQL,)),
 )
 LATEST = HISTORY[-1].version
 FIRST = {SQLITE: 0, POSTGRESQL: 4}
@@ -471,12 +499,14 @@ FIRST = {SQLITE: 0, POSTGRESQL: 4}
 
 def create(dialect: str, schema: MetaData, compiler: Dialect) -> list[str]:
     """A new store at `LATEST`: every table with its indexes (parents first), PostgreSQL's row-level
-    security, SQLite's planner statistics, and the marker rows that seal the (empty) tables."""
+    security and tenant functions, SQLite's planner statistics, and the marker rows that seal the
+    (empty) tables."""
     out: list[str] = []
-    secured = set(schema.tables) - {GRANTS}
     # the grants first: every policy reads them
     for table in sorted(schema.sorted_tables, key=lambda table: table.name != GRANTS):
-        out.extend(_tables(table.name, secured=table.name in secured)(dialect, schema, compiler))
+        out.extend(_tables(table.name)(dialect, schema, compiler))
+    if dialect == POSTGRESQL:
+        out += tenants.statements(schema)
     if dialect == SQLITE:
         out += [
             "ANALYZE sqlite_schema",

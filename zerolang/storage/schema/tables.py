@@ -48,12 +48,17 @@ from sqlalchemy import (
 from sqlalchemy.schema import SchemaItem
 from sqlalchemy.types import DOUBLE_PRECISION, REAL, TypeEngine
 
+from zerolang.knowledge.integrity import MARKER_SPACE
+
 SQLITE = "sqlite"
 POSTGRESQL = "postgresql"
 DIALECTS = (SQLITE, POSTGRESQL)
 
 GRANTS = "zero_space_grants"
 """PostgreSQL: which role may see which space (`PostgresBackend.grant_space`)."""
+
+SPACES = "zero_spaces"
+"""PostgreSQL: one row per space written, which its writers lock (`PostgresBackend.write`)."""
 
 _POLICY = "space IN (SELECT g.space FROM zero_space_grants g WHERE g.role_name = current_user)"
 
@@ -160,6 +165,7 @@ def metadata(dialect: str) -> MetaData:
             _text("space"),
             PrimaryKeyConstraint("role_name", "space"),
         )
+        Table(SPACES, schema, _text("space"), PrimaryKeyConstraint("space"))
     table(
         schema,
         "concepts",
@@ -430,16 +436,29 @@ def _summary_index(engine: _Engine, schema: MetaData) -> None:
     Index("memory_index_by_channel", index.c.space, index.c.source_channel, index.c.day)
 
 
-def secured(schema: MetaData) -> list[str]:
-    """The tables row-level security guards on PostgreSQL: every one holding a space's rows."""
-    return [name for name in schema.tables if name != GRANTS]
+def serials(table: Table) -> list[str]:
+    """The columns of `table` a sequence numbers (`_Engine.serial`): no tenant role writes them, so
+    none can take a number ahead of the sequence and make another space's insert collide."""
+    return [column.name for column in table.columns if column.primary_key and column.autoincrement is True]
 
 
 def policy(table: str) -> list[str]:
     """PostgreSQL: the statements that admit to `table` only the rows of the spaces granted to the
-    role (the seal table's marker rows, space '', are readable by every role)."""
-    readable = f"space = '' OR {_POLICY}" if table == "table_seals" else _POLICY
-    return [
+    role, for every command; the seal table's marker rows (space '') are readable by every role and
+    written by none (only the tables' owner, whom row-level security does not bind); a role sees
+    only its own grants."""
+    if table == GRANTS:
+        return [
+            f"ALTER TABLE {table} ENABLE ROW LEVEL SECURITY",
+            f"CREATE POLICY zero_own ON {table} USING (role_name = current_user)"
+            " WITH CHECK (role_name = current_user)",
+        ]
+    statements = [
         f"ALTER TABLE {table} ENABLE ROW LEVEL SECURITY",
-        f"CREATE POLICY zero_space ON {table} USING ({readable}) WITH CHECK ({_POLICY})",
+        f"CREATE POLICY zero_space ON {table} USING ({_POLICY}) WITH CHECK ({_POLICY})",
     ]
+    if table == "table_seals":
+        statements.append(
+            f"CREATE POLICY zero_markers ON {table} FOR SELECT USING (space = '{MARKER_SPACE}')"
+        )
+    return statements

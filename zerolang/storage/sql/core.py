@@ -129,6 +129,21 @@ class SqlCore(SqlStatements, backend.Lifetime):
         each other, as SQLite's `BEGIN IMMEDIATE` does, needs nothing more."""
         return None
 
+    def delete_rows(
+        self, table: str, column: str | None = None, keys: Sequence[object] = (), space: str | None = None
+    ) -> int:
+        """Delete the rows of `table` in `space` (this backend's by default) whose `column` is one of
+        `keys`, or all of them where no `column` is given; how many went. Every delete of a space's
+        rows is this one, so a dialect may route it (PostgreSQL's tenant roles delete through a
+        function that checks their grant)."""
+        space = self.space if space is None else space
+        if column is None:
+            return self.run(f"DELETE FROM {table} WHERE space = ?", [space])
+        changed = 0
+        for condition, values in self.in_list(column, list(keys)) if keys else ():
+            changed += self.run(f"DELETE FROM {table} WHERE space = ? AND {condition}", [space, *values])
+        return changed
+
     def any_blocked(self) -> bool:
         """Whether a tombstone of this space blocks any key (`forgetting.Forgetting` implements it)."""
         raise NotImplementedError

@@ -128,8 +128,7 @@ class Forgetting(Seals, backend.Forgetting):
             return
         if table in SEALED:
             _fold(changes, table, [], self.sealed_rows(table, list(keys), column))
-        for condition, values in self.in_list(column, list(keys)):
-            self.run(f"DELETE FROM {table} WHERE space = ? AND {condition}", [self.space, *values])
+        self.delete_rows(table, column, list(keys))
 
     def _refold(self, facts: list[bytes], changes: dict[str, Seal]) -> tuple[list[bytes], set[bytes]]:
         """Recompute each fact from the episodes it keeps; delete those keeping none.
@@ -298,7 +297,7 @@ class Forgetting(Seals, backend.Forgetting):
                 after = [(*row[:4], None, row[5], stamp) for row in before]
                 self.seal_apply({"tombstones": change("tombstones", after, before)})
             unblocked = self.sealed_rows("forgotten_keys", [tombstone], "tombstone")
-            self.run("DELETE FROM forgotten_keys WHERE space = ? AND tombstone = ?", [self.space, tombstone])
+            self.delete_rows("forgotten_keys", "tombstone", [tombstone])
             self.seal_apply({"forgotten_keys": change("forgotten_keys", [], unblocked)})
         return changed > 0
 

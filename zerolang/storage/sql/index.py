@@ -92,9 +92,7 @@ class SqlIndex:
     def delete(self, hash_text: str) -> bool:
         digest = parse_hash(hash_text)
         with self._sealed([digest]):
-            changed = self._backend.run(
-                "DELETE FROM memory_index WHERE space = ? AND hash = ?", (self.space, digest)
-            )
+            changed = self._backend.delete_rows("memory_index", "hash", [digest])
         return changed > 0
 
     def search(self, query: IndexQuery) -> list[IndexRecord]:
@@ -172,9 +170,7 @@ class SqlIndex:
                         digests,
                         [space],
                     )
-                    backend.run_many(
-                        "DELETE FROM memory_index WHERE space = ? AND hash = ?", [(space, d) for d in digests]
-                    )
+                    backend.delete_rows(TABLE, "hash", digests, space)
                     backend.seal_apply({TABLE: change(TABLE, [], gone)}, space)
             if self._owner:  # a store of its own: no freed page keeps the summaries (else its owner's purge)
                 erase = getattr(self._backend, "erase_freed", None)
@@ -308,7 +304,7 @@ def clear_index(backend: SqlCore) -> None:
         for space in spaces:
             gone = sealed.rows(f"SELECT {integrity.columns(TABLE)} FROM {TABLE} WHERE space = ?", [space])
             sealed.seal_apply({TABLE: change(TABLE, [], gone)}, space)
-        sealed.run("DELETE FROM memory_index")
+            sealed.delete_rows(TABLE, space=space)
 
 
 def holds_only_an_index(backend: SqlCore) -> bool:

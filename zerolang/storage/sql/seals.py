@@ -56,7 +56,7 @@ class Seals(SqlCore):
         a way to accept a space's current rows as they are, which also hides any edit made
         outside the store; `check` never calls it.
         """
-        self.run("DELETE FROM table_seals WHERE space = ?", [self.space])
+        self.delete_rows("table_seals")
         seals = {
             table: integrity.seal_of(
                 table,

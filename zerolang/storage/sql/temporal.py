@@ -89,14 +89,11 @@ class Temporal(Seals, backend.Temporal):
         with self.write():
             if facts is None:
                 old = self.rows(f"SELECT {_PERIOD_COLUMNS} FROM fact_periods WHERE space = ?", [self.space])
-                self.run("DELETE FROM fact_periods WHERE space = ?", [self.space])
+                self.delete_rows("fact_periods")
             else:
                 keys = sorted(set(facts))
                 old = self.sealed_rows("fact_periods", keys, "fact_hash")
-                for condition, values in self.in_list("fact_hash", keys):
-                    self.run(
-                        f"DELETE FROM fact_periods WHERE space = ? AND {condition}", [self.space, *values]
-                    )
+                self.delete_rows("fact_periods", "fact_hash", keys)
             self.run_many(
                 f"INSERT INTO fact_periods (space, {_PERIOD_COLUMNS}) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
                 [(self.space, *_sealed(row)) for row in rows],

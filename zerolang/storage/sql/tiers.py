@@ -29,7 +29,7 @@ class Tiers(Seals, backend.Tiers):
                 (self.space, session),
             )[capacity:]
             if rows:
-                self.run_many("DELETE FROM working_items WHERE id = ?", [(row[0],) for row in rows])
+                self.delete_rows("working_items", "id", [int(row[0]) for row in rows])
         return [bytes(row[1]) for row in reversed(rows)]
 
     def working_peek(self, session: str, n: int) -> list[bytes]:
@@ -41,9 +41,7 @@ class Tiers(Seals, backend.Tiers):
 
     def working_clear(self, session: str) -> int:
         with self.write():
-            return self.run(
-                "DELETE FROM working_items WHERE space = ? AND session = ?", (self.space, session)
-            )
+            return self.delete_rows("working_items", "session", [session])
 
     def working_size(self, session: str) -> int:
         row = self.one(
@@ -197,7 +195,8 @@ class Tiers(Seals, backend.Tiers):
             }
             accessed = sorted({key for key, _, _ in state.accesses})
             accesses_before = self.sealed_rows("episode_access", accessed, "episode_hash")
-            for sql, rows in self._tier_writes(state, sessions):
+            self.delete_rows("working_items", "session", sessions)
+            for sql, rows in self._tier_writes(state):
                 if rows:
                     self.run_many(sql, rows)
             # the semantic tables are sealed: fold in the rows written and replaced (no rescan)
@@ -218,12 +217,10 @@ class Tiers(Seals, backend.Tiers):
                 }
             )
 
-    def _tier_writes(
-        self, state: TierState, sessions: list[str]
-    ) -> list[tuple[str, list[tuple[object, ...]]]]:
+    def _tier_writes(self, state: TierState) -> list[tuple[str, list[tuple[object, ...]]]]:
+        """The rows a tier state writes (after its sessions' working items are deleted)."""
         space = self.space
         return [
-            ("DELETE FROM working_items WHERE space = ? AND session = ?", [(space, s) for s in sessions]),
             (
                 "INSERT INTO working_items (space, session, episode_hash, added_at) VALUES (?, ?, ?, ?)",
                 [(space, session, key, at) for session, key, at in state.working],
@@ -276,8 +273,7 @@ class Tiers(Seals, backend.Tiers):
                 ("working_items", "episode_hash"),
                 ("episodes", "hash"),
             ):
-                for condition, values in self.in_list(column, keys):
-                    self.run(f"DELETE FROM {table} WHERE space = ? AND {condition}", [self.space, *values])
+                self.delete_rows(table, column, keys)
             logged = [row for row in self.sealed_rows("pruned_episodes", keys) if bytes(row[0]) not in had]
             self.seal_apply(
                 {
