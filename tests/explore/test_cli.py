@@ -7,6 +7,8 @@ import socket
 import subprocess
 import sys
 import urllib.request
+from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 
 import pytest
@@ -83,34 +85,31 @@ def test_loopback_and_the_hosts_it_answers() -> None:
     assert hosts_for("0.0.0.0") == ["*"]
 
 
-@pytest.mark.slow
-def test_another_interface_is_served_with_a_warning(demo: Demo, tmp_path: Path) -> None:
+@contextmanager
+def serving(store: Path, cwd: Path, *options: str) -> Iterator[subprocess.Popen[str]]:
+    """`zero explore --db STORE --port 0 OPTIONS` in a process of its own, stopped on leaving."""
     process = subprocess.Popen(
-        [
-            sys.executable,
-            "-m",
-            "zerolang",
-            "explore",
-            "--db",
-            str(demo.db),
-            "--host",
-            "0.0.0.0",
-            "--port",
-            "0",
-        ],
+        [sys.executable, "-m", "zerolang", "explore", "--db", str(store), "--port", "0", *options],
         stderr=subprocess.PIPE,
         stdout=subprocess.DEVNULL,
         text=True,
-        cwd=tmp_path,
+        cwd=cwd,
         env={**os.environ, "PYTHONPATH": os.pathsep.join([str(ROOT), os.environ.get("PYTHONPATH", "")])},
     )
     try:
         assert process.stderr is not None
-        warning = process.stderr.readline()
-        started = process.stderr.readline()
+        yield process
     finally:
         process.terminate()
         process.wait(timeout=20)
+
+
+@pytest.mark.slow
+def test_another_interface_is_served_with_a_warning(demo: Demo, tmp_path: Path) -> None:
+    with serving(demo.db, tmp_path, "--host", "0.0.0.0") as process:
+        assert process.stderr is not None
+        warning = process.stderr.readline()
+        started = process.stderr.readline()
     assert warning.startswith("warning: listening on 0.0.0.0: anyone who reaches it can read this memory")
     assert "(read-only) at http://0.0.0.0:" in started
 
@@ -120,15 +119,7 @@ def test_the_example_store_is_served(tmp_path: Path) -> None:
     """`zero explore --db examples/memory/demo.db` (a copy: opening never changes the example)."""
     store = tmp_path / "demo.db"
     store.write_bytes((ROOT / "examples" / "memory" / "demo.db").read_bytes())
-    process = subprocess.Popen(
-        [sys.executable, "-m", "zerolang", "explore", "--db", str(store), "--port", "0"],
-        stderr=subprocess.PIPE,
-        stdout=subprocess.DEVNULL,
-        text=True,
-        cwd=tmp_path,
-        env={**os.environ, "PYTHONPATH": os.pathsep.join([str(ROOT), os.environ.get("PYTHONPATH", "")])},
-    )
-    try:
+    with serving(store, tmp_path) as process:
         assert process.stderr is not None
         started = process.stderr.readline()
         url = started.rsplit(" at ", 1)[1].strip()
@@ -136,8 +127,5 @@ def test_the_example_store_is_served(tmp_path: Path) -> None:
             page = response.read().decode()
         with urllib.request.urlopen(url + "search?q=alice", timeout=20) as response:
             found = response.read().decode()
-    finally:
-        process.terminate()
-        process.wait(timeout=20)
     assert "(read-only) at http://127.0.0.1:" in started
     assert "space <b>default</b>" in page and "berlin" in found
