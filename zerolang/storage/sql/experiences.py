@@ -153,9 +153,9 @@ class SqlExperienceStore(DatabaseStore[ExperienceText]):
             "INSERT INTO exp_concept (id, label) VALUES (?, ?) ON CONFLICT DO NOTHING",
             [(concept.id, concept.label) for concept in batch.concepts],
         )
-        edges = db.run_many(
+        edges = db.run_many(  # in key order: each index page is visited once, not once per row
             "INSERT INTO exp_edge (src, kind, dst, weight) VALUES (?, ?, ?, ?) ON CONFLICT DO NOTHING",
-            [(edge.src, edge.kind.value, edge.dst, edge.weight) for edge in batch.edges],
+            sorted((edge.src, edge.kind.value, edge.dst, edge.weight) for edge in batch.edges),
         )
         return Added(len(new_turns), len(fresh), concepts, edges, forgotten)
 
