@@ -14,6 +14,7 @@ from dataclasses import dataclass, field
 from enum import StrEnum
 
 from zerolang.lsp import adapter
+from zerolang.lsp.outline import Outline
 from zerolang.lsp.positions import LineIndex
 from zerolang.syntax.ast import Array, Entry, Graph, Map, Node, String, Value
 from zerolang.syntax.dependencies import reference_target
@@ -55,6 +56,7 @@ class Analysis:
     graph: Graph | None
     findings: list[adapter.Finding]
     occurrences: list[Occurrence] = field(default_factory=list)
+    outline: Outline | None = None  # where its nodes start: completion reads from there
 
     def definitions(self) -> dict[str, Occurrence]:
         """Each id's first definition (the one the runtime uses)."""
@@ -92,7 +94,9 @@ def analyse(
     checkpoint()
     findings = adapter.lint_graph(graph, source, path)
     checkpoint()
-    return Analysis(source, path, lines, graph, findings, list(occurrences(graph, source)))
+    found = occurrences(graph, source)
+    ids = (occurrence.name for occurrence in found if occurrence.role is Role.DEFINITION)
+    return Analysis(source, path, lines, graph, findings, found, Outline.of(graph, source, ids))
 
 
 def occurrences(graph: Graph, source: str) -> list[Occurrence]:

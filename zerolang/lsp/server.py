@@ -326,7 +326,20 @@ def _register(server: ZeroLanguageServer) -> None:
         document = ls.document(params.text_document.uri)
         if is_compact(document):
             return None
-        return completion.completions(document.source, ls.offset(document, params.position), ls.encoding)
+        source = document.source
+        offset = ls.offset(document, params.position)
+        cached = ls.analyses.get(document.uri)  # the last analysis, even of an older text
+        if cached is None or cached[2].outline is None:
+            return completion.completions(source, offset, ls.encoding, lines=ls.lines(document))
+        unchanged = len(source) if cached[1] == source else common_prefix(cached[1], source)
+        return completion.completions(
+            source,
+            offset,
+            ls.encoding,
+            outline=cached[2].outline,
+            unchanged=unchanged,
+            lines=ls.lines(document),
+        )
 
     @server.feature(types.TEXT_DOCUMENT_DOCUMENT_SYMBOL)
     def document_symbol(
