@@ -356,6 +356,15 @@ def _suffix_path(document: TextDocument) -> str | None:
     return "untitled.0c" if is_compact(document) else None
 
 
+# How long the analysis thread may hold the GIL while a request waits for it (Python's default is
+# 5 ms): each request passes the GIL between threads several times (read, answer, write), so with
+# the default a hover during a long analysis waited tens of milliseconds for nothing.
+SWITCH_INTERVAL = 0.0005
+
+
 def serve_stdio(**_: Any) -> None:
     """Serve one client over stdin and stdout until it sends `exit`."""
+    import sys
+
+    sys.setswitchinterval(SWITCH_INTERVAL)
     create_server().start_io()
