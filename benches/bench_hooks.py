@@ -7,7 +7,9 @@
   `--experiences` experiences (10K), for prompts that match and one that does not;
 - the whole process: `zero hook claude-code` for a Stop and a UserPromptSubmit event.
 
-Each figure is the median (min-max) of `--repeat` runs, in process unless said; SQLite.
+Each figure is the median (min-max) of `--repeat` runs, in process unless said; SQLite. The hook
+processes see no per-user memory store (their data folder is the bench's own), so none is opened to
+carry its purges: what a hook costs where no memory store is kept beside the experiences.
 
     python benches/bench_hooks.py
     python benches/bench_hooks.py --turns 200 --experiences 1000 --repeat 3   # quick
@@ -17,16 +19,21 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import statistics
 import subprocess
 import sys
 import tempfile
 import time
 from collections.abc import Callable
+from datetime import UTC, datetime
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
+sys.path.insert(0, str(ROOT / "benches"))
+
+from machine import CHILD_ENVIRONMENT, describe, load_average  # noqa: E402
 
 from zerolang.agents.capture import capture_new_turns  # noqa: E402
 from zerolang.agents.context import recalled_context  # noqa: E402
@@ -106,10 +113,12 @@ def timed(repeat: int, action: Callable[[], object]) -> str:
 
 def hook_process(db: Path, event: dict[str, object], repeat: int) -> str:
     text = json.dumps(event)
+    data = db.parent / "data"  # no per-user memory store to open (see the docstring)
+    env = {**CHILD_ENVIRONMENT, "XDG_DATA_HOME": str(data), "ZERO_MEMORY_DB": "", "PYTHONPATH": str(ROOT)}
 
     def run() -> None:
         command = [sys.executable, "-m", "zerolang", "hook", "claude-code", "--db", str(db)]
-        subprocess.run(command, input=text, capture_output=True, text=True, check=True)
+        subprocess.run(command, input=text, capture_output=True, text=True, check=True, env=env)
 
     return timed(repeat, run)
 
@@ -120,6 +129,9 @@ def main() -> None:
     parser.add_argument("--experiences", type=int, default=10_000)
     parser.add_argument("--repeat", type=int, default=5)
     options = parser.parse_args()
+    print(f"Machine: {describe()}")
+    print(f"Measured {datetime.now(UTC):%Y-%m-%d %H:%M} UTC by `python benches/bench_hooks.py`.")
+    before = load_average()
     with tempfile.TemporaryDirectory() as folder:
         here = Path(folder)
         db = here / "experiences.db"
@@ -168,6 +180,7 @@ def main() -> None:
                 print(f"  {prompt!r:<52}{figure}")
         event = {"hook_event_name": "UserPromptSubmit", "session_id": "c", "prompt": prompts[0]}
         print(f"  process: zero hook claude-code    {hook_process(big, event, options.repeat)}")
+    print(f"Load average on {os.cpu_count()} cores: {before} before, {load_average()} after.")
 
 
 if __name__ == "__main__":

@@ -3,17 +3,21 @@
 Each row is one feature as `zero lsp` runs it, without the protocol around it:
 the check after a change (parse, validate, lint, index the node ids), then
 completion, hover, go to definition, references, rename, symbols and
-formatting on that analysis. Best of 5, in milliseconds. Prints a markdown
-table and writes it to benches/results/lsp.md (extra `lsp`).
+formatting on that analysis. Completion is at the middle of the text, as the
+server answers while typing there: read from the node around the cursor, with the
+last analysis's outline (`zerolang.lsp.outline`). Best of 5, in milliseconds.
+Prints a markdown table and writes it to benches/results/lsp.md (extra `lsp`).
 
     python benches/bench_lsp.py
 """
 
 from __future__ import annotations
 
+import os
 import sys
 import time
 from collections.abc import Callable
+from datetime import UTC, datetime
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -21,7 +25,7 @@ sys.path.insert(0, str(ROOT))
 sys.path.insert(0, str(ROOT / "benches"))
 
 from bench_core import generate  # noqa: E402
-from machine import describe  # noqa: E402
+from machine import describe, load_average  # noqa: E402
 
 from zerolang.lsp import adapter, completion, hover, navigation, symbols  # noqa: E402
 from zerolang.lsp.analysis import analyse  # noqa: E402
@@ -45,7 +49,9 @@ def row(name: str, source: str) -> list[str]:
     uri = "file:///bench.0"
     measures = [
         best_of(5, lambda: analyse(source, None)),
-        best_of(5, lambda: completion.completions(source, middle)),
+        best_of(
+            5, lambda: completion.completions(source, middle, outline=analysis.outline, unchanged=middle + 1)
+        ),
         best_of(5, lambda: hover.hover(analysis, last.start)),
         best_of(5, lambda: navigation.definition(analysis, uri, last.start)),
         best_of(5, lambda: navigation.references(analysis, uri, last.start, True)),
@@ -64,10 +70,13 @@ def main() -> None:
     cases += [(f"generated, {count} nodes", print_graph(generate(count))) for count in (100, 1000)]
     head = ["document", "nodes", "lines", "check", "complete", "hover", "definition", "references"]
     head += ["rename", "symbols", "format"]
+    started, before = datetime.now(UTC), load_average()
     rows = [row(name, source) for name, source in cases]
     table = "\n".join(
         [
             f"Machine: {describe()}",
+            f"Measured {started:%Y-%m-%d %H:%M} UTC by `python benches/bench_lsp.py`.",
+            f"Load average on {os.cpu_count()} cores: {before} before, {load_average()} after.",
             "",
             "| " + " | ".join(head) + " |",
             "|" + "---|" * len(head),

@@ -14,9 +14,12 @@ from pathlib import Path
 import pytest
 
 from zerolang.experience.budget import render
-from zerolang.experience.capture import TurnRecorder, capture_files
+from zerolang.experience.build import build
+from zerolang.experience.capture import Extractors, TurnRecorder, capture_files
 from zerolang.experience.recall import recall
 from zerolang.experience.store import ExperienceStore
+from zerolang.experience.transcripts import read_transcript
+from zerolang.storage.sql.experiences import BULK_TURNS
 from zerolang.storage.sqlite.experience import SqliteExperienceStore
 from zerolang.util.tokens import count_tokens
 
@@ -204,3 +207,23 @@ def test_a_failure_in_a_later_batch_writes_nothing(
     with pytest.raises(RuntimeError):
         capture_files(store, sorted(FIXTURES.iterdir()))
     assert set(store.counts().values()) == {0}
+
+
+def test_a_bulk_capture_stores_what_a_plain_one_does(store: ExperienceStore, tmp_path: Path) -> None:
+    """`expected_turns` past BULK_TURNS (the edges' index made once at the end) changes no record and
+    leaves the index in place: reads by concept still work, and a second capture adds nothing."""
+    files = sorted(FIXTURES.iterdir())
+    sessions = [session for path in files for session in read_transcript(path)]
+    parts = Extractors()
+    batch = build(sessions, affect=parts.affect, concepts=parts.concepts)
+    bulk = store.add_all([batch], expected_turns=BULK_TURNS)
+    with SqliteExperienceStore(tmp_path / "plain.db") as plain:
+        assert plain.add_all([batch]) == bulk
+        concept = batch.concepts[0].id
+        assert sorted(store.mentioning([concept])) == sorted(plain.mentioning([concept]))
+        assert store.concept_frequency([concept]) == plain.concept_frequency([concept])
+    if isinstance(store, SqliteExperienceStore):
+        assert store.db.has_table("exp_edge_dst")  # the index, made again
+    assert store.add_all([batch], expected_turns=BULK_TURNS).as_dict() == dict.fromkeys(
+        ("turns", "experiences", "concepts", "edges"), 0
+    )

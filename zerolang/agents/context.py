@@ -9,11 +9,12 @@ and nothing at all when nothing relevant was found.
 from __future__ import annotations
 
 from collections.abc import Collection
+from typing import TYPE_CHECKING
 
-from zerolang.experience.budget import render
-from zerolang.experience.recall import recall
-from zerolang.experience.store import ExperienceStore
 from zerolang.experience.words import terms
+
+if TYPE_CHECKING:
+    from zerolang.experience.store import ExperienceStore
 
 DEFAULT_BUDGET = 1000
 HEADER = "Relevant memory from earlier sessions (0-memory recall):\n"
@@ -30,6 +31,10 @@ def recalled_context(
     """The rendering of what `query` recalls, at most `budget` tokens with its header; "" for nothing."""
     if not terms(query) or budget < 1:
         return ""
+    # Imported here: a hook that captures (after every reply) loads none of recall.
+    from zerolang.experience.budget import render
+    from zerolang.experience.recall import recall
+
     hits = [hit for hit in recall(store, query, limit=limit) if hit.experience.session not in skip_sessions]
     if not hits:
         return ""

@@ -59,14 +59,15 @@ def carry_purges_into(store: ForgettingStore) -> None:
     import os
 
     from zerolang.cli.stores import resolve_store
+
+    location = resolve_store(os.environ.get("ZERO_MEMORY_DB") or None)
+    if location.in_memory or (location.is_file and not location.path.is_file()):
+        return  # no memory, no purges: a hook's capture loads none of the memory's code
     from zerolang.memory.erasure import carry_purges
     from zerolang.storage import open_store
     from zerolang.util.errors import ZeroError
     from zerolang.util.spaces import DEFAULT_SPACE
 
-    location = resolve_store(os.environ.get("ZERO_MEMORY_DB") or None)
-    if location.in_memory or (location.is_file and not location.path.is_file()):
-        return
     try:
         memory = open_store(
             location, space=os.environ.get("ZERO_MEMORY_SPACE") or DEFAULT_SPACE, create=False

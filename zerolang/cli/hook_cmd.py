@@ -14,18 +14,17 @@ limit) it exits 0 with one line on stderr, having changed nothing.
 from __future__ import annotations
 
 import functools
-import sys
 from collections.abc import Callable
 from pathlib import Path
-from typing import TYPE_CHECKING, Annotated, ParamSpec
+from typing import Annotated, ParamSpec
 
 import typer
 
+from zerolang.agents.context import DEFAULT_BUDGET
+from zerolang.cli import hook_exec
 from zerolang.cli.errors import reports_errors
+from zerolang.cli.hook_exec import DEFAULT_TIMEOUT, RUNTIMES
 from zerolang.cli.typer_options import ExperienceDbOption
-
-if TYPE_CHECKING:
-    from zerolang.experience.store import ExperienceStore
 
 P = ParamSpec("P")
 
@@ -39,8 +38,6 @@ hook_app = typer.Typer(
     context_settings={"help_option_names": ["-h", "--help"]},
 )
 
-DEFAULT_TIMEOUT = 10.0
-RUNTIMES = ("claude-code", "pi")
 
 Budget = Annotated[
     int,
@@ -65,90 +62,28 @@ Timeout = Annotated[
 ]
 
 
-class _Expired(Exception):
-    pass
-
-
-def run_hook(
-    db: Path | None, timeout: float, act: Callable[[ExperienceStore, str], str], *, event: Path | None = None
-) -> None:
-    """Read the event, act on the store, print what `act` returns; never a failure exit."""
-    import signal
-
-    from zerolang.cli.experience_store import open_store
-
-    timed = hasattr(signal, "setitimer")
-    previous = None
-    try:
-        if timed:
-
-            def expired(_signal: int, _frame: object) -> None:
-                raise _Expired
-
-            previous = signal.signal(signal.SIGALRM, expired)
-            signal.setitimer(signal.ITIMER_REAL, timeout)
-        text = sys.stdin.read() if event is None else event.read_text(encoding="utf-8")
-        with open_store(db, create=True) as store:
-            output = act(store, text)
-        if timed:
-            signal.setitimer(signal.ITIMER_REAL, 0)
-        sys.stdout.write(output)
-        sys.stdout.flush()
-    except _Expired:
-        _say(f"gave up after {timeout:g} s; nothing was changed")
-    except Exception as error:  # any failure: one line, and the agent goes on
-        from zerolang.util.errors import ZeroError
-
-        _say(error.headline() if isinstance(error, ZeroError) else f"{type(error).__name__}: {error}")
-    finally:
-        if timed:
-            signal.setitimer(signal.ITIMER_REAL, 0)
-            if previous is not None:
-                signal.signal(signal.SIGALRM, previous)
-
-
-def _say(message: str) -> None:
-    from zerolang.cli.output import escaped
-
-    sys.stderr.write(f"zero hook: {escaped(' '.join(message.split()))}\n")
-
-
 @hook_app.command("claude-code")
 def claude_code(
     db: ExperienceDbOption = None,
-    budget: Budget = 1000,
+    budget: Budget = DEFAULT_BUDGET,
     timeout: Timeout = DEFAULT_TIMEOUT,
     event: Event = None,
 ) -> None:
     """Claude Code's hook: reads the event's JSON on stdin; captures on Stop and SessionEnd, recalls
     into the context on SessionStart and UserPromptSubmit. Always exits 0."""
-
-    def act(store: ExperienceStore, text: str) -> str:
-        from zerolang.agents.claude_code import Payload, handle
-
-        return handle(store, Payload.parse(text), budget=budget).output
-
-    run_hook(db, timeout, act, event=event)
+    hook_exec.claude_code(db, budget, timeout, event)
 
 
 @hook_app.command("pi")
 def pi(
     db: ExperienceDbOption = None,
-    budget: Budget = 1000,
+    budget: Budget = DEFAULT_BUDGET,
     timeout: Timeout = DEFAULT_TIMEOUT,
     event: Event = None,
 ) -> None:
     """pi's extension hook: reads {"event", "session_file", "prompt", "cwd"} on stdin; captures on
     agent_end, prints recalled memory on before_agent_start. Always exits 0."""
-
-    def act(store: ExperienceStore, text: str) -> str:
-        from zerolang.agents.pi import PiEvent, handle
-        from zerolang.util.escapes import escaped_lines
-
-        # Recalled transcript text is data, shown as `zero recall` shows it: escaped, line breaks kept.
-        return escaped_lines(handle(store, PiEvent.parse(text), budget=budget)[0], exact=False)
-
-    run_hook(db, timeout, act, event=event)
+    hook_exec.pi(db, budget, timeout, event)
 
 
 def _guarded(function: Callable[P, None]) -> Callable[P, None]:

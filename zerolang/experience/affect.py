@@ -11,6 +11,7 @@ three decimals, so the same text always gives the same bytes.
 
 from __future__ import annotations
 
+from collections import Counter
 from collections.abc import Mapping
 from typing import Protocol
 
@@ -73,7 +74,7 @@ class LexiconAffect:
 
     def __init__(self, lexicon: Mapping[str, tuple[str, ...]] = LEXICON) -> None:
         self._exact: dict[str, list[str]] = {}
-        self._prefixes: list[tuple[str, str]] = []
+        self._prefixes: dict[str, list[str]] = {}  # a prefix entry without its `*`: its affects
         self._phrases: list[tuple[str, str]] = []
         for affect, entries in lexicon.items():
             if affect not in AFFECTS:
@@ -82,10 +83,11 @@ class LexiconAffect:
                 if " " in entry:
                     self._phrases.append((entry, affect))
                 elif entry.endswith("*"):
-                    self._prefixes.append((entry[:-1], affect))
+                    self._prefixes.setdefault(entry[:-1], []).append(affect)
                 else:
                     self._exact.setdefault(entry, []).append(affect)
 
+        self._longest = max(map(len, self._prefixes), default=0)
         self._seen: dict[str, tuple[str, ...]] = {}  # each word met, lowercased: the affects it hits
 
     def _affects(self, lower: str) -> tuple[str, ...]:
@@ -93,7 +95,8 @@ class LexiconAffect:
         found = self._seen.get(lower)
         if found is None:
             matched = dict.fromkeys(self._exact.get(lower, ()))
-            matched.update(dict.fromkeys(a for prefix, a in self._prefixes if lower.startswith(prefix)))
+            for end in range(min(len(lower), self._longest) + 1):  # each of its beginnings, looked up
+                matched.update(dict.fromkeys(self._prefixes.get(lower[:end], ())))
             found = tuple(matched)
             if len(self._seen) >= _SEEN_AT_MOST:  # a bound on memory, whatever the text
                 self._seen.clear()
@@ -102,9 +105,11 @@ class LexiconAffect:
 
     def score(self, text: str) -> dict[str, float]:
         hits: dict[str, int] = {}
-        for word in words(text):
-            for affect in self._affects(word.lower()):
-                hits[affect] = hits.get(affect, 0) + 1
+        seen = self._seen
+        for lower, count in Counter(map(str.lower, words(text))).items():  # each distinct word once
+            found = seen.get(lower)
+            for affect in self._affects(lower) if found is None else found:
+                hits[affect] = hits.get(affect, 0) + count
         lowered = text.lower()
         for phrase, affect in self._phrases:
             count = lowered.count(phrase)

@@ -91,7 +91,8 @@ def capture_files(
             progress(len(files), len(paths))
     settled = _settled(store, grouped)
     batches = _batches(grouped, settled, parts, names)
-    return CaptureResult(tuple(files), store.add_all(batches))
+    expected = sum(1 for _, turns in grouped for turn in turns if turn.id not in settled)
+    return CaptureResult(tuple(files), store.add_all(batches, expected_turns=expected))
 
 
 BATCH_TURNS = 2_000

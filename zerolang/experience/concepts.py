@@ -118,26 +118,36 @@ def _names(text: str) -> list[tuple[int, str]]:
     return out
 
 
+@lru_cache(maxsize=1 << 16)
+def _content(word: str) -> str | None:
+    """A word's lowercase form if it is a content word (no stopword, no common word, letters only,
+    three letters or more), else None: worked out once per distinct word."""
+    lower = word.lower()
+    if lower in STOPWORDS or lower in COMMON or not lower.isalpha() or len(lower) <= 2:
+        return None
+    return lower
+
+
 def _phrases(text: str) -> list[tuple[int, str]]:
     out: list[tuple[int, str]] = []
     offset = 0
     for clause in _CLAUSE.split(text):
         run: list[str] = []
-        for word in [*words(clause), ""]:
-            lower = word.lower()
-            content = (
-                bool(lower)
-                and lower not in STOPWORDS
-                and lower not in COMMON
-                and lower.isalpha()
-                and len(lower) > 2
-            )
-            if content:
+        for word in words(clause):
+            lower = _content(word)
+            if lower is not None:
                 run.append(lower)
-                continue
-            if len(run) >= 2:
-                out.append((offset, " ".join(run[-MAX_PHRASE:])))
-            out.extend((offset, single) for single in run if len(single) >= MIN_SINGLE)
-            run = []
+            elif run:
+                _close(out, offset, run)
+                run = []
+        if run:
+            _close(out, offset, run)
         offset += len(clause) + 1
     return out
+
+
+def _close(out: list[tuple[int, str]], offset: int, run: list[str]) -> None:
+    """A run of content words ends: its last `MAX_PHRASE` words as a phrase, and its long single words."""
+    if len(run) >= 2:
+        out.append((offset, " ".join(run[-MAX_PHRASE:])))
+    out.extend((offset, single) for single in run if len(single) >= MIN_SINGLE)

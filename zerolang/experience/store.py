@@ -24,9 +24,10 @@ class ExperienceStore(ForgettingStore, Protocol):
         """Write the batch in one transaction; return what was not there before."""
         ...
 
-    def add_all(self, batches: Iterable[CaptureBatch]) -> Added:
+    def add_all(self, batches: Iterable[CaptureBatch], *, expected_turns: int = 0) -> Added:
         """Write every batch in one transaction, each as it comes (a generator builds the next after
-        the last is stored); return what was not there before."""
+        the last is stored); return what was not there before. `expected_turns`, how many turns the
+        batches hold when the caller knows, lets a store write a large capture in bulk."""
         ...
 
     def search(self, terms: Sequence[str], limit: int) -> list[tuple[str, float]]:

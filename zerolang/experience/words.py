@@ -44,9 +44,16 @@ COMMON: frozenset[str] = frozenset(_COMMON_TEXT.split(maxsplit=-1))
 """Frequent words that are rarely what a conversation is about: not concepts on their own."""
 
 
+# A word as `WORD` finds it, without the trailing apostrophes and hyphens `words` strips (it
+# starts with a letter or digit, so only its end can lose any): one regex pass, no per-word work.
+_STRIPPED = re.compile(r"[A-Za-z0-9](?:[A-Za-z0-9'’\-]*[A-Za-z0-9])?")
+
+
 def words(text: str) -> list[str]:
     """The words of a text, as written (apostrophes normalised to `'`)."""
-    return [w.replace("’", "'").strip("'-") for w in WORD.findall(text)]
+    if "’" in text:
+        return [w.replace("’", "'") for w in _STRIPPED.findall(text)]
+    return _STRIPPED.findall(text)
 
 
 def terms(text: str) -> list[str]:

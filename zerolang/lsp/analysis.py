@@ -14,6 +14,7 @@ from dataclasses import dataclass, field
 from enum import StrEnum
 
 from zerolang.lsp import adapter
+from zerolang.lsp.outline import Outline
 from zerolang.lsp.positions import LineIndex
 from zerolang.syntax.ast import Array, Entry, Graph, Map, Node, String, Value
 from zerolang.syntax.dependencies import reference_target
@@ -55,14 +56,27 @@ class Analysis:
     graph: Graph | None
     findings: list[adapter.Finding]
     occurrences: list[Occurrence] = field(default_factory=list)
+    outline: Outline | None = None  # where its nodes start: completion reads from there
+    _definitions: dict[str, Occurrence] | None = None  # made once (`index`), not per request
+    _by_name: dict[str, list[Occurrence]] | None = None
+
+    def index(self) -> Analysis:
+        """Index the occurrences by name once (the worker does, so no request pays for it); itself."""
+        if self._by_name is None:
+            definitions: dict[str, Occurrence] = {}
+            by_name: dict[str, list[Occurrence]] = {}
+            for occurrence in self.occurrences:
+                by_name.setdefault(occurrence.name, []).append(occurrence)
+                if occurrence.role is Role.DEFINITION:
+                    definitions.setdefault(occurrence.name, occurrence)
+            self._definitions, self._by_name = definitions, by_name
+        return self
 
     def definitions(self) -> dict[str, Occurrence]:
         """Each id's first definition (the one the runtime uses)."""
-        found: dict[str, Occurrence] = {}
-        for occurrence in self.occurrences:
-            if occurrence.role is Role.DEFINITION:
-                found.setdefault(occurrence.name, occurrence)
-        return found
+        self.index()
+        assert self._definitions is not None
+        return self._definitions
 
     def at(self, offset: int) -> Occurrence | None:
         """The id occurrence under `offset` (its end counts, for a cursor just after the name)."""
@@ -73,7 +87,9 @@ class Analysis:
         return None
 
     def named(self, name: str) -> list[Occurrence]:
-        return [occurrence for occurrence in self.occurrences if occurrence.name == name]
+        self.index()
+        assert self._by_name is not None
+        return list(self._by_name.get(name, ()))
 
 
 def analyse(
@@ -92,7 +108,10 @@ def analyse(
     checkpoint()
     findings = adapter.lint_graph(graph, source, path)
     checkpoint()
-    return Analysis(source, path, lines, graph, findings, list(occurrences(graph, source)))
+    found = occurrences(graph, source)
+    ids = (occurrence.name for occurrence in found if occurrence.role is Role.DEFINITION)
+    analysis = Analysis(source, path, lines, graph, findings, found, Outline.of(graph, source, ids))
+    return analysis.index()
 
 
 def occurrences(graph: Graph, source: str) -> list[Occurrence]:

@@ -8,6 +8,7 @@ from lsprotocol import types
 
 from zerolang.lsp import adapter
 from zerolang.lsp.context import Cursor, cursor_at
+from zerolang.lsp.outline import Outline
 from zerolang.lsp.positions import LineIndex
 
 TRIGGERS = ['"', ":", "[", " ", ","]
@@ -17,22 +18,38 @@ _TYPE = re.compile(r'(?<![\w"-])"?type"?\s*:\s*"?([A-Za-z_][\w-]*)')
 _OP = re.compile(r'(?<![\w"-])"?op"?\s*:\s*"?([A-Za-z_][\w-]*)')
 
 
-def completions(source: str, offset: int, encoding: str = "utf-16") -> types.CompletionList:
-    cursor = cursor_at(source, offset)
-    lines = LineIndex(source, encoding)
+def completions(
+    source: str,
+    offset: int,
+    encoding: str = "utf-16",
+    *,
+    outline: Outline | None = None,
+    unchanged: int = 0,
+    lines: LineIndex | None = None,
+) -> types.CompletionList:
+    """What may be written at `offset`. With the `outline` of an earlier analysis whose text equals
+    `source` up to `unchanged`, the cursor is read from the node around it and node ids are the
+    analysis's; else the text is read from its start. `lines`: `source`'s line index, if made."""
+    cursor = outline.cursor(source, offset, unchanged) if outline is not None else None
+    if cursor is None:
+        cursor, outline = cursor_at(source, offset), None
+    lines = lines if lines is not None else LineIndex(source, encoding)
     replace = lines.range(cursor.prefix_start, offset)
     kind = cursor.kind()
+    known = outline.ids if outline is not None else None
     items: list[types.CompletionItem] = []
     if cursor.key is not None and not kind.startswith("list:"):
-        items = _values(source, cursor, kind, replace)
+        items = _values(source, cursor, kind, replace, known)
     elif kind in ("list:inputs", "list:outputs"):
-        items = _ids(source, cursor, replace)
+        items = _ids(source, cursor, replace, known)
     elif kind in ("graph", "node", "params", "condition") and cursor.key is None:
         items = _keys(source, cursor, kind, replace)
     return types.CompletionList(is_incomplete=False, items=items)
 
 
-def _values(source: str, cursor: Cursor, kind: str, replace: types.Range) -> list[types.CompletionItem]:
+def _values(
+    source: str, cursor: Cursor, kind: str, replace: types.Range, known: list[str] | None
+) -> list[types.CompletionItem]:
     if kind == "node" and cursor.key == "op":
         return [
             _item(op, types.CompletionItemKind.Function, adapter.op_doc(op), replace, cursor, bare=True)
@@ -46,7 +63,7 @@ def _values(source: str, cursor: Cursor, kind: str, replace: types.Range) -> lis
             for name in adapter.NODE_TYPES
         ]
     if kind == "condition" and cursor.key == "input":
-        return _ids(source, cursor, replace)
+        return _ids(source, cursor, replace, known)
     return []
 
 
@@ -57,15 +74,25 @@ def _node_text(source: str, cursor: Cursor) -> str:
     return source[frame.start : frame.end if frame.end is not None else len(source)]
 
 
-def _ids(source: str, cursor: Cursor, replace: types.Range) -> list[types.CompletionItem]:
+def _ids(
+    source: str, cursor: Cursor, replace: types.Range, known: list[str] | None
+) -> list[types.CompletionItem]:
+    """The node ids other than the cursor's own node's: `known` (an analysis's), else every `id:` written."""
     own = _ID.search(_node_text(source, cursor))
     own_id = (own.group(1) or own.group(2)) if own else None
     seen: dict[str, None] = {}
-    for match in _ID.finditer(source):
-        name = match.group(1) if match.group(1) is not None else match.group(2)
-        if name and name != own_id:
-            seen[name] = None
-    return [_item(name, types.CompletionItemKind.Reference, None, replace, cursor) for name in seen]
+    if known is None:
+        for match in _ID.finditer(source):
+            name = match.group(1) if match.group(1) is not None else match.group(2)
+            if name:
+                seen[name] = None
+    else:
+        seen = dict.fromkeys(known)
+    return [
+        _item(name, types.CompletionItemKind.Reference, None, replace, cursor)
+        for name in seen
+        if name != own_id
+    ]
 
 
 def _keys(source: str, cursor: Cursor, kind: str, replace: types.Range) -> list[types.CompletionItem]:

@@ -63,15 +63,19 @@ def _word_char(char: str) -> bool:
 _TOKEN = re.compile(r'#[^\n]*|"(?:[^"\\\n]|\\.|\\\Z)*["\n]?|[\w.\-]+|\s+|.', re.DOTALL)
 
 
-def cursor_at(text: str, offset: int) -> Cursor:
-    """What the cursor at `offset` is in: read token by token up to it, then only until its node closes."""
-    stack: list[Frame] = []
+def cursor_at(text: str, offset: int, start: int = 0, frames: list[Frame] | None = None) -> Cursor:
+    """What the cursor at `offset` is in: read token by token up to it, then only until its node closes.
+
+    `start` and `frames`: read from `start` (a bracket's first character, before `offset`) with
+    `frames` open there, as a reading from the text's start would have them (`Outline.cursor`).
+    """
+    stack: list[Frame] = list(frames) if frames is not None else []
     snapshot: Cursor | None = None
     stop_depth = -1  # once the snapshot is taken: stop when the stack is this shallow again
     last_word: str | None = None
     pending: str | None = None
     length = len(text)
-    for match in _TOKEN.finditer(text):
+    for match in _TOKEN.finditer(text, start):
         index, end = match.span()
         char = text[index]
         if snapshot is None and index == offset:

@@ -326,7 +326,20 @@ def _register(server: ZeroLanguageServer) -> None:
         document = ls.document(params.text_document.uri)
         if is_compact(document):
             return None
-        return completion.completions(document.source, ls.offset(document, params.position), ls.encoding)
+        source = document.source
+        offset = ls.offset(document, params.position)
+        cached = ls.analyses.get(document.uri)  # the last analysis, even of an older text
+        if cached is None or cached[2].outline is None:
+            return completion.completions(source, offset, ls.encoding, lines=ls.lines(document))
+        unchanged = len(source) if cached[1] == source else common_prefix(cached[1], source)
+        return completion.completions(
+            source,
+            offset,
+            ls.encoding,
+            outline=cached[2].outline,
+            unchanged=unchanged,
+            lines=ls.lines(document),
+        )
 
     @server.feature(types.TEXT_DOCUMENT_DOCUMENT_SYMBOL)
     def document_symbol(
@@ -343,6 +356,15 @@ def _suffix_path(document: TextDocument) -> str | None:
     return "untitled.0c" if is_compact(document) else None
 
 
+# How long the analysis thread may hold the GIL while a request waits for it (Python's default is
+# 5 ms): each request passes the GIL between threads several times (read, answer, write), so with
+# the default a hover during a long analysis waited tens of milliseconds for nothing.
+SWITCH_INTERVAL = 0.0005
+
+
 def serve_stdio(**_: Any) -> None:
     """Serve one client over stdin and stdout until it sends `exit`."""
+    import sys
+
+    sys.setswitchinterval(SWITCH_INTERVAL)
     create_server().start_io()

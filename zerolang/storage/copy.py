@@ -38,7 +38,7 @@ from zerolang.knowledge.types import (
     RelationNode,
 )
 from zerolang.storage.errors import StorageError
-from zerolang.storage.sql import SqlBackend
+from zerolang.storage.sql.backend import SqlBackend
 
 BATCH = 1000
 

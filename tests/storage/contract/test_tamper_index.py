@@ -20,7 +20,7 @@ from zerolang import storage
 from zerolang.archive.index import IndexRecord
 from zerolang.knowledge.terms import Forgotten
 from zerolang.memory import MemoryStore
-from zerolang.storage.sql import SqlBackend
+from zerolang.storage.sql.backend import SqlBackend
 
 RECORDS = [
     IndexRecord(

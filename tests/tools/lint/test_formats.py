@@ -4,13 +4,18 @@ from __future__ import annotations
 
 import json
 
+import pytest
 from syrupy.assertion import SnapshotAssertion
 
 from tests.tools.lint.support import case, graph, report
+from zerolang.syntax.ast import Span
 from zerolang.tools.lint import RULES, lint_source
-from zerolang.tools.lint.report import Format, render
+from zerolang.tools.lint.model import Finding
+from zerolang.tools.lint.report import Format, remaining, render
 from zerolang.tools.lint.report.github import annotation
 from zerolang.tools.lint.runner import FileResult
+from zerolang.util.errors import Severity
+from zerolang.util.limits import MAX_DIAGNOSTICS, more_line
 
 LEGACY_LIKE = graph(
     '{ id: "text", type: Constant, value: "hello" }',
@@ -124,3 +129,27 @@ def test_text_report_after_fixing(snapshot: SnapshotAssertion) -> None:
     fixed = fix_source(LEGACY_LIKE, "g.0")
     result = FileResult("g.0", fixed.source, fixed.findings, fixed.fixed)
     assert render([result], Format.TEXT, fixing=True) == snapshot
+
+
+@pytest.mark.parametrize("output_format", list(Format))
+def test_every_format_shows_a_file_s_first_findings_then_how_many_more(output_format: Format) -> None:
+    """Past `MAX_DIAGNOSTICS` findings in a file, each format shows the first ones and says how many
+    more there are; the exit code still counts them all."""
+    many = [
+        Finding("Z002", f"unknown op number {n}", Span(n + 1, 5, n + 1, 9, 0, 0), Severity.ERROR, "big.0")
+        for n in range(MAX_DIAGNOSTICS + 7)
+    ]
+    few = [Finding("Z002", "unknown op in the small file", Span(1, 5, 1, 9, 0, 0), Severity.ERROR, "small.0")]
+    results = [FileResult("big.0", None, many), FileResult("small.0", None, few)]
+    report = render(results, output_format)
+    assert f"unknown op number {MAX_DIAGNOSTICS - 1}" in report
+    assert f"unknown op number {MAX_DIAGNOSTICS}" not in report
+    assert "unknown op in the small file" in report
+    assert more_line(7) in report and report.count("more problem") == 1
+    assert remaining(results) == MAX_DIAGNOSTICS + 8
+    if output_format is Format.JSON:
+        objects = json.loads(report)
+        assert len(objects) == MAX_DIAGNOSTICS + 2
+        note = objects[MAX_DIAGNOSTICS]
+        assert note["severity"] == "note" and note["path"] == "big.0" and note["message"] == more_line(7)
+        assert set(note) == set(objects[0])

@@ -29,8 +29,8 @@ from zerolang.storage.locks import lock_timeout, lock_timeout_error, waiting
 from zerolang.storage.postgres.connection import connect
 from zerolang.storage.postgres.statements import PsycopgStatements
 from zerolang.storage.schema import Plan, plan, space_tables
-from zerolang.storage.sql import SqlBackend
 from zerolang.storage.sql.alongside import Alongside
+from zerolang.storage.sql.backend import SqlBackend
 from zerolang.storage.sql.records import EPISODES_SELECT, episodes_in_order
 from zerolang.storage.sql.traversal import ENDS_SELECT, ends_of, most_confident
 from zerolang.util.locations import display

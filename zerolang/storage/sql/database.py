@@ -10,6 +10,7 @@ with the engine's full text beside it.
 from __future__ import annotations
 
 from abc import abstractmethod
+from contextlib import AbstractContextManager, nullcontext
 from typing import Generic, Self, TypeVar
 
 from zerolang.storage.errors import translating
@@ -33,6 +34,11 @@ class SqlDatabase(SqlStatements):
     def erase_freed(self) -> None:
         """After an erasure's transaction: leave no freed storage holding the erased text, where the
         engine can (SQLite rewrites its file and empties the WAL; a server keeps its own)."""
+
+    def index_deferred(self, store: str, index: str) -> AbstractContextManager[None]:
+        """Inside a transaction, around a write that adds more rows than the table holds: `index`
+        made once at the end (one sort) where the engine gains by it, not updated row by row."""
+        return nullcontext()
 
     @abstractmethod
     def close(self) -> None: ...

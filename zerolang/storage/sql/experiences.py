@@ -12,16 +12,19 @@ from __future__ import annotations
 
 import json
 from collections.abc import Collection, Iterable, Sequence
+from contextlib import nullcontext
 from typing import Protocol
 
 from zerolang.experience.forgotten import PURGED, Forgotten, without_forgotten
 from zerolang.experience.model import Added, CaptureBatch, Experience, Layer
 from zerolang.storage.errors import translating
+from zerolang.storage.schema import EXPERIENCES
 from zerolang.storage.sql.core import Row
 from zerolang.storage.sql.database import DatabaseStore, SqlDatabase
 from zerolang.storage.sql.fulltext import Ranked
 
 _COLUMNS = "id, layer, who, what, at, session, turn, position, ordinal, affect, sources"
+BULK_TURNS = 4_000  # a capture of at least this many turns (and the store's number) builds indexes once
 _COUNTED = (
     ("turns", "exp_turn"),
     ("experiences", "exp_experience"),
@@ -91,15 +94,22 @@ class SqlExperienceStore(DatabaseStore[ExperienceText]):
         statement, and each new turn's full text is made from the batch (its layers are all new)."""
         return self.add_all([batch])
 
-    def add_all(self, batches: Iterable[CaptureBatch]) -> Added:
+    def add_all(self, batches: Iterable[CaptureBatch], *, expected_turns: int = 0) -> Added:
         """Every batch in one transaction, each written as it comes: a generator may build the next
-        after the last is stored, so a long transcript is never held as records all at once."""
+        after the last is stored, so a long transcript is never held as records all at once. When
+        `expected_turns` (what the batches will hold, if the caller knows) is at least `BULK_TURNS`
+        and the store's own, the edges' second index is made once at the end (`index_deferred`)."""
         added = Added()
         with self.db.transaction():
             blocked = Forgotten.of(self.purged_terms())
-            for batch in batches:
-                added = added + self._add(batch, blocked)
+            bulk = expected_turns >= BULK_TURNS and expected_turns >= self._turn_count()
+            with self.db.index_deferred(EXPERIENCES, "exp_edge_dst") if bulk else nullcontext():
+                for batch in batches:
+                    added = added + self._add(batch, blocked)
         return added
+
+    def _turn_count(self) -> int:
+        return int(self.db.rows("SELECT count(*) FROM exp_turn")[0][0])
 
     def _add(self, batch: CaptureBatch, blocked: Forgotten) -> Added:
         db = self.db
@@ -153,9 +163,9 @@ class SqlExperienceStore(DatabaseStore[ExperienceText]):
             "INSERT INTO exp_concept (id, label) VALUES (?, ?) ON CONFLICT DO NOTHING",
             [(concept.id, concept.label) for concept in batch.concepts],
         )
-        edges = db.run_many(
+        edges = db.run_many(  # in key order: each index page is visited once, not once per row
             "INSERT INTO exp_edge (src, kind, dst, weight) VALUES (?, ?, ?, ?) ON CONFLICT DO NOTHING",
-            [(edge.src, edge.kind.value, edge.dst, edge.weight) for edge in batch.edges],
+            sorted((edge.src, edge.kind.value, edge.dst, edge.weight) for edge in batch.edges),
         )
         return Added(len(new_turns), len(fresh), concepts, edges, forgotten)
 

@@ -23,8 +23,8 @@ from zerolang.knowledge.overlap import ENGINE
 from zerolang.storage.errors import StorageError, translating
 from zerolang.storage.locks import NOTICE_AFTER_S, lock_timeout, lock_timeout_error
 from zerolang.storage.schema import plan
-from zerolang.storage.sql import SqlBackend
 from zerolang.storage.sql.alongside import MIN_ROWS, Alongside
+from zerolang.storage.sql.backend import SqlBackend
 from zerolang.storage.sql.records import INSERTED
 from zerolang.storage.sqlite.checkpoints import AT_MOST_EVERY_S, BACKSTOP, Checkpointer
 from zerolang.storage.sqlite.statements import SqliteStatements, bound

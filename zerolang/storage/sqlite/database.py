@@ -96,6 +96,16 @@ class SqliteDatabase(SqliteStatements, SqlDatabase):
             )
 
     @contextmanager
+    def index_deferred(self, store: str, index: str) -> Iterator[None]:
+        """`index` dropped, then made again as the schema declares it: SQLite builds an index by
+        sorting, where inserting rows in random key order reads and writes a page per row once the
+        index outgrows the page cache. In the caller's transaction, so a failure restores it."""
+        create = next(sql for sql in store_tables(self.dialect, store).create if f" {index} ON " in sql)
+        self.run(f"DROP INDEX {index}")
+        yield
+        self.run(create)
+
+    @contextmanager
     def transaction(self) -> Iterator[None]:
         db = self.connection
         self._patiently(lambda: db.execute("BEGIN IMMEDIATE"), WRITER)

@@ -9,6 +9,7 @@ from zerolang.runtime.validator import validate
 from zerolang.syntax.ast import Array, Graph, Node, Span, String
 from zerolang.tools.lint.shapes import Shapes
 from zerolang.util.errors import Diagnostic
+from zerolang.util.suggest import Suggester
 
 
 class Context:
@@ -55,6 +56,11 @@ class Context:
     @cached_property
     def shapes(self) -> Shapes:
         return Shapes(self.by_id)
+
+    @cached_property
+    def meant(self) -> Suggester:
+        """The node id a misspelt one most likely meant (`util.suggest`, indexed once per graph)."""
+        return Suggester(self.by_id)
 
 
 def id_span(node: Node) -> Span:

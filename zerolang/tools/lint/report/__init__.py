@@ -1,5 +1,9 @@
 """Lint reports in four formats: `text` for people, `json` for scripts, `sarif` for code
-scanning, `github` for workflow annotations. Each is a pure function of the results."""
+scanning, `github` for workflow annotations. Each is a pure function of the results.
+
+Every format shows at most `MAX_DIAGNOSTICS` findings of a file (`zerolang.util.limits`), then
+says how many more it left out (`more_line`), each in its own way; the exit code and the text
+summary count them all."""
 
 from __future__ import annotations
 

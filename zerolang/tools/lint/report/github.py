@@ -9,9 +9,11 @@ into the log a terminal or a browser shows.
 from __future__ import annotations
 
 from zerolang.tools.lint.model import Finding
+from zerolang.tools.lint.report.shown import shown
 from zerolang.tools.lint.runner import FileResult
 from zerolang.util.errors import Severity
 from zerolang.util.escapes import escaped_lines
+from zerolang.util.limits import more_line
 
 
 def _data(text: str) -> str:
@@ -39,4 +41,10 @@ def annotation(finding: Finding) -> str:
 
 
 def render(results: list[FileResult]) -> str:
-    return "".join(annotation(finding) + "\n" for result in results for finding in result.findings)
+    lines: list[str] = []
+    for result in results:
+        findings, hidden = shown(result)
+        lines.extend(annotation(finding) for finding in findings)
+        if hidden:  # a file's findings past the cap: one notice says how many
+            lines.append(f"::notice file={_property(result.path)}::{_data(more_line(hidden))}")
+    return "".join(line + "\n" for line in lines)

@@ -12,10 +12,12 @@ from typing import Any
 
 from zerolang import __version__
 from zerolang.tools.lint.model import Finding, Rule
+from zerolang.tools.lint.report.shown import shown
 from zerolang.tools.lint.rules import RULES
 from zerolang.tools.lint.runner import FileResult
 from zerolang.util.errors import Severity
 from zerolang.util.escapes import json_text
+from zerolang.util.limits import more_line
 
 SCHEMA = "https://json.schemastore.org/sarif-2.1.0.json"
 SYNTAX_ERROR = "syntax-error"
@@ -93,26 +95,30 @@ def _result(finding: Finding, index: dict[str, int]) -> dict[str, Any]:
     return result
 
 
+def _left_out(path: str, hidden: int) -> dict[str, Any]:
+    """A notification for a file's findings past the cap: how many were left out."""
+    location = {"physicalLocation": {"artifactLocation": {"uri": _uri(path)}}}
+    return {"level": "note", "message": {"text": more_line(hidden)}, "locations": [location]}
+
+
 def document(results: list[FileResult]) -> dict[str, Any]:
     rules = [_rule(rule) for rule in RULES.values()] + _compact_rules() + [_syntax_rule()]
     index = {rule["id"]: position for position, rule in enumerate(rules)}
-    return {
-        "$schema": SCHEMA,
-        "version": "2.1.0",
-        "runs": [
-            {
-                "tool": {
-                    "driver": {
-                        "name": "zero lint",
-                        "version": __version__,
-                        "rules": rules,
-                    }
-                },
-                "columnKind": "unicodeCodePoints",
-                "results": [_result(finding, index) for result in results for finding in result.findings],
+    notes = [_left_out(result.path, hidden) for result in results if (hidden := shown(result)[1])]
+    run: dict[str, Any] = {
+        "tool": {
+            "driver": {
+                "name": "zero lint",
+                "version": __version__,
+                "rules": rules,
             }
-        ],
+        },
+        "columnKind": "unicodeCodePoints",
+        "results": [_result(finding, index) for result in results for finding in shown(result)[0]],
     }
+    if notes:  # a file's findings past the cap: said where SARIF says what a run left out
+        run["invocations"] = [{"executionSuccessful": True, "toolExecutionNotifications": notes}]
+    return {"$schema": SCHEMA, "version": "2.1.0", "runs": [run]}
 
 
 def render(results: list[FileResult]) -> str:

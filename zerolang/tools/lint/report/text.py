@@ -8,9 +8,11 @@ user data (ids, values): each is shown `escaped`, never as a control sequence.
 from __future__ import annotations
 
 from zerolang.tools.lint.model import Finding
+from zerolang.tools.lint.report.shown import shown
 from zerolang.tools.lint.runner import FileResult
 from zerolang.util.errors import Severity, source_excerpt
 from zerolang.util.escapes import escaped
+from zerolang.util.limits import more_line
 
 Segment = tuple[str, str]  # (text, rich style; "" for none)
 Line = list[Segment]
@@ -29,8 +31,12 @@ def render(results: list[FileResult], *, fixing: bool = False, unsafe: bool = Fa
             )
             lines.append([])
     for result in results:
-        for finding in result.findings:
+        findings, hidden = shown(result)
+        for finding in findings:
             lines.extend(finding_lines(finding, result.source))
+            lines.append([])
+        if hidden:
+            lines.append([(f"{_shown(result.path)}:", "bold"), (" " + more_line(hidden), "dim")])
             lines.append([])
     lines.extend(summary(results, fixing=fixing, unsafe=unsafe))
     return lines

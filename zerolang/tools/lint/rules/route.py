@@ -10,7 +10,6 @@ from zerolang.tools.lint.context import Context
 from zerolang.tools.lint.model import Violation, rule
 from zerolang.util import codes
 from zerolang.util.errors import Severity
-from zerolang.util.suggest import suggest
 
 
 def conditions(node: Node) -> list[Map]:
@@ -41,7 +40,7 @@ def condition_reads_no_node(context: Context) -> Iterator[Violation]:
             target = reference_target(name.value)
             if target != name.value and target in context.by_id:
                 message += f" (a condition reads a whole node: `{target}`, not a field of it)"
-            elif hint := suggest(name.value, list(context.by_id)):
+            elif hint := context.meant(name.value):
                 message += f": did you mean `{hint}`?"
             yield Violation(message, name.span)
 

@@ -1,0 +1,91 @@
+"""What `zero hook claude-code|pi` does once its options are read, without typer: the typer commands
+(`zerolang.cli.hook_cmd`) and the fast path (`zerolang.cli.fast`, what an installed hook runs) call it.
+
+A hook command never blocks the agent: whatever fails (bad input, an unreachable store, the time
+limit) it exits 0 with one line on stderr, having changed nothing.
+"""
+
+from __future__ import annotations
+
+import sys
+from collections.abc import Callable
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from zerolang.experience.store import ExperienceStore
+
+DEFAULT_TIMEOUT = 10.0
+RUNTIMES = ("claude-code", "pi")
+
+
+class _Expired(Exception):
+    pass
+
+
+def run_hook(
+    db: Path | None, timeout: float, act: Callable[[ExperienceStore, str], str], *, event: Path | None = None
+) -> None:
+    """Read the event, act on the store, print what `act` returns; never a failure exit."""
+    import signal
+
+    from zerolang.cli.experience_store import open_store
+
+    timed = hasattr(signal, "setitimer")
+    previous = None
+    try:
+        if timed:
+
+            def expired(_signal: int, _frame: object) -> None:
+                raise _Expired
+
+            previous = signal.signal(signal.SIGALRM, expired)
+            signal.setitimer(signal.ITIMER_REAL, timeout)
+        text = sys.stdin.read() if event is None else event.read_text(encoding="utf-8")
+        with open_store(db, create=True) as store:
+            output = act(store, text)
+        if timed:
+            signal.setitimer(signal.ITIMER_REAL, 0)
+        sys.stdout.write(output)
+        sys.stdout.flush()
+    except _Expired:
+        _say(f"gave up after {timeout:g} s; nothing was changed")
+    except Exception as error:  # any failure: one line, and the agent goes on
+        from zerolang.util.errors import ZeroError
+
+        _say(error.headline() if isinstance(error, ZeroError) else f"{type(error).__name__}: {error}")
+    finally:
+        if timed:
+            signal.setitimer(signal.ITIMER_REAL, 0)
+            if previous is not None:
+                signal.signal(signal.SIGALRM, previous)
+
+
+def _say(message: str) -> None:
+    from zerolang.cli.output import escaped
+
+    sys.stderr.write(f"zero hook: {escaped(' '.join(message.split()))}\n")
+
+
+def claude_code(db: Path | None, budget: int, timeout: float, event: Path | None = None) -> None:
+    """Claude Code's hook on the event read from stdin (or `event`)."""
+
+    def act(store: ExperienceStore, text: str) -> str:
+        from zerolang.agents.claude_code import Payload, handle
+
+        return handle(store, Payload.parse(text), budget=budget).output
+
+    run_hook(db, timeout, act, event=event)
+
+
+def pi(db: Path | None, budget: int, timeout: float, event: Path | None = None) -> None:
+    """pi's extension hook on the event read from stdin (or `event`)."""
+
+    def act(store: ExperienceStore, text: str) -> str:
+        from zerolang.agents.pi import PiEvent, handle
+        from zerolang.util.escapes import escaped_lines
+
+        # Recalled transcript text is data, shown as `zero recall` shows it: escaped, line breaks kept.
+        return escaped_lines(handle(store, PiEvent.parse(text), budget=budget)[0], exact=False)
+
+    run_hook(db, timeout, act, event=event)
