@@ -395,17 +395,27 @@ def session_page(frame: Frame, session: str, turns: Page) -> Html:
             )
             for experience in turn.experiences
         ]
+        left_out = (
+            html("<p class=muted>{} left out: they mention something forgotten</p>", _layers(turn.hidden))
+            if turn.hidden
+            else html("")
+        )
         parts.append(
             html(
-                "<section class=turn><h2>turn {}</h2>{}</section>",
+                "<section class=turn><h2>turn {}</h2>{}{}</section>",
                 turn.position,
                 table(["layer", "who", "what", "affect"], rows),
+                left_out,
             )
         )
     if not parts:
         parts.append(html("<p>no turns</p>"))
     parts.append(next_link("/session", turns.after, s=session))
     return layout(frame, f"conversation {session[:16]}", join(parts))
+
+
+def _layers(count: int) -> str:
+    return f"{count} layer" + ("" if count == 1 else "s")
 
 
 def _affect(affect: dict[str, float]) -> Html:
