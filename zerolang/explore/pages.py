@@ -43,6 +43,7 @@ def layout(frame: Frame, title: str, body: Html, notice: str | None = None) -> H
         '<meta name=viewport content="width=device-width, initial-scale=1">'
         "<title>{title} · zero explore</title>"
         '<link rel=stylesheet href="/static/explore.css">'
+        '<link rel=icon href="data:,">'  # no icon: the browser asks this server for none (no 404)
         '<script src="/static/explore.js" defer></script></head><body>'
         "<header><a class=brand href='/'>zero explore</a><nav>"
         "<a href='/'>space</a><a href='/search'>search</a><a href='/tombstones'>tombstones</a>"

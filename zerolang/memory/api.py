@@ -207,8 +207,10 @@ class Memory:
         event_time: str | None = None,
         utterance: str | None = None,
         metadata: Mapping[str, str] | None = None,
+        now: str | None = None,
     ) -> InsertResult:
-        """Store `(subject, predicate, object[, confidence])` tuples stated in one context (default: now)."""
+        """Store `(subject, predicate, object[, confidence])` tuples stated in one context (default: now);
+        `now` is the store time they are learned at (default: the clock), as `ingest` takes it."""
         from zerolang.util.times import utc_now
 
         try:
@@ -219,7 +221,7 @@ class Memory:
             raise ZeroError(error.message) from None
         except TypeError as error:
             raise ZeroError(f"a tuple is (subject, predicate, object[, confidence]): {error}") from None
-        return self.ingest(item)
+        return self.ingest(item, now=now)
 
     def get(self, label_or_hash: str) -> ConceptView | None:
         """A concept (by label, hash or unique hash prefix) with every fact it takes part in."""
