@@ -19,7 +19,7 @@ TRANSCRIPTS = ROOT / "tests" / "fixtures" / "transcripts"
 HOSTILE_LABELS = ("<img src=x onerror=window['--pwned']=1>", "<script>window['--pwned']=1</script>")
 # The store times the demo's inputs are learned at, in order (each input of each example file, then
 # the two `remember`s).
-LEARNED = tuple(f"2024-01-{day:02d}T09:30:00Z" for day in range(2, 31, 2))
+LEARNED = tuple(f"2024-01-{day:02d}T09:30:00.000Z" for day in range(2, 31, 2))
 HOSTILE_TEXT = "<script>window.__pwned=1</script><img src=x onerror=window.__pwned=1>\"'\x1b[31m"
 
 
@@ -55,7 +55,7 @@ def make_demo(folder: Path, *, hostile: bool = True) -> Demo:
                 source=HOSTILE_TEXT,
                 scope=HOSTILE_TEXT,
                 event_time="2024-03-01T00:00:00Z",
-                now="2024-03-05T00:00:00Z",
+                now="2024-03-05T00:00:00.000Z",
             )
         memory.capture_files(sorted(TRANSCRIPTS.glob("pi_*.jsonl")))
         recorder = TurnRecorder(memory.experiences, session="hostile")

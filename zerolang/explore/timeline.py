@@ -1,10 +1,11 @@
 """A concept's facts over time as an SVG drawing (no script): world time against store time.
 
 Each fact has two lanes: **world** (when the fact held: each period believed now, `valid_from` ..
-`valid_to`, open-ended to the right edge) and **store** (when the store believed each period,
-`recorded_at` .. `closed_at`; a belief closed since is drawn faded). Each kind of lane has its own
-time axis, labelled at the top with its first and last moment: what the world did over years and
-what the store learned within seconds are both drawn at full width. A tombstone, made in store
+`valid_to`) and **store** (when the store believed each period, `recorded_at` .. `closed_at`; a
+belief closed since is drawn faded). Each kind of lane has its own time axis, from its first to its
+last moment, labelled at the top: what the world did over years and what the store learned within
+seconds are both drawn at full width. Past the last moment a narrow band, not to scale, stands for
+"since then, until now": a period or belief still open runs into it. A tombstone, made in store
 time, is a red mark across the store lanes at the time it was made.
 """
 
@@ -19,6 +20,8 @@ from zerolang.knowledge.history import HistoryEntry
 from zerolang.util.times import parse_time
 
 WIDTH, LEFT, RIGHT = 760, 170, 20
+OPEN = 44  # the band past an axis's last moment: still open, until now (not to scale)
+PLOT = WIDTH - LEFT - RIGHT - OPEN
 LANE, GAP, TOP = 14, 10, 40
 DAY = 86400.0
 
@@ -36,11 +39,11 @@ class Axis:
         return Axis(start, max(end, start + 1.0))
 
     def x(self, moment: str | None) -> float:
-        """Where a moment falls (None, or one that cannot be read: the right edge, still open)."""
-        value = _seconds(moment) if moment else self.end
+        """Where a moment falls; None (still open) or one that cannot be read: the right edge, now."""
+        value = _seconds(moment) if moment else float("nan")
         if value != value:  # NaN
-            value = self.end
-        return LEFT + (WIDTH - LEFT - RIGHT) * (value - self.start) / (self.end - self.start)
+            return WIDTH - RIGHT
+        return LEFT + PLOT * (value - self.start) / (self.end - self.start)
 
     def label(self, moment: float) -> str:
         """A moment as the axis shows it: to the minute, to the second over less than a day."""
@@ -76,8 +79,7 @@ def timeline(entries: Sequence[HistoryEntry], stones: Sequence[TombstoneRow], no
     world, known = _valid(entries), _known(entries, stones)
     if not entries or not (world or known):
         return html("<p class=muted>no facts to draw</p>")
-    clock = _read([now])
-    lanes = Axis.over([*(world or known), *clock]), Axis.over([*(known or world), *clock])
+    lanes = Axis.over(world or known), Axis.over(known or world)
     rows: list[Html] = []
     y = TOP
     for entry in entries:
@@ -85,26 +87,32 @@ def timeline(entries: Sequence[HistoryEntry], stones: Sequence[TombstoneRow], no
         y += 2 * LANE + GAP
     return html(
         '<svg class=timeline role=img aria-label="facts over time: world time and store time"'
-        ' width="{w}" height="{h}" viewBox="0 0 {w} {h}">{axes}{rows}</svg>',
+        ' width="{w}" height="{h}" viewBox="0 0 {w} {h}">{axes}{rows}'
+        '<line class=open x1="{band}" x2="{band}" y1="{top}" y2="{h}"></line></svg>',
         w=WIDTH,
         h=y + 6,
-        axes=join([_axis("world", lanes[0], 14), _axis("store", lanes[1], 28)]),
+        band=f"{LEFT + PLOT + 3:.1f}",
+        top=TOP - 10,
+        axes=join([_axis("world", lanes[0], 14, now), _axis("store", lanes[1], 28, now)]),
         rows=join(rows),
     )
 
 
-def _axis(name: str, axis: Axis, y: int) -> Html:
+def _axis(name: str, axis: Axis, y: int, now: str) -> Html:
     return html(
         '<text class="axis {name}" x="{lane}" y="{y}">{name}</text>'
         '<text class="axis {name}" x="{left}" y="{y}">{start}</text>'
-        '<text class="axis {name}" x="{right}" y="{y}" text-anchor="end">{end}</text>',
+        '<text class="axis {name}" x="{last}" y="{y}" text-anchor="end">{end}</text>'
+        '<text class="axis {name} now" x="{right}" y="{y}" text-anchor="end">now<title>{now}</title></text>',
         name=name,
         lane=LEFT - 40,
         left=LEFT,
+        last=LEFT + PLOT,
         right=WIDTH - RIGHT,
         y=y,
         start=axis.label(axis.start),
         end=axis.label(axis.end),
+        now=f"now: {now}; past the dashed line, not to scale",
     )
 
 
