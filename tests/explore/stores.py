@@ -17,6 +17,9 @@ TRANSCRIPTS = ROOT / "tests" / "fixtures" / "transcripts"
 # What a hostile label would do if it ran: set window.__pwned (a label's `_` and `.` normalise to `-`,
 # so the labels set window['--pwned'] instead; sources, scopes and transcripts keep every character).
 HOSTILE_LABELS = ("<img src=x onerror=window['--pwned']=1>", "<script>window['--pwned']=1</script>")
+# The store times the demo's inputs are learned at, in order (each input of each example file, then
+# the two `remember`s).
+LEARNED = tuple(f"2024-01-{day:02d}T09:30:00.000Z" for day in range(2, 31, 2))
 HOSTILE_TEXT = "<script>window.__pwned=1</script><img src=x onerror=window.__pwned=1>\"'\x1b[31m"
 
 
@@ -33,17 +36,26 @@ def make_demo(folder: Path, *, hostile: bool = True) -> Demo:
     db, archive = folder / "memory.db", folder / "archive"
     with zerolang.memory.open(db, archive=archive) as memory:
         memory.declare_single_valued(["lives in"], now="2019-01-01T00:00:00Z")
+        # each input learned at a store time of its own, over weeks: the timeline's store lane shows when
+        learned = iter(LEARNED)
         for name in ("moves.json", "melissa.json", "bob.json"):
-            memory.ingest(json.loads((ROOT / "examples" / "memory" / name).read_text(encoding="utf-8")))
-        memory.remember([("Alice", "likes", "coffee", 0.7)], event_time="2023-05-01T00:00:00Z")
-        memory.remember([("Paris", "is in", "France"), ("France", "is in", "Europe")], source="atlas")
-        memory.retract("alice|likes|coffee", valid_to="2024-01-01T00:00:00Z", now="2024-02-01T00:00:00Z")
+            inputs = json.loads((ROOT / "examples" / "memory" / name).read_text(encoding="utf-8"))
+            for item in inputs if isinstance(inputs, list) else [inputs]:
+                memory.ingest(item, now=next(learned))
+        memory.remember(
+            [("Alice", "likes", "coffee", 0.7)], event_time="2023-05-01T00:00:00Z", now=next(learned)
+        )
+        memory.remember(
+            [("Paris", "is in", "France"), ("France", "is in", "Europe")], source="atlas", now=next(learned)
+        )
+        memory.retract("alice|likes|coffee", valid_to="2024-01-01T00:00:00Z", now="2024-03-01T00:00:00Z")
         if hostile:
             memory.remember(
                 [(HOSTILE_LABELS[0], "likes", HOSTILE_LABELS[1]), (HOSTILE_LABELS[0], "knows", "Alice")],
                 source=HOSTILE_TEXT,
                 scope=HOSTILE_TEXT,
                 event_time="2024-03-01T00:00:00Z",
+                now="2024-03-05T00:00:00.000Z",
             )
         memory.capture_files(sorted(TRANSCRIPTS.glob("pi_*.jsonl")))
         recorder = TurnRecorder(memory.experiences, session="hostile")

@@ -220,3 +220,57 @@ def test_forget_and_restore_with_write(page: Any, shoot: Callable[..., None], tm
         page.wait_for_url(url + "/tombstones?done=restore")
         back = page.goto(url + "/concept?c=bob")
         assert back is not None and back.status == 200
+
+
+# Records every CSP violation the page reports (an init script is the browser's, not the page's: the
+# page's policy does not apply to it).
+WATCH_VIOLATIONS = """
+window.__violations = [];
+document.addEventListener('securitypolicyviolation', event =>
+  window.__violations.push(event.violatedDirective + ' ' + (event.blockedURI || 'inline')));
+"""
+
+
+def test_the_hostile_store_under_the_enforced_csp(browser: Any, site: str) -> None:
+    """With the page's Content-Security-Policy enforced: our own stylesheet and script do their work,
+    no hostile label executes, and the browser reports no violation and no console error."""
+    context = browser.new_context(viewport={"width": 1200, "height": 860})
+    context.add_init_script(WATCH_VIOLATIONS)
+    page = context.new_page()
+    problems: list[str] = []
+    page.on("pageerror", lambda error: problems.append(f"page error: {error}"))
+    page.on(
+        "console",
+        lambda message: (
+            message.type == "error" and problems.append(f"{message.text} ({message.location.get('url')})")
+        ),
+    )
+    untouched = "window.__pwned === undefined && window['--pwned'] === undefined"
+    try:
+        visited = [
+            "/",
+            "/search?q=" + quote(HOSTILE_LABELS[0]),
+            "/concept?c=" + quote(HOSTILE_LABELS[1]),
+            "/concept?c=alice",
+            "/tombstones",
+            "/experiences",
+            "/context?q=compost+tomatoes&budget=160",
+        ]
+        for path in visited:
+            response = page.goto(site + path)
+            assert response is not None and response.status == 200, path
+            assert "script-src 'self'" in response.headers["content-security-policy"]
+            if path.startswith("/concept"):  # the graph's script ran, fetching from this server
+                page.wait_for_selector("canvas#graph[data-settled=yes]", state="attached", timeout=20000)
+            assert page.evaluate(untouched), path
+            assert page.evaluate("window.__violations") == [], path
+        for href in page.locator("table.sessions a").evaluate_all("links => links.map(a => a.href)"):
+            page.goto(href)
+            assert page.evaluate(untouched) and page.evaluate("window.__violations") == [], href
+        page.goto(site + "/concept?c=alice")
+        styled = page.locator("svg.timeline").evaluate("svg => getComputedStyle(svg).backgroundColor")
+        assert styled == "rgb(255, 255, 255)"  # the stylesheet applied: style-src 'self' lets it in
+        assert page.evaluate("document.querySelectorAll('[style]').length") == 0  # no inline style
+    finally:
+        context.close()
+    assert not problems, problems

@@ -18,8 +18,6 @@ from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
     from zerolang.experience.forgotten import ErasingStore, ForgettingStore
-    from zerolang.knowledge.store import MemoryStore
-    from zerolang.memory.erasure import Reach
 
 
 @contextmanager
@@ -53,40 +51,3 @@ def purged_experiences(option: Path | None) -> Path | None:
 
     path = default_path()
     return path if path.is_file() else None
-
-
-@contextmanager
-def purge_reach(
-    store: MemoryStore, reached: tuple[ForgettingStore, ErasingStore] | None, root: Path | None
-) -> Iterator[Reach]:
-    """Every place a purge in `store` reaches (`zerolang.memory.erasure`): the experience and
-    conversation stores `reached`, the archive at `--root` (or its default folder, when it is an
-    archive), the summary index in the memory store and the configured one."""
-    from zerolang.archive.settings import memory_settings_for
-    from zerolang.archive.store import MARKER, Archive
-    from zerolang.cli.archive_cmd import resolve_root
-    from zerolang.memory.erasure import Reach
-    from zerolang.storage import open_index
-    from zerolang.storage.registry import index_of
-    from zerolang.util.locations import parse_location
-
-    folder = resolve_root(root)
-    archive = Archive(folder) if (folder / MARKER).is_file() else None
-    indexes = [index_of(store)]
-    configured = memory_settings_for().index_sql_dsn
-    mine = parse_location(store.backend.location).display
-    beside = folder / "index.db"  # where the Python API keeps an archive's index by default
-    for other in (configured, f"sqlite:///{beside}" if beside.is_file() else None):
-        if other and parse_location(other).display != mine:
-            indexes.append(open_index(other, space=store.space, create=False))
-    try:
-        yield Reach(
-            store,
-            None if reached is None else reached[0],
-            None if reached is None else reached[1],
-            archive,
-            tuple(indexes),
-        )
-    finally:
-        for index in indexes[1:]:
-            index.close()

@@ -2,11 +2,14 @@
 
 from __future__ import annotations
 
-from typing import Annotated
+from collections.abc import Iterator
+from contextlib import contextmanager
+from pathlib import Path
+from typing import TYPE_CHECKING, Annotated
 
 import typer
 
-from zerolang.cli.forget_experiences import experience_stores, purge_reach, purged_experiences
+from zerolang.cli.forget_experiences import experience_stores, purged_experiences
 from zerolang.cli.memory_cmd import AliasOption, _aliases, _command, _print_json
 from zerolang.cli.options import NOW
 from zerolang.cli.stores import _open, as_of
@@ -22,6 +25,9 @@ from zerolang.cli.typer_options import (
 from zerolang.util.escapes import escaped
 from zerolang.util.spaces import DEFAULT_SPACE
 
+if TYPE_CHECKING:
+    from zerolang.memory.api import Memory
+
 # The time forget, restore, purge and retract record their event at.
 EventTimeOption = Annotated[str | None, option(NOW.detailed("The event is recorded then."))]
 
@@ -30,6 +36,21 @@ def _stamp(now: str | None) -> str:
     from zerolang.util.times import format_time
 
     return format_time(as_of(now)())
+
+
+@contextmanager
+def _memory(db: str | None, space: str, experiences: Path | None, root: Path | None) -> Iterator[Memory]:
+    """The memory `--db` names in `--space`, through the Python API (so these commands, `zero mcp` and
+    `zero explore --write` forget, restore, purge and retract alike), reaching the experience
+    database `experiences` (opened first, so a missing one changes nothing) and the archive at
+    `--root`. No experience database given: the memory alone."""
+    from zerolang.memory.api import Memory
+    from zerolang.memory.settings import resolve_stores
+    from zerolang.util.locations import IN_MEMORY
+
+    stores = resolve_stores(db, space=space, experiences=experiences or IN_MEMORY, archive=root)
+    with experience_stores(experiences) as reached, _open(db, create=False, space=space) as store:
+        yield Memory(store, stores=stores, lent=reached)
 
 
 @_command("forget")
@@ -81,9 +102,7 @@ def forget(
     experience database (--experiences, else the default one if it exists), conversations, the
     archive (--root) and its summaries; and nothing that mentions it is stored again.
     """
-    from zerolang.experience.forgotten import apply_forget, term_keys
-    from zerolang.knowledge.forget import Selector
-    from zerolang.knowledge.forget import forget as forget_in
+    from zerolang.experience.forgotten import term_keys
     from zerolang.util.errors import ZeroError
 
     chosen = [
@@ -103,33 +122,13 @@ def forget(
             "forget exactly one thing: LABEL, --fact, --source, --scope, --from/--to or --whole-space"
             + (f" (got {len(chosen)})" if chosen else "")
         )
-    selector = Selector(*chosen[0])
-    erased = 0
+    (kind, target), at = chosen[0], _stamp(now)
     reaching = purged_experiences(experiences) if purge else experiences
-    everywhere: dict[str, int] = {}
-    with experience_stores(reaching) as reached, _open(db, create=False, space=space) as store:
-
-        def block(tombstone: str, terms: tuple[str, ...]) -> None:  # before the memory commits
-            nonlocal erased
-            if reached is not None:
-                erased = apply_forget(reached[0], tombstone, terms, purge=purge, entries=reached[1])
-
-        report = forget_in(
-            store,
-            selector,
-            at=_stamp(now),
-            purge=purge,
-            aliases=_aliases(aliases),
-            inside=block,
-            experiences=reaching,
-        )
-        if purge:
-            from zerolang.memory.erasure import erase_everywhere
-
-            with purge_reach(store, reached, root) as reach:
-                everywhere = erase_everywhere(reach, report.tombstone, _stamp(now), report.terms)
-            if experiences is None and erased:  # the default experience database, erased inside
-                everywhere = {"experiences": erased + everywhere.pop("experiences", 0), **everywhere}
+    with _memory(db, space, reaching, root) as memory:
+        done = memory.forgetting(kind, target, purge=purge, aliases=_aliases(aliases), now=at)
+    report, erased, everywhere = done.report, done.experiences_erased, done.erased
+    if purge and experiences is None and erased:  # the default experience database, erased inside
+        everywhere = {"experiences": erased + everywhere.pop("experiences", 0), **everywhere}
     if as_json:
         document = report.to_json()
         if experiences is not None:
@@ -166,13 +165,9 @@ def restore(
     as_json: JsonOption = False,
 ) -> None:
     """Lift a tombstone: what it forgot comes back (unless purged) and may be ingested again."""
-    from zerolang.knowledge.forget import restore as restore_in
-
-    with experience_stores(experiences) as reached:
-        with _open(db, create=False, space=space) as store:
-            row, restored = restore_in(store, tombstone, at=_stamp(now))
-        if reached is not None:  # after the memory: a crash between leaves them hidden, not shown
-            reached[0].lift_terms(row.hash.hex())
+    with _memory(db, space, experiences, None) as memory:
+        done = memory.restoring(tombstone, now=_stamp(now))
+    row, restored = done.row, done.episodes
     if as_json:
         _print_json(
             {"tombstone": row.hash.hex(), "restored_episodes": restored, "purged": row.purged_at is not None}
@@ -199,20 +194,10 @@ def purge(
     database (--experiences, else the default one if it exists), conversations, the archive
     (--root) and its summaries.
     """
-    from zerolang.experience.forgotten import erase
-    from zerolang.knowledge.forget import purge as purge_in
-    from zerolang.memory.erasure import describe, erase_everywhere
+    from zerolang.memory.erasure import describe
 
-    at = _stamp(now)
-    with (
-        experience_stores(purged_experiences(experiences)) as reached,
-        _open(db, create=False, space=space) as store,
-    ):
-        row = purge_in(store, tombstone, at=at)
-        if reached is not None:  # a purge runs again where it stopped: the memory's half is idempotent
-            erase(reached[0], row.hash.hex(), reached[1])
-        with purge_reach(store, reached, root) as reach:
-            everywhere = erase_everywhere(reach, row.hash.hex(), at)
+    with _memory(db, space, purged_experiences(experiences), root) as memory:
+        row, everywhere = memory.purging(tombstone, now=_stamp(now))
     echo(f"purged tombstone {row.hash.hex()}")
     if everywhere:
         echo(describe(everywhere))
@@ -264,28 +249,17 @@ def retract(
 ) -> None:
     """Retract a fact: its validity is closed and it is retired, kept for history (not forgotten)."""
     from zerolang.knowledge import temporal
-    from zerolang.knowledge.forget import fact_key
 
+    end = None if valid_to is None else temporal.utc(valid_to, "--valid-to")
     at = _stamp(now)
-    with _open(db, create=False, space=space) as store:
-        key, text = fact_key(store, fact, _aliases(aliases))
-        found = store.backend.facts([key]).get(key)
-        if found is None:
-            from zerolang.util.errors import ZeroError
-
-            raise ZeroError(f"no fact `{fact}` in {store.path}")
-        span = temporal.retract(
-            store.backend,
-            found,
-            at=at,
-            valid_to=None if valid_to is None else temporal.utc(valid_to, "--valid-to"),
-            single=store.single_valued,
-        )
+    with _memory(db, space, None, None) as memory:
+        done = memory.retracting(fact, valid_to=end, now=at, aliases=_aliases(aliases))
+    text, key, span = done.text, done.fact_hash, done.times
     if as_json:
         _print_json(
             {
                 "fact": text,
-                "fact_hash": key.hex(),
+                "fact_hash": key,
                 "valid_from": span.valid_from,
                 "valid_to": span.valid_to,
                 "retired_at": span.retired_at,

@@ -43,6 +43,7 @@ def layout(frame: Frame, title: str, body: Html, notice: str | None = None) -> H
         '<meta name=viewport content="width=device-width, initial-scale=1">'
         "<title>{title} · zero explore</title>"
         '<link rel=stylesheet href="/static/explore.css">'
+        '<link rel=icon href="data:,">'  # no icon: the browser asks this server for none (no 404)
         '<script src="/static/explore.js" defer></script></head><body>'
         "<header><a class=brand href='/'>zero explore</a><nav>"
         "<a href='/'>space</a><a href='/search'>search</a><a href='/tombstones'>tombstones</a>"
@@ -395,17 +396,27 @@ def session_page(frame: Frame, session: str, turns: Page) -> Html:
             )
             for experience in turn.experiences
         ]
+        left_out = (
+            html("<p class=muted>{} left out: they mention something forgotten</p>", _layers(turn.hidden))
+            if turn.hidden
+            else html("")
+        )
         parts.append(
             html(
-                "<section class=turn><h2>turn {}</h2>{}</section>",
+                "<section class=turn><h2>turn {}</h2>{}{}</section>",
                 turn.position,
                 table(["layer", "who", "what", "affect"], rows),
+                left_out,
             )
         )
     if not parts:
         parts.append(html("<p>no turns</p>"))
     parts.append(next_link("/session", turns.after, s=session))
     return layout(frame, f"conversation {session[:16]}", join(parts))
+
+
+def _layers(count: int) -> str:
+    return f"{count} layer" + ("" if count == 1 else "s")
 
 
 def _affect(affect: dict[str, float]) -> Html:

@@ -16,6 +16,7 @@ from typing import TYPE_CHECKING, Any
 from zerolang.knowledge.history import HistoryEntry, concept_history
 from zerolang.knowledge.recall.traversal import neighbours
 from zerolang.knowledge.store import ConceptView
+from zerolang.knowledge.terms import Forgotten
 from zerolang.memory.api import Memory
 from zerolang.util.errors import ZeroError
 
@@ -73,6 +74,7 @@ class Turn:
     id: str
     position: int
     experiences: tuple[Experience, ...]
+    hidden: int = 0  # layers left out: they mention something forgotten
 
 
 @dataclass(frozen=True, slots=True)
@@ -200,7 +202,14 @@ class Explorer:
 
     # ---- experiences ----
     def experiences(self) -> ExperienceStore | None:
-        """The experience database if it exists (never created here)."""
+        """The experience database if it exists (never created here), read with what the memory's
+        purges blocked hidden as well (`zerolang.explore.hiding`)."""
+        from zerolang.explore.hiding import Hiding
+
+        store = self._opened_experiences()
+        return None if store is None else Hiding(store, self.memory.store)
+
+    def _opened_experiences(self) -> ExperienceStore | None:
         if self._experiences is None:
             from zerolang.storage import open_experiences
 
@@ -223,10 +232,17 @@ class Explorer:
         store, limit = self._need_experiences(), self.page
         turns = store.session_turns(session, -1 if after is None else after, limit + 1)
         shown = turns[:limit]
+        hidden = Forgotten.of(store.forgotten_terms())
         members: dict[str, list[Experience]] = {ident: [] for ident, _ in shown}
+        left_out: dict[str, int] = dict.fromkeys(members, 0)
         for experience in store.experiences_of_turns(list(members)):
-            members[experience.turn].append(experience)
-        rows = tuple(Turn(ident, position, tuple(members[ident])) for ident, position in shown)
+            if hidden.mentions(experience.who, experience.what):
+                left_out[experience.turn] += 1  # it mentions something forgotten: as recall, not shown
+            else:
+                members[experience.turn].append(experience)
+        rows = tuple(
+            Turn(ident, position, tuple(members[ident]), left_out[ident]) for ident, position in shown
+        )
         return Page(rows, str(shown[-1][1]) if len(turns) > limit else None)
 
     def recall_experiences(self, text: str, limit: int = 20) -> list[Hit]:

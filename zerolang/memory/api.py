@@ -23,7 +23,9 @@ It holds up to three stores, opened when first used, found where every surface f
 from __future__ import annotations
 
 import builtins
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Iterable, Iterator, Mapping, Sequence
+from contextlib import contextmanager
+from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from importlib import import_module
 from pathlib import Path
@@ -54,17 +56,50 @@ if TYPE_CHECKING:
     from zerolang.archive.store import Archive
     from zerolang.convo.store import EntryStore
     from zerolang.experience.capture import CaptureResult
+    from zerolang.experience.forgotten import ErasingStore, ForgettingStore
     from zerolang.experience.model import Added
     from zerolang.experience.recall import Hit
     from zerolang.experience.store import ExperienceStore
+    from zerolang.knowledge.backend import TombstoneRow
+    from zerolang.knowledge.forget import ForgetReport
+    from zerolang.knowledge.normalize import AliasTable
     from zerolang.knowledge.query.executor import QueryResult
 
-__all__ = ["FORGET_MODULE", "Memory", "open_memory"]
+__all__ = ["FORGET_MODULE", "Forgetting", "Memory", "Restoring", "Retraction", "open_memory"]
 
 # The forget issue's module (tombstones). `Memory.forget` delegates to it once it is part of the build.
 FORGET_MODULE = "zerolang.knowledge.forget"
 
 Inputs = CompilerInput | Mapping[str, object] | Iterable[CompilerInput | Mapping[str, object]]
+Lent = tuple["ForgettingStore", "ErasingStore | None"]
+
+
+@dataclass(frozen=True, slots=True)
+class Forgetting:
+    """What `Memory.forgetting` did: the memory's report, the experience records erased inside the
+    forget's transaction (with `purge`), and what the purge erased in every other place, by place
+    (`zerolang.memory.erasure`; places that erased nothing left out)."""
+
+    report: ForgetReport
+    experiences_erased: int = 0
+    erased: dict[str, int] = field(default_factory=dict)
+
+
+@dataclass(frozen=True, slots=True)
+class Restoring:
+    """What `Memory.restoring` did: the lifted tombstone and how many episodes came back."""
+
+    row: TombstoneRow
+    episodes: int
+
+
+@dataclass(frozen=True, slots=True)
+class Retraction:
+    """What `Memory.retracting` did: the fact (hash and `S|P|O` text) and its times now."""
+
+    fact_hash: str
+    text: str
+    times: FactTimes
 
 
 def open_memory(
@@ -101,11 +136,15 @@ class Memory:
         experiences: str | Path | None = None,
         archive: str | Path | None = None,
         stores: Stores | None = None,
+        lent: Lent | None = None,
     ) -> None:
         """A memory over an open `store`. `stores` says where the rest lives (`resolve_stores`); without
         it, `experiences` (default: in memory) and `archive` (default: as resolved) do, and the
-        archive's index is in `store`."""
+        archive's index is in `store`. `lent`: an experience store and its conversations, already
+        open, that forget, restore and purge reach instead (the caller closes them; `zero memory`
+        opens them first, so a missing one stops a command before the memory changes)."""
         self.store = store
+        self._lent = lent
         if stores is None:
             stores = resolve_stores(
                 str(getattr(store.backend, "location", store.path)),
@@ -168,8 +207,10 @@ class Memory:
         event_time: str | None = None,
         utterance: str | None = None,
         metadata: Mapping[str, str] | None = None,
+        now: str | None = None,
     ) -> InsertResult:
-        """Store `(subject, predicate, object[, confidence])` tuples stated in one context (default: now)."""
+        """Store `(subject, predicate, object[, confidence])` tuples stated in one context (default: now);
+        `now` is the store time they are learned at (default: the clock), as `ingest` takes it."""
         from zerolang.util.times import utc_now
 
         try:
@@ -180,7 +221,7 @@ class Memory:
             raise ZeroError(error.message) from None
         except TypeError as error:
             raise ZeroError(f"a tuple is (subject, predicate, object[, confidence]): {error}") from None
-        return self.ingest(item)
+        return self.ingest(item, now=now)
 
     def get(self, label_or_hash: str) -> ConceptView | None:
         """A concept (by label, hash or unique hash prefix) with every fact it takes part in."""
@@ -223,19 +264,31 @@ class Memory:
     def retract(self, fact: str, *, valid_to: str | None = None, now: str | None = None) -> FactTimes:
         """Say a fact (`S|P|O` or its hash) stopped holding at `valid_to` (default: now), kept for
         history (`zero memory retract`)."""
+        return self.retracting(fact, valid_to=valid_to, now=now).times
+
+    def retracting(
+        self,
+        fact: str,
+        *,
+        valid_to: str | None = None,
+        now: str | None = None,
+        aliases: AliasTable | None = None,
+    ) -> Retraction:
+        """`retract`, saying which fact it closed: `zero memory retract` calls it. `now` is the store
+        time the retraction is recorded at (default: the clock); `aliases` resolve the `S|P|O` labels."""
         from zerolang.knowledge import temporal
         from zerolang.knowledge.forget import fact_key
-        from zerolang.util.times import utc_now
 
-        key, _ = fact_key(self.store, fact, None)
+        key, text = fact_key(self.store, fact, aliases)
         found = self.store.backend.facts([key]).get(key)
         if found is None:
             raise ZeroError(f"no fact `{fact}` in {self.store.path}")
-        at = utc_now() if now is None else temporal.utc(now, "now")
+        at = _at(now)
         end = None if valid_to is None else temporal.utc(valid_to, "valid_to")
-        return temporal.retract(
+        times = temporal.retract(
             self.store.backend, found, at=at, valid_to=end, single=self.store.single_valued
         )
+        return Retraction(key.hex(), text, times)
 
     def history(self, label: str) -> builtins.list[HistoryEntry]:
         """A concept's facts over time: each validity period, when the store believed it and why
@@ -373,13 +426,34 @@ class Memory:
         return Gate(self.archive, self.index, rules)
 
     # ---- forgetting ----
-    def forget(self, kind: str, target: str, *, purge: bool = False) -> Any:
+    def forget(
+        self,
+        kind: str,
+        target: str,
+        *,
+        purge: bool = False,
+        aliases: AliasTable | None = None,
+        now: str | None = None,
+    ) -> Any:
         """Forget what `kind` (concept, fact, source, scope, time, space) and `target` name: a tombstone.
 
         It delegates to `zerolang.knowledge.forget`. When the memory has an experience store (open, or
         its file exists), captured experiences and conversation turns that mention a forgotten
         concept's label or aliases are left out of `recall` from then on (and erased with `purge`).
+        `now` is the store time it is recorded at (default: the clock).
         """
+        return self.forgetting(kind, target, purge=purge, aliases=aliases, now=now).report
+
+    def forgetting(
+        self,
+        kind: str,
+        target: str,
+        *,
+        purge: bool = False,
+        aliases: AliasTable | None = None,
+        now: str | None = None,
+    ) -> Forgetting:
+        """`forget`, with what it erased beside the memory: `zero memory forget` calls it."""
         try:
             module = import_module(FORGET_MODULE)
             selector, forget = module.Selector, module.forget
@@ -388,76 +462,91 @@ class Memory:
                 "forget is not in this build of zerolang (it needs zerolang.knowledge.forget)"
             ) from None
         from zerolang.experience.forgotten import apply_forget
-        from zerolang.util.times import utc_now
 
-        at = utc_now()
-        experiences = self._experiences_if_any()
-        entries = None if experiences is None else self._entries()
+        at = _at(now)
+        erased_inside = 0
+        with self._reached() as (experiences, entries):
 
-        def block(tombstone: str, terms: tuple[str, ...]) -> None:  # before the memory commits
-            if experiences is not None:
-                apply_forget(experiences, tombstone, terms, purge=purge, entries=entries)
+            def block(tombstone: str, terms: tuple[str, ...]) -> None:  # before the memory commits
+                nonlocal erased_inside
+                if experiences is not None:
+                    erased_inside = apply_forget(experiences, tombstone, terms, purge=purge, entries=entries)
 
-        blocking = {} if experiences is None else {"inside": block, "experiences": self.experiences_location}
-        try:
-            report = forget(self.store, selector(kind, target), at=at, purge=purge, **blocking)
+            blocking = (
+                {} if experiences is None else {"inside": block, "experiences": self.experiences_location}
+            )
+            extra = {} if aliases is None else {"aliases": aliases}
+            report = forget(self.store, selector(kind, target), at=at, purge=purge, **extra, **blocking)
             tombstone = getattr(report, "tombstone", None)  # a stand-in module's report may lack one
+            erased: dict[str, int] = {}
             if purge and isinstance(tombstone, str):
-                self._erase_everywhere(tombstone, at, getattr(report, "terms", ()), experiences, entries)
-            return report
-        finally:
-            if entries is not None:
-                entries.close()
+                terms = getattr(report, "terms", ())
+                erased = self._erase_everywhere(tombstone, at, terms, experiences, entries)
+        return Forgetting(report, erased_inside, erased)
 
-    def purge(self, tombstone: str) -> Any:
+    def purge(self, tombstone: str, *, now: str | None = None) -> Any:
         """Erase a forgotten thing for good (hash, prefix or target), in every place that holds a copy."""
-        from zerolang.knowledge.forget import purge
-        from zerolang.util.times import utc_now
+        return self.purging(tombstone, now=now)[0]
 
-        at = utc_now()
-        row = purge(self.store, tombstone, at=at)
-        experiences = self._experiences_if_any()
-        entries = None if experiences is None else self._entries()
-        try:
-            self._erase_everywhere(row.hash.hex(), at, (), experiences, entries)
-        finally:
-            if entries is not None:
-                entries.close()
-        return row
+    def purging(self, tombstone: str, *, now: str | None = None) -> tuple[TombstoneRow, dict[str, int]]:
+        """`purge`, with what it erased beside the memory, by place: `zero memory purge` calls it. A
+        purge runs again where it stopped: the memory's half is idempotent."""
+        from zerolang.experience.forgotten import erase
+        from zerolang.knowledge.forget import purge
+
+        at = _at(now)
+        with self._reached() as (experiences, entries):
+            row = purge(self.store, tombstone, at=at)
+            if experiences is not None:
+                erase(experiences, row.hash.hex(), entries)
+            erased = self._erase_everywhere(row.hash.hex(), at, (), experiences, entries)
+        return row, erased
 
     def _erase_everywhere(
         self,
         tombstone: str,
         at: str,
         terms: Sequence[str],
-        experiences: ExperienceStore | None,
-        entries: EntryStore | None,
+        experiences: ForgettingStore | None,
+        entries: ErasingStore | None,
     ) -> dict[str, int]:
         """A purge's visit to every place beside the memory (`zerolang.memory.erasure`): the
         experiences and conversations, the archive when its folder is one, its summary indexes."""
-        from zerolang.archive.settings import default_archive_root
-        from zerolang.archive.store import MARKER
-        from zerolang.memory.erasure import Reach, erase_everywhere
-        from zerolang.storage.registry import index_of
+        from zerolang.memory.erasure import erase_everywhere
+        from zerolang.memory.reach import reach
 
-        root = self.archive_root or default_archive_root()
-        present = self._archive is not None or (root / MARKER).is_file()
-        indexes: list[Any] = [index_of(self.store)]
-        if present:
-            indexes.append(self.index)
-        reach = Reach(self.store, experiences, entries, self.archive if present else None, tuple(indexes))
-        return erase_everywhere(reach, tombstone, at, terms)
+        with reach(self.stores, self.store, experiences, entries) as places:
+            return erase_everywhere(places, tombstone, at, terms)
 
-    def restore(self, tombstone: str) -> Any:
+    def restore(self, tombstone: str, *, now: str | None = None) -> Any:
         """Lift a tombstone (hash, prefix or target): what it forgot comes back, experiences included."""
-        from zerolang.knowledge.forget import restore
-        from zerolang.util.times import utc_now
+        return self.restoring(tombstone, now=now).row
 
-        row, _ = restore(self.store, tombstone, at=utc_now())
+    def restoring(self, tombstone: str, *, now: str | None = None) -> Restoring:
+        """`restore`, with how many episodes came back: `zero memory restore` calls it. The
+        experiences' block is lifted after the memory: a crash between leaves them hidden, not shown."""
+        from zerolang.knowledge.forget import restore
+
+        with self._reached() as (experiences, _entries):
+            row, back = restore(self.store, tombstone, at=_at(now))
+            if experiences is not None:
+                experiences.lift_terms(row.hash.hex())
+        return Restoring(row, back)
+
+    @contextmanager
+    def _reached(self) -> Iterator[tuple[ForgettingStore | None, ErasingStore | None]]:
+        """The experience and conversation stores forget, restore and purge reach: those lent, else
+        the experience store when it is open or its file exists (a forget need not create one)."""
+        if self._lent is not None:
+            yield self._lent
+            return
         experiences = self._experiences_if_any()
-        if experiences is not None:
-            experiences.lift_terms(row.hash.hex())
-        return row
+        entries = None if experiences is None else self._entries()
+        try:
+            yield experiences, entries
+        finally:
+            if entries is not None:
+                entries.close()
 
     def _experiences_if_any(self) -> ExperienceStore | None:
         """The experience store when it is open or its file exists (a forget need not create one)."""
@@ -472,6 +561,14 @@ class Memory:
         """Conversation entries kept beside the experiences (where `zero convo` can keep them)."""
         location = parse_location(self.experiences_location)
         return None if location.in_memory else open_conversations(location, create=False)
+
+
+def _at(now: str | None) -> str:
+    """The store time an event is recorded at: `now` (ISO 8601) in the store's format, else the clock."""
+    from zerolang.knowledge.temporal import utc
+    from zerolang.util.times import utc_now
+
+    return utc_now() if now is None else utc(now, "now")
 
 
 def _input(item: object, number: int) -> CompilerInput:

@@ -191,23 +191,32 @@ def describe(erased: dict[str, int]) -> str:
     return "erased: " + ", ".join(parts)
 
 
-def carry_purges(memory: MemoryStore, experiences: ForgettingStore) -> int:
-    """Block in the experience store every term the memory's purges blocked that it does not block
-    yet (a database made, or not reached, at purge time): capture, conversations and recall then
-    keep out what mentions them. How many terms were added."""
+def purged_blocks(memory: MemoryStore) -> dict[str, list[tuple[str, int]]]:
+    """The term keys each of the memory's purges blocked, under the name an experience store keeps
+    them by (`<tombstone>:purged`): read only, for a reader that must hide what a purge never
+    reached (`zero explore`) and for `carry_purges`."""
     from zerolang.knowledge.terms import from_blocked
 
     owners: dict[bytes, list[tuple[bytes, str]]] = {}
     for key, kind, owner in memory.backend.forgotten_keys():
         owners.setdefault(owner, []).append((key, kind))
-    added = 0
+    blocks: dict[str, list[tuple[str, int]]] = {}
     for owner, rows in sorted(owners.items()):
         keys = from_blocked(rows)
-        if not keys:
-            continue
-        known = set(experiences.forgotten_terms(owner.hex() + PURGED))
+        if keys:
+            blocks[owner.hex() + PURGED] = keys
+    return blocks
+
+
+def carry_purges(memory: MemoryStore, experiences: ForgettingStore) -> int:
+    """Block in the experience store every term the memory's purges blocked that it does not block
+    yet (a database made, or not reached, at purge time): capture, conversations and recall then
+    keep out what mentions them. How many terms were added."""
+    added = 0
+    for owner, keys in purged_blocks(memory).items():
+        known = set(experiences.forgotten_terms(owner))
         missing = [key for key in keys if key not in known]
         if missing:
-            experiences.block_terms(owner.hex() + PURGED, missing)
+            experiences.block_terms(owner, missing)
             added += len(missing)
     return added
