@@ -89,3 +89,18 @@ def test_forget_is_a_named_seam(monkeypatch: pytest.MonkeyPatch) -> None:
         monkeypatch.setattr(handle, "FORGET_MODULE", "fake_forget")
         assert memory.forget("concept", "x", purge=True) == "report"
         assert calls == [(memory.store, ("concept", "x"), True)]
+
+
+def test_a_store_time_given_in_any_offset_is_kept_in_the_store_format(tmp_path: Path) -> None:
+    """`now` is the store time in its one format, whatever offset and precision it was written in,
+    so times compare as the store compares them (as text)."""
+    with zerolang.memory.open(tmp_path / "m.db") as memory:
+        memory.remember([("ann", "likes", "tea")], now="2024-01-02T01:00:00+01:00", event_time="2024-01-01")
+        memory.remember([("ann", "likes", "jam")], now="2024-01-02T00:00:00.5Z", event_time="2024-01-01")
+        recorded = sorted(p.recorded_at for entry in memory.history("ann") for p in entry.periods)
+    assert recorded == ["2024-01-02T00:00:00.000Z", "2024-01-02T00:00:00.500Z"]
+
+
+def test_a_bad_store_time_is_one_clear_error(tmp_path: Path) -> None:
+    with zerolang.memory.open(tmp_path / "m.db") as memory, pytest.raises(ZeroError, match="now"):
+        memory.remember([("ann", "likes", "tea")], now="yesterday")

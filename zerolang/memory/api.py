@@ -189,14 +189,15 @@ class Memory:
 
     # ---- facts ----
     def ingest(self, inputs: Inputs, *, now: str | None = None) -> InsertResult:
-        """Compile and store compiler inputs (objects or their JSON form, one or many); what changed."""
+        """Compile and store compiler inputs (objects or their JSON form, one or many); what changed.
+        `now` (ISO 8601, any offset) is the store time they are learned at, in the store's format."""
         from zerolang.knowledge.ingest import ingest
 
         items = [inputs] if isinstance(inputs, CompilerInput | Mapping) else list(inputs)
         parsed = [
             item if isinstance(item, CompilerInput) else _input(item, n) for n, item in enumerate(items)
         ]
-        return ingest(self.store, parsed, now=now)
+        return ingest(self.store, parsed, now=None if now is None else _at(now))
 
     def remember(
         self,
