@@ -70,11 +70,13 @@ def test_wheel_installs_and_runs_outside_the_source_tree(tmp_path: Path) -> None
 
 
 def _assert_packaged(wheel: Path) -> None:
-    """Typed (PEP 561), licensed, and versioned from the one `__version__`."""
+    """Typed (PEP 561), licensed, versioned from the one `__version__`, with the explorer's assets."""
     from zerolang import __version__
 
     names = zipfile.ZipFile(wheel).namelist()
     assert "zerolang/py.typed" in names
+    # `zero explore` serves its page's script and stylesheet from the package: no network, no build.
+    assert {"zerolang/explore/static/explore.js", "zerolang/explore/static/explore.css"} <= set(names)
     assert any(name.endswith("LICENSE") and ".dist-info/" in name for name in names), names
     metadata = zipfile.ZipFile(wheel).read(next(n for n in names if n.endswith(".dist-info/METADATA")))
     assert f"\nVersion: {__version__}\n" in metadata.decode()
