@@ -167,7 +167,19 @@ class SqlExperienceStore(DatabaseStore[ExperienceText]):
             "INSERT INTO exp_edge (src, kind, dst, weight) VALUES (?, ?, ?, ?) ON CONFLICT DO NOTHING",
             sorted((edge.src, edge.kind.value, edge.dst, edge.weight) for edge in batch.edges),
         )
+        if batch.cursor is not None:
+            self._keep_cursor(*batch.cursor)
         return Added(len(new_turns), len(fresh), concepts, edges, forgotten)
+
+    def _keep_cursor(self, transcript: str, state: str | None) -> None:
+        if state is None:
+            self.db.run("DELETE FROM exp_cursor WHERE transcript = ?", (transcript,))
+        else:
+            self.db.run(
+                "INSERT INTO exp_cursor (transcript, state) VALUES (?, ?)"
+                " ON CONFLICT (transcript) DO UPDATE SET state = excluded.state",
+                (transcript, state),
+            )
 
     def _index_turn(self, turn: str, *, new: bool = False) -> None:
         """(Re)index a turn's text, all its layers in order, as one full-text document; a `new` turn
@@ -252,6 +264,10 @@ class SqlExperienceStore(DatabaseStore[ExperienceText]):
             "SELECT id, position FROM exp_turn WHERE session = ? ORDER BY position DESC LIMIT 1", (session,)
         )
         return None if row is None else (str(row[0]), int(row[1]))
+
+    def cursor(self, transcript: str) -> str | None:
+        row = self.db.one("SELECT state FROM exp_cursor WHERE transcript = ?", (transcript,))
+        return None if row is None else str(row[0])
 
     def known_turns(self, ids: Collection[str]) -> set[str]:
         return {str(row[0]) for row in self._rows_in("SELECT id FROM exp_turn", "id", ids)}
