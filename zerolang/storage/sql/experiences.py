@@ -19,9 +19,9 @@ from zerolang.experience.forgotten import PURGED, Forgotten, without_forgotten
 from zerolang.experience.model import Added, CaptureBatch, Experience, Layer
 from zerolang.storage.errors import translating
 from zerolang.storage.schema import EXPERIENCES
-from zerolang.storage.sql.core import Row
 from zerolang.storage.sql.database import DatabaseStore, SqlDatabase
 from zerolang.storage.sql.fulltext import Ranked
+from zerolang.storage.sql.statements import Row
 
 _COLUMNS = "id, layer, who, what, at, session, turn, position, ordinal, affect, sources"
 BULK_TURNS = 4_000  # a capture of at least this many turns (and the store's number) builds indexes once
