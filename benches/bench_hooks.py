@@ -1,8 +1,9 @@
 """The hook path: what `zero hook claude-code` costs after every reply and with every prompt.
 
 - capture: one new turn appended to a Claude Code transcript of `--turns` turns (2,000), captured
-  incrementally (`zerolang.agents.capture.capture_new_turns`: only the new turn is built and
-  stored) vs. the whole file again (`capture_files`, what `zero capture FILE` does);
+  incrementally (`zerolang.agents.capture.capture_new_turns`: the lines from the store's cursor on
+  are parsed, only the new turn is built and stored) vs. the whole file again (`capture_files`,
+  what `zero capture FILE` does), and by `zero hook claude-code` (a turn appended before each run);
 - recall: `recalled_context` (recall + the budgeted rendering, 1,000 tokens) on a store of about
   `--experiences` experiences (10K), for prompts that match and one that does not;
 - the whole process: `zero hook claude-code` for a Stop and a UserPromptSubmit event.
@@ -111,16 +112,23 @@ def timed(repeat: int, action: Callable[[], object]) -> str:
     return f"{statistics.median(values):,.1f} ms ({min(values):,.1f}-{max(values):,.1f})"
 
 
-def hook_process(db: Path, event: dict[str, object], repeat: int) -> str:
+def hook_process(
+    db: Path, event: dict[str, object], repeat: int, before: Callable[[], object] | None = None
+) -> str:
+    """`zero hook claude-code` as a process on `event`; `before` (untimed) runs ahead of each."""
     text = json.dumps(event)
     data = db.parent / "data"  # no per-user memory store to open (see the docstring)
     env = {**CHILD_ENVIRONMENT, "XDG_DATA_HOME": str(data), "ZERO_MEMORY_DB": "", "PYTHONPATH": str(ROOT)}
 
-    def run() -> None:
-        command = [sys.executable, "-m", "zerolang", "hook", "claude-code", "--db", str(db)]
+    command = [sys.executable, "-m", "zerolang", "hook", "claude-code", "--db", str(db)]
+    values = []
+    for _ in range(repeat):
+        if before is not None:
+            before()
+        start = time.perf_counter()
         subprocess.run(command, input=text, capture_output=True, text=True, check=True, env=env)
-
-    return timed(repeat, run)
+        values.append((time.perf_counter() - start) * 1000)
+    return f"{statistics.median(values):,.1f} ms ({min(values):,.1f}-{max(values):,.1f})"
 
 
 def main() -> None:
@@ -159,7 +167,13 @@ def main() -> None:
             "session_id": transcript.session,
             "transcript_path": str(transcript.path),
         }
-        print(f"  process: zero hook claude-code    {hook_process(db, stop, options.repeat)}")
+
+        def append() -> None:
+            transcript.turn(turn[0])
+            transcript.flush()
+            turn[0] += 1
+
+        print(f"  process: zero hook claude-code    {hook_process(db, stop, options.repeat, append)}")
 
         big = here / "big.db"
         other = Transcript(here / "other.jsonl", "bbbbbbbb-0000-4000-8000-000000000002")

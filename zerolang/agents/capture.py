@@ -1,23 +1,30 @@
 """Incremental capture for end-of-turn hooks: only the turns a transcript gained since last time.
 
-A hook runs after every reply, so it must not rebuild a whole session each time. The transcript
-is read (its format found from its content, as `zero capture` does), each session's latest captured
-turn is looked up in the store (`last_turn`), and only that turn (it may have been open: its new
-layers are added) and the turns after it are built and stored, in one transaction. The records are
-the very ones `zero capture FILE` makes (same builder, same content addresses), so capturing the
-file whole later adds nothing, and a session the store does not know yet is captured whole.
+A hook runs after every reply, so it must not rebuild a whole session each time. Each session's
+latest captured turn is looked up in the store (`last_turn`), and only that turn (it may have been
+open: its new layers are added) and the turns after it are built and stored, in one transaction.
+The records are the very ones `zero capture FILE` makes (same builder, same content addresses), so
+capturing the file whole later adds nothing, and a session the store does not know yet is captured
+whole.
+
+Nor must it read the whole file each time: the store keeps, per transcript, a cursor at the line
+the last captured turn opens with (`zerolang.experience.transcripts.cursor`), written in the same
+transaction as the turns. When the file still holds what the cursor saw and the store's latest turn
+is still the cursor's, only the lines from there on are parsed; otherwise the whole file is read,
+as it always was, and the records are the same either way.
 """
 
 from __future__ import annotations
 
+import os
 from collections.abc import Mapping
 from pathlib import Path
 
 from zerolang.experience.build import add_turn, turns_of
 from zerolang.experience.capture import Extractors
-from zerolang.experience.model import Added, CaptureBatch
+from zerolang.experience.model import Added, CaptureBatch, Turn
 from zerolang.experience.store import ExperienceStore
-from zerolang.experience.transcripts import read_transcript
+from zerolang.experience.transcripts.cursor import Cursor, Reading, read_since, read_whole
 
 
 def capture_new_turns(
@@ -30,17 +37,39 @@ def capture_new_turns(
 ) -> Added:
     """Store the turns of the transcript at `path` the store does not hold yet; what was added."""
     parts = extractors or Extractors()
+    name = str(path)
+    key = os.path.abspath(name)
+    reading = _resumed(store, name, key, fmt) or read_whole(name, fmt)
     batch = CaptureBatch()
-    for session in read_transcript(path, fmt=fmt):
-        turns = turns_of(session)
+    last_turn: tuple[Turn, str | None] | None = None
+    for session in reading.sessions:
+        turns = turns_of(session, reading.first_position)
         last = store.last_turn(session.id)
         start = 0
         if last is not None:
             start = next((n for n, turn in enumerate(turns) if turn.id == last[0]), 0)
-        previous = turns[start - 1].id if start > 0 else None
+        previous = turns[start - 1].id if start > 0 else reading.before
         for turn in turns[start:]:
             add_turn(batch, turn, previous, affect=parts.affect, concepts=parts.concepts, names=names)
+            last_turn = (turn, previous)
             previous = turn.id
     if not batch.turns:
         return Added()
+    cursor = reading.cursor_at(*last_turn) if last_turn else None
+    if cursor is not None or reading.resumed is not None or store.cursor(key) is not None:
+        batch.cursor = (key, cursor.dumps() if cursor else None)
     return store.add(batch)
+
+
+def _resumed(store: ExperienceStore, path: str, key: str, fmt: str | None) -> Reading | None:
+    """The transcript from its cursor on, if it has one that still holds."""
+    cursor = Cursor.loads(store.cursor(key))
+    if cursor is None or (fmt is not None and fmt != cursor.format):
+        return None
+    if store.last_turn(cursor.session) != (cursor.turn, cursor.position):
+        return None
+    reading = read_since(path, cursor)
+    if reading is None:
+        return None
+    turns = turns_of(reading.sessions[0], cursor.position)
+    return reading if turns and turns[0].id == cursor.turn else None

@@ -37,8 +37,9 @@ from zerolang.experience.model import (
 )
 
 
-def turns_of(session: Session) -> list[Turn]:
-    """The session's messages grouped into turns."""
+def turns_of(session: Session, first: int = 0) -> list[Turn]:
+    """The session's messages grouped into turns, numbered from `first` (the position of the turn
+    the messages start with, when they are a session's last ones)."""
     groups: list[list[Message]] = []
     for message in session.messages:
         if message.role is Role.SYSTEM:
@@ -49,7 +50,7 @@ def turns_of(session: Session) -> list[Turn]:
         else:
             groups[-1].append(message)
     turns: list[Turn] = []
-    for position, group in enumerate(groups):
+    for position, group in enumerate(groups, start=first):
         key = group[0].key or f"#{position}"
         when = next((m.when for m in group if m.when), None)
         turns.append(Turn(turn_id(session.id, key), session.id, position, key, when, tuple(group)))

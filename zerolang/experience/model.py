@@ -122,6 +122,7 @@ class CaptureBatch:
     concepts: list[Concept] = field(default_factory=list)
     edges: list[Edge] = field(default_factory=list)
     concept_ids: set[str] = field(default_factory=set)  # the ids in `concepts`, to add each once
+    cursor: tuple[str, str | None] | None = None  # (transcript, where its capture stopped; None: forget it)
 
 
 @dataclass(frozen=True, slots=True)

@@ -64,6 +64,10 @@ class ExperienceStore(ForgettingStore, Protocol):
         """The id and position of the session's latest turn, if it has any."""
         ...
 
+    def cursor(self, transcript: str) -> str | None:
+        """Where incremental capture stopped in `transcript` (what a batch's `cursor` kept), if known."""
+        ...
+
     def known_turns(self, ids: Collection[str]) -> set[str]:
         """Those of the turn `ids` the store holds."""
         ...

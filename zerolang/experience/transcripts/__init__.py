@@ -50,19 +50,22 @@ def detect(lines: list[Line], path: str) -> str:
 def read_transcript(path: str | Path, *, fmt: str | None = None) -> list[Session]:
     """The sessions in one transcript file (OpenAI JSONL of `{"messages": ...}` holds several)."""
     name = str(path)
-    text = read_text(name)
-    lines = read_lines(text, name)
-    kind = fmt or detect(lines, name)
+    return parse_lines(read_lines(read_text(name), name), name, fmt)[1]
+
+
+def parse_lines(lines: list[Line], path: str, fmt: str | None) -> tuple[str, list[Session]]:
+    """A transcript's format (`fmt`, or found from its first line) and its sessions."""
+    kind = fmt or detect(lines, path)
     if kind == "pi":
         from zerolang.experience.transcripts.pi import parse
 
-        return parse(lines, name)
+        return kind, parse(lines, path)
     if kind == "claude-code":
         from zerolang.experience.transcripts.claude import parse
 
-        return parse(lines, name)
+        return kind, parse(lines, path)
     if kind == "openai":
         from zerolang.experience.transcripts.openai import parse
 
-        return parse(lines, name)
+        return kind, parse(lines, path)
     raise ZeroError(f"unknown transcript format {kind!r} (known: {', '.join(FORMATS)})")

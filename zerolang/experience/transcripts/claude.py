@@ -11,6 +11,7 @@ are not part of it; `summary` lines are kept as what the agent remembered.
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from typing import Any
 
 from zerolang.experience.ids import address, session_id
@@ -27,10 +28,35 @@ FORMAT = "claude-code"
 
 
 def parse(lines: list[Line], path: str) -> list[Session]:
+    _check(lines, path)
+    messages = _conversation(lines, _active_path(lines), path)
+    native = next((v.value["sessionId"] for v in lines if isinstance(v.value.get("sessionId"), str)), None)
+    if native is None:
+        native = address({"first": lines[0].value}) if lines else ""
+    return [Session(session_id(FORMAT, native), FORMAT, tuple(messages), path)]
+
+
+def parse_tail(lines: list[Line], path: str, session: str, anchor: str | None) -> Session | None:
+    """The session's messages from the file's last lines on (`lines`, those from the line a turn
+    opens with), if they are what the whole file would give there: the conversation's path, walked
+    back from its last entry, leaves these lines at `anchor`, as it did when they were fewer. `None`
+    when it does not (the conversation branched off earlier) or a line is not an object."""
+    if any(not isinstance(line.value, dict) for line in lines):
+        return None
+    walk = chain(lines)
+    if walk.cyclic or walk.exit != anchor or not walk.links:
+        return None
+    on_path = {uuid for uuid, _ in walk.links}
+    return Session(session, FORMAT, tuple(_conversation(lines, on_path, path)), path)
+
+
+def _check(lines: list[Line], path: str) -> None:
     for line in lines:
         if not isinstance(line.value, dict):
             raise shape_error("a Claude Code session line must be a JSON object", path, line.line)
-    on_path = _active_path(lines)
+
+
+def _conversation(lines: list[Line], on_path: set[str], path: str) -> list[Message]:
     messages: list[Message] = []
     for line in lines:
         value = line.value
@@ -44,13 +70,24 @@ def parse(lines: list[Line], path: str) -> list[Session]:
             continue
         for message in _messages(line, path):
             _append(messages, message)
-    native = next((v.value["sessionId"] for v in lines if isinstance(v.value.get("sessionId"), str)), None)
-    if native is None:
-        native = address({"first": lines[0].value}) if lines else ""
-    return [Session(session_id(FORMAT, native), FORMAT, tuple(messages), path)]
+    return messages
 
 
-def _active_path(lines: list[Line]) -> set[str]:
+@dataclass(frozen=True, slots=True)
+class Chain:
+    """The conversation's path walked back from the last entry through `lines`: each entry's uuid
+    and line, and the parent it left them at (`None`: it reached a root)."""
+
+    links: tuple[tuple[str, int], ...]
+    exit: str | None
+    cyclic: bool
+
+    def anchor(self, line: int) -> str | None:
+        """Where the walk would leave the lines from `line` on: the first entry before that line."""
+        return next((uuid for uuid, at in self.links if at < line), self.exit)
+
+
+def chain(lines: list[Line]) -> Chain:
     by_id = {line.value["uuid"]: line for line in lines if isinstance(line.value.get("uuid"), str)}
     leaf = next(
         (
@@ -60,12 +97,23 @@ def _active_path(lines: list[Line]) -> set[str]:
         ),
         None,
     )
-    path: set[str] = set()
-    while leaf is not None and leaf.value["uuid"] not in path:
-        path.add(leaf.value["uuid"])
+    links: list[tuple[str, int]] = []
+    seen: set[str] = set()
+    exit: str | None = None
+    while leaf is not None:
+        uuid = leaf.value["uuid"]
+        if uuid in seen:
+            return Chain(tuple(links), None, True)
+        seen.add(uuid)
+        links.append((uuid, leaf.line))
         parent = leaf.value.get("parentUuid")
         leaf = by_id.get(parent) if isinstance(parent, str) else None
-    return path
+        exit = parent if isinstance(parent, str) and leaf is None else None
+    return Chain(tuple(links), exit, False)
+
+
+def _active_path(lines: list[Line]) -> set[str]:
+    return {uuid for uuid, _ in chain(lines).links}
 
 
 def _append(messages: list[Message], message: Message) -> None:

@@ -24,14 +24,21 @@ class Line:
 
 
 def read_text(path: str) -> str:
+    return decoded(read_bytes(path), path)
+
+
+def read_bytes(path: str) -> bytes:
     try:
-        data = Path(path).read_bytes()
+        return Path(path).read_bytes()
     except FileNotFoundError:
         raise ZeroError(f"{path}: no such file") from None
     except IsADirectoryError:
         raise ZeroError(f"{path}: is a directory, not a transcript") from None
     except OSError as error:
         raise ZeroError(f"{path}: cannot read ({error.strerror})") from None
+
+
+def decoded(data: bytes, path: str) -> str:
     try:
         return data.decode("utf-8-sig")
     except UnicodeDecodeError as error:

@@ -10,7 +10,7 @@ from collections.abc import Iterator, Sequence
 from typing import TYPE_CHECKING, Any
 
 from zerolang.storage.errors import translating
-from zerolang.storage.sql.core import Row, SqlStatements
+from zerolang.storage.sql.statements import Row, SqlStatements
 
 if TYPE_CHECKING:
     import psycopg

@@ -24,7 +24,7 @@ from here. What differs between engines is chosen here by name, each with its re
 
 Every statement is `IF NOT EXISTS`: a store runs them on a database that may already hold
 the other store's tables (both live in one file or schema), and an older SQLite store at
-version 1 may lack `exp_forgotten`, which came later without a new number. These are the
+version 1 may lack `exp_forgotten` or `exp_cursor`, which came later without a new number. These are the
 tables every release wrote: `tests/storage/test_experience_schema.py` compares a store
 made from them with one an older release made. Only the renderer imports this module.
 """
@@ -157,6 +157,9 @@ def experiences(dialect: str) -> MetaData:
         Column("words", Integer(), nullable=False),
         PrimaryKeyConstraint("tombstone", "term"),
     )
+    # Where incremental capture stopped in each transcript (zerolang.experience.transcripts.cursor):
+    # added later without a new number, as `exp_forgotten` was; an older store gains it on opening.
+    Table("exp_cursor", schema, _key("transcript"), _text("state"))
     return schema
 
 

@@ -14,7 +14,7 @@ from contextlib import AbstractContextManager, nullcontext
 from typing import Generic, Self, TypeVar
 
 from zerolang.storage.errors import translating
-from zerolang.storage.sql.core import SqlStatements
+from zerolang.storage.sql.statements import SqlStatements
 
 Text = TypeVar("Text")
 

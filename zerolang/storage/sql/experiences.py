@@ -19,9 +19,9 @@ from zerolang.experience.forgotten import PURGED, Forgotten, without_forgotten
 from zerolang.experience.model import Added, CaptureBatch, Experience, Layer
 from zerolang.storage.errors import translating
 from zerolang.storage.schema import EXPERIENCES
-from zerolang.storage.sql.core import Row
 from zerolang.storage.sql.database import DatabaseStore, SqlDatabase
 from zerolang.storage.sql.fulltext import Ranked
+from zerolang.storage.sql.statements import Row
 
 _COLUMNS = "id, layer, who, what, at, session, turn, position, ordinal, affect, sources"
 BULK_TURNS = 4_000  # a capture of at least this many turns (and the store's number) builds indexes once
@@ -167,7 +167,19 @@ class SqlExperienceStore(DatabaseStore[ExperienceText]):
             "INSERT INTO exp_edge (src, kind, dst, weight) VALUES (?, ?, ?, ?) ON CONFLICT DO NOTHING",
             sorted((edge.src, edge.kind.value, edge.dst, edge.weight) for edge in batch.edges),
         )
+        if batch.cursor is not None:
+            self._keep_cursor(*batch.cursor)
         return Added(len(new_turns), len(fresh), concepts, edges, forgotten)
+
+    def _keep_cursor(self, transcript: str, state: str | None) -> None:
+        if state is None:
+            self.db.run("DELETE FROM exp_cursor WHERE transcript = ?", (transcript,))
+        else:
+            self.db.run(
+                "INSERT INTO exp_cursor (transcript, state) VALUES (?, ?)"
+                " ON CONFLICT (transcript) DO UPDATE SET state = excluded.state",
+                (transcript, state),
+            )
 
     def _index_turn(self, turn: str, *, new: bool = False) -> None:
         """(Re)index a turn's text, all its layers in order, as one full-text document; a `new` turn
@@ -252,6 +264,10 @@ class SqlExperienceStore(DatabaseStore[ExperienceText]):
             "SELECT id, position FROM exp_turn WHERE session = ? ORDER BY position DESC LIMIT 1", (session,)
         )
         return None if row is None else (str(row[0]), int(row[1]))
+
+    def cursor(self, transcript: str) -> str | None:
+        row = self.db.one("SELECT state FROM exp_cursor WHERE transcript = ?", (transcript,))
+        return None if row is None else str(row[0])
 
     def known_turns(self, ids: Collection[str]) -> set[str]:
         return {str(row[0]) for row in self._rows_in("SELECT id FROM exp_turn", "id", ids)}

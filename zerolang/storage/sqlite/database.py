@@ -16,8 +16,8 @@ from pathlib import Path
 
 from zerolang.storage.errors import EngineError, StorageError, translating
 from zerolang.storage.schema import CONVERSATIONS, EXPERIENCES, store_tables
-from zerolang.storage.sql.core import Row
 from zerolang.storage.sql.database import SqlDatabase
+from zerolang.storage.sql.statements import Row
 from zerolang.storage.sqlite.statements import SqliteStatements, bound
 from zerolang.storage.sqlite.waits import READERS, WRITER, checkpoint, said_if_waiting
 

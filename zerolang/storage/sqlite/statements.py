@@ -10,7 +10,7 @@ import sqlite3
 from collections.abc import Iterator, Sequence
 
 from zerolang.storage.errors import register_driver, translating
-from zerolang.storage.sql.core import SqlStatements
+from zerolang.storage.sql.statements import SqlStatements
 
 register_driver(sqlite3.Error, sqlite3.IntegrityError)
 

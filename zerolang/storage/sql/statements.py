@@ -1,0 +1,61 @@
+"""What any store's SQL runs on: row access, `IN` lists and transactions on one connection.
+
+`SqlStatements` is what the memory backends (`zerolang.storage.sql.core.SqlCore`) and the experience
+database's stores alike run their SQL on; it needs nothing of the memory domain, so opening an
+experience store (what a hook does) imports none of it.
+"""
+
+from __future__ import annotations
+
+from abc import ABC, abstractmethod
+from collections.abc import Iterator, Sequence
+from contextlib import AbstractContextManager
+from typing import Any
+
+from zerolang.storage.errors import translating
+
+Row = tuple[Any, ...]
+
+
+@translating
+class SqlStatements(ABC):
+    """What runs SQL on one connection: queries, statements, `IN` lists and transactions."""
+
+    __slots__ = ()
+
+    @abstractmethod
+    def rows(self, sql: str, args: Sequence[object] = ()) -> list[Row]:
+        """Run a query, every row."""
+
+    @abstractmethod
+    def run(self, sql: str, args: Sequence[object] = ()) -> int:
+        """Run a statement; the rows it changed."""
+
+    @abstractmethod
+    def run_many(self, sql: str, rows: Sequence[Sequence[object]]) -> int:
+        """Run a statement once per row; the rows it changed, summed."""
+
+    @abstractmethod
+    def in_list(self, column: str, keys: Sequence[object]) -> Iterator[tuple[str, list[object]]]:
+        """`column` restricted to `keys`: (condition, its arguments), one or more slices."""
+
+    @abstractmethod
+    def transaction(self) -> AbstractContextManager[None]: ...
+
+    def one(self, sql: str, args: Sequence[object] = ()) -> Row | None:
+        found = self.rows(sql, args)
+        return found[0] if found else None
+
+    def select_in(
+        self, sql: str, column: str, keys: Sequence[object], args: Sequence[object] = (), tail: str = ""
+    ) -> list[Row]:
+        """`sql` (which ends in a WHERE clause) AND `column` in `keys`, over as many slices as needed.
+
+        `args` are `sql`'s own arguments (a memory backend's: the space first), `tail` follows the condition.
+        """
+        found: list[Row] = []
+        if not keys:
+            return found
+        for condition, values in self.in_list(column, keys):
+            found.extend(self.rows(f"{sql} AND {condition}{tail}", [*args, *values]))
+        return found
