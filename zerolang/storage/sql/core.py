@@ -17,6 +17,7 @@ from zerolang.knowledge import backend
 from zerolang.knowledge.backend import EpisodeRow
 from zerolang.knowledge.terms import Forgotten
 from zerolang.storage.errors import StorageError, translating
+from zerolang.storage.sql.memo import WriteMemo
 
 Row = tuple[Any, ...]
 
@@ -45,6 +46,10 @@ class SqlStatements(ABC):
 
     @abstractmethod
     def transaction(self) -> AbstractContextManager[None]: ...
+
+    def write_memo(self) -> WriteMemo | None:
+        """The open write transaction's memo (`sql.memo`), or None: read every time."""
+        return None
 
     def one(self, sql: str, args: Sequence[object] = ()) -> Row | None:
         found = self.rows(sql, args)

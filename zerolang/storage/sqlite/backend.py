@@ -25,6 +25,7 @@ from zerolang.storage.locks import NOTICE_AFTER_S, lock_timeout, lock_timeout_er
 from zerolang.storage.schema import plan
 from zerolang.storage.sql import SqlBackend
 from zerolang.storage.sql.alongside import MIN_ROWS, Alongside
+from zerolang.storage.sql.memo import WriteMemo, clean
 from zerolang.storage.sql.records import INSERTED
 from zerolang.storage.sqlite.checkpoints import AT_MOST_EVERY_S, BACKSTOP, Checkpointer
 from zerolang.storage.sqlite.statements import SqliteStatements, bound
@@ -45,6 +46,7 @@ class SqliteBackend(SqliteStatements, SqlBackend):
         "_bulky",
         "_checkpoints",
         "_location",
+        "_memo",
         "_owner",
         "_serving",
         "_space",
@@ -56,8 +58,16 @@ class SqliteBackend(SqliteStatements, SqlBackend):
     greatest = "max"
     chunk = IN_CHUNK
 
-    def __init__(self, connection: sqlite3.Connection, location: str, space: str, owner: bool) -> None:
+    def __init__(
+        self,
+        connection: sqlite3.Connection,
+        location: str,
+        space: str,
+        owner: bool,
+        memo: WriteMemo | None = None,
+    ) -> None:
         self.connection = connection
+        self._memo = WriteMemo() if memo is None else memo  # one per connection: its spaces share it
         self._location = location
         self._space = space
         self._owner = owner
@@ -157,7 +167,7 @@ class SqliteBackend(SqliteStatements, SqlBackend):
         return int(self.connection.execute("PRAGMA user_version").fetchone()[0])
 
     def in_space(self, space: str) -> SqliteBackend:
-        return SqliteBackend(self.connection, self._location, check_space(space), False)
+        return SqliteBackend(self.connection, self._location, check_space(space), False, self._memo)
 
     def close(self) -> None:
         if not self._owner:
@@ -177,19 +187,23 @@ class SqliteBackend(SqliteStatements, SqlBackend):
             try:
                 yield
             except BaseException:
+                self._memo.forget()
                 db.execute(f"ROLLBACK TO {name}")
                 db.execute(f"RELEASE {name}")
                 raise
             db.execute(f"RELEASE {name}")
             return
         self._retry(lambda: db.execute("BEGIN IMMEDIATE"))
+        self._memo.begin()
         try:
             yield
         except BaseException:
             self._bulky = False
+            self._memo.end()
             if db.in_transaction:
                 db.execute("ROLLBACK")
             raise
+        self._memo.end()
         helper = self._checkpoints if self._bulky else None  # a bulk commit's checkpoint goes to it
         self._bulky = False
         if helper is not None:
@@ -218,6 +232,9 @@ class SqliteBackend(SqliteStatements, SqlBackend):
 
     def write(self) -> Any:
         return self.transaction()
+
+    def write_memo(self) -> WriteMemo | None:
+        return self._memo if self._memo.open and self.connection.in_transaction else None
 
     @contextmanager
     def snapshot(self) -> Iterator[None]:
@@ -363,13 +380,21 @@ class SqliteBackend(SqliteStatements, SqlBackend):
                 db.text_factory = str
 
     def raw_seals(self) -> Iterator[tuple[Any, Any, Any]]:
+        memo = self.write_memo()
+        if memo is not None and self._space in memo.seals:
+            yield from memo.seals[self._space]
+            return
         db = self.connection
         db.text_factory = _lenient_text
         try:
-            yield from super().raw_seals()
+            rows = list(super().raw_seals())  # a handful of rows
         finally:
-            with suppress(sqlite3.ProgrammingError):  # closed before the scan ended
+            with suppress(sqlite3.ProgrammingError):  # closed meanwhile
                 db.text_factory = str
+        kept = clean(rows) if memo is not None else None
+        if memo is not None and kept is not None:
+            memo.seals[self._space] = kept
+        yield from rows
 
     def raw_seal_markers(self) -> set[str]:
         db = self.connection
