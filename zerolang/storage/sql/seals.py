@@ -15,6 +15,7 @@ from zerolang.knowledge import integrity
 from zerolang.knowledge.integrity import GENERATIONS, MARKER_SPACE, SEALED, Seal, pending
 from zerolang.storage.errors import translating
 from zerolang.storage.sql.core import Row, SqlCore
+from zerolang.storage.sql.memo import clean
 
 _UPSERT = (
     "INSERT INTO table_seals (space, tbl, row_count, digest) VALUES (?, ?, ?, ?)"
@@ -33,20 +34,24 @@ class Seals(SqlCore):
         changes = {table: seal for table, seal in changes.items() if seal.rows or seal.total}
         if not changes:
             return
-        stored = {
-            table: Seal.parse(rows, digest) or Seal()
-            for table, rows, digest in self.rows(
-                "SELECT tbl, row_count, digest FROM table_seals WHERE space = ?", [space]
-            )
-        }
-        self.run_many(
-            _UPSERT,
-            [
-                (space, table, new.rows, new.hex)
-                for table, change in sorted(changes.items())
-                for new in [stored.get(table, Seal()).add(change)]
-            ],
-        )
+        memo = self.write_memo()
+        rows = memo.seals.get(space) if memo is not None else None
+        if rows is None:
+            read = self.rows("SELECT tbl, row_count, digest FROM table_seals WHERE space = ?", [space])
+            rows = clean(read)  # None: a damaged row, folded as before but not kept
+            if rows is None:
+                memo, rows = None, tuple(read)
+        stored = {table: Seal.parse(count, digest) or Seal() for table, count, digest in rows}
+        folded = [
+            (space, table, new.rows, new.hex)
+            for table, change in sorted(changes.items())
+            for new in [stored.get(table, Seal()).add(change)]
+        ]
+        self.run_many(_UPSERT, folded)
+        if memo is not None:  # the seals as stored now, by table (as a read returns them)
+            now = {row[0]: row for row in rows}
+            now.update((table, (table, count, digest)) for _, table, count, digest in folded)
+            memo.seals[space] = tuple(now[table] for table in sorted(now))
 
     def reseal(self) -> None:
         """Count this space's sealed tables again from their rows, inside a write: O(space).

@@ -13,6 +13,7 @@ from contextlib import AbstractContextManager
 from typing import Any
 
 from zerolang.storage.errors import translating
+from zerolang.storage.sql.memo import WriteMemo
 
 Row = tuple[Any, ...]
 
@@ -41,6 +42,10 @@ class SqlStatements(ABC):
 
     @abstractmethod
     def transaction(self) -> AbstractContextManager[None]: ...
+
+    def write_memo(self) -> WriteMemo | None:
+        """The open write transaction's memo (`sql.memo`), or None: read every time."""
+        return None
 
     def one(self, sql: str, args: Sequence[object] = ()) -> Row | None:
         found = self.rows(sql, args)

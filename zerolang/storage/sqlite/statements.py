@@ -26,12 +26,23 @@ class SqliteStatements(SqlStatements):
     chunk: int  # keys per `IN (...)`
 
     def run(self, sql: str, args: Sequence[object] = ()) -> int:
+        if "table_seals" in sql:
+            self._seals_written()
         return self.connection.execute(sql, bound(args)).rowcount
 
     def run_many(self, sql: str, rows: Sequence[Sequence[object]]) -> int:
         if not rows:
             return 0
+        if "table_seals" in sql:
+            self._seals_written()
         return max(self.connection.executemany(sql, rows).rowcount, 0)
+
+    def _seals_written(self) -> None:
+        """A statement writes seals: the write memo's copy is no longer known to be the stored one (a
+        fold that keeps it, `Seals.seal_apply`, puts it back after)."""
+        memo = self.write_memo()
+        if memo is not None:
+            memo.seals.clear()
 
     def in_list(self, column: str, keys: Sequence[object]) -> Iterator[tuple[str, list[object]]]:
         for start in range(0, len(keys), self.chunk):

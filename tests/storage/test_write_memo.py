@@ -1,0 +1,70 @@
+"""Inside one write transaction SQLite reads the seals, `has_periods` and `declarations` once
+(`zerolang.storage.sql.memo`): after any write in it, what they return is what the store holds."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+import zerolang.memory
+from zerolang.memory import CompilerInput, ContextMeta, SemanticTuple
+from zerolang.memory.api import Memory
+
+
+def _input(subject: str, predicate: str, obj: str, day: int) -> CompilerInput:
+    meta = ContextMeta(f"2026-01-{day:02d}T00:00:00Z", "user", "home")
+    return CompilerInput((SemanticTuple(subject, predicate, obj),), meta)
+
+
+def _stored(memory: Memory) -> tuple[Any, ...]:
+    """The seals, whether periods exist and the declarations, read past the memo."""
+    backend: Any = memory.store.backend
+    db = backend.connection
+    space = backend.space
+    seals = db.execute("SELECT tbl, row_count, digest FROM table_seals WHERE space = ?", [space]).fetchall()
+    periods = db.execute("SELECT 1 FROM fact_periods WHERE space = ? LIMIT 1", [space]).fetchone() is not None
+    declared = db.execute("SELECT at, setting, value FROM declarations WHERE space = ? ORDER BY seq", [space])
+    return seals, periods, declared.fetchall()
+
+
+def _seen(memory: Memory) -> tuple[Any, ...]:
+    """The same, as the backend answers (from its memo where it holds them)."""
+    backend: Any = memory.store.backend
+    declared = [(d.at, d.setting, d.value) for d in backend.declarations()]
+    return list(backend.raw_seals()), backend.has_periods(), declared
+
+
+def _fails(memory: Memory) -> None:
+    with pytest.raises(RuntimeError), memory.store.transaction():
+        memory.ingest([_input("ann", "likes", "fig", 9)], now="2026-02-09T00:00:00.000Z")
+        raise RuntimeError("rolled back to its savepoint")
+
+
+STEPS: list[Callable[[Memory], object]] = [
+    lambda m: m.ingest([_input("ann", "likes", "tea", 1)], now="2026-02-01T00:00:00.000Z"),
+    lambda m: m.declare_single_valued(["lives in"]),
+    lambda m: m.ingest([_input("ann", "lives in", "paris", 2)], now="2026-02-02T00:00:00.000Z"),
+    lambda m: m.ingest([_input("ann", "lives in", "rome", 3)], now="2026-02-03T00:00:00.000Z"),
+    lambda m: m.retract("ann|likes|tea", now="2026-02-04T00:00:00.000Z"),
+    _fails,
+    lambda m: m.store.backend.reseal(),  # type: ignore[attr-defined]
+    lambda m: m.declare_single_valued(["lives in"], remove=True),
+    lambda m: m.ingest([_input("bob", "likes", "jam", 5)], now="2026-02-05T00:00:00.000Z"),
+]
+
+
+def test_what_a_write_transaction_reads_again_is_what_the_store_holds(tmp_path: Path) -> None:
+    with zerolang.memory.open(tmp_path / "m.db") as memory:
+        memory.ingest([_input("cat", "is", "here", 1)], now="2026-02-01T00:00:00.000Z")
+        with memory.store.transaction():
+            assert memory.store.backend.write_memo() is not None  # type: ignore[attr-defined]
+            assert _seen(memory) == _stored(memory)
+            for number, step in enumerate(STEPS):
+                step(memory)
+                assert _seen(memory) == _stored(memory), number
+        assert memory.store.backend.write_memo() is None  # type: ignore[attr-defined]
+        assert memory.store.check().ok
+        assert _seen(memory) == _stored(memory)
