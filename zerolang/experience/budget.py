@@ -202,6 +202,9 @@ def _choose(offered: list[Item], budget: int, framing: int, as_json: bool) -> li
     kinds: set[str] = set()
     groups: set[str] = set()
     summary_at = {item.key: index for index, item in enumerate(offered) if item.kind == "summary"}
+    costs = [_cost(item, as_json) for item in offered]
+    headings = {kind: count_tokens(heading + "\n") for kind, heading in _HEADINGS.items()}
+    group_lines = {group: count_tokens(_group_line(group) + "\n") for group in {i.group for i in offered}}
     shown_in_full: set[str] = set()
     used = framing
     for cap in (True, False):
@@ -213,13 +216,13 @@ def _choose(offered: list[Item], budget: int, framing: int, as_json: bool) -> li
                     continue
                 if item.kind == "summary" and item.key in shown_in_full:
                     continue
-                cost = _cost(item, as_json)
+                cost = costs[index]
                 if not as_json and item.kind not in kinds:
-                    cost += count_tokens(_HEADINGS[item.kind] + "\n")
+                    cost += headings[item.kind]
                 if not as_json and item.group and item.group not in groups:
-                    cost += count_tokens(_group_line(item.group) + "\n")
+                    cost += group_lines[item.group]
                 replaced = summary_at.get(item.key, -1) if item.kind == "full" else -1
-                refund = _cost(offered[replaced], as_json) if replaced in taken else 0
+                refund = costs[replaced] if replaced in taken else 0
                 limit = budget * SHARES[item.kind] if cap else budget
                 if used + cost - refund <= limit:
                     taken.add(index)
