@@ -70,6 +70,27 @@ def test_unlimited_rendering_holds_everything() -> None:
     assert "edges:" in rendering.text and "summaries:" in rendering.text and "full:" in rendering.text
 
 
+def test_a_hit_in_full_text_has_no_summary_under_a_budget() -> None:
+    store = fixture_store()
+    hits = recall(store, "reading list Melissa", limit=6)
+    rendering = render(store, "reading list Melissa", hits, budget=400)
+    summaries = {item.key for item in rendering.items if item.kind == "summary"}
+    full = {item.key for item in rendering.items if item.kind == "full"}
+    assert full and not summaries & full
+
+
+def test_full_texts_are_printed_under_their_when_once() -> None:
+    store = fixture_store()
+    hits = recall(store, "reading list Melissa", limit=6)
+    rendering = render(store, "reading list Melissa", hits, budget=None)
+    section = rendering.text.split("\nfull:\n", 1)[1].splitlines()
+    whens = [line[2:] for line in section if line.startswith("@ ")]
+    assert whens and len(whens) == len(set(whens))
+    shown = {str(item.group) for item in rendering.items if item.kind == "full" and item.group}
+    assert set(whens) == shown
+    assert not any(when in line for line in section if not line.startswith("@ ") for when in whens)
+
+
 QUERIES = st.sampled_from(
     ["reading list", "tomato", "login test clock", "weather in July", "Miso cat", "zzz"]
 )

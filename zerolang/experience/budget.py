@@ -5,10 +5,13 @@ What recall found is printed in three layers, each only while it fits:
 1. the **graph index**: one line per hit (short id, layer, who, turn)
    and the edges among the hits (same turn, neighbouring turns, a shared
    concept), always first;
-2. **summaries**: 10-20 tokens per hit, in rank order;
-3. **full text** (with when, and why it was found) for the best hits that still fit
-   (a text short enough to be its own summary is not repeated), in rank order (one that
-   does not fit is skipped and the next, shorter one may still fit).
+2. **summaries**: 10-16 tokens per hit, in rank order;
+3. **full text** (and why it was found) for the best hits that still fit, in rank order
+   (one that does not fit is skipped and the next, shorter one may still fit), under a
+   line `@ when` printed once for the lines of one when (the whens in the order of their
+   best hit). A hit shown in full has no summary: its full text takes the summary's place,
+   and the tokens that frees go to the next hits; a text short enough to be its own
+   summary is not repeated.
 
 Token counts are exact cl100k (`zerolang.util.tokens`). Items are chosen
 greedily by their own counts (a first pass gives the hits' index lines at most
@@ -33,7 +36,7 @@ from zerolang.experience.store import ExperienceStore
 from zerolang.util.tokens import count_tokens
 
 SHORT = 10
-SUMMARY_TOKENS = 16  # the gist's share of a summary line; with its id the line is 10-20 tokens
+SUMMARY_TOKENS = 12  # the gist's share of a summary line; with its id the line is 10-16 tokens
 MAX_EDGES_PER_HIT = 3
 
 
@@ -43,6 +46,7 @@ class Item:
     key: str
     text: str
     data: dict[str, object]
+    group: str = ""  # a full text's when: the lines of one when are printed under it once
 
 
 @dataclass(slots=True)
@@ -94,7 +98,6 @@ def items_for(
     for hit in hits:
         e = hit.experience
         turn_label.setdefault(e.turn, f"t{len(turn_label) + 1}")
-        when = f" {e.when}" if e.when else ""
         data: dict[str, object] = {
             "id": e.id,
             "layer": e.layer.value,
@@ -114,7 +117,7 @@ def items_for(
             continue
         why = hit.reasons[0] if hit.reasons else ""
         detail: dict[str, object] = {"id": e.id, "text": e.what, "why": hit.reasons}
-        full.append(Item("full", e.id, f"{short(e.id)}{when} [{why}] {body}", detail))
+        full.append(Item("full", e.id, f"{short(e.id)} [{why}] {body}", detail, e.when or ""))
     return nodes + summaries + _edges(store, hits, turn_label, w) + full
 
 
@@ -197,21 +200,42 @@ def _choose(offered: list[Item], budget: int, framing: int, as_json: bool) -> li
     taken: set[int] = set()
     listed: set[str] = set()
     kinds: set[str] = set()
+    groups: set[str] = set()
+    summary_at = {item.key: index for index, item in enumerate(offered) if item.kind == "summary"}
+    costs = [_cost(item, as_json) for item in offered]
+    headings = {kind: count_tokens(heading + "\n") for kind, heading in _HEADINGS.items()}
+    group_lines = {group: count_tokens(_group_line(group) + "\n") for group in {i.group for i in offered}}
+    shown_in_full: set[str] = set()
     used = framing
     for cap in (True, False):
-        for index, item in enumerate(offered):
-            if index in taken or (item.kind in {"summary", "full"} and item.key not in listed):
-                continue
-            cost = _cost(item, as_json)
-            if not as_json and item.kind not in kinds:
-                cost += count_tokens(_HEADINGS[item.kind] + "\n")
-            limit = budget * SHARES[item.kind] if cap else budget
-            if used + cost <= limit:
-                taken.add(index)
-                kinds.add(item.kind)
-                used += cost
-                if item.kind == "node":
-                    listed.add(item.key)
+        changed = True
+        while changed:  # a full text that replaces its summary frees room for what did not fit
+            changed = False
+            for index, item in enumerate(offered):
+                if index in taken or (item.kind in {"summary", "full"} and item.key not in listed):
+                    continue
+                if item.kind == "summary" and item.key in shown_in_full:
+                    continue
+                cost = costs[index]
+                if not as_json and item.kind not in kinds:
+                    cost += headings[item.kind]
+                if not as_json and item.group and item.group not in groups:
+                    cost += group_lines[item.group]
+                replaced = summary_at.get(item.key, -1) if item.kind == "full" else -1
+                refund = costs[replaced] if replaced in taken else 0
+                limit = budget * SHARES[item.kind] if cap else budget
+                if used + cost - refund <= limit:
+                    taken.add(index)
+                    kinds.add(item.kind)
+                    used += cost - refund
+                    if item.kind == "node":
+                        listed.add(item.key)
+                    if item.kind == "full":
+                        shown_in_full.add(item.key)
+                        groups.add(item.group)
+                        if refund:
+                            taken.discard(replaced)
+                            changed = True
     return [item for index, item in enumerate(offered) if index in taken]
 
 
@@ -234,13 +258,30 @@ def _cost(item: Item, as_json: bool) -> int:
 _HEADINGS = {"node": "graph:", "edge": "edges:", "summary": "summaries:", "full": "full:"}
 
 
+def _group_line(when: str) -> str:
+    return f"@ {when}"
+
+
+def _grouped(items: list[Item]) -> list[str]:
+    """Full texts under their when, printed once: the whens in the order of their best line."""
+    order: dict[str, list[Item]] = {}
+    for item in items:
+        order.setdefault(item.group, []).append(item)
+    lines: list[str] = []
+    for group, members in order.items():
+        if group:
+            lines.append(_group_line(group))
+        lines.extend(item.text for item in members)
+    return lines
+
+
 def _text(chosen: list[Item], query: str) -> str:
     lines = [f"recall {json.dumps(' '.join(query.split()), ensure_ascii=False)}"]
     for kind, heading in _HEADINGS.items():
-        section = [item.text for item in chosen if item.kind == kind]
+        section = [item for item in chosen if item.kind == kind]
         if section:
             lines.append(heading)
-            lines.extend(section)
+            lines.extend(_grouped(section) if kind == "full" else [item.text for item in section])
     return "\n".join(lines) + "\n"
 
 

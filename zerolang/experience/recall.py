@@ -34,10 +34,10 @@ for nothing.
 
 An experience's score is the sum of its contributions, each kept as a reason.
 The weights are `RecallWeights`; nothing depends on the data recall runs on. The defaults of
-`concept`, `speaker`, `time` and `expand` are those of the grid point best on average over
-leave-one-conversation-out folds of LoCoMo's development split (`benches/bench_locomo.py --loo`,
-docs/benchmarks.md); that point also has `answer` 1.0, kept at 0.6 so that a question still
-ranks above its answer when both match; the others are as first set.
+`answer`, `concept`, `speaker`, `time` and `expand` are those of the grid point best on average
+over leave-one-conversation-out folds of LoCoMo's development split (`benches/bench_locomo.py
+--loo`, docs/benchmarks.md): with `answer` 1.0 a question's answer may rank above the question
+itself, which is what a question asked of memory wants; the others are as first set.
 """
 
 from __future__ import annotations
@@ -66,7 +66,7 @@ class RecallWeights:
     concept: float = 0.25  # mentions a (rare) concept the query names
     turn: float = 0.35  # another layer of a matching turn
     neighbour: float = 0.4  # the message just before or after a matching turn
-    answer: float = 0.6  # the message right after a matching question (its likely answer)
+    answer: float = 1.0  # the message right after a matching question (its likely answer)
     far: float = 0.5  # the other layers of that neighbouring turn count this share of `neighbour`
     shared: float = 0.2  # shares a rare concept with a match
     common: float = 0.05  # a concept mentioned by more than this share of experiences is not rare
