@@ -307,3 +307,21 @@ def test_a_purge_leaves_no_byte_of_the_label_anywhere(
     assert _scan_files(data) == {}
     if memory_at.startswith("postgresql"):
         assert _pg_dump(memory_at) == []
+
+
+def test_recall_shows_nothing_a_purge_never_reached(tmp_path: Path) -> None:
+    """A reader writes nothing, yet `zero recall` of an experience database a purge never reached
+    (its memory's experiences were elsewhere) leaves out what mentions the purged concept."""
+    memory_at, experiences_at = str(tmp_path / "memory.db"), tmp_path / "elsewhere.db"
+    with zerolang.memory.open(memory_at, experiences=str(experiences_at), archive=tmp_path / "a") as memory:
+        memory.remember([(SECRET, "speaks", "Esperanto")])
+        memory.capture(session="s", user_said=f"{SECRET} speaks Esperanto fluently.", agent_said="Noted.")
+    env = {"ZERO_MEMORY_DB": memory_at, "ZERO_MEMORY_SPACE": ""}
+    before = zero("recall", "Esperanto fluently", "--db", str(experiences_at), environment=env)
+    assert SECRET in before
+    with zerolang.memory.open(memory_at, experiences=":memory:", archive=tmp_path / "b") as memory:
+        memory.forget("concept", SECRET, purge=True)
+    unread = experiences_at.read_bytes()
+    after = zero("recall", "Esperanto fluently", "--db", str(experiences_at), environment=env)
+    assert SECRET.lower() not in after.lower() and "zorblax" not in after.lower()
+    assert experiences_at.read_bytes() == unread  # read, not carried: the file is as it was

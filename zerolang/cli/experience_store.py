@@ -56,14 +56,36 @@ def carry_purges_into(store: ForgettingStore) -> None:
     the memory `$ZERO_MEMORY_DB` names (in `$ZERO_MEMORY_SPACE`), else the per-user default one, when it
     exists. What is written after a purge stores nothing that mentions its label, whichever surface
     writes it and whether or not the purge reached this database."""
+    blocks = memory_purges()
+    if blocks:  # without a memory, or purges, a hook's capture loads none of the memory's code
+        from zerolang.memory.erasure import carry_blocks
+
+        carry_blocks(blocks, store)
+
+
+def read_hiding_purges(store: ExperienceStore) -> ExperienceStore:
+    """`store` as a reader sees it: with the memory's purges hidden as well, writing nothing
+    (`zerolang.memory.erasure.PurgesHidden`), so `zero recall` shows nothing a purge erased even
+    from a database the purge never reached."""
+    from typing import cast
+
+    from zerolang.memory.erasure import PurgesHidden
+
+    blocks = memory_purges()
+    return store if not blocks else cast("ExperienceStore", PurgesHidden(store, lambda: blocks))
+
+
+def memory_purges() -> dict[str, list[tuple[str, int]]]:
+    """The term keys the purges of the memory `$ZERO_MEMORY_DB` names (else the per-user default
+    one) blocked, when that memory exists (`zerolang.memory.erasure.purged_blocks`); read only."""
     import os
 
     from zerolang.cli.stores import resolve_store
 
     location = resolve_store(os.environ.get("ZERO_MEMORY_DB") or None)
     if location.in_memory or (location.is_file and not location.path.is_file()):
-        return  # no memory, no purges: a hook's capture loads none of the memory's code
-    from zerolang.memory.erasure import carry_purges
+        return {}  # no memory, no purges: a hook's capture loads none of the memory's code
+    from zerolang.memory.erasure import purged_blocks
     from zerolang.storage import open_store
     from zerolang.util.errors import ZeroError
     from zerolang.util.spaces import DEFAULT_SPACE
@@ -73,8 +95,8 @@ def carry_purges_into(store: ForgettingStore) -> None:
             location, space=os.environ.get("ZERO_MEMORY_SPACE") or DEFAULT_SPACE, create=False
         )
     except ZeroError:  # an unreachable or foreign memory: nothing it purged can be read
-        return
+        return {}
     try:
-        carry_purges(memory, store)
+        return purged_blocks(memory)
     finally:
         memory.close()

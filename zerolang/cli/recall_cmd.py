@@ -7,7 +7,7 @@ from typing import Annotated
 
 import typer
 
-from zerolang.cli.experience_store import open_store
+from zerolang.cli.experience_store import open_store, read_hiding_purges
 from zerolang.cli.options import JSON
 from zerolang.cli.typer_options import ExperienceDbOption, option
 
@@ -35,7 +35,8 @@ def recall(
 
     if not text.strip():
         raise ZeroError("nothing to recall: the query is empty")
-    with open_store(db, create=False) as store:
+    with open_store(db, create=False) as opened:
+        store = read_hiding_purges(opened)  # what the memory purged stays out, even here
         hits = run_recall(store, text, limit=limit)
         rendering = render(store, text, hits, budget=budget, as_json=as_json)
     if budget is not None and not rendering.text:

@@ -11,7 +11,7 @@ from __future__ import annotations
 import json
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, cast
 
 from zerolang.knowledge.history import HistoryEntry, concept_history
 from zerolang.knowledge.recall.traversal import neighbours
@@ -203,11 +203,16 @@ class Explorer:
     # ---- experiences ----
     def experiences(self) -> ExperienceStore | None:
         """The experience database if it exists (never created here), read with what the memory's
-        purges blocked hidden as well (`zerolang.explore.hiding`)."""
-        from zerolang.explore.hiding import Hiding
+        purges blocked hidden as well (`zerolang.memory.erasure.PurgesHidden`)."""
+        from zerolang.memory.erasure import PurgesHidden, purged_blocks
 
         store = self._opened_experiences()
-        return None if store is None else Hiding(store, self.memory.store)
+        memory = self.memory.store
+        return (
+            None
+            if store is None
+            else cast("ExperienceStore", PurgesHidden(store, lambda: purged_blocks(memory)))
+        )
 
     def _opened_experiences(self) -> ExperienceStore | None:
         if self._experiences is None:

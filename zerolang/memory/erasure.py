@@ -212,11 +212,48 @@ def carry_purges(memory: MemoryStore, experiences: ForgettingStore) -> int:
     """Block in the experience store every term the memory's purges blocked that it does not block
     yet (a database made, or not reached, at purge time): capture, conversations and recall then
     keep out what mentions them. How many terms were added."""
+    return carry_blocks(purged_blocks(memory), experiences)
+
+
+def carry_blocks(blocks: dict[str, list[tuple[str, int]]], experiences: ForgettingStore) -> int:
+    """Block in the experience store the terms of `blocks` (`purged_blocks`) it does not block yet."""
     added = 0
-    for owner, keys in purged_blocks(memory).items():
+    for owner, keys in blocks.items():
         known = set(experiences.forgotten_terms(owner))
         missing = [key for key in keys if key not in known]
         if missing:
             experiences.block_terms(owner, missing)
             added += len(missing)
     return added
+
+
+Blocks = dict[str, list[tuple[str, int]]]
+"""Term keys under the name an experience store keeps them by (`<tombstone>:purged`)."""
+
+
+@dataclass(frozen=True, slots=True)
+class PurgesHidden:
+    """An experience store read with the memory's purged terms blocked as well, writing nothing.
+
+    A purge erases what mentions its terms in the experience database it reaches and blocks their
+    hashes there; a database it never reached (made later, or elsewhere at the time) still holds the
+    text. Writers carry the purges in before they write (`carry_purges`); a reader (`zero recall`,
+    `zero explore`) reads through this instead: recall, the budgeted context and the conversation
+    pages then leave out what mentions a purged term, as they leave out what the store blocks.
+    `blocks` gives the memory's purges when asked (`purged_blocks`, or what was read of them)."""
+
+    store: Any
+    blocks: Callable[[], Blocks]
+
+    def forgotten_terms(self, tombstone: str | None = None) -> list[tuple[str, int]]:
+        """The store's blocked terms and, for every tombstone, those the memory's purges blocked."""
+        found: list[tuple[str, int]] = self.store.forgotten_terms(tombstone)
+        known = set(found)
+        for owner, keys in self.blocks().items():
+            if tombstone is None or tombstone == owner:
+                found += [key for key in keys if key not in known]
+                known.update(keys)
+        return found
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(self.store, name)
