@@ -140,3 +140,21 @@ def test_ttl_in_minutes_expires_and_reads_refresh_it(experience_db: str) -> None
         now[0] += 11
         assert store.get(("alice", "notes"), "n") is None
         assert store.search(("alice",)) == []
+
+
+def test_what_the_memory_purged_is_not_stored(tmp_path: Any, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The memory's purges reach a conversations database they never reached when it is opened to
+    write (as `zero convo store` does): an item mentioning a purged label is not kept."""
+    import zerolang.memory
+
+    memory_at = str(tmp_path / "memory.db")
+    with zerolang.memory.open(memory_at, experiences=":memory:", archive=tmp_path / "a") as memory:
+        memory.remember([("Zorblax Quuxly", "reads", "Dostoevsky")])
+        memory.forget("concept", "Zorblax Quuxly", purge=True)
+    monkeypatch.setenv("ZERO_MEMORY_DB", memory_at)
+    with ZeroStore.open(str(tmp_path / "later.db")) as store:
+        store.put(("u", "memories"), "m0", {"text": "Zorblax Quuxly lent me a book"})
+        store.put(("u", "memories"), "m1", {"text": "the weather was fine"})
+        kept = [item.value["text"] for item in store.search(("u", "memories"), limit=10)]
+    assert kept == ["the weather was fine"]
+    assert b"zorblax" not in (tmp_path / "later.db").read_bytes().lower()

@@ -17,7 +17,7 @@ them; reads refresh them unless told not to.
 
 Deleting an item deletes its row and its full text in one transaction: no read, search or
 listing returns it again. An item that mentions what a memory forget blocked is left out of
-every read, as conversation entries are.
+every read, as conversation entries are; one that mentions what a purge erased is not stored.
 """
 
 from __future__ import annotations
@@ -53,7 +53,7 @@ from zerolang.agents.namespaces import (
     text_of,
 )
 from zerolang.convo.store import EntryStore
-from zerolang.experience.forgotten import forgotten, scrub
+from zerolang.experience.forgotten import Forgotten, forgotten, scrub
 from zerolang.experience.words import terms
 
 EVERYTHING = 1_000_000  # how many full-text matches a filtered search reads before filtering
@@ -82,11 +82,17 @@ class ZeroStore(BaseStore):
     def open(cls, db: str | Path | None = None, **options: Any) -> ZeroStore:
         """A store on the database `db` names (a SQLite file, created if missing, or a server URL),
         else where `zero convo` keeps conversations; closing the store closes it."""
+        from zerolang.memory.erasure import carry_blocks, purges_of
         from zerolang.memory.settings import prepare_folder, resolve_stores
-        from zerolang.storage import open_conversations
+        from zerolang.storage import open_conversations, open_experiences
 
         stores = resolve_stores(experiences=db)
         prepare_folder(stores.experiences, given=stores.experiences_named or stores.memory_named)
+        blocks = purges_of(stores)
+        if blocks:  # what the memory purged stays out of what this store writes (as `zero convo`):
+            # the conversations read the blocked terms the experience store keeps in their database
+            with open_experiences(stores.experiences, create=True) as experiences:
+                carry_blocks(blocks, experiences)
         return cls(open_conversations(stores.experiences, create=True), owns=True, **options)
 
     def close(self) -> None:
@@ -158,6 +164,11 @@ class ZeroStore(BaseStore):
             "ttl": op.ttl,
             "index": op.index if op.index is False or op.index is None else list(op.index),
         }
+        read = getattr(self.entries, "purged_terms", None)
+        purged = Forgotten.of(read()) if read is not None else Forgotten()
+        if purged and scrub(entry, purged) is None:  # what mentions a purged label is not stored:
+            self.entries.delete(key)  # the put replaced what was there, with nothing
+            return
         self._write(key, entry)
 
     def _search(self, op: SearchOp) -> list[SearchItem]:

@@ -85,6 +85,7 @@ class ZeroSession:
         """A session on the database `db` names (a SQLite file, created if missing, or a server URL),
         else where `zero convo` keeps conversations (`$ZERO_EXPERIENCE_DB`, else beside the memory);
         closing the session closes it."""
+        from zerolang.memory.erasure import carry_purges_of
         from zerolang.memory.settings import prepare_folder, resolve_stores
         from zerolang.storage import open_conversations, open_experiences
 
@@ -97,6 +98,9 @@ class ZeroSession:
             experiences.close()
             raise
         try:
+            # what the memory purged stays out of what this session writes (as `zero convo` does)
+            # (the conversations read the blocked terms the experience store keeps: one database)
+            carry_purges_of(stores, experiences)
             return cls(session_id, entries, experiences, owns=True, **options)
         except BaseException:
             entries.close()

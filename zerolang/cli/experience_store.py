@@ -85,18 +85,9 @@ def memory_purges() -> dict[str, list[tuple[str, int]]]:
     location = resolve_store(os.environ.get("ZERO_MEMORY_DB") or None)
     if location.in_memory or (location.is_file and not location.path.is_file()):
         return {}  # no memory, no purges: a hook's capture loads none of the memory's code
-    from zerolang.memory.erasure import purged_blocks
-    from zerolang.storage import open_store
-    from zerolang.util.errors import ZeroError
+    from zerolang.memory.erasure import purges_of
+    from zerolang.memory.settings import resolve_stores
     from zerolang.util.spaces import DEFAULT_SPACE
 
-    try:
-        memory = open_store(
-            location, space=os.environ.get("ZERO_MEMORY_SPACE") or DEFAULT_SPACE, create=False
-        )
-    except ZeroError:  # an unreachable or foreign memory: nothing it purged can be read
-        return {}
-    try:
-        return purged_blocks(memory)
-    finally:
-        memory.close()
+    space = os.environ.get("ZERO_MEMORY_SPACE") or DEFAULT_SPACE
+    return purges_of(resolve_stores(os.environ.get("ZERO_MEMORY_DB") or None, space=space))

@@ -27,6 +27,7 @@ if TYPE_CHECKING:
     from zerolang.archive.store import Archive
     from zerolang.experience.forgotten import ErasingStore, ForgettingStore
     from zerolang.knowledge.store import MemoryStore
+    from zerolang.memory.settings import Stores
 
 
 @dataclass(slots=True)
@@ -257,3 +258,29 @@ class PurgesHidden:
 
     def __getattr__(self, name: str) -> Any:
         return getattr(self.store, name)
+
+
+def purges_of(stores: Stores) -> Blocks:
+    """The term keys the purges of the memory `stores` name blocked (`purged_blocks`), when that
+    memory exists; read only. Empty when there is no memory, or it cannot be opened (nothing it
+    purged can be read)."""
+    location = stores.memory
+    if location.in_memory or (location.is_file and not location.path.is_file()):
+        return {}
+    from zerolang.storage import open_store
+    from zerolang.util.errors import ZeroError
+
+    try:
+        memory = open_store(location, space=stores.space, create=False)
+    except ZeroError:  # an unreachable or foreign memory
+        return {}
+    try:
+        return purged_blocks(memory)
+    finally:
+        memory.close()
+
+
+def carry_purges_of(stores: Stores, experiences: ForgettingStore) -> int:
+    """`carry_blocks` of `purges_of(stores)`: a writer of experiences or conversations calls it
+    first, so what it writes after a purge stores nothing that mentions the purged labels."""
+    return carry_blocks(purges_of(stores), experiences)
