@@ -74,7 +74,7 @@ def lint(
       Z010  node-level-param          warning  safe fix
       Z011  unused-node               warning  unsafe fix
       Z012  missing-field             error
-      Z013  unlisted-input            warning  safe fix
+      Z013  unlisted-input            warning  unsafe fix
       Z014  wrong-kind                error
       Z015  misspelled-key            warning  unsafe fix
       Z016  condition-reads-no-node   warning

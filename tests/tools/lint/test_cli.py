@@ -61,7 +61,7 @@ def test_fix_rewrites_the_file_and_reports_what_remains(tmp_path: Path) -> None:
 def test_fix_of_everything_exits_0(tmp_path: Path) -> None:
     copy = tmp_path / "z013.0"
     shutil.copy(case("Z013", "bad"), copy)
-    code, output = lint("--fix", copy)
+    code, output = lint("--fix", "--unsafe-fixes", copy)
     assert code == 0
     assert output.endswith("Found 4 problems (4 fixed, 0 remaining).\n")
     assert lint(copy) == (0, "All checks passed!\n")

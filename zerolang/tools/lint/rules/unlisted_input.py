@@ -14,13 +14,15 @@ from zerolang.util import codes
 from zerolang.util.errors import Severity
 
 
-@rule(codes.UNLISTED_INPUT, Severity.WARNING, Applicability.SAFE)
+@rule(codes.UNLISTED_INPUT, Severity.WARNING, Applicability.UNSAFE)
 def unlisted_input(context: Context) -> Iterator[Violation]:
     """A node reads something that is not listed in its `inputs`.
 
     Two forms. `input: "command"` (old files write it on `Lookup`): every
-    runtime reads a node's inputs from `inputs` only, so that `Lookup` always
-    answers its `default`; the fix rewrites it to `inputs: ["command"]`. And a
+    runtime reads a node's inputs from `inputs` only, so that `Lookup` looks up
+    no key at all (it answers its `default`, or the table's `""` entry); the
+    fix rewrites it to `inputs: ["command"]`, an unsafe fix: the node then
+    reads them, so what it computes changes (to what was meant). And a
     `Route` reading the nodes its conditions name, or a `Permission` reading
     `sender_confidence`, without listing them: the old runtime orders nodes by
     `inputs` alone, so they may not have run yet (a wrong route, the 0.5
@@ -57,7 +59,8 @@ def _singular_input(node: Node, entry: Entry) -> Violation:
         rename_key(entry, "inputs")
         entry.value = value if isinstance(value, Array) else Array(items=[value])
 
-    fix = Fix(f"rewrite to `inputs: [{listed}]`", edit, Applicability.SAFE, touches=(node,))
+    description = f"rewrite to `inputs: [{listed}]`: the node then reads them, and computes from them"
+    fix = Fix(description, edit, Applicability.UNSAFE, touches=(node,))
     return Violation(message, entry.key_span, fix)
 
 
