@@ -48,7 +48,7 @@ def _singular_input(node: Node, entry: Entry) -> Violation:
         return Violation(message, entry.key_span)
     message = f"{kind} reads its inputs from `inputs`, not `input`: this one reads nothing"
     if node.type == "Lookup":
-        message += " and always answers its default"
+        message += ' and always answers the same (its `default`, or its table\'s `""` entry)'
     value = entry.value
     items = [value] if isinstance(value, String) else value.items if isinstance(value, Array) else None
     if items is None or not all(isinstance(item, String) for item in items):
