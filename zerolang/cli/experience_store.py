@@ -14,6 +14,7 @@ from typing import TYPE_CHECKING
 if TYPE_CHECKING:
     from zerolang.experience.forgotten import ForgettingStore
     from zerolang.experience.store import ExperienceStore
+    from zerolang.memory.erasure import Blocks
     from zerolang.util.locations import Location
 
 
@@ -75,19 +76,15 @@ def read_hiding_purges(store: ExperienceStore) -> ExperienceStore:
     return store if not blocks else cast("ExperienceStore", PurgesHidden(store, lambda: blocks))
 
 
-def memory_purges() -> dict[str, list[tuple[str, int]]]:
-    """The term keys the purges of the memory `$ZERO_MEMORY_DB` names (else the per-user default
-    one) blocked, when that memory exists (`zerolang.memory.erasure.purged_blocks`); read only."""
-    import os
+def memory_purges() -> Blocks:
+    """The term keys the purges of the memory `$ZERO_MEMORY_DB` names (in `$ZERO_MEMORY_SPACE`;
+    else the per-user default one) blocked, when that memory exists
+    (`zerolang.memory.erasure.purges_of`); read only."""
+    from zerolang.memory.settings import resolve_stores
 
-    from zerolang.cli.stores import resolve_store
-
-    location = resolve_store(os.environ.get("ZERO_MEMORY_DB") or None)
-    if location.in_memory or (location.is_file and not location.path.is_file()):
+    stores = resolve_stores()
+    if stores.memory.holds_nothing_yet:
         return {}  # no memory, no purges: a hook's capture loads none of the memory's code
     from zerolang.memory.erasure import purges_of
-    from zerolang.memory.settings import resolve_stores
-    from zerolang.util.spaces import DEFAULT_SPACE
 
-    space = os.environ.get("ZERO_MEMORY_SPACE") or DEFAULT_SPACE
-    return purges_of(resolve_stores(os.environ.get("ZERO_MEMORY_DB") or None, space=space))
+    return purges_of(stores)

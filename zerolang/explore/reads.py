@@ -219,7 +219,7 @@ class Explorer:
             from zerolang.storage import open_experiences
 
             location = self.memory.stores.experiences
-            if location.in_memory or (location.is_file and not location.path.is_file()):
+            if location.holds_nothing_yet:
                 return None
             try:
                 self._experiences = open_experiences(location, create=False)

@@ -552,9 +552,7 @@ class Memory:
     def _experiences_if_any(self) -> ExperienceStore | None:
         """The experience store when it is open or its file exists (a forget need not create one)."""
         location = parse_location(self.experiences_location)
-        if self._experiences is None and (
-            location.in_memory or (location.is_file and not location.path.is_file())
-        ):
+        if self._experiences is None and location.holds_nothing_yet:
             return None
         return self.experiences
 

@@ -29,6 +29,9 @@ if TYPE_CHECKING:
     from zerolang.knowledge.store import MemoryStore
     from zerolang.memory.settings import Stores
 
+Blocks = dict[str, list[tuple[str, int]]]
+"""Term keys under the name an experience store keeps them by (`<tombstone>:purged`)."""
+
 
 @dataclass(slots=True)
 class Reach:
@@ -192,7 +195,7 @@ def describe(erased: dict[str, int]) -> str:
     return "erased: " + ", ".join(parts)
 
 
-def purged_blocks(memory: MemoryStore) -> dict[str, list[tuple[str, int]]]:
+def purged_blocks(memory: MemoryStore) -> Blocks:
     """The term keys each of the memory's purges blocked, under the name an experience store keeps
     them by (`<tombstone>:purged`): read only, for a reader that must hide what a purge never
     reached (`zero explore`) and for `carry_purges`."""
@@ -201,7 +204,7 @@ def purged_blocks(memory: MemoryStore) -> dict[str, list[tuple[str, int]]]:
     owners: dict[bytes, list[tuple[bytes, str]]] = {}
     for key, kind, owner in memory.backend.forgotten_keys():
         owners.setdefault(owner, []).append((key, kind))
-    blocks: dict[str, list[tuple[str, int]]] = {}
+    blocks: Blocks = {}
     for owner, rows in sorted(owners.items()):
         keys = from_blocked(rows)
         if keys:
@@ -216,7 +219,7 @@ def carry_purges(memory: MemoryStore, experiences: ForgettingStore) -> int:
     return carry_blocks(purged_blocks(memory), experiences)
 
 
-def carry_blocks(blocks: dict[str, list[tuple[str, int]]], experiences: ForgettingStore) -> int:
+def carry_blocks(blocks: Blocks, experiences: ForgettingStore) -> int:
     """Block in the experience store the terms of `blocks` (`purged_blocks`) it does not block yet."""
     added = 0
     for owner, keys in blocks.items():
@@ -226,10 +229,6 @@ def carry_blocks(blocks: dict[str, list[tuple[str, int]]], experiences: Forgetti
             experiences.block_terms(owner, missing)
             added += len(missing)
     return added
-
-
-Blocks = dict[str, list[tuple[str, int]]]
-"""Term keys under the name an experience store keeps them by (`<tombstone>:purged`)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -265,7 +264,7 @@ def purges_of(stores: Stores) -> Blocks:
     memory exists; read only. Empty when there is no memory, or it cannot be opened (nothing it
     purged can be read)."""
     location = stores.memory
-    if location.in_memory or (location.is_file and not location.path.is_file()):
+    if location.holds_nothing_yet:
         return {}
     from zerolang.storage import open_store
     from zerolang.util.errors import ZeroError

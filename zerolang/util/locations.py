@@ -43,6 +43,12 @@ class Location:
         return self.scheme == SQLITE and self.target != IN_MEMORY
 
     @property
+    def holds_nothing_yet(self) -> bool:
+        """Nothing stored here can be read by opening it: `:memory:` (a fresh one each time), or a
+        SQLite file that does not exist. A server URL may hold a store (opening it tells)."""
+        return self.in_memory or (self.is_file and not Path(self.target).is_file())
+
+    @property
     def path(self) -> Path:
         """The SQLite file (only for `is_file`)."""
         if not self.is_file:
