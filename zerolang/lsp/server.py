@@ -95,7 +95,8 @@ class ZeroLanguageServer(LanguageServer):
             ticket.done.wait()
             result = ticket.result
         if result is None:
-            result = analyse(source, document.path, self.encoding)
+            with self.worker.settled():
+                result = analyse(source, document.path, self.encoding)
         self.analyses[document.uri] = (document.version, source, result)
         return result
 
@@ -363,8 +364,18 @@ SWITCH_INTERVAL = 0.0005
 
 
 def serve_stdio(**_: Any) -> None:
-    """Serve one client over stdin and stdout until it sends `exit`."""
+    """Serve one client over stdin and stdout until it sends `exit`.
+
+    The process is the server's own, so it may settle the cycle collector for it: what is
+    loaded by now (modules, the catalog) and each analysis are frozen out of the collector's
+    reach (`zerolang.util.gcpause.frozen_after`), so no collection walks them again.
+    """
+    import gc
     import sys
 
     sys.setswitchinterval(SWITCH_INTERVAL)
-    create_server().start_io()
+    server = create_server()
+    server.worker.freeze = True
+    gc.collect()
+    gc.freeze()
+    server.start_io()
