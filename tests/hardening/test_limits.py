@@ -4,6 +4,7 @@ reader, the query's cross joins and condition count; each a clear error naming t
 from __future__ import annotations
 
 import json
+from itertools import accumulate
 from pathlib import Path
 
 import pytest
@@ -111,6 +112,27 @@ def test_too_deep_at_ignores_brackets_in_strings_and_comments() -> None:
     assert too_deep_at('["' + "[" * 500 + '"] # ' + "{" * 500) is None
     assert too_deep_at(nested(MAX_DEPTH)) is None
     assert too_deep_at(nested(MAX_DEPTH + 1)) == MAX_DEPTH
+
+
+def test_too_deep_at_reads_windows_of_lines_as_one_pass_would(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Windows cut after newlines (a few characters here) find the depth one pass finds, strings and
+    comments across lines included."""
+    import random
+
+    from zerolang.util import limits
+
+    def one_pass(text: str) -> int:
+        brackets = limits._NOT_BRACKETS.sub("", text)
+        return max(accumulate(map(limits._STEP.__getitem__, brackets)), default=0)
+
+    monkeypatch.setattr(limits, "_WINDOW", 5)
+    pick = random.Random(26)
+    alphabet = '[]{}"\\#\n\na "'
+    for _ in range(3000):
+        text = "".join(pick.choice(alphabet) for _ in range(pick.randint(0, 60)))
+        assert max(limits._deepest(text), 0) == max(one_pass(text), 0), repr(text)
+    assert too_deep_at('[\n"' + "[\n" * 200 + '"]\n' + "{\n" * 50) is None  # a string across many windows
+    assert too_deep_at("[\n" * (MAX_DEPTH + 1)) == 2 * MAX_DEPTH
 
 
 @pytest.mark.parametrize("depth", [240, 492, 5000])

@@ -59,12 +59,12 @@ def too_deep_at(text: str, limit: int = MAX_DEPTH) -> int | None:
     """The offset of the first `[` or `{` nested deeper than `limit` in `.0` or JSON text, else None.
 
     Brackets inside strings (and `#` comments) do not count. The common case costs two
-    `str.count`s; a bracket-heavy text one regex pass and a C-level running sum.
+    `str.count`s; a bracket-heavy text one regex pass and a C-level running sum, in windows of
+    lines (`_deepest`).
     """
     if text.count("[") + text.count("{") <= limit:
         return None
-    brackets = _NOT_BRACKETS.sub("", text)
-    if max(accumulate(map(_STEP.__getitem__, brackets)), default=0) <= limit:
+    if _deepest(text) <= limit:
         return None
     depth = 0
     for match in _TOKENS.finditer(text):
@@ -73,6 +73,33 @@ def too_deep_at(text: str, limit: int = MAX_DEPTH) -> int | None:
         if depth > limit and step > 0:
             return match.start()
     return None  # pragma: no cover - the running sum said otherwise
+
+
+# Characters per window of `_deepest`: each is one C call that holds the GIL (about a millisecond).
+_WINDOW = 1 << 16
+
+
+def _deepest(text: str) -> int:
+    """The deepest running bracket depth of `text`, found a window of whole lines at a time.
+
+    One regex pass over a megabyte holds the GIL for 20 ms (a language server analysing on one
+    thread stalled its requests on another that long). Windows end after a newline, where no
+    `#` comment goes on; a string that goes on past a window's end leaves its `"` in that
+    window's brackets, and then the whole text is read in one pass after all.
+    """
+    depth = deepest = 0
+    start = 0
+    while start < len(text):
+        cut = text.find("\n", start + _WINDOW)
+        end = len(text) if cut < 0 else cut + 1
+        brackets = _NOT_BRACKETS.sub("", text[start:end])
+        if '"' in brackets and end < len(text):  # a string across the cut: no windows
+            return max(accumulate(map(_STEP.__getitem__, _NOT_BRACKETS.sub("", text))), default=0)
+        running = list(accumulate(map(_STEP.__getitem__, brackets), initial=depth))
+        deepest = max(deepest, max(running))
+        depth = running[-1]
+        start = end
+    return deepest
 
 
 def span_at(text: str, offset: int) -> Span:
