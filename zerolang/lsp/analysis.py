@@ -21,7 +21,15 @@ from zerolang.syntax.dependencies import reference_target
 
 
 class Cancelled(Exception):
-    """An analysis stopped at a checkpoint because a newer text of its document arrived."""
+    """An analysis stopped at a checkpoint because a newer text of its document arrived.
+
+    `remains` holds what it had made so far, for the worker to drop a piece at a time
+    (`zerolang.util.release`) rather than with the stack.
+    """
+
+    def __init__(self, uri: str) -> None:
+        super().__init__(uri)
+        self.remains: list[object] = []
 
 
 def _go_on() -> None:
@@ -105,9 +113,15 @@ def analyse(
         graph = adapter.parse(source, path)
     except adapter.ZeroError as error:
         return Analysis(source, path, lines, None, [adapter.syntax_finding(error, path)])
-    checkpoint()
-    findings = adapter.lint_graph(graph, source, path)
-    checkpoint()
+    made: list[object] = [graph]
+    try:
+        checkpoint()
+        findings = adapter.lint_graph(graph, source, path)
+        made.append(findings)
+        checkpoint()
+    except Cancelled as stop:
+        stop.remains = made
+        raise
     found = occurrences(graph, source)
     ids = (occurrence.name for occurrence in found if occurrence.role is Role.DEFINITION)
     analysis = Analysis(source, path, lines, graph, findings, found, Outline.of(graph, source, ids))

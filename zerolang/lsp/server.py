@@ -10,13 +10,15 @@ Positions are converted in the encoding the client chose.
 from __future__ import annotations
 
 import asyncio
+import inspect
+import json
 import logging
-from typing import Any
+from typing import Any, cast
 
 from lsprotocol import types
 from pygls.exceptions import JsonRpcException, JsonRpcInternalError
 from pygls.lsp.server import LanguageServer
-from pygls.protocol import LanguageServerProtocol
+from pygls.protocol import JsonRPCNotification, LanguageServerProtocol
 from pygls.workspace import TextDocument
 
 from zerolang import __version__
@@ -59,6 +61,37 @@ class ZeroProtocol(LanguageServerProtocol):
             answer = JsonRpcInternalError(f"internal error: {described}")
         self._send_response(msg_id, error=answer.to_response_error())
 
+    def __init__(self, server: Any, converter: Any) -> None:
+        super().__init__(server, converter)
+        self._writes: set[asyncio.Future[Any]] = set()
+
+    def serialise_notification(self, method: str, params: Any) -> bytes:
+        """The whole message `notify(method, params)` would send, made wherever it is called.
+
+        A thousand diagnostics take tens of milliseconds to convert and serialise: the
+        worker thread does it (the converter only reads its hooks), so the event loop,
+        which answers requests, only writes the bytes (`send_serialised`).
+        """
+        kind = self.get_message_type(method) or JsonRPCNotification
+        message = kind(method=method, params=params, jsonrpc=self.VERSION)
+        body = json.dumps(message, default=self._serialize_message).encode(self.CHARSET)
+        if not self._include_headers:
+            return body
+        header = f"Content-Length: {len(body)}\r\n"
+        header += f"Content-Type: {self.CONTENT_TYPE}; charset={self.CHARSET}\r\n\r\n"
+        return header.encode(self.CHARSET) + body
+
+    def send_serialised(self, message: bytes) -> None:
+        """Write a message `serialise_notification` made (on the event loop, as every write)."""
+        if self.writer is None:
+            logger.error("zero lsp: no transport to send to")
+            return
+        written = self.writer.write(message)
+        if inspect.isawaitable(written):  # an asynchronous transport: keep the write until it is done
+            pending = asyncio.ensure_future(written)
+            self._writes.add(pending)
+            pending.add_done_callback(self._writes.discard)
+
 
 class ZeroLanguageServer(LanguageServer):
     """A language server that keeps one `Analysis` per open `.0` document and version."""
@@ -97,6 +130,7 @@ class ZeroLanguageServer(LanguageServer):
         if result is None:
             with self.worker.settled():
                 result = analyse(source, document.path, self.encoding)
+        self.worker.release_entry(self.analyses, document.uri)
         self.analyses[document.uri] = (document.version, source, result)
         return result
 
@@ -152,19 +186,33 @@ class ZeroLanguageServer(LanguageServer):
         self.worker.submit(Ticket(uri, document.version, document.source, document.path, self.encoding))
 
     def _delivered(self, ticket: Ticket) -> None:
-        """On the worker thread: a finished analysis goes to the event loop to be kept and published."""
+        """On the worker thread: a finished analysis's diagnostics are serialised here, then it goes
+        to the event loop to be kept and published."""
         loop = self._loop
-        if loop is not None and not loop.is_closed():
-            loop.call_soon_threadsafe(self._finished, ticket)
-
-    def _finished(self, ticket: Ticket) -> None:
-        document = self.workspace.text_documents.get(ticket.uri)
-        if ticket.result is None or document is None or document.version != ticket.version:
-            return  # closed or changed meanwhile: a newer analysis is due, or none is wanted
-        if document.source != ticket.source:
+        if loop is None or loop.is_closed() or ticket.result is None:
             return
+        found = diagnostics(ticket.result.findings, ticket.result.lines)
+        params = types.PublishDiagnosticsParams(uri=ticket.uri, diagnostics=found, version=ticket.version)
+        message = self.zero_protocol.serialise_notification(types.TEXT_DOCUMENT_PUBLISH_DIAGNOSTICS, params)
+        loop.call_soon_threadsafe(self._finished, ticket, message)
+
+    @property
+    def zero_protocol(self) -> ZeroProtocol:
+        return cast(ZeroProtocol, self.protocol)
+
+    def _finished(self, ticket: Ticket, message: bytes) -> None:
+        document = self.workspace.text_documents.get(ticket.uri)
+        if (
+            ticket.result is None
+            or document is None
+            or (document.version, document.source) != (ticket.version, ticket.source)
+        ):
+            # closed or changed meanwhile: a newer analysis is due, or none is wanted
+            self.worker.release_result(ticket)
+            return
+        self.worker.release_entry(self.analyses, ticket.uri)  # the old text's, dropped on the worker
         self.analyses[ticket.uri] = (ticket.version, ticket.source, ticket.result)
-        self._publish(ticket.uri, ticket.version, ticket.result)
+        self.zero_protocol.send_serialised(message)
 
     def _publish(self, uri: str, version: int | None, analysis: Analysis) -> None:
         found = diagnostics(analysis.findings, analysis.lines)
@@ -229,7 +277,7 @@ def _register(server: ZeroLanguageServer) -> None:
     @server.feature(types.TEXT_DOCUMENT_DID_CLOSE)
     def did_close(ls: ZeroLanguageServer, params: types.DidCloseTextDocumentParams) -> None:
         ls.worker.cancel(params.text_document.uri)
-        ls.analyses.pop(params.text_document.uri, None)
+        ls.worker.release_entry(ls.analyses, params.text_document.uri)
         ls.text_document_publish_diagnostics(
             types.PublishDiagnosticsParams(uri=params.text_document.uri, diagnostics=[])
         )

@@ -12,7 +12,10 @@ thread analyses the texts in the order they came, newest text per document only:
 With `freeze` (the `zero lsp` process), each analysis is built with the cycle collector
 paused and then frozen out of its reach (`zerolang.util.gcpause.frozen_after`): a full
 collection walked the million objects of a 20,000-node document's analysis for seconds,
-holding the GIL, and every request waited.
+holding the GIL, and every request waited. Analyses the server no longer needs (an old
+text's, a stale one's, a cancelled one's parts) are dropped here too, a piece at a time
+(`zerolang.util.release`): dropped at once, a million objects are freed in one cascade
+that holds the GIL for 100 ms.
 """
 
 from __future__ import annotations
@@ -21,9 +24,11 @@ import threading
 from collections.abc import Callable
 from contextlib import AbstractContextManager, nullcontext
 from dataclasses import dataclass, field
+from typing import Any
 
 from zerolang.lsp.analysis import Analysis, Cancelled, analyse
 from zerolang.util.gcpause import frozen_after
+from zerolang.util.release import release
 
 
 @dataclass(slots=True)
@@ -54,6 +59,9 @@ class Worker:
         self._lock = threading.Condition()
         self._waiting: dict[str, Ticket] = {}  # uri -> newest ticket not started yet
         self._running: Ticket | None = None
+        self._released: list[
+            object
+        ] = []  # what the worker drops, a piece at a time, before its next analysis
         self._thread: threading.Thread | None = None
         self._stopped = False
 
@@ -62,11 +70,33 @@ class Worker:
         with self._lock:
             self._cancel_locked(ticket.uri)
             self._waiting[ticket.uri] = ticket
-            if self._thread is None:
-                self._thread = threading.Thread(target=self._loop, name="zero-lsp-analysis", daemon=True)
-                self._thread.start()
-            self._lock.notify()
+            self._start_locked()
         return ticket
+
+    def release_entry(self, table: dict[str, Any], key: str) -> None:
+        """Take `table[key]` out, if there, for the worker to drop (a piece at a time).
+
+        The entry goes from the table to the worker's list without a stop in a variable of the
+        caller, so the worker holds the last reference and no cascade runs where it was dropped.
+        """
+        with self._lock:
+            if key in table:
+                self._released.append(table.pop(key))
+                self._start_locked()
+
+    def release_result(self, ticket: Ticket) -> None:
+        """Take the ticket's analysis away from it, for the worker to drop (a piece at a time)."""
+        with self._lock:
+            if ticket.result is not None:
+                self._released.append(ticket.result)
+                ticket.result = None
+                self._start_locked()
+
+    def _start_locked(self) -> None:
+        if self._thread is None:
+            self._thread = threading.Thread(target=self._loop, name="zero-lsp-analysis", daemon=True)
+            self._thread.start()
+        self._lock.notify()
 
     def cancel(self, uri: str) -> None:
         """Forget the document's waiting analysis and cancel its running one (a closed document)."""
@@ -105,23 +135,37 @@ class Worker:
     def _loop(self) -> None:
         while True:
             with self._lock:
-                while not self._waiting and not self._stopped:
+                while not self._waiting and not self._released and not self._stopped:
                     self._lock.wait()
                 if self._stopped:
                     return
-                uri = next(iter(self._waiting))
-                ticket = self._running = self._waiting.pop(uri)
-            try:
-                with self.settled():
-                    try:
-                        ticket.result = analyse(
-                            ticket.source, ticket.path, ticket.encoding, checkpoint=ticket.check
-                        )
-                    except Cancelled:
-                        ticket.result = None
-            finally:
-                with self._lock:
-                    self._running = None
-                ticket.done.set()
-            if ticket.result is not None and not ticket.stale.is_set():
-                self._deliver(ticket)
+                dropping, self._released = self._released, []
+                if not dropping:
+                    uri = next(iter(self._waiting))
+                    self._running = self._waiting.pop(uri)
+            if dropping:
+                release(dropping)
+                continue
+            self._analyse()
+
+    def _analyse(self) -> None:
+        ticket = self._running
+        assert ticket is not None
+        try:
+            with self.settled():
+                try:
+                    ticket.result = analyse(
+                        ticket.source, ticket.path, ticket.encoding, checkpoint=ticket.check
+                    )
+                except Cancelled as stop:
+                    with self._lock:
+                        self._released.append(stop.remains)
+                    ticket.result = None
+        finally:
+            with self._lock:
+                self._running = None
+            ticket.done.set()
+        if ticket.result is not None and ticket.stale.is_set():
+            self.release_result(ticket)
+        elif ticket.result is not None:
+            self._deliver(ticket)
