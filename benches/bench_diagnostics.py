@@ -8,9 +8,10 @@ no node: 39,998 problems. Rows, in one run:
   validate only) and `python -c pass`;
 - `zero lsp` over stdio (a plain JSON-RPC client in this script): the document is opened and
   checked, then one character is changed in its middle; while the server analyses the new text,
-  hover (near the top, before the change) and completion requests are sent, each timed from
-  send to answer. The reference: the same requests on the idle server. Also counted: which
-  versions got diagnostics published (the stale one must not).
+  a hover (near the top, before the change) and a completion request are sent every `PACE`
+  seconds until the new diagnostics arrive (the whole analysis, to its publishing, not just its
+  start), each timed from send to answer. The reference: the same requests on the idle server.
+  Also counted: which versions got diagnostics published (the stale one must not).
 
     python benches/bench_diagnostics.py [--nodes 20000] [--repeats 3]
 """
@@ -150,6 +151,11 @@ class Client:
         self.process.wait(timeout=60)
 
 
+# Seconds between two hover and completion pairs while the server analyses; at most `MOST_PAIRS`.
+PACE = 0.01
+MOST_PAIRS = 5000
+
+
 def lsp_rows(count: int, samples: int) -> dict[str, Any]:
     text = document(count, True)
     uri = "file:///bench/broken.0"
@@ -187,10 +193,11 @@ def lsp_rows(count: int, samples: int) -> dict[str, Any]:
     busy_hover, busy_complete = [], []
     hovered = None
     changed = time.perf_counter()
-    while client.published.empty() and len(busy_hover) < samples * 20:
+    while client.published.empty() and len(busy_hover) < MOST_PAIRS:
         took, hovered = client.request("textDocument/hover", hover)
         busy_hover.append(took)
         busy_complete.append(client.request("textDocument/completion", complete)[0])
+        time.sleep(PACE)
     when, second = client.published.get(timeout=600)
     reanalysed = when - changed + 0.3
     client.close()
