@@ -123,3 +123,57 @@ def test_more_findings_than_the_cap_end_with_a_note_of_how_many_more() -> None:
     assert len(found) == MAX_DIAGNOSTICS + 1
     assert found[-1].message.startswith(f"... and {len(analysis.findings) - MAX_DIAGNOSTICS} more problems")
     assert found[-1].range.start.line == 0
+
+
+def test_a_cancelled_analysis_hands_over_what_it_made() -> None:
+    from zerolang.lsp.analysis import Cancelled
+    from zerolang.syntax.ast import Graph
+
+    calls = 0
+
+    def checkpoint() -> None:
+        nonlocal calls
+        calls += 1
+        if calls == 2:  # after parsing
+            raise Cancelled("file:///g.0")
+
+    with pytest.raises(Cancelled) as stopped:
+        analyse(GREETER, None, checkpoint=checkpoint)
+    assert isinstance(stopped.value.remains[0], Graph)
+
+
+def test_the_worker_itself_drops_cancelled_parts_and_stale_results(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Neither a cancelled analysis's parts nor a finished but stale analysis is dropped elsewhere."""
+    from zerolang.lsp.analysis import Cancelled
+
+    dropped: list[object] = []
+    monkeypatch.setattr(worker_module, "release", lambda things: (dropped.extend(things), things.clear()))
+    started, release = threading.Event(), threading.Event()
+    parts = ["parsed graph"]
+
+    def slow(source: str, path: str | None, encoding: str, checkpoint: Callable[[], None]) -> Analysis:
+        started.set()
+        release.wait(WAIT)
+        if source == "cancelled":
+            stop = Cancelled("file:///a.0")
+            stop.remains = parts
+            raise stop
+        return Analysis(source, path, LineIndex(source), None, [])  # finished, past its last checkpoint
+
+    monkeypatch.setattr(worker_module, "analyse", slow)
+    record = Recorder()
+    work = Worker(record)
+    for source in ("cancelled", "stale"):
+        started.clear()
+        release.clear()
+        ticket = work.submit(Ticket(f"file:///{source}.0", 1, source, None))
+        assert started.wait(WAIT)
+        work.cancel(ticket.uri)
+        release.set()
+        assert ticket.done.wait(WAIT)
+    work.submit(Ticket("file:///last.0", 1, "last", None))
+    assert record.event.wait(WAIT)
+    assert [ticket.source for ticket in record.delivered] == ["last"]
+    assert dropped[0] is parts
+    assert isinstance(dropped[1], Analysis) and dropped[1].source == "stale"
+    work.stop()
