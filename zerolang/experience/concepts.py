@@ -159,4 +159,6 @@ def _close(out: list[tuple[int, str]], offset: int, run: list[str]) -> None:
     """A run of content words ends: its last `MAX_PHRASE` words as a phrase, and its long single words."""
     if len(run) >= 2:
         out.append((offset, " ".join(run[-MAX_PHRASE:])))
-    out.extend((offset, single) for single in run if len(single) >= MIN_SINGLE)
+    for single in run:
+        if len(single) >= MIN_SINGLE:
+            out.append((offset, single))

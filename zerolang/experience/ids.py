@@ -16,8 +16,6 @@ from json.encoder import encode_basestring  # what `json.dumps` writes a string 
 
 from zerolang.experience.model import Layer
 
-_LAYERS = {layer: encode_basestring(layer.value) for layer in Layer}
-
 
 def canonical_bytes(record: Mapping[str, object]) -> bytes:
     return json.dumps(record, sort_keys=True, separators=(",", ":"), ensure_ascii=False).encode("utf-8")
@@ -46,7 +44,7 @@ def experience_id(
     text = "".join(
         (
             '{"kind":"experience","layer":',
-            _LAYERS[layer],
+            encode_basestring(str(layer)),
             ',"ordinal":',
             str(int(ordinal)),
             ',"session":',

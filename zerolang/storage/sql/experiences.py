@@ -16,7 +16,7 @@ from contextlib import nullcontext
 from typing import Protocol
 
 from zerolang.experience.forgotten import PURGED, Forgotten, without_forgotten
-from zerolang.experience.model import Added, CaptureBatch, EdgeKind, Experience, Layer
+from zerolang.experience.model import Added, CaptureBatch, Experience, Layer
 from zerolang.storage.errors import translating
 from zerolang.storage.schema import EXPERIENCES
 from zerolang.storage.sql.database import DatabaseStore, SqlDatabase
@@ -24,8 +24,6 @@ from zerolang.storage.sql.fulltext import Ranked
 from zerolang.storage.sql.statements import Row
 
 _COLUMNS = "id, layer, who, what, at, session, turn, position, ordinal, affect, sources"
-_LAYERS = {layer: layer.value for layer in Layer}  # a dict look-up, not the enum's `value` property
-_KINDS = {kind: kind.value for kind in EdgeKind}
 _json_sorted = json.JSONEncoder(sort_keys=True).encode  # what `json.dumps(..., sort_keys=True)` writes
 _EDGE_COLUMNS = "src, kind, dst, weight"
 _EDGE_KEY = "src, kind, dst, weight"  # a key met twice keeps its least weight (as a sorted batch does)
@@ -147,7 +145,7 @@ class SqlExperienceStore(DatabaseStore[ExperienceText]):
             [
                 (
                     item.id,
-                    _LAYERS[item.layer],
+                    str(item.layer),
                     item.who,
                     item.what,
                     item.when,
@@ -179,8 +177,7 @@ class SqlExperienceStore(DatabaseStore[ExperienceText]):
             "INSERT INTO exp_concept (id, label) VALUES (?, ?) ON CONFLICT DO NOTHING",
             [(concept.id, concept.label) for concept in batch.concepts],
         )
-        kinds = _KINDS
-        rows = [(edge.src, kinds[edge.kind], edge.dst, edge.weight) for edge in batch.edges]
+        rows = [(edge.src, str(edge.kind), edge.dst, edge.weight) for edge in batch.edges]
         if staged is None:
             edges = db.run_many(  # in key order: each index page is visited once, not once per row
                 f"INSERT INTO exp_edge ({_EDGE_COLUMNS}) VALUES (?, ?, ?, ?) ON CONFLICT DO NOTHING",
