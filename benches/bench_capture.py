@@ -3,8 +3,10 @@
 Each transcript is OpenAI chat JSONL (one message a line, user and assistant alternating, ~250
 bytes of text each); each capture is a whole `zero capture FILE --json` process on a fresh SQLite
 experience store. Printed per size: wall time, messages per second, MB per second, the
-process's peak memory (max RSS), and `json.loads` of the same lines as the reference. Then the
-hook's case: a 2,000-turn transcript captured, one turn appended, captured again (median of 5).
+process's CPU time (user and system) and messages per CPU second, its peak memory (max RSS), and
+`json.loads` of the same lines as the reference; then the largest size's rate against the
+smallest's, by wall and by CPU time. Then the hook's case: a 2,000-turn transcript captured, one
+turn appended, captured again (median of 5).
 
     python benches/bench_capture.py                 # 5, 10, 25, 50 MB
     python benches/bench_capture.py --sizes 1,5     # smaller
@@ -93,10 +95,12 @@ def write_transcript(path: Path, megabytes: float) -> int:
     return count
 
 
-def capture(path: Path, db: Path) -> tuple[float, float]:
-    """Wall seconds of one `zero capture` process, and its peak memory (MiB)."""
+def capture(path: Path, db: Path) -> tuple[float, float, float]:
+    """Wall seconds of one `zero capture` process, its CPU seconds (user and system: what the load of
+    a shared machine disturbs less) and its peak memory (MiB)."""
     env = {**os.environ, "PYTHONPATH": str(ROOT)}
-    before = resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss
+    usage = resource.getrusage(resource.RUSAGE_CHILDREN)
+    before, cpu = usage.ru_maxrss, usage.ru_utime + usage.ru_stime
     start = time.perf_counter()
     done = subprocess.run(
         [sys.executable, "-m", "zerolang", "capture", str(path), "--db", str(db), "--json"],
@@ -108,8 +112,8 @@ def capture(path: Path, db: Path) -> tuple[float, float]:
     wall = time.perf_counter() - start
     if done.returncode != 0:
         raise SystemExit(f"zero capture failed: {done.stderr.strip()}")
-    peak = resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss
-    return wall, max(peak, before) / 1024
+    usage = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return wall, usage.ru_utime + usage.ru_stime - cpu, max(usage.ru_maxrss, before) / 1024
 
 
 def loads_seconds(path: Path) -> float:
@@ -136,8 +140,8 @@ def main() -> None:
         for size in sizes:
             path = Path(folder) / f"t{size}.jsonl"
             count = write_transcript(path, size)
-            wall, peak = capture(path, Path(folder) / f"t{size}.db")
-            rows.append((size, count, wall, peak, loads_seconds(path)))
+            wall, cpu, peak = capture(path, Path(folder) / f"t{size}.db")
+            rows.append((size, count, wall, cpu, peak, loads_seconds(path)))
             path.unlink()
         # the hook's case: one more turn at the end of a 2,000-turn transcript
         path = Path(folder) / "hook.jsonl"
@@ -155,16 +159,24 @@ def main() -> None:
     print(f"Load average on {os.cpu_count()} cores: {before} before, {load_average()} after.")
     print()
     print(
-        "| transcript | messages | `zero capture` (whole process) | messages/s | MB/s | peak memory |"
-        " json.loads of the lines (reference) |"
+        "| transcript | messages | `zero capture` (whole process) | messages/s | MB/s | CPU (user + system)"
+        " | messages per CPU s | peak memory | json.loads of the lines (reference) |"
     )
-    print("|---:|---:|---:|---:|---:|---:|---:|")
-    for size, count, wall, peak, loads in rows:
+    print("|---:|---:|---:|---:|---:|---:|---:|---:|---:|")
+    for size, count, wall, cpu, peak, loads in rows:
         print(
             f"| {size:g} MB | {count:,} | {wall:.2f} s | {count / wall:,.0f} | {size / wall:.2f} |"
-            f" {peak:.0f} MiB | {loads:.2f} s |"
+            f" {cpu:.2f} s | {count / cpu:,.0f} | {peak:.0f} MiB | {loads:.2f} s |"
         )
     print()
+    if len(rows) > 1:
+        first, last = rows[0], rows[-1]
+        print(
+            f"The {last[0]:g} MB rate against the {first[0]:g} MB one:"
+            f" {(last[1] / last[2]) / (first[1] / first[2]):.0%} by wall time,"
+            f" {(last[1] / last[3]) / (first[1] / first[3]):.0%} by CPU time."
+        )
+        print()
     print(
         "One new turn at the end of a 2,000-turn transcript (4,000 messages), captured again:"
         f" {again * 1000:.0f} ms"

@@ -52,3 +52,15 @@ def test_concepts_never_crash_and_repeat_nothing(text: str) -> None:
     found = DefaultConcepts().extract(text)
     assert len(found) == len(set(found))
     assert all(label == label.strip().lower() for label in found)
+
+
+@given(st.text(alphabet=st.sampled_from("aZ .!?,\n\t\r\u2028\u00a0\x1c"), max_size=12), st.data())
+def test_a_sentence_opens_after_a_full_stop_or_a_line_break(text: str, data: st.DataObject) -> None:
+    """What `_names` reads backwards is what a search of everything before the word finds."""
+    import re
+
+    from zerolang.experience.concepts import _opens_sentence
+
+    start = data.draw(st.integers(min_value=0, max_value=len(text)))
+    searched = start == 0 or re.search(r"[.!?\n]\s*$", text[:start]) is not None
+    assert _opens_sentence(text, start) == searched

@@ -227,3 +227,60 @@ def test_a_bulk_capture_stores_what_a_plain_one_does(store: ExperienceStore, tmp
     assert store.add_all([batch], expected_turns=BULK_TURNS).as_dict() == dict.fromkeys(
         ("turns", "experiences", "concepts", "edges"), 0
     )
+
+
+def _edges(store: ExperienceStore) -> list[tuple[str, str, str, float]]:
+    """Every edge with its weight: what a capture wrote, read back in one order."""
+    db = store.db  # type: ignore[attr-defined]
+    return sorted((str(s), str(k), str(d), float(w)) for s, k, d, w in db.rows("SELECT * FROM exp_edge"))
+
+
+def test_a_bulk_capture_in_batches_over_held_records_stores_every_edge_once(
+    store: ExperienceStore, tmp_path: Path
+) -> None:
+    """The bulk path collects edges and inserts them at the end: over a store that holds some of the
+    records already and with an edge met in two batches, it writes exactly what plain batches do, and
+    counts only the edges that were new."""
+    files = sorted(FIXTURES.iterdir())
+    sessions = [session for path in files for session in read_transcript(path)]
+    parts = Extractors()
+    whole = build(sessions, affect=parts.affect, concepts=parts.concepts)
+    first = build(sessions[:1], affect=parts.affect, concepts=parts.concepts)
+    halves = [build([session], affect=parts.affect, concepts=parts.concepts) for session in sessions]
+    halves[-1].edges.extend(halves[0].edges[:3])  # met again in a later batch
+    store.add_all([first])
+    bulk = store.add_all(halves, expected_turns=BULK_TURNS)
+    with SqliteExperienceStore(tmp_path / "plain.db") as plain:
+        plain.add_all([first])
+        assert plain.add_all(halves) == bulk
+        assert bulk.edges == len(whole.edges) - len(first.edges)
+        assert _edges(store) == _edges(plain)
+    assert store.counts()["edges"] == len(whole.edges)
+
+
+def test_a_failed_bulk_capture_writes_nothing_and_can_run_again(
+    store: ExperienceStore, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from zerolang.experience import capture
+    from zerolang.storage.sql import experiences
+
+    monkeypatch.setattr(experiences, "BULK_TURNS", 1)
+    monkeypatch.setattr(capture, "BATCH_TURNS", 1)
+    real = capture.add_turn
+    calls: list[int] = []
+
+    def failing(*args: object, **kwargs: object) -> None:
+        calls.append(1)
+        if len(calls) == 5:
+            raise RuntimeError("disk on fire")
+        real(*args, **kwargs)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(capture, "add_turn", failing)
+    files = sorted(FIXTURES.iterdir())
+    with pytest.raises(RuntimeError):
+        capture_files(store, files)
+    assert set(store.counts().values()) == {0}
+    monkeypatch.setattr(capture, "add_turn", real)
+    added = capture_files(store, files).added
+    assert added.as_dict() == {"turns": 13, "experiences": 33, "concepts": 158, "edges": 258}
+    assert store.counts() == added.as_dict()

@@ -13,7 +13,9 @@ answered; it links the turn to the session's previous one.
 
 from __future__ import annotations
 
+import gc
 from collections.abc import Callable, Collection, Iterator, Mapping, Sequence
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -92,7 +94,22 @@ def capture_files(
     settled = _settled(store, grouped)
     batches = _batches(grouped, settled, parts, names)
     expected = sum(1 for _, turns in grouped for turn in turns if turn.id not in settled)
-    return CaptureResult(tuple(files), store.add_all(batches, expected_turns=expected))
+    with _held_apart():
+        added = store.add_all(batches, expected_turns=expected)
+    return CaptureResult(tuple(files), added)
+
+
+@contextmanager
+def _held_apart() -> Iterator[None]:
+    """The objects alive now (the transcripts' messages, held to the end) moved out of the garbage
+    collector's reach while the records are built and stored: every full collection would otherwise
+    walk them all again, a cost that grows with the transcript (12% of a 25 MB capture's CPU). They
+    are still freed when no longer referenced, and are the collector's again afterwards."""
+    gc.freeze()
+    try:
+        yield
+    finally:
+        gc.unfreeze()
 
 
 BATCH_TURNS = 2_000

@@ -21,13 +21,13 @@ from __future__ import annotations
 
 import re
 from functools import lru_cache
+from operator import itemgetter
 from typing import Protocol
 
-from zerolang.experience.words import COMMON, STOPWORDS, words
+from zerolang.experience.words import COMMON, STOPWORDS, raw_words
 from zerolang.knowledge.hashing import concept_hash
 from zerolang.knowledge.normalize import AliasTable, normalize_label
 
-_SENTENCE_END = re.compile(r"[.!?\n]\s*$")
 _CLAUSE = re.compile(r"[.,;:!?()\[\]{}\"\n]+")
 MAX_PHRASE = 3
 MIN_SINGLE = 4
@@ -83,7 +83,7 @@ class DefaultConcepts:
                 found.append((match.start(), canonical))
         found.extend(_names(text))
         found.extend(_phrases(text))
-        found.sort(key=lambda item: item[0])
+        found.sort(key=itemgetter(0))
         out: list[str] = []
         seen: set[str] = set()
         labels = self._labels
@@ -104,7 +104,7 @@ def _names(text: str) -> list[tuple[int, str]]:
     out: list[tuple[int, str]] = []
     for match in re.finditer(r"\b[A-Z][a-zA-Z'’-]*(?:\s+[A-Z][a-zA-Z'’-]*)*", text):
         parts = [p.rstrip("'’s") if p.endswith(("'s", "’s")) else p for p in match.group(0).split()]
-        sentence_start = match.start() == 0 or bool(_SENTENCE_END.search(text[: match.start()]))
+        sentence_start = _opens_sentence(text, match.start())
         while parts and (parts[0].lower() in STOPWORDS or (sentence_start and parts[0].lower() in COMMON)):
             parts = parts[1:]  # "The", "I", a sentence-opening "Yesterday"
             sentence_start = False
@@ -116,6 +116,16 @@ def _names(text: str) -> list[tuple[int, str]]:
             continue
         out.append((match.start(), " ".join(parts)))
     return out
+
+
+def _opens_sentence(text: str, start: int) -> bool:
+    """Whether `start` opens a sentence: nothing before it, or `.`, `!`, `?` or a line break and then
+    only whitespace. Read backwards from `start`, not by a search of all that precedes it (which made
+    a long text with many capitalised words quadratic)."""
+    end = start
+    while end > 0 and text[end - 1].isspace():
+        end -= 1
+    return start == 0 or (end > 0 and text[end - 1] in ".!?") or "\n" in text[end:start]
 
 
 @lru_cache(maxsize=1 << 16)
@@ -133,8 +143,7 @@ def _phrases(text: str) -> list[tuple[int, str]]:
     offset = 0
     for clause in _CLAUSE.split(text):
         run: list[str] = []
-        for word in words(clause):
-            lower = _content(word)
+        for lower in map(_content, raw_words(clause)):  # one with an apostrophe is no content word
             if lower is not None:
                 run.append(lower)
             elif run:
@@ -150,4 +159,6 @@ def _close(out: list[tuple[int, str]], offset: int, run: list[str]) -> None:
     """A run of content words ends: its last `MAX_PHRASE` words as a phrase, and its long single words."""
     if len(run) >= 2:
         out.append((offset, " ".join(run[-MAX_PHRASE:])))
-    out.extend((offset, single) for single in run if len(single) >= MIN_SINGLE)
+    for single in run:
+        if len(single) >= MIN_SINGLE:
+            out.append((offset, single))

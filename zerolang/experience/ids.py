@@ -12,6 +12,7 @@ from __future__ import annotations
 import hashlib
 import json
 from collections.abc import Mapping
+from json.encoder import encode_basestring  # what `json.dumps` writes a string as (no ASCII escapes)
 
 from zerolang.experience.model import Layer
 
@@ -37,15 +38,26 @@ def turn_id(session: str, key: str) -> str:
 def experience_id(
     *, session: str, turn: str, layer: Layer, who: str, what: str, when: str | None, ordinal: int
 ) -> str:
-    return address(
-        {
-            "kind": "experience",
-            "session": session,
-            "turn": turn,
-            "layer": layer.value,
-            "who": who,
-            "what": what,
-            "when": when,
-            "ordinal": ordinal,
-        }
+    """The address of `{"kind": "experience", "session": ..., "ordinal": ...}`: its canonical bytes
+    written out directly, keys in sorted order (what `canonical_bytes` makes of that record, without
+    sorting a dict for each of a capture's experiences)."""
+    text = "".join(
+        (
+            '{"kind":"experience","layer":',
+            encode_basestring(str(layer)),
+            ',"ordinal":',
+            str(int(ordinal)),
+            ',"session":',
+            encode_basestring(session),
+            ',"turn":',
+            encode_basestring(turn),
+            ',"what":',
+            encode_basestring(what),
+            ',"when":',
+            "null" if when is None else encode_basestring(when),
+            ',"who":',
+            encode_basestring(who),
+            "}",
+        )
     )
+    return hashlib.sha256(text.encode("utf-8")).hexdigest()

@@ -56,6 +56,11 @@ def words(text: str) -> list[str]:
     return _STRIPPED.findall(text)
 
 
+raw_words = _STRIPPED.findall
+"""The words of a text as `words` finds them, `’` left as written (for a caller that drops every word
+with an apostrophe anyway)."""
+
+
 def terms(text: str) -> list[str]:
     """The lowercase content words of a text, stopwords left out, in order (repeats kept)."""
     out: list[str] = []

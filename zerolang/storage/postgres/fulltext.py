@@ -42,7 +42,7 @@ class TsVector:
     def index_experience(self, db: SqlDatabase, ident: str) -> None:
         """Nothing: `exp_experience.doc` is generated."""
 
-    def index_experiences(self, db: SqlDatabase, idents: Sequence[str]) -> None:
+    def index_experiences_after(self, db: SqlDatabase, seq: int) -> None:
         """Nothing: `exp_experience.doc` is generated."""
 
     def index_new_turns(self, db: SqlDatabase, turns: Sequence[tuple[str, str]]) -> None:

@@ -24,6 +24,9 @@ from zerolang.storage.sql.fulltext import Ranked
 from zerolang.storage.sql.statements import Row
 
 _COLUMNS = "id, layer, who, what, at, session, turn, position, ordinal, affect, sources"
+_json_sorted = json.JSONEncoder(sort_keys=True).encode  # what `json.dumps(..., sort_keys=True)` writes
+_EDGE_COLUMNS = "src, kind, dst, weight"
+_EDGE_KEY = "src, kind, dst, weight"  # a key met twice keeps its least weight (as a sorted batch does)
 BULK_TURNS = 4_000  # a capture of at least this many turns (and the store's number) builds indexes once
 _COUNTED = (
     ("turns", "exp_turn"),
@@ -62,8 +65,9 @@ class ExperienceText(Protocol):
         """Index a turn the index does not hold yet (its row was just inserted) as `text`."""
         ...
 
-    def index_experiences(self, db: SqlDatabase, idents: Sequence[str]) -> None:
-        """Index the experiences just inserted, in one statement (or one per `IN` slice)."""
+    def index_experiences_after(self, db: SqlDatabase, seq: int) -> None:
+        """Index the experiences inserted after row `seq` (the largest `seq` before this write's insert:
+        the new rows are a range of the table's order, read without a look-up per id), in one statement."""
         ...
 
     def index_new_turns(self, db: SqlDatabase, turns: Sequence[tuple[str, str]]) -> None:
@@ -98,20 +102,29 @@ class SqlExperienceStore(DatabaseStore[ExperienceText]):
         """Every batch in one transaction, each written as it comes: a generator may build the next
         after the last is stored, so a long transcript is never held as records all at once. When
         `expected_turns` (what the batches will hold, if the caller knows) is at least `BULK_TURNS`
-        and the store's own, the edges' second index is made once at the end (`index_deferred`)."""
+        and the store's own, the edges' second index is made once at the end (`index_deferred`), and the
+        edges are collected where the engine stages rows (`staging`) and inserted at the end in key
+        order, so a large capture does not write its edges at random pages of a growing index."""
         added = Added()
         with self.db.transaction():
             blocked = Forgotten.of(self.purged_terms())
             bulk = expected_turns >= BULK_TURNS and expected_turns >= self._turn_count()
-            with self.db.index_deferred(EXPERIENCES, "exp_edge_dst") if bulk else nullcontext():
+            with (
+                self.db.index_deferred(EXPERIENCES, "exp_edge_dst") if bulk else nullcontext(),
+                self.db.staging("exp_edge") if bulk else nullcontext(None) as staged,
+            ):
                 for batch in batches:
-                    added = added + self._add(batch, blocked)
+                    added = added + self._add(batch, blocked, staged)
+                if staged is not None:
+                    edges = self.db.insert_staged(staged, "exp_edge", _EDGE_COLUMNS, _EDGE_KEY)
+                    added = added + Added(edges=edges)
         return added
 
     def _turn_count(self) -> int:
         return int(self.db.rows("SELECT count(*) FROM exp_turn")[0][0])
 
-    def _add(self, batch: CaptureBatch, blocked: Forgotten) -> Added:
+    def _add(self, batch: CaptureBatch, blocked: Forgotten, staged: str | None = None) -> Added:
+        """Write one batch; its edges go to `staged` when given (inserted at the end, `add_all`)."""
         db = self.db
         batch, forgotten = without_forgotten(batch, blocked)
         turns = {turn.id: turn for turn in batch.turns}
@@ -125,13 +138,14 @@ class SqlExperienceStore(DatabaseStore[ExperienceText]):
         items = {item.id: item for item in batch.experiences}
         held = {str(row[0]) for row in self._rows_in("SELECT id FROM exp_experience", "id", list(items))}
         fresh = [item for ident, item in items.items() if ident not in held]
+        last = db.one("SELECT max(seq) FROM exp_experience") if fresh else None
         db.run_many(
             f"INSERT INTO exp_experience ({_COLUMNS}) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)"
             " ON CONFLICT DO NOTHING",
             [
                 (
                     item.id,
-                    item.layer.value,
+                    str(item.layer),
                     item.who,
                     item.what,
                     item.when,
@@ -139,14 +153,14 @@ class SqlExperienceStore(DatabaseStore[ExperienceText]):
                     item.turn,
                     item.position,
                     item.ordinal,
-                    json.dumps(item.affect, sort_keys=True),
-                    json.dumps(list(item.sources)),
+                    _json_sorted(item.affect) if item.affect else "{}",
+                    json.dumps(list(item.sources)) if item.sources else "[]",
                 )
                 for item in fresh
             ],
         )
-        if fresh:
-            self.text.index_experiences(db, [item.id for item in fresh])
+        if last is not None:
+            self.text.index_experiences_after(db, int(last[0] or 0))
         created = {turn.id for turn in new_turns}
         texts: dict[str, list[str]] = {}  # a new turn's layers, in the order they were inserted
         changed: set[str] = set()  # a turn held before that gained a layer: read again
@@ -163,10 +177,15 @@ class SqlExperienceStore(DatabaseStore[ExperienceText]):
             "INSERT INTO exp_concept (id, label) VALUES (?, ?) ON CONFLICT DO NOTHING",
             [(concept.id, concept.label) for concept in batch.concepts],
         )
-        edges = db.run_many(  # in key order: each index page is visited once, not once per row
-            "INSERT INTO exp_edge (src, kind, dst, weight) VALUES (?, ?, ?, ?) ON CONFLICT DO NOTHING",
-            sorted((edge.src, edge.kind.value, edge.dst, edge.weight) for edge in batch.edges),
-        )
+        rows = [(edge.src, str(edge.kind), edge.dst, edge.weight) for edge in batch.edges]
+        if staged is None:
+            edges = db.run_many(  # in key order: each index page is visited once, not once per row
+                f"INSERT INTO exp_edge ({_EDGE_COLUMNS}) VALUES (?, ?, ?, ?) ON CONFLICT DO NOTHING",
+                sorted(rows),
+            )
+        else:
+            db.run_many(f"INSERT INTO {staged} ({_EDGE_COLUMNS}) VALUES (?, ?, ?, ?)", rows)
+            edges = 0  # counted when they go in
         if batch.cursor is not None:
             self._keep_cursor(*batch.cursor)
         return Added(len(new_turns), len(fresh), concepts, edges, forgotten)

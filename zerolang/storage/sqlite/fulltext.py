@@ -45,13 +45,11 @@ class Fts5:
             (ident,),
         )
 
-    def index_experiences(self, db: SqlDatabase, idents: Sequence[str]) -> None:
-        for condition, values in db.in_list("id", list(idents)):
-            db.run(
-                "INSERT INTO exp_fts (rowid, who, what)"
-                f" SELECT seq, who, what FROM exp_experience WHERE {condition}",
-                values,
-            )
+    def index_experiences_after(self, db: SqlDatabase, seq: int) -> None:
+        db.run(
+            "INSERT INTO exp_fts (rowid, who, what) SELECT seq, who, what FROM exp_experience WHERE seq > ?",
+            (seq,),
+        )
 
     def index_new_turns(self, db: SqlDatabase, turns: Sequence[tuple[str, str]]) -> None:
         db.run_many("INSERT INTO exp_turn_fts (turn, what) VALUES (?, ?)", turns)
