@@ -72,6 +72,7 @@ class RecallWeights:
     common: float = 0.05  # a concept mentioned by more than this share of experiences is not rare
     speaker: float = 0.5  # an experience of someone the query names scores this much more (x 1 + speaker)
     time: float = 1.0  # said on (or about) the days the query names, less by a share per week away
+    session: float = 0.0  # said in a session whose experiences match the query most (relative 0..1)
 
 
 class Ranker(Protocol):
@@ -164,6 +165,8 @@ def recall(
         similar = ranker.similarity(query, [found[ident].what for ident in ordered])
         for ident, value in zip(ordered, similar, strict=True):
             scores.add(ident, ranker.weight * value, "similar meaning")
+    if w.session and found:
+        _sessions(seed_score, found, scores, w)
     if asked is not None:
         for ident, experience in found.items():
             near = closeness(asked.span, experience)
@@ -180,6 +183,21 @@ def recall(
             reasons = [text for _, text in sorted(scores.reasons[ident], key=lambda r: -r[0])]
             hits.append(Hit(found[ident], round(score, 4), reasons))
     return hits
+
+
+def _sessions(seeds: dict[str, float], found: dict[str, Experience], scores: _Scores, w: RecallWeights) -> None:
+    """Experiences of the sessions the query matches most gain `session` x that session's share."""
+    by_session: dict[str, float] = defaultdict(float)
+    for ident, score in seeds.items():
+        experience = found.get(ident)
+        if experience is not None:
+            by_session[experience.session] += score
+    top = max(by_session.values(), default=0.0)
+    if top <= 0:
+        return
+    for ident, experience in found.items():
+        share = by_session.get(experience.session, 0.0) / top
+        scores.add(ident, w.session * share, "its session matches")
 
 
 def _answers(
