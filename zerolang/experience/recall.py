@@ -156,6 +156,8 @@ def recall(
     top = sorted(seed_score.items(), key=lambda item: -item[1])[: w.expand]
     if top:
         _expand(store, dict(top), scores, w, total)
+    if w.answer and seed_score:
+        _answers(store, seed_score, scores, w)
 
     found = store.experiences(list(scores.score))
     if blocked:
@@ -185,7 +187,9 @@ def recall(
     return hits
 
 
-def _sessions(seeds: dict[str, float], found: dict[str, Experience], scores: _Scores, w: RecallWeights) -> None:
+def _sessions(
+    seeds: dict[str, float], found: dict[str, Experience], scores: _Scores, w: RecallWeights
+) -> None:
     """Experiences of the sessions the query matches most gain `session` x that session's share."""
     by_session: dict[str, float] = defaultdict(float)
     for ident, score in seeds.items():
@@ -200,19 +204,20 @@ def _sessions(seeds: dict[str, float], found: dict[str, Experience], scores: _Sc
         scores.add(ident, w.session * share, "its session matches")
 
 
-def _answers(
-    seeds: dict[str, float],
-    found: dict[str, Experience],
-    members: dict[str, list[Experience]],
-    scores: _Scores,
-    w: RecallWeights,
-) -> None:
-    """The message right after a matching question (in its turn, or opening the next) is its answer."""
+def _answers(store: ExperienceStore, seeds: dict[str, float], scores: _Scores, w: RecallWeights) -> None:
+    """The message right after a matching question (in its turn, or opening the next) is its answer:
+    every seed that asks (has a `?`) passes `answer` x its score to it."""
+    found = {ident: e for ident, e in store.experiences(seeds).items() if "?" in e.what}
+    if not found:
+        return
+    turns = {e.turn for e in found.values()}
+    members: dict[str, list[Experience]] = defaultdict(list)
+    nearby = [other for _, other in store.neighbour_turns(turns)]
+    for layer in store.experiences_of_turns([*turns, *nearby]):
+        members[layer.turn].append(layer)
     by_position = {(group[0].session, group[0].position): group for group in members.values() if group}
-    for seed, score in seeds.items():
-        experience = found.get(seed)
-        if experience is None or "?" not in experience.what:
-            continue
+    for seed, experience in found.items():
+        score = seeds[seed]
         group = members.get(experience.turn, [])
         index = next((i for i, e in enumerate(group) if e.id == seed), None)
         if index is None:
@@ -281,9 +286,6 @@ def _expand(
             share = 1.0 if experience is adjacent else w.far
             where = "next after" if after else "just before"
             scores.add(experience.id, w.neighbour * share * score, f"{where} {seed[:10]}")
-
-    if w.answer:
-        _answers(seeds, found, members, scores, w)
 
     mentions = store.mentions_of(seeds)
     frequency = store.concept_frequency({concept for _, concept, _ in mentions})
