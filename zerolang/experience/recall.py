@@ -13,11 +13,13 @@
    score: the other layers of its turn (`turn`), the message just before or
    after its turn (`neighbour`; the rest of that turn `far` x as much), and
    experiences sharing a rare concept with it (`shared` x rarity); this
-   reaches what is related but shares no keyword with the query. A seed that
-   asks a question (has a `?`) passes `answer` x its score to the message right
-   after it, in its turn or opening the next: answers follow questions.
+   reaches what is related but shares no keyword with the query. Every seed
+   (not only the best `expand`) that asks a question (has a `?`) passes
+   `answer` x its score to the message right after it, in its turn or opening
+   the next: answers follow questions.
 4. **Who.** An experience by someone the query names scores `1 + speaker`
-   times as much (who/what/when are first-class in an experience).
+   times as much, all its contributions (steps 5 to 7 included) together
+   (who/what/when are first-class in an experience).
 
 5. **An optional ranker** (`Ranker`, e.g. embeddings; none by default) adds
    its similarity to every candidate the steps above found.
@@ -27,17 +29,23 @@ never returned, whatever led to them, and lead nowhere: they are no seeds, a tur
 such a layer does not match as a whole, and a forgotten concept the query names counts
 for nothing.
 
-6. **Time.** A query that names a time ("in May 2023", "on 8th December, 2023", "the week
+6. **Session.** What a conversation says about one thing tends to sit in one session: each
+   session's share is the sum of its seeds' scores relative to the best session's, and every
+   experience found gains `session` x its session's share.
+
+7. **Time.** A query that names a time ("in May 2023", "on 8th December, 2023", "the week
    before 16 November 2023") is matched by date, not by words: an experience said on one of
    those days, or saying ("yesterday", "last Saturday", "two weeks ago") that something happened
    then, gains `time`, less by a share per week away (`experience.dates`).
 
 An experience's score is the sum of its contributions, each kept as a reason.
 The weights are `RecallWeights`; nothing depends on the data recall runs on. The defaults of
-`answer`, `concept`, `speaker`, `time` and `expand` are those of the grid point best on average
+`answer`, `concept`, `speaker`, `time` and `session` are those of the grid point best on average
 over leave-one-conversation-out folds of LoCoMo's development split (`benches/bench_locomo.py
---loo`, docs/benchmarks.md): with `answer` 1.0 a question's answer may rank above the question
-itself, which is what a question asked of memory wants; the others are as first set.
+--loo`, `benches/loo.py`, docs/benchmarks.md): with `answer` 1.0 a question's answer may rank
+above the question itself, which is what a question asked of memory wants; `session` 0.4 was
+chosen in every fold; the others are as first set (`expand` 10 was chosen in every fold when
+the grid held it).
 """
 
 from __future__ import annotations
@@ -72,7 +80,7 @@ class RecallWeights:
     common: float = 0.05  # a concept mentioned by more than this share of experiences is not rare
     speaker: float = 0.5  # an experience of someone the query names scores this much more (x 1 + speaker)
     time: float = 1.0  # said on (or about) the days the query names, less by a share per week away
-    session: float = 0.0  # said in a session whose experiences match the query most (relative 0..1)
+    session: float = 0.4  # said in a session whose experiences match the query most (relative 0..1)
 
 
 class Ranker(Protocol):
@@ -120,7 +128,7 @@ def recall(
     scores = _Scores()
     total = max(store.counts()["experiences"], 1)
     asked = asked_span(query) if w.time else None
-    # the date a query names is matched by time (step 5), not as words
+    # the date a query names is matched by time (step 7), not as words
     query_terms = terms(query[: asked.start] + " " + query[asked.end :] if asked else query)
     blocked = Forgotten.of(store.forgotten_terms())
     seeds = store.search(query_terms, w.entry)
