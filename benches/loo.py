@@ -21,7 +21,7 @@ GRID: dict[str, tuple[float, ...]] = {
     "concept": (0.25, 0.5),
     "speaker": (0.5, 1.0),
     "time": (0.5, 1.0),
-    "expand": (10, 20),
+    "session": (0.2, 0.4, 0.6),
 }
 """The weights `--loo` chooses, and the values it tries for each (the others keep their defaults)."""
 

@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 import subprocess
 import sys
+from dataclasses import replace
 from pathlib import Path
 
 from hypothesis import HealthCheck, given, settings
@@ -13,7 +14,7 @@ from hypothesis import strategies as st
 from zerolang.experience.budget import gist, render
 from zerolang.experience.capture import TurnRecorder, capture_files
 from zerolang.experience.model import Layer
-from zerolang.experience.recall import recall
+from zerolang.experience.recall import RecallWeights, recall
 from zerolang.storage.sqlite.experience import SqliteExperienceStore
 from zerolang.util.tokens import count_tokens
 
@@ -171,3 +172,39 @@ def test_a_question_that_names_a_time_ranks_what_was_said_then_first() -> None:
         assert "trains" in hits[0].experience.what
         assert any(reason.startswith("said near") for reason in hits[0].reasons)
     assert "whales" in recall(store, "What film did Ana watch in March?", limit=5)[0].experience.what
+
+
+def test_every_seed_that_asks_passes_its_score_to_the_reply() -> None:
+    store = SqliteExperienceStore(":memory:")
+    recorder = TurnRecorder(store, session="s", user="Ana", agent="Ben")
+    recorder.record(user_said="Tea, tea, tea: do you like tea?", agent_said="Sometimes.")
+    recorder.record(user_said="Which tea should I buy?", agent_said="Darjeeling, surely.")
+    # only the best seed expands; the second question is a seed too, and its reply shares no word
+    hits = recall(store, "tea", limit=10, weights=RecallWeights(expand=1, whole_turn=0.0, neighbour=0.0))
+    reply = next(hit for hit in hits if hit.experience.what == "Darjeeling, surely.")
+    assert any(reason.startswith("answers ") for reason in reply.reasons)
+    off = recall(
+        store, "tea", limit=10, weights=RecallWeights(expand=1, whole_turn=0.0, neighbour=0.0, answer=0.0)
+    )
+    assert "Darjeeling, surely." not in {hit.experience.what for hit in off}
+
+
+def test_the_session_the_query_matches_most_lifts_its_experiences() -> None:
+    store = SqliteExperienceStore(":memory:")
+    busy = TurnRecorder(store, session="busy", user="Ana", agent="Ben")
+    busy.record(user_said="My garden is lovely.", agent_said="The garden needs water though.")
+    busy.record(user_said="I planted roses in the garden.")
+    quiet = TurnRecorder(store, session="quiet", user="Ana", agent="Ben")
+    quiet.record(user_said="My garden is lovely.")
+    weights = RecallWeights(session=0.4, turn=0.0, neighbour=0.0, whole_turn=0.0, shared=0.0)
+    hits = recall(store, "garden", limit=10, weights=weights)
+    same = [h for h in hits if h.experience.what == "My garden is lovely."]
+    busy_session = next(h for h in hits if "roses" in h.experience.what).experience.session
+    assert len(same) == 2 and same[0].experience.session == busy_session != same[1].experience.session
+    assert same[0].score > same[1].score and "its session matches" in same[0].reasons
+    plain = [
+        h
+        for h in recall(store, "garden", limit=10, weights=replace(weights, session=0.0))
+        if h.experience.what == "My garden is lovely."
+    ]
+    assert plain[0].score == plain[1].score

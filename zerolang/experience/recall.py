@@ -13,11 +13,13 @@
    score: the other layers of its turn (`turn`), the message just before or
    after its turn (`neighbour`; the rest of that turn `far` x as much), and
    experiences sharing a rare concept with it (`shared` x rarity); this
-   reaches what is related but shares no keyword with the query. A seed that
-   asks a question (has a `?`) passes `answer` x its score to the message right
-   after it, in its turn or opening the next: answers follow questions.
+   reaches what is related but shares no keyword with the query. Every seed
+   (not only the best `expand`) that asks a question (has a `?`) passes
+   `answer` x its score to the message right after it, in its turn or opening
+   the next: answers follow questions.
 4. **Who.** An experience by someone the query names scores `1 + speaker`
-   times as much (who/what/when are first-class in an experience).
+   times as much, all its contributions (steps 5 to 7 included) together
+   (who/what/when are first-class in an experience).
 
 5. **An optional ranker** (`Ranker`, e.g. embeddings; none by default) adds
    its similarity to every candidate the steps above found.
@@ -27,17 +29,23 @@ never returned, whatever led to them, and lead nowhere: they are no seeds, a tur
 such a layer does not match as a whole, and a forgotten concept the query names counts
 for nothing.
 
-6. **Time.** A query that names a time ("in May 2023", "on 8th December, 2023", "the week
+6. **Session.** What a conversation says about one thing tends to sit in one session: each
+   session's share is the sum of its seeds' scores relative to the best session's, and every
+   experience found gains `session` x its session's share.
+
+7. **Time.** A query that names a time ("in May 2023", "on 8th December, 2023", "the week
    before 16 November 2023") is matched by date, not by words: an experience said on one of
    those days, or saying ("yesterday", "last Saturday", "two weeks ago") that something happened
    then, gains `time`, less by a share per week away (`experience.dates`).
 
 An experience's score is the sum of its contributions, each kept as a reason.
 The weights are `RecallWeights`; nothing depends on the data recall runs on. The defaults of
-`answer`, `concept`, `speaker`, `time` and `expand` are those of the grid point best on average
+`answer`, `concept`, `speaker`, `time` and `session` are those of the grid point best on average
 over leave-one-conversation-out folds of LoCoMo's development split (`benches/bench_locomo.py
---loo`, docs/benchmarks.md): with `answer` 1.0 a question's answer may rank above the question
-itself, which is what a question asked of memory wants; the others are as first set.
+--loo`, `benches/loo.py`, docs/benchmarks.md): with `answer` 1.0 a question's answer may rank
+above the question itself, which is what a question asked of memory wants; `session` 0.4 was
+chosen in every fold; the others are as first set (`expand` 10 was chosen in every fold when
+the grid held it).
 """
 
 from __future__ import annotations
@@ -72,6 +80,7 @@ class RecallWeights:
     common: float = 0.05  # a concept mentioned by more than this share of experiences is not rare
     speaker: float = 0.5  # an experience of someone the query names scores this much more (x 1 + speaker)
     time: float = 1.0  # said on (or about) the days the query names, less by a share per week away
+    session: float = 0.4  # said in a session whose experiences match the query most (relative 0..1)
 
 
 class Ranker(Protocol):
@@ -119,7 +128,7 @@ def recall(
     scores = _Scores()
     total = max(store.counts()["experiences"], 1)
     asked = asked_span(query) if w.time else None
-    # the date a query names is matched by time (step 5), not as words
+    # the date a query names is matched by time (step 7), not as words
     query_terms = terms(query[: asked.start] + " " + query[asked.end :] if asked else query)
     blocked = Forgotten.of(store.forgotten_terms())
     seeds = store.search(query_terms, w.entry)
@@ -155,6 +164,8 @@ def recall(
     top = sorted(seed_score.items(), key=lambda item: -item[1])[: w.expand]
     if top:
         _expand(store, dict(top), scores, w, total)
+    if w.answer and seed_score:
+        _answers(store, seed_score, scores, w)
 
     found = store.experiences(list(scores.score))
     if blocked:
@@ -164,6 +175,8 @@ def recall(
         similar = ranker.similarity(query, [found[ident].what for ident in ordered])
         for ident, value in zip(ordered, similar, strict=True):
             scores.add(ident, ranker.weight * value, "similar meaning")
+    if w.session and found:
+        _sessions(seed_score, found, scores, w)
     if asked is not None:
         for ident, experience in found.items():
             near = closeness(asked.span, experience)
@@ -182,19 +195,37 @@ def recall(
     return hits
 
 
-def _answers(
-    seeds: dict[str, float],
-    found: dict[str, Experience],
-    members: dict[str, list[Experience]],
-    scores: _Scores,
-    w: RecallWeights,
+def _sessions(
+    seeds: dict[str, float], found: dict[str, Experience], scores: _Scores, w: RecallWeights
 ) -> None:
-    """The message right after a matching question (in its turn, or opening the next) is its answer."""
+    """Experiences of the sessions the query matches most gain `session` x that session's share."""
+    by_session: dict[str, float] = defaultdict(float)
+    for ident, score in seeds.items():
+        experience = found.get(ident)
+        if experience is not None:
+            by_session[experience.session] += score
+    top = max(by_session.values(), default=0.0)
+    if top <= 0:
+        return
+    for ident, experience in found.items():
+        share = by_session.get(experience.session, 0.0) / top
+        scores.add(ident, w.session * share, "its session matches")
+
+
+def _answers(store: ExperienceStore, seeds: dict[str, float], scores: _Scores, w: RecallWeights) -> None:
+    """The message right after a matching question (in its turn, or opening the next) is its answer:
+    every seed that asks (has a `?`) passes `answer` x its score to it."""
+    found = {ident: e for ident, e in store.experiences(seeds).items() if "?" in e.what}
+    if not found:
+        return
+    turns = {e.turn for e in found.values()}
+    members: dict[str, list[Experience]] = defaultdict(list)
+    nearby = [other for _, other in store.neighbour_turns(turns)]
+    for layer in store.experiences_of_turns([*turns, *nearby]):
+        members[layer.turn].append(layer)
     by_position = {(group[0].session, group[0].position): group for group in members.values() if group}
-    for seed, score in seeds.items():
-        experience = found.get(seed)
-        if experience is None or "?" not in experience.what:
-            continue
+    for seed, experience in found.items():
+        score = seeds[seed]
         group = members.get(experience.turn, [])
         index = next((i for i, e in enumerate(group) if e.id == seed), None)
         if index is None:
@@ -263,9 +294,6 @@ def _expand(
             share = 1.0 if experience is adjacent else w.far
             where = "next after" if after else "just before"
             scores.add(experience.id, w.neighbour * share * score, f"{where} {seed[:10]}")
-
-    if w.answer:
-        _answers(seeds, found, members, scores, w)
 
     mentions = store.mentions_of(seeds)
     frequency = store.concept_frequency({concept for _, concept, _ in mentions})
