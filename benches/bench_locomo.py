@@ -209,13 +209,23 @@ def _loo(
     chosen = leave_one_out(scores)
     tally = _score(conversations, memo, lambda name: points[chosen[name]], budget, hits, ranker=ranker)
     rule = shipped(scores)
-    return tally.summary() | {
-        "grid": {name: list(tried) for name, tried in values.items()},
-        "grid_points": len(points),
-        "chosen": {name: changes(points[index], values) for name, index in chosen.items()},
-        "defaults_rule": changes(points[rule], values),
-        "defaults_follow_rule": rule == 0 or points[rule] == points[0],
-    }
+    without: dict[str, object] = {}
+    if ranker is not None:  # the same estimate over the grid's points with the ranker off (`dense` 0)
+        off = [index for index, point in enumerate(points) if not point.dense]
+        chosen_off = {name: off[i] for name, i in leave_one_out([scores[i] for i in off]).items()}
+        plain = _score(conversations, memo, lambda name: points[chosen_off[name]], budget, hits)
+        without = {"without_dense": plain.summary()}
+    return (
+        tally.summary()
+        | without
+        | {
+            "grid": {name: list(tried) for name, tried in values.items()},
+            "grid_points": len(points),
+            "chosen": {name: changes(points[index], values) for name, index in chosen.items()},
+            "defaults_rule": changes(points[rule], values),
+            "defaults_follow_rule": rule == 0 or points[rule] == points[0],
+        }
+    )
 
 
 def _every_experience(store: ExperienceStore) -> list[Experience]:
@@ -352,14 +362,26 @@ def print_loo(ours: dict[str, Any], loo: dict[str, Any], base: dict[str, Any], b
         f"\nleave-one-conversation-out: each conversation scored with the settings best on the others "
         f"({loo['grid_points']} settings: {', '.join(f'{k} {v}' for k, v in loo['grid'].items())})\n"
     )
-    print(f"| {'':<{WIDTH}} | {'in-sample':>9} | {'leave-one-out':>13} | {'BM25':>8} |")
-    print(f"|{'-' * (WIDTH + 2)}|{'-' * 11}|{'-' * 15}|{'-' * 10}|")
+    plain = loo.get("without_dense")
+    if isinstance(plain, dict):  # --dense: the leave-one-out estimate with the ranker off, beside
+        print("(leave-one-out, dense 0: the same estimate over the grid's points with the ranker off)\n")
+    extra, rule = (f" {'leave-one-out, dense 0':>22} |", f"{'-' * 24}|") if plain else ("", "")
+    print(f"| {'':<{WIDTH}} | {'in-sample':>9} | {'leave-one-out':>13} |{extra} {'BM25':>8} |")
+    print(f"|{'-' * (WIDTH + 2)}|{'-' * 11}|{'-' * 15}|{rule}{'-' * 10}|")
 
-    def line(label: str, mine: object, theirs: object, other: object) -> None:
-        print(f"| {label:<{WIDTH}} | {_pct(mine):>9} | {_pct(theirs):>13} | {_pct(other):>8} |")
+    def off(*keys: str) -> str:
+        if not isinstance(plain, dict):
+            return ""
+        value: Any = plain
+        for key in keys:
+            value = value[key]
+        return f" {_pct(value):>22} |"
+
+    def line(label: str, mine: object, theirs: object, other: object, *keys: str) -> None:
+        print(f"| {label:<{WIDTH}} | {_pct(mine):>9} | {_pct(theirs):>13} |{off(*keys)} {_pct(other):>8} |")
 
     for k in KS:
-        line(f"recall@{k}", ours[f"recall@{k}"], loo[f"recall@{k}"], base[f"recall@{k}"])
+        line(f"recall@{k}", ours[f"recall@{k}"], loo[f"recall@{k}"], base[f"recall@{k}"], f"recall@{k}")
     for category in sorted(loo["by_category"]):
         label = f"recall@10, category {category} (n={loo['by_category'][category]['questions']})"
         line(
@@ -367,10 +389,14 @@ def print_loo(ours: dict[str, Any], loo: dict[str, Any], base: dict[str, Any], b
             ours["by_category"][category]["recall@10"],
             loo["by_category"][category]["recall@10"],
             base["by_category"][category]["recall@10"],
+            "by_category",
+            category,
+            "recall@10",
         )
-    line(f"evidence in {budget:,} tokens", ours["budget_recall"], loo["budget_recall"], base["budget_recall"])
+    held = "budget_recall"
+    line(f"evidence in {budget:,} tokens", ours[held], loo[held], base[held], held)
     full = "budget_full_recall"
-    line("  of which in full text", ours[full], loo[full], base[full])
+    line("  of which in full text", ours[full], loo[full], base[full], full)
     head = f"| {'conversation':<14} | {'n':>4} | {'recall@10 in / out':>18} | {'category 1 in / out':>19} |"
     print(f"\n{head} chosen |")
     print(f"|{'-' * 16}|{'-' * 6}|{'-' * 20}|{'-' * 21}|--------|")

@@ -25,7 +25,7 @@ GRID: dict[str, tuple[float, ...]] = {
 }
 """The weights `--loo` chooses, and the values it tries for each (the others keep their defaults)."""
 
-DENSE: tuple[float, ...] = (0.0, 1.0, 2.0)
+DENSE: tuple[float, ...] = (0.0, 2.0)
 """With `--dense`, the grid also tries these for `dense` (0: the embedding ranker off)."""
 
 
