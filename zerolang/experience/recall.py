@@ -38,7 +38,8 @@ The weights are `RecallWeights`; nothing depends on the data recall runs on. The
 `answer`, `concept`, `speaker`, `time` and `expand` are those of the grid point best on average
 over leave-one-conversation-out folds of LoCoMo's development split (`benches/bench_locomo.py
 --loo`, docs/benchmarks.md): with `answer` 1.0 a question's answer may rank above the question
-itself, which is what a question asked of memory wants; the others are as first set.
+itself, which is what a question asked of memory wants; the others are as first set. `dense`
+(used only with a ranker) is the point the same rule chooses with `--loo --dense`.
 """
 
 from __future__ import annotations
