@@ -51,6 +51,7 @@ class SqliteBackend(SqliteStatements, SqlBackend):
         "_serving",
         "_space",
         "_timeout",
+        "_whole",
         "connection",
     )
 
@@ -82,6 +83,7 @@ class SqliteBackend(SqliteStatements, SqlBackend):
                 self._checkpoints = Checkpointer(file, self._timeout)
         self._bulky = False  # this transaction writes a bulk plan (`write_plan`)
         self._serving = False  # every commit leaves its checkpoint to the helper thread (`serving`)
+        self._whole = False  # inside `whole`: a transaction opened inside takes no savepoint
 
     @classmethod
     def open(cls, path: str | Path, *, space: str = DEFAULT_SPACE, create: bool = True) -> SqliteBackend:
@@ -181,6 +183,13 @@ class SqliteBackend(SqliteStatements, SqlBackend):
     @contextmanager
     def transaction(self) -> Iterator[None]:
         db = self.connection
+        if db.in_transaction and self._whole:  # an error undoes the whole block (`whole`)
+            try:
+                yield
+            except BaseException:
+                self._memo.forget()
+                raise
+            return
         if db.in_transaction:
             name = f"sp{random.getrandbits(48)}"
             db.execute(f"SAVEPOINT {name}")
@@ -218,6 +227,22 @@ class SqliteBackend(SqliteStatements, SqlBackend):
             helper.ask()
         elif self._serving and self._checkpoints is not None:
             self._checkpoints.ask()
+
+    @contextmanager
+    def whole(self) -> Iterator[None]:
+        """A write transaction (a savepoint inside another) in which the transactions opened inside
+        take no savepoint of their own: two statements each (more than their rows cost a small
+        write), and nothing to undo apart, since an error inside undoes the whole block. The caller
+        promises that nothing inside goes on writing after catching an error of such a block."""
+        if self._whole:
+            yield
+            return
+        with self.transaction():
+            self._whole = True
+            try:
+                yield
+            finally:
+                self._whole = False
 
     def serving(self) -> None:
         """From now on every commit leaves its checkpoint to the helper thread (`checkpoints`), for a
