@@ -206,9 +206,10 @@ class KnowledgeGraph:
         return self._graph
 
     def _token_now(self) -> object:
-        """What every write to the space changes: its table seals (a handful of rows)."""
+        """What every write to the space changes: its table seals (a handful of rows, one a table:
+        a set, whatever order they come in)."""
         backend = self.memory.store.backend
-        seals = tuple(sorted(backend.raw_seals(), key=repr))
+        seals = frozenset(backend.raw_seals())
         return seals if seals else ("counts", self.memory.store.counts())  # a store never sealed
 
     @staticmethod

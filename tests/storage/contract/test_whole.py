@@ -80,3 +80,7 @@ def test_sqlite_takes_no_savepoint_inside_a_whole_write(store: MemoryStore, back
     split = next(n for n, s in enumerate(statements) if s.startswith("COMMIT"))
     assert not [s for s in statements[:split] if s.startswith("SAVEPOINT")]
     assert [s for s in statements[split:] if s.startswith("SAVEPOINT")]  # a plain one still takes them
+    # in WAL mode a commit waits for no other connection: no quick busy timeout set around it
+    assert not statements[split - 1].startswith("PRAGMA")
+    assert statements[split + 1 : split + 3] == statements[:2]  # then the next begins as the first did
+    assert statements[1] == "BEGIN IMMEDIATE"

@@ -51,6 +51,7 @@ class SqliteBackend(SqliteStatements, SqlBackend):
         "_serving",
         "_space",
         "_timeout",
+        "_wal",
         "_whole",
         "connection",
     )
@@ -84,6 +85,7 @@ class SqliteBackend(SqliteStatements, SqlBackend):
         self._bulky = False  # this transaction writes a bulk plan (`write_plan`)
         self._serving = False  # every commit leaves its checkpoint to the helper thread (`serving`)
         self._whole = False  # inside `whole`: a transaction opened inside takes no savepoint
+        self._wal = False  # the file is in WAL mode (`_setup`): a commit waits for no other connection
 
     @classmethod
     def open(cls, path: str | Path, *, space: str = DEFAULT_SPACE, create: bool = True) -> SqliteBackend:
@@ -105,7 +107,8 @@ class SqliteBackend(SqliteStatements, SqlBackend):
         db = self.connection
         db.execute(f"PRAGMA busy_timeout = {round(self._timeout * 1000)}")
         if not in_memory:
-            self._retry(lambda: db.execute("PRAGMA journal_mode = WAL"))
+            mode = self._retry(lambda: db.execute("PRAGMA journal_mode = WAL").fetchone())
+            self._wal = mode is not None and str(mode[0]).lower() == "wal"
         db.execute("PRAGMA synchronous = NORMAL")
         # Declared, not enforced (as on PostgreSQL since its schema 8): enforcing costs an index look-up per
         # inserted row (7% of an ingest's CPU), the writer inserts parents first under the write lock, and
@@ -169,7 +172,9 @@ class SqliteBackend(SqliteStatements, SqlBackend):
         return int(self.connection.execute("PRAGMA user_version").fetchone()[0])
 
     def in_space(self, space: str) -> SqliteBackend:
-        return SqliteBackend(self.connection, self._location, check_space(space), False, self._memo)
+        other = SqliteBackend(self.connection, self._location, check_space(space), False, self._memo)
+        other._wal = self._wal  # the same connection, the same file
+        return other
 
     def close(self) -> None:
         if not self._owner:
@@ -219,7 +224,7 @@ class SqliteBackend(SqliteStatements, SqlBackend):
             db.execute("PRAGMA wal_autocheckpoint = 0")
         try:
             with ENGINE.busy():  # writing the WAL (and SQLite's own checkpoint): a long step without the GIL
-                self._retry(lambda: db.execute("COMMIT"))
+                self._commit()
         finally:
             if helper is not None:
                 db.execute(f"PRAGMA wal_autocheckpoint = {BACKSTOP if self._serving else AUTOCHECKPOINT}")
@@ -243,6 +248,21 @@ class SqliteBackend(SqliteStatements, SqlBackend):
                 yield
             finally:
                 self._whole = False
+
+    def _commit(self) -> None:
+        """COMMIT, retried while busy (`_retry`). In WAL mode the write lock taken by `BEGIN IMMEDIATE`
+        is all a commit needs (it appends to the WAL; SQLite's own checkpoint after it is passive),
+        so it is tried at once, without setting the quick busy timeout first and back after it (two
+        statements); were it ever busy, it is retried as any other step."""
+        db = self.connection
+        if self._wal:
+            try:
+                db.execute("COMMIT")
+                return
+            except sqlite3.OperationalError as error:
+                if not busy(error) or not db.in_transaction:
+                    raise
+        self._retry(lambda: db.execute("COMMIT"))
 
     def serving(self) -> None:
         """From now on every commit leaves its checkpoint to the helper thread (`checkpoints`), for a
