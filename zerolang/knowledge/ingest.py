@@ -112,6 +112,14 @@ def ingest(
         ahead.close()
 
 
+def ingest_one(store: MemoryStore, item: CompilerInput, *, now: str | None = None) -> InsertResult:
+    """One input compiled and applied (`MemoryStore.apply`) in the caller's transaction: what
+    `ingest` does with it, without its batching (a batch of one that failed would be replayed as
+    itself) or its helper thread."""
+    record = compile_record(item, AliasTable.default(), now=now if now is not None else utc_now())
+    return store.apply([record])
+
+
 # ---- JSON with positions --------------------------------------------------------------------
 
 

@@ -18,7 +18,7 @@ from __future__ import annotations
 import threading
 from collections import deque
 from collections.abc import Iterable, Iterator
-from contextlib import contextmanager
+from contextlib import AbstractContextManager
 from typing import Generic, TypeVar, cast
 
 T = TypeVar("T")
@@ -27,27 +27,44 @@ T = TypeVar("T")
 class Gate:
     """Open while anyone holds it open (`busy`); `wait_open` blocks until it is."""
 
-    __slots__ = ("_condition", "_holders")
+    __slots__ = ("_condition", "_held", "_holders")
 
     def __init__(self) -> None:
         self._condition = threading.Condition(threading.Lock())
         self._holders = 0
+        self._held = _Held(self)  # one for every holder: it keeps no state of its own
 
-    @contextmanager
-    def busy(self) -> Iterator[None]:
+    def busy(self) -> AbstractContextManager[None]:
+        """Held open for the `with` block (a writer's engine step: several a call, so a plain
+        context manager, not a generator's)."""
+        return self._held
+
+    def _open(self) -> None:
         with self._condition:
             self._holders += 1
             self._condition.notify_all()
-        try:
-            yield
-        finally:
-            with self._condition:
-                self._holders -= 1
+
+    def _close(self) -> None:
+        with self._condition:
+            self._holders -= 1
 
     def wait_open(self, stop: threading.Event) -> None:
         with self._condition:
             while self._holders == 0 and not stop.is_set():
                 self._condition.wait(0.05)
+
+
+class _Held(AbstractContextManager[None]):
+    __slots__ = ("_gate",)
+
+    def __init__(self, gate: Gate) -> None:
+        self._gate = gate
+
+    def __enter__(self) -> None:
+        self._gate._open()
+
+    def __exit__(self, *_: object) -> None:
+        self._gate._close()
 
 
 ENGINE = Gate()  # open while a writer waits on its engine (process-wide: it only paces helpers)

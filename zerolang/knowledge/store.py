@@ -306,6 +306,11 @@ class MemoryStore:
         """One write transaction; nested, a savepoint: all of it or, on error, none of it."""
         return self.backend.transaction()
 
+    def whole(self) -> AbstractContextManager[None]:
+        """One write transaction that an error undoes whole (`Lifetime.whole`): the transactions
+        opened inside may take no savepoint, so nothing inside may catch an error and go on writing."""
+        return self.backend.whole()
+
     def snapshot(self) -> AbstractContextManager[None]:
         """Reads that see one state of the store, whatever commits meanwhile (`Lifetime.snapshot`)."""
         return self.backend.snapshot()

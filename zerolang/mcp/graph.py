@@ -206,9 +206,10 @@ class KnowledgeGraph:
         return self._graph
 
     def _token_now(self) -> object:
-        """What every write to the space changes: its table seals (a handful of rows)."""
+        """What every write to the space changes: its table seals (a handful of rows, one a table:
+        a set, whatever order they come in)."""
         backend = self.memory.store.backend
-        seals = tuple(sorted(backend.raw_seals(), key=repr))
+        seals = frozenset(backend.raw_seals())
         return seals if seals else ("counts", self.memory.store.counts())  # a store never sealed
 
     @staticmethod
@@ -344,10 +345,11 @@ class KnowledgeGraph:
     @contextmanager
     def _writing(self) -> Iterator[Graph]:
         """One write: serialised, in one transaction, on the current graph; if it fails, the kept
-        graph (which the write may have begun to change) is dropped."""
+        graph (which the write may have begun to change) is dropped. Nothing inside catches a
+        store's error and goes on, so the transaction is `whole` (no savepoint inside it)."""
         with self._lock:
             try:
-                with self.memory.store.transaction():
+                with self.memory.store.whole():
                     yield self.load()
             except BaseException:
                 self._graph = None
@@ -471,6 +473,7 @@ class KnowledgeGraph:
         """Store one operation (its effect in the context's metadata, what it states as facts), retire
         what it removes, and bring the kept graph up to date: applied in place when nothing else
         wrote since it was made, else dropped (the next call replays the log)."""
+        from zerolang.knowledge.ingest import ingest_one
         from zerolang.util.times import utc_now
 
         facts: list[SemanticTuple] = []
@@ -485,7 +488,7 @@ class KnowledgeGraph:
         text = json.dumps(op, ensure_ascii=False, separators=(",", ":"))
         context = ContextMeta(utc_now(), SOURCE, SCOPE_PREFIX + op_id, metadata={METADATA_KEY: text})
         kept = self._graph is not None  # `_writing` loaded it in this transaction: nothing wrote since
-        inserted = self.memory.ingest(CompilerInput(tuple(facts), context))
+        inserted = ingest_one(self.memory.store, CompilerInput(tuple(facts), context))
         if retired:
             self._retire(retired)
         if kept:  # a forget blocked some of what it states: it is not all current

@@ -29,6 +29,11 @@ class Lifetime(Protocol):
     def transaction(self) -> AbstractContextManager[None]:
         """One write transaction (a savepoint when one is open): all of it, or on error none of it."""
 
+    def whole(self) -> AbstractContextManager[None]:
+        """One write transaction (a savepoint when one is open) that an error undoes whole: the
+        transactions opened inside it may take no savepoint of their own (SQLite's do not), so the
+        caller promises that nothing inside catches an error of one and goes on writing."""
+
     def snapshot(self) -> AbstractContextManager[None]:
         """Every read inside sees one state of the store, as of its first read: a read transaction
         (SQLite) or a `REPEATABLE READ` one (PostgreSQL); no writer waits for it, and what commits

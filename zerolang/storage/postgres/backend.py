@@ -17,7 +17,7 @@ the others (`zerolang.storage.schema.tenants`): it deletes through
 from __future__ import annotations
 
 from collections.abc import Iterator, Sequence
-from contextlib import ExitStack, contextmanager
+from contextlib import AbstractContextManager, ExitStack, contextmanager
 from typing import TYPE_CHECKING, Any
 
 from zerolang.knowledge import merge
@@ -161,6 +161,10 @@ class PostgresBackend(PsycopgStatements, SqlBackend):
         except BaseException:
             self._updaters = False  # rolled back with everything the transaction made (`_update`)
             raise
+
+    def whole(self) -> AbstractContextManager[None]:
+        """A write transaction (`Lifetime.whole`); here those opened inside keep their savepoints."""
+        return self.transaction()
 
     @contextmanager
     def snapshot(self) -> Iterator[None]:

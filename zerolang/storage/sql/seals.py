@@ -41,11 +41,11 @@ class Seals(SqlCore):
             rows = clean(read)  # None: a damaged row, folded as before but not kept
             if rows is None:
                 memo, rows = None, tuple(read)
-        stored = {table: Seal.parse(count, digest) or Seal() for table, count, digest in rows}
+        stored = {table: (count, digest) for table, count, digest in rows}  # parsed where it changes
         folded = [
             (space, table, new.rows, new.hex)
             for table, change in sorted(changes.items())
-            for new in [stored.get(table, Seal()).add(change)]
+            for new in [_parsed(stored.get(table)).add(change)]
         ]
         self.run_many(_UPSERT, folded)
         if memo is not None:  # the seals as stored now, by table (as a read returns them)
@@ -112,3 +112,8 @@ class Seals(SqlCore):
     def _pending_generations(self) -> list[int]:
         found = {row[0] for row in self.rows("SELECT tbl FROM table_seals WHERE space = ?", [MARKER_SPACE])}
         return [number for number in range(1, len(GENERATIONS) + 1) if pending(number) in found]
+
+
+def _parsed(row: tuple[object, object] | None) -> Seal:
+    """A stored seal's (count, digest), or none stored, as a `Seal` (a tampered one counts as empty)."""
+    return Seal() if row is None else Seal.parse(*row) or Seal()

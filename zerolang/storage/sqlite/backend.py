@@ -51,6 +51,8 @@ class SqliteBackend(SqliteStatements, SqlBackend):
         "_serving",
         "_space",
         "_timeout",
+        "_wal",
+        "_whole",
         "connection",
     )
 
@@ -82,6 +84,8 @@ class SqliteBackend(SqliteStatements, SqlBackend):
                 self._checkpoints = Checkpointer(file, self._timeout)
         self._bulky = False  # this transaction writes a bulk plan (`write_plan`)
         self._serving = False  # every commit leaves its checkpoint to the helper thread (`serving`)
+        self._whole = False  # inside `whole`: a transaction opened inside takes no savepoint
+        self._wal = False  # the file is in WAL mode (`_setup`): a commit waits for no other connection
 
     @classmethod
     def open(cls, path: str | Path, *, space: str = DEFAULT_SPACE, create: bool = True) -> SqliteBackend:
@@ -103,7 +107,8 @@ class SqliteBackend(SqliteStatements, SqlBackend):
         db = self.connection
         db.execute(f"PRAGMA busy_timeout = {round(self._timeout * 1000)}")
         if not in_memory:
-            self._retry(lambda: db.execute("PRAGMA journal_mode = WAL"))
+            mode = self._retry(lambda: db.execute("PRAGMA journal_mode = WAL").fetchone())
+            self._wal = mode is not None and str(mode[0]).lower() == "wal"
         db.execute("PRAGMA synchronous = NORMAL")
         # Declared, not enforced (as on PostgreSQL since its schema 8): enforcing costs an index look-up per
         # inserted row (7% of an ingest's CPU), the writer inserts parents first under the write lock, and
@@ -167,7 +172,9 @@ class SqliteBackend(SqliteStatements, SqlBackend):
         return int(self.connection.execute("PRAGMA user_version").fetchone()[0])
 
     def in_space(self, space: str) -> SqliteBackend:
-        return SqliteBackend(self.connection, self._location, check_space(space), False, self._memo)
+        other = SqliteBackend(self.connection, self._location, check_space(space), False, self._memo)
+        other._wal = self._wal  # the same connection, the same file
+        return other
 
     def close(self) -> None:
         if not self._owner:
@@ -181,6 +188,13 @@ class SqliteBackend(SqliteStatements, SqlBackend):
     @contextmanager
     def transaction(self) -> Iterator[None]:
         db = self.connection
+        if db.in_transaction and self._whole:  # an error undoes the whole block (`whole`)
+            try:
+                yield
+            except BaseException:
+                self._memo.forget()
+                raise
+            return
         if db.in_transaction:
             name = f"sp{random.getrandbits(48)}"
             db.execute(f"SAVEPOINT {name}")
@@ -210,7 +224,7 @@ class SqliteBackend(SqliteStatements, SqlBackend):
             db.execute("PRAGMA wal_autocheckpoint = 0")
         try:
             with ENGINE.busy():  # writing the WAL (and SQLite's own checkpoint): a long step without the GIL
-                self._retry(lambda: db.execute("COMMIT"))
+                self._commit()
         finally:
             if helper is not None:
                 db.execute(f"PRAGMA wal_autocheckpoint = {BACKSTOP if self._serving else AUTOCHECKPOINT}")
@@ -218,6 +232,37 @@ class SqliteBackend(SqliteStatements, SqlBackend):
             helper.ask()
         elif self._serving and self._checkpoints is not None:
             self._checkpoints.ask()
+
+    @contextmanager
+    def whole(self) -> Iterator[None]:
+        """A write transaction (a savepoint inside another) in which the transactions opened inside
+        take no savepoint of their own: two statements each (more than their rows cost a small
+        write), and nothing to undo apart, since an error inside undoes the whole block. The caller
+        promises that nothing inside goes on writing after catching an error of such a block."""
+        if self._whole:
+            yield
+            return
+        with self.transaction():
+            self._whole = True
+            try:
+                yield
+            finally:
+                self._whole = False
+
+    def _commit(self) -> None:
+        """COMMIT, retried while busy (`_retry`). In WAL mode the write lock taken by `BEGIN IMMEDIATE`
+        is all a commit needs (it appends to the WAL; SQLite's own checkpoint after it is passive),
+        so it is tried at once, without setting the quick busy timeout first and back after it (two
+        statements); were it ever busy, it is retried as any other step."""
+        db = self.connection
+        if self._wal:
+            try:
+                db.execute("COMMIT")
+                return
+            except sqlite3.OperationalError as error:
+                if not busy(error) or not db.in_transaction:
+                    raise
+        self._retry(lambda: db.execute("COMMIT"))
 
     def serving(self) -> None:
         """From now on every commit leaves its checkpoint to the helper thread (`checkpoints`), for a
