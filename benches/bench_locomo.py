@@ -3,7 +3,6 @@
     python benches/bench_locomo.py ../shared/data/locomo/locomo_dev.json
     python benches/bench_locomo.py locomo10.json --json
     python benches/bench_locomo.py locomo10.json --loo --chart docs/images/locomo_recall.png
-    python benches/bench_locomo.py locomo10.json --loo --dense   # with the embedding ranker
 
 Every session of every conversation is written as an OpenAI-style chat
 transcript (`locomo_data.py`) and captured with `capture_files` into that
@@ -28,11 +27,6 @@ weights (`loo.py`) is scored on every question once (over `memo_store.py`, so
 the store is read once), and each conversation is scored, budget included, with
 the grid point best on the other conversations; printed beside the in-sample
 figures, per category and per conversation.
-
-`--dense` gives recall the embedding ranker (`zerolang.experience.dense`: all-MiniLM-L6-v2 in
-numpy; needs the `dense` extra and the model package) and adds its weight, `dense`, to the grid.
-Every experience is embedded once after capture (timed apart: what the vectors cost a store), so
-the latency is a query's with its experiences' vectors at hand.
 """
 
 from __future__ import annotations
@@ -54,14 +48,13 @@ sys.path.insert(0, str(ROOT / "benches"))
 
 from bm25 import BM25  # noqa: E402
 from locomo_data import Conversation, load, write_transcripts  # noqa: E402
-from loo import DENSE, GRID, changes, grid, leave_one_out, shipped  # noqa: E402
+from loo import GRID, changes, grid, leave_one_out, shipped  # noqa: E402
 from machine import describe  # noqa: E402
 from memo_store import MemoStore  # noqa: E402
 
 from zerolang.experience.budget import render  # noqa: E402
 from zerolang.experience.capture import capture_files  # noqa: E402
-from zerolang.experience.model import Experience  # noqa: E402
-from zerolang.experience.recall import Hit, Ranker, RecallWeights, recall  # noqa: E402
+from zerolang.experience.recall import Hit, RecallWeights, recall  # noqa: E402
 from zerolang.experience.store import ExperienceStore  # noqa: E402
 from zerolang.storage.sqlite.experience import SqliteExperienceStore  # noqa: E402
 from zerolang.util.tokens import count_tokens  # noqa: E402
@@ -152,7 +145,6 @@ def _score(
     budget: int,
     hits_for_budget: int,
     latencies: list[float] | None = None,
-    ranker: Ranker | None = None,
 ) -> Tally:
     """Recall and the budgeted context for every question, with each conversation's weights."""
     tally = Tally()
@@ -162,7 +154,7 @@ def _score(
         for question in conversation.questions:
             next(ticks, None)
             started = time.perf_counter()
-            hits = recall(store, question.question, limit=hits_for_budget, weights=w, ranker=ranker)
+            hits = recall(store, question.question, limit=hits_for_budget, weights=w)
             rendering = render(store, question.question, hits, budget=budget, weights=w)
             if latencies is not None:
                 latencies.append((time.perf_counter() - started) * 1000)
@@ -177,22 +169,13 @@ def _score(
     return tally
 
 
-def _recall_at_10(hits: list[Hit], evidence: tuple[str, ...]) -> float:
-    return len(set(_sources(hits)[:10]) & set(evidence)) / len(evidence)
-
-
 def _loo(
-    conversations: list[Conversation],
-    stores: Mapping[str, ExperienceStore],
-    budget: int,
-    hits: int,
-    ranker: Ranker | None = None,
+    conversations: list[Conversation], stores: Mapping[str, ExperienceStore], budget: int, hits: int
 ) -> dict[str, object]:
     """Recall@10 of every grid point on every question, then each conversation with the point
     chosen on the others (`loo.py`), scored in full (budget included)."""
     memo = {name: MemoStore(store) for name, store in stores.items()}
-    values = GRID | {"dense": DENSE} if ranker is not None else GRID
-    points = grid(values)
+    points = grid()
     scores: list[dict[str, list[float]]] = []
     ticks = _progress(len(points), "settings")
     for point in points:
@@ -201,50 +184,26 @@ def _loo(
         for conversation in conversations:
             store = memo[conversation.sample_id]
             by_conversation[conversation.sample_id] = [
-                _recall_at_10(recall(store, q.question, limit=10, weights=point, ranker=ranker), q.evidence)
+                len(set(_sources(recall(store, q.question, limit=10, weights=point))[:10]) & set(q.evidence))
+                / len(q.evidence)
                 for q in conversation.questions
             ]
         scores.append(by_conversation)
     next(ticks, None)
     chosen = leave_one_out(scores)
-    tally = _score(conversations, memo, lambda name: points[chosen[name]], budget, hits, ranker=ranker)
+    tally = _score(conversations, memo, lambda name: points[chosen[name]], budget, hits)
     rule = shipped(scores)
-    without: dict[str, object] = {}
-    if ranker is not None:  # the same estimate over the grid's points with the ranker off (`dense` 0)
-        off = [index for index, point in enumerate(points) if not point.dense]
-        chosen_off = {name: off[i] for name, i in leave_one_out([scores[i] for i in off]).items()}
-        plain = _score(conversations, memo, lambda name: points[chosen_off[name]], budget, hits)
-        without = {"without_dense": plain.summary()}
-    return (
-        tally.summary()
-        | without
-        | {
-            "grid": {name: list(tried) for name, tried in values.items()},
-            "grid_points": len(points),
-            "chosen": {name: changes(points[index], values) for name, index in chosen.items()},
-            "defaults_rule": changes(points[rule], values),
-            "defaults_follow_rule": rule == 0 or points[rule] == points[0],
-        }
-    )
+    return tally.summary() | {
+        "grid": {name: list(values) for name, values in GRID.items()},
+        "grid_points": len(points),
+        "chosen": {name: changes(points[index]) for name, index in chosen.items()},
+        "defaults_rule": changes(points[rule]),
+        "defaults_follow_rule": rule == 0 or points[rule] == points[0],
+    }
 
 
-def _every_experience(store: ExperienceStore) -> list[Experience]:
-    turns: list[str] = []
-    for session, _ in store.sessions("", 1_000_000):
-        turns.extend(turn for turn, _ in store.session_turns(session, -1, 1_000_000))
-    return store.experiences_of_turns(turns)
-
-
-def run(
-    path: Path, budget: int, hits_for_budget: int, loo: bool = False, dense: bool = False
-) -> dict[str, object]:
+def run(path: Path, budget: int, hits_for_budget: int, loo: bool = False) -> dict[str, object]:
     conversations = load(path)
-    ranker = None
-    if dense:
-        from zerolang.experience.dense.ranker import DenseRanker
-
-        ranker = DenseRanker.load()
-    embedded, embed_cpu, embed_wall = 0, 0.0, 0.0
     base = Tally()
     latencies: list[float] = []
     full_context: list[int] = []
@@ -260,17 +219,10 @@ def run(
             capture_files(store, files)
             ingest += time.perf_counter() - started
             stores[conversation.sample_id] = store
-            if ranker is not None:
-                started, cpu = time.perf_counter(), time.process_time()
-                texts = [f"{e.who}: {e.what}" for e in _every_experience(store)]
-                ranker.vectors(texts)
-                embedded += len(texts)
-                embed_cpu += time.process_time() - cpu
-                embed_wall += time.perf_counter() - started
             full_context.append(count_tokens("".join(line + "\n" for line in conversation.turns.values())))
         total = sum(len(c.questions) for c in conversations)
         defaults = RecallWeights()
-        ours = _score(conversations, stores, lambda _: defaults, budget, hits_for_budget, latencies, ranker)
+        ours = _score(conversations, stores, lambda _: defaults, budget, hits_for_budget, latencies)
         for conversation in conversations:
             baseline = BM25(conversation.turns)
             for question in conversation.questions:
@@ -280,7 +232,7 @@ def run(
                 base.budget_tokens.append(tokens)
                 base.budget_held.append(len(kept & set(question.evidence)) / len(question.evidence))
                 base.budget_full.append(base.budget_held[-1])
-        left_out = _loo(conversations, stores, budget, hits_for_budget, ranker) if loo else None
+        left_out = _loo(conversations, stores, budget, hits_for_budget) if loo else None
         for store in stores.values():
             store.close()
     latencies.sort()
@@ -299,13 +251,6 @@ def run(
         "questions": total,
         "budget": budget,
     }
-    if ranker is not None:
-        result["dense"] = {
-            "model": ranker.encoder.name,
-            "experiences_embedded": embedded,
-            "embed_cpu_seconds": round(embed_cpu, 2),
-            "embed_wall_seconds": round(embed_wall, 2),
-        }
     if left_out is not None:
         result["loo"] = left_out
     return result
@@ -344,14 +289,6 @@ def print_table(result: dict[str, object]) -> None:
         f"ingest {ours['ingest_seconds']} s; recall + budget rendering p50 {latency['p50']} ms, "
         f"p95 {latency['p95']} ms"
     )
-    dense = result.get("dense")
-    if isinstance(dense, dict):
-        each = 1000 * dense["embed_cpu_seconds"] / max(dense["experiences_embedded"], 1)
-        print(
-            f"dense ranker {dense['model']}: {dense['experiences_embedded']:,} experiences embedded in "
-            f"{dense['embed_cpu_seconds']} s CPU ({each:.1f} ms each; {dense['embed_wall_seconds']} s wall), "
-            "included in neither figure above"
-        )
     loo = result.get("loo")
     if isinstance(loo, dict):
         print_loo(ours, loo, base, int(str(budget)))
@@ -362,26 +299,14 @@ def print_loo(ours: dict[str, Any], loo: dict[str, Any], base: dict[str, Any], b
         f"\nleave-one-conversation-out: each conversation scored with the settings best on the others "
         f"({loo['grid_points']} settings: {', '.join(f'{k} {v}' for k, v in loo['grid'].items())})\n"
     )
-    plain = loo.get("without_dense")
-    if isinstance(plain, dict):  # --dense: the leave-one-out estimate with the ranker off, beside
-        print("(leave-one-out, dense 0: the same estimate over the grid's points with the ranker off)\n")
-    extra, rule = (f" {'leave-one-out, dense 0':>22} |", f"{'-' * 24}|") if plain else ("", "")
-    print(f"| {'':<{WIDTH}} | {'in-sample':>9} | {'leave-one-out':>13} |{extra} {'BM25':>8} |")
-    print(f"|{'-' * (WIDTH + 2)}|{'-' * 11}|{'-' * 15}|{rule}{'-' * 10}|")
+    print(f"| {'':<{WIDTH}} | {'in-sample':>9} | {'leave-one-out':>13} | {'BM25':>8} |")
+    print(f"|{'-' * (WIDTH + 2)}|{'-' * 11}|{'-' * 15}|{'-' * 10}|")
 
-    def off(*keys: str) -> str:
-        if not isinstance(plain, dict):
-            return ""
-        value: Any = plain
-        for key in keys:
-            value = value[key]
-        return f" {_pct(value):>22} |"
-
-    def line(label: str, mine: object, theirs: object, other: object, *keys: str) -> None:
-        print(f"| {label:<{WIDTH}} | {_pct(mine):>9} | {_pct(theirs):>13} |{off(*keys)} {_pct(other):>8} |")
+    def line(label: str, mine: object, theirs: object, other: object) -> None:
+        print(f"| {label:<{WIDTH}} | {_pct(mine):>9} | {_pct(theirs):>13} | {_pct(other):>8} |")
 
     for k in KS:
-        line(f"recall@{k}", ours[f"recall@{k}"], loo[f"recall@{k}"], base[f"recall@{k}"], f"recall@{k}")
+        line(f"recall@{k}", ours[f"recall@{k}"], loo[f"recall@{k}"], base[f"recall@{k}"])
     for category in sorted(loo["by_category"]):
         label = f"recall@10, category {category} (n={loo['by_category'][category]['questions']})"
         line(
@@ -389,14 +314,10 @@ def print_loo(ours: dict[str, Any], loo: dict[str, Any], base: dict[str, Any], b
             ours["by_category"][category]["recall@10"],
             loo["by_category"][category]["recall@10"],
             base["by_category"][category]["recall@10"],
-            "by_category",
-            category,
-            "recall@10",
         )
-    held = "budget_recall"
-    line(f"evidence in {budget:,} tokens", ours[held], loo[held], base[held], held)
+    line(f"evidence in {budget:,} tokens", ours["budget_recall"], loo["budget_recall"], base["budget_recall"])
     full = "budget_full_recall"
-    line("  of which in full text", ours[full], loo[full], base[full], full)
+    line("  of which in full text", ours[full], loo[full], base[full])
     head = f"| {'conversation':<14} | {'n':>4} | {'recall@10 in / out':>18} | {'category 1 in / out':>19} |"
     print(f"\n{head} chosen |")
     print(f"|{'-' * 16}|{'-' * 6}|{'-' * 20}|{'-' * 21}|--------|")
@@ -478,20 +399,10 @@ def main() -> None:
         action="store_true",
         help="also the leave-one-conversation-out estimate (settings from the others)",
     )
-    parser.add_argument(
-        "--dense",
-        action="store_true",
-        help="recall with the embedding ranker (extra `dense` and the model package); `dense` joins the grid",
-    )
     arguments = parser.parse_args()
     if not arguments.path.is_file():
         sys.exit(f"error: {arguments.path}: no such file (the LoCoMo data: locomo10.json)")
-    if arguments.dense:
-        from zerolang.experience.dense.minilm import INSTALL, available
-
-        if not available():
-            sys.exit(f"error: --dense needs numpy and the model package: {INSTALL}")
-    result = run(arguments.path, arguments.budget, arguments.hits, arguments.loo, arguments.dense)
+    result = run(arguments.path, arguments.budget, arguments.hits, arguments.loo)
     if arguments.json:
         print(json.dumps(result, indent=2))
     else:

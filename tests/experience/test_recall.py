@@ -146,6 +146,8 @@ def test_zero_recall_end_to_end(tmp_path: Path) -> None:
 class Lengthy:
     """A stand-in ranker: longer texts are 'more similar'."""
 
+    weight = 10.0
+
     def similarity(self, query: str, texts: list[str]) -> list[float]:
         longest = max(len(text) for text in texts)
         return [len(text) / longest for text in texts]

@@ -21,9 +21,8 @@
    times as much, all its contributions (steps 5 to 7 included) together
    (who/what/when are first-class in an experience).
 
-5. **An optional ranker** (`Ranker`, e.g. embeddings: `experience.dense`; none by
-   default) adds `dense` x its similarity to every candidate the steps above found
-   (the text it compares is `who: what`, so a question naming someone meets what they said).
+5. **An optional ranker** (`Ranker`, e.g. embeddings; none by default) adds
+   its similarity to every candidate the steps above found.
 
 Experiences that mention a term a memory forget blocked (`experience.forgotten`) are
 never returned, whatever led to them, and lead nowhere: they are no seeds, a turn with
@@ -46,8 +45,7 @@ over leave-one-conversation-out folds of LoCoMo's development split (`benches/be
 --loo`, `benches/loo.py`, docs/benchmarks.md): with `answer` 1.0 a question's answer may rank
 above the question itself, which is what a question asked of memory wants; `session` 0.4 was
 chosen in every fold; the others are as first set (`expand` 10 was chosen in every fold when
-the grid held it). `dense` (used only with a ranker) is the point the same rule chooses with
-`--loo --dense`.
+the grid held it).
 """
 
 from __future__ import annotations
@@ -83,14 +81,15 @@ class RecallWeights:
     speaker: float = 0.5  # an experience of someone the query names scores this much more (x 1 + speaker)
     time: float = 1.0  # said on (or about) the days the query names, less by a share per week away
     session: float = 0.4  # said in a session whose experiences match the query most (relative 0..1)
-    dense: float = 1.0  # x the optional ranker's similarity (0..1), when recall is given one
 
 
 class Ranker(Protocol):
     """An optional extra ranker (an embedding model, say): similarity of `query` to each text, 0..1.
 
-    None by default; when given, each candidate gains `dense x similarity` (reason: "similar meaning").
+    None by default; when given, each candidate gains `weight x similarity` (reason: "similar meaning").
     """
+
+    weight: float
 
     def similarity(self, query: str, texts: Sequence[str]) -> list[float]: ...
 
@@ -171,11 +170,11 @@ def recall(
     found = store.experiences(list(scores.score))
     if blocked:
         found = {i: e for i, e in found.items() if not blocked.mentions(e.who, e.what)}
-    if ranker is not None and found and w.dense:
+    if ranker is not None and found:
         ordered = sorted(found)
-        similar = ranker.similarity(query, [f"{found[i].who}: {found[i].what}" for i in ordered])
+        similar = ranker.similarity(query, [found[ident].what for ident in ordered])
         for ident, value in zip(ordered, similar, strict=True):
-            scores.add(ident, w.dense * value, "similar meaning")
+            scores.add(ident, ranker.weight * value, "similar meaning")
     if w.session and found:
         _sessions(seed_score, found, scores, w)
     if asked is not None:
