@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import os
 import uuid
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from pathlib import Path
 
 import pytest
@@ -188,9 +188,8 @@ def test_batches_of_a_few_turns_store_what_one_batch_does(
     assert store.counts() == added.as_dict()
 
 
-def test_a_failure_in_a_later_batch_writes_nothing(
-    store: ExperienceStore, monkeypatch: pytest.MonkeyPatch
-) -> None:
+def _fail_on_fifth_turn(monkeypatch: pytest.MonkeyPatch) -> Callable[..., None]:
+    """Make capture's fifth `add_turn` raise; returns the real one."""
     from zerolang.experience import capture
 
     real = capture.add_turn
@@ -202,8 +201,17 @@ def test_a_failure_in_a_later_batch_writes_nothing(
             raise RuntimeError("disk on fire")
         real(*args, **kwargs)  # type: ignore[arg-type]
 
-    monkeypatch.setattr(capture, "BATCH_TURNS", 1)
     monkeypatch.setattr(capture, "add_turn", failing)
+    return real
+
+
+def test_a_failure_in_a_later_batch_writes_nothing(
+    store: ExperienceStore, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from zerolang.experience import capture
+
+    monkeypatch.setattr(capture, "BATCH_TURNS", 1)
+    _fail_on_fifth_turn(monkeypatch)
     with pytest.raises(RuntimeError):
         capture_files(store, sorted(FIXTURES.iterdir()))
     assert set(store.counts().values()) == {0}
@@ -266,16 +274,7 @@ def test_a_failed_bulk_capture_writes_nothing_and_can_run_again(
 
     monkeypatch.setattr(experiences, "BULK_TURNS", 1)
     monkeypatch.setattr(capture, "BATCH_TURNS", 1)
-    real = capture.add_turn
-    calls: list[int] = []
-
-    def failing(*args: object, **kwargs: object) -> None:
-        calls.append(1)
-        if len(calls) == 5:
-            raise RuntimeError("disk on fire")
-        real(*args, **kwargs)  # type: ignore[arg-type]
-
-    monkeypatch.setattr(capture, "add_turn", failing)
+    real = _fail_on_fifth_turn(monkeypatch)
     files = sorted(FIXTURES.iterdir())
     with pytest.raises(RuntimeError):
         capture_files(store, files)
