@@ -68,3 +68,42 @@ def test_what_a_write_transaction_reads_again_is_what_the_store_holds(tmp_path: 
         assert memory.store.backend.write_memo() is None  # type: ignore[attr-defined]
         assert memory.store.check().ok
         assert _seen(memory) == _stored(memory)
+
+
+def _in_write(memory: Memory) -> tuple[tuple[Any, ...], tuple[Any, ...], bool]:
+    """In a write transaction: what the backend answers, what is stored, and whether it blocks any key."""
+    backend: Any = memory.store.backend
+    with memory.store.transaction():
+        return _seen(memory), _stored(memory), backend.any_blocked()
+
+
+def test_the_next_write_transaction_sees_what_another_connection_wrote(tmp_path: Path) -> None:
+    """A committed transaction's memo is kept for the next one only while nothing else wrote."""
+    with zerolang.memory.open(tmp_path / "m.db") as memory, zerolang.memory.open(tmp_path / "m.db") as other:
+        memory.ingest([_input("cat", "is", "here", 1)], now="2026-02-01T00:00:00.000Z")
+        seen, stored, _ = _in_write(memory)
+        assert seen == stored
+        assert _in_write(memory)[0] == stored  # kept: nothing wrote in between
+        for number, step in enumerate(STEPS[:5] + STEPS[6:]):
+            step(other)
+            seen, stored, _ = _in_write(memory)
+            assert seen == stored, number
+        assert not _in_write(memory)[2]
+        other.forget("concept", "bob", purge=True, now="2026-02-06T00:00:00.000Z")
+        seen, stored, blocked = _in_write(memory)
+        assert seen == stored
+        assert blocked
+
+
+def test_the_next_write_transaction_sees_its_connection_write_outside_one(tmp_path: Path) -> None:
+    with zerolang.memory.open(tmp_path / "m.db") as memory:
+        memory.ingest([_input("cat", "is", "here", 1)], now="2026-02-01T00:00:00.000Z")
+        before = _in_write(memory)
+        backend: Any = memory.store.backend
+        backend.connection.execute(  # a statement of its own connection, outside a transaction
+            "INSERT INTO declarations (space, at, setting, value, declared) VALUES (?, ?, ?, ?, ?)",
+            [backend.space, "2026-02-02T00:00:00.000Z", "single_valued", "lives in", 1],
+        )
+        after = _in_write(memory)
+        assert after[0] == after[1]
+        assert after[0][2] != before[0][2]
