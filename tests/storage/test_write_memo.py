@@ -10,6 +10,7 @@ from typing import Any
 import pytest
 
 import zerolang.memory
+from zerolang.knowledge.ingest import ingest_one
 from zerolang.memory import CompilerInput, ContextMeta, SemanticTuple
 from zerolang.memory.api import Memory
 
@@ -107,3 +108,21 @@ def test_the_next_write_transaction_sees_its_connection_write_outside_one(tmp_pa
         after = _in_write(memory)
         assert after[0] == after[1]
         assert after[0][2] != before[0][2]
+
+
+@pytest.mark.parametrize("together", [True, False])
+def test_a_table_found_empty_is_looked_up_once_it_has_rows(tmp_path: Path, together: bool) -> None:
+    """Which tables hold rows is kept while the ones found empty keep their seals: the same record
+    written again (in the same transaction or the next) is a restatement, not a second row."""
+    with zerolang.memory.open(tmp_path / "m.db") as memory:
+        backend: Any = memory.store.backend
+        record = _input("ann", "likes", "tea", 1)
+        with memory.store.transaction():
+            list(backend.raw_seals())  # as a server's call begins: the seals known, every table empty
+            ingest_one(memory.store, record, now="2026-02-01T00:00:00.000Z")  # no replay after an error
+            if together:
+                ingest_one(memory.store, record, now="2026-02-02T00:00:00.000Z")
+        with memory.store.transaction():
+            ingest_one(memory.store, record, now="2026-02-03T00:00:00.000Z")
+        assert memory.store.counts().episodes == 1
+        assert memory.store.check().ok
