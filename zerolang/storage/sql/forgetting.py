@@ -212,7 +212,15 @@ class Forgetting(Seals, backend.Forgetting):
     # ---- blocks -----------------------------------------------------------------------------
 
     def any_blocked(self) -> bool:
-        return self.one("SELECT 1 FROM forgotten_keys WHERE space = ? LIMIT 1", [self.space]) is not None
+        memo = self.write_memo()
+        if memo is not None:
+            known, kept = memo.answer(self.space, "forgotten_keys", "any_blocked")
+            if known:
+                return bool(kept)
+        found = self.one("SELECT 1 FROM forgotten_keys WHERE space = ? LIMIT 1", [self.space]) is not None
+        if memo is not None:
+            memo.keep(self.space, "forgotten_keys", "any_blocked", found)
+        return found
 
     def blocked(self, keys: Sequence[bytes]) -> set[bytes]:
         if not keys:

@@ -277,9 +277,23 @@ class Records(Seals, backend.Records):
     def _filled(self) -> set[str]:
         """The tables a batch reads that hold a row in this space (one query: a probe per table). The
         first batch into an empty space, an import's or a new space's, then skips its look-ups."""
+        memo = self.write_memo()
+        if memo is not None:  # kept while the tables it found empty keep their seals
+            kept = memo.answers.get((self.space, "filled"))
+            if kept is not None:
+                empty, filled = kept[1]
+                known, seals = memo.seals_of(self.space, empty)
+                if known and seals == kept[0]:  # (a table found filled since emptied: a look-up too many)
+                    return set(filled)
         row = self.one(_FILLED, [self.space] * len(_READ_BY_BATCH))
         assert row is not None  # a SELECT without FROM has one row
-        return {table for table, found in zip(_READ_BY_BATCH, row, strict=True) if found}
+        found = {table for table, full in zip(_READ_BY_BATCH, row, strict=True) if full}
+        if memo is not None:
+            empty = tuple(table for table in _READ_BY_BATCH if table not in found)
+            known, seals = memo.seals_of(self.space, empty)
+            if known:
+                memo.answers[(self.space, "filled")] = (seals, (empty, frozenset(found)))
+        return found
 
     def _existing(self, table: str, keys: Sequence[bytes]) -> set[bytes]:
         with ENGINE.busy():  # an index probe per key, few rows back: the engine's time, not Python's

@@ -208,7 +208,8 @@ class SqliteBackend(SqliteStatements, SqlBackend):
             db.execute(f"RELEASE {name}")
             return
         self._retry(lambda: db.execute("BEGIN IMMEDIATE"))
-        self._memo.begin()
+        version = int(db.execute("PRAGMA data_version").fetchone()[0])  # read under the write lock
+        self._memo.begin((version, db.total_changes))
         try:
             yield
         except BaseException:
@@ -217,7 +218,7 @@ class SqliteBackend(SqliteStatements, SqlBackend):
             if db.in_transaction:
                 db.execute("ROLLBACK")
             raise
-        self._memo.end()
+        self._memo.open = False  # kept for the next transaction once the commit is done (`hold`)
         helper = self._checkpoints if self._bulky else None  # a bulk commit's checkpoint goes to it
         self._bulky = False
         if helper is not None:
@@ -225,9 +226,13 @@ class SqliteBackend(SqliteStatements, SqlBackend):
         try:
             with ENGINE.busy():  # writing the WAL (and SQLite's own checkpoint): a long step without the GIL
                 self._commit()
+        except BaseException:
+            self._memo.end()
+            raise
         finally:
             if helper is not None:
                 db.execute(f"PRAGMA wal_autocheckpoint = {BACKSTOP if self._serving else AUTOCHECKPOINT}")
+        self._memo.hold((version, db.total_changes))
         if helper is not None:
             helper.ask()
         elif self._serving and self._checkpoints is not None:
