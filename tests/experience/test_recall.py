@@ -8,6 +8,7 @@ import sys
 from dataclasses import replace
 from pathlib import Path
 
+import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
@@ -208,3 +209,21 @@ def test_the_session_the_query_matches_most_lifts_its_experiences() -> None:
         if h.experience.what == "My garden is lovely."
     ]
     assert plain[0].score == plain[1].score
+
+
+def test_a_question_about_someone_weighs_what_they_said_by_about() -> None:
+    store = SqliteExperienceStore(":memory:")
+    recorder = TurnRecorder(store, session="s", user="Ana", agent="Ben")
+    recorder.record(user_said="I read books about boats.", agent_said="Books about boats bore me.")
+    weights = RecallWeights(speaker=0.5, about=1.0, turn=0.0, whole_turn=0.0, session=0.0)
+
+    def ana_over_ben(question: str, w: RecallWeights) -> float:
+        scores = {hit.experience.who: hit.score for hit in recall(store, question, limit=10, weights=w)}
+        return scores["Ana"] / scores["Ben"]
+
+    several = "What books has Ana read?"  # several things: Ana's experiences x (1 + about)
+    assert ana_over_ben(several, weights) / ana_over_ben(
+        several, replace(weights, about=0.5)
+    ) == pytest.approx((1 + 1.0) / (1 + 0.5))
+    one = "Does Ana read books?"  # one thing: x (1 + speaker), whatever `about` is
+    assert ana_over_ben(one, weights) == pytest.approx(ana_over_ben(one, replace(weights, about=3.0)))

@@ -19,7 +19,10 @@
    the next: answers follow questions.
 4. **Who.** An experience by someone the query names scores `1 + speaker`
    times as much, all its contributions (steps 5 to 7 included) together
-   (who/what/when are first-class in an experience).
+   (who/what/when are first-class in an experience); `1 + about` times as much
+   when the query asks for several things or an inference ("what books has she
+   read?", "would he enjoy ...?", `experience.asking`): such a question is about
+   the life of the person it names.
 
 5. **An optional ranker** (`Ranker`, e.g. embeddings; none by default) adds
    its similarity to every candidate the steps above found.
@@ -40,7 +43,7 @@ for nothing.
 
 An experience's score is the sum of its contributions, each kept as a reason.
 The weights are `RecallWeights`; nothing depends on the data recall runs on. The defaults of
-`answer`, `concept`, `speaker`, `time` and `session` are those of the grid point best on average
+`answer`, `concept`, `speaker`, `time`, `session` and `about` are those of the grid point best on average
 over leave-one-conversation-out folds of LoCoMo's development split (`benches/bench_locomo.py
 --loo`, `benches/loo.py`, docs/benchmarks.md): with `answer` 1.0 a question's answer may rank
 above the question itself, which is what a question asked of memory wants; `session` 0.4 was
@@ -56,6 +59,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Protocol
 
+from zerolang.experience.asking import asks_about_someone
 from zerolang.experience.concepts import ConceptExtractor, DefaultConcepts, concept_id
 from zerolang.experience.dates import Span, asked_span, parse_date, spoken_spans
 from zerolang.experience.forgotten import Forgotten
@@ -79,6 +83,7 @@ class RecallWeights:
     shared: float = 0.2  # shares a rare concept with a match
     common: float = 0.05  # a concept mentioned by more than this share of experiences is not rare
     speaker: float = 0.5  # an experience of someone the query names scores this much more (x 1 + speaker)
+    about: float = 1.0  # `speaker`'s place when the query asks for several things or an inference
     time: float = 1.0  # said on (or about) the days the query names, less by a share per week away
     session: float = 0.4  # said in a session whose experiences match the query most (relative 0..1)
 
@@ -182,9 +187,10 @@ def recall(
             near = closeness(asked.span, experience)
             scores.add(ident, w.time * near, f"said near {asked.span.start.isoformat()}")
     named = {word.lower() for word in words(query)}
+    boost = w.about if asks_about_someone(query) else w.speaker
     for ident, experience in found.items():
-        if w.speaker and set(terms(experience.who)) & named:
-            scores.score[ident] *= 1 + w.speaker
+        if boost and set(terms(experience.who)) & named:
+            scores.score[ident] *= 1 + boost
             scores.reasons[ident].append((0.0, f"by {experience.who}"))
     ranked = sorted(scores.score.items(), key=lambda item: (-item[1], item[0]))[:limit]
     hits: list[Hit] = []

@@ -1,0 +1,40 @@
+"""What a question asks for, from its wording (`zerolang.experience.asking`)."""
+
+from __future__ import annotations
+
+import pytest
+
+from zerolang.experience.asking import asks_about_someone
+
+
+@pytest.mark.parametrize(
+    "question",
+    [
+        "What books has Ana read?",
+        "Which cities has Ben visited?",
+        "In what ways does Ana help her neighbours?",
+        "What do Ana and Ben both like?",
+        "Would Ana enjoy a trip to the mountains?",
+        "What might Ben's degree be in?",
+        "Is Ana likely to move?",
+        "What could Ben do after he retires?",
+    ],
+)
+def test_several_things_or_an_inference(question: str) -> None:
+    assert asks_about_someone(question)
+
+
+@pytest.mark.parametrize(
+    "question",
+    [
+        "What did Ana realize after the race?",
+        "What is Ben's favourite book?",
+        "What was discussed at the meeting?",
+        "When did Ana go hiking?",
+        "What does Ben's necklace symbolize?",
+        "What class is Ana taking?",
+        "",
+    ],
+)
+def test_one_thing(question: str) -> None:
+    assert not asks_about_someone(question)

@@ -1,0 +1,38 @@
+"""What a question asks for, from its wording: several things, or an inference about someone.
+
+A question that asks for several things ("what books has she read?", "which cities has he
+visited?", "what do they both like?") or what someone would likely do or be ("would she enjoy
+...?", "what might his degree be in?") is about the life of the person it names: recall weighs
+what that person said more (`RecallWeights.about`) than for other questions, whose wording may
+name the wrong person.
+"""
+
+from __future__ import annotations
+
+import re
+
+_WORD = re.compile(r"[a-z]+(?:'[a-z]+)?")
+_ASKING = frozenset({"what", "which"})
+_MARKERS = frozenset({"would", "likely", "might", "could", "both"})
+_NOT_PLURAL = frozenset({"is", "was", "has", "does", "its", "his", "this", "us", "as"})
+
+
+def _plural(word: str) -> bool:
+    return (
+        len(word) > 3
+        and word.endswith("s")
+        and not word.endswith(("ss", "us", "'s"))
+        and word not in _NOT_PLURAL
+    )
+
+
+def asks_about_someone(question: str) -> bool:
+    """True when `question` asks for several things (a plural noun within two words after `what`
+    or `which`, or `both`) or for an inference (`would`, `likely`, `might`, `could`)."""
+    found = _WORD.findall(question.lower())
+    if any(word in _MARKERS for word in found):
+        return True
+    return any(
+        word in _ASKING and any(_plural(after) for after in found[index + 1 : index + 3])
+        for index, word in enumerate(found)
+    )
