@@ -19,9 +19,11 @@ from zerolang.knowledge.backend import Removed, TombstoneRow
 from zerolang.knowledge.integrity import SEALED, Seal, change
 from zerolang.knowledge.terms import TERM_KIND, Forgotten, from_blocked
 from zerolang.storage.errors import translating
+from zerolang.storage.sql.memo import remembered
 from zerolang.storage.sql.seals import Seals
 
 _EPISODE_TABLES = ("episodes", "pruned_episodes")
+_ANY_BLOCKED = "SELECT 1 FROM forgotten_keys WHERE space = ? LIMIT 1"
 
 
 @translating
@@ -212,15 +214,13 @@ class Forgetting(Seals, backend.Forgetting):
     # ---- blocks -----------------------------------------------------------------------------
 
     def any_blocked(self) -> bool:
-        memo = self.write_memo()
-        if memo is not None:
-            known, kept = memo.answer(self.space, "forgotten_keys", "any_blocked")
-            if known:
-                return bool(kept)
-        found = self.one("SELECT 1 FROM forgotten_keys WHERE space = ? LIMIT 1", [self.space]) is not None
-        if memo is not None:
-            memo.keep(self.space, "forgotten_keys", "any_blocked", found)
-        return found
+        return remembered(
+            self.write_memo(),
+            self.space,
+            "forgotten_keys",
+            "any_blocked",
+            lambda: self.one(_ANY_BLOCKED, [self.space]) is not None,
+        )
 
     def blocked(self, keys: Sequence[bytes]) -> set[bytes]:
         if not keys:

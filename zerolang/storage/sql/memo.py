@@ -23,9 +23,11 @@ reads both under the write lock; if either moved, the memo starts empty.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, TypeVar, cast
 
+T = TypeVar("T")
 SealRow = tuple[str, int, str]  # (table, rows, digest) as `table_seals` holds it
 
 
@@ -73,22 +75,31 @@ class WriteMemo:
         by_table = {row[0]: row for row in rows}
         return True, tuple(by_table.get(table) for table in tables)
 
-    def answer(self, space: str, table: str | tuple[str, ...], name: str) -> tuple[bool, Any]:
-        """(True, the answer `name` kept while the seal of `table` (of each, for several) is
-        unchanged) or (False, None)."""
-        known, seal = self._seal(space, table)
+    def answer(self, space: str, table: str, name: str) -> tuple[bool, Any]:
+        """(True, the answer `name` kept while `table`'s seal is unchanged) or (False, None)."""
+        known, seal = self.seal_of(space, table)
         kept = self.answers.get((space, name))
         if not known or kept is None or kept[0] != seal:
             return False, None
         return True, kept[1]
 
-    def keep(self, space: str, table: str | tuple[str, ...], name: str, value: Any) -> None:
-        known, seal = self._seal(space, table)
+    def keep(self, space: str, table: str, name: str, value: Any) -> None:
+        known, seal = self.seal_of(space, table)
         if known:
             self.answers[(space, name)] = (seal, value)
 
-    def _seal(self, space: str, table: str | tuple[str, ...]) -> tuple[bool, Any]:
-        return self.seal_of(space, table) if isinstance(table, str) else self.seals_of(space, table)
+
+def remembered(memo: WriteMemo | None, space: str, table: str, name: str, read: Callable[[], T]) -> T:
+    """`read()`, or the answer `name` the write memo kept while `table`'s seal is unchanged (then kept
+    for the next ask); without a memo (`write_memo` is None), `read()` every time."""
+    if memo is None:
+        return read()
+    known, kept = memo.answer(space, table, name)
+    if known:
+        return cast(T, kept)
+    found = read()
+    memo.keep(space, table, name, found)
+    return found
 
 
 def clean(rows: list[tuple[Any, Any, Any]]) -> tuple[SealRow, ...] | None:

@@ -15,6 +15,7 @@ from zerolang.knowledge import backend
 from zerolang.knowledge.backend import ClaimRow, Declaration, FactEvent, PeriodRow
 from zerolang.knowledge.integrity import change
 from zerolang.storage.errors import translating
+from zerolang.storage.sql.memo import remembered
 from zerolang.storage.sql.seals import Seals
 
 _PERIOD_COLUMNS = "fact_hash, valid_from, valid_to, ended_by, recorded_at, recorded_by, closed_at, closed_by"
@@ -62,15 +63,13 @@ class Temporal(Seals, backend.Temporal):
             self.run("DELETE FROM table_seals WHERE space = ? AND tbl = ?", marker)
 
     def has_periods(self) -> bool:
-        memo = self.write_memo()
-        if memo is not None:
-            known, found = memo.answer(self.space, "fact_periods", "has_periods")
-            if known:
-                return bool(found)
-        found = self.one("SELECT 1 FROM fact_periods WHERE space = ? LIMIT 1", [self.space]) is not None
-        if memo is not None:
-            memo.keep(self.space, "fact_periods", "has_periods", found)
-        return found
+        return remembered(
+            self.write_memo(),
+            self.space,
+            "fact_periods",
+            "has_periods",
+            lambda: self.one("SELECT 1 FROM fact_periods WHERE space = ? LIMIT 1", [self.space]) is not None,
+        )
 
     def record_periods(
         self, opened: Sequence[PeriodRow], closed: Sequence[tuple[PeriodRow, str, str]]
@@ -146,18 +145,12 @@ class Temporal(Seals, backend.Temporal):
         return [FactEvent(bytes(r[1]), r[2], r[3], r[4], r[5], r[6], r[7]) for r in rows]
 
     def declarations(self) -> list[Declaration]:
-        memo = self.write_memo()
-        if memo is not None:
-            known, kept = memo.answer(self.space, "declarations", "declarations")
-            if known:
-                return list(kept)
-        rows = self.rows(
-            "SELECT at, setting, value, declared FROM declarations WHERE space = ? ORDER BY seq", [self.space]
-        )
-        found = [Declaration(r[0], r[1], r[2], bool(r[3])) for r in rows]
-        if memo is not None:
-            memo.keep(self.space, "declarations", "declarations", tuple(found))
-        return found
+        def read() -> tuple[Declaration, ...]:
+            sql = "SELECT at, setting, value, declared FROM declarations WHERE space = ? ORDER BY seq"
+            rows = self.rows(sql, [self.space])
+            return tuple(Declaration(r[0], r[1], r[2], bool(r[3])) for r in rows)
+
+        return list(remembered(self.write_memo(), self.space, "declarations", "declarations", read))
 
     def declare(self, rows: Sequence[Declaration]) -> None:
         if not rows:
