@@ -9,7 +9,8 @@ compact memory format. The `.0` ones follow `grammars/zero.lark` and mark a
 node's `type` and `op` as known or unknown, like the Pygments lexer
 (`zerolang/tools/highlight.py`); text that is not a graph gets comments only,
 never an error mark. The `.0c` one follows `grammars/zeroc.lark` line by
-line, like `ZeroCompactLexer` (`vim/syntax/zeroc.vim` is its Vim twin,
+line (header, comments, declarations, contexts, times, relations, concepts),
+like `ZeroCompactLexer` (`vim/syntax/zeroc.vim` is its Vim twin,
 written by hand: it lists nothing from the catalog).
 """
 
@@ -25,7 +26,13 @@ if str(HERE.parent) not in sys.path:  # run from a checkout without installing
     sys.path.insert(0, str(HERE.parent))
 
 from zerolang.runtime.catalog import NODE_TYPES, OPS  # noqa: E402
-from zerolang.tools.highlight import BARE_WORD, FRACTION, PERCENT, PREDICATE_PATTERN  # noqa: E402
+from zerolang.tools.highlight import (  # noqa: E402
+    BARE_WORD,
+    FRACTION,
+    PERCENT,
+    PREDICATE_PATTERN,
+    SETTING_PATTERN,
+)
 
 TM_LANGUAGE = HERE / "vscode" / "syntaxes" / "zero.tmLanguage.json"
 TM_COMPACT = HERE / "vscode" / "syntaxes" / "zeroc.tmLanguage.json"
@@ -252,6 +259,7 @@ def tm_compact_language() -> dict[str, Any]:
             {"include": "#comment"},
             {"include": "#l0"},
             {"include": "#header"},
+            {"include": "#declaration"},
             {"include": "#context"},
             {"include": "#time"},
             {"include": "#relations"},
@@ -298,6 +306,19 @@ def tm_compact_language() -> dict[str, Any]:
                     },
                     {"match": r"(?<=[\s:])[0-9a-f]+(?=\s|$)", "name": "constant.numeric.hex.id.zeroc"},
                 ],
+            },
+            # Exactly `!SETTING VALUE @TIME` (`!-`: undeclared); another line starting with `!` is a concept.
+            "declaration": {
+                "match": rf"^(!-?)({SETTING_PATTERN})( )(?:({C_WORD})|({C_STRING}))( )(@)({C_VALUE})$",
+                "name": "meta.declaration.zeroc",
+                "captures": {
+                    "1": _c("keyword.other.declaration"),
+                    "2": _c("support.constant.setting"),
+                    "4": _c("entity.name.function.predicate"),
+                    "5": _c_string("string.quoted.double.predicate"),
+                    "7": _c("keyword.other.time"),
+                    "8": _c_string("constant.other.date"),
+                },
             },
             "context": {
                 "begin": rf"^(X)(:)({C_VALUE})?(?:( )({C_VALUE}))?(?:( )({C_VALUE}))?",

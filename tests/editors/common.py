@@ -11,7 +11,7 @@ GOLDEN = HERE / "golden"
 UPDATE = os.environ.get("ZERO_UPDATE_GOLDEN") == "1"
 
 # Every example, the schema, the syntax tour, samples of invalid .0 text, and the .0c samples
-# (L0, L1, L2, a delta, quoting) of tests/tools/highlight/samples.
+# (L0, L1, L2, a delta, quoting, declarations) of tests/tools/highlight/samples.
 COMPACT_SAMPLES = sorted((ROOT / "tests" / "tools" / "highlight" / "samples").glob("*.0c"))
 SOURCES = sorted(
     [

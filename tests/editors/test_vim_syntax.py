@@ -129,6 +129,16 @@ def test_vim_marks_the_parts_of_0c_lines() -> None:
         ("zerocConfidence", ".955"),
         ("zerocEscape", "\\t"),
         ("zerocShortId", "a"),
+        ("zerocDeclarationMark", "!"),
+        ("zerocDeclarationMark", "!-"),
+        ("zerocSetting", "single-valued"),
+        ("zerocSettingValue", "works_at"),
+        ("zerocSettingQuotedValue", '"lives in"'),
+        ("zerocDeclarationTimeMark", "@"),
+        ("zerocTime", "2026-03-01T00:00:00.000Z"),
+        ("zerocLabel", "!important"),
+        ("zerocLabel", "!single-valued works_at"),
+        ("zerocLabel", "!single-valued works_at @2026-02-01T00:00:00.000Z and more"),
     ]:
         assert expected in pairs, expected
     assert not [pair for pair in pairs if pair[0] in ("zerocIllegal", "zerocBadEscape")]

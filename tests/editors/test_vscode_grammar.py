@@ -266,6 +266,21 @@ def test_vscode_marks_the_parts_of_0c_lines(scopes: dict[str, str]) -> None:
         ("; ", "punctuation.separator.relation.zeroc"),
     ]:
         assert expected in quoted, expected
+    declarations = token_scopes(scopes[str(samples / "memory_declarations.0c")])
+    for expected in [
+        ("!", "keyword.other.declaration.zeroc"),
+        ("!-", "keyword.other.declaration.zeroc"),
+        ("single-valued", "support.constant.setting.zeroc"),
+        ("works_at", "entity.name.function.predicate.zeroc"),
+        ('"lives in"', "string.quoted.double.predicate.zeroc"),
+        ("@", "keyword.other.time.zeroc"),
+        ("2026-03-01T00:00:00.000Z", "constant.other.date.zeroc"),
+        ("\\u005a", "constant.character.escape.zeroc"),
+        ("!important", "entity.name.type.concept.zeroc"),
+        ("!single-valued works_at", "entity.name.type.concept.zeroc"),
+        ("!single-valued works_at @2026-02-01T00:00:00.000Z and more", "entity.name.type.concept.zeroc"),
+    ]:
+        assert expected in declarations, expected
     l0 = token_scopes(scopes[str(samples / "memory_l0.0c")])
     assert ("L0", "keyword.other.level.zeroc") in l0
     assert ("8", "constant.numeric.integer.count.zeroc") in l0

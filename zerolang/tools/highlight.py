@@ -17,8 +17,10 @@ graph: it is lexed as plain text with `#` comments, never with an `Error` token.
 
 `ZeroCompactLexer` (`zeroc`, `0c`; `*.0c`) reads the compact memory format
 of `docs/0c-format.md`, line by line as `zerolang/syntax/grammars/zeroc.lark` does: the
-header (version, level or delta, its counts and base), comments, concept
-lines (label, aliases, `|=` confidence, `|@`/`|^` times), context lines
+header (version, level or delta, its counts and base), comments, declaration
+lines (`!`/`!-` mark, setting, value as a predicate, `@` time: only a line that is
+exactly `!SETTING VALUE @TIME`, any other line starting with `!` is a concept),
+concept lines (label, aliases, `|=` confidence, `|@`/`|^` times), context lines
 (`X:` event time, source, scope, `a=`/`s=`/`m=`/`c=` fields), `@` time
 lines and relation lines (subject id, predicate, object id, confidence),
 JSON string escapes wherever a value is quoted, and the id groups of an L0
@@ -188,6 +190,10 @@ _BARE_ITEM = (
     r'[^|"\r\n][^|\r\n]*'  # a label or alias, unquoted (a label's first character is checked by the line)
 )
 PREDICATE_PATTERN = r'[^\s;"\d](?:[^\s;"]*[^\s;"\d])?'
+SETTING_PATTERN = r"[a-z][a-z0-9]*(?:-[a-z0-9]+)*"  # a declaration's setting (`single-valued`)
+QUOTED = r'"[^"\\\n]*(?:\\.[^"\\\n]*)*"'  # a JSON string as the grammar lexes it (escapes checked later)
+# A declaration line after its `!`/`!-`: exactly `SETTING VALUE @TIME` (the grammar's DECLARATION).
+DECLARATION_REST = rf"({SETTING_PATTERN})( )(?=(?:{BARE_WORD}|{QUOTED}) @(?:{BARE_WORD}|{QUOTED})(?:\r?\n|$))"
 PERCENT = r"\d{1,3}(?![.\deE])"
 FRACTION = r"(?:\d*\.\d+|\d+)(?:[eE][-+]?\d+)?"
 _CONFIDENCE = rf"(?:{PERCENT}|{FRACTION})"
@@ -203,6 +209,7 @@ SOURCE = Name.Tag
 SCOPE = Name.Namespace
 FIELD_VALUE = Name.Entity  # an agent or session id
 SHORT_HASH = Number.Hex  # L0 ids and a delta's base checkpoint
+SETTING = Name.Builtin  # a declaration's setting
 
 
 def _confidence(before: str, *tokens: object, end: str) -> list[object]:
@@ -245,7 +252,14 @@ class ZeroCompactLexer(RegexLexer):  # type: ignore[misc,unused-ignore]
             (r"(X)(:)", bygroups(Keyword.Declaration, Punctuation), ("context", "scope", "source", "event")),
             (r"@", Keyword, "time"),
             (r"(\d+)( )", bygroups(CONCEPT_ID, Whitespace), "relations"),
+            (rf"(!-?){DECLARATION_REST}", bygroups(Keyword, SETTING, Whitespace), "declaration"),
             default("concept"),
+        ],
+        # `!SETTING VALUE @TIME` (checked whole by the root's lookahead): the value, then a time line's.
+        "declaration": [
+            (BARE_WORD, PREDICATE),
+            (r'"', String.Double, "string"),
+            (r"( )(@)", bygroups(Whitespace, Keyword), ("#pop", "time")),
         ],
         # `0M:1.0 L0 concepts=N relations=M`, `0M:1.0 L1 concepts=N facts=F`, `0M:1.0 delta base=HASH`
         "header": [

@@ -3,9 +3,10 @@
 " Maintainer:  zerolang developers
 "
 " One entity per line, told apart by how the line starts (zerolang/syntax/grammars/zeroc.lark):
-" the `0M:1.0` header, `#` comments, `X:` contexts, `@` times, relations
-" (`S predicateO CONF; ...`) and concepts (any other line: `label|alias|=CONF|@T|^T`).
-" The Pygments lexer (zerolang/highlight.py) and the VS Code grammar colour the same parts.
+" the `0M:1.0` header, `#` comments, declarations (exactly `!SETTING VALUE @TIME`, or
+" `!-SETTING ...`), `X:` contexts, `@` times, relations (`S predicateO CONF; ...`) and concepts
+" (any other line, `!important` included: `label|alias|=CONF|@T|^T`).
+" The Pygments lexer (zerolang/tools/highlight.py) and the VS Code grammar colour the same parts.
 
 if exists("b:current_syntax")
   finish
@@ -32,6 +33,17 @@ syn match zerocConceptConfidence contained "\%(|\)\@1<==\%(\d\{1,3}\|\d*\.\d\+\%
       \ contains=zerocOperator
 syn match zerocConceptTime contained "\%(|\)\@1<=[@^]\%([^|"][^|]*\)\=" contains=zerocOperator
 syn match zerocOperator contained "\%(|\)\@1<=[=@^]"
+
+" Declarations: exactly `!SETTING VALUE @TIME` (`!-`: undeclared), the whole line; any other
+" line starting with `!` is a concept (defined after concepts, so a declaration wins).
+syn match zerocDeclaration +^!-\=[a-z][a-z0-9]*\%(-[a-z0-9]\+\)* \%([^[:space:]"]\S*\|"\%([^"\\]\|\\.\)*"\) @\%([^[:space:]"]\S*\|"\%([^"\\]\|\\.\)*"\)$+
+      \ contains=zerocDeclarationMark
+syn match zerocDeclarationMark contained "^!-\=" nextgroup=zerocSetting
+syn match zerocSetting contained "[a-z][a-z0-9]*\%(-[a-z0-9]\+\)*" nextgroup=zerocSettingValue,zerocSettingQuotedValue skipwhite
+syn match zerocSettingValue contained +[^[:space:]"]\S*+ nextgroup=zerocDeclarationTimeMark skipwhite
+syn match zerocSettingQuotedValue contained +"\%([^"\\]\|\\.\)*"+ contains=zerocEscape,zerocBadEscape
+      \ nextgroup=zerocDeclarationTimeMark skipwhite
+syn match zerocDeclarationTimeMark contained "@" nextgroup=zerocTime,zerocString
 
 " Relations: `S predicateO[ CONF][; predicateO[ CONF]]...`
 syn match zerocRelations "^\d\+ .*$" contains=zerocSubject,zerocRelation,zerocQuotedPredicate,zerocConfidence,zerocSeparator,zerocIllegal
@@ -105,6 +117,11 @@ hi def link zerocConfidence        Number
 hi def link zerocSeparator         Delimiter
 hi def link zerocIllegal           Error
 hi def link zerocTimeMark          Keyword
+hi def link zerocDeclarationMark   Keyword
+hi def link zerocSetting           Identifier
+hi def link zerocSettingValue      Function
+hi def link zerocSettingQuotedValue String
+hi def link zerocDeclarationTimeMark Keyword
 hi def link zerocTime              Constant
 hi def link zerocContextMark       Keyword
 hi def link zerocEvent             Constant

@@ -1,7 +1,7 @@
 """The Pygments lexers: golden token streams, no `Error` on valid text, and discovery through the entry point.
 
 `ZeroLexer` reads `.0` graphs, `ZeroCompactLexer` the `.0c` compact memory
-format (samples of L0, L1, L2 and a delta in `samples/`).
+format (samples of L0, L1, L2, a delta, quoting and declarations in `samples/`).
 
 Golden files are `golden/<stem>.tokens`, one `TokenType<TAB>repr(value)` per
 token. After a deliberate change to the lexer, regenerate them and review the diff:
@@ -20,6 +20,7 @@ from __future__ import annotations
 import functools
 import json
 import os
+import re
 import subprocess
 import sys
 from pathlib import Path
@@ -58,6 +59,7 @@ from zerolang.tools.highlight import (  # noqa: E402
     KNOWN_TYPE,
     PREDICATE,
     SCOPE,
+    SETTING,
     SHORT_HASH,
     SOURCE,
     TIME,
@@ -509,6 +511,86 @@ def test_compact_context_time_and_relation_lines() -> None:
         (CONCEPT_ID, "2"),
     ]
     assert compact_kinds("0M:1.0\nX:t src scope\n")[5:] == [(TIME, "t"), (SOURCE, "src"), (SCOPE, "scope")]
+
+
+def test_compact_declaration_lines() -> None:
+    text = '0M:1.0\n!single-valued works_at @2026-02-01T00:00:00.000Z\n!-single-valued "a\\"b" @"t\\u005a"\n'
+    assert compact_kinds(text)[3:] == [
+        (Keyword, "!"),
+        (SETTING, "single-valued"),
+        (PREDICATE, "works_at"),
+        (Keyword, "@"),
+        (TIME, "2026-02-01T00:00:00.000Z"),
+        (Keyword, "!-"),
+        (SETTING, "single-valued"),
+        (Token.Literal.String.Double, '"'),
+        (Token.Literal.String.Double, "a"),
+        (Token.Literal.String.Escape, '\\"'),
+        (Token.Literal.String.Double, "b"),
+        (Token.Literal.String.Double, '"'),
+        (Keyword, "@"),
+        (Token.Literal.String.Double, '"'),
+        (Token.Literal.String.Double, "t"),
+        (Token.Literal.String.Escape, "\\u005a"),
+        (Token.Literal.String.Double, '"'),
+    ]
+
+
+# Lines starting with `!`: a declaration only when the grammar's DECLARATION terminal is the whole line.
+BANG_LINES = [
+    "!single-valued x @t",
+    "!-single-valued x @t",
+    '!single-valued "a b @c" @t',
+    '!single-valued a"b @t',
+    '!single-valued "" @""',
+    '!single-valued "a\\\\" @"c\\"d"',
+    "!single-valued x @@t",
+    "!a-b-c9 x @t|y",
+    "!important",
+    "!-",
+    "!single-valued x",
+    "!single-valued x @t ",
+    "!single-valued x @t and more",
+    '!single-valued x @"t" more',
+    '!single-valued "open @t',
+    '!single-valued "x"y @t',
+    "!single-valued x @",
+    "!single-valued x\t@t",
+    "!single-valued  x @t",
+    "!Single-valued x @t",
+    "!1abc x @t",
+    "!a- x @t",
+    "!a--b x @t",
+    "!- x @t",
+]
+
+
+@functools.cache
+def declaration_pattern() -> re.Pattern[str]:
+    """The grammar's DECLARATION terminal (zerolang/syntax/grammars/zeroc.lark), as lark compiles it."""
+    from lark import Lark
+
+    terminal = Lark.open(str(grammar_path("zeroc")), parser="lalr").get_terminal("DECLARATION")
+    return re.compile(terminal.pattern.to_regexp())
+
+
+def test_bang_lines_hold_declarations_and_look_alikes() -> None:
+    declarations = [line for line in BANG_LINES if declaration_pattern().match(line + "\n")]
+    assert 8 <= len(declarations) <= len(BANG_LINES) - 8
+
+
+@pytest.mark.parametrize("line", BANG_LINES)
+def test_a_bang_line_is_a_declaration_exactly_when_the_grammar_says_so(line: str) -> None:
+    found = compact_kinds(f"0M:1.0\n{line}\n")[3:]
+    if declaration_pattern().match(line + "\n"):
+        assert found[:2] == [
+            (Keyword, "!-" if line.startswith("!-") else "!"),
+            (SETTING, line.split()[0][1:].lstrip("-")),
+        ]
+        assert (Keyword, "@") in found
+        assert not [value for kind, value in found if kind in Error]
+    else:
+        assert found == [(CONCEPT_LABEL, line)]
 
 
 def test_labels_that_look_like_other_lines_are_concepts() -> None:
