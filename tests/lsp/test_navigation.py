@@ -2,11 +2,17 @@
 
 from __future__ import annotations
 
+import asyncio
+import threading
+from collections.abc import Callable
+
 import pytest
 from lsprotocol import types
 
-from tests.lsp.conftest import Session, position_of
+from tests.lsp.conftest import TIMEOUT, Session, position_of
 from tests.lsp.samples import MEMORY_L2, ROUTER
+from zerolang.lsp import worker as worker_module
+from zerolang.lsp.analysis import Analysis
 
 pytestmark = pytest.mark.asyncio
 
@@ -82,3 +88,42 @@ async def test_definition_and_references_of_a_compact_concept(session: Session) 
     mentions = [lines[location.range.start.line] for location in result or []]
     assert mentions and all("1" in line for line in mentions)
     assert "6 needs1 95" in mentions and "6 needs1 70" in mentions
+
+
+async def test_a_request_waiting_for_the_analysis_under_way_holds_up_no_other(
+    session: Session, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Go to definition needs the analysis of the text as it is: while that runs, it waits for it
+    without holding the event loop, so a completion sent after it is answered first."""
+    uri = await session.open("router.0", ROUTER)
+    started, release = threading.Event(), threading.Event()
+    real = worker_module.analyse
+
+    def slow(source: str, path: str | None, encoding: str, checkpoint: Callable[[], None]) -> Analysis:
+        started.set()
+        release.wait(TIMEOUT)
+        return real(source, path, encoding, checkpoint=checkpoint)
+
+    monkeypatch.setattr(worker_module, "analyse", slow)
+    changed = ROUTER + "# an edit at the end\n"
+    session.client.text_document_did_change(
+        types.DidChangeTextDocumentParams(
+            text_document=types.VersionedTextDocumentIdentifier(uri=uri, version=2),
+            content_changes=[types.TextDocumentContentChangeWholeDocument(text=changed)],
+        )
+    )
+    assert await asyncio.to_thread(started.wait, TIMEOUT)
+    going = asyncio.ensure_future(
+        definition(session, uri, position_of(changed, '"route.target"', 1, shift=1))
+    )
+    for _ in range(3):  # let the task send its request: the server reads it before the completion's
+        await asyncio.sleep(0)
+    listed = await session.client.text_document_completion_async(
+        types.CompletionParams(text_document=session.doc(uri), position=position_of(changed, "op: ", shift=4))
+    )
+    assert listed is not None and listed.items
+    assert not going.done()  # still waiting for the analysis, which waits for `release`
+    release.set()
+    found = await asyncio.wait_for(going, TIMEOUT)
+    route = span_of(changed, 'id: "route"', shift=5, length=len("route"))
+    assert found == types.Location(uri=uri, range=route)

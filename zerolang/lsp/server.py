@@ -134,6 +134,30 @@ class ZeroLanguageServer(LanguageServer):
         self.analyses[document.uri] = (document.version, source, result)
         return result
 
+    async def current(self, document: TextDocument) -> Analysis | None:
+        """The analysis of the document's text as it is now, awaited without holding the event loop:
+        the kept one, else the worker's (queued now if it is not at it), while every other request
+        is answered. None when the text changes or the document closes before its analysis is done
+        (the request was about a text that is gone)."""
+        uri, version, source = document.uri, document.version, document.source
+        if uri not in self.workspace.text_documents:  # a file the editor has not opened: read now
+            return self.analysis(document)
+        while True:
+            cached = self.analyses.get(uri)
+            if cached is not None and cached[0] == version and cached[1] == source:
+                return cached[2]
+            now = self.workspace.text_documents.get(uri)
+            if now is None or (now.version, now.source) != (version, source):
+                return None
+            ticket = self.worker.pending(uri, version)
+            if ticket is None or ticket.source != source:
+                self._loop = asyncio.get_running_loop()  # where the worker delivers (`_delivered`)
+                ticket = self.worker.submit(Ticket(uri, version, source, document.path, self.encoding))
+            await ticket.finished()
+            if ticket.result is not None and ticket.source == source:
+                return ticket.result
+            # cancelled: the text changed, or the same text was queued again (a save): look again
+
     def latest(self, document: TextDocument, offset: int) -> tuple[Analysis, int, int] | None:
         """An analysis that can answer at `offset` now, without waiting for the one under way.
 
@@ -286,12 +310,15 @@ def _register(server: ZeroLanguageServer) -> None:
         types.TEXT_DOCUMENT_CODE_ACTION,
         types.CodeActionOptions(code_action_kinds=[types.CodeActionKind.QuickFix, actions.FIX_ALL]),
     )
-    def code_action(ls: ZeroLanguageServer, params: types.CodeActionParams) -> list[types.CodeAction] | None:
+    async def code_action(
+        ls: ZeroLanguageServer, params: types.CodeActionParams
+    ) -> list[types.CodeAction] | None:
         document = ls.document(params.text_document.uri)
         if is_compact(document):
             return None
         only = [str(kind) for kind in params.context.only] if params.context.only else None
-        return actions.code_actions(ls.analysis(document), document.uri, params.range, only)
+        analysis = await ls.current(document)
+        return None if analysis is None else actions.code_actions(analysis, document.uri, params.range, only)
 
     @server.feature(types.TEXT_DOCUMENT_FORMATTING)
     def formatting(ls: ZeroLanguageServer, params: types.DocumentFormattingParams) -> list[types.TextEdit]:
@@ -313,14 +340,15 @@ def _register(server: ZeroLanguageServer) -> None:
         return [types.TextEdit(range=lines.range(0, len(source)), new_text=formatted)]
 
     @server.feature(types.TEXT_DOCUMENT_HOVER)
-    def hover(ls: ZeroLanguageServer, params: types.HoverParams) -> types.Hover | None:
+    async def hover(ls: ZeroLanguageServer, params: types.HoverParams) -> types.Hover | None:
         document = ls.document(params.text_document.uri)
         offset = ls.offset(document, params.position)
         if is_compact(document):
             return compact_features.hover(document.source, offset, ls.encoding)
         found = ls.latest(document, offset)
         if found is None:
-            return hover_feature.hover(ls.analysis(document), offset)
+            analysis = await ls.current(document)
+            return None if analysis is None else hover_feature.hover(analysis, offset)
         analysis, there, shift = found
         answer = hover_feature.hover(analysis, there)
         if answer is not None and answer.range is not None and (shift or analysis.source != document.source):
@@ -330,15 +358,16 @@ def _register(server: ZeroLanguageServer) -> None:
         return answer
 
     @server.feature(types.TEXT_DOCUMENT_DEFINITION)
-    def definition(ls: ZeroLanguageServer, params: types.DefinitionParams) -> types.Location | None:
+    async def definition(ls: ZeroLanguageServer, params: types.DefinitionParams) -> types.Location | None:
         document = ls.document(params.text_document.uri)
         offset = ls.offset(document, params.position)
         if is_compact(document):
             return compact_features.definition(document.source, document.uri, offset, ls.encoding)
-        return navigation.definition(ls.analysis(document), document.uri, offset)
+        analysis = await ls.current(document)
+        return None if analysis is None else navigation.definition(analysis, document.uri, offset)
 
     @server.feature(types.TEXT_DOCUMENT_REFERENCES)
-    def references(ls: ZeroLanguageServer, params: types.ReferenceParams) -> list[types.Location]:
+    async def references(ls: ZeroLanguageServer, params: types.ReferenceParams) -> list[types.Location]:
         document = ls.document(params.text_document.uri)
         offset = ls.offset(document, params.position)
         declaration = params.context.include_declaration
@@ -346,25 +375,31 @@ def _register(server: ZeroLanguageServer) -> None:
             return compact_features.references(
                 document.source, document.uri, offset, declaration, ls.encoding
             )
-        return navigation.references(ls.analysis(document), document.uri, offset, declaration)
+        analysis = await ls.current(document)
+        return [] if analysis is None else navigation.references(analysis, document.uri, offset, declaration)
 
     @server.feature(types.TEXT_DOCUMENT_PREPARE_RENAME)
-    def prepare_rename(
+    async def prepare_rename(
         ls: ZeroLanguageServer, params: types.PrepareRenameParams
     ) -> types.PrepareRenamePlaceholder | None:
         document = ls.document(params.text_document.uri)
         if is_compact(document):
             return None
-        return navigation.prepare_rename(ls.analysis(document), ls.offset(document, params.position))
+        offset = ls.offset(document, params.position)
+        analysis = await ls.current(document)
+        return None if analysis is None else navigation.prepare_rename(analysis, offset)
 
     @server.feature(types.TEXT_DOCUMENT_RENAME, types.RenameOptions(prepare_provider=True))
-    def rename(ls: ZeroLanguageServer, params: types.RenameParams) -> types.WorkspaceEdit | None:
+    async def rename(ls: ZeroLanguageServer, params: types.RenameParams) -> types.WorkspaceEdit | None:
         document = ls.document(params.text_document.uri)
         if is_compact(document):
             return None
         offset = ls.offset(document, params.position)
+        analysis = await ls.current(document)
+        if analysis is None:
+            return None
         try:
-            return navigation.rename(ls.analysis(document), document.uri, offset, params.new_name)
+            return navigation.rename(analysis, document.uri, offset, params.new_name)
         except navigation.RenameError as error:
             raise JsonRpcException(str(error), code=REQUEST_FAILED) from None
 
@@ -391,13 +426,14 @@ def _register(server: ZeroLanguageServer) -> None:
         )
 
     @server.feature(types.TEXT_DOCUMENT_DOCUMENT_SYMBOL)
-    def document_symbol(
+    async def document_symbol(
         ls: ZeroLanguageServer, params: types.DocumentSymbolParams
     ) -> list[types.DocumentSymbol]:
         document = ls.document(params.text_document.uri)
         if is_compact(document):
             return symbols.compact_symbols(document.source, ls.encoding)
-        return symbols.graph_symbols(ls.analysis(document))
+        analysis = await ls.current(document)
+        return [] if analysis is None else symbols.graph_symbols(analysis)
 
 
 def _suffix_path(document: TextDocument) -> str | None:

@@ -20,6 +20,8 @@ that holds the GIL for 100 ms.
 
 from __future__ import annotations
 
+import asyncio
+import contextlib
 import threading
 from collections.abc import Callable
 from contextlib import AbstractContextManager, nullcontext
@@ -43,11 +45,38 @@ class Ticket:
     stale: threading.Event = field(default_factory=threading.Event)
     done: threading.Event = field(default_factory=threading.Event)
     result: Analysis | None = None
+    _wakers: list[Callable[[], None]] = field(default_factory=list, init=False, repr=False)
 
     def check(self) -> None:
         """Raise `Cancelled` once a newer text of the document arrived (a checkpoint of `analyse`)."""
         if self.stale.is_set():
             raise Cancelled(self.uri)
+
+    def finish(self) -> None:
+        """Mark it done (analysed, or cancelled: then `result` is None) and wake whoever awaits it."""
+        self.done.set()
+        for wake in list(self._wakers):
+            wake()
+
+    async def finished(self) -> None:
+        """Wait until it is done, on the running event loop, without holding it or a thread."""
+        loop = asyncio.get_running_loop()
+        future: asyncio.Future[None] = loop.create_future()
+
+        def settle() -> None:
+            if not future.done():
+                future.set_result(None)
+
+        def wake() -> None:  # on the worker's thread
+            with contextlib.suppress(RuntimeError):  # the loop closed meanwhile: nobody waits now
+                loop.call_soon_threadsafe(settle)
+
+        self._wakers.append(wake)
+        try:
+            if not self.done.is_set():  # after joining the wakers: a `finish` now or later wakes us
+                await future
+        finally:
+            self._wakers.remove(wake)
 
 
 class Worker:
@@ -128,7 +157,7 @@ class Worker:
         old = self._waiting.pop(uri, None)
         if old is not None:
             old.stale.set()
-            old.done.set()
+            old.finish()
         if self._running is not None and self._running.uri == uri:
             self._running.stale.set()
 
@@ -164,7 +193,7 @@ class Worker:
         finally:
             with self._lock:
                 self._running = None
-            ticket.done.set()
+            ticket.finish()
         if ticket.result is not None and ticket.stale.is_set():
             self.release_result(ticket)
         elif ticket.result is not None:
