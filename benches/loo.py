@@ -23,6 +23,7 @@ GRID: dict[str, tuple[float, ...]] = {
     "time": (0.5, 1.0),
     "session": (0.2, 0.4, 0.6),
     "about": (0.5, 1.0),
+    "asking": (0.0, 0.2),
 }
 """The weights `--loo` chooses, and the values it tries for each (the others keep their defaults)."""
 

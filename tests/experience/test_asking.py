@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from zerolang.experience.asking import asks_about_someone
+from zerolang.experience.asking import asks_about_someone, ends_asking
 
 
 @pytest.mark.parametrize(
@@ -38,3 +38,17 @@ def test_several_things_or_an_inference(question: str) -> None:
 )
 def test_one_thing(question: str) -> None:
     assert not asks_about_someone(question)
+
+
+@pytest.mark.parametrize(
+    ("text", "asks"),
+    [
+        ("That's great! How did it go?", True),
+        ("Which tea should I buy?  ", True),
+        ("How? I went there by train.", False),
+        ("I went there by train.", False),
+        ("", False),
+    ],
+)
+def test_a_message_asks_when_it_ends_with_a_question(text: str, asks: bool) -> None:
+    assert ends_asking(text) is asks

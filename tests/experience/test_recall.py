@@ -227,3 +227,18 @@ def test_a_question_about_someone_weighs_what_they_said_by_about() -> None:
     ) == pytest.approx((1 + 1.0) / (1 + 0.5))
     one = "Does Ana read books?"  # one thing: x (1 + speaker), whatever `about` is
     assert ana_over_ben(one, weights) == pytest.approx(ana_over_ben(one, replace(weights, about=3.0)))
+
+
+def test_a_message_that_ends_asking_scores_asking_less() -> None:
+    store = SqliteExperienceStore(":memory:")
+    recorder = TurnRecorder(store, session="s", user="Ana", agent="Ben")
+    recorder.record(user_said="Did you plant the tulips?", agent_said="I planted the tulips in May.")
+    weights = RecallWeights(turn=0.0, whole_turn=0.0, neighbour=0.0, answer=0.0, session=0.0, speaker=0.0)
+
+    def asked_over_said(w: RecallWeights) -> float:
+        scores = {hit.experience.who: hit.score for hit in recall(store, "tulips", limit=10, weights=w)}
+        return scores["Ana"] / scores["Ben"]
+
+    assert asked_over_said(replace(weights, asking=0.2)) == pytest.approx(
+        0.8 * asked_over_said(replace(weights, asking=0.0))
+    )

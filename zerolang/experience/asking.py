@@ -1,4 +1,5 @@
-"""What a question asks for, from its wording: several things, or an inference about someone.
+"""What a question asks for, from its wording: several things, or an inference about someone;
+and whether a message asks at all.
 
 A question that asks for several things ("what books has she read?", "which cities has he
 visited?", "what do they both like?") or what someone would likely do or be ("would she enjoy
@@ -36,3 +37,9 @@ def asks_about_someone(question: str) -> bool:
         word in _ASKING and any(_plural(after) for after in found[index + 1 : index + 3])
         for index, word in enumerate(found)
     )
+
+
+def ends_asking(text: str) -> bool:
+    """True when `text` ends with a question: its last sentence ends with `?` ("That's great! How did
+    it go?"), not when a question is followed by a statement ("How? I went there.")."""
+    return text.rstrip().endswith("?")

@@ -22,7 +22,9 @@
    (who/what/when are first-class in an experience); `1 + about` times as much
    when the query asks for several things or an inference ("what books has she
    read?", "would he enjoy ...?", `experience.asking`): such a question is about
-   the life of the person it names.
+   the life of the person it names. A message that ends with a question (`?`) scores
+   `1 - asking` times as much: it asks; what was asked is known from the reply after it,
+   which step 3 reaches (`answer`).
 
 5. **An optional ranker** (`Ranker`, e.g. embeddings; none by default) adds
    its similarity to every candidate the steps above found.
@@ -59,7 +61,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Protocol
 
-from zerolang.experience.asking import asks_about_someone
+from zerolang.experience.asking import asks_about_someone, ends_asking
 from zerolang.experience.concepts import ConceptExtractor, DefaultConcepts, concept_id
 from zerolang.experience.dates import Span, asked_span, parse_date, spoken_spans
 from zerolang.experience.forgotten import Forgotten
@@ -86,6 +88,7 @@ class RecallWeights:
     about: float = 1.0  # `speaker`'s place when the query asks for several things or an inference
     time: float = 1.0  # said on (or about) the days the query names, less by a share per week away
     session: float = 0.4  # said in a session whose experiences match the query most (relative 0..1)
+    asking: float = 0.2  # a message that ends with a question scores this share less (its reply answers)
 
 
 class Ranker(Protocol):
@@ -192,6 +195,8 @@ def recall(
         if boost and set(terms(experience.who)) & named:
             scores.score[ident] *= 1 + boost
             scores.reasons[ident].append((0.0, f"by {experience.who}"))
+        if w.asking and ends_asking(experience.what):
+            scores.score[ident] *= 1 - w.asking
     ranked = sorted(scores.score.items(), key=lambda item: (-item[1], item[0]))[:limit]
     hits: list[Hit] = []
     for ident, score in ranked:
