@@ -5,7 +5,8 @@ A question that asks for several things ("what books has she read?", "which citi
 visited?", "what do they both like?") or what someone would likely do or be ("would she enjoy
 ...?", "what might his degree be in?") is about the life of the person it names: recall weighs
 what that person said more (`RecallWeights.about`) than for other questions, whose wording may
-name the wrong person.
+name the wrong person. The several things are told in several conversations more often than in
+one, so for such a question recall also spreads its ranking over sessions (`RecallWeights.spread`).
 """
 
 from __future__ import annotations
@@ -14,7 +15,7 @@ import re
 
 _WORD = re.compile(r"[a-z]+(?:'[a-z]+)?")
 _ASKING = frozenset({"what", "which"})
-_MARKERS = frozenset({"would", "likely", "might", "could", "both"})
+_INFERENCE = frozenset({"would", "likely", "might", "could"})
 _NOT_PLURAL = frozenset({"is", "was", "has", "does", "its", "his", "this", "us", "as"})
 
 
@@ -27,16 +28,21 @@ def _plural(word: str) -> bool:
     )
 
 
-def asks_about_someone(question: str) -> bool:
-    """True when `question` asks for several things (a plural noun within two words after `what`
-    or `which`, or `both`) or for an inference (`would`, `likely`, `might`, `could`)."""
+def asks_for_several(question: str) -> bool:
+    """True when `question` asks for several things: a plural noun within two words after `what` or
+    `which` ("what books ...", "which big cities ..."), or `both`."""
     found = _WORD.findall(question.lower())
-    if any(word in _MARKERS for word in found):
-        return True
-    return any(
+    return "both" in found or any(
         word in _ASKING and any(_plural(after) for after in found[index + 1 : index + 3])
         for index, word in enumerate(found)
     )
+
+
+def asks_about_someone(question: str) -> bool:
+    """True when `question` asks for several things (`asks_for_several`) or for an inference
+    (`would`, `likely`, `might`, `could`)."""
+    found = _WORD.findall(question.lower())
+    return any(word in _INFERENCE for word in found) or asks_for_several(question)
 
 
 def ends_asking(text: str) -> bool:

@@ -43,6 +43,11 @@ for nothing.
    those days, or saying ("yesterday", "last Saturday", "two weeks ago") that something happened
    then, gains `time`, less by a share per week away (`experience.dates`).
 
+8. **Spread.** For a question that asks for several things (`asks_for_several`: "what books has
+   she read?"), which a conversation tells in several sessions more often than in one, the
+   ranking is chosen best first with each hit's score taken `1 - spread` times for every hit
+   of its own session chosen before it.
+
 An experience's score is the sum of its contributions, each kept as a reason.
 The weights are `RecallWeights`; nothing depends on the data recall runs on. The defaults of
 `answer`, `concept`, `speaker`, `time`, `session` and `about` are those of the grid point best on average
@@ -61,7 +66,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Protocol
 
-from zerolang.experience.asking import asks_about_someone, ends_asking
+from zerolang.experience.asking import asks_about_someone, asks_for_several, ends_asking
 from zerolang.experience.concepts import ConceptExtractor, DefaultConcepts, concept_id
 from zerolang.experience.dates import Span, asked_span, parse_date, spoken_spans
 from zerolang.experience.forgotten import Forgotten
@@ -89,6 +94,7 @@ class RecallWeights:
     time: float = 1.0  # said on (or about) the days the query names, less by a share per week away
     session: float = 0.4  # said in a session whose experiences match the query most (relative 0..1)
     asking: float = 0.2  # a message that ends with a question scores this share less (its reply answers)
+    spread: float = 0.2  # for several things: a hit scores this share less per better hit of its session
 
 
 class Ranker(Protocol):
@@ -197,13 +203,39 @@ def recall(
             scores.reasons[ident].append((0.0, f"by {experience.who}"))
         if w.asking and ends_asking(experience.what):
             scores.score[ident] *= 1 - w.asking
-    ranked = sorted(scores.score.items(), key=lambda item: (-item[1], item[0]))[:limit]
+    ranked = sorted(scores.score.items(), key=lambda item: (-item[1], item[0]))
+    if w.spread and asks_for_several(query):
+        ranked = _across_sessions([item for item in ranked if item[0] in found], found, w.spread, limit)
+    ranked = ranked[:limit]
     hits: list[Hit] = []
     for ident, score in ranked:
         if ident in found:
             reasons = [text for _, text in sorted(scores.reasons[ident], key=lambda r: -r[0])]
             hits.append(Hit(found[ident], round(score, 4), reasons))
     return hits
+
+
+def _across_sessions(
+    ranked: list[tuple[str, float]], found: dict[str, Experience], spread: float, limit: int
+) -> list[tuple[str, float]]:
+    """The first `limit` of `ranked` (best first) chosen one at a time, each hit's score taken
+    `1 - spread` times for every hit of its session already chosen: the best of each session
+    keep their score, and the later ones of one session give way to the next sessions' best."""
+    chosen: dict[str, int] = defaultdict(int)
+    pool = list(ranked)
+    out: list[tuple[str, float]] = []
+    while pool and len(out) < limit:
+        pick, value = 0, -1.0
+        for index, (ident, score) in enumerate(pool):
+            if score <= value:  # best first: no later hit can beat the pick
+                break
+            discounted = score * (1 - spread) ** chosen[found[ident].session]
+            if discounted > value:
+                pick, value = index, discounted
+        ident, _ = pool.pop(pick)
+        chosen[found[ident].session] += 1
+        out.append((ident, value))
+    return out
 
 
 def _sessions(
