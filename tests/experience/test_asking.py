@@ -60,7 +60,11 @@ def test_a_message_asks_when_it_ends_with_a_question(text: str, asks: bool) -> N
         ("What books has Ana read?", True),
         ("Which big cities has Ben visited?", True),
         ("What do Ana and Ben both like?", True),
+        ("What events for children has Ana joined?", True),
+        ("What books?", True),
         ("Would Ana enjoy a trip to the mountains?", False),  # an inference, not several things
+        ("What motivates Ana to run?", False),  # a verb, not a plural
+        ("Which song helps Ben relax?", False),
         ("What is Ben's favourite book?", False),
         ("", False),
     ],

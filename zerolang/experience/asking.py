@@ -17,6 +17,13 @@ _WORD = re.compile(r"[a-z]+(?:'[a-z]+)?")
 _ASKING = frozenset({"what", "which"})
 _INFERENCE = frozenset({"would", "likely", "might", "could"})
 _NOT_PLURAL = frozenset({"is", "was", "has", "does", "its", "his", "this", "us", "as"})
+# what may follow the plural a question asks for ("what books has ...", "which events for ...");
+# a verb may not ("what motivates her ...", "which song helps him ...")
+_AFTER_PLURAL = frozenset(
+    {"do", "does", "did", "has", "have", "had", "are", "were", "is", "was", "can", "will", "would"}
+    | {"could", "should", "might", "may", "of", "for", "in", "from", "at", "with", "to", "about"}
+    | {"on", "and", "or"}
+)
 
 
 def _plural(word: str) -> bool:
@@ -30,11 +37,18 @@ def _plural(word: str) -> bool:
 
 def asks_for_several(question: str) -> bool:
     """True when `question` asks for several things: a plural noun within two words after `what` or
-    `which` ("what books ...", "which big cities ..."), or `both`."""
+    `which`, followed by an auxiliary, a preposition, `and`/`or` or nothing ("what books has ...",
+    "which big cities have ...", "what events for ..."; not the verb of "what motivates her ..."),
+    or `both`."""
     found = _WORD.findall(question.lower())
-    return "both" in found or any(
-        word in _ASKING and any(_plural(after) for after in found[index + 1 : index + 3])
-        for index, word in enumerate(found)
+    if "both" in found:
+        return True
+    return any(
+        found[index] in _ASKING
+        and _plural(found[at])
+        and (at + 1 == len(found) or found[at + 1] in _AFTER_PLURAL)
+        for index in range(len(found))
+        for at in range(index + 1, min(index + 3, len(found)))
     )
 
 
