@@ -18,11 +18,12 @@ from zerolang.experience.recall import RecallWeights
 
 GRID: dict[str, tuple[float, ...]] = {
     "answer": (0.6, 1.0),
-    "concept": (0.25, 0.5),
     "speaker": (0.5, 1.0),
     "time": (0.5, 1.0),
     "session": (0.2, 0.4, 0.6),
     "about": (0.5, 1.0),
+    "asking": (0.0, 0.2),
+    "spread": (0.0, 0.2),
 }
 """The weights `--loo` chooses, and the values it tries for each (the others keep their defaults)."""
 

@@ -227,3 +227,45 @@ def test_a_question_about_someone_weighs_what_they_said_by_about() -> None:
     ) == pytest.approx((1 + 1.0) / (1 + 0.5))
     one = "Does Ana read books?"  # one thing: x (1 + speaker), whatever `about` is
     assert ana_over_ben(one, weights) == pytest.approx(ana_over_ben(one, replace(weights, about=3.0)))
+
+
+def test_a_message_that_ends_asking_scores_asking_less() -> None:
+    store = SqliteExperienceStore(":memory:")
+    recorder = TurnRecorder(store, session="s", user="Ana", agent="Ben")
+    recorder.record(user_said="Did you plant the tulips?", agent_said="I planted the tulips in May.")
+    weights = RecallWeights(turn=0.0, whole_turn=0.0, neighbour=0.0, answer=0.0, session=0.0, speaker=0.0)
+
+    def asked_over_said(w: RecallWeights) -> float:
+        scores = {hit.experience.who: hit.score for hit in recall(store, "tulips", limit=10, weights=w)}
+        return scores["Ana"] / scores["Ben"]
+
+    assert asked_over_said(replace(weights, asking=0.2)) == pytest.approx(
+        0.8 * asked_over_said(replace(weights, asking=0.0))
+    )
+
+
+def test_a_question_for_several_things_spreads_its_ranking_over_sessions() -> None:
+    store = SqliteExperienceStore(":memory:")
+    first = TurnRecorder(store, session="first", user="Ana", agent="Ben")
+    first.record(user_said="I saw boats on the river.", agent_said="The boats on the river were red.")
+    first.record(user_said="Boats again today.", agent_said="Nice boats.")
+    later = TurnRecorder(store, session="later", user="Ana", agent="Ben")
+    later.record(user_said="I once saw a boat on a lake in the north, long ago, with my father.")
+    other = TurnRecorder(store, session="other", user="Ana", agent="Ben")
+    for text in ("The boiler is broken.", "Call the plumber.", "Tea is ready.", "The garden needs water."):
+        other.record(user_said=text)
+    weights = RecallWeights(
+        turn=0.0, whole_turn=0.0, neighbour=0.0, shared=0.0, session=0.0, speaker=0.0, about=0.0
+    )
+    lake = next(h for h in recall(store, "lake", limit=1)).experience.session
+
+    def sessions(question: str, w: RecallWeights) -> list[str]:
+        hits = recall(store, question, limit=4, weights=w)
+        assert [h.score for h in hits] == sorted((h.score for h in hits), reverse=True)
+        return [h.experience.session for h in hits]
+
+    several = "What boats has Ana seen?"
+    assert lake not in sessions(several, replace(weights, spread=0.0))
+    assert lake in sessions(several, replace(weights, spread=0.9))
+    one = "Which boat did Ana see?"  # one thing: never spread
+    assert sessions(one, replace(weights, spread=0.9)) == sessions(one, replace(weights, spread=0.0))

@@ -22,7 +22,9 @@
    (who/what/when are first-class in an experience); `1 + about` times as much
    when the query asks for several things or an inference ("what books has she
    read?", "would he enjoy ...?", `experience.asking`): such a question is about
-   the life of the person it names.
+   the life of the person it names. A message that ends with a question (`?`) scores
+   `1 - asking` times as much: it asks; what was asked is known from the reply after it,
+   which step 3 reaches (`answer`).
 
 5. **An optional ranker** (`Ranker`, e.g. embeddings; none by default) adds
    its similarity to every candidate the steps above found.
@@ -41,14 +43,19 @@ for nothing.
    those days, or saying ("yesterday", "last Saturday", "two weeks ago") that something happened
    then, gains `time`, less by a share per week away (`experience.dates`).
 
+8. **Spread.** For a question that asks for several things (`asks_for_several`: "what books has
+   she read?"), which a conversation tells in several sessions more often than in one, the
+   ranking is chosen best first with each hit's score taken `1 - spread` times for every hit
+   of its own session chosen before it.
+
 An experience's score is the sum of its contributions, each kept as a reason.
 The weights are `RecallWeights`; nothing depends on the data recall runs on. The defaults of
-`answer`, `concept`, `speaker`, `time`, `session` and `about` are those of the grid point best on average
-over leave-one-conversation-out folds of LoCoMo's development split (`benches/bench_locomo.py
---loo`, `benches/loo.py`, docs/benchmarks.md): with `answer` 1.0 a question's answer may rank
-above the question itself, which is what a question asked of memory wants; `session` 0.4 was
-chosen in every fold; the others are as first set (`expand` 10 was chosen in every fold when
-the grid held it).
+`answer`, `speaker`, `time`, `session`, `about`, `asking` and `spread` are those of the grid point
+best on average over leave-one-conversation-out folds of LoCoMo's development split
+(`benches/bench_locomo.py --loo`, `benches/loo.py`, docs/benchmarks.md): with `answer` 1.0 a
+question's answer may rank above the question itself, which is what a question asked of memory
+wants; `session` 0.4 was chosen in every fold; the others are as first set (`expand` 10 and
+`concept` 0.25 were chosen in every fold when the grid held them).
 """
 
 from __future__ import annotations
@@ -59,7 +66,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Protocol
 
-from zerolang.experience.asking import asks_about_someone
+from zerolang.experience.asking import asks_about_someone, asks_for_several, ends_asking
 from zerolang.experience.concepts import ConceptExtractor, DefaultConcepts, concept_id
 from zerolang.experience.dates import Span, asked_span, parse_date, spoken_spans
 from zerolang.experience.forgotten import Forgotten
@@ -86,6 +93,8 @@ class RecallWeights:
     about: float = 1.0  # `speaker`'s place when the query asks for several things or an inference
     time: float = 1.0  # said on (or about) the days the query names, less by a share per week away
     session: float = 0.4  # said in a session whose experiences match the query most (relative 0..1)
+    asking: float = 0.2  # a message that ends with a question scores this share less (its reply answers)
+    spread: float = 0.2  # for several things: a hit scores this share less per better hit of its session
 
 
 class Ranker(Protocol):
@@ -192,13 +201,41 @@ def recall(
         if boost and set(terms(experience.who)) & named:
             scores.score[ident] *= 1 + boost
             scores.reasons[ident].append((0.0, f"by {experience.who}"))
-    ranked = sorted(scores.score.items(), key=lambda item: (-item[1], item[0]))[:limit]
+        if w.asking and ends_asking(experience.what):
+            scores.score[ident] *= 1 - w.asking
+    ranked = sorted(scores.score.items(), key=lambda item: (-item[1], item[0]))
+    if w.spread and asks_for_several(query):
+        ranked = _across_sessions([item for item in ranked if item[0] in found], found, w.spread, limit)
+    ranked = ranked[:limit]
     hits: list[Hit] = []
     for ident, score in ranked:
         if ident in found:
             reasons = [text for _, text in sorted(scores.reasons[ident], key=lambda r: -r[0])]
             hits.append(Hit(found[ident], round(score, 4), reasons))
     return hits
+
+
+def _across_sessions(
+    ranked: list[tuple[str, float]], found: dict[str, Experience], spread: float, limit: int
+) -> list[tuple[str, float]]:
+    """The first `limit` of `ranked` (best first) chosen one at a time, each hit's score taken
+    `1 - spread` times for every hit of its session already chosen: the best of each session
+    keep their score, and the later ones of one session give way to the next sessions' best."""
+    chosen: dict[str, int] = defaultdict(int)
+    pool = list(ranked)
+    out: list[tuple[str, float]] = []
+    while pool and len(out) < limit:
+        pick, value = 0, -1.0
+        for index, (ident, score) in enumerate(pool):
+            if score <= value:  # best first: no later hit can beat the pick
+                break
+            discounted = score * (1 - spread) ** chosen[found[ident].session]
+            if discounted > value:
+                pick, value = index, discounted
+        ident, _ = pool.pop(pick)
+        chosen[found[ident].session] += 1
+        out.append((ident, value))
+    return out
 
 
 def _sessions(
