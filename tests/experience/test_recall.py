@@ -242,6 +242,9 @@ def test_a_message_that_ends_asking_scores_asking_less() -> None:
     assert asked_over_said(replace(weights, asking=0.2)) == pytest.approx(
         0.8 * asked_over_said(replace(weights, asking=0.0))
     )
+    reasons = {hit.experience.who: hit.reasons for hit in recall(store, "tulips", limit=10, weights=weights)}
+    assert "asks (its reply answers)" in reasons["Ana"]
+    assert "asks (its reply answers)" not in reasons["Ben"]
 
 
 def test_a_question_for_several_things_spreads_its_ranking_over_sessions() -> None:
@@ -267,5 +270,9 @@ def test_a_question_for_several_things_spreads_its_ranking_over_sessions() -> No
     several = "What boats has Ana seen?"
     assert lake not in sessions(several, replace(weights, spread=0.0))
     assert lake in sessions(several, replace(weights, spread=0.9))
+    spread = recall(store, several, limit=10, weights=replace(weights, spread=0.9))
+    firsts = [h for h in spread if h.experience.session == spread[0].experience.session]
+    assert len(firsts) > 1 and not any(r.startswith("after ") for r in firsts[0].reasons)
+    assert "after 1 better of its session" in firsts[1].reasons  # the reason says why it ranks lower
     one = "Which boat did Ana see?"  # one thing: never spread
     assert sessions(one, replace(weights, spread=0.9)) == sessions(one, replace(weights, spread=0.0))

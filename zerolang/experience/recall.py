@@ -203,9 +203,12 @@ def recall(
             scores.reasons[ident].append((0.0, f"by {experience.who}"))
         if w.asking and ends_asking(experience.what):
             scores.score[ident] *= 1 - w.asking
+            scores.reasons[ident].append((0.0, "asks (its reply answers)"))
     ranked = sorted(scores.score.items(), key=lambda item: (-item[1], item[0]))
     if w.spread and asks_for_several(query):
         ranked = _across_sessions([item for item in ranked if item[0] in found], found, w.spread, limit)
+        for ident, before in _session_ranks(ranked, found).items():
+            scores.reasons[ident].append((0.0, f"after {before} better of its session"))
     ranked = ranked[:limit]
     hits: list[Hit] = []
     for ident, score in ranked:
@@ -213,6 +216,18 @@ def recall(
             reasons = [text for _, text in sorted(scores.reasons[ident], key=lambda r: -r[0])]
             hits.append(Hit(found[ident], round(score, 4), reasons))
     return hits
+
+
+def _session_ranks(ranked: list[tuple[str, float]], found: dict[str, Experience]) -> dict[str, int]:
+    """For each hit of `ranked` after the first of its session, how many of its session come before it."""
+    seen: dict[str, int] = defaultdict(int)
+    ranks: dict[str, int] = {}
+    for ident, _ in ranked:
+        session = found[ident].session
+        if seen[session]:
+            ranks[ident] = seen[session]
+        seen[session] += 1
+    return ranks
 
 
 def _across_sessions(
