@@ -12,7 +12,7 @@ import pytest
 from zerolang.memory import CompilerInput, ContextMeta, SemanticTuple, ingest
 from zerolang.storage import open_store
 from zerolang.storage.sql.alongside import MIN_ROWS
-from zerolang.storage.sqlite.backend import AUTOCHECKPOINT
+from zerolang.storage.sqlite.backend import AUTOCHECKPOINT, BULK_CACHE_KIB, SERVING_CACHE_KIB
 from zerolang.storage.sqlite.checkpoints import BACKSTOP, Checkpointer
 
 
@@ -100,10 +100,14 @@ def test_a_serving_store_leaves_every_checkpoint_to_the_helper(tmp_path: Path) -
     before = len(_checkpoint_threads())
     store = open_store(path)
     try:
+        cache = store.backend.connection.execute("PRAGMA cache_size").fetchone()[0]  # type: ignore[attr-defined]
+        assert cache == -BULK_CACHE_KIB  # until it serves: an ingest's batches keep every page
         store.backend.serving()
         store.backend.serving()  # once is enough: again changes nothing
         connection = store.backend.connection  # type: ignore[attr-defined]
         assert connection.execute("PRAGMA wal_autocheckpoint").fetchone()[0] == BACKSTOP
+        # a small page cache: a commit's cost grows with the pages cached
+        assert connection.execute("PRAGMA cache_size").fetchone()[0] == -SERVING_CACHE_KIB
         size = path.stat().st_size
         for r in range(20):  # small commits, each asking the helper
             ingest(store, [_inputs(r + 1)[r]])
