@@ -117,6 +117,23 @@ def test_restating_with_another_confidence_is_recorded(location: str, space: str
         assert store.check().ok
 
 
+def test_restating_higher_raises_the_concepts_it_mentions(location: str, space: str) -> None:
+    """A concept holds at least the confidence of every episode that mentions it: restated higher,
+    an episode lifts its subject and object as a new one would (check held them below it)."""
+    with storage.open_store(location, space=space, single_valued=[]) as store:
+        low = ("2020-01-01T00:00:00Z", "chat", "bio", [("carol", "knows", "dave", 0.3)])
+        ingest(store, parse_inputs(inputs(low)), now=T1)
+        high = ("2020-01-01T00:00:00Z", "chat", "bio", [("carol", "knows", "dave", 0.6)])
+        assert ingest(store, parse_inputs(inputs(high)), now=T2).restated == 1
+        concepts = {c.label: c.confidence for c in store.backend.scan_concepts()}
+        assert concepts["carol"] == pytest.approx(0.6) and concepts["dave"] == pytest.approx(0.6)
+        assert store.check().ok
+        ingest(store, parse_inputs(inputs(low)), now=T2)  # restated lower: the concepts keep 0.6
+        concepts = {c.label: c.confidence for c in store.backend.scan_concepts()}
+        assert concepts["carol"] == pytest.approx(0.6) and concepts["dave"] == pytest.approx(0.6)
+        assert store.check().ok
+
+
 def test_a_restating_batch_keeps_the_seals_row_by_row(
     location: str, space: str, monkeypatch: pytest.MonkeyPatch
 ) -> None:

@@ -196,13 +196,32 @@ class Records(Seals, backend.Records):
             return
         episodes = sorted({episode for episode, _, _ in changes})
         facts = sorted({fact for _, fact, _ in changes})
+        fact_rows = self.sealed_rows("facts", facts)
+        # a concept holds at least the confidence of every episode that mentions it (as `plan` keeps)
+        raised: dict[bytes, float] = {}
+        ends = {bytes(row[0]): (bytes(row[1]), bytes(row[3])) for row in fact_rows}
+        for _, fact, confidence in changes:
+            for concept in ends.get(fact, ()):
+                raised[concept] = max(raised.get(concept, 0.0), confidence)
+        concepts = sorted(raised)
         before = {
             "episodes": self.sealed_rows("episodes", episodes),
-            "facts": self.sealed_rows("facts", facts),
+            "facts": fact_rows,
+            "concepts": self.sealed_rows("concepts", concepts),
         }
         self.run_many(
             "UPDATE episodes SET confidence = ? WHERE space = ? AND hash = ?",
             [(confidence, self.space, episode) for episode, _, confidence in changes],
+        )
+        lifted = [
+            (raised[bytes(row[0])], stamp, self.space, bytes(row[0]))
+            for row in before["concepts"]
+            if raised[bytes(row[0])] > row[2]
+        ]
+        self.run_many(
+            f"UPDATE concepts SET confidence = ?, updated_at = {self.greatest}(updated_at, ?)"
+            " WHERE space = ? AND hash = ?",
+            lifted,
         )
         kept: dict[bytes, list[float]] = {key: [] for key in facts}
         for table in ("episodes", "pruned_episodes"):
@@ -224,6 +243,7 @@ class Records(Seals, backend.Records):
         after = {
             "episodes": self.sealed_rows("episodes", episodes),
             "facts": self.sealed_rows("facts", facts),
+            "concepts": self.sealed_rows("concepts", concepts),
         }
         self.seal_apply({table: change(table, after[table], before[table]) for table in before})
 
