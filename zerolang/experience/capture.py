@@ -14,7 +14,7 @@ answered; it links the turn to the session's previous one.
 from __future__ import annotations
 
 import gc
-from collections.abc import Callable, Collection, Iterator, Mapping, Sequence
+from collections.abc import Callable, Collection, Iterable, Iterator, Mapping, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -91,20 +91,37 @@ def capture_files(
         files.append(FileResult(str(path), kind, len(read), sum(len(turns) for _, turns in read)))
         if progress is not None:
             progress(len(files), len(paths))
+        del read
     settled = _settled(store, grouped)
-    batches = _batches(grouped, settled, parts, names)
     expected = sum(1 for _, turns in grouped for turn in turns if turn.id not in settled)
+    batches = _batches(_released(grouped), settled, parts, names)
     with _held_apart():
         added = store.add_all(batches, expected_turns=expected)
     return CaptureResult(tuple(files), added)
 
 
+def _released(grouped: list[tuple[Session, list[Turn]]]) -> Iterator[Iterator[Turn]]:
+    """Each session's turns, taken out of `grouped` (left empty): a session, its messages and each of
+    its turns are freed once built and stored, so the room they held serves the store's writing."""
+    grouped.reverse()
+    while grouped:
+        _, turns = grouped.pop()
+        turns.reverse()
+        yield _popped(turns)
+
+
+def _popped(turns: list[Turn]) -> Iterator[Turn]:
+    """The turns of `turns` (reversed: the first last), each taken out as it is given."""
+    while turns:
+        yield turns.pop()
+
+
 @contextmanager
 def _held_apart() -> Iterator[None]:
-    """The objects alive now (the transcripts' messages, held to the end) moved out of the garbage
-    collector's reach while the records are built and stored: every full collection would otherwise
-    walk them all again, a cost that grows with the transcript (12% of a 25 MB capture's CPU). They
-    are still freed when no longer referenced, and are the collector's again afterwards."""
+    """The objects alive now (the transcripts' messages) moved out of the garbage collector's reach
+    while the records are built and stored: every full collection would otherwise walk them all
+    again, a cost that grows with the transcript (12% of a 25 MB capture's CPU). They are still freed
+    when no longer referenced (each turn once built), and are the collector's again afterwards."""
     gc.freeze()
     try:
         yield
@@ -116,14 +133,15 @@ BATCH_TURNS = 2_000
 
 
 def _batches(
-    grouped: Sequence[tuple[Session, list[Turn]]],
+    sessions: Iterable[Iterable[Turn]],
     settled: Collection[str],
     parts: Extractors,
     names: Mapping[str, str] | None,
 ) -> Iterator[CaptureBatch]:
-    """The records of every turn not `settled`, `BATCH_TURNS` turns a batch (what `build` makes)."""
+    """The records of every turn (of each session's) not `settled`, `BATCH_TURNS` turns a batch (what
+    `build` makes)."""
     batch = CaptureBatch()
-    for _, turns in grouped:
+    for turns in sessions:
         previous: Turn | None = None
         for turn in turns:
             if turn.id not in settled:

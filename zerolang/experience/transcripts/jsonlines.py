@@ -55,12 +55,13 @@ def read_lines(text: str, path: str) -> list[Line]:
     values: list[Line] = []
     lines = text.splitlines()
     for number, raw in enumerate(lines, start=1):
+        lines[number - 1] = ""  # each line released once read: the values parsed take its room
         if not raw.strip():
             continue
         try:
             values.append(Line(json.loads(raw), number))
         except json.JSONDecodeError as error:
-            if number == _first_content_line(lines) and stripped.startswith("{"):
+            if not values and stripped.startswith("{"):  # the first line that is not blank
                 # maybe one pretty-printed JSON object (an OpenAI `{"messages": [...]}` file)
                 try:
                     return [Line(json.loads(text), 1)]
@@ -73,13 +74,6 @@ def read_lines(text: str, path: str) -> list[Line]:
                 source=text,
             ) from None
     return values
-
-
-def _first_content_line(lines: list[str]) -> int:
-    for number, raw in enumerate(lines, start=1):
-        if raw.strip():
-            return number
-    return 0
 
 
 def _whole(text: str, path: str) -> Any:
