@@ -7,7 +7,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from zerolang.syntax.ast import Span
+from zerolang.util.span import Span
 from zerolang.util.errors import ZeroError
 
 
