@@ -7,8 +7,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from zerolang.util.span import Span
 from zerolang.util.errors import ZeroError
+from zerolang.util.span import Span
 
 
 @dataclass(frozen=True, slots=True)
