@@ -26,7 +26,7 @@ from operator import itemgetter
 from typing import Protocol
 
 from zerolang.experience.words import COMMON, SPACED, STOPWORDS, ascii_words, raw_words
-from zerolang.knowledge.hashing import concept_hash
+from zerolang.knowledge.digests import concept_digest
 from zerolang.knowledge.normalize import AliasTable, normalize_label
 
 _CLAUSE = re.compile(r"[.,;:!?()\[\]{}\"\n]+")
@@ -54,8 +54,8 @@ class ConceptExtractor(Protocol):
 
 @lru_cache(maxsize=1 << 16)
 def concept_id(label: str) -> str:
-    """The hex ConceptHash of a normalised label."""
-    return concept_hash(label).digest.hex()
+    """The hex ConceptHash of a normalised label (`hashing.concept_hash`'s digest)."""
+    return concept_digest(label).hex()
 
 
 class DefaultConcepts:
