@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import re
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -46,11 +47,14 @@ def decoded(data: bytes, path: str) -> str:
         raise ZeroError("not UTF-8 text", path=path, span=Span(line, 1, line, 1)) from None
 
 
+_FIRST = re.compile(r"\s*(\S?)")  # the text's first character that is no space (what lstrip() leaves)
+
+
 def read_lines(text: str, path: str) -> list[Line]:
     """A whole-file JSON document (when the file starts with `[` or is one object over many lines)
     as one line-1 value, else one value per non-blank line."""
-    stripped = text.lstrip()
-    if stripped.startswith("["):
+    first = _FIRST.match(text).group(1)  # type: ignore[union-attr]  # `\s*` always matches
+    if first == "[":
         return [Line(_whole(text, path), 1)]
     values: list[Line] = []
     lines = text.splitlines()
@@ -61,7 +65,7 @@ def read_lines(text: str, path: str) -> list[Line]:
         try:
             values.append(Line(json.loads(raw), number))
         except json.JSONDecodeError as error:
-            if not values and stripped.startswith("{"):  # the first line that is not blank
+            if not values and first == "{":  # the first line that is not blank
                 # maybe one pretty-printed JSON object (an OpenAI `{"messages": [...]}` file)
                 try:
                     return [Line(json.loads(text), 1)]
