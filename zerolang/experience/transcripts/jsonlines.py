@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import re
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -47,6 +48,21 @@ def decoded(data: bytes, path: str) -> str:
         raise ZeroError("not UTF-8 text", path=path, span=Span(line, 1, line, 1)) from None
 
 
+# the C scanner `json.loads` runs, with its default settings (an attribute typeshed does not declare)
+_SCAN: Callable[[str, int], tuple[Any, int]] = json.JSONDecoder().scan_once  # type: ignore[attr-defined]
+
+
+def _loads(raw: str) -> Any:
+    """`json.loads(raw)`: the scanner called directly on a line that is one value and nothing else
+    (without the decoder's two whitespace matches and calls around it); any other line, valid or
+    not, goes to `json.loads`, which gives its value or its error."""
+    try:
+        value, end = _SCAN(raw, 0)
+    except StopIteration:
+        return json.loads(raw)
+    return value if end == len(raw) else json.loads(raw)
+
+
 _FIRST = re.compile(r"\s*(\S?)")  # the text's first character that is no space (what lstrip() leaves)
 
 
@@ -63,7 +79,7 @@ def read_lines(text: str, path: str) -> list[Line]:
         if not raw.strip():
             continue
         try:
-            values.append(Line(json.loads(raw), number))
+            values.append(Line(_loads(raw), number))
         except json.JSONDecodeError as error:
             if not values and first == "{":  # the first line that is not blank
                 # maybe one pretty-printed JSON object (an OpenAI `{"messages": [...]}` file)
