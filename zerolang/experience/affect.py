@@ -11,12 +11,11 @@ three decimals, so the same text always gives the same bytes.
 
 from __future__ import annotations
 
-from collections import Counter
 from collections.abc import Mapping
 from typing import Protocol
 
 from zerolang.experience.model import AFFECTS
-from zerolang.experience.words import words
+from zerolang.experience.words import lower_words
 
 
 class AffectExtractor(Protocol):
@@ -106,10 +105,10 @@ class LexiconAffect:
     def score(self, text: str) -> dict[str, float]:
         hits: dict[str, int] = {}
         seen = self._seen
-        for lower, count in Counter(map(str.lower, words(text))).items():  # each distinct word once
+        for lower in lower_words(text):
             found = seen.get(lower)
             for affect in self._affects(lower) if found is None else found:
-                hits[affect] = hits.get(affect, 0) + count
+                hits[affect] = hits.get(affect, 0) + 1
         lowered = text.lower()
         for phrase, affect in self._phrases:
             count = lowered.count(phrase)

@@ -103,23 +103,34 @@ def add_turn(
 ) -> None:
     """Append one turn's records (and the NEXT edge from `previous`, its turn before) to `batch`."""
     batch.turns.append(turn)
+    edges = batch.edges
+    known = batch.concept_ids
     if previous is not None:
-        batch.edges.append(Edge(previous, EdgeKind.NEXT, turn.id))
-    last: Experience | None = None
+        edges.append(Edge(previous, EdgeKind.NEXT, turn.id))
+    last: str | None = None
     for ordinal, message in enumerate(turn.messages):
-        who = (names or {}).get(message.who, message.who)
+        who = names.get(message.who, message.who) if names else message.who
         for layer, text in layers_of(message):
             experience = _experience(turn, ordinal, message, layer, who, text, affect)
             batch.experiences.append(experience)
+            ident = experience.id
             if last is not None:
-                batch.edges.append(Edge(last.id, EdgeKind.SIBLING, experience.id))
-            last = experience
-            for label, count in Counter(concepts.extract(text)).items():
-                ident = concept_id(label)
-                if ident not in batch.concept_ids:
-                    batch.concept_ids.add(ident)
-                    batch.concepts.append(Concept(ident, label))
-                batch.edges.append(Edge(experience.id, EdgeKind.MENTIONS, ident, float(count)))
+                edges.append(Edge(last, EdgeKind.SIBLING, ident))
+            last = ident
+            for label, count in _counted(concepts.extract(text)):
+                concept = concept_id(label)
+                if concept not in known:
+                    known.add(concept)
+                    batch.concepts.append(Concept(concept, label))
+                edges.append(Edge(ident, EdgeKind.MENTIONS, concept, count))
+
+
+def _counted(labels: list[str]) -> Iterable[tuple[str, float]]:
+    """Each label once, first mention first, with how often it is mentioned (an extractor gives each
+    once, as the default does, or repeats)."""
+    if len(set(labels)) == len(labels):
+        return [(label, 1.0) for label in labels]
+    return [(label, float(count)) for label, count in Counter(labels).items()]
 
 
 def _experience(

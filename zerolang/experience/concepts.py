@@ -20,15 +20,22 @@ concept name the same node.
 from __future__ import annotations
 
 import re
+from collections.abc import Iterator
 from functools import lru_cache
 from operator import itemgetter
 from typing import Protocol
 
-from zerolang.experience.words import COMMON, STOPWORDS, raw_words
-from zerolang.knowledge.hashing import concept_hash
+from zerolang.experience.words import COMMON, SPACED, STOPWORDS, ascii_words, raw_words
+from zerolang.knowledge.digests import concept_digest
 from zerolang.knowledge.normalize import AliasTable, normalize_label
 
 _CLAUSE = re.compile(r"[.,;:!?()\[\]{}\"\n]+")
+_BREAKS = b'.,;:!?()[]{}"\n'
+_CLAUSE_BYTES = bytes(0x2E if byte in _BREAKS else SPACED[byte] for byte in range(256))
+# A run of capitalised words, its first at a word boundary: `\b[A-Z]...` with the boundary checked
+# after the capital, (`(?<!\w[A-Z])`: no word character before it), so the search can skip to the
+# next capital instead of trying a match at every character.
+_NAME = re.compile(r"[A-Z](?<!\w[A-Z])[a-zA-Z'’-]*(?:\s+[A-Z][a-zA-Z'’-]*)*")
 MAX_PHRASE = 3
 MIN_SINGLE = 4
 _LABELS_AT_MOST = 100_000
@@ -47,8 +54,8 @@ class ConceptExtractor(Protocol):
 
 @lru_cache(maxsize=1 << 16)
 def concept_id(label: str) -> str:
-    """The hex ConceptHash of a normalised label."""
-    return concept_hash(label).digest.hex()
+    """The hex ConceptHash of a normalised label (`hashing.concept_hash`'s digest)."""
+    return concept_digest(label).hex()
 
 
 class DefaultConcepts:
@@ -102,7 +109,7 @@ class DefaultConcepts:
 
 def _names(text: str) -> list[tuple[int, str]]:
     out: list[tuple[int, str]] = []
-    for match in re.finditer(r"\b[A-Z][a-zA-Z'’-]*(?:\s+[A-Z][a-zA-Z'’-]*)*", text):
+    for match in _NAME.finditer(text):
         parts = [p.rstrip("'’s") if p.endswith(("'s", "’s")) else p for p in match.group(0).split()]
         sentence_start = _opens_sentence(text, match.start())
         while parts and (parts[0].lower() in STOPWORDS or (sentence_start and parts[0].lower() in COMMON)):
@@ -138,12 +145,31 @@ def _content(word: str) -> str | None:
     return lower
 
 
+def _clauses(text: str) -> Iterator[tuple[int, list[str]]]:
+    """Each clause of `text` (what `_CLAUSE` splits it into) with its words (`raw_words`), and its
+    offset: the lengths of the clauses before it, each plus one."""
+    if not text.isascii():
+        offset = 0
+        for clause in _CLAUSE.split(text):
+            yield offset, raw_words(clause)
+            offset += len(clause) + 1
+        return
+    # ASCII: every clause break made a `.` (which no word holds) and every other character no word
+    # holds a space, split at each `.`: a run of breaks leaves empty parts, dropped but the first and last
+    parts = text.encode("ascii").translate(_CLAUSE_BYTES).decode("ascii").split(".")
+    last = len(parts) - 1
+    offset = 0
+    for index, part in enumerate(parts):
+        if part or index == 0 or index == last:
+            yield offset, ascii_words(part)
+            offset += len(part) + 1
+
+
 def _phrases(text: str) -> list[tuple[int, str]]:
     out: list[tuple[int, str]] = []
-    offset = 0
-    for clause in _CLAUSE.split(text):
+    for offset, found in _clauses(text):
         run: list[str] = []
-        for lower in map(_content, raw_words(clause)):  # one with an apostrophe is no content word
+        for lower in map(_content, found):  # one with an apostrophe is no content word
             if lower is not None:
                 run.append(lower)
             elif run:
@@ -151,7 +177,6 @@ def _phrases(text: str) -> list[tuple[int, str]]:
                 run = []
         if run:
             _close(out, offset, run)
-        offset += len(clause) + 1
     return out
 
 

@@ -32,7 +32,12 @@ def session_id(fmt: str, native: str) -> str:
 
 
 def turn_id(session: str, key: str) -> str:
-    return address({"kind": "turn", "session": session, "key": key})
+    """The address of `{"kind": "turn", "session": ..., "key": ...}`, its canonical bytes written out
+    directly (keys in sorted order, as `experience_id` does)."""
+    text = "".join(
+        ('{"key":', encode_basestring(key), ',"kind":"turn","session":', encode_basestring(session), "}")
+    )
+    return hashlib.sha256(text.encode("utf-8")).hexdigest()
 
 
 def experience_id(

@@ -49,16 +49,48 @@ COMMON: frozenset[str] = frozenset(_COMMON_TEXT.split(maxsplit=-1))
 _STRIPPED = re.compile(r"[A-Za-z0-9](?:[A-Za-z0-9'’\-]*[A-Za-z0-9])?")
 
 
+# An ASCII text's bytes with every byte no word holds made a space: its words are then its runs of
+# other bytes (what `str.split` finds, several times faster than a regex), each stripped of the
+# apostrophes and hyphens it starts or ends with (`ascii_words`). `’` is no ASCII character.
+_IN_WORDS = frozenset(b"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789'-")
+SPACED = bytes(byte if byte in _IN_WORDS else 0x20 for byte in range(256))
+
+
+def spaced(text: str) -> str:
+    """An ASCII `text` with every character no word holds made a space (the same length)."""
+    return text.encode("ascii").translate(SPACED).decode("ascii")
+
+
+def ascii_words(runs: str) -> list[str]:
+    """The words of an ASCII text that `spaced` made (or a part of one): what `_STRIPPED` finds."""
+    found = runs.split()
+    if "'" not in runs and "-" not in runs:
+        return found
+    return [word for run in found if (word := run.strip("'-"))]
+
+
 def words(text: str) -> list[str]:
     """The words of a text, as written (apostrophes normalised to `'`)."""
+    if text.isascii():
+        return ascii_words(spaced(text))
     if "’" in text:
         return [w.replace("’", "'") for w in _STRIPPED.findall(text)]
     return _STRIPPED.findall(text)
 
 
-raw_words = _STRIPPED.findall
-"""The words of a text as `words` finds them, `’` left as written (for a caller that drops every word
-with an apostrophe anyway)."""
+def lower_words(text: str) -> list[str]:
+    """`words(text)`, each lowercased."""
+    if text.isascii():  # lowercasing ASCII keeps every character in or out of words
+        return ascii_words(spaced(text.lower()))
+    return [word.lower() for word in words(text)]
+
+
+def raw_words(text: str) -> list[str]:
+    """The words of a text as `words` finds them, `’` left as written (for a caller that drops every word
+    with an apostrophe anyway)."""
+    if text.isascii():
+        return ascii_words(spaced(text))
+    return _STRIPPED.findall(text)
 
 
 def terms(text: str) -> list[str]:

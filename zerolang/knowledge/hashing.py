@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import hashlib
 
+from zerolang.knowledge.digests import concept_digest
 from zerolang.knowledge.types import (
     ConceptHash,
     ContextHash,
@@ -31,7 +32,7 @@ SEPARATOR = "|"
 def concept_hash(label: str) -> ConceptHash:
     """sha256 of the (already normalised) label."""
     require_type(label, str, "a concept label")
-    return ConceptHash.from_digest(hashlib.sha256(label.encode("utf-8")).digest())
+    return ConceptHash.from_digest(concept_digest(label))
 
 
 def fact_text(subject_label: str, predicate: str, object_label: str) -> str:

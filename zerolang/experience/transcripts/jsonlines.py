@@ -3,12 +3,14 @@
 from __future__ import annotations
 
 import json
+import re
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from zerolang.syntax.ast import Span
 from zerolang.util.errors import ZeroError
+from zerolang.util.span import Span
 
 
 @dataclass(frozen=True, slots=True)
@@ -46,21 +48,40 @@ def decoded(data: bytes, path: str) -> str:
         raise ZeroError("not UTF-8 text", path=path, span=Span(line, 1, line, 1)) from None
 
 
+# the C scanner `json.loads` runs, with its default settings (an attribute typeshed does not declare)
+_SCAN: Callable[[str, int], tuple[Any, int]] = json.JSONDecoder().scan_once  # type: ignore[attr-defined]
+
+
+def _loads(raw: str) -> Any:
+    """`json.loads(raw)`: the scanner called directly on a line that is one value and nothing else
+    (without the decoder's two whitespace matches and calls around it); any other line, valid or
+    not, goes to `json.loads`, which gives its value or its error."""
+    try:
+        value, end = _SCAN(raw, 0)
+    except StopIteration:
+        return json.loads(raw)
+    return value if end == len(raw) else json.loads(raw)
+
+
+_FIRST = re.compile(r"\s*(\S?)")  # the text's first character that is no space (what lstrip() leaves)
+
+
 def read_lines(text: str, path: str) -> list[Line]:
     """A whole-file JSON document (when the file starts with `[` or is one object over many lines)
     as one line-1 value, else one value per non-blank line."""
-    stripped = text.lstrip()
-    if stripped.startswith("["):
+    first = _FIRST.match(text).group(1)  # type: ignore[union-attr]  # `\s*` always matches
+    if first == "[":
         return [Line(_whole(text, path), 1)]
     values: list[Line] = []
     lines = text.splitlines()
     for number, raw in enumerate(lines, start=1):
+        lines[number - 1] = ""  # each line released once read: the values parsed take its room
         if not raw.strip():
             continue
         try:
-            values.append(Line(json.loads(raw), number))
+            values.append(Line(_loads(raw), number))
         except json.JSONDecodeError as error:
-            if number == _first_content_line(lines) and stripped.startswith("{"):
+            if not values and first == "{":  # the first line that is not blank
                 # maybe one pretty-printed JSON object (an OpenAI `{"messages": [...]}` file)
                 try:
                     return [Line(json.loads(text), 1)]
@@ -73,13 +94,6 @@ def read_lines(text: str, path: str) -> list[Line]:
                 source=text,
             ) from None
     return values
-
-
-def _first_content_line(lines: list[str]) -> int:
-    for number, raw in enumerate(lines, start=1):
-        if raw.strip():
-            return number
-    return 0
 
 
 def _whole(text: str, path: str) -> Any:

@@ -46,6 +46,11 @@ class SqlDatabase(SqlStatements):
         in key order (`insert_staged`), where the engine gains by it; None: insert them as they come."""
         return nullcontext(None)
 
+    def roomy_cache(self, kib: int) -> AbstractContextManager[None]:
+        """Around a large write: the engine's page cache for this connection at least `kib` KiB, where
+        the engine keeps one (a B-tree keyed by hashes that outgrows it is read back page by page)."""
+        return nullcontext()
+
     def insert_staged(self, staged: str, table: str, columns: str, key: str) -> int:
         """Insert the rows collected in `staged` into `table` in `key` order, those whose key `table`
         (or an earlier row of `staged`) holds left out; how many went in."""

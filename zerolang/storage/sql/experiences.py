@@ -28,6 +28,7 @@ _json_sorted = json.JSONEncoder(sort_keys=True).encode  # what `json.dumps(..., 
 _EDGE_COLUMNS = "src, kind, dst, weight"
 _EDGE_KEY = "src, kind, dst, weight"  # a key met twice keeps its least weight (as a sorted batch does)
 BULK_TURNS = 4_000  # a capture of at least this many turns (and the store's number) builds indexes once
+BULK_CACHE_KIB = 64 * 1024  # and has this page cache: the indexes keyed by hashes of 50 MB of transcript
 _COUNTED = (
     ("turns", "exp_turn"),
     ("experiences", "exp_experience"),
@@ -101,14 +102,17 @@ class SqlExperienceStore(DatabaseStore[ExperienceText]):
     def add_all(self, batches: Iterable[CaptureBatch], *, expected_turns: int = 0) -> Added:
         """Every batch in one transaction, each written as it comes: a generator may build the next
         after the last is stored, so a long transcript is never held as records all at once. When
-        `expected_turns` (what the batches will hold, if the caller knows) is at least `BULK_TURNS`
-        and the store's own, the edges' second index is made once at the end (`index_deferred`), and the
-        edges are collected where the engine stages rows (`staging`) and inserted at the end in key
-        order, so a large capture does not write its edges at random pages of a growing index."""
+        `expected_turns` (what the batches will hold, if the caller knows) is at least `BULK_TURNS`,
+        the write has a larger page cache (`roomy_cache`: the indexes by id take rows at random pages,
+        each read back once the cache is full); if it is also the store's own, the edges' second index
+        is made once at the end (`index_deferred`), and the edges are collected where the engine stages
+        rows (`staging`) and inserted at the end in key order, so a large capture does not write its
+        edges at random pages of a growing index."""
         added = Added()
-        with self.db.transaction():
+        large = expected_turns >= BULK_TURNS
+        with self.db.roomy_cache(BULK_CACHE_KIB) if large else nullcontext(), self.db.transaction():
             blocked = Forgotten.of(self.purged_terms())
-            bulk = expected_turns >= BULK_TURNS and expected_turns >= self._turn_count()
+            bulk = large and expected_turns >= self._turn_count()
             with (
                 self.db.index_deferred(EXPERIENCES, "exp_edge_dst") if bulk else nullcontext(),
                 self.db.staging("exp_edge") if bulk else nullcontext(None) as staged,

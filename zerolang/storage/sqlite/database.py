@@ -117,6 +117,21 @@ class SqliteDatabase(SqliteStatements, SqlDatabase):
         self.run(f"DROP TABLE {staged}")
 
     @contextmanager
+    def roomy_cache(self, kib: int) -> Iterator[None]:
+        """The page cache at least `kib` KiB (the default is 2 MiB), restored after: pages are taken
+        as they are needed, and given back when it shrinks again."""
+        (before,) = self.connection.execute("PRAGMA cache_size").fetchone()
+        wanted = -kib  # negative: KiB, not pages
+        if before < 0 and before <= wanted:  # already as large
+            yield
+            return
+        self.connection.execute(f"PRAGMA cache_size = {wanted}")
+        try:
+            yield
+        finally:
+            self.connection.execute(f"PRAGMA cache_size = {int(before)}")
+
+    @contextmanager
     def transaction(self) -> Iterator[None]:
         db = self.connection
         self._patiently(lambda: db.execute("BEGIN IMMEDIATE"), WRITER)
