@@ -6,7 +6,7 @@ offline. It finds, in order of appearance and without repeats:
 1. known concepts: labels and aliases from an `AliasTable` (the memory's
    default aliases plus any the user gives), matched as whole words, recorded
    under their canonical label (`LTM` -> `long-term-memory`);
-2. names: runs of capitalised words (`Caroline`, `New York`); a single
+2. names: runs of capitalised words (`Ada`, `New York`); a single
    capitalised word opening a sentence counts only if it is not a common word;
 3. noun phrases: runs of two or three content words (no stopword, no common
    verb or adjective between them: `support group`, `adoption agency`), and
