@@ -117,6 +117,7 @@ SAMPLES = Path(__file__).resolve().parents[1] / "highlight" / "samples"
 def test_exports_at_every_level_lint_clean() -> None:
     results = lint_paths([SAMPLES], Options())
     assert sorted(Path(r.path).name for r in results) == [
+        "memory_declarations.0c",
         "memory_delta.0c",
         "memory_l0.0c",
         "memory_l1.0c",
