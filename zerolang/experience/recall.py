@@ -206,9 +206,11 @@ def recall(
             scores.reasons[ident].append((0.0, "asks (its reply answers)"))
     ranked = sorted(scores.score.items(), key=lambda item: (-item[1], item[0]))
     if w.spread and asks_for_several(query):
-        ranked = _across_sessions([item for item in ranked if item[0] in found], found, w.spread, limit)
-        for ident, before in _session_ranks(ranked, found).items():
-            scores.reasons[ident].append((0.0, f"after {before} better of its session"))
+        spread = _across_sessions([item for item in ranked if item[0] in found], found, w.spread, limit)
+        for ident, _, before in spread:
+            if before:
+                scores.reasons[ident].append((0.0, f"after {before} better of its session"))
+        ranked = [(ident, score) for ident, score, _ in spread]
     ranked = ranked[:limit]
     hits: list[Hit] = []
     for ident, score in ranked:
@@ -218,27 +220,16 @@ def recall(
     return hits
 
 
-def _session_ranks(ranked: list[tuple[str, float]], found: dict[str, Experience]) -> dict[str, int]:
-    """For each hit of `ranked` after the first of its session, how many of its session come before it."""
-    seen: dict[str, int] = defaultdict(int)
-    ranks: dict[str, int] = {}
-    for ident, _ in ranked:
-        session = found[ident].session
-        if seen[session]:
-            ranks[ident] = seen[session]
-        seen[session] += 1
-    return ranks
-
-
 def _across_sessions(
     ranked: list[tuple[str, float]], found: dict[str, Experience], spread: float, limit: int
-) -> list[tuple[str, float]]:
+) -> list[tuple[str, float, int]]:
     """The first `limit` of `ranked` (best first) chosen one at a time, each hit's score taken
     `1 - spread` times for every hit of its session already chosen: the best of each session
-    keep their score, and the later ones of one session give way to the next sessions' best."""
+    keep their score, and the later ones of one session give way to the next sessions' best.
+    Each as (id, score, how many of its session were chosen before it)."""
     chosen: dict[str, int] = defaultdict(int)
     pool = list(ranked)
-    out: list[tuple[str, float]] = []
+    out: list[tuple[str, float, int]] = []
     while pool and len(out) < limit:
         pick, value = 0, -1.0
         for index, (ident, score) in enumerate(pool):
@@ -248,8 +239,9 @@ def _across_sessions(
             if discounted > value:
                 pick, value = index, discounted
         ident, _ = pool.pop(pick)
-        chosen[found[ident].session] += 1
-        out.append((ident, value))
+        session = found[ident].session
+        out.append((ident, value, chosen[session]))
+        chosen[session] += 1
     return out
 
 
