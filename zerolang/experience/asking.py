@@ -40,7 +40,11 @@ def asks_for_several(question: str) -> bool:
     `which`, followed by an auxiliary, a preposition, `and`/`or` or nothing ("what books has ...",
     "which big cities have ...", "what events for ..."; not the verb of "what motivates her ..."),
     or `both`."""
-    found = _WORD.findall(question.lower())
+    return _several(_WORD.findall(question.lower()))
+
+
+def _several(found: list[str]) -> bool:
+    """`asks_for_several` of a question's lowercased words."""
     if "both" in found:
         return True
     return any(
@@ -56,7 +60,7 @@ def asks_about_someone(question: str) -> bool:
     """True when `question` asks for several things (`asks_for_several`) or for an inference
     (`would`, `likely`, `might`, `could`)."""
     found = _WORD.findall(question.lower())
-    return any(word in _INFERENCE for word in found) or asks_for_several(question)
+    return any(word in _INFERENCE for word in found) or _several(found)
 
 
 def ends_asking(text: str) -> bool:
