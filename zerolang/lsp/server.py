@@ -116,12 +116,17 @@ class ZeroLanguageServer(LanguageServer):
     def document(self, uri: str) -> TextDocument:
         return self.workspace.get_text_document(uri)
 
+    def _kept(self, uri: str, version: int | None, source: str) -> Analysis | None:
+        """The kept analysis of exactly this text of the document, if there is one."""
+        cached = self.analyses.get(uri)
+        return cached[2] if cached is not None and cached[:2] == (version, source) else None
+
     def analysis(self, document: TextDocument) -> Analysis:
         """The analysis of the current text: cached, the worker's when it is at it, else made now."""
-        cached = self.analyses.get(document.uri)
         source = document.source
-        if cached is not None and cached[0] == document.version and cached[1] == source:
-            return cached[2]
+        kept = self._kept(document.uri, document.version, source)
+        if kept is not None:
+            return kept
         ticket = self.worker.pending(document.uri, document.version)
         result = None
         if ticket is not None and ticket.source == source:
@@ -143,9 +148,9 @@ class ZeroLanguageServer(LanguageServer):
         if uri not in self.workspace.text_documents:  # a file the editor has not opened: read now
             return self.analysis(document)
         while True:
-            cached = self.analyses.get(uri)
-            if cached is not None and cached[0] == version and cached[1] == source:
-                return cached[2]
+            kept = self._kept(uri, version, source)
+            if kept is not None:
+                return kept
             now = self.workspace.text_documents.get(uri)
             if now is None or (now.version, now.source) != (version, source):
                 return None

@@ -21,10 +21,9 @@ that holds the GIL for 100 ms.
 from __future__ import annotations
 
 import asyncio
-import contextlib
 import threading
 from collections.abc import Callable
-from contextlib import AbstractContextManager, nullcontext
+from contextlib import AbstractContextManager, nullcontext, suppress
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -68,7 +67,7 @@ class Ticket:
                 future.set_result(None)
 
         def wake() -> None:  # on the worker's thread
-            with contextlib.suppress(RuntimeError):  # the loop closed meanwhile: nobody waits now
+            with suppress(RuntimeError):  # the loop closed meanwhile: nobody waits now
                 loop.call_soon_threadsafe(settle)
 
         self._wakers.append(wake)
