@@ -28,7 +28,7 @@ _json_sorted = json.JSONEncoder(sort_keys=True).encode  # what `json.dumps(..., 
 _EDGE_COLUMNS = "src, kind, dst, weight"
 _EDGE_KEY = "src, kind, dst, weight"  # a key met twice keeps its least weight (as a sorted batch does)
 BULK_TURNS = 4_000  # a capture of at least this many turns (and the store's number) builds indexes once
-BULK_CACHE_KIB = 64 * 1024  # and has this page cache: the indexes keyed by hashes of 50 MB of transcript
+CAPTURE_CACHE_KIB = 64 * 1024  # and has this page cache: the indexes keyed by hashes of 50 MB of transcript
 _COUNTED = (
     ("turns", "exp_turn"),
     ("experiences", "exp_experience"),
@@ -110,7 +110,7 @@ class SqlExperienceStore(DatabaseStore[ExperienceText]):
         edges at random pages of a growing index."""
         added = Added()
         large = expected_turns >= BULK_TURNS
-        with self.db.roomy_cache(BULK_CACHE_KIB) if large else nullcontext(), self.db.transaction():
+        with self.db.roomy_cache(CAPTURE_CACHE_KIB) if large else nullcontext(), self.db.transaction():
             blocked = Forgotten.of(self.purged_terms())
             bulk = large and expected_turns >= self._turn_count()
             with (
