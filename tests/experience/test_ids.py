@@ -6,7 +6,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from zerolang.experience.ids import address, experience_id
+from zerolang.experience.ids import address, experience_id, turn_id
 from zerolang.experience.model import Layer
 
 
@@ -55,3 +55,15 @@ def test_an_experience_id_is_stable() -> None:
         )
         == "d99e6ce0201caf833ec15741826e3353f2923d778b3f21d06160de997f5fbb04"
     )
+
+
+@given(session=st.text(), key=st.text())
+def test_turn_id_is_the_address_of_its_record(session: str, key: str) -> None:
+    record = {"kind": "turn", "session": session, "key": key}
+    try:
+        expected = address(record)
+    except UnicodeEncodeError:  # a lone surrogate has no UTF-8 bytes: no address either way
+        with pytest.raises(UnicodeEncodeError):
+            turn_id(session, key)
+        return
+    assert turn_id(session, key) == expected
