@@ -289,11 +289,17 @@ class KnowledgeGraph:
         return {item for item, key in keys.items() if key not in live}, until
 
     def _retire(self, items: list[tuple[str, str, str]]) -> None:
-        """Retract the current facts among `items` (as `zero memory retract` does), now."""
+        """Retract the current facts among `items` (as `zero memory retract` does), now; a fact that
+        an item the graph keeps also states stays (names that normalise alike, `Ada` and ` Ada`,
+        state one fact: retracting it would drop the kept item at the next replay)."""
         from zerolang.knowledge import temporal
         from zerolang.util.times import utc_now
 
         keys = self._keys(items)
+        if self._graph is not None:  # the graph before this operation (`_writing` loaded it)
+            gone = set(items)
+            kept = set(self._keys(item for item in self._items(self._graph) if item not in gone).values())
+            keys = {item: key for item, key in keys.items() if key not in kept}
         backend = self.memory.store.backend
         facts = backend.facts(list(dict.fromkeys(keys.values())))
         at = utc_now()
