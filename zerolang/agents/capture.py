@@ -21,10 +21,10 @@ from collections.abc import Mapping
 from pathlib import Path
 
 from zerolang.experience.build import add_turn, turns_of
-from zerolang.experience.capture import Extractors
+from zerolang.experience.capture import Extractors, resumed
 from zerolang.experience.model import Added, CaptureBatch, Turn
 from zerolang.experience.store import ExperienceStore
-from zerolang.experience.transcripts.cursor import Cursor, Reading, read_since, read_whole
+from zerolang.experience.transcripts.cursor import read_whole
 
 
 def capture_new_turns(
@@ -39,7 +39,8 @@ def capture_new_turns(
     parts = extractors or Extractors()
     name = str(path)
     key = os.path.abspath(name)
-    reading = _resumed(store, name, key, fmt) or read_whole(name, fmt)
+    kept = store.cursor(key)
+    reading = resumed(store, name, kept, fmt) or read_whole(name, fmt)
     batch = CaptureBatch()
     last_turn: tuple[Turn, str | None] | None = None
     for session in reading.sessions:
@@ -56,20 +57,7 @@ def capture_new_turns(
     if not batch.turns:
         return Added()
     cursor = reading.cursor_at(*last_turn) if last_turn else None
-    if cursor is not None or reading.resumed is not None or store.cursor(key) is not None:
-        batch.cursor = (key, cursor.dumps() if cursor else None)
+    state = cursor.dumps() if cursor else None
+    if state != kept:
+        batch.cursors.append((key, state))
     return store.add(batch)
-
-
-def _resumed(store: ExperienceStore, path: str, key: str, fmt: str | None) -> Reading | None:
-    """The transcript from its cursor on, if it has one that still holds."""
-    cursor = Cursor.loads(store.cursor(key))
-    if cursor is None or (fmt is not None and fmt != cursor.format):
-        return None
-    if store.last_turn(cursor.session) != (cursor.turn, cursor.position):
-        return None
-    reading = read_since(path, cursor)
-    if reading is None:
-        return None
-    turns = turns_of(reading.sessions[0], cursor.position)
-    return reading if turns and turns[0].id == cursor.turn else None

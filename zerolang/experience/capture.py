@@ -4,7 +4,10 @@
 is written), then stores all their records in one transaction, built and written
 a few thousand turns at a time. Records are
 content-addressed, so capturing a file again adds nothing and a file that grew
-adds only its new turns (and the new layers of a turn that was still open).
+adds only its new turns (and the new layers of a turn that was still open). A
+file that only grew since its last capture is read from its cursor on
+(`zerolang.experience.transcripts.cursor`), as a hook's capture reads it; the
+records are the same as reading it whole.
 
 `TurnRecorder.record(...)` is seed 002's single `agent_end` hook: call it once
 per finished turn with what the user said, what the agent thought and what it
@@ -13,6 +16,7 @@ answered; it links the turn to the session's previous one.
 
 from __future__ import annotations
 
+import os
 from collections.abc import Callable, Collection, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -23,7 +27,7 @@ from zerolang.experience.concepts import ConceptExtractor, DefaultConcepts
 from zerolang.experience.ids import session_id, turn_id
 from zerolang.experience.model import Added, CaptureBatch, Message, Role, Session, Turn
 from zerolang.experience.store import ExperienceStore
-from zerolang.experience.transcripts import read_transcript
+from zerolang.experience.transcripts.cursor import Cursor, Reading, read_since, read_whole
 from zerolang.util.gcpause import paused_gc
 
 
@@ -95,31 +99,67 @@ def _capture(
     fmt: str | None,
     progress: Callable[[int, int], None] | None,
 ) -> CaptureResult:
-    grouped: list[tuple[Session, list[Turn]]] = []
+    grouped: list[tuple[Session, list[Turn], str | None]] = []  # a session, its turns, the one before
     files: list[FileResult] = []
+    cursors: list[tuple[str, str | None]] = []
     for path in paths:
-        read = [(session, turns_of(session)) for session in read_transcript(path, fmt=fmt)]
-        grouped.extend(read)
+        name, key = str(path), os.path.abspath(path)
+        kept = store.cursor(key)
+        reading = resumed(store, name, kept, fmt) or read_whole(name, fmt)
+        read = [(session, turns_of(session, reading.first_position)) for session in reading.sessions]
+        grouped.extend((session, turns, reading.before) for session, turns in read)
         kind = read[0][0].format if read else (fmt or "")
-        files.append(FileResult(str(path), kind, len(read), sum(len(turns) for _, turns in read)))
+        count = sum(len(turns) for _, turns in read) + reading.first_position
+        files.append(FileResult(name, kind, len(read), count))
+        state = _cursor_state(reading, read)
+        if state != kept:
+            cursors.append((key, state))
         if progress is not None:
             progress(len(files), len(paths))
-        del read
-    settled = _settled(store, grouped)
-    expected = sum(1 for _, turns in grouped for turn in turns if turn.id not in settled)
-    batches = _batches(_released(grouped), settled, parts, names)
+        del read, reading
+    settled = _settled(store, [(session, turns) for session, turns, _ in grouped])
+    expected = sum(1 for _, turns, _ in grouped for turn in turns if turn.id not in settled)
+    batches = _batches(_released(grouped), settled, parts, names, cursors)
     added = store.add_all(batches, expected_turns=expected)
     return CaptureResult(tuple(files), added)
 
 
-def _released(grouped: list[tuple[Session, list[Turn]]]) -> Iterator[Iterator[Turn]]:
-    """Each session's turns, taken out of `grouped` (left empty): a session, its messages and each of
-    its turns are freed once built and stored, so the room they held serves the store's writing."""
+def resumed(store: ExperienceStore, path: str, kept: str | None, fmt: str | None) -> Reading | None:
+    """The transcript at `path` from its cursor on (`kept`: the store's cursor for it), if it has one
+    that still holds: the file only grew, and the store's latest turn of its session is the cursor's."""
+    cursor = Cursor.loads(kept)
+    if cursor is None or (fmt is not None and fmt != cursor.format):
+        return None
+    if store.last_turn(cursor.session) != (cursor.turn, cursor.position):
+        return None
+    reading = read_since(path, cursor)
+    if reading is None:
+        return None
+    turns = turns_of(reading.sessions[0], cursor.position)
+    return reading if turns and turns[0].id == cursor.turn else None
+
+
+def _cursor_state(reading: Reading, read: list[tuple[Session, list[Turn]]]) -> str | None:
+    """Where the next capture of this transcript may resume: at its last turn (None: it may not)."""
+    if len(read) != 1 or not read[0][1]:
+        return None
+    turns = read[0][1]
+    previous = turns[-2].id if len(turns) > 1 else reading.before
+    cursor = reading.cursor_at(turns[-1], previous)
+    return cursor.dumps() if cursor else None
+
+
+def _released(
+    grouped: list[tuple[Session, list[Turn], str | None]],
+) -> Iterator[tuple[str | None, Iterator[Turn]]]:
+    """Each session's turns (with the turn before its first), taken out of `grouped` (left empty): a
+    session, its messages and each of its turns are freed once built and stored, so the room they
+    held serves the store's writing."""
     grouped.reverse()
     while grouped:
-        _, turns = grouped.pop()
+        _, turns, before = grouped.pop()
         turns.reverse()
-        yield _popped(turns)
+        yield before, _popped(turns)
 
 
 def _popped(turns: list[Turn]) -> Iterator[Turn]:
@@ -132,25 +172,25 @@ BATCH_TURNS = 2_000
 
 
 def _batches(
-    sessions: Iterable[Iterable[Turn]],
+    sessions: Iterable[tuple[str | None, Iterable[Turn]]],
     settled: Collection[str],
     parts: Extractors,
     names: Mapping[str, str] | None,
+    cursors: list[tuple[str, str | None]] | None = None,
 ) -> Iterator[CaptureBatch]:
-    """The records of every turn (of each session's) not `settled`, `BATCH_TURNS` turns a batch (what
-    `build` makes)."""
+    """The records of every turn (of each session's, after the turn before its first) not `settled`,
+    `BATCH_TURNS` turns a batch (what `build` makes); the last batch keeps the `cursors`."""
     batch = CaptureBatch()
-    for turns in sessions:
-        previous: Turn | None = None
+    for previous, turns in sessions:
         for turn in turns:
             if turn.id not in settled:
-                before = previous.id if previous else None
-                add_turn(batch, turn, before, affect=parts.affect, concepts=parts.concepts, names=names)
+                add_turn(batch, turn, previous, affect=parts.affect, concepts=parts.concepts, names=names)
                 if len(batch.turns) >= BATCH_TURNS:
                     yield batch
                     batch = CaptureBatch()
-            previous = turn
-    if batch.turns or batch.experiences:
+            previous = turn.id
+    batch.cursors = cursors or []
+    if batch.turns or batch.experiences or batch.cursors:
         yield batch
 
 

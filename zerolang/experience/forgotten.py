@@ -125,7 +125,7 @@ def without_forgotten(batch: CaptureBatch, blocked: Forgotten) -> tuple[CaptureB
         experiences=[item for item in batch.experiences if item.turn not in turns],
         concepts=[c for c in batch.concepts if c.id not in concepts and c.id in used],
         edges=edges,
-        cursor=batch.cursor,
+        cursors=batch.cursors,
     )
     kept.concept_ids = {concept.id for concept in kept.concepts}
     return kept, len(batch.experiences) - len(kept.experiences)

@@ -122,7 +122,8 @@ class CaptureBatch:
     concepts: list[Concept] = field(default_factory=list)
     edges: list[Edge] = field(default_factory=list)
     concept_ids: set[str] = field(default_factory=set)  # the ids in `concepts`, to add each once
-    cursor: tuple[str, str | None] | None = None  # (transcript, where its capture stopped; None: forget it)
+    # each transcript whose cursor changes, and where its capture stopped now (None: forget it)
+    cursors: list[tuple[str, str | None]] = field(default_factory=list)
 
 
 @dataclass(frozen=True, slots=True)

@@ -7,20 +7,24 @@ of the bytes between. `read_since` seeks there, checks the digest and parses onl
 numbering lines as the file does; it gives `None` whenever that might differ from reading the whole
 file (the bytes changed, the file shrank, a line is not plain JSON, the conversation branched off
 before the cursor), and the caller reads the whole file (`read_whole`), which also makes the next
-cursor. Only Claude Code sessions (one per file) get a cursor; the line breaks must be `\\n` (or
-`\\r\\n`) alone, so a line number is a count of `\\n` bytes. Assumed, not checked: an entry's
-`parentUuid` names an entry written before it, as Claude Code writes them.
+cursor. A cursor is kept for a Claude Code session (one per file) and for an OpenAI chat written one
+message per line (`openai.MESSAGES`: one chat, in file order); the line breaks must be `\\n` (or
+`\\r\\n`) alone, so a line number is a count of `\\n` bytes. Assumed, not checked: the lines before
+the cursor are as they were (the file only grew), and an entry's `parentUuid` names an entry written
+before it, as Claude Code writes them. A pi session (a tree whose path an appended entry may move,
+without Claude Code's anchors) is read whole.
 """
 
 from __future__ import annotations
 
 import hashlib
 import json
+from codecs import BOM_UTF8
 from dataclasses import asdict, dataclass, fields
 from typing import Any
 
 from zerolang.experience.model import Session, Turn
-from zerolang.experience.transcripts import claude, parse_lines
+from zerolang.experience.transcripts import claude, openai, parse_lines
 from zerolang.experience.transcripts.jsonlines import Line, decoded, read_bytes, read_lines
 
 VERSION = 1
@@ -71,11 +75,12 @@ class Reading:
 
     format: str
     sessions: list[Session]
-    data: bytes  # the file's bytes from `base`
+    text: str  # the file's text from `base` (its bytes decoded: no second copy of a large file)
     base: int
     first_line: int
-    chain: claude.Chain | None  # a Claude Code session's path, which a cursor needs
+    chain: claude.Chain | None  # a Claude Code session's path, which its cursor needs
     resumed: Cursor | None = None
+    linear: bool = False  # one chat in file order, a message a line: its cursor needs nothing more
 
     @property
     def first_position(self) -> int:
@@ -88,42 +93,49 @@ class Reading:
 
     def cursor_at(self, turn: Turn, previous: str | None) -> Cursor | None:
         """The cursor that resumes at `turn` (the last one read), if this transcript can have one."""
-        if self.chain is None or self.chain.cyclic or len(self.sessions) != 1 or not turn.messages:
+        resumable = self.linear or (self.chain is not None and not self.chain.cyclic)
+        if not resumable or len(self.sessions) != 1 or not turn.messages:
             return None
         line = turn.messages[0].line
-        if line < self.first_line or (line == 1 and self.base == 0):
+        if line < max(self.first_line, 2):
             return None  # the first line: nothing to skip
-        start = _offset_of_line(self.data, line - self.first_line)
-        end = self.data.rfind(b"\n") + 1
+        start = _offset_of_line(self.text, line - self.first_line)
+        end = self.text.rfind("\n") + 1
         if start is None or end <= start:
             return None
+        skipped = start if self.text.isascii() else len(self.text[:start].encode("utf-8"))
+        seen = self.text[start:end].encode("utf-8")  # the file's bytes there (valid UTF-8 round-trips)
         return Cursor(
             format=self.format,
-            start=self.base + start,
+            start=self.base + skipped,
             line=line,
-            end=self.base + end,
-            digest=hashlib.sha256(self.data[start:end]).hexdigest(),
+            end=self.base + skipped + len(seen),
+            digest=hashlib.sha256(seen).hexdigest(),
             session=self.sessions[0].id,
             turn=turn.id,
             position=turn.position,
             previous=previous,
-            anchor=self.chain.anchor(line),
+            anchor=self.chain.anchor(line) if self.chain is not None else None,
         )
 
 
 def read_whole(path: str, fmt: str | None) -> Reading:
     """Every session of the transcript at `path`, as `read_transcript` reads them."""
     data = read_bytes(path)
+    base = len(BOM_UTF8) if data.startswith(BOM_UTF8) else 0  # `decoded` drops it
     text = decoded(data, path)
+    del data
     lines = read_lines(text, path)
     kind, sessions = parse_lines(lines, path, fmt)
-    plain = kind == claude.FORMAT and len(sessions) == 1 and _plain(text)
-    return Reading(kind, sessions, data, 0, 1, claude.chain(lines) if plain else None)
+    plain = len(sessions) == 1 and _plain(text)
+    chain = claude.chain(lines) if plain and kind == claude.FORMAT else None
+    linear = plain and kind == openai.FORMAT and openai.layout(lines) == openai.MESSAGES
+    return Reading(kind, sessions, text, base, 1, chain, linear=linear)
 
 
 def read_since(path: str, cursor: Cursor) -> Reading | None:
     """The transcript from `cursor` on, if the file still holds what the cursor saw there."""
-    if cursor.format != claude.FORMAT:
+    if cursor.format not in (claude.FORMAT, openai.FORMAT):
         return None
     try:
         with open(path, "rb") as file:
@@ -141,11 +153,16 @@ def read_since(path: str, cursor: Cursor) -> Reading | None:
     lines = _json_lines(text, cursor.line)
     if lines is None or not _plain(text):
         return None
-    session = claude.parse_tail(lines, path, cursor.session, cursor.anchor)
+    if cursor.format == openai.FORMAT:
+        session = openai.parse_tail(lines, path, cursor.session)
+        chain = None
+    else:
+        session = claude.parse_tail(lines, path, cursor.session, cursor.anchor)
+        chain = claude.chain(lines)
     if session is None:
         return None
-    chain = claude.chain(lines)
-    return Reading(cursor.format, [session], data, cursor.start, cursor.line, chain, resumed=cursor)
+    linear = chain is None
+    return Reading(cursor.format, [session], text, cursor.start, cursor.line, chain, cursor, linear)
 
 
 def _json_lines(text: str, first: int) -> list[Line] | None:
@@ -162,16 +179,22 @@ def _json_lines(text: str, first: int) -> list[Line] | None:
     return values
 
 
+_OTHER_BREAKS = "\v\f\x1c\x1d\x1e\x85\u2028\u2029"  # what `str.splitlines` breaks at, besides \n and \r
+
+
 def _plain(text: str) -> bool:
-    """Whether `text`'s lines are the ones its `\\n` bytes separate (no other line breaks)."""
-    return len(text.splitlines()) == text.count("\n") + (0 if not text or text.endswith("\n") else 1)
+    """Whether `text`'s lines are the ones its `\\n` bytes separate (no other line break, as
+    `str.splitlines` sees them; a `\\r` only before a `\\n`), found without splitting it."""
+    if any(mark in text for mark in _OTHER_BREAKS):
+        return False
+    return "\r" not in text or text.count("\r") == text.count("\r\n")
 
 
-def _offset_of_line(data: bytes, index: int) -> int | None:
-    """The byte offset where line `index` (0: the first) of `data` starts."""
+def _offset_of_line(text: str, index: int) -> int | None:
+    """Where line `index` (0: the first) of `text` starts."""
     offset = 0
     for _ in range(index):
-        found = data.find(b"\n", offset)
+        found = text.find("\n", offset)
         if found < 0:
             return None
         offset = found + 1

@@ -24,15 +24,17 @@ from zerolang.experience.transcripts.jsonlines import (
     shape_error,
     text_of,
 )
+from zerolang.util.errors import ZeroError
 
 FORMAT = "openai"
 _TEXT_PARTS = ("text", "input_text", "output_text")
 
 
 def parse(lines: list[Line], path: str) -> list[Session]:
-    if len(lines) == 1 and isinstance(lines[0].value, list):
+    shape = layout(lines)
+    if shape == LIST:
         return _from_list(lines[0].value, path, lines[0].line)
-    if all(isinstance(line.value, dict) and "messages" in line.value for line in lines):
+    if shape == CONVERSATIONS:
         return [_conversation(line.value, path, line.line) for line in lines]
     messages: list[Message] = []
     for line in lines:
@@ -41,6 +43,34 @@ def parse(lines: list[Line], path: str) -> list[Session]:
         messages.extend(_message(line.value, path, line.line))
     native = address({"first": lines[0].value}) if lines else ""
     return [Session(session_id(FORMAT, native), FORMAT, tuple(messages), path)]
+
+
+LIST, CONVERSATIONS, MESSAGES = "list", "conversations", "messages"
+
+
+def layout(lines: list[Line]) -> str:
+    """How a transcript's lines hold its chats: one JSON list (`LIST`), a `{"messages": [...]}` per
+    line (`CONVERSATIONS`), or one message per line, one chat in file order (`MESSAGES`)."""
+    if len(lines) == 1 and isinstance(lines[0].value, list):
+        return LIST
+    if all(isinstance(line.value, dict) and "messages" in line.value for line in lines):
+        return CONVERSATIONS
+    return MESSAGES
+
+
+def parse_tail(lines: list[Line], path: str, session: str) -> Session | None:
+    """The chat's messages from `lines` on (the last lines of a `MESSAGES` file, from the line a turn
+    opens with), as the whole file gives them there; `None` where a line is not a message (reading
+    the whole file then says where)."""
+    messages: list[Message] = []
+    for line in lines:
+        if not isinstance(line.value, dict) or "role" not in line.value:
+            return None
+        try:
+            messages.extend(_message(line.value, path, line.line))
+        except ZeroError:
+            return None
+    return Session(session, FORMAT, tuple(messages), path)
 
 
 def _from_list(items: list[Any], path: str, line: int) -> list[Session]:

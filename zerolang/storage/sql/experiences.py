@@ -190,8 +190,8 @@ class SqlExperienceStore(DatabaseStore[ExperienceText]):
         else:
             db.run_many(f"INSERT INTO {staged} ({_EDGE_COLUMNS}) VALUES (?, ?, ?, ?)", rows)
             edges = 0  # counted when they go in
-        if batch.cursor is not None:
-            self._keep_cursor(*batch.cursor)
+        for transcript, state in batch.cursors:
+            self._keep_cursor(transcript, state)
         return Added(len(new_turns), len(fresh), concepts, edges, forgotten)
 
     def _keep_cursor(self, transcript: str, state: str | None) -> None:
