@@ -26,7 +26,8 @@ from zerolang.experience.store import ExperienceStore
 from zerolang.storage import open_experiences
 from zerolang.util.errors import ZeroError
 
-KINDS = ("user", "answer", "call", "tool", "system", "blank", "accented")
+KINDS = ("user", "answer", "call", "tool", "system", "blank", "accented", "separators")
+SEPARATORS = "\u2028\u2029\x85\x0b\x0c\x1c\x1d\x1e"  # raw in a JSON string; `str.splitlines` breaks there
 
 
 def chat(kinds: list[str]) -> list[str]:
@@ -39,6 +40,8 @@ def chat(kinds: list[str]) -> list[str]:
             continue
         if kind == "user":
             message = {"role": "user", "content": f"why does the login token {n} expire?"}
+        elif kind == "separators":
+            message = {"role": "tool", "content": f"line{SEPARATORS}{n}", "name": "read"}
         elif kind == "accented":
             message = {"role": "user", "content": f"café crème n°{n}: où est le reçu? 日本 ✓"}
         elif kind == "answer":
@@ -185,3 +188,17 @@ def test_chats_that_are_not_one_message_a_line_keep_no_cursor(tmp_path: Path) ->
     with open_experiences(db, create=True) as store:
         assert capture_files(store, [path]).files[0].sessions == 3
         assert store.cursor(str(path.resolve())) is None
+
+
+def test_a_raw_line_separator_in_a_message_stays_in_its_line(tmp_path: Path) -> None:
+    claude = entries(["user", "answer", "user", "answer"])
+    raw = "\u2028\u2029\x85"  # what JSON.stringify writes as it is (it escapes the controls)
+    claude[3] = claude[3].replace("stale", f"st{raw}ale")
+    openai = chat(["user", "separators", "user", "answer"])
+    for name, lines in (("claude", claude), ("openai", openai)):
+        path, db = tmp_path / f"{name}.jsonl", tmp_path / f"{name}.db"
+        path.write_text("".join(line + "\n" for line in lines), encoding="utf-8")
+        with open_experiences(db, create=True) as store:
+            assert capture_files(store, [path]).files[0].turns == 2
+        texts = [what for _, _, _, what, *_ in records(db)["exp_experience"]]
+        assert any((raw if name == "claude" else SEPARATORS) in text for text in texts), name

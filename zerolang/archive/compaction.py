@@ -35,6 +35,7 @@ from zerolang.archive.policy import Caller
 from zerolang.archive.store import Archive
 from zerolang.archive.summarize import Summarizer, extractive_summary
 from zerolang.util.errors import ZeroError
+from zerolang.util.lines import split_lines
 
 BLOCK_KIND = "zero.summary"
 
@@ -68,9 +69,8 @@ class Conversation:
     @classmethod
     def from_jsonl(cls, data: bytes | str, *, channel: str, session: str) -> Conversation:
         text = data.decode("utf-8") if isinstance(data, bytes) else data
-        # Lines end at "\n" only (a "\r" before it is JSON whitespace): `splitlines` would also cut
-        # at U+0085, U+2028 and other characters a canonical JSON string holds as they are.
-        lines = [(number, line) for number, line in enumerate(text.split("\n"), 1) if line.strip(" \t\r")]
+        # lines as `util.lines` numbers them: a canonical JSON string holds U+2028 and the like as they are
+        lines = [(number, line) for number, line in enumerate(split_lines(text), 1) if line.strip(" \t")]
         return cls(channel, session, tuple(loads_strict(line, f"line {number}") for number, line in lines))
 
 

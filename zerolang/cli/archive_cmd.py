@@ -32,6 +32,7 @@ from zerolang.cli.typer_options import (
     SpaceOption,
 )
 from zerolang.util.escapes import json_text
+from zerolang.util.lines import split_lines
 from zerolang.util.spaces import DEFAULT_SPACE
 
 if TYPE_CHECKING:
@@ -122,7 +123,7 @@ def load_documents(file: str) -> list[tuple[str, MemoryDocument]]:
         places = [name if index is None else f"{name}[{index}]" for index, _ in items]
         values = [value for _, value in items]
     except ZeroError:
-        lines = [(number, line) for number, line in enumerate(text.splitlines(), 1) if line.strip()]
+        lines = [(number, line) for number, line in enumerate(split_lines(text), 1) if line.strip()]
         if len(lines) < 2:
             raise
         places = [f"{name}:{number}" for number, _ in lines]

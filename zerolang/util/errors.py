@@ -14,6 +14,7 @@ from threading import Lock
 
 from zerolang.util.escapes import escaped
 from zerolang.util.limits import MAX_DIAGNOSTICS, more_line
+from zerolang.util.lines import split_lines
 from zerolang.util.span import Span
 
 
@@ -149,12 +150,13 @@ _last_lock = Lock()
 
 
 def source_lines(source: str) -> list[str]:
-    """`source.splitlines()`, remembered for the last source asked about (do not change the list)."""
+    """`source`'s lines (`util.lines.split_lines`: numbered as the parsers number them), remembered
+    for the last source asked about (do not change the list)."""
     global _last
     with _last_lock:
         text, lines = _last
         if text is source or (len(text) == len(source) and text == source):
             return lines
-        lines = source.splitlines()
+        lines = split_lines(source)
         _last = (source, lines)
         return lines

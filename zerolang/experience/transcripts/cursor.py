@@ -8,8 +8,8 @@ numbering lines as the file does; it gives `None` whenever that might differ fro
 file (the bytes changed, the file shrank, a line is not plain JSON, the conversation branched off
 before the cursor), and the caller reads the whole file (`read_whole`), which also makes the next
 cursor. A cursor is kept for a Claude Code session (one per file) and for an OpenAI chat written one
-message per line (`openai.MESSAGES`: one chat, in file order); the line breaks must be `\\n` (or
-`\\r\\n`) alone, so a line number is a count of `\\n` bytes. Assumed, not checked: the lines before
+message per line (`openai.MESSAGES`: one chat, in file order); a line ends at `\\n` alone
+(`util.lines`), so a line number is a count of `\\n` bytes. Assumed, not checked: the lines before
 the cursor are as they were (the file only grew), and an entry's `parentUuid` names an entry written
 before it, as Claude Code writes them. A pi session (a tree whose path an appended entry may move,
 without Claude Code's anchors) is read whole.
@@ -26,6 +26,7 @@ from typing import Any
 from zerolang.experience.model import Session, Turn
 from zerolang.experience.transcripts import claude, openai, parse_lines
 from zerolang.experience.transcripts.jsonlines import Line, decoded, read_bytes, read_lines
+from zerolang.util.lines import split_lines
 
 VERSION = 1
 
@@ -127,9 +128,9 @@ def read_whole(path: str, fmt: str | None) -> Reading:
     del data
     lines = read_lines(text, path)
     kind, sessions = parse_lines(lines, path, fmt)
-    plain = len(sessions) == 1 and _plain(text)
-    chain = claude.chain(lines) if plain and kind == claude.FORMAT else None
-    linear = plain and kind == openai.FORMAT and openai.layout(lines) == openai.MESSAGES
+    one = len(sessions) == 1
+    chain = claude.chain(lines) if one and kind == claude.FORMAT else None
+    linear = one and kind == openai.FORMAT and openai.layout(lines) == openai.MESSAGES
     return Reading(kind, sessions, text, base, 1, chain, linear=linear)
 
 
@@ -151,7 +152,7 @@ def read_since(path: str, cursor: Cursor) -> Reading | None:
     except UnicodeDecodeError:
         return None
     lines = _json_lines(text, cursor.line)
-    if lines is None or not _plain(text):
+    if lines is None:
         return None
     if cursor.format == openai.FORMAT:
         session = openai.parse_tail(lines, path, cursor.session)
@@ -169,7 +170,7 @@ def _json_lines(text: str, first: int) -> list[Line] | None:
     """One value per non-blank line, numbered from `first`; `None` if a line is not JSON (reading the
     whole file then says where)."""
     values: list[Line] = []
-    for number, raw in enumerate(text.splitlines(), start=first):
+    for number, raw in enumerate(split_lines(text), start=first):
         if raw.strip():
             try:
                 value: Any = json.loads(raw)
@@ -177,17 +178,6 @@ def _json_lines(text: str, first: int) -> list[Line] | None:
                 return None
             values.append(Line(value, number))
     return values
-
-
-_OTHER_BREAKS = "\v\f\x1c\x1d\x1e\x85\u2028\u2029"  # what `str.splitlines` breaks at, besides \n and \r
-
-
-def _plain(text: str) -> bool:
-    """Whether `text`'s lines are the ones its `\\n` bytes separate (no other line break, as
-    `str.splitlines` sees them; a `\\r` only before a `\\n`), found without splitting it."""
-    if any(mark in text for mark in _OTHER_BREAKS):
-        return False
-    return "\r" not in text or text.count("\r") == text.count("\r\n")
 
 
 def _offset_of_line(text: str, index: int) -> int | None:

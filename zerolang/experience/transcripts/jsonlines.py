@@ -10,6 +10,7 @@ from pathlib import Path
 from typing import Any
 
 from zerolang.util.errors import ZeroError
+from zerolang.util.lines import split_lines
 from zerolang.util.span import Span
 
 
@@ -73,7 +74,7 @@ def read_lines(text: str, path: str) -> list[Line]:
     if first == "[":
         return [Line(_whole(text, path), 1)]
     values: list[Line] = []
-    lines = text.splitlines()
+    lines = split_lines(text)
     for number, raw in enumerate(lines, start=1):
         lines[number - 1] = ""  # each line released once read: the values parsed take its room
         if not raw.strip():

@@ -12,6 +12,7 @@ from collections.abc import Iterator
 
 from zerolang.syntax.ast import Array, Comment, Element, Entry, Graph, Map
 from zerolang.tools.lint.model import Finding
+from zerolang.util.lines import split_lines
 
 NOQA = re.compile(
     r"\bzero:\s*noqa(?::\s*(?P<codes>[A-Z]+[0-9]+(?:\s*,?\s*[A-Z]+[0-9]+)*))?",
@@ -26,7 +27,7 @@ def suppressions(graph: Graph, source: str) -> Suppressions:
     """The noqa comments of a file, by line."""
     if "noqa" not in source.lower():
         return {}  # the common case, without walking every comment
-    lines = source.splitlines()
+    lines = split_lines(source)
     found: Suppressions = {}
     for comment in comments(graph):
         match = NOQA.search(comment.text)
