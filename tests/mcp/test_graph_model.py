@@ -20,7 +20,10 @@ import zerolang.memory
 from zerolang.mcp.graph import KnowledgeGraph
 from zerolang.util.errors import ZeroError
 
-NAMES = st.sampled_from(["Ada", "ada", "Bob", "b-o-b", "日本", "?!", " Ada", "x" * 40])
+# names that state one concept: `Ada`/` Ada`/`ada` (normalised), `LTM`/`long term memory` (an alias)
+NAMES = st.sampled_from(
+    ["Ada", "ada", "Bob", "b-o-b", "日本", "?!", " Ada", "x" * 40, "LTM", "long term memory"]
+)
 TEXTS = st.sampled_from(["likes tea", "LIKES TEA", "", "…", "works at ACME", "ñ"])
 TYPES = st.sampled_from(["person", "org", "Person"])
 
@@ -156,3 +159,49 @@ def test_deleting_one_spelling_keeps_the_fact_another_still_states(tmp_path: Pat
         assert graph.read_graph()["relations"] == [kept]
     with zerolang.memory.open(db, create=False) as memory:
         assert KnowledgeGraph(memory).read_graph()["relations"] == [kept]
+
+
+def test_deleting_an_observation_keeps_the_one_an_alias_still_states(tmp_path: Path) -> None:
+    """`LTM` and `long term memory` name one concept (a default alias): deleting the observation of
+    one leaves the other's, live and after a replay."""
+    db = tmp_path / "kg.db"
+    with zerolang.memory.open(db) as memory:
+        graph = KnowledgeGraph(memory)
+        graph.create_entities(
+            [
+                {"name": "LTM", "entityType": "tier", "observations": ["likes tea"]},
+                {"name": "long term memory", "entityType": "tier", "observations": ["likes tea"]},
+            ]
+        )
+        graph.delete_observations([{"entityName": "LTM", "observations": ["likes tea"]}])
+        expected = graph.read_graph()
+        assert [e["observations"] for e in expected["entities"]] == [[], ["likes tea"]]
+    with zerolang.memory.open(db, create=False) as memory:
+        assert KnowledgeGraph(memory).read_graph() == expected
+
+
+def test_a_delete_reads_the_fact_keys_of_what_it_touches_not_the_graph(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """O(change): the items whose fact a delete checks are those of names stating its subjects'
+    concepts, however large the graph."""
+    asked: list[int] = []
+    keys = KnowledgeGraph._keys
+
+    def counted(self: KnowledgeGraph, items: Any) -> Any:
+        items = list(items)
+        asked.append(len(items))
+        return keys(self, items)
+
+    with zerolang.memory.open(tmp_path / "kg.db") as memory:
+        graph = KnowledgeGraph(memory)
+        for n in range(200):
+            graph.create_entities(
+                [{"name": f"e{n}", "entityType": "thing", "observations": [f"o{n}", "shared"]}]
+            )
+        graph.create_relations([{"from": "e1", "to": "e2", "relationType": "r"}])
+        monkeypatch.setattr(KnowledgeGraph, "_keys", counted)
+        graph.delete_observations([{"entityName": "e1", "observations": ["shared"]}])
+        graph.delete_entities(["e1"])
+        assert asked and max(asked) <= 4  # e1's type, its observations and its relation
+        assert [e["name"] for e in graph.read_graph()["entities"]][:2] == ["e0", "e2"]

@@ -191,6 +191,7 @@ class KnowledgeGraph:
         self._token: object = None
         self._until: str | None = None  # when a validity period of an item begins or ends
         self._fact_keys: dict[tuple[str, str, str], bytes | None] = {}
+        self._alike: dict[str, set[str]] | None = None  # the kept graph's names, by the label they state
 
     # ---- reading ----
     def load(self) -> Graph:
@@ -203,6 +204,7 @@ class KnowledgeGraph:
         if self._graph is None or token != self._token or expired:
             self._graph, self._until = self._current(self._replay())
             self._token = token
+            self._alike = None
         return self._graph
 
     def _token_now(self) -> object:
@@ -298,7 +300,7 @@ class KnowledgeGraph:
         keys = self._keys(items)
         if self._graph is not None:  # the graph before this operation (`_writing` loaded it)
             gone = set(items)
-            kept = set(self._keys(item for item in self._items(self._graph) if item not in gone).values())
+            kept = set(self._keys(item for item in self._stating(items) if item not in gone).values())
             keys = {item: key for item, key in keys.items() if key not in kept}
         backend = self.memory.store.backend
         facts = backend.facts(list(dict.fromkeys(keys.values())))
@@ -310,6 +312,58 @@ class KnowledgeGraph:
                 continue
             start = min(row.valid_from for row in held)
             temporal.retract(backend, fact, at=at, valid_to=max(at, start), single=single)
+
+    def _stating(self, items: list[tuple[str, str, str]]) -> list[tuple[str, str, str]]:
+        """The kept graph's items that may state the fact of one of `items`: those whose subject
+        states the same concept (a fact's key starts with its subject's label); O(what they touch)."""
+        from zerolang.knowledge.normalize import AliasTable
+
+        graph = self._graph
+        assert graph is not None
+        label = AliasTable.default().resolve  # as `_keys` (`compile_record`) labels a concept
+        alike = self._names_by_label(graph)
+        found: list[tuple[str, str, str]] = []
+        for subject in {label(subject) for subject, _, _ in items}:
+            for name in alike.get(subject, ()):
+                entity = graph.entities.get(name)
+                if entity is not None:
+                    found.append((name, "entity_type", entity.entityType))
+                    found += [(name, "has_observation", o) for o in entity.observations]
+                found += [
+                    (r.source, r.relationType, r.to) for r in graph.links.get(name, ()) if r.source == name
+                ]
+        return found
+
+    def _names_by_label(self, graph: Graph) -> dict[str, set[str]]:
+        """Every name the kept graph holds (an entity, a relation's end), by the concept label it
+        states: made once a graph, then kept up to date by `_relabel`."""
+        if self._alike is None:
+            from zerolang.knowledge.normalize import AliasTable
+
+            label = AliasTable.default().resolve
+            self._alike = {}
+            for name in {*graph.entities, *graph.links}:
+                self._alike.setdefault(label(name), set()).add(name)
+        return self._alike
+
+    def _relabel(self, graph: Graph, op: dict[str, Any]) -> None:
+        """`_alike` after `op` was applied to `graph`: each name it mentions is held or not."""
+        if self._alike is None:
+            return
+        from zerolang.knowledge.normalize import AliasTable
+
+        label = AliasTable.default().resolve
+        names: set[str] = set()
+        names.update(item["name"] for item in op.get("entities", ()))
+        names.update(end for item in op.get("relations", ()) for end in (item["from"], item["to"]))
+        names.update(op.get("entityNames", ()))
+        for name in names:
+            held = name in graph.entities or name in graph.links
+            group = self._alike.setdefault(label(name), set())
+            if held:
+                group.add(name)
+            else:
+                group.discard(name)
 
     def _replay(self) -> Graph:
         ops: list[tuple[str, dict[str, Any]]] = []
@@ -511,6 +565,7 @@ class KnowledgeGraph:
             self._graph = None
             return
         self._graph.apply(op)  # the newest operation: applying it last keeps the log's order
+        self._relabel(self._graph, op)
         self._token = self._token_now()
         if until is not None and (self._until is None or until < self._until):
             self._until = until
