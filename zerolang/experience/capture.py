@@ -197,7 +197,9 @@ def _batches(
 def settled_turns(store: ExperienceStore, sessions: Sequence[Session]) -> set[str]:
     """The turns of `sessions` already stored and complete: every stored turn but each session's
     latest, which may still gain layers (an answer after its question). Capturing a transcript
-    that grew builds only its new turns and its last stored one."""
+    that grew builds only its new turns and its last stored one. When the latest stored turn is
+    not where it was (the conversation went on from an earlier entry: a branch, a rewind), an
+    earlier turn may have gained layers too: none is settled."""
     return _settled(store, [(session, turns_of(session)) for session in sessions])
 
 
@@ -205,7 +207,7 @@ def _settled(store: ExperienceStore, grouped: Sequence[tuple[Session, list[Turn]
     settled: set[str] = set()
     for session, turns in grouped:
         last = store.last_turn(session.id)
-        if last is None:
+        if last is None or not any(turn.id == last[0] and turn.position == last[1] for turn in turns):
             continue
         earlier = [turn.id for turn in turns if turn.id != last[0] and turn.position <= last[1]]
         settled |= store.known_turns(earlier)

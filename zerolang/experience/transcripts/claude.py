@@ -11,11 +11,11 @@ are not part of it; `summary` lines are kept as what the agent remembered.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from typing import Any
 
 from zerolang.experience.ids import address, session_id
 from zerolang.experience.model import Message, Role, Session
+from zerolang.experience.transcripts import tree
 from zerolang.experience.transcripts.jsonlines import (
     Line,
     arguments_text,
@@ -23,6 +23,7 @@ from zerolang.experience.transcripts.jsonlines import (
     shape_error,
     text_of,
 )
+from zerolang.experience.transcripts.tree import Chain
 
 FORMAT = "claude-code"
 
@@ -73,43 +74,9 @@ def _conversation(lines: list[Line], on_path: set[str], path: str) -> list[Messa
     return messages
 
 
-@dataclass(frozen=True, slots=True)
-class Chain:
-    """The conversation's path walked back from the last entry through `lines`: each entry's uuid
-    and line, and the parent it left them at (`None`: it reached a root)."""
-
-    links: tuple[tuple[str, int], ...]
-    exit: str | None
-    cyclic: bool
-
-    def anchor(self, line: int) -> str | None:
-        """Where the walk would leave the lines from `line` on: the first entry before that line."""
-        return next((uuid for uuid, at in self.links if at < line), self.exit)
-
-
 def chain(lines: list[Line]) -> Chain:
-    by_id = {line.value["uuid"]: line for line in lines if isinstance(line.value.get("uuid"), str)}
-    leaf = next(
-        (
-            line
-            for line in reversed(lines)
-            if isinstance(line.value.get("uuid"), str) and not line.value.get("isSidechain")
-        ),
-        None,
-    )
-    links: list[tuple[str, int]] = []
-    seen: set[str] = set()
-    exit: str | None = None
-    while leaf is not None:
-        uuid = leaf.value["uuid"]
-        if uuid in seen:
-            return Chain(tuple(links), None, True)
-        seen.add(uuid)
-        links.append((uuid, leaf.line))
-        parent = leaf.value.get("parentUuid")
-        leaf = by_id.get(parent) if isinstance(parent, str) else None
-        exit = parent if isinstance(parent, str) and leaf is None else None
-    return Chain(tuple(links), exit, False)
+    """The conversation's path: walked back from the last entry that is not a sidechain's."""
+    return tree.chain(lines, "uuid", "parentUuid", lambda line: not line.value.get("isSidechain"))
 
 
 def _active_path(lines: list[Line]) -> set[str]:

@@ -7,12 +7,12 @@ of the bytes between. `read_since` seeks there, checks the digest and parses onl
 numbering lines as the file does; it gives `None` whenever that might differ from reading the whole
 file (the bytes changed, the file shrank, a line is not plain JSON, the conversation branched off
 before the cursor), and the caller reads the whole file (`read_whole`), which also makes the next
-cursor. A cursor is kept for a Claude Code session (one per file) and for an OpenAI chat written one
-message per line (`openai.MESSAGES`: one chat, in file order); a line ends at `\\n` alone
-(`util.lines`), so a line number is a count of `\\n` bytes. Assumed, not checked: the lines before
-the cursor are as they were (the file only grew), and an entry's `parentUuid` names an entry written
-before it, as Claude Code writes them. A pi session (a tree whose path an appended entry may move,
-without Claude Code's anchors) is read whole.
+cursor. A cursor is kept for a session whose conversation is a tree's path (Claude Code, a pi
+session file; `tree`: the walk back from the last entry must leave the lines read at the same entry
+as before) or a file in order (an OpenAI chat written one message a line, a version 1 pi file); a
+line ends at `\\n` alone (`util.lines`), so a line number is a count of `\\n` bytes. Assumed, not
+checked: the lines before the cursor are as they were (the file only grew), and an entry's parent
+is an entry written before it, as Claude Code and pi write them.
 """
 
 from __future__ import annotations
@@ -24,11 +24,12 @@ from dataclasses import asdict, dataclass, fields
 from typing import Any
 
 from zerolang.experience.model import Session, Turn
-from zerolang.experience.transcripts import claude, openai, parse_lines
+from zerolang.experience.transcripts import claude, openai, parse_lines, pi
 from zerolang.experience.transcripts.jsonlines import Line, decoded, read_bytes, read_lines
+from zerolang.experience.transcripts.tree import Chain
 from zerolang.util.lines import split_lines
 
-VERSION = 1
+VERSION = 2  # 2: `tree` (a cursor of an older version is dropped: the file is read whole once)
 
 
 @dataclass(frozen=True, slots=True)
@@ -45,6 +46,7 @@ class Cursor:
     position: int
     previous: str | None
     anchor: str | None
+    tree: bool  # the conversation is the path walked back from the last entry (else: file order)
 
     def dumps(self) -> str:
         return json.dumps({"version": VERSION, **asdict(self)}, sort_keys=True, separators=(",", ":"))
@@ -64,7 +66,7 @@ class Cursor:
         except (ValueError, TypeError):
             return None
         ints = (cursor.start, cursor.line, cursor.end, cursor.position)
-        if not all(isinstance(value, int) for value in ints):
+        if not all(isinstance(value, int) for value in ints) or not isinstance(cursor.tree, bool):
             return None
         return cursor
 
@@ -79,7 +81,7 @@ class Reading:
     text: str  # the file's text from `base` (its bytes decoded: no second copy of a large file)
     base: int
     first_line: int
-    chain: claude.Chain | None  # a Claude Code session's path, which its cursor needs
+    chain: Chain | None  # a tree's path (Claude Code, pi), which its cursor needs
     resumed: Cursor | None = None
     linear: bool = False  # one chat in file order, a message a line: its cursor needs nothing more
 
@@ -117,6 +119,7 @@ class Reading:
             position=turn.position,
             previous=previous,
             anchor=self.chain.anchor(line) if self.chain is not None else None,
+            tree=self.chain is not None,
         )
 
 
@@ -128,15 +131,22 @@ def read_whole(path: str, fmt: str | None) -> Reading:
     del data
     lines = read_lines(text, path)
     kind, sessions = parse_lines(lines, path, fmt)
-    one = len(sessions) == 1
-    chain = claude.chain(lines) if one and kind == claude.FORMAT else None
-    linear = one and kind == openai.FORMAT and openai.layout(lines) == openai.MESSAGES
+    chain: Chain | None = None
+    linear = False
+    if len(sessions) == 1 and kind == claude.FORMAT:
+        chain = claude.chain(lines)
+    elif len(sessions) == 1 and kind == openai.FORMAT:
+        linear = openai.layout(lines) == openai.MESSAGES
+    elif len(sessions) == 1 and kind == pi.FORMAT:
+        grows = pi.shape(lines, path)
+        chain = pi.chain(lines) if grows == pi.TREE else None
+        linear = grows == pi.LINES
     return Reading(kind, sessions, text, base, 1, chain, linear=linear)
 
 
 def read_since(path: str, cursor: Cursor) -> Reading | None:
     """The transcript from `cursor` on, if the file still holds what the cursor saw there."""
-    if cursor.format not in (claude.FORMAT, openai.FORMAT):
+    if cursor.format not in (claude.FORMAT, openai.FORMAT, pi.FORMAT):
         return None
     try:
         with open(path, "rb") as file:
@@ -154,9 +164,12 @@ def read_since(path: str, cursor: Cursor) -> Reading | None:
     lines = _json_lines(text, cursor.line)
     if lines is None:
         return None
+    chain: Chain | None = None
     if cursor.format == openai.FORMAT:
         session = openai.parse_tail(lines, path, cursor.session)
-        chain = None
+    elif cursor.format == pi.FORMAT:
+        session = pi.parse_tail(lines, path, cursor.session, cursor.anchor, is_tree=cursor.tree)
+        chain = pi.chain(lines) if cursor.tree else None
     else:
         session = claude.parse_tail(lines, path, cursor.session, cursor.anchor)
         chain = claude.chain(lines)

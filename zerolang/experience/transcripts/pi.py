@@ -17,6 +17,7 @@ from typing import Any
 
 from zerolang.experience.ids import address, session_id
 from zerolang.experience.model import Message, Role, Session
+from zerolang.experience.transcripts import tree
 from zerolang.experience.transcripts.jsonlines import (
     Line,
     arguments_text,
@@ -24,11 +25,68 @@ from zerolang.experience.transcripts.jsonlines import (
     shape_error,
     text_of,
 )
+from zerolang.experience.transcripts.tree import Chain
+from zerolang.util.errors import ZeroError
 
 FORMAT = "pi"
 
 
 def parse(lines: list[Line], path: str) -> list[Session]:
+    header, entries = _entries(lines, path)
+    path_entries = _on_path(entries) if _is_tree(header, entries) else entries
+    messages = [m for entry in path_entries for m in _messages(entry, path)]
+    native = str(header.get("id")) if header and header.get("id") else _first_key(lines)
+    return [Session(session_id(FORMAT, native), FORMAT, tuple(messages), path)]
+
+
+TREE, LINES = "tree", "lines"
+
+
+def shape(lines: list[Line], path: str) -> str | None:
+    """How a session file's conversation grows as entries are appended: `TREE` (the path to the
+    last entry), `LINES` (a version 1 file: file order, always), or None: a file without a header
+    that is still in file order, which an entry with a `parentId` would make a tree."""
+    header, entries = _entries(lines, path)
+    if _is_tree(header, entries):
+        return TREE
+    return LINES if header is not None and header.get("version", 1) == 1 else None
+
+
+def chain(lines: list[Line]) -> Chain:
+    """The conversation's path through a tree's entries, walked back from the last one."""
+    return tree.chain([line for line in lines if _is_entry(line)], "id", "parentId")
+
+
+def parse_tail(
+    lines: list[Line], path: str, session: str, anchor: str | None, *, is_tree: bool
+) -> Session | None:
+    """The session's messages from the file's last lines on (`lines`, those from the line a turn
+    opens with), if they are what the whole file gives there: for a tree, the path walked back from
+    its last entry leaves these lines at `anchor`, as it did when they were fewer. `None` when it
+    does not, or a line is not what the whole file's reading accepts (which then says where)."""
+    if any(not isinstance(line.value, dict) for line in lines):
+        return None
+    entries = [line for line in lines if _is_entry(line)]
+    if any(not isinstance(line.value.get("type"), str) for line in entries):
+        return None
+    if is_tree:
+        walk = tree.chain(entries, "id", "parentId")
+        if walk.cyclic or walk.exit != anchor or not walk.links:
+            return None
+        entries = _along(entries, walk)
+    try:
+        messages = [m for entry in entries for m in _messages(entry, path)]
+    except ZeroError:
+        return None
+    return Session(session, FORMAT, tuple(messages), path)
+
+
+def _is_entry(line: Line) -> bool:
+    return isinstance(line.value, dict) and line.value.get("type") != "session"
+
+
+def _entries(lines: list[Line], path: str) -> tuple[dict[str, Any] | None, list[Line]]:
+    """The file's header (its first `session` line) and its entries."""
     header: dict[str, Any] | None = None
     entries: list[Line] = []
     for line in lines:
@@ -41,38 +99,26 @@ def parse(lines: list[Line], path: str) -> list[Session]:
         if not isinstance(line.value.get("type"), str):
             raise shape_error('a pi session entry needs a "type"', path, line.line)
         entries.append(line)
+    return header, entries
+
+
+def _is_tree(header: dict[str, Any] | None, entries: list[Line]) -> bool:
     version = header.get("version", 1) if header else None
-    tree = any("parentId" in entry.value for entry in entries) and version != 1
-    path_entries = _active_path(entries) if tree else entries
-    messages = [m for entry in path_entries for m in _messages(entry, path)]
-    native = str(header.get("id")) if header and header.get("id") else _first_key(lines)
-    return [Session(session_id(FORMAT, native), FORMAT, tuple(messages), path)]
+    return any("parentId" in entry.value for entry in entries) and version != 1
 
 
 def _first_key(lines: list[Line]) -> str:
     return address({"first": lines[0].value}) if lines else ""
 
 
-def _active_path(entries: list[Line]) -> list[Line]:
+def _on_path(entries: list[Line]) -> list[Line]:
     """Root-to-leaf path ending at the last entry with an id."""
-    by_id: dict[str, Line] = {}
-    for entry in entries:
-        key = entry.value.get("id")
-        if isinstance(key, str):
-            by_id[key] = entry
-    leaf = next((e for e in reversed(entries) if isinstance(e.value.get("id"), str)), None)
-    chain: list[Line] = []
-    seen: set[str] = set()
-    while leaf is not None:
-        key = leaf.value["id"]
-        if key in seen:
-            break  # a cycle: the file is damaged; keep what we walked
-        seen.add(key)
-        chain.append(leaf)
-        parent = leaf.value.get("parentId")
-        leaf = by_id.get(parent) if isinstance(parent, str) else None
-    chain.reverse()
-    return chain
+    return _along(entries, tree.chain(entries, "id", "parentId"))
+
+
+def _along(entries: list[Line], walk: Chain) -> list[Line]:
+    at = {entry.line: entry for entry in entries}
+    return [at[line] for _, line in reversed(walk.links)]
 
 
 def _messages(entry: Line, path: str) -> list[Message]:
