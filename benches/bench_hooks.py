@@ -1,12 +1,15 @@
-"""The hook path: what `zero hook claude-code` costs after every reply and with every prompt.
+"""The hook path: what `zero hook claude-code` (and `zero hook pi`) costs after every reply and with
+every prompt.
 
 - capture: one new turn appended to a Claude Code transcript of `--turns` turns (2,000), captured
   incrementally (`zerolang.agents.capture.capture_new_turns`: the lines from the store's cursor on
-  are parsed, only the new turn is built and stored) vs. the whole file again (`capture_files`,
-  what `zero capture FILE` does), and by `zero hook claude-code` (a turn appended before each run);
+  are parsed, only the new turn is built and stored) vs. the whole file again (`capture_files`, what
+  `zero capture FILE` does, with the file's cursor forgotten first: it would resume from it too),
+  and by `zero hook claude-code` (a turn appended before each run);
 - recall: `recalled_context` (recall + the budgeted rendering, 1,000 tokens) on a store of about
   `--experiences` experiences (10K), for prompts that match and one that does not;
-- the whole process: `zero hook claude-code` for a Stop and a UserPromptSubmit event.
+- the whole process: `zero hook claude-code` for a Stop and a UserPromptSubmit event, and `zero
+  hook pi` for an `agent_end` event on a pi session file of as many turns (a turn appended first).
 
 Each figure is the median (min-max) of `--repeat` runs, in process unless said; SQLite. The hook
 processes see no per-user memory store (their data folder is the bench's own), so none is opened to
@@ -39,6 +42,7 @@ from machine import CHILD_ENVIRONMENT, describe, load_average  # noqa: E402
 from zerolang.agents.capture import capture_new_turns  # noqa: E402
 from zerolang.agents.context import recalled_context  # noqa: E402
 from zerolang.experience.capture import capture_files  # noqa: E402
+from zerolang.experience.model import CaptureBatch  # noqa: E402
 from zerolang.storage import open_experiences  # noqa: E402
 
 WORDS = [
@@ -69,6 +73,45 @@ WORDS = [
     "grammar",
     "release",
 ]
+
+
+class PiSession:
+    """A pi session file (version 3: a tree of entries), one turn (user, assistant with thinking and a
+    tool call, tool result, answer) at a time."""
+
+    def __init__(self, path: Path) -> None:
+        self.path, self.last, self.count = path, None, 0
+        self.file = path.open("a", encoding="utf-8")
+        self.file.write(json.dumps({"type": "session", "version": 3, "id": "pi-bench-1", "cwd": "/w"}) + "\n")
+
+    def entry(self, message: dict[str, object]) -> None:
+        self.count += 1
+        ident = f"p{self.count:08d}"
+        line = {"type": "message", "id": ident, "parentId": self.last, "message": message}
+        self.file.write(json.dumps(line | {"timestamp": f"2025-07-14T10:00:{self.count % 60:02d}Z"}) + "\n")
+        self.last = ident
+
+    def turn(self, n: int) -> None:
+        a, b, c = (WORDS[(n * k) % len(WORDS)] for k in (1, 7, 13))
+        self.entry(
+            {"role": "user", "content": [{"type": "text", "text": f"Turn {n}: why does the {a} {b} fail?"}]}
+        )
+        call = {"type": "toolCall", "name": "read", "arguments": {"path": f"/src/{a}.py"}}
+        self.entry(
+            {"role": "assistant", "content": [{"type": "thinking", "thinking": f"Check the {b}."}, call]}
+        )
+        self.entry(
+            {
+                "role": "toolResult",
+                "toolName": "read",
+                "content": [{"type": "text", "text": f"def {a}(): ..."}],
+            }
+        )
+        answer = {"type": "text", "text": f"The {a} {b} reads the {c} before it is ready; fixed in turn {n}."}
+        self.entry({"role": "assistant", "content": [answer]})
+
+    def flush(self) -> None:
+        self.file.flush()
 
 
 class Transcript:
@@ -113,14 +156,18 @@ def timed(repeat: int, action: Callable[[], object]) -> str:
 
 
 def hook_process(
-    db: Path, event: dict[str, object], repeat: int, before: Callable[[], object] | None = None
+    db: Path,
+    event: dict[str, object],
+    repeat: int,
+    before: Callable[[], object] | None = None,
+    agent: str = "claude-code",
 ) -> str:
-    """`zero hook claude-code` as a process on `event`; `before` (untimed) runs ahead of each."""
+    """`zero hook AGENT` as a process on `event`; `before` (untimed) runs ahead of each."""
     text = json.dumps(event)
     data = db.parent / "data"  # no per-user memory store to open (see the docstring)
     env = {**CHILD_ENVIRONMENT, "XDG_DATA_HOME": str(data), "ZERO_MEMORY_DB": "", "PYTHONPATH": str(ROOT)}
 
-    command = [sys.executable, "-m", "zerolang", "hook", "claude-code", "--db", str(db)]
+    command = [sys.executable, "-m", "zerolang", "hook", agent, "--db", str(db)]
     values = []
     for _ in range(repeat):
         if before is not None:
@@ -160,8 +207,13 @@ def main() -> None:
                 capture_new_turns(store, transcript.path)
 
             print(f"  incremental (capture_new_turns)   {timed(options.repeat, one_more)}")
-            whole = timed(options.repeat, lambda: capture_files(store, [transcript.path]))
-            print(f"  whole file (capture_files)        {whole}")
+            key = os.path.abspath(transcript.path)
+
+            def read_whole() -> None:  # `zero capture` of the file with its cursor forgotten
+                store.add(CaptureBatch(cursors=[(key, None)]))  # (one small commit, timed too)
+                capture_files(store, [transcript.path])
+
+            print(f"  whole file (capture_files)        {timed(options.repeat, read_whole)}")
         stop = {
             "hook_event_name": "Stop",
             "session_id": transcript.session,
@@ -174,6 +226,25 @@ def main() -> None:
             turn[0] += 1
 
         print(f"  process: zero hook claude-code    {hook_process(db, stop, options.repeat, append)}")
+
+        pi = PiSession(here / "pi-session.jsonl")
+        for n in range(options.turns):
+            pi.turn(n)
+        pi.flush()
+        pi_db = here / "pi.db"
+        with open_experiences(pi_db, create=True) as store:
+            capture_new_turns(store, pi.path, fmt="pi")
+        pi_turn = [options.turns]
+
+        def pi_append() -> None:
+            pi.turn(pi_turn[0])
+            pi.flush()
+            pi_turn[0] += 1
+
+        end = {"event": "agent_end", "session_file": str(pi.path)}
+        print(
+            f"  process: zero hook pi             {hook_process(pi_db, end, options.repeat, pi_append, 'pi')}"
+        )
 
         big = here / "big.db"
         other = Transcript(here / "other.jsonl", "bbbbbbbb-0000-4000-8000-000000000002")
