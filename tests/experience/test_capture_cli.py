@@ -6,6 +6,7 @@ import json
 import subprocess
 import sys
 from pathlib import Path
+from typing import Any
 
 FIXTURES = Path(__file__).resolve().parent.parent / "fixtures" / "transcripts"
 
@@ -48,3 +49,34 @@ def test_capture_a_folder(tmp_path: Path) -> None:
     result = zero("capture", str(FIXTURES), "--db", db, "--json")
     assert result.returncode == 0, result.stderr
     assert json.loads(result.stdout)["turns"] == 13
+
+
+def test_the_progress_bar_says_the_files_read_then_the_turns_stored(tmp_path: Path, monkeypatch: Any) -> None:
+    """A long capture's bar (on a terminal) goes on while the turns are stored, batch by batch: that
+    is most of its time, after the files are read."""
+    import io
+
+    from rich.console import Console
+
+    import zerolang.experience.capture as capture
+    from zerolang.cli.capture_exec import _with_progress
+    from zerolang.storage import open_experiences
+
+    monkeypatch.setattr(capture, "BATCH_TURNS", 2)
+    chat = tmp_path / "chat.jsonl"
+    lines = [
+        json.dumps({"role": role, "content": f"{role} {n}"})
+        for n in range(7)
+        for role in ("user", "assistant")
+    ]
+    chat.write_text("\n".join(lines) + "\n", encoding="utf-8")
+    screen = io.StringIO()
+    console = Console(file=screen, force_terminal=True, width=100, _environ={})
+    reported: list[tuple[int, int]] = []
+    with open_experiences(tmp_path / "e.db", create=True) as store:
+        result = _with_progress(store, [chat], {}, None, console)
+        assert result.added.turns == 7
+    with open_experiences(tmp_path / "f.db", create=True) as store:
+        capture.capture_files(store, [chat], storing=lambda done, total: reported.append((done, total)))
+    assert reported == [(0, 7), (2, 7), (4, 7), (6, 7), (7, 7)]
+    assert "storing" in screen.getvalue() and "turns" in screen.getvalue()

@@ -12,6 +12,8 @@ from zerolang.cli.experience_store import open_store
 from zerolang.util.escapes import escaped
 
 if TYPE_CHECKING:
+    from rich.console import Console
+
     from zerolang.experience.capture import CaptureResult
     from zerolang.experience.store import ExperienceStore
 
@@ -35,7 +37,7 @@ def execute(
     names = {key: value for key, value in (("user", user), ("assistant", agent)) if value}
     with open_store(db, create=True) as store:
         paths = expand(files)
-        if sys.stderr.isatty() and len(paths) > 1:
+        if sys.stderr.isatty() and (len(paths) > 1 or _size(paths) >= BAR_FROM_BYTES):
             result = _with_progress(store, paths, names, fmt)
         else:
             result = capture_files(store, paths, names=names, fmt=fmt)
@@ -66,26 +68,50 @@ def execute(
     sys.stdout.flush()
 
 
+BAR_FROM_BYTES = 1 << 20  # one file this large shows the bar too (reading and storing take seconds)
+
+
+def _size(paths: list[Path]) -> int:
+    try:
+        return sum(path.stat().st_size for path in paths)
+    except OSError:
+        return 0  # the capture says what is wrong with the file
+
+
 def _with_progress(
-    store: ExperienceStore, files: list[Path], names: dict[str, str], fmt: str | None
+    store: ExperienceStore,
+    files: list[Path],
+    names: dict[str, str],
+    fmt: str | None,
+    console: Console | None = None,
 ) -> CaptureResult:
-    """The capture with a transient rich progress bar on stderr (only ever on a terminal)."""
+    """The capture with a transient rich progress bar on stderr (only ever on a terminal): the files
+    read, then the turns stored."""
     from rich.console import Console
     from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
 
     from zerolang.experience.capture import capture_files
 
     columns = (
-        TextColumn("reading"),
+        TextColumn("{task.description}"),
         BarColumn(),
         MofNCompleteColumn(),
-        TextColumn("files"),
+        TextColumn("{task.fields[unit]}"),
         TimeRemainingColumn(),
     )
-    with Progress(*columns, console=Console(stderr=True), transient=True) as bar:
-        task = bar.add_task("capture", total=len(files))
+    with Progress(*columns, console=console or Console(stderr=True), transient=True) as bar:
+        task = bar.add_task("reading", total=len(files), unit="files")
+
+        def storing(done: int, total: int) -> None:
+            bar.update(task, description="storing", total=total, completed=done, unit="turns")
+
         return capture_files(
-            store, files, names=names, fmt=fmt, progress=lambda done, _: bar.update(task, completed=done)
+            store,
+            files,
+            names=names,
+            fmt=fmt,
+            progress=lambda done, _: bar.update(task, completed=done),
+            storing=storing,
         )
 
 
