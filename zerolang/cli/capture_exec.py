@@ -46,8 +46,13 @@ def execute(
         return
     added = result.added
     lines = [
-        f"{escaped(str(item.path))}: {item.format}, {_plural(item.sessions, 'session')},"
-        f" {_plural(item.turns, 'turn')}"
+        f"{escaped(str(item.path))}: {item.format or 'nothing to read yet'}"
+        + (f", {_plural(item.sessions, 'session')}, {_plural(item.turns, 'turn')}" if item.format else "")
+        + (
+            f" (line {item.unfinished:,} is cut short, still being written: left for the next capture)"
+            if item.unfinished is not None
+            else ""
+        )
         for item in result.files
     ]
     forgotten = (
@@ -56,8 +61,11 @@ def execute(
         else ""
     )
     if not any((added.turns, added.experiences, added.concepts, added.edges)):
+        waiting = "no complete turn yet." if not any(item.turns for item in result.files) else ""
         lines.append(
-            ("Nothing new:" + forgotten) if forgotten else "Nothing new: every turn was already captured."
+            ("Nothing new:" + forgotten)
+            if forgotten
+            else f"Nothing new: {waiting or 'every turn was already captured.'}"
         )
     else:
         lines.append(

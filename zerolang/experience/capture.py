@@ -37,6 +37,7 @@ class FileResult:
     format: str
     sessions: int
     turns: int
+    unfinished: int | None = None  # its last line, cut short (being written): the next capture has it
 
 
 @dataclass(frozen=True, slots=True)
@@ -113,7 +114,7 @@ def _capture(
         grouped.extend((session, turns, reading.before) for session, turns in read)
         kind = read[0][0].format if read else (fmt or "")
         count = sum(len(turns) for _, turns in read) + reading.first_position
-        files.append(FileResult(name, kind, len(read), count))
+        files.append(FileResult(name, kind, len(read), count, reading.unfinished))
         state = _cursor_state(reading, read)
         if state != kept:
             cursors.append((key, state))

@@ -6,7 +6,8 @@ format: a pi/OpenClaw session (`{"type": "session", ...}` header, or its
 OpenAI-style chat (a JSON list of `{role, content}` messages, an object with
 `messages`, or JSONL of either). Any line that is not JSON, or not the shape its
 format needs, is a `ZeroError` at `file:line:col`, raised before anything is
-stored.
+stored; but a last line cut short (no line end, not JSON: the agent is writing it)
+is left for the next reading.
 """
 
 from __future__ import annotations
@@ -50,7 +51,10 @@ def detect(lines: list[Line], path: str) -> str:
 def read_transcript(path: str | Path, *, fmt: str | None = None) -> list[Session]:
     """The sessions in one transcript file (OpenAI JSONL of `{"messages": ...}` holds several)."""
     name = str(path)
-    return parse_lines(read_lines(read_text(name), name), name, fmt)[1]
+    lines = read_lines(read_text(name), name)
+    if not lines.values and lines.unfinished is not None:
+        return []  # its one line is still being written
+    return parse_lines(lines.values, name, fmt)[1]
 
 
 def parse_lines(lines: list[Line], path: str, fmt: str | None) -> tuple[str, list[Session]]:

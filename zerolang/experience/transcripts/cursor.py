@@ -25,8 +25,16 @@ from typing import Any
 
 from zerolang.experience.model import Session, Turn
 from zerolang.experience.transcripts import claude, openai, parse_lines, pi
-from zerolang.experience.transcripts.jsonlines import Line, decoded, read_bytes, read_lines
+from zerolang.experience.transcripts.jsonlines import (
+    JsonLines,
+    Line,
+    cut_short,
+    decoded,
+    read_bytes,
+    read_lines,
+)
 from zerolang.experience.transcripts.tree import Chain
+from zerolang.util.errors import ZeroError
 from zerolang.util.lines import split_lines
 
 VERSION = 2  # 2: `tree` (a cursor of an older version is dropped: the file is read whole once)
@@ -84,6 +92,7 @@ class Reading:
     chain: Chain | None  # a tree's path (Claude Code, pi), which its cursor needs
     resumed: Cursor | None = None
     linear: bool = False  # one chat in file order, a message a line: its cursor needs nothing more
+    unfinished: int | None = None  # the last line, cut short (being written): left out (`JsonLines`)
 
     @property
     def first_position(self) -> int:
@@ -129,7 +138,10 @@ def read_whole(path: str, fmt: str | None) -> Reading:
     base = len(BOM_UTF8) if data.startswith(BOM_UTF8) else 0  # `decoded` drops it
     text = decoded(data, path)
     del data
-    lines = read_lines(text, path)
+    read = read_lines(text, path)
+    lines = read.values
+    if not lines and read.unfinished is not None:  # its one line is still being written
+        return Reading(fmt or "", [], text, base, 1, None, unfinished=read.unfinished)
     kind, sessions = parse_lines(lines, path, fmt)
     chain: Chain | None = None
     linear = False
@@ -141,7 +153,7 @@ def read_whole(path: str, fmt: str | None) -> Reading:
         grows = pi.shape(lines, path)
         chain = pi.chain(lines) if grows == pi.TREE else None
         linear = grows == pi.LINES
-    return Reading(kind, sessions, text, base, 1, chain, linear=linear)
+    return Reading(kind, sessions, text, base, 1, chain, linear=linear, unfinished=read.unfinished)
 
 
 def read_since(path: str, cursor: Cursor) -> Reading | None:
@@ -158,12 +170,13 @@ def read_since(path: str, cursor: Cursor) -> Reading | None:
     if len(data) < seen or hashlib.sha256(data[:seen]).hexdigest() != cursor.digest:
         return None
     try:
-        text = data.decode("utf-8")
-    except UnicodeDecodeError:
+        text = decoded(data, path, "utf-8")  # from a line's start: no BOM to drop
+    except ZeroError:
         return None
-    lines = _json_lines(text, cursor.line)
-    if lines is None:
+    read = _json_lines(text, cursor.line)
+    if read is None:
         return None
+    lines = read.values
     chain: Chain | None = None
     if cursor.format == openai.FORMAT:
         session = openai.parse_tail(lines, path, cursor.session)
@@ -176,21 +189,26 @@ def read_since(path: str, cursor: Cursor) -> Reading | None:
     if session is None:
         return None
     linear = chain is None
-    return Reading(cursor.format, [session], text, cursor.start, cursor.line, chain, cursor, linear)
+    return Reading(
+        cursor.format, [session], text, cursor.start, cursor.line, chain, cursor, linear, read.unfinished
+    )
 
 
-def _json_lines(text: str, first: int) -> list[Line] | None:
-    """One value per non-blank line, numbered from `first`; `None` if a line is not JSON (reading the
-    whole file then says where)."""
+def _json_lines(text: str, first: int) -> JsonLines | None:
+    """One value per non-blank line, numbered from `first`, less a last line cut short (`cut_short`);
+    `None` if another line is not JSON (reading the whole file then says where)."""
     values: list[Line] = []
-    for number, raw in enumerate(split_lines(text), start=first):
+    lines = split_lines(text)
+    for index, raw in enumerate(lines):
         if raw.strip():
             try:
                 value: Any = json.loads(raw)
             except ValueError:
+                if cut_short(text, index + 1, len(lines)):
+                    return JsonLines(values, first + index)
                 return None
-            values.append(Line(value, number))
-    return values
+            values.append(Line(value, first + index))
+    return JsonLines(values)
 
 
 def _offset_of_line(text: str, index: int) -> int | None:

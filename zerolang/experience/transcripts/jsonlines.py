@@ -41,10 +41,15 @@ def read_bytes(path: str) -> bytes:
         raise ZeroError(f"{path}: cannot read ({error.strerror})") from None
 
 
-def decoded(data: bytes, path: str) -> str:
+def decoded(data: bytes, path: str, encoding: str = "utf-8-sig") -> str:
+    """The file's text (by default a UTF-8 BOM dropped: the file's start). A character cut short at
+    the very end is left out: a file still being written may end inside one (its last line is then
+    cut short too, `read_lines`)."""
     try:
-        return data.decode("utf-8-sig")
+        return data.decode(encoding)
     except UnicodeDecodeError as error:
+        if error.end == len(data) and error.reason == "unexpected end of data":
+            return data[: error.start].decode(encoding)
         line = data[: error.start].count(b"\n") + 1
         raise ZeroError("not UTF-8 text", path=path, span=Span(line, 1, line, 1)) from None
 
@@ -67,12 +72,21 @@ def _loads(raw: str) -> Any:
 _FIRST = re.compile(r"\s*(\S?)")  # the text's first character that is no space (what lstrip() leaves)
 
 
-def read_lines(text: str, path: str) -> list[Line]:
+@dataclass(frozen=True, slots=True)
+class JsonLines:
+    """A transcript's JSON values, and the number of its last line if that line was left out: cut
+    short (no line end, not JSON), as a file still being written ends; the next reading has it."""
+
+    values: list[Line]
+    unfinished: int | None = None
+
+
+def read_lines(text: str, path: str) -> JsonLines:
     """A whole-file JSON document (when the file starts with `[` or is one object over many lines)
-    as one line-1 value, else one value per non-blank line."""
+    as one line-1 value, else one value per non-blank line, less a last line cut short."""
     first = _FIRST.match(text).group(1)  # type: ignore[union-attr]  # `\s*` always matches
     if first == "[":
-        return [Line(_whole(text, path), 1)]
+        return JsonLines([Line(_whole(text, path), 1)])
     values: list[Line] = []
     lines = split_lines(text)
     for number, raw in enumerate(lines, start=1):
@@ -85,16 +99,23 @@ def read_lines(text: str, path: str) -> list[Line]:
             if not values and first == "{":  # the first line that is not blank
                 # maybe one pretty-printed JSON object (an OpenAI `{"messages": [...]}` file)
                 try:
-                    return [Line(json.loads(text), 1)]
+                    return JsonLines([Line(json.loads(text), 1)])
                 except json.JSONDecodeError:
                     pass
+            if cut_short(text, number, len(lines)):
+                return JsonLines(values, number)
             raise ZeroError(
                 f"malformed JSON line: {error.msg}",
                 path=path,
                 span=Span(number, error.colno, number, error.colno + 1),
                 source=text,
             ) from None
-    return values
+    return JsonLines(values)
+
+
+def cut_short(text: str, number: int, count: int) -> bool:
+    """Line `number` of `count` (`split_lines`) is the last and has no end: a writer may be at it."""
+    return number == count and not text.endswith("\n")
 
 
 def _whole(text: str, path: str) -> Any:
