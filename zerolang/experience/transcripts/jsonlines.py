@@ -54,14 +54,17 @@ def decoded(data: bytes, path: str, encoding: str = "utf-8-sig") -> str:
         raise ZeroError("not UTF-8 text", path=path, span=Span(line, 1, line, 1)) from None
 
 
-# the C scanner `json.loads` runs, with its default settings (an attribute typeshed does not declare)
-_SCAN: Callable[[str, int], tuple[Any, int]] = json.JSONDecoder().scan_once  # type: ignore[attr-defined]
+# the scanner `json.loads` runs, with its default settings: an attribute of CPython's decoder that
+# typeshed does not declare; where a Python has none, every line goes through `json.loads`
+_SCAN: Callable[[str, int], tuple[Any, int]] | None = getattr(json.JSONDecoder(), "scan_once", None)
 
 
 def _loads(raw: str) -> Any:
     """`json.loads(raw)`: the scanner called directly on a line that is one value and nothing else
     (without the decoder's two whitespace matches and calls around it); any other line, valid or
     not, goes to `json.loads`, which gives its value or its error."""
+    if _SCAN is None:
+        return json.loads(raw)
     try:
         value, end = _SCAN(raw, 0)
     except StopIteration:
