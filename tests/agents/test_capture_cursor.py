@@ -101,6 +101,20 @@ def records(db: Path) -> dict[str, list[tuple[object, ...]]]:
         }
 
 
+def write_lines(path: Path, lines: list[str]) -> None:
+    """The file holding `lines`, each ended."""
+    path.write_text("".join(line + "\n" for line in lines), encoding="utf-8")
+
+
+def whole_captures(path: Path, db: Path, versions: list[list[str]]) -> dict[str, list[tuple[object, ...]]]:
+    """The records of a store `db` that captured `path` whole after it held each of `versions`."""
+    with open_experiences(db, create=True) as store:
+        for lines in versions:
+            write_lines(path, lines)
+            whole_file_capture(store, path)
+    return records(db)
+
+
 def grow(folder: Path, name: str, chunks: list[list[str]], capture: Any) -> Path:
     path, db = folder / f"{name}.jsonl", folder / f"{name}.db"
     with open_experiences(db, create=True) as store:
@@ -161,28 +175,22 @@ def cursor_row(db: Path) -> dict[str, Any]:
 def test_a_rewritten_transcript_falls_back_to_reading_it_whole(tmp_path: Path) -> None:
     path, db = tmp_path / "s.jsonl", tmp_path / "s.db"
     lines = entries(["user", "answer", "user", "answer", "user", "answer"])
-    path.write_text("".join(line + "\n" for line in lines), encoding="utf-8")
+    write_lines(path, lines)
     with open_experiences(db, create=True) as store:
         capture_new_turns(store, path)
         before = cursor_row(db)
         assert before["line"] == 5 and before["position"] == 2
         # the last turn's answer rewritten in place, same length: the digest no longer matches
         rewritten = [*lines[:5], lines[5].replace("stale", "fresh")]
-        path.write_text("".join(line + "\n" for line in rewritten), encoding="utf-8")
+        write_lines(path, rewritten)
         assert capture_new_turns(store, path).experiences == 1
-    slow = tmp_path / "slow.db"
-    with open_experiences(slow, create=True) as store:
-        path.write_text("".join(line + "\n" for line in lines), encoding="utf-8")
-        whole_file_capture(store, path)
-        path.write_text("".join(line + "\n" for line in rewritten), encoding="utf-8")
-        whole_file_capture(store, path)
-    assert records(db) == records(slow)
+    assert records(db) == whole_captures(path, tmp_path / "slow.db", [lines, rewritten])
 
 
 def test_a_bad_line_after_the_cursor_is_reported_at_its_line_in_the_file(tmp_path: Path) -> None:
     path, db = tmp_path / "s.jsonl", tmp_path / "s.db"
     lines = entries(["user", "answer", "user", "answer"])
-    path.write_text("".join(line + "\n" for line in lines), encoding="utf-8")
+    write_lines(path, lines)
     with open_experiences(db, create=True) as store:
         capture_new_turns(store, path)
         with path.open("a", encoding="utf-8") as file:
@@ -200,7 +208,7 @@ def test_a_grown_transcript_is_read_from_its_cursor_only(tmp_path: Path, monkeyp
 
     path, db = tmp_path / "s.jsonl", tmp_path / "s.db"
     lines = entries(["user", "thinking", "tool", "result", "answer"] * 3)
-    path.write_text("".join(line + "\n" for line in lines[:10]), encoding="utf-8")
+    write_lines(path, lines[:10])
     with open_experiences(db, create=True) as store:
         capture_new_turns(store, path)
 

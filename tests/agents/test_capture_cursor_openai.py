@@ -19,7 +19,16 @@ from hypothesis import strategies as st
 
 import zerolang.agents.capture as hook_capture
 import zerolang.experience.capture as file_capture
-from tests.agents.test_capture_cursor import cursor_row, entries, grow, records, split, whole_file_capture
+from tests.agents.test_capture_cursor import (
+    cursor_row,
+    entries,
+    grow,
+    records,
+    split,
+    whole_captures,
+    whole_file_capture,
+    write_lines,
+)
 from zerolang.agents.capture import capture_new_turns
 from zerolang.experience.capture import capture_files
 from zerolang.experience.store import ExperienceStore
@@ -70,6 +79,13 @@ def with_mark(lines: list[str]) -> list[str]:
     return ["\ufeff" + lines[0], *lines[1:]] if lines else lines
 
 
+def chat_file(folder: Path, lines: list[str]) -> tuple[Path, Path]:
+    """`chat.jsonl` in `folder` holding `lines`, and where its store goes."""
+    path = folder / "chat.jsonl"
+    write_lines(path, lines)
+    return path, folder / "chat.db"
+
+
 @settings(max_examples=40, deadline=None)
 @given(
     kinds=st.lists(st.sampled_from(KINDS), min_size=1, max_size=30).map(lambda k: ["user", *k]),
@@ -114,8 +130,7 @@ def refuse_whole_reads(monkeypatch: pytest.MonkeyPatch) -> None:
 def test_zero_capture_reads_a_grown_transcript_from_its_cursor_only(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch, lines: list[str]
 ) -> None:
-    path, db = tmp_path / "chat.jsonl", tmp_path / "chat.db"
-    path.write_text("".join(line + "\n" for line in lines[:60]), encoding="utf-8")
+    path, db = chat_file(tmp_path, lines[:60])
     with open_experiences(db, create=True) as store:
         first = capture_files(store, [path])
         assert first.files[0].turns == 30
@@ -134,8 +149,7 @@ def test_zero_capture_reads_a_grown_transcript_from_its_cursor_only(
 
 def test_the_cursor_counts_bytes_not_characters(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     lines = with_mark(chat(["accented", "answer"] * 5 + ["user", "answer"] * 5))
-    path, db = tmp_path / "chat.jsonl", tmp_path / "chat.db"
-    path.write_text("".join(line + "\n" for line in lines[:12]), encoding="utf-8")
+    path, db = chat_file(tmp_path, lines[:12])
     with open_experiences(db, create=True) as store:
         capture_files(store, [path])
         state = cursor_row(db)
@@ -150,26 +164,18 @@ def test_the_cursor_counts_bytes_not_characters(tmp_path: Path, monkeypatch: pyt
 
 def test_a_rewritten_chat_is_read_whole_again(tmp_path: Path) -> None:
     lines = chat(["user", "answer"] * 4)
-    path, db = tmp_path / "chat.jsonl", tmp_path / "chat.db"
-    path.write_text("".join(line + "\n" for line in lines), encoding="utf-8")
+    path, db = chat_file(tmp_path, lines)
     with open_experiences(db, create=True) as store:
         capture_files(store, [path])
         rewritten = [*lines[:7], lines[7].replace("stale", "fresh")]  # same length, under the cursor
-        path.write_text("".join(line + "\n" for line in rewritten), encoding="utf-8")
+        write_lines(path, rewritten)
         assert capture_files(store, [path]).added.experiences == 1
-    slow = tmp_path / "slow.db"
-    with open_experiences(slow, create=True) as store:
-        path.write_text("".join(line + "\n" for line in lines), encoding="utf-8")
-        whole_file_capture(store, path)
-        path.write_text("".join(line + "\n" for line in rewritten), encoding="utf-8")
-        whole_file_capture(store, path)
-    assert records(db) == records(slow)
+    assert records(db) == whole_captures(path, tmp_path / "slow.db", [lines, rewritten])
 
 
 def test_a_bad_line_after_the_cursor_is_reported_at_its_line(tmp_path: Path) -> None:
     lines = chat(["user", "answer"] * 3)
-    path, db = tmp_path / "chat.jsonl", tmp_path / "chat.db"
-    path.write_text("".join(line + "\n" for line in lines), encoding="utf-8")
+    path, db = chat_file(tmp_path, lines)
     with open_experiences(db, create=True) as store:
         capture_files(store, [path])
         before = records(db)
@@ -184,7 +190,7 @@ def test_a_bad_line_after_the_cursor_is_reported_at_its_line(tmp_path: Path) -> 
 def test_chats_that_are_not_one_message_a_line_keep_no_cursor(tmp_path: Path) -> None:
     conversations = [json.dumps({"messages": [json.loads(line) for line in chat(["user", "answer"])]})] * 3
     path, db = tmp_path / "chats.jsonl", tmp_path / "chats.db"
-    path.write_text("".join(line + "\n" for line in conversations), encoding="utf-8")
+    write_lines(path, conversations)
     with open_experiences(db, create=True) as store:
         assert capture_files(store, [path]).files[0].sessions == 3
         assert store.cursor(str(path.resolve())) is None
@@ -197,7 +203,7 @@ def test_a_raw_line_separator_in_a_message_stays_in_its_line(tmp_path: Path) -> 
     openai = chat(["user", "separators", "user", "answer"])
     for name, lines in (("claude", claude), ("openai", openai)):
         path, db = tmp_path / f"{name}.jsonl", tmp_path / f"{name}.db"
-        path.write_text("".join(line + "\n" for line in lines), encoding="utf-8")
+        write_lines(path, lines)
         with open_experiences(db, create=True) as store:
             assert capture_files(store, [path]).files[0].turns == 2
         texts = [what for _, _, _, what, *_ in records(db)["exp_experience"]]

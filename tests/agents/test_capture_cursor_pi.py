@@ -19,7 +19,15 @@ from hypothesis import strategies as st
 
 import zerolang.agents.capture as hook_capture
 import zerolang.experience.capture as file_capture
-from tests.agents.test_capture_cursor import cursor_row, grow, records, split, whole_file_capture
+from tests.agents.test_capture_cursor import (
+    cursor_row,
+    grow,
+    records,
+    split,
+    whole_captures,
+    whole_file_capture,
+    write_lines,
+)
 from zerolang.agents.capture import capture_new_turns
 from zerolang.experience.capture import capture_files
 from zerolang.experience.store import ExperienceStore
@@ -100,7 +108,7 @@ def test_a_grown_pi_session_is_read_from_its_cursor_only(
 ) -> None:
     lines = session(["user", "answer", "tool", "answer"] * 10, version=version)
     path, db = tmp_path / "s.jsonl", tmp_path / "s.db"
-    path.write_text("".join(line + "\n" for line in lines[:21]), encoding="utf-8")
+    write_lines(path, lines[:21])
     with open_experiences(db, create=True) as store:
         hook(store, path)
         assert cursor_row(db)["tree"] is (version != 1)
@@ -122,7 +130,7 @@ def test_a_grown_pi_session_is_read_from_its_cursor_only(
 def test_a_branch_from_before_the_cursor_is_read_whole(tmp_path: Path) -> None:
     lines = session(["user", "answer"] * 4)
     path, db = tmp_path / "s.jsonl", tmp_path / "s.db"
-    path.write_text("".join(line + "\n" for line in lines), encoding="utf-8")
+    write_lines(path, lines)
     branch = {
         "type": "message",
         "id": "late",
@@ -134,13 +142,7 @@ def test_a_branch_from_before_the_cursor_is_read_whole(tmp_path: Path) -> None:
         with path.open("a", encoding="utf-8") as file:
             file.write(json.dumps(branch) + "\n")
         hook(store, path)
-    slow = tmp_path / "slow.db"
-    with open_experiences(slow, create=True) as store:
-        path.write_text("".join(line + "\n" for line in lines), encoding="utf-8")
-        whole_file_capture(store, path)
-        path.write_text("".join(line + "\n" for line in [*lines, json.dumps(branch)]), encoding="utf-8")
-        whole_file_capture(store, path)
-    assert records(db) == records(slow)
+    assert records(db) == whole_captures(path, tmp_path / "slow.db", [lines, [*lines, json.dumps(branch)]])
 
 
 def test_a_tail_whose_path_leaves_it_elsewhere_is_not_read_alone() -> None:
