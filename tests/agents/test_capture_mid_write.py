@@ -45,6 +45,7 @@ TRANSCRIPTS = {
     "pi1": (FIXTURES / "pi_v1.jsonl").read_bytes(),
     "openai": (FIXTURES / "openai_chat.jsonl").read_bytes(),
     "accented": accented_chat(),
+    "claude_crlf": (FIXTURES / "claude_code.jsonl").read_bytes().replace(b"\n", b"\r\n"),
 }
 
 
