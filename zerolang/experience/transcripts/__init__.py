@@ -52,8 +52,8 @@ def read_transcript(path: str | Path, *, fmt: str | None = None) -> list[Session
     """The sessions in one transcript file (OpenAI JSONL of `{"messages": ...}` holds several)."""
     name = str(path)
     lines = read_lines(read_text(name), name)
-    if not lines.values and lines.unfinished is not None:
-        return []  # its one line is still being written
+    if lines.waiting:
+        return []
     return parse_lines(lines.values, name, fmt)[1]
 
 

@@ -21,21 +21,19 @@ import hashlib
 import json
 from codecs import BOM_UTF8
 from dataclasses import asdict, dataclass, fields
-from typing import Any
 
 from zerolang.experience.model import Session, Turn
 from zerolang.experience.transcripts import claude, openai, parse_lines, pi
 from zerolang.experience.transcripts.jsonlines import (
+    BadLine,
     JsonLines,
-    Line,
-    cut_short,
     decoded,
+    line_values,
     read_bytes,
     read_lines,
 )
 from zerolang.experience.transcripts.tree import Chain
 from zerolang.util.errors import ZeroError
-from zerolang.util.lines import split_lines
 
 VERSION = 2  # 2: `tree` (a cursor of an older version is dropped: the file is read whole once)
 
@@ -140,7 +138,7 @@ def read_whole(path: str, fmt: str | None) -> Reading:
     del data
     read = read_lines(text, path)
     lines = read.values
-    if not lines and read.unfinished is not None:  # its one line is still being written
+    if read.waiting:
         return Reading(fmt or "", [], text, base, 1, None, unfinished=read.unfinished)
     kind, sessions = parse_lines(lines, path, fmt)
     chain: Chain | None = None
@@ -197,18 +195,10 @@ def read_since(path: str, cursor: Cursor) -> Reading | None:
 def _json_lines(text: str, first: int) -> JsonLines | None:
     """One value per non-blank line, numbered from `first`, less a last line cut short (`cut_short`);
     `None` if another line is not JSON (reading the whole file then says where)."""
-    values: list[Line] = []
-    lines = split_lines(text)
-    for index, raw in enumerate(lines):
-        if raw.strip():
-            try:
-                value: Any = json.loads(raw)
-            except ValueError:
-                if cut_short(text, index + 1, len(lines)):
-                    return JsonLines(values, first + index)
-                return None
-            values.append(Line(value, first + index))
-    return JsonLines(values)
+    try:
+        return line_values(text, first)
+    except BadLine:
+        return None
 
 
 def _offset_of_line(text: str, index: int) -> int | None:

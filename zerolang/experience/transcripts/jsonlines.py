@@ -83,6 +83,37 @@ class JsonLines:
     values: list[Line]
     unfinished: int | None = None
 
+    @property
+    def waiting(self) -> bool:
+        """Nothing to read yet: its one line is still being written."""
+        return not self.values and self.unfinished is not None
+
+
+class BadLine(ValueError):
+    """A line that is not JSON (and not a last line cut short), with how many values came before."""
+
+    def __init__(self, number: int, error: json.JSONDecodeError, before: int) -> None:
+        super().__init__(error.msg)
+        self.number, self.error, self.before = number, error, before
+
+
+def line_values(text: str, first: int = 1) -> JsonLines:
+    """One value per non-blank line of `text`, numbered from `first`, less a last line cut short
+    (`cut_short`); `BadLine` for any other line that is not JSON."""
+    values: list[Line] = []
+    lines = split_lines(text)
+    for index, raw in enumerate(lines):
+        lines[index] = ""  # each line released once read: the values parsed take its room
+        if not raw.strip():
+            continue
+        try:
+            values.append(Line(_loads(raw), first + index))
+        except json.JSONDecodeError as error:
+            if cut_short(text, index + 1, len(lines)):
+                return JsonLines(values, first + index)
+            raise BadLine(first + index, error, len(values)) from None
+    return JsonLines(values)
+
 
 def read_lines(text: str, path: str) -> JsonLines:
     """A whole-file JSON document (when the file starts with `[` or is one object over many lines)
@@ -90,30 +121,22 @@ def read_lines(text: str, path: str) -> JsonLines:
     first = _FIRST.match(text).group(1)  # type: ignore[union-attr]  # `\s*` always matches
     if first == "[":
         return JsonLines([Line(_whole(text, path), 1)])
-    values: list[Line] = []
-    lines = split_lines(text)
-    for number, raw in enumerate(lines, start=1):
-        lines[number - 1] = ""  # each line released once read: the values parsed take its room
-        if not raw.strip():
-            continue
-        try:
-            values.append(Line(_loads(raw), number))
-        except json.JSONDecodeError as error:
-            if not values and first == "{":  # the first line that is not blank
-                # maybe one pretty-printed JSON object (an OpenAI `{"messages": [...]}` file)
-                try:
-                    return JsonLines([Line(json.loads(text), 1)])
-                except json.JSONDecodeError:
-                    pass
-            if cut_short(text, number, len(lines)):
-                return JsonLines(values, number)
-            raise ZeroError(
-                f"malformed JSON line: {error.msg}",
-                path=path,
-                span=Span(number, error.colno, number, error.colno + 1),
-                source=text,
-            ) from None
-    return JsonLines(values)
+    try:
+        return line_values(text)
+    except BadLine as bad:
+        if not bad.before and first == "{":  # the first line that is not blank
+            # maybe one pretty-printed JSON object (an OpenAI `{"messages": [...]}` file)
+            try:
+                return JsonLines([Line(json.loads(text), 1)])
+            except json.JSONDecodeError:
+                pass
+        number, column = bad.number, bad.error.colno
+        raise ZeroError(
+            f"malformed JSON line: {bad.error.msg}",
+            path=path,
+            span=Span(number, column, number, column + 1),
+            source=text,
+        ) from None
 
 
 def cut_short(text: str, number: int, count: int) -> bool:
