@@ -80,3 +80,22 @@ def test_the_progress_bar_says_the_files_read_then_the_turns_stored(tmp_path: Pa
         capture.capture_files(store, [chat], storing=lambda done, total: reported.append((done, total)))
     assert reported == [(0, 7), (2, 7), (4, 7), (6, 7), (7, 7)]
     assert "storing" in screen.getvalue() and "turns" in screen.getvalue()
+
+
+def test_a_transcript_being_written_is_captured_up_to_its_last_whole_line(tmp_path: Path) -> None:
+    db, path = str(tmp_path / "e.db"), tmp_path / "t.jsonl"
+    data = (FIXTURES / "claude_code.jsonl").read_bytes()
+    path.write_bytes(data[:40])  # inside the first line
+    waiting = zero("capture", str(path), "--db", db)
+    assert waiting.returncode == 0, waiting.stderr
+    assert waiting.stdout.splitlines() == [
+        f"{path}: nothing to read yet (line 1 is cut short, still being written: left for the next capture)",
+        "Nothing new: no complete turn yet.",
+    ]
+    cut = data.index(b"\n", data.index(b"\n") + 1) + 30  # inside the third line
+    path.write_bytes(data[:cut])
+    partial = zero("capture", str(path), "--db", db)
+    assert "(line 3 is cut short, still being written: left for the next capture)" in partial.stdout
+    assert partial.stdout.splitlines()[-1].startswith("Added ")
+    again = zero("capture", str(path), "--db", db)
+    assert again.stdout.splitlines()[-1] == "Nothing new: every turn was already captured."

@@ -61,12 +61,12 @@ def execute(
         else ""
     )
     if not any((added.turns, added.experiences, added.concepts, added.edges)):
-        waiting = "no complete turn yet." if not any(item.turns for item in result.files) else ""
-        lines.append(
-            ("Nothing new:" + forgotten)
-            if forgotten
-            else f"Nothing new: {waiting or 'every turn was already captured.'}"
-        )
+        if forgotten:
+            lines.append("Nothing new:" + forgotten)
+        elif any(item.turns for item in result.files):
+            lines.append("Nothing new: every turn was already captured.")
+        else:
+            lines.append("Nothing new: no complete turn yet.")
     else:
         lines.append(
             f"Added {_plural(added.turns, 'turn')}, {_plural(added.experiences, 'experience')}, "
