@@ -153,7 +153,12 @@ def beliefs(backend: TemporalFacts, facts: Sequence[Fact]) -> dict[bytes, list[P
         told: dict[bytes, str] = {}
         for claim in map(claim_of, backend.claims([f.fact_hash.digest for f in rowless])):
             known = first.get(claim.fact)
-            if known is None or (claim.start, claim.told) < (known.start, known.told):
+            # the earliest start, told first; a tie goes to the lower episode hash, not to row order
+            if known is None or (claim.start, claim.told, claim.episode) < (
+                known.start,
+                known.told,
+                known.episode,
+            ):
                 first[claim.fact] = claim
             told[claim.fact] = min(told.get(claim.fact, claim.told), claim.told)
         for fact in rowless:

@@ -32,7 +32,8 @@ class Temporal(Protocol):
         a history recorded again because a write was told at a store time before others."""
 
     def claims(self, facts: Sequence[bytes]) -> list[ClaimRow]:
-        """The facts' episodes, kept and pruned, as claims on their validity."""
+        """The facts' episodes, kept and pruned, as claims on their validity: by fact, then store
+        time, then episode hash (the same order whichever table, engine or page holds them)."""
 
     def add_fact_events(self, events: Sequence[FactEvent]) -> None: ...
     def fact_events(self, facts: Sequence[bytes]) -> list[FactEvent]:

@@ -118,6 +118,7 @@ class Temporal(Seals, backend.Temporal):
                 [self.space],
             )
             out += [ClaimRow(bytes(r[0]), bytes(r[1]), r[2], r[3], r[4]) for r in rows]
+        out.sort(key=lambda row: (row.fact, row.created_at, row.episode))  # not the tables' order
         return out
 
     def add_fact_events(self, events: Sequence[FactEvent]) -> None:
