@@ -169,12 +169,25 @@ def test_broken_transcript_and_unreachable_store_never_block(tmp_path: Path) -> 
     assert far.returncode == 0 and far.stdout == "" and len(far.stderr.splitlines()) == 1
 
 
-def test_a_missing_transcript_or_another_event_does_nothing(tmp_path: Path) -> None:
-    gone = json.dumps(
-        {"hook_event_name": "Stop", "session_id": "s", "transcript_path": str(tmp_path / "no.jsonl")}
-    )
-    result = hook(str(tmp_path / "e.db"), gone, home=tmp_path)
-    assert (result.returncode, result.stdout, result.stderr) == (0, "", "")
+@pytest.mark.parametrize("kind", ["missing", "folder", "fifo"])
+def test_a_transcript_that_is_no_file_gets_one_line(tmp_path: Path, kind: str) -> None:
+    """Missing, a folder or a FIFO (which would block a read): exit 0, one line naming it, nothing stored."""
+    path = tmp_path / "t.jsonl"
+    if kind == "folder":
+        path.mkdir()
+    elif kind == "fifo":
+        os.mkfifo(path)
+    event = json.dumps({"hook_event_name": "Stop", "session_id": "s", "transcript_path": str(path)})
+    result = hook(str(tmp_path / "e.db"), event, home=tmp_path)
+    assert (result.returncode, result.stdout) == (0, "")
+    lines = result.stderr.splitlines()
+    assert len(lines) == 1 and str(path) in lines[0] and "Traceback" not in result.stderr, lines
+    assert {"missing": "no such file", "folder": "is a directory", "fifo": "not a regular file"}[
+        kind
+    ] in lines[0]
+
+
+def test_another_event_does_nothing(tmp_path: Path) -> None:
     other = json.dumps({"hook_event_name": "PreToolUse", "session_id": "s", "tool_name": "Bash"})
     result = hook(str(tmp_path / "e.db"), other, home=tmp_path)
     assert (result.returncode, result.stdout, result.stderr) == (0, "", "")

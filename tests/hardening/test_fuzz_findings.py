@@ -30,7 +30,7 @@ def test_leading_zeros_do_not_count() -> None:
 
 @pytest.mark.parametrize("reader", [parse_json, parse_inputs])
 def test_a_huge_json_number_is_our_error(reader: object) -> None:
-    with pytest.raises(ZeroError, match="invalid JSON"):
+    with pytest.raises(ZeroError, match=r"1:7: the number .* out of range"):
         reader(f'{{"x": {HUGE}}}', "x.json")  # type: ignore[operator]
 
 

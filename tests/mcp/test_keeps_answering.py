@@ -169,6 +169,8 @@ def test_malformed_lines_get_json_rpc_errors(tmp_path: Path) -> None:
         (b'{"jsonrpc": "2.0", "id": 3, "method": "tools/list", "params": {"x": "\xff"}}\n', 3),
         ('{"jsonrpc": "2.0", "id": 4, "method": 5}\n', 4),
         ("[1, 2]\n", None),
+        ("[" * 5000 + "\n", None),  # deeper than any decoder recurses: answered, and serving goes on
+        ('{"a": ' * 3000 + "1" + "}" * 3000 + "\n", None),
         (_rpc(5, "tools/call", {"name": "query", "arguments": {"text": "match (?x likes ?y)"}}), 5),
     ]
     server = subprocess.Popen(
@@ -189,9 +191,9 @@ def test_malformed_lines_get_json_rpc_errors(tmp_path: Path) -> None:
     assert server.wait(timeout=120) == 0
     assert b"Traceback" not in (server.stderr.read() if server.stderr else b"")
     ids = [reply.get("id") for reply in replies]
-    assert ids == [1, 2, None, 3, 4, None, 5]
+    assert ids == [1, 2, None, 3, 4, None, None, None, 5]
     codes = [reply.get("error", {}).get("code") for reply in replies]
-    assert codes == [None, -32700, -32700, None, -32600, -32600, None]
+    assert codes == [None, -32700, -32700, None, -32600, -32600, -32700, -32700, None]
     assert all("message" in reply["error"] for reply in replies if "error" in reply)
 
 
@@ -206,6 +208,11 @@ def test_malformed_lines_get_json_rpc_errors(tmp_path: Path) -> None:
         ('{"jsonrpc": "2.0", "id": 9, "result": "\\udc00"}', None),  # a response: not answered
         ('{"jsonrpc": "2.0", "id": "a", "method": "m", "params": {"k": ["\\udc00"]}}', ("a", -32700)),
         ('{"jsonrpc": "2.0", "id": true, "method": 1}', (None, -32600)),
+        ("[" * 5000, (None, -32700)),
+        (
+            '{"jsonrpc": "2.0", "id": 7, "method": "m", "params": ' + "[" * 200 + "]" * 200 + "}",
+            (None, -32700),
+        ),
     ],
 )
 def test_which_lines_are_answered(line: str, expected: tuple[object, int] | None) -> None:

@@ -25,6 +25,22 @@ from zerolang.experience.capture import Extractors, resumed
 from zerolang.experience.model import Added, CaptureBatch, Turn
 from zerolang.experience.store import ExperienceStore
 from zerolang.experience.transcripts.cursor import read_whole
+from zerolang.util.errors import ZeroError
+
+
+def transcript_file(path: Path, event: str) -> Path:
+    """The transcript an end-of-turn event names, checked before it is read: a path that is missing,
+    a folder, or not a regular file (a FIFO would block the hook) is a `ZeroError` the hook says in
+    its one line (`zero hook` exits 0 all the same)."""
+    if path.is_file():
+        return path
+    if not path.exists():
+        problem = "no such file"
+    elif path.is_dir():
+        problem = "is a directory"
+    else:
+        problem = "not a regular file"
+    raise ZeroError(f"{event}: the transcript {path}: {problem}; nothing was captured")
 
 
 def capture_new_turns(

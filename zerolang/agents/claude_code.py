@@ -23,7 +23,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from zerolang.agents.capture import capture_new_turns
+from zerolang.agents.capture import capture_new_turns, transcript_file
 from zerolang.agents.context import DEFAULT_BUDGET, recalled_context
 from zerolang.experience.ids import session_id
 from zerolang.experience.model import Added
@@ -86,9 +86,7 @@ def handle(store: ExperienceStore, payload: Payload, *, budget: int = DEFAULT_BU
     if payload.event in CAPTURING:
         if not payload.transcript:
             raise ZeroError(f"{payload.event}: the hook's input has no transcript_path")
-        path = Path(payload.transcript).expanduser()
-        if not path.is_file():  # a session that wrote nothing yet has no transcript file
-            return Outcome("", Added())
+        path = transcript_file(Path(payload.transcript).expanduser(), payload.event)
         return Outcome("", capture_new_turns(store, path, fmt=FORMAT))
     if payload.event == "UserPromptSubmit":
         own = (session_id(FORMAT, payload.session),) if payload.session else ()

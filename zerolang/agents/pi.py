@@ -17,7 +17,7 @@ import json
 from dataclasses import dataclass
 from pathlib import Path
 
-from zerolang.agents.capture import capture_new_turns
+from zerolang.agents.capture import capture_new_turns, transcript_file
 from zerolang.agents.context import DEFAULT_BUDGET, recalled_context
 from zerolang.experience.ids import session_id
 from zerolang.experience.model import Added
@@ -60,9 +60,7 @@ def handle(
     if event.event == "agent_end":
         if path is None:
             raise ZeroError('agent_end: the hook\'s input has no "session_file"')
-        if not path.is_file():
-            return "", Added()
-        return "", capture_new_turns(store, path, fmt=FORMAT)
+        return "", capture_new_turns(store, transcript_file(path, event.event), fmt=FORMAT)
     if event.event == "before_agent_start":
         own = _own_sessions(path)
         query = event.prompt or (Path(event.cwd).name if event.cwd else "")

@@ -190,11 +190,16 @@ def check_confidence(value: object, field: str = "confidence") -> float:
     """A number in [0, 1] as a float; NaN, infinities, booleans and strings are refused."""
     if isinstance(value, bool) or not isinstance(value, (int, float)):
         raise InputError(field, f"must be a number between 0 and 1, not {_json_kind(value)}")
-    number = float(value)
+    try:
+        number = float(value)
+    except OverflowError:
+        raise InputError(field, "must be between 0 and 1, not a number out of range") from None
     if math.isnan(number):
         raise InputError(field, "must be a number between 0 and 1, not NaN")
     if not 0.0 <= number <= 1.0:
-        raise InputError(field, f"must be between 0 and 1, not {value!r}")
+        text = repr(value)
+        shown = text if len(text) <= 40 else f"{text[:24]}... ({len(text)} digits)"
+        raise InputError(field, f"must be between 0 and 1, not {shown}")
     return number + 0.0  # -0.0 becomes 0.0
 
 

@@ -26,6 +26,8 @@ from typing import TYPE_CHECKING, Any, Protocol
 
 import anyio
 
+from zerolang.util.limits import MAX_DEPTH, too_deep_at
+
 if TYPE_CHECKING:
     from zerolang.mcp.direct import Direct
 
@@ -138,6 +140,10 @@ async def _frame(lowlevel: Any, lines: AsyncIterable[str], sink: Sink, direct: D
     async def read() -> None:
         async with read_writer:
             async for line in lines:
+                if too_deep_at(line) is not None:  # past any decoder's recursion: a parse error, answered
+                    await sink.write(_error(None, PARSE_ERROR, TOO_DEEP_LINE) + "\n")
+                    await sink.flush()
+                    continue
                 reply = None if direct is None else direct.answer(line)
                 if reply is not None:
                     await sink.write(reply + "\n")
@@ -174,6 +180,7 @@ async def _frame(lowlevel: Any, lines: AsyncIterable[str], sink: Sink, direct: D
 
 PARSE_ERROR = -32700
 INVALID_REQUEST = -32600
+TOO_DEEP_LINE = f"Parse error: the line nests arrays or objects deeper than {MAX_DEPTH}"
 
 
 def malformed(line: str) -> str | None:
@@ -185,6 +192,8 @@ def malformed(line: str) -> str | None:
 
     if not line.strip():
         return None
+    if too_deep_at(line) is not None:
+        return _error(None, PARSE_ERROR, TOO_DEEP_LINE)
     try:
         value = json.loads(line)
     except ValueError:

@@ -1,6 +1,6 @@
 """JSON as zerolang reads it: a key given twice in one object, and a number that is not finite
-(`1e999`, `NaN`, `Infinity`), are refused with their place instead of silently taking the last
-value or becoming `null` later.
+(`1e999`, `NaN`, `Infinity`, an integer of more than 309 digits), are refused with their place
+instead of silently taking the last value or becoming `null` (or an overflow) later.
 
 `DECODER` decodes as `json` does but raises `Refused` at the first such problem; `locate` then
 finds it in the text (both places of a repeated key), in one linear pass that runs only then.
@@ -42,11 +42,23 @@ def _float(text: str) -> float:
     return number
 
 
+MAX_DIGITS = 309
+"""An integer of more digits is beyond any float (1.8e308): out of range wherever a number is read."""
+
+
+def _int(text: str) -> int:
+    if len(text.lstrip("-")) > MAX_DIGITS:
+        raise Refused("number out of range")
+    return int(text)
+
+
 def _constant(name: str) -> float:
     raise Refused(f"{name} is not a JSON number")
 
 
-DECODER = json.JSONDecoder(object_pairs_hook=_pairs, parse_float=_float, parse_constant=_constant)
+DECODER = json.JSONDecoder(
+    object_pairs_hook=_pairs, parse_float=_float, parse_int=_int, parse_constant=_constant
+)
 
 _TOKEN = re.compile(r'\s*+(?:("(?:[^"\\]|\\.)*+")|([{}\[\]:,])|([^\s{}\[\]:,"]++))', re.DOTALL)
 
@@ -93,12 +105,15 @@ def locate(text: str, start: int = 0) -> Problem | None:
 def _bare(word: str, offset: int) -> Problem | None:
     if word in ("NaN", "Infinity", "-Infinity"):
         return Problem(offset, f"`{word}` is not a JSON number (numbers must be finite)")
-    if word[:1] in "-0123456789" and any(char in word for char in ".eE"):
-        try:
-            number = float(word)
-        except ValueError:
-            return None
-        if math.isinf(number):
+    if word[:1] in "-0123456789":
+        if not any(char in word for char in ".eE"):
+            out = word.lstrip("-").isdigit() and len(word.lstrip("-")) > MAX_DIGITS
+        else:
+            try:
+                out = math.isinf(float(word))
+            except ValueError:
+                return None
+        if out:
             shown = word if len(word) <= 40 else word[:24] + f"... ({len(word)} characters)"
             return Problem(offset, f"the number {shown} is out of range (numbers must be finite)")
     return None

@@ -375,7 +375,7 @@ class _Builder:
     def time(self, children: list[Any]) -> None:
         token = children[0]
         try:
-            _state.reader.now = _text(token)
+            _state.reader.now = _store_time(_text(token), token.column, "a store time")
         except _Fault as fault:
             _state.faults.append(_Fault(fault.column, fault.message, token.line))
 
@@ -493,10 +493,23 @@ def _context(reader: _Reader, children: list[Any], line: int) -> None:
     except InputError as error:
         raise _Fault(3, f"bad context: {error}") from None
     created = fields.get("c")
+    if created is not None:
+        created = _store_time(created, extra["c"].column, "a context's creation time")
     reader.places["context"].append(line)
     reader.contexts.append(
         (ContextNode(context_hash(meta), meta), None if created == "-" else created, created is not None)
     )
+
+
+def _store_time(text: str, column: int, what: str) -> str:
+    """A store time as every other time is read (`temporal.utc`), in the store's format; else a fault.
+    `-` (a time the document leaves out, as its lower levels do) stays as it is."""
+    if text == "-":
+        return text
+    try:
+        return utc(text, what)
+    except ZeroError as error:
+        raise _Fault(column, error.message) from None
 
 
 def _relations(reader: _Reader, children: list[Any], line: int) -> None:
@@ -530,7 +543,8 @@ def _concept(reader: _Reader, children: list[Any], line: int) -> None:
             if mark == "=":
                 stated = _number(token.value, token.column)
             else:
-                marks[mark] = _text(token)
+                what = "a concept's creation time" if mark == "@" else "a concept's update time"
+                marks[mark] = _store_time(_text(token), token.column, what)
         else:
             names.append(_text(child))
     reader.concepts.append((names[0], tuple(names[1:]), stated, marks.get("@"), marks.get("^")))

@@ -50,6 +50,9 @@ _FRIENDLY = {
 # A query's `where` becomes one SQL expression; SQLite refuses a tree past 1000 deep. No real
 # question needs more than a few conditions, so the cap is far below SQLite's and stated.
 MAX_CONDITIONS = 100
+# A `match` joins its patterns one after another; past a few dozen no question is meant, and the
+# parse of a pasted wall of patterns stays bounded (docs/limits.md).
+MAX_PATTERNS = 256
 _SECONDS = {"s": 1, "m": 60, "h": 3600, "d": 86400, "w": 7 * 86400}
 _lock = threading.RLock()  # the driver's first build takes the parser's too
 _parser: Any = None
@@ -231,7 +234,11 @@ class _Builder:
             clauses = tree.children[1:]
         else:
             seed = None
-            patterns = tuple(self.pattern(c) for c in tree.children if c.data == "pattern")
+            found = [c for c in tree.children if c.data == "pattern"]
+            patterns = tuple(self.pattern(c) for c in found[: MAX_PATTERNS + 1])
+            if len(found) > MAX_PATTERNS:
+                message = f"more than {MAX_PATTERNS} patterns; a `match` holds at most {MAX_PATTERNS}"
+                raise QueryError(message, self.text, patterns[MAX_PATTERNS].span)
             clauses = [c for c in tree.children if c.data != "pattern"]
         self.compares: list[Compare] = []
         self.sources: list[str] = []
@@ -421,15 +428,28 @@ class _Builder:
         """Patterns must be joined by shared variables: two that share none are a cross join
         (every fact times every fact) that no `limit` makes cheap, so it is refused, with the place."""
         variables = [{t.name for t in p.terms() if isinstance(t, Var)} for p in patterns]
-        groups: list[set[str]] = []  # the variables of each connected group of patterns
-        for names in variables:
-            if names:  # a pattern of labels only matches at most one fact: a filter, not a join
-                joined = [group for group in groups if group & names]
-                groups = [group for group in groups if not group & names] + [names.union(*joined)]
-        if len(groups) < 2:
+        parent: dict[str, str] = {}  # union-find over variable names: linear in the patterns
+
+        def root(name: str) -> str:
+            while parent[name] != name:
+                parent[name] = parent[parent[name]]
+                name = parent[name]
+            return name
+
+        for names in variables:  # a pattern of labels only matches at most one fact: a filter, not a join
+            first = None
+            for name in names:
+                parent.setdefault(name, name)
+                if first is None:
+                    first = root(name)
+                else:
+                    parent[root(name)] = first
+        roots = [root(next(iter(names))) if names else None for names in variables]
+        main = next((found for found in roots if found is not None), None)
+        apart = (p for p, found in zip(patterns, roots, strict=True) if found not in (None, main))
+        lonely = next(apart, None)
+        if lonely is None:
             return
-        main = next(group for group in groups if next(n for n in variables if n) <= group)
-        lonely = next(p for p, names in zip(patterns, variables, strict=True) if names and not names <= main)
         raise QueryError(
             f"pattern {lonely} shares no variable with the other patterns: that is a cross join of "
             "every fact with every fact; join them on a variable (e.g. `(?a ?p ?b), (?b ?q ?c)`) "
