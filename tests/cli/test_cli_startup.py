@@ -83,6 +83,38 @@ NOT_ON_THE_FAST_PATH = (
 )
 
 
+# What `zero run` without a database, `zero check`, `zero fmt` and `zero lint` never import: memory in
+# any form (`zero run` imported the query executor, recall and the store for every graph, issue 43).
+NO_MEMORY = (
+    "zerolang.knowledge",
+    "zerolang.storage",
+    "zerolang.memory",
+    "zerolang.experience",
+    "zerolang.archive",
+    "zerolang.convo",
+    "sqlite3",
+)
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize(
+    "arguments",
+    [
+        ["run", HELLO, "--input", "name=Ada"],
+        ["run", HELLO, "--input", "name=Ada", "--json"],
+        ["run", HELLO, "--input", "name=Ada", "--max-steps", "99"],
+        ["check", HELLO],
+        ["fmt", "--check", HELLO],
+        ["lint", HELLO],
+    ],
+)
+def test_the_language_commands_import_no_memory(tmp_path: Path, arguments: list[str]) -> None:
+    modules = imported(tmp_path, *arguments)
+    assert "zerolang.syntax.parser" in modules
+    loaded = sorted(name for name in modules if any(name == m or name.startswith(m + ".") for m in NO_MEMORY))
+    assert not loaded, f"zero {' '.join(arguments[:1])} imports {loaded}"
+
+
 @pytest.mark.slow
 def test_run_json_imports_only_what_it_uses(tmp_path: Path) -> None:
     modules = imported(tmp_path, "run", HELLO, "--input", "name=Ada", "--json")

@@ -105,7 +105,6 @@ def execute(
         stores = resolve_stores(db, space=space)
         memory_store = _open(str(stores.memory), create=True, space=stores.space)
     try:
-        from zerolang.knowledge.graph_port import GraphMemory
         from zerolang.runtime.values import from_json
 
         values = {name: from_json(value) for name, value in inputs.items()}
@@ -119,7 +118,7 @@ def execute(
             source=source,
             limits=limits,
             clock=clock,
-            memory=None if memory_store is None else GraphMemory(memory_store),
+            memory=None if memory_store is None else _graph_memory(memory_store),
         )
     finally:
         close = getattr(store, "close", None)
@@ -136,6 +135,14 @@ def execute(
         from zerolang.cli.output import print_result
 
         print_result(result, trace=trace)
+
+
+def _graph_memory(store: Any) -> Any:
+    """The runtime's `MemoryPort` over an open store: imported only when a store is named (the
+    query executor, recall and the store's code cost a `zero run` without one most of its start-up)."""
+    from zerolang.knowledge.graph_port import GraphMemory
+
+    return GraphMemory(store)
 
 
 def _run_external(command: str, source: str, inputs: dict[str, Any]) -> None:

@@ -3,9 +3,8 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable
-
 from zerolang.storage.errors import StorageError, StoreBusy
+from zerolang.util.waits import tell
 
 LOCK_TIMEOUT_S = 60.0  # how long a writer waits for another one; $ZERO_MEMORY_LOCK_TIMEOUT overrides
 LOCK_TIMEOUT_ENV = "ZERO_MEMORY_LOCK_TIMEOUT"
@@ -37,17 +36,8 @@ def lock_timeout_error(location: str, seconds: float) -> StoreBusy:
 
 NOTICE_AFTER_S = 0.5  # a wait this short says nothing; a longer one says what it waits for, once
 
-_LISTENERS: list[Callable[[str], None]] = []
-
-
-def tell_waits(listener: Callable[[str], None]) -> None:
-    """Have `listener` told, in one line, each time a store starts waiting for another connection
-    (the Python API tells nobody; the CLI prints it on stderr). Told once, however often asked."""
-    if listener not in _LISTENERS:
-        _LISTENERS.append(listener)
-
 
 def waiting(location: str, what: str, seconds: float) -> None:
-    """A store at `location` waits, up to `seconds`, for `what` (another writer, ...): say so."""
-    for listener in _LISTENERS:
-        listener(f"waiting for {what} on {location} (up to {seconds:g} s; ${LOCK_TIMEOUT_ENV} sets it)")
+    """A store at `location` waits, up to `seconds`, for `what` (another writer, ...): say so to whoever
+    asked (`zerolang.util.waits.tell_waits`)."""
+    tell(f"waiting for {what} on {location} (up to {seconds:g} s; ${LOCK_TIMEOUT_ENV} sets it)")

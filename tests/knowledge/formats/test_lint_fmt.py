@@ -32,11 +32,7 @@ def test_zero_lint_on_a_0c_file(tmp_path: Path) -> None:
 
 def test_fmt_canonicalises_and_keeps_comments(tmp_path: Path) -> None:
     loose = "0M:1.0\nagent\nb\nX:2026-01-01 s c\n@2026-01-01\n1 uses2 .95\n1 likes1\n"
-    # a store time is read as every time is, and written in the store's format
-    assert (
-        format_text(loose)
-        == "0M:1.0\nagent\nb\nX:2026-01-01 s c\n@2026-01-01T00:00:00.000Z\n1 uses2 95; likes1\n"
-    )
+    assert format_text(loose) == "0M:1.0\nagent\nb\nX:2026-01-01 s c\n@2026-01-01\n1 uses2 95; likes1\n"
     assert parse(format_text(loose)) == parse(loose)
     commented = "# mine\n0M:1.0  \n\n\nagent\r\nX:2026-01-01 s c\n@2026-01-01\n1 likes1\n\n"
     assert format_text(commented) == "# mine\n0M:1.0\n\nagent\nX:2026-01-01 s c\n@2026-01-01\n1 likes1\n"

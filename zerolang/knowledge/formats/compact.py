@@ -502,14 +502,14 @@ def _context(reader: _Reader, children: list[Any], line: int) -> None:
 
 
 def _store_time(text: str, column: int, what: str) -> str:
-    """A store time as every other time is read (`temporal.utc`), in the store's format; else a fault.
-    `-` (a time the document leaves out, as its lower levels do) stays as it is."""
-    if text == "-":
-        return text
-    try:
-        return utc(text, what)
-    except ZeroError as error:
-        raise _Fault(column, error.message) from None
+    """A store time, kept as written once it reads as every other time does (`temporal.utc`); else a
+    fault at its column. `-` (a time the document leaves out, as its lower levels do) stays."""
+    if text != "-":
+        try:
+            utc(text, what)
+        except ZeroError as error:
+            raise _Fault(column, error.message) from None
+    return text
 
 
 def _relations(reader: _Reader, children: list[Any], line: int) -> None:

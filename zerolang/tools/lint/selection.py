@@ -17,7 +17,7 @@ from functools import cache
 from pathlib import Path
 
 from zerolang.tools.lint.rules import RULES
-from zerolang.util.codes import code_range
+from zerolang.util.codes import COMPACT, code_range, codes_for
 from zerolang.util.config import Settings
 from zerolang.util.errors import ZeroError
 
@@ -26,9 +26,7 @@ ALL = "ALL"
 
 def all_codes() -> tuple[str, ...]:
     """Every code a selector can name: the `.0` rules (Z...) and the `.0c` checks (C...)."""
-    from zerolang.tools.lint.compact import RULES as COMPACT_RULES  # imported late: formats needs lint.model
-
-    return (*RULES, *COMPACT_RULES)
+    return (*RULES, *(code.code for code in codes_for(COMPACT)))
 
 
 def parse_selectors(values: Iterable[str]) -> tuple[str, ...]:
