@@ -248,3 +248,62 @@ def test_a_role_granted_before_tenants_were_kept_apart_loses_what_it_no_longer_n
         assert forgot.exit_code == 0, forgot.output
         with storage.open_store(url, space="other", create=False) as owner:
             assert owner.check().ok and owner.get_concept_by_label("zed") is None
+
+
+QUICK = "options=-c%20lock_timeout%3D1000"  # alice waits at most 1 s for any lock: longer fails her
+
+
+def _quick(tenants: Tenants, role: str) -> str:
+    joiner = "&" if "?" in tenants.url else "?"
+    return f"{as_role(tenants.url, role)}{joiner}{QUICK}"
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("step", ["whole-store writes", "a migration"])
+def test_no_tenant_waits_behind_the_owner_for_another_tenant(
+    tenants: Tenants, step: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Issue 40, point 5. Bob holds his space's row `FOR UPDATE` (and the schema version, read) and
+    stays idle. The owner's whole-store step (a purge with an archive locks `zero_spaces` against every
+    writer; a migration locks `zero_schema_version`) keeps trying without joining PostgreSQL's lock
+    queue, so alice's ingest, which waits at most 1 s for any lock, goes through meanwhile; the owner
+    gives up with one clear line when its own wait runs out. Before, the owner's queued lock held
+    alice behind it for its whole 60 s."""
+    import threading
+
+    from zerolang.storage.errors import StoreBusy
+
+    monkeypatch.setenv("ZERO_MEMORY_LOCK_TIMEOUT", "4")
+    started, outcome = threading.Event(), []
+
+    def owner() -> None:
+        with storage.open_store(tenants.url, space=tenants.space(tenants.alice)) as store:
+            backend: Any = store.backend
+            try:
+                with backend.transaction():
+                    started.set()
+                    if step == "a migration":
+                        backend._lock_version(16)
+                    else:
+                        backend.exclude_writers()
+                outcome.append("locked")
+            except StoreBusy as error:
+                outcome.append(str(error))
+
+    with psycopg.connect(tenants.login(tenants.bob)) as bob:
+        bob.execute("SELECT 1 FROM zero_spaces WHERE space = %s FOR UPDATE", (tenants.space(tenants.bob),))
+        bob.execute("SELECT version FROM zero_schema_version").fetchall()
+        thread = threading.Thread(target=owner)
+        thread.start()
+        started.wait(30)
+        for round in range(3):  # while the owner keeps trying
+            with storage.open_store(
+                _quick(tenants, tenants.alice), space=tenants.space(tenants.alice)
+            ) as own:
+                ingest(own, [make_input((f"ann{round}", "likes", "tea", 0.8))])
+                assert own.check().ok
+        thread.join(60)
+        assert len(outcome) == 1 and "another process has held a write transaction for over 4 s" in outcome[0]
+    with storage.open_store(tenants.url, space=tenants.space(tenants.alice)) as store:
+        assert store.check().ok
+        assert store.counts().facts == 4

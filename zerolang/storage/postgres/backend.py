@@ -16,6 +16,7 @@ the others (`zerolang.storage.schema.tenants`): it deletes through
 
 from __future__ import annotations
 
+import time
 from collections.abc import Iterator, Sequence
 from contextlib import AbstractContextManager, ExitStack, contextmanager
 from typing import TYPE_CHECKING, Any
@@ -45,6 +46,7 @@ if TYPE_CHECKING:
 STALE_SHARE = 0.1
 STATISTICS_TARGET = 10  # the sample of that refresh: 300 rows per unit of target
 
+_STEP_LOCK_MS = 50  # how long a migration's statement waits for a table's lock before it tries again
 _CREATE_LOCK = 0x5A4D4947  # an advisory lock, held only while a database has no store yet
 _ARRAYS = {bytes: "bytea[]", str: "text[]", int: "int8[]"}  # `zero_delete`'s keys, by their type
 
@@ -97,7 +99,26 @@ class PostgresBackend(PsycopgStatements, SqlBackend):
 
     def _migrate(self) -> None:
         """A new schema, or every step an older store needs, in this one transaction: the stored version
-        goes from what it was to the latest at once (`zerolang.storage.schema`)."""
+        goes from what it was to the latest at once (`zerolang.storage.schema`). A step's statement
+        waits for a table's lock at most `_STEP_LOCK_MS` (a lock waited for longer would hold every
+        tenant behind it): then the transaction is tried again after a pause, up to `lock_timeout()`."""
+        import psycopg
+
+        seconds = lock_timeout()
+        deadline = time.monotonic() + seconds
+        pause = 0.01
+        while True:
+            try:
+                self._migrate_once()
+                return
+            except psycopg.errors.LockNotAvailable:
+                left = deadline - time.monotonic()
+                if left <= 0:
+                    raise lock_timeout_error(self._location, seconds) from None
+                time.sleep(min(pause, left))
+                pause = min(pause * 2, 0.25)
+
+    def _migrate_once(self) -> None:
         db = self.connection
         with db.transaction():
             version = self._stored_version()
@@ -111,8 +132,10 @@ class PostgresBackend(PsycopgStatements, SqlBackend):
                 version = self._stored_version() or 0
             needs = plan("postgresql", version, location=self._location)
             statements = needs.create or tuple(s for _, step in needs.steps for s in step)
+            db.execute(f"SET LOCAL lock_timeout = {_STEP_LOCK_MS}")
             for statement in statements:
                 db.execute(statement)
+            db.execute("SET LOCAL lock_timeout = 0")
             if version != needs.latest:
                 db.execute("UPDATE zero_schema_version SET version = %s", (needs.latest,))
 
@@ -129,7 +152,7 @@ class PostgresBackend(PsycopgStatements, SqlBackend):
         import psycopg
 
         try:
-            self.connection.execute("LOCK TABLE zero_schema_version IN ACCESS EXCLUSIVE MODE")
+            self._lock_table("zero_schema_version", "ACCESS EXCLUSIVE", "the readers of the schema version")
         except psycopg.errors.InsufficientPrivilege:
             raise StorageError(
                 f"{self._location}: the store is at schema {version}; its owner must open it once to"
@@ -205,16 +228,42 @@ class PostgresBackend(PsycopgStatements, SqlBackend):
         table)."""
         import psycopg
 
+        if not self.bound():
+            self._lock_table("zero_spaces", "EXCLUSIVE", "the writers of every space")
+            return
         seconds = lock_timeout()
         try:
             self.connection.execute(f"SET LOCAL lock_timeout = {round(seconds * 1000)}")
-            if self.bound():
-                self.connection.execute("SELECT space FROM zero_spaces ORDER BY space FOR UPDATE")
-            else:
-                self.connection.execute("LOCK TABLE zero_spaces IN EXCLUSIVE MODE")
+            self.connection.execute("SELECT space FROM zero_spaces ORDER BY space FOR UPDATE")
             self.connection.execute("SET LOCAL lock_timeout = 0")
         except psycopg.errors.LockNotAvailable:
             raise lock_timeout_error(self._location, seconds) from None
+
+    def _lock_table(self, table: str, mode: str, holders: str) -> None:
+        """Lock a shared table for a whole-store step (the owner's) without ever queueing for it: a lock
+        waited for in PostgreSQL's queue makes every later request behind it wait too, so one tenant
+        idle in a transaction would stall every other tenant through the owner. Each try is `NOWAIT`
+        (in a savepoint, so a refusal leaves the transaction as it was), retried with a growing pause
+        up to `lock_timeout()`, then a clear error; meanwhile other writers pass."""
+        import psycopg
+
+        seconds = lock_timeout()
+        deadline = time.monotonic() + seconds
+        pause, told = 0.005, False
+        while True:
+            try:
+                with self.connection.transaction():
+                    self.connection.execute(f"LOCK TABLE {table} IN {mode} MODE NOWAIT")
+                return
+            except psycopg.errors.LockNotAvailable:
+                left = deadline - time.monotonic()
+                if left <= 0:
+                    raise lock_timeout_error(self._location, seconds) from None
+                if not told:
+                    waiting(self._location, holders, seconds)
+                    told = True
+                time.sleep(min(pause, left))
+                pause = min(pause * 2, 0.25)
 
     def ensure_sealed(self) -> None:
         """A whole-store step: its owner's (a tenant role sees only its own spaces)."""
