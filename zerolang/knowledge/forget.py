@@ -211,6 +211,24 @@ def _scrub(store: MemoryStore, texts: set[str], at: str) -> None:
             store.backend.purge_tombstone(row.hash, at)
 
 
+def _already(store: MemoryStore, label: str, aliases: AliasTable | None) -> str:
+    """`: it was forgotten ...` naming the live tombstone that blocks the concept `label` would have (by
+    its hash: a purge erased the label itself), else ""."""
+    from zerolang.knowledge.hashing import concept_hash
+    from zerolang.knowledge.normalize import normalize_label
+
+    names = {normalize_label(label)}
+    if aliases is not None:
+        names.add(aliases.resolve(label))
+    keys = {concept_hash(name).digest for name in names if name}
+    blocking = {tombstone for key, _kind, tombstone in store.backend.forgotten_keys() if key in keys}
+    for row in store.backend.tombstones():
+        if row.hash in blocking and row.restored_at is None:
+            how = f"purged {row.purged_at}" if row.purged_at else f"forgotten {row.created_at}"
+            return f": it was forgotten already, tombstone {row.hash.hex()} ({how}; `zero memory tombstones`)"
+    return ""
+
+
 def _select(
     store: MemoryStore, selector: Selector, aliases: AliasTable | None
 ) -> tuple[str, list[bytes], list[tuple[bytes, str]]]:
@@ -220,7 +238,7 @@ def _select(
     if kind == "concept":
         concept = store.find_concept(target, aliases)
         if concept is None:
-            raise ZeroError(f"no concept `{target}` in {store.path}")
+            raise ZeroError(f"no concept `{target}` in {store.path}{_already(store, target, aliases)}")
         facts = [f.fact_hash.digest for f in backend.facts_touching([concept.hash.digest])]
         return concept.label, backend.episodes_by("fact_hash", facts), [(concept.hash.digest, "concept")]
     if kind == "fact":

@@ -24,15 +24,14 @@ import json
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from zerolang.knowledge.backend import Forgetting, TombstoneRow
 from zerolang.knowledge.formats import checkpoint as checkpoints
 from zerolang.knowledge.formats import delta as deltas
 from zerolang.knowledge.formats.compact import parse
 from zerolang.knowledge.formats.levels import Level, render
 from zerolang.knowledge.formats.model import read_store, write_store
-from zerolang.knowledge.mentions import erase_terms
+from zerolang.knowledge.formats.tombstones import apply_tombstones, from_json, read_tombstones
 from zerolang.knowledge.store import MemoryStore
-from zerolang.knowledge.terms import from_blocked, is_term_kind
+from zerolang.knowledge.terms import is_term_kind
 from zerolang.util.errors import ZeroError
 
 FORMAT = "0M-bundle/1"
@@ -104,15 +103,7 @@ def make(store: MemoryStore, signer: object, since: str | None = None) -> str:
 
 
 def _tombstones(store: MemoryStore) -> list[dict[str, object]]:
-    backend: Forgetting = store.backend
-    keys: dict[bytes, list[list[str]]] = {}
-    for key, kind, tombstone in backend.forgotten_keys():
-        keys.setdefault(tombstone, []).append([key.hex(), kind])
-    return [
-        {"hash": row.hash.hex(), "created_at": row.created_at, "keys": sorted(keys[row.hash])}
-        for row in backend.tombstones()
-        if row.restored_at is None and row.hash in keys
-    ]
+    return [tombstone.to_json() for tombstone in read_tombstones(store.backend)]
 
 
 @dataclass(frozen=True, slots=True)
@@ -165,23 +156,13 @@ def apply(store: MemoryStore, bundle: Checked, name: str = "<bundle>") -> Receiv
             )
     tombstones = document["tombstones"]
     assert isinstance(tombstones, list)
-    erased = False
     with store.transaction():
         additions = deltas.parse_delta(content, name).additions if base is not None else parse(content, name)
-        applied = 0
-        for tombstone in tombstones:
-            keys = [(bytes.fromhex(key), kind) for key, kind in tombstone["keys"]]
-            added = store.backend.add_tombstone_keys(
-                bytes.fromhex(tombstone["hash"]), tombstone["created_at"], keys
-            )
-            if added and from_blocked(keys):  # a purge's terms: what mentions them here goes too
-                row = TombstoneRow(
-                    bytes.fromhex(tombstone["hash"]), "received", None, tombstone["created_at"], None,
-                    tombstone["created_at"], None,
-                )  # fmt: skip
-                erase_terms(store, row, (), tombstone["created_at"])
-                erased = True
-            applied += added
+        try:
+            received = [from_json(tombstone) for tombstone in tombstones]
+        except ValueError as error:
+            raise BundleError(f"{name}: refused: {error}") from None
+        applied, erased = apply_tombstones(store, received)
         write_store(store, additions)
         from zerolang.util.times import format_time, system_clock
 

@@ -10,7 +10,8 @@
     3 provides2 90; stores1
 
 A store's declarations come first, one a line: `!single-valued works_at @TIME` (declared
-at store time TIME), `!-single-valued works_at @TIME` (undeclared). No hash is written:
+at store time TIME), `!-single-valued works_at @TIME` (undeclared); then its tombstones,
+`!forgotten HASH=KIND:KEY,... @TIME` (`zerolang.knowledge.formats.tombstones`). No hash is written:
 every one is derived from labels, predicates and context fields (spec §7), so the parser
 recomputes them. A line that is not a header,
 `#` comment, `@time`, `!` declaration, `X:` context or relations is a concept, numbered from 1
@@ -37,6 +38,9 @@ from typing import Any
 
 from zerolang.knowledge.backend import Declaration
 from zerolang.knowledge.formats.model import Context, Snapshot
+from zerolang.knowledge.formats.tombstones import SETTING as FORGOTTEN
+from zerolang.knowledge.formats.tombstones import Tombstone
+from zerolang.knowledge.formats.tombstones import from_line as tombstone_line
 from zerolang.knowledge.hashing import concept_hash, context_hash, episode_hash, fact_hash
 from zerolang.knowledge.normalize import normalize_predicate
 from zerolang.knowledge.temporal import SINGLE_VALUED, utc
@@ -187,6 +191,7 @@ def time_spans(relations: Iterable[RelationNode]) -> dict[ConceptHash, tuple[str
 def _lines(snapshot: Snapshot, header: str) -> Iterator[str]:
     yield header
     yield from map(declaration_line, snapshot.declarations)
+    yield from (tombstone.line() for tombstone in snapshot.tombstones)
     clock = _Clock()
     derived = derived_confidences(snapshot.relations)
     times = time_spans(snapshot.relations)
@@ -308,6 +313,7 @@ class _Reader:
     contexts: list[tuple[ContextNode, str | None, bool]] = field(default_factory=list)
     relations: list[tuple[int, str, int, float, int, str, tuple[int, int]]] = field(default_factory=list)
     declarations: list[Declaration] = field(default_factory=list)
+    tombstones: list[Tombstone] = field(default_factory=list)
     now: str | None = None
     places: dict[str, list[int]] = field(default_factory=lambda: {"concept": [], "context": []})
     header: str | None = None
@@ -439,6 +445,12 @@ def _declaration(reader: _Reader, token: Any) -> None:
     assert found is not None, token  # the grammar's DECLARATION
     sign, setting, value, at = found.groups()
     column = token.column
+    if setting == FORGOTTEN and not sign and value[0] != '"' and at[0] != '"':
+        try:
+            reader.tombstones.append(tombstone_line(value, at))
+        except ValueError as error:
+            raise _Fault(column + 1 + len(setting) + 1, f"bad tombstone: {error}") from None
+        return
     if setting != SINGLE_VALUED:
         message = f"unknown setting `{setting}` (this reader knows `{SINGLE_VALUED}`)"
         raise _Fault(column + 1 + len(sign), message)
@@ -845,7 +857,9 @@ def _build(reader: _Reader) -> Snapshot:
         for node, created, stated in reader.contexts
     )
     try:
-        return Snapshot(tuple(concepts), contexts, tuple(relations), tuple(reader.declarations))
+        return Snapshot(
+            tuple(concepts), contexts, tuple(relations), tuple(reader.declarations), tuple(reader.tombstones)
+        )
     except ValueError as error:
         raise _Fault(1, str(error)) from None
 

@@ -1,9 +1,9 @@
 """JSON forms of a snapshot: the reference the token benchmark compares `.0c` against, and an export format.
 
-`to_json` writes records as the store holds them, hashes included (one object
-per context), and the store's declarations (`"declarations"`, only when there are
-any: a file without the key declares nothing); `from_json` reads that back and checks every hash against the
-content it names. `to_flat_json` is the hash-free, labels-inline table the
+`to_json` writes records as the store holds them, hashes included (one object per context), the
+store's declarations (`"declarations"`, only when there are any: a file without the key declares
+nothing) and its tombstones (`"tombstones"`, likewise); `from_json` reads that back and checks every
+hash against the content it names. `to_flat_json` is the hash-free, labels-inline table the
 benchmark feeds JSON and TOON (same information as `.0c`, no hashes).
 """
 
@@ -14,6 +14,7 @@ from typing import Any
 
 from zerolang.knowledge.backend import Declaration
 from zerolang.knowledge.formats.model import Context, Snapshot
+from zerolang.knowledge.formats.tombstones import from_json as tombstone_from_json
 from zerolang.knowledge.hashing import verify_record
 from zerolang.knowledge.temporal import SINGLE_VALUED
 from zerolang.knowledge.types import (
@@ -43,6 +44,8 @@ def to_json(snapshot: Snapshot) -> dict[str, Any]:
             {"at": d.at, "setting": d.setting, "value": d.value, "declared": d.declared}
             for d in snapshot.declarations
         ]
+    if snapshot.tombstones:
+        document["tombstones"] = [t.to_json() for t in snapshot.tombstones]
     return document
 
 
@@ -79,7 +82,8 @@ def _read(document: Any) -> Snapshot:
     contexts = tuple(_context(c) for c in document["contexts"])
     relations = tuple(RelationNode.from_json(r) for r in document["relations"])
     declarations = tuple(_declaration(d) for d in document.get("declarations", []))
-    return Snapshot(concepts, contexts, relations, declarations)
+    tombstones = tuple(tombstone_from_json(t) for t in document.get("tombstones", []))
+    return Snapshot(concepts, contexts, relations, declarations, tombstones)
 
 
 def _declaration(data: dict[str, Any]) -> Declaration:

@@ -16,6 +16,7 @@ from dataclasses import dataclass
 
 from zerolang.knowledge import temporal
 from zerolang.knowledge.backend import Declaration
+from zerolang.knowledge.formats.tombstones import Tombstone, apply_tombstones, read_tombstones
 from zerolang.knowledge.store import MemoryStore
 from zerolang.knowledge.types import (
     ConceptNode,
@@ -40,12 +41,14 @@ class Snapshot:
     """Concepts, contexts and relations; every relation names a held concept and context.
 
     `declarations`: the settings declared and undeclared, in the order the store recorded them.
+    `tombstones`: what the store forgot (`zerolang.knowledge.formats.tombstones`), oldest first.
     """
 
     concepts: tuple[ConceptNode, ...]
     contexts: tuple[Context, ...]
     relations: tuple[RelationNode, ...]
     declarations: tuple[Declaration, ...] = ()
+    tombstones: tuple[Tombstone, ...] = ()
 
     def __post_init__(self) -> None:
         concepts = {concept.hash for concept in self.concepts}
@@ -141,7 +144,8 @@ def _read(store: MemoryStore, facts: list[bytes] | None) -> Snapshot:
         predicates = {r.predicate for r in relations}
         declarations = [d for d in declarations if d.value in predicates]
     ordered = _ordered(relations, tuple(concepts), tuple(contexts))
-    return Snapshot(tuple(concepts), tuple(contexts), ordered, tuple(declarations))
+    forgotten = read_tombstones(backend) if facts is None else ()
+    return Snapshot(tuple(concepts), tuple(contexts), ordered, tuple(declarations), forgotten)
 
 
 def _ordered(
@@ -165,21 +169,26 @@ def _ordered(
 def write_store(store: MemoryStore, snapshot: Snapshot) -> None:
     """Insert the snapshot into the store, all or nothing (hashes verified).
 
-    The declarations the store lacks come first, in time order, each told at its own store
-    time (`temporal.declare`: one that changes nothing is not recorded), so the relations are
-    stored under the meaning their source gave them and the store's own settings (a new store's
-    pyproject.toml) are not adopted over them. The relations keep their store times: in a store
-    that declares anything, the history of the facts with periods is then recorded again from
-    the whole log (`temporal.rederive`), so `known at` a time between two of them answers as
-    the source did, not as if all had been told at the last one.
+    The tombstones the store lacks are recorded before the content, so what the source forgot
+    stays out of this store too. The declarations the store lacks come first, in time order,
+    each told at its own store time (`temporal.declare`: one that changes nothing is not
+    recorded), so the relations are stored under the meaning their source gave them and the
+    store's own settings (a new store's pyproject.toml) are not adopted over them. The relations
+    keep their store times: in a store that declares anything, the history of the facts with
+    periods is then recorded again from the whole log (`temporal.rederive`), so `known at` a time
+    between two of them answers as the source did, not as if all had been told at the last one.
     """
+    erased = False
     with store.transaction():
         if snapshot.declarations:
             store.keep_own_settings()  # the document carries its meaning: not the folder's
         declared = declare(store, snapshot.declarations)
+        _, erased = apply_tombstones(store, snapshot.tombstones)  # before the content: it stays out
         inserted = store.insert_records(snapshot.to_records())
         if (declared or inserted.new_episodes) and store.backend.declarations():
             temporal.rederive(store.backend)
+    if erased:
+        store.backend.erase_freed()
 
 
 def declare(store: MemoryStore, declarations: Iterable[Declaration]) -> int:
