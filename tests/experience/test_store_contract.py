@@ -97,7 +97,12 @@ def test_sessions_and_their_turns_page_in_order(store: ExperienceStore) -> None:
     with no time last, ties by name) with their turn counts and first and last times, a session's
     turns by position, each page starting after the last row of the one before."""
     ids = {}
-    times = {"b": "2024-05-0{}T10:00:00Z", "a": "2024-06-0{}T10:00:00Z", "c": None, "d": "2024-05-0{}T10:00:00Z"}
+    times = {
+        "b": "2024-05-0{}T10:00:00Z",
+        "a": "2024-06-0{}T10:00:00Z",
+        "c": None,
+        "d": "2024-05-0{}T10:00:00Z",
+    }
     for name, turns in (("b", 3), ("a", 1), ("c", 2), ("d", 3)):
         recorder = TurnRecorder(store, session=name)
         ids[name] = recorder.session
