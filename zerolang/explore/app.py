@@ -36,7 +36,9 @@ CSP = (
 HEADERS = {
     "content-security-policy": CSP,
     "x-content-type-options": "nosniff",
-    "referrer-policy": "no-referrer",
+    # same-origin, not no-referrer: under no-referrer a browser's form post says `Origin: null`, and
+    # the post's Origin is what shows it came from this server's own page; other sites learn nothing
+    "referrer-policy": "same-origin",
     "cache-control": "no-store",
     "x-frame-options": "DENY",
 }
