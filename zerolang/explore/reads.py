@@ -146,31 +146,25 @@ class Explorer:
         )
 
     def concepts(self, after: str | None, containing: str = "") -> Listing:
-        """A page of the space's concepts by label (case-insensitive, then by hash), those whose label
-        holds `containing` (case-insensitive) only, after the concept `after` (a full hash)."""
-        limit = self.page
-        wanted = containing.strip().casefold()
-        ordered = sorted(
-            (key for key in self._labelled() if wanted in key[0]), key=lambda key: (key[0], key[1], key[2])
-        )
-        start = 0
+        """A page of the space's concepts by label (stored in lower case, ordered by code point, then
+        by hash), those whose label holds `containing` (in either case) only, after the concept
+        `after` (a full hash), with how many match and where the page starts among them."""
+        backend, limit = self.memory.store.backend, self.page
+        wanted = containing.strip()
+        mark = None
         if after is not None:
             digest = _digest(after)
-            at = next((n for n, key in enumerate(ordered) if key[2] == digest), None)
-            if at is None:
-                raise ZeroError(f"no concept {after} in this listing (forgotten since?)")
-            start = at + 1
-        shown = ordered[start : start + limit]
-        degrees = self.memory.store.backend.degrees([key[2] for key in shown])
-        rows = tuple(ConceptRow(key.hex(), label, degrees.get(key, 0)) for _, label, key in shown)
-        more = start + limit < len(ordered)
-        return Listing(rows, start, len(ordered), shown[-1][2].hex() if more and shown else None)
-
-    def _labelled(self) -> list[tuple[str, str, bytes]]:
-        """Every concept of the space as (its label casefolded, its label, its hash)."""
-        backend = self.memory.store.backend
-        labels = backend.labels(backend.concept_hashes())
-        return [(label.casefold(), label, key) for key, label in labels.items()]
+            label = backend.labels([digest]).get(digest)
+            if label is None:
+                raise ZeroError(f"no concept {after} in this space (forgotten since?)")
+            mark = (label, digest)
+        found = backend.concepts_by_label(wanted, mark, limit + 1)
+        shown = found[:limit]
+        degrees = backend.degrees([key for key, _ in shown])
+        rows = tuple(ConceptRow(key.hex(), label, degrees.get(key, 0)) for key, label in shown)
+        start = 0 if mark is None else backend.count_by_label(wanted, mark)
+        total = backend.count_by_label(wanted)
+        return Listing(rows, start, total, shown[-1][0].hex() if len(found) > limit else None)
 
     def concept(self, label: str) -> ConceptPage | None:
         """A concept (label, hash or hash prefix) with its facts, their history and its tombstones."""
