@@ -37,17 +37,6 @@ class Records(Protocol):
     def concepts_between(self, low: bytes, high: bytes, limit: int) -> list[bytes]:
         """Concept hashes in `[low, high]`, in hash order (prefix look-ups)."""
 
-    def concepts_by_label(
-        self, containing: str, after: tuple[str, bytes] | None, limit: int
-    ) -> list[tuple[bytes, str]]:
-        """Up to `limit` concepts (hash, label) whose label contains `containing` (ASCII letters in
-        either case; labels are stored normalised, in lower case), by label in code-point order, then
-        hash; after the concept `after` (its label and hash) when given."""
-
-    def count_by_label(self, containing: str, through: tuple[str, bytes] | None = None) -> int:
-        """How many concepts `concepts_by_label(containing, ...)` lists in all, or up to and including
-        the concept `through` (its label and hash) when given: where a page starts."""
-
     def labels(self, keys: Sequence[bytes]) -> dict[bytes, str]: ...
     def facts(self, keys: Sequence[bytes]) -> dict[bytes, Fact]: ...
     def find_facts(self, where: FactFilter) -> list[Fact]:

@@ -362,38 +362,6 @@ class Records(Seals, backend.Records):
         )
         return [bytes(row[0]) for row in rows]
 
-    def concepts_by_label(
-        self, containing: str, after: tuple[str, bytes] | None, limit: int
-    ) -> list[tuple[bytes, str]]:
-        where, args = self._labelled(containing, after, past=True)
-        rows = self.rows(
-            f"SELECT hash, label FROM concepts WHERE {where}"
-            f" ORDER BY label COLLATE {self.code_points}, hash LIMIT ?",
-            [*args, limit],
-        )
-        return [(bytes(key), str(label)) for key, label in rows]
-
-    def count_by_label(self, containing: str, through: tuple[str, bytes] | None = None) -> int:
-        where, args = self._labelled(containing, through, past=False)
-        row = self.one(f"SELECT count(*) FROM concepts WHERE {where}", args)
-        return 0 if row is None else int(row[0])
-
-    def _labelled(
-        self, containing: str, mark: tuple[str, bytes] | None, *, past: bool
-    ) -> tuple[str, list[object]]:
-        """The condition (and its arguments) on the space's concepts whose label contains `containing`
-        and that come after `mark` (`past`) or not after it, in (label by code point, hash) order."""
-        where, args = "space = ?", list[object]([self.space])
-        if containing:
-            escaped = containing.lower().replace("\\", "\\\\").replace("%", "\\%").replace("_", "\\_")
-            where += " AND lower(label) LIKE ? ESCAPE '\\'"
-            args.append(f"%{escaped}%")
-        if mark is not None:
-            label, key = (">", ">") if past else ("<", "<=")
-            where += f" AND (label COLLATE {self.code_points} {label} ? OR (label = ? AND hash {key} ?))"
-            args += [mark[0], mark[0], mark[1]]
-        return where, args
-
     def labels(self, keys: Sequence[bytes]) -> dict[bytes, str]:
         rows = self.select_in(
             "SELECT hash, label FROM concepts WHERE space = ?", "hash", sorted(set(keys)), [self.space]
