@@ -219,6 +219,38 @@ def test_the_graph_fits_the_canvas_on_load(browser: Any, site: str, label: str, 
         context.close()
 
 
+def test_a_crowded_neighbourhood_fits_too(browser: Any, tmp_path: Path) -> None:
+    """A hub with 150 neighbours (long labels, facts past and current) and a chain beyond: every
+    concept inside the canvas after load, no two drawn labels overlapping."""
+    import zerolang.memory
+
+    db = tmp_path / "crowded.db"
+    with zerolang.memory.open(db) as memory:
+        memory.remember(
+            [("hub", "links to", f"neighbour number {n} with a rather long label", 0.9) for n in range(150)]
+            + [
+                (f"neighbour number {n} with a rather long label", "leads to", f"far {n}", 0.5)
+                for n in range(20)
+            ]
+        )
+        memory.retract("hub|links to|neighbour number 3 with a rather long label")
+    demo = Demo(db, tmp_path / "none.experiences.db", tmp_path / "archive")
+    context = browser.new_context(viewport={"width": 1200, "height": 860}, bypass_csp=True)
+    page = context.new_page()
+    try:
+        with open_worker(demo) as worker, serving(worker) as url:
+            page.goto(url + "/concept?c=hub")
+            page.wait_for_function(
+                "document.getElementById('graph').dataset.settled === 'yes'", timeout=30000
+            )
+            layout = page.evaluate(LAYOUT)
+            assert len(layout["nodes"]) == 171
+            assert_fits(layout)
+            assert "hub" in {label["text"] for label in layout["labels"]}
+    finally:
+        context.close()
+
+
 def test_a_narrow_window_never_breaks_a_state_or_a_date(browser: Any, site: str) -> None:
     """The facts' state (`current`, `superseded` ...) and the conversations' dates stay on one line
     however narrow the window (no `curren t`)."""

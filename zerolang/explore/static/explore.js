@@ -6,7 +6,8 @@
 // and its label inside it); after an expansion the drawing is fitted again unless you moved it.
 // Labels are placed one by one, the concept's own first: each takes the first spot beside its dot
 // (or along its line, for a fact's predicate) that overlaps no label placed before and stays on the
-// canvas; a label with no such spot is left out until you zoom in. A past fact (retracted,
+// canvas; a label with no such spot is left out until you zoom in (so are the predicates of a
+// crowded drawing). Each label sits on a white halo, above the lines. A past fact (retracted,
 // superseded, or whose validity ended) is drawn dashed and grey, a current one solid.
 "use strict";
 
@@ -174,6 +175,14 @@
     return spots;
   }
 
+  function write(text, box, colour) { // a label on a white halo, so the lines under it do not cross it
+    context.lineWidth = 3;
+    context.strokeStyle = "rgba(255, 255, 255, 0.85)";
+    context.strokeText(text, box.x, box.y + 1);
+    context.fillStyle = colour;
+    context.fillText(text, box.x, box.y + 1);
+  }
+
   function radiusOf(node) { return node.depth === 0 ? 8 : 5; }
 
   function labelled(node) { // the order labels are placed in: this concept, expanded ones, nearest first
@@ -208,16 +217,18 @@
       context.font = size + "px sans-serif";
       const width = context.measureText(text).width;
       const box = place(text, "concept", size, nodeLabelSpots(point, width, size, radiusOf(node)), dots);
-      if (box) { context.fillStyle = "#111827"; context.fillText(text, box.x, box.y + 1); }
+      if (box) write(text, box, "#111827");
     }
-    for (const edge of all) {
+    // Predicates only while the drawing is not crowded (zoom in to see them).
+    const crowded = all.length > 80 && view.scale < 1.5;
+    for (const edge of crowded ? [] : all) {
       const a = screen(nodes.get(edge.source)), b = screen(nodes.get(edge.target));
       const size = 10, text = edge.predicate || "";
       if (!text || Math.hypot(b.x - a.x, b.y - a.y) < 30) continue;
       context.font = size + "px sans-serif";
       const width = context.measureText(text).width;
       const box = place(text, "fact", size, edgeLabelSpots(a, b, width, size), dots);
-      if (box) { context.fillStyle = past(edge) ? "#9ca3af" : "#4b5563"; context.fillText(text, box.x, box.y + 1); }
+      if (box) write(text, box, past(edge) ? "#9ca3af" : "#4b5563");
     }
     context.textBaseline = "alphabetic";
     canvas.dataset.scale = view.scale.toFixed(3);
