@@ -34,7 +34,6 @@ if TYPE_CHECKING:
 PAGE = 50  # rows on a page of concepts, sessions or turns
 GRAPH_NODES = 300  # at most this many concepts in one neighbourhood drawing
 GRAPH_DEPTH = 2
-_LOWEST, _HIGHEST = bytes(32), b"\xff" * 32
 
 
 @dataclass(frozen=True, slots=True)
@@ -421,9 +420,3 @@ def _digest(text: str) -> bytes:
     if len(digest) != 32:
         raise ZeroError(f"not a concept hash: {text!r}")
     return digest
-
-
-def _next(digest: bytes) -> bytes | None:
-    """The hash right after `digest` (None after the last possible one)."""
-    number = int.from_bytes(digest, "big") + 1
-    return None if number >> 256 else number.to_bytes(32, "big")
