@@ -93,18 +93,38 @@ def test_reads(store: ExperienceStore) -> None:
 
 
 def test_sessions_and_their_turns_page_in_order(store: ExperienceStore) -> None:
-    """What `zero explore` pages through: sessions by name with their turn counts, a session's turns by
-    position, each page starting after the last row of the one before."""
+    """What `zero explore` pages through: sessions newest first (by their latest turn's time; those
+    with no time last, ties by name) with their turn counts and first and last times, a session's
+    turns by position, each page starting after the last row of the one before."""
     ids = {}
-    for name, turns in (("b", 3), ("a", 1), ("c", 2)):
+    times = {
+        "b": "2024-05-0{}T10:00:00Z",
+        "a": "2024-06-0{}T10:00:00Z",
+        "c": None,
+        "d": "2024-05-0{}T10:00:00Z",
+    }
+    for name, turns in (("b", 3), ("a", 1), ("c", 2), ("d", 3)):
         recorder = TurnRecorder(store, session=name)
-        ids[recorder.session] = turns
+        ids[name] = recorder.session
+        shape = times[name]
         for n in range(turns):
-            recorder.record(user_said=f"question {n} of {name}", agent_said="answer")
-    named = sorted(ids.items())
-    assert store.sessions("", 10) == named
-    assert store.sessions(named[0][0], 1) == [named[1]]
-    assert store.sessions(named[-1][0], 10) == []
+            when = None if shape is None else shape.format(n + 1)
+            recorder.record(user_said=f"question {n} of {name}", agent_said="answer", when=when)
+    order = ["a", *sorted(["b", "d"], key=lambda name: ids[name]), "c"]
+    listed = store.sessions("", 10)
+    assert [row.session for row in listed] == [ids[name] for name in order]
+    assert [row.turns for row in listed] == [{"a": 1, "b": 3, "c": 2, "d": 3}[name] for name in order]
+    first = listed[0]
+    assert (first.first, first.last) == ("2024-06-01T10:00:00Z", "2024-06-01T10:00:00Z")
+    assert (listed[1].first, listed[1].last) == ("2024-05-01T10:00:00Z", "2024-05-03T10:00:00Z")
+    assert (listed[-1].first, listed[-1].last) == (None, None)
+    paged, after = [], ""
+    while page := store.sessions(after, 1):
+        paged += page
+        after = page[-1].session
+    assert paged == listed
+    assert store.sessions(listed[-1].session, 10) == []
+    named = [(row.session, row.turns) for row in listed]
     three = next(session for session, turns in named if turns == 3)
     first = store.session_turns(three, -1, 2)
     assert [position for _, position in first] == [0, 1]

@@ -1,5 +1,6 @@
-"""The stores the explorer's tests look at: a small memory with history, hostile labels, experiences
-and an archive (built through the Python API, as a user's would be)."""
+"""The stores the explorer's tests look at: a small memory with history, entities an MCP client made,
+hostile labels, experiences (a Claude Code conversation with its summary, pi sessions, a hostile
+turn) and an archive (built through the Python API and the MCP graph, as a user's would be)."""
 
 from __future__ import annotations
 
@@ -9,6 +10,7 @@ from pathlib import Path
 
 import zerolang.memory
 from zerolang.experience.capture import TurnRecorder
+from zerolang.mcp.graph import KnowledgeGraph
 
 ROOT = Path(__file__).resolve().parents[2]
 POLICY = ROOT / "examples" / "archive" / "policy.toml"
@@ -19,6 +21,7 @@ TRANSCRIPTS = ROOT / "tests" / "fixtures" / "transcripts"
 HOSTILE_LABELS = ("<img src=x onerror=window['--pwned']=1>", "<script>window['--pwned']=1</script>")
 # The store times the demo's inputs are learned at, in order (each input of each example file, then
 # the two `remember`s).
+CLAUDE_TITLE = "Fixing the flaky login test in the billing service"  # claude_code.jsonl's summary
 LEARNED = tuple(f"2024-01-{day:02d}T09:30:00.000Z" for day in range(2, 31, 2))
 HOSTILE_TEXT = "<script>window.__pwned=1</script><img src=x onerror=window.__pwned=1>\"'\x1b[31m"
 
@@ -57,7 +60,15 @@ def make_demo(folder: Path, *, hostile: bool = True) -> Demo:
                 event_time="2024-03-01T00:00:00Z",
                 now="2024-03-05T00:00:00.000Z",
             )
-        memory.capture_files(sorted(TRANSCRIPTS.glob("pi_*.jsonl")))
+        graph = KnowledgeGraph(memory)  # what an MCP client's create_entities / create_relations store
+        graph.create_entities(
+            [
+                {"name": "Carol", "entityType": "person", "observations": ["works on the billing service"]},
+                {"name": "Initech", "entityType": "organization", "observations": []},
+            ]
+        )
+        graph.create_relations([{"from": "Carol", "to": "Initech", "relationType": "works at"}])
+        memory.capture_files([*sorted(TRANSCRIPTS.glob("pi_*.jsonl")), TRANSCRIPTS / "claude_code.jsonl"])
         recorder = TurnRecorder(memory.experiences, session="hostile")
         recorder.record(user_said=HOSTILE_TEXT if hostile else "hello", agent_said="I am glad and grateful.")
         memory.archive_document(

@@ -20,7 +20,7 @@ from urllib.parse import quote
 import pytest
 
 from tests.explore.conftest import open_worker
-from tests.explore.stores import HOSTILE_LABELS, ROOT, Demo, make_demo
+from tests.explore.stores import CLAUDE_TITLE, HOSTILE_LABELS, ROOT, Demo, make_demo
 from zerolang.explore.app import build_app
 from zerolang.explore.serve import hosts_for, listen
 from zerolang.explore.worker import Worker
@@ -165,6 +165,151 @@ def test_the_graph_pans_zooms_and_expands(page: Any, shoot: Callable[..., None],
     shoot(canvas, "graph-expanded")
 
 
+# Where each concept and each drawn label is, in page coordinates, and the canvas's box.
+LAYOUT = """() => {
+  const graph = window.zeroGraph, box = document.getElementById('graph').getBoundingClientRect();
+  return {
+    canvas: {x: box.left, y: box.top, width: box.width, height: box.height},
+    nodes: graph.ids().map(id => graph.where(id)),
+    labels: graph.labels(),
+  };
+}"""
+
+
+def assert_fits(layout: dict[str, Any]) -> None:
+    """Every concept inside the canvas; every drawn label inside it too and over no other label."""
+    canvas = layout["canvas"]
+    left, top = canvas["x"], canvas["y"]
+    right, bottom = left + canvas["width"], top + canvas["height"]
+    outside = [n for n in layout["nodes"] if not (left <= n["x"] <= right and top <= n["y"] <= bottom)]
+    assert not outside, f"{len(outside)} of {len(layout['nodes'])} concepts off the canvas"
+    labels = layout["labels"]
+    slack = 0.5
+    for label in labels:
+        assert left - slack <= label["x"] and label["x"] + label["width"] <= right + slack, label
+        assert top - slack <= label["y"] and label["y"] + label["height"] <= bottom + slack, label
+    for i, a in enumerate(labels):
+        for b in labels[i + 1 :]:
+            apart = (
+                a["x"] + a["width"] <= b["x"] + slack
+                or b["x"] + b["width"] <= a["x"] + slack
+                or a["y"] + a["height"] <= b["y"] + slack
+                or b["y"] + b["height"] <= a["y"] + slack
+            )
+            assert apart, (a, b)
+
+
+@pytest.mark.parametrize("width", [1200, 520])
+@pytest.mark.parametrize("label", ["alice", "france", "carol", HOSTILE_LABELS[0]])
+def test_the_graph_fits_the_canvas_on_load(browser: Any, site: str, label: str, width: int) -> None:
+    """Right after load (and at a narrow window too): every concept inside the canvas, the concept's
+    own label drawn, and no two labels overlapping."""
+    context = browser.new_context(viewport={"width": width, "height": 860}, bypass_csp=True)
+    page = context.new_page()
+    try:
+        page.goto(site + "/concept?c=" + quote(label))
+        page.wait_for_function("document.getElementById('graph').dataset.settled === 'yes'", timeout=20000)
+        layout = page.evaluate(LAYOUT)
+        assert len(layout["nodes"]) >= 3
+        assert_fits(layout)
+        shown = {item["text"] for item in layout["labels"] if item["kind"] == "concept"}
+        assert page.inner_text("h1") in shown  # the concept's own label is always drawn
+        assert len(shown) >= min(len(layout["nodes"]), 5)
+    finally:
+        context.close()
+
+
+def test_a_crowded_neighbourhood_fits_too(browser: Any, tmp_path: Path) -> None:
+    """A hub with 150 neighbours (long labels, facts past and current) and a chain beyond: every
+    concept inside the canvas after load, no two drawn labels overlapping."""
+    import zerolang.memory
+
+    db = tmp_path / "crowded.db"
+    with zerolang.memory.open(db) as memory:
+        memory.remember(
+            [("hub", "links to", f"neighbour number {n} with a rather long label", 0.9) for n in range(150)]
+            + [
+                (f"neighbour number {n} with a rather long label", "leads to", f"far {n}", 0.5)
+                for n in range(20)
+            ]
+        )
+        memory.retract("hub|links to|neighbour number 3 with a rather long label")
+    demo = Demo(db, tmp_path / "none.experiences.db", tmp_path / "archive")
+    context = browser.new_context(viewport={"width": 1200, "height": 860}, bypass_csp=True)
+    page = context.new_page()
+    try:
+        with open_worker(demo) as worker, serving(worker) as url:
+            page.goto(url + "/concept?c=hub")
+            page.wait_for_function(
+                "document.getElementById('graph').dataset.settled === 'yes'", timeout=30000
+            )
+            layout = page.evaluate(LAYOUT)
+            assert len(layout["nodes"]) == 171
+            assert_fits(layout)
+            assert "hub" in {label["text"] for label in layout["labels"]}
+    finally:
+        context.close()
+
+
+def test_a_narrow_window_never_breaks_a_state_or_a_date(browser: Any, site: str) -> None:
+    """The facts' state (`current`, `superseded` ...) and the conversations' dates stay on one line
+    however narrow the window (no `curren t`)."""
+    context = browser.new_context(viewport={"width": 360, "height": 800}, bypass_csp=True)
+    page = context.new_page()
+    try:
+        for path, selector in (("/concept?c=alice", ".state"), ("/experiences", ".when")):
+            page.goto(site + path)
+            lines = page.eval_on_selector_all(selector, "spans => spans.map(s => s.getClientRects().length)")
+            assert lines and set(lines) == {1}, (path, lines)
+    finally:
+        context.close()
+
+
+def test_the_graph_fits_again_after_an_expansion_and_draws_past_facts_apart(page: Any, site: str) -> None:
+    page.goto(site + "/concept?c=alice")
+    page.wait_for_function("document.getElementById('graph').dataset.settled === 'yes'", timeout=20000)
+    assert page.locator(".graph-legend .key.edge-past").count() == 1
+    graph = "fetch('/api/graph?c=' + document.getElementById('graph').dataset.seed).then(r => r.json())"
+    drawn = page.evaluate(graph)
+    states = {edge["id"]: page.evaluate(f"window.zeroGraph.state('{edge['id']}')") for edge in drawn["edges"]}
+    assert states == {edge["id"]: edge["state"] for edge in drawn["edges"]}
+    assert {"retracted", "superseded", "current"} <= set(states.values())
+    before = page.evaluate("window.zeroGraph.ids().length")
+    page.locator("canvas#graph").scroll_into_view_if_needed()
+    france = next(node["id"] for node in drawn["nodes"] if node["label"] == "france")
+    where = page.evaluate(f"window.zeroGraph.where('{france}')")
+    page.mouse.click(where["x"], where["y"])
+    page.wait_for_function(f"window.zeroGraph.expanded('{france}')")
+    page.wait_for_function(f"window.zeroGraph.ids().length > {before}")
+    page.wait_for_function("document.getElementById('graph').dataset.settled === 'yes'", timeout=20000)
+    assert_fits(page.evaluate(LAYOUT))
+
+
+def test_a_page_elsewhere_cannot_post_a_form_here(page: Any, tmp_path: Path) -> None:
+    """A page served from another origin posting the explorer's own form (even with its token) is
+    refused by its Origin; the same form from the explorer's page is taken."""
+    fresh = make_demo(tmp_path, hostile=False)
+    with open_worker(fresh, write=True) as worker, serving(worker) as url:
+        page.goto(url + "/concept?c=bob")
+        token = page.locator("form.write[action='/forget'] input[name=token]").get_attribute("value")
+        label = page.locator("form.write[action='/forget'] input[name=label]").get_attribute("value")
+        evil = (
+            f"<form method=post action='{url}/forget'><input name=token value='{token}'>"
+            f"<input name=label value='{label}'><button>win a prize</button></form>"
+        )
+        page.route(
+            "http://evil.example/",
+            lambda route: route.fulfill(status=200, content_type="text/html", body=evil),
+        )
+        page.goto("http://evil.example/")
+        with page.expect_navigation():
+            page.click("button")
+        assert "posted from another site" in page.inner_text("main")
+        assert page.goto(url + "/concept?c=bob").status == 200  # nothing was forgotten
+        page.click("form.write[action='/forget'] button")
+        page.wait_for_url(url + "/tombstones?done=forget")
+
+
 def test_a_hostile_store_runs_nothing(page: Any, shoot: Callable[..., None], site: str) -> None:
     untouched = "window.__pwned === undefined && window['--pwned'] === undefined"
     page.goto(site + "/search?q=" + quote(HOSTILE_LABELS[0]))
@@ -191,6 +336,8 @@ def test_a_hostile_store_runs_nothing(page: Any, shoot: Callable[..., None], sit
 
 def test_experiences_context_and_archive(page: Any, shoot: Callable[..., None], site: str) -> None:
     page.goto(site + "/experiences")
+    assert page.locator("table.sessions a", has_text=CLAUDE_TITLE).count() == 1
+    shoot(page, "conversations")
     page.click("table.sessions a >> nth=0")
     page.wait_for_selector("section.turn")
     assert page.locator("section.turn").count() >= 1

@@ -4,6 +4,7 @@ the space it serves, the files it serves, and that it changes nothing unless sta
 from __future__ import annotations
 
 import re
+from html import unescape
 
 import pytest
 from starlette.testclient import TestClient
@@ -76,17 +77,22 @@ def test_concepts_are_paged_each_once(demo: Demo) -> None:
         worker.explorer.page = 4
         client = TestClient(build_app(worker, ["testserver"]))
         seen: list[str] = []
+        labels: list[str] = []
         path = "/"
         while path:
             page = client.get(path).text
-            rows = re.findall(r"/concept\?c=([0-9a-f]{64})", page)
+            rows = re.findall(r"/concept\?c=([0-9a-f]{64})\">([^<]*)</a>", page)
             assert len(rows) <= 4
-            seen += rows
+            said = re.search(r"<p class=count>(\d+)-(\d+) of (\d+) concepts", page)
+            assert said is not None and int(said.group(2)) - int(said.group(1)) + 1 == len(rows)
+            assert int(said.group(1)) == len(seen) + 1
+            seen += [key for key, _ in rows]
+            labels += [unescape(label) for _, label in rows]
             following = re.search(r'rel=next href="([^"]+)"', page)
-            path = following.group(1).replace("&amp;", "&") if following else ""
+            path = unescape(following.group(1)) if following else ""
         total = worker.call(lambda: worker.explorer.memory.store.counts().concepts)
-    assert len(seen) == len(set(seen)) == total > 8
-    assert seen == sorted(seen)
+    assert len(seen) == len(set(seen)) == total == int(said.group(3)) > 8
+    assert labels == sorted(labels, key=str.casefold)
 
 
 def test_a_page_after_an_unknown_hash_is_refused_plainly(client: TestClient) -> None:
@@ -152,7 +158,7 @@ def test_a_concept_shows_facts_sources_timeline_and_history(client: TestClient) 
     assert "<h1>alice</h1>" in page
     assert "lives_in" in page and "berlin" in page
     assert "chat" in page  # a source
-    assert "retired" in page  # coffee was retracted; an earlier city was superseded
+    assert "retracted</span>" in page and "superseded</span>" in page  # coffee; an earlier city
     assert '<rect class="valid"' in page and '<rect class="believed"' in page
     assert "valid 2023-05-01" in page  # the coffee fact's period, in the history
     missing = client.get("/concept", params={"c": "nobody-at-all"})

@@ -92,6 +92,17 @@ class Experience:
 
 
 @dataclass(frozen=True, slots=True)
+class SessionRow:
+    """A captured conversation as a listing shows it: its turns and the times of its first and last
+    turn that carry one (None when no turn does)."""
+
+    session: str
+    turns: int
+    first: str | None
+    last: str | None
+
+
+@dataclass(frozen=True, slots=True)
 class Concept:
     """A concept an experience mentions: its normalised label and the memory's ConceptHash of it."""
 

@@ -14,7 +14,7 @@ from types import TracebackType
 from typing import Protocol, Self
 
 from zerolang.experience.forgotten import ForgettingStore
-from zerolang.experience.model import Added, CaptureBatch, Experience
+from zerolang.experience.model import Added, CaptureBatch, Experience, SessionRow
 
 
 class ExperienceStore(ForgettingStore, Protocol):
@@ -72,8 +72,9 @@ class ExperienceStore(ForgettingStore, Protocol):
         """Those of the turn `ids` the store holds."""
         ...
 
-    def sessions(self, after: str, limit: int) -> list[tuple[str, int]]:
-        """Up to `limit` sessions named after `after` ("" for the first), by name, each with its turns."""
+    def sessions(self, after: str, limit: int) -> list[SessionRow]:
+        """Up to `limit` sessions, the latest turn's time newest first (sessions with no times last,
+        equal times by name), starting after the session `after` ("" for the first)."""
         ...
 
     def session_turns(self, session: str, after: int, limit: int) -> list[tuple[str, int]]:

@@ -4,8 +4,9 @@ Every response carries a strict Content-Security-Policy (scripts and styles only
 nothing inline, no frames, forms post only here) and is never cached. A request that names another
 space than the one served is refused (403); so is a request whose `Host` is not this server's (a
 page elsewhere cannot reach it through DNS rebinding). Writes are POSTs carrying the form token
-the pages hold, and exist only when the explorer was started `--write`. The only files served are
-the assets in `static/`, by name.
+the pages hold, and exist only when the explorer was started `--write`; a browser's post must also
+come from this server's own pages (`same_origin`: its `Origin`, which a browser always sends with a
+form's post, names this server). The only files served are the assets in `static/`, by name.
 """
 
 from __future__ import annotations
@@ -13,7 +14,7 @@ from __future__ import annotations
 import secrets
 from collections.abc import Awaitable, Callable, Sequence
 from importlib import resources
-from urllib.parse import parse_qs
+from urllib.parse import parse_qs, urlsplit
 
 from starlette.applications import Starlette
 from starlette.middleware import Middleware
@@ -35,7 +36,9 @@ CSP = (
 HEADERS = {
     "content-security-policy": CSP,
     "x-content-type-options": "nosniff",
-    "referrer-policy": "no-referrer",
+    # same-origin, not no-referrer: under no-referrer a browser's form post says `Origin: null`, and
+    # the post's Origin is what shows it came from this server's own page; other sites learn nothing
+    "referrer-policy": "same-origin",
     "cache-control": "no-store",
     "x-frame-options": "DENY",
 }
@@ -63,13 +66,14 @@ def build_app(worker: Worker, hosts: Sequence[str] = ("127.0.0.1", "localhost"))
 
     def home(request: Request) -> Response:
         after = request.query_params.get("after")
+        containing = request.query_params.get("q", "").strip()
         try:
-            listing = explorer.concepts(after)
+            listing = explorer.concepts(after, containing)
         except ZeroError as error:
             return failed("space", error)
         notice = NOTICES.get(request.query_params.get("done", ""))
         overview = explorer.overview() if after is None else None  # counting is for the first page
-        return page(pages.home_page(frame, overview, listing, notice))
+        return page(pages.home_page(frame, overview, listing, containing, notice))
 
     def search(request: Request) -> Response:
         text = request.query_params.get("q", "").strip()
@@ -120,11 +124,12 @@ def build_app(worker: Worker, hosts: Sequence[str] = ("127.0.0.1", "localhost"))
         after = request.query_params.get("after")
         try:
             turns = explorer.session(name, None if after is None else int(after))
+            title = explorer.session_title(name)
         except ValueError:
             return page(pages.problem_page(frame, "conversation", "after is a turn's position"), 400)
         except ZeroError as error:
             return failed("conversation", error)
-        return page(pages.session_page(frame, name, turns))
+        return page(pages.session_page(frame, name, turns, title))
 
     def context(request: Request) -> Response:
         text = request.query_params.get("q", "").strip()
@@ -183,6 +188,9 @@ def build_app(worker: Worker, hosts: Sequence[str] = ("127.0.0.1", "localhost"))
             return RedirectResponse(back(fields), status_code=303)
 
         async def endpoint(request: Request) -> Response:
+            refused = same_origin(request)
+            if refused is not None:
+                return page(pages.problem_page(frame, action, refused), 403)
             body = (await request.body()).decode("utf-8", "replace")
             fields = {key: values[0] for key, values in parse_qs(body).items()}
             return await worker(write, fields)
@@ -243,6 +251,44 @@ def build_app(worker: Worker, hosts: Sequence[str] = ("127.0.0.1", "localhost"))
         Middleware(TrustedHostMiddleware, allowed_hosts=list(hosts)),
     ]
     return Starlette(routes=routes, middleware=middleware)
+
+
+DEFAULT_PORTS = {"http": 80, "https": 443}
+
+
+def same_origin(request: Request) -> str | None:
+    """Why a post may not be taken as coming from this server's own pages (None: it may).
+
+    A browser sends `Origin` with every form post, and `Sec-Fetch-Site` with every request: a post
+    whose `Origin` names another server (or is `null`, an opaque origin), or that a browser says is
+    not same-origin, or that comes from a browser without an `Origin`, is refused. A client that is
+    not a browser sends neither; the form token alone guards it."""
+    origin = request.headers.get("origin")
+    fetched = request.headers.get("sec-fetch-site")
+    if origin is None:
+        if fetched is not None and fetched not in {"same-origin", "none"}:
+            return "this form was posted from another site"
+        return "this post has no Origin: a browser sends one" if fetched is not None else None
+    if fetched is not None and fetched not in {"same-origin", "none"}:
+        return "this form was posted from another site"
+    theirs = _origin_of(origin)
+    if theirs is None or theirs != _origin_of(f"{request.url.scheme}://{request.headers.get('host', '')}"):
+        return "this form was posted from another site"
+    return None
+
+
+def _origin_of(url: str) -> tuple[str, str, int] | None:
+    """An origin's scheme, host and port (the scheme's own port when none is written); None for an
+    opaque or unreadable one (`null`)."""
+    try:
+        parts = urlsplit(url.strip())
+        port = parts.port
+    except ValueError:
+        return None
+    scheme, host = parts.scheme.lower(), (parts.hostname or "").lower()
+    if scheme not in DEFAULT_PORTS or not host or parts.path not in ("", "/"):
+        return None
+    return scheme, host, port if port is not None else DEFAULT_PORTS[scheme]
 
 
 class Guard:

@@ -20,10 +20,17 @@ class Html(str):
     __slots__ = ()
 
 
+MISSING = "-"
+"""What a page shows where a value is missing (never Python's `None`)."""
+
+
 def text(value: object) -> str:
-    """Any value as HTML text: printable (controls shown as escapes) and escaped, quotes included."""
+    """Any value as HTML text: printable (controls shown as escapes) and escaped, quotes included;
+    None (a missing value) as `MISSING`."""
     if isinstance(value, Html):
         return value
+    if value is None:
+        return MISSING
     return _html.escape(escaped(str(value), exact=False), quote=True)
 
 

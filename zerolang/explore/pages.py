@@ -11,8 +11,19 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING
 from urllib.parse import urlencode
 
-from zerolang.explore.markup import Html, html, join, lines
-from zerolang.explore.reads import ArchiveView, ConceptPage, Overview, Page, Turn
+from zerolang.explore.markup import MISSING, Html, html, join, lines
+from zerolang.explore.reads import (
+    CURRENT,
+    PAST,
+    ArchiveView,
+    ConceptPage,
+    Listing,
+    Overview,
+    Page,
+    SessionListed,
+    Turn,
+    fact_state,
+)
 from zerolang.explore.timeline import legend, timeline
 
 if TYPE_CHECKING:
@@ -20,6 +31,7 @@ if TYPE_CHECKING:
     from zerolang.experience.recall import Hit
     from zerolang.knowledge.backend import TombstoneRow
     from zerolang.knowledge.query.executor import QueryResult
+    from zerolang.knowledge.store import FactView
 
 
 @dataclass(frozen=True, slots=True)
@@ -59,10 +71,18 @@ def layout(frame: Frame, title: str, body: Html, notice: str | None = None) -> H
 
 
 def table(head: Sequence[str], rows: Iterable[Sequence[object]], cls: str = "") -> Html:
-    """A table: the head is our words, each cell escaped unless it is already `Html`."""
+    """A table: the head is our words, each cell escaped unless it is already `Html`; a missing
+    value (None, or text that is empty) shows as `MISSING`."""
     header = join(html("<th>{}</th>", name) for name in head)
-    body = join(html("<tr>{}</tr>", join(html("<td>{}</td>", cell) for cell in row)) for row in rows)
+    body = join(html("<tr>{}</tr>", join(html("<td>{}</td>", shown(cell)) for cell in row)) for row in rows)
     return html('<table class="{}"><thead><tr>{}</tr></thead><tbody>{}</tbody></table>', cls, header, body)
+
+
+def shown(value: object) -> object:
+    """A cell's value, or `MISSING` where there is none (None, or text with nothing to see)."""
+    if value is None or (isinstance(value, str) and not value.strip()):
+        return MISSING
+    return value
 
 
 def concept_link(hash_text: str, label: str) -> Html:
@@ -82,16 +102,25 @@ def error(message: str) -> Html:
 # ---- the space ----
 
 
-def home_page(frame: Frame, overview: Overview | None, concepts: Page, notice: str | None = None) -> Html:
-    """The space: its counts, experiences and tombstones (on the first page), and its concepts."""
+def home_page(
+    frame: Frame,
+    overview: Overview | None,
+    concepts: Listing,
+    containing: str = "",
+    notice: str | None = None,
+) -> Html:
+    """The space: its counts, experiences and tombstones (on the first page), and its concepts by
+    label, filtered by `containing` and a page at a time."""
     rows = [
         (concept_link(row.hash, row.label), row.facts, html("<code>{}</code>", row.hash[:12]))
         for row in concepts.rows
     ]
     listing = html(
-        "<h2>Concepts</h2>{}{}",
-        table(["concept", "facts", "hash"], rows, "concepts") if rows else html("<p>no concepts</p>"),
-        next_link("/", concepts.after),
+        "<h2>Concepts</h2>{}<p class=count>{}</p>{}{}",
+        concept_filter(containing),
+        concepts_counted(concepts, containing),
+        table(["concept", "facts", "hash"], rows, "concepts") if rows else Html(""),
+        next_link("/", concepts.after, q=containing or None),
     )
     if overview is None:
         return layout(frame, f"space {frame.space}: concepts", listing, notice)
@@ -121,6 +150,27 @@ def home_page(frame: Frame, overview: Overview | None, concepts: Page, notice: s
         listing=listing,
     )
     return layout(frame, f"space {overview.space}", body, notice)
+
+
+def concept_filter(containing: str) -> Html:
+    return html(
+        "<form class=filter method=get action='/'><input name=q value='{}' aria-label='filter concepts'"
+        " placeholder='labels containing …' size=32><button>filter</button>{}</form>",
+        containing,
+        html("<a href='/'>all concepts</a>") if containing else Html(""),
+    )
+
+
+def concepts_counted(concepts: Listing, containing: str) -> str:
+    """What the listing shows, in words: which rows of how many (that match the filter)."""
+    matching = f" with {containing.strip()!r} in the label" if containing.strip() else ""
+    if not concepts.total:
+        return f"no concepts{matching}"
+    noun = "concept" if concepts.total == 1 else "concepts"
+    first, last = concepts.start + 1, concepts.start + len(concepts.rows)
+    if not concepts.rows:
+        return f"no more of {concepts.total} {noun}{matching}"
+    return f"{first}-{last} of {concepts.total} {noun}{matching}, by label"
 
 
 def search_form(text: str, mode: str) -> Html:
@@ -201,8 +251,8 @@ def concept_page(frame: Frame, found: ConceptPage, now: str, notice: str | None 
         key,
         html(" · aliases: {}", aliases) if aliases else Html(""),
         f"{concept.confidence:.3f}",
-        concept.created_at,
-        concept.updated_at,
+        shown(concept.created_at),
+        shown(concept.updated_at),
     )
     forget = (
         _post("/forget", frame, "forget this concept", label=key, back=link("/concept", c=key))
@@ -215,19 +265,15 @@ def concept_page(frame: Frame, found: ConceptPage, now: str, notice: str | None 
         sources = join(
             html(
                 "<li>{} <span class=muted>scope {} · event {} · stored {}{}</span></li>",
-                episode.source,
-                episode.scope,
-                episode.event_time,
-                episode.created_at,
+                shown(episode.source),
+                shown(episode.scope),
+                shown(episode.event_time),
+                shown(episode.created_at),
                 f" · pruned {episode.pruned_at}" if episode.pruned_at else "",
             )
             for episode in view.episodes
         )
-        state = (
-            "current"
-            if view.times is None
-            else (f"retired {view.times.retired_at}" if view.retired else f"valid to {view.times.valid_to}")
-        )
+        state = fact_state_words(view, now)
         retract = (
             _post("/retract", frame, "retract", fact=fact.fact_hash.hex(), back=link("/concept", c=key))
             if frame.write and not view.retired
@@ -240,8 +286,8 @@ def concept_page(frame: Frame, found: ConceptPage, now: str, notice: str | None 
                 concept_link(fact.object_hash.hex(), view.object),
                 f"{fact.confidence:.3f}",
                 state,
-                html("<ul class=sources>{}</ul>", sources),
-                retract,
+                html("<ul class=sources>{}</ul>", sources) if view.episodes else MISSING,
+                *([retract or MISSING] if frame.write else []),
             ]
         )
     history = join(_history(entry) for entry in found.history)
@@ -249,6 +295,10 @@ def concept_page(frame: Frame, found: ConceptPage, now: str, notice: str | None 
     graph = html(
         "<div class=graph-tools><button type=button data-graph=fit>fit</button>"
         "<span class=graph-status aria-live=polite></span></div>"
+        "<p class='legend graph-legend'><span class='key node-seed'></span> this concept"
+        "<span class='key node'></span> a neighbour<span class='key node-expanded'></span> expanded"
+        "<span class='key edge-current'></span> a current fact"
+        "<span class='key edge-past'></span> a past fact (retracted, superseded or ended)</p>"
         "<canvas id=graph width=900 height=520 data-seed='{}' data-space='{}'"
         " aria-label='the neighbourhood graph: drag to pan, wheel to zoom, click a node to expand it,"
         " double-click to open it'></canvas>",
@@ -260,7 +310,19 @@ def concept_page(frame: Frame, found: ConceptPage, now: str, notice: str | None 
         "<h2>Neighbourhood</h2>{graph}<h2>History</h2>{history}<h2>Tombstones</h2>{stones}",
         head=head,
         forget=forget,
-        facts=table(["subject", "predicate", "object", "confidence", "state", "sources", ""], facts, "facts"),
+        facts=table(
+            [
+                "subject",
+                "predicate",
+                "object",
+                "confidence",
+                "state",
+                "sources",
+                *(["retract"] if frame.write else []),
+            ],
+            facts,
+            "facts",
+        ),
         legend=join(legend(), " "),
         timeline=timeline(found.history, found.tombstones, now),
         graph=graph,
@@ -270,17 +332,31 @@ def concept_page(frame: Frame, found: ConceptPage, now: str, notice: str | None 
     return layout(frame, concept.label, body, notice)
 
 
+def fact_state_words(view: FactView, now: str) -> Html:
+    """A fact's state in the facts table: current, or past with when and why (never `None`)."""
+    times = view.times
+    state = fact_state(times, now)
+    if times is None or (state == CURRENT and times.valid_to is None):
+        return html("<span class=state>current</span>")
+    if state == CURRENT:
+        return html("<span class=state>current</span> until {}", times.valid_to)
+    if state in PAST and times.retired_at is not None:
+        why = "retracted" if times.retired_by in (None, "retracted") else "superseded"
+        return html("<span class='state past'>{}</span> {}", why, times.retired_at)
+    return html("<span class='state past'>ended</span> {}", times.valid_to)
+
+
 def _history(entry: object) -> Html:
     text = getattr(entry, "text", "")
     periods = join(
         html(
             "<li>valid {} .. {}{} · known {} .. {} by {}{}</li>",
-            period.valid_from,
-            period.valid_to or "open",
+            shown(period.valid_from),
+            period.valid_to or "now",
             f" (ended by {period.ended_by})" if period.ended_by not in (None, "stated") else "",
-            period.recorded_at,
+            shown(period.recorded_at),
             period.closed_at or "now",
-            period.recorded_by,
+            shown(period.recorded_by),
             f"; closed by {period.closed_by}" if period.closed_by else "",
         )
         for period in getattr(entry, "periods", ())
@@ -293,7 +369,7 @@ def _history(entry: object) -> Html:
 
 
 def _stones(rows: Sequence[TombstoneRow], frame: Frame) -> Html:
-    shown = []
+    listed = []
     for row in rows:
         state = "restored" if row.restored_at else "purged" if row.purged_at else "live"
         restore = (
@@ -301,17 +377,18 @@ def _stones(rows: Sequence[TombstoneRow], frame: Frame) -> Html:
             if frame.write and state == "live"
             else Html("")
         )
-        shown.append(
+        listed.append(
             [
                 html("<code>{}</code>", row.hash.hex()[:12]),
                 row.created_at,
                 state,
                 row.kind,
-                row.target or "-",
-                restore,
+                row.target or ("(purged)" if row.purged_at else None),
+                *([restore or MISSING] if frame.write else []),
             ]
         )
-    return table(["tombstone", "created", "state", "kind", "target", ""], shown, "tombstones")
+    head = ["tombstone", "created", "state", "kind", "target", *(["restore"] if frame.write else [])]
+    return table(head, listed, "tombstones")
 
 
 def tombstones_page(frame: Frame, rows: Sequence[TombstoneRow], notice: str | None = None) -> Html:
@@ -350,16 +427,32 @@ def experiences_page(
     if hits is not None:
         parts.append(_hits(hits))
     if sessions is not None:
-        rows = [
-            (html('<a href="{}">{}</a>', link("/session", s=session), session[:16]), turns)
-            for session, turns in sessions.rows
-        ]
-        parts.append(html("<h2>Conversations</h2>"))
+        rows = [_session_row(row) for row in sessions.rows]
+        parts.append(html("<h2>Conversations</h2><p class=muted>newest first</p>"))
         parts.append(
-            table(["session", "turns"], rows, "sessions") if rows else html("<p>no conversations</p>")
+            table(["conversation", "last turn", "first turn", "turns"], rows, "sessions")
+            if rows
+            else html("<p>no conversations</p>")
         )
         parts.append(next_link("/experiences", sessions.after))
     return layout(frame, "experiences", join(parts))
+
+
+def _session_row(row: SessionListed) -> tuple[object, ...]:
+    title = row.title or f"conversation {row.session[:16]}"
+    return (
+        html('<a href="{}">{}</a>', link("/session", s=row.session), title),
+        html("<span class=when>{}</span>", _minute(row.last)),
+        html("<span class=when>{}</span>", _minute(row.first)),
+        row.turns,
+    )
+
+
+def _minute(moment: str | None) -> str:
+    """A time as a listing shows it: its date and minute (`MISSING` when there is none)."""
+    if not moment:
+        return MISSING
+    return moment.replace("T", " ")[:16]
 
 
 def _hits(hits: Sequence[Hit]) -> Html:
@@ -383,8 +476,8 @@ def _hits(hits: Sequence[Hit]) -> Html:
     return table(["score", "layer", "who", "what", "where", "why"], rows, "hits")
 
 
-def session_page(frame: Frame, session: str, turns: Page) -> Html:
-    parts = []
+def session_page(frame: Frame, session: str, turns: Page, title: str | None = None) -> Html:
+    parts = [html("<p class=muted>conversation <code>{}</code></p>", session)]
     for turn in turns.rows:
         assert isinstance(turn, Turn)
         rows = [
@@ -409,10 +502,10 @@ def session_page(frame: Frame, session: str, turns: Page) -> Html:
                 left_out,
             )
         )
-    if not parts:
+    if not turns.rows:
         parts.append(html("<p>no turns</p>"))
     parts.append(next_link("/session", turns.after, s=session))
-    return layout(frame, f"conversation {session[:16]}", join(parts))
+    return layout(frame, title or f"conversation {session[:16]}", join(parts))
 
 
 def _layers(count: int) -> str:
@@ -450,16 +543,24 @@ def context_page(
     if rendering is not None:
         parts.append(
             html(
-                "<p class=tokens>{} of {} tokens (cl100k) · {} hits, {} in full</p>"
-                "<pre class=context>{}</pre>",
+                "<p class=tokens>{} of {} tokens (cl100k) · {}</p><pre class=context>{}</pre>",
                 rendering.tokens,
                 budget,
-                rendering.hits,
-                len(rendering.held(("full",))),
+                context_counts(rendering),
                 lines(rendering.text),
             )
         )
     return layout(frame, "the context an agent gets", join(parts))
+
+
+def context_counts(rendering: Rendering) -> str:
+    """What the context holds, counted as it is printed: the hits recall found, those in the graph
+    index, those under `summaries:` and those under `full:`."""
+    counted = {
+        kind: sum(1 for item in rendering.items if item.kind == kind) for kind in ("node", "summary", "full")
+    }
+    found = f"{rendering.hits} hit" + ("" if rendering.hits == 1 else "s")
+    return f"{found}: {counted['node']} listed, {counted['summary']} summarised, {counted['full']} in full"
 
 
 def archive_page(

@@ -19,6 +19,7 @@ from zerolang.knowledge.store import ConceptView
 from zerolang.knowledge.terms import Forgotten
 from zerolang.memory.api import Memory
 from zerolang.util.errors import ZeroError
+from zerolang.util.times import utc_now
 
 if TYPE_CHECKING:
     from zerolang.archive.gate import Summary
@@ -27,13 +28,12 @@ if TYPE_CHECKING:
     from zerolang.experience.model import Experience
     from zerolang.experience.recall import Hit
     from zerolang.experience.store import ExperienceStore
-    from zerolang.knowledge.backend import TombstoneRow
+    from zerolang.knowledge.backend import FactTimes, TombstoneRow
     from zerolang.knowledge.query.executor import QueryResult
 
 PAGE = 50  # rows on a page of concepts, sessions or turns
 GRAPH_NODES = 300  # at most this many concepts in one neighbourhood drawing
 GRAPH_DEPTH = 2
-_LOWEST, _HIGHEST = bytes(32), b"\xff" * 32
 
 
 @dataclass(frozen=True, slots=True)
@@ -45,10 +45,33 @@ class Page:
 
 
 @dataclass(frozen=True, slots=True)
+class Listing:
+    """A page of a listing in a stated order: its rows, where they start among the `total` rows that
+    match (0-based), and where the next page starts (None: this is the last)."""
+
+    rows: tuple[Any, ...]
+    start: int
+    total: int
+    after: str | None
+
+
+@dataclass(frozen=True, slots=True)
 class ConceptRow:
     hash: str
     label: str
     facts: int
+
+
+@dataclass(frozen=True, slots=True)
+class SessionListed:
+    """A conversation as the experiences page lists it: its title (None: it has none to show), turns
+    and the times of its first and last turn."""
+
+    session: str
+    title: str | None
+    turns: int
+    first: str | None
+    last: str | None
 
 
 @dataclass(frozen=True, slots=True)
@@ -121,17 +144,26 @@ class Explorer:
             self.write,
         )
 
-    def concepts(self, after: str | None) -> Page:
-        """A page of the space's concepts in hash order, after the concept `after` (a full hash)."""
-        limit = self.page
-        low = _LOWEST if after is None else _next(_digest(after))
-        backend = self.memory.store.backend
-        keys = backend.concepts_between(low, _HIGHEST, limit + 1) if low is not None else []
-        shown = keys[:limit]
-        labels = backend.labels(shown)
-        degrees = backend.degrees(shown)
-        rows = tuple(ConceptRow(key.hex(), labels.get(key, ""), degrees.get(key, 0)) for key in shown)
-        return Page(rows, shown[-1].hex() if len(keys) > limit else None)
+    def concepts(self, after: str | None, containing: str = "") -> Listing:
+        """A page of the space's concepts by label (stored in lower case, ordered by code point, then
+        by hash), those whose label holds `containing` (in either case) only, after the concept
+        `after` (a full hash), with how many match and where the page starts among them."""
+        backend, limit = self.memory.store.backend, self.page
+        wanted = containing.strip()
+        mark = None
+        if after is not None:
+            digest = _digest(after)
+            label = backend.labels([digest]).get(digest)
+            if label is None:
+                raise ZeroError(f"no concept {after} in this space (forgotten since?)")
+            mark = (label, digest)
+        found = backend.concepts_by_label(wanted, mark, limit + 1)
+        shown = found[:limit]
+        degrees = backend.degrees([key for key, _ in shown])
+        rows = tuple(ConceptRow(key.hex(), label, degrees.get(key, 0)) for key, label in shown)
+        start = 0 if mark is None else backend.count_by_label(wanted, mark)
+        total = backend.count_by_label(wanted)
+        return Listing(rows, start, total, shown[-1][0].hex() if len(found) > limit else None)
 
     def concept(self, label: str) -> ConceptPage | None:
         """A concept (label, hash or hash prefix) with its facts, their history and its tombstones."""
@@ -176,6 +208,7 @@ class Explorer:
             if not frontier:
                 break
         labels = store.backend.labels(list(depth_of))
+        states = self.fact_states(list(edges))
         return {
             "seed": seed,
             "truncated": truncated,
@@ -183,10 +216,27 @@ class Explorer:
                 {"id": key.hex(), "label": labels.get(key, ""), "depth": d} for key, d in depth_of.items()
             ],
             "edges": [
-                {"id": fact.hex(), "source": s.hex(), "predicate": p, "target": o.hex(), "confidence": c}
+                {
+                    "id": fact.hex(),
+                    "source": s.hex(),
+                    "predicate": p,
+                    "target": o.hex(),
+                    "confidence": c,
+                    "state": states.get(fact, CURRENT),
+                }
                 for fact, (s, p, o, c) in edges.items()
             ],
         }
+
+    def fact_states(self, facts: list[bytes]) -> dict[bytes, str]:
+        """Each of these facts' state now (`fact_state`), current ones left out."""
+        from zerolang.knowledge.temporal import times_of
+
+        store, now = self.memory.store, utc_now()
+        found = store.backend.facts(facts)
+        times = times_of(store.backend, list(found.values()), now)
+        states = {key: fact_state(value, now) for key, value in times.items()}
+        return {key: state for key, state in states.items() if state != CURRENT}
 
     # ---- search ----
     def recall(self, label: str, depth: int = 2, limit: int = 20) -> QueryResult:
@@ -228,9 +278,37 @@ class Explorer:
         return self._experiences
 
     def sessions(self, after: str | None) -> Page:
+        """A page of the conversations, newest first, each with its title, turns and times."""
         store, limit = self._need_experiences(), self.page
-        rows = store.sessions(after or "", limit + 1)
-        return Page(tuple(rows[:limit]), rows[limit - 1][0] if len(rows) > limit else None)
+        found = store.sessions(after or "", limit + 1)
+        shown = found[:limit]
+        titles = self._titles(store, [row.session for row in shown])
+        rows = tuple(
+            SessionListed(row.session, titles.get(row.session), row.turns, row.first, row.last)
+            for row in shown
+        )
+        return Page(rows, shown[-1].session if len(found) > limit else None)
+
+    def session_title(self, session: str) -> str | None:
+        """The title of one conversation (its summary or first user line), None if it has none."""
+        return self._titles(self._need_experiences(), [session]).get(session)
+
+    @staticmethod
+    def _titles(store: ExperienceStore, sessions: list[str], turns: int = 3) -> dict[str, str]:
+        """Each session's title, read from its first `turns` turns; what mentions something forgotten
+        is passed over, as recall passes it over."""
+        from zerolang.experience.titles import session_title
+
+        hidden = Forgotten.of(store.forgotten_terms())
+        titles: dict[str, str] = {}
+        for session in sessions:
+            opening = [ident for ident, _ in store.session_turns(session, -1, turns)]
+            order = {ident: n for n, ident in enumerate(opening)}
+            members = sorted(store.experiences_of_turns(opening), key=lambda e: (order[e.turn], e.ordinal))
+            title = session_title(e for e in members if not hidden.mentions(e.who, e.what))
+            if title is not None:
+                titles[session] = title
+        return titles
 
     def session(self, session: str, after: int | None) -> Page:
         """A page of a session's turns, each with its experiences (by layer, in order)."""
@@ -317,6 +395,23 @@ class Explorer:
             raise ZeroError("this explorer is read-only: start it with --write to change the memory")
 
 
+CURRENT, RETRACTED, SUPERSEDED, ENDED = "current", "retracted", "superseded", "ended"
+PAST = frozenset({RETRACTED, SUPERSEDED, ENDED})
+"""A fact's states: it holds now, or it is past: retracted, superseded by a rival, or its validity
+ended (a stated end that has passed)."""
+
+
+def fact_state(times: FactTimes | None, now: str) -> str:
+    """What a fact is now, from its times (None: current and open-ended)."""
+    if times is None:
+        return CURRENT
+    if times.retired_at is not None or (times.valid_from is None and times.valid_to is None):
+        return RETRACTED if times.retired_by in (None, "retracted") else SUPERSEDED
+    if times.valid_to is not None and times.valid_to <= now:
+        return ENDED
+    return CURRENT
+
+
 def _digest(text: str) -> bytes:
     try:
         digest = bytes.fromhex(text)
@@ -325,9 +420,3 @@ def _digest(text: str) -> bytes:
     if len(digest) != 32:
         raise ZeroError(f"not a concept hash: {text!r}")
     return digest
-
-
-def _next(digest: bytes) -> bytes | None:
-    """The hash right after `digest` (None after the last possible one)."""
-    number = int.from_bytes(digest, "big") + 1
-    return None if number >> 256 else number.to_bytes(32, "big")

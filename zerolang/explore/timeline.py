@@ -165,7 +165,7 @@ def _valid_title(entry: HistoryEntry, period: object) -> str:
     valid_to = getattr(period, "valid_to", None)
     ended = getattr(period, "ended_by", None)
     tail = f", ended by {ended}" if ended not in (None, "stated") else ""
-    return f"{entry.text}: valid {valid_from} .. {valid_to or 'open'}{tail}"
+    return f"{entry.text}: valid {valid_from or '-'} .. {valid_to or 'now'}{tail}"
 
 
 def _short(text: str, limit: int = 26) -> str:

@@ -57,6 +57,7 @@ class PostgresBackend(PsycopgStatements, SqlBackend):
 
     kind = "postgres"
     greatest = "greatest"
+    code_points = '"C"'
 
     def __init__(self, connection: psycopg.Connection[Any], location: str, space: str, owner: bool) -> None:
         self.connection = connection

@@ -31,6 +31,7 @@ class SqlCore(SqlStatements, backend.Lifetime):
     __slots__ = ()
 
     greatest: str  # the two-argument max: `max` (SQLite) or `greatest` (PostgreSQL)
+    code_points: str  # the collation ordering text by code point: `BINARY` (SQLite) or `"C"` (PostgreSQL)
 
     _location: str  # where the store is, as messages show it (a dialect's slot)
     _space: str  # the space this backend sees (a dialect's slot)

@@ -16,7 +16,7 @@ from contextlib import nullcontext
 from typing import Protocol
 
 from zerolang.experience.forgotten import PURGED, Forgotten, without_forgotten
-from zerolang.experience.model import Added, CaptureBatch, Experience, Layer
+from zerolang.experience.model import Added, CaptureBatch, Experience, Layer, SessionRow
 from zerolang.storage.errors import translating
 from zerolang.storage.schema import EXPERIENCES
 from zerolang.storage.sql.database import DatabaseStore, SqlDatabase
@@ -295,13 +295,19 @@ class SqlExperienceStore(DatabaseStore[ExperienceText]):
     def known_turns(self, ids: Collection[str]) -> set[str]:
         return {str(row[0]) for row in self._rows_in("SELECT id FROM exp_turn", "id", ids)}
 
-    def sessions(self, after: str, limit: int) -> list[tuple[str, int]]:
+    def sessions(self, after: str, limit: int) -> list[SessionRow]:
+        latest = "coalesce(max(at), '')"  # no time sorts below every time: such sessions come last
+        mark = "(SELECT coalesce(max(at), '') FROM exp_turn WHERE session = ?)"
         rows = self.db.rows(
-            "SELECT session, count(*) FROM exp_turn WHERE session > ?"
-            " GROUP BY session ORDER BY session LIMIT ?",
-            (after, limit),
+            f"SELECT session, count(*), min(at), max(at) FROM exp_turn GROUP BY session"
+            f" HAVING ? = '' OR {latest} < {mark} OR ({latest} = {mark} AND session > ?)"
+            f" ORDER BY {latest} DESC, session LIMIT ?",
+            (after, after, after, after, limit),
         )
-        return [(str(session), int(turns)) for session, turns in rows]
+        return [
+            SessionRow(str(session), int(turns), _text_or_none(first), _text_or_none(last))
+            for session, turns, first, last in rows
+        ]
 
     def session_turns(self, session: str, after: int, limit: int) -> list[tuple[str, int]]:
         rows = self.db.rows(
@@ -409,3 +415,7 @@ def purged_terms(db: SqlDatabase) -> list[tuple[str, int]]:
     if not db.has_table("exp_forgotten"):
         return []
     return blocked_terms(db, "tombstone LIKE ?", (f"%{PURGED}",))
+
+
+def _text_or_none(value: object) -> str | None:
+    return None if value is None or value == "" else str(value)

@@ -1,4 +1,5 @@
-"""The whole space in SQL, in hash order: counts, hashes, nodes, relations, live and pruned episodes."""
+"""The whole space in SQL, in hash order: counts, hashes, nodes, relations, live and pruned episodes;
+and its concepts by label, a page at a time."""
 
 from __future__ import annotations
 
@@ -38,6 +39,38 @@ class Scans(SqlCore, backend.Scans):
         )
         assert row is not None
         return Counts(*(int(value) for value in row))
+
+    def concepts_by_label(
+        self, containing: str, after: tuple[str, bytes] | None, limit: int
+    ) -> list[tuple[bytes, str]]:
+        where, args = self._labelled(containing, after, past=True)
+        rows = self.rows(
+            f"SELECT hash, label FROM concepts WHERE {where}"
+            f" ORDER BY label COLLATE {self.code_points}, hash LIMIT ?",
+            [*args, limit],
+        )
+        return [(bytes(key), str(label)) for key, label in rows]
+
+    def count_by_label(self, containing: str, through: tuple[str, bytes] | None = None) -> int:
+        where, args = self._labelled(containing, through, past=False)
+        row = self.one(f"SELECT count(*) FROM concepts WHERE {where}", args)
+        return 0 if row is None else int(row[0])
+
+    def _labelled(
+        self, containing: str, mark: tuple[str, bytes] | None, *, past: bool
+    ) -> tuple[str, list[object]]:
+        """The condition (and its arguments) on the space's concepts whose label contains `containing`
+        and that come after `mark` (`past`) or not after it, in (label by code point, hash) order."""
+        where, args = "space = ?", list[object]([self.space])
+        if containing:
+            escaped = containing.lower().replace("\\", "\\\\").replace("%", "\\%").replace("_", "\\_")
+            where += " AND lower(label) LIKE ? ESCAPE '\\'"
+            args.append(f"%{escaped}%")
+        if mark is not None:
+            label, key = (">", ">") if past else ("<", "<=")
+            where += f" AND (label COLLATE {self.code_points} {label} ? OR (label = ? AND hash {key} ?))"
+            args += [mark[0], mark[0], mark[1]]
+        return where, args
 
     def concept_hashes(self) -> list[bytes]:
         return [

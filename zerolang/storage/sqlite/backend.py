@@ -65,6 +65,7 @@ class SqliteBackend(SqliteStatements, SqlBackend):
 
     kind = "sqlite"
     greatest = "max"
+    code_points = "BINARY"
     chunk = IN_CHUNK
 
     def __init__(
