@@ -70,7 +70,9 @@ class Tally:
 
     def __init__(self) -> None:
         self.rows: dict[str, list[dict[str, float]]] = defaultdict(list)
-        self.conversations: dict[str, dict[str, list[dict[str, float]]]] = defaultdict(lambda: defaultdict(list))
+        self.conversations: dict[str, dict[str, list[dict[str, float]]]] = defaultdict(
+            lambda: defaultdict(list)
+        )
         self.budget_tokens: list[int] = []
         self.budget_held: list[float] = []
         self.budget_full: list[float] = []
@@ -119,7 +121,9 @@ class Tally:
         return out
 
 
-def session_recall(ranked: list[str], evidence: tuple[str, ...], session_of: Mapping[str, int]) -> dict[str, float]:
+def session_recall(
+    ranked: list[str], evidence: tuple[str, ...], session_of: Mapping[str, int]
+) -> dict[str, float]:
     """Session-level recall@k: 1 when the session of one of the first k turns holds evidence, else 0."""
     wanted = {session_of[e] for e in evidence}
     return {
@@ -258,7 +262,11 @@ def run(path: Path, budget: int, hits_for_budget: int, loo: bool = False) -> dic
             for question in conversation.questions:
                 plain = baseline.rank(question.question, max(hits_for_budget, max(KS)))
                 base.add(
-                    question.category, plain, question.evidence, conversation.sample_id, conversation.session_of
+                    question.category,
+                    plain,
+                    question.evidence,
+                    conversation.sample_id,
+                    conversation.session_of,
                 )
                 tokens, kept = _baseline_budget(plain, conversation, budget)
                 base.budget_tokens.append(tokens)
@@ -304,7 +312,10 @@ def _recall_rows(scores: dict[str, Any]) -> list[tuple[str, Callable[[dict[str, 
 
     rows = [(f"recall@{k}", overall(f"recall@{k}")) for k in KS]
     rows += [(f"session recall@{k}", overall(f"session_recall@{k}")) for k in SESSION_KS]
-    for key, name in (("recall@10", "recall@10"), *((f"session_recall@{k}", f"session@{k}") for k in SESSION_KS)):
+    for key, name in (
+        ("recall@10", "recall@10"),
+        *((f"session_recall@{k}", f"session@{k}") for k in SESSION_KS),
+    ):
         for category, figures in sorted(scores["by_category"].items()):
             rows.append((f"{name}, category {category} (n={figures['questions']})", of(category, key)))
     return rows

@@ -101,7 +101,7 @@ class RecallWeights:
     session: float = 0.4  # said in a session whose experiences match the query most (relative 0..1)
     asking: float = 0.2  # a message that ends with a question scores this share less (its reply answers)
     spread: float = 0.2  # for several things: a hit scores this share less per better hit of its session
-    sessions: int = 2  # the first sessions of the plain full-text ranking, each given a place in the first `FIRST`
+    sessions: int = 2  # the full text's first sessions, each kept a place among the first `FIRST`
 
 
 class Ranker(Protocol):
@@ -220,11 +220,10 @@ def recall(
         ranked = [(ident, score) for ident, score, _ in spread]
     if w.sessions:
         favoured = _favoured_sessions(seeds, found, w.sessions)
-        ranked = _reserve(ranked, found, favoured, FIRST)
-        for ident, _ in ranked[:FIRST]:
-            if ident in found and found[ident].session in favoured:
-                where = favoured.index(found[ident].session) + 1
-                scores.reasons[ident].append((0.0, f"its session is the full text's {_ordinal(where)}"))
+        ranked, moved = _reserve(ranked, found, favoured, FIRST)
+        for ident in moved:
+            where = favoured.index(found[ident].session) + 1
+            scores.reasons[ident].append((0.0, f"its session is the full text's {_ordinal(where)}"))
     ranked = ranked[:limit]
     hits: list[Hit] = []
     for ident, score in ranked:
@@ -253,21 +252,29 @@ def _favoured_sessions(seeds: list[tuple[str, float]], found: dict[str, Experien
 
 def _reserve(
     ranked: list[tuple[str, float]], found: dict[str, Experience], favoured: list[str], first: int
-) -> list[tuple[str, float]]:
+) -> tuple[list[tuple[str, float]], list[str]]:
     """`ranked` (best first) with room kept in its first `first` places for each `favoured` session:
     the last places of those go, while a favoured session has no hit above them, to that session's
-    best hit (the most favoured first); the rest keep their order. A miss of the whole session the
-    graph prefers then still leaves the full text's sessions in view."""
+    best hit (the most favoured first), scored as the hit whose place it takes (so scores still
+    fall down the ranking); the rest keep their order. A miss of the whole session the graph
+    prefers then still leaves the full text's sessions in view. Also the ids so moved up."""
     pool = [item for item in ranked if item[0] in found]
+    ranked_sessions = {found[ident].session for ident, _ in pool}
+    favoured = [session for session in favoured if session in ranked_sessions]
     out: list[tuple[str, float]] = []
+    moved: list[str] = []
     while pool and len(out) < first:
         shown = {found[ident].session for ident, _ in out}
         owed = [session for session in favoured if session not in shown]
         pick = 0
         if owed and len(out) >= first - len(owed):
             pick = next((i for i, (ident, _) in enumerate(pool) if found[ident].session == owed[0]), 0)
-        out.append(pool.pop(pick))
-    return out + pool
+        ident, score = pool.pop(pick)
+        if pick:
+            moved.append(ident)
+            score = max(score, pool[0][1])
+        out.append((ident, score))
+    return out + pool, moved
 
 
 def _ordinal(number: int) -> str:
