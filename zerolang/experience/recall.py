@@ -56,12 +56,13 @@ for nothing.
 
 An experience's score is the sum of its contributions, each kept as a reason.
 The weights are `RecallWeights`; nothing depends on the data recall runs on. The defaults of
-`answer`, `speaker`, `time`, `session`, `about`, `asking` and `spread` are those of the grid point
-best on average over leave-one-conversation-out folds of LoCoMo's development split
+`answer`, `speaker`, `time`, `session`, `about`, `asking`, `spread` and `sessions` are those of the
+grid point best on average over leave-one-conversation-out folds of LoCoMo's development split
 (`benches/bench_locomo.py --loo`, `benches/loo.py`, docs/benchmarks.md): with `answer` 1.0 a
 question's answer may rank above the question itself, which is what a question asked of memory
-wants; `session` 0.4 was chosen in every fold; the others are as first set (`expand` 10 and
-`concept` 0.25 were chosen in every fold when the grid held them).
+wants; `session` 0.4 and `sessions` 2 were chosen in every fold; the others are as first set
+(`expand` 10, `concept` 0.25, `answer` 1.0 and `time` 1.0 were chosen in every fold when the grid
+held them).
 """
 
 from __future__ import annotations
