@@ -60,48 +60,76 @@ from zerolang.storage.sqlite.experience import SqliteExperienceStore  # noqa: E4
 from zerolang.util.tokens import count_tokens  # noqa: E402
 
 KS = (1, 5, 10, 20)
-WIDTH = 32
+SESSION_KS = (5, 10)
+SESSION_KEYS = tuple(f"session_recall@{k}" for k in SESSION_KS)
+WIDTH = 34
 
 
 class Tally:
     """Recall@k per category and per conversation, and the budgeted context's size and hold."""
 
     def __init__(self) -> None:
-        self.rows: dict[str, list[dict[int, float]]] = defaultdict(list)
-        self.conversations: dict[str, dict[str, list[float]]] = defaultdict(lambda: defaultdict(list))
+        self.rows: dict[str, list[dict[str, float]]] = defaultdict(list)
+        self.conversations: dict[str, dict[str, list[dict[str, float]]]] = defaultdict(
+            lambda: defaultdict(list)
+        )
         self.budget_tokens: list[int] = []
         self.budget_held: list[float] = []
         self.budget_full: list[float] = []
 
-    def add(self, category: int, ranked: list[str], evidence: tuple[str, ...], where: str = "") -> None:
-        row = {k: len(set(ranked[:k]) & set(evidence)) / len(evidence) for k in KS}
+    def add(
+        self,
+        category: int,
+        ranked: list[str],
+        evidence: tuple[str, ...],
+        where: str = "",
+        session_of: Mapping[str, int] | None = None,
+    ) -> None:
+        row = {f"recall@{k}": len(set(ranked[:k]) & set(evidence)) / len(evidence) for k in KS}
+        if session_of is not None:
+            row |= session_recall(ranked, evidence, session_of)
         self.rows["all"].append(row)
         self.rows[str(category)].append(row)
-        self.conversations[where]["all"].append(row[10])
-        self.conversations[where][str(category)].append(row[10])
+        self.conversations[where]["all"].append(row)
+        self.conversations[where][str(category)].append(row)
 
     def summary(self) -> dict[str, object]:
-        def mean(rows: list[dict[int, float]], k: int) -> float:
-            return round(sum(row[k] for row in rows) / len(rows), 4) if rows else 0.0
+        def mean(rows: list[dict[str, float]], key: str) -> float:
+            return round(sum(row[key] for row in rows) / len(rows), 4) if rows else 0.0
 
-        out: dict[str, object] = {f"recall@{k}": mean(self.rows["all"], k) for k in KS}
+        def figures(rows: list[dict[str, float]]) -> dict[str, float]:
+            return {key: mean(rows, key) for key in (rows[0] if rows else {})}
+
+        out: dict[str, object] = figures(self.rows["all"])
         out["by_category"] = {
-            category: {f"recall@{k}": mean(rows, k) for k in KS} | {"questions": len(rows)}
+            category: figures(rows) | {"questions": len(rows)}
             for category, rows in sorted(self.rows.items())
             if category != "all"
         }
         out["by_conversation"] = {
             name: {
                 "questions": len(rows["all"]),
-                "recall@10": round(statistics.fmean(rows["all"]), 4),
-                "category_1_recall@10": round(statistics.fmean(rows["1"]), 4) if rows["1"] else None,
+                "recall@10": mean(rows["all"], "recall@10"),
+                "category_1_recall@10": mean(rows["1"], "recall@10") if rows["1"] else None,
             }
+            | {key: mean(rows["all"], key) for key in SESSION_KEYS if key in rows["all"][0]}
             for name, rows in self.conversations.items()
         }
         out["budget_tokens"] = round(statistics.fmean(self.budget_tokens)) if self.budget_tokens else 0
         out["budget_recall"] = round(statistics.fmean(self.budget_held), 4) if self.budget_held else 0.0
         out["budget_full_recall"] = round(statistics.fmean(self.budget_full), 4) if self.budget_full else 0.0
         return out
+
+
+def session_recall(
+    ranked: list[str], evidence: tuple[str, ...], session_of: Mapping[str, int]
+) -> dict[str, float]:
+    """Session-level recall@k: 1 when the session of one of the first k turns holds evidence, else 0."""
+    wanted = {session_of[e] for e in evidence}
+    return {
+        f"session_recall@{k}": float(any(session_of.get(turn) in wanted for turn in ranked[:k]))
+        for k in SESSION_KS
+    }
 
 
 def _progress(total: int, label: str = "questions") -> Iterator[None]:
@@ -158,7 +186,13 @@ def _score(
             rendering = render(store, question.question, hits, budget=budget, weights=w)
             if latencies is not None:
                 latencies.append((time.perf_counter() - started) * 1000)
-            tally.add(question.category, _sources(hits), question.evidence, conversation.sample_id)
+            tally.add(
+                question.category,
+                _sources(hits),
+                question.evidence,
+                conversation.sample_id,
+                conversation.session_of,
+            )
             evidence = set(question.evidence)
             for kinds, into in ((("summary", "full"), tally.budget_held), (("full",), tally.budget_full)):
                 ids = rendering.held(kinds)
@@ -227,7 +261,13 @@ def run(path: Path, budget: int, hits_for_budget: int, loo: bool = False) -> dic
             baseline = BM25(conversation.turns)
             for question in conversation.questions:
                 plain = baseline.rank(question.question, max(hits_for_budget, max(KS)))
-                base.add(question.category, plain, question.evidence, conversation.sample_id)
+                base.add(
+                    question.category,
+                    plain,
+                    question.evidence,
+                    conversation.sample_id,
+                    conversation.session_of,
+                )
                 tokens, kept = _baseline_budget(plain, conversation, budget)
                 base.budget_tokens.append(tokens)
                 base.budget_held.append(len(kept & set(question.evidence)) / len(question.evidence))
@@ -260,6 +300,27 @@ def _pct(value: object) -> str:
     return f"{float(str(value)) * 100:.1f}%"
 
 
+def _recall_rows(scores: dict[str, Any]) -> list[tuple[str, Callable[[dict[str, Any]], object]]]:
+    """The table's recall rows, each a label and how to read its figure from one side's scores: turn
+    recall@k, then session-level recall@k, then both by category."""
+
+    def overall(key: str) -> Callable[[dict[str, Any]], object]:
+        return lambda side: side[key]
+
+    def of(category: str, key: str) -> Callable[[dict[str, Any]], object]:
+        return lambda side: side["by_category"][category][key]
+
+    rows = [(f"recall@{k}", overall(f"recall@{k}")) for k in KS]
+    rows += [(f"session recall@{k}", overall(f"session_recall@{k}")) for k in SESSION_KS]
+    for key, name in (
+        ("recall@10", "recall@10"),
+        *((f"session_recall@{k}", f"session@{k}") for k in SESSION_KS),
+    ):
+        for category, figures in sorted(scores["by_category"].items()):
+            rows.append((f"{name}, category {category} (n={figures['questions']})", of(category, key)))
+    return rows
+
+
 def print_table(result: dict[str, object]) -> None:
     ours = result["ours"]
     base = result["bm25"]
@@ -268,14 +329,8 @@ def print_table(result: dict[str, object]) -> None:
     print(f"machine: {describe()}\n")
     print(f"| {'':<{WIDTH}} | {'ours':>8} | {'BM25':>8} |")
     print(f"|{'-' * (WIDTH + 2)}|{'-' * 10}|{'-' * 10}|")
-    for k in KS:
-        print(
-            f"| {f'recall@{k}':<{WIDTH}} | {_pct(ours[f'recall@{k}']):>8} | {_pct(base[f'recall@{k}']):>8} |"
-        )
-    for category in sorted(ours["by_category"]):
-        mine, theirs = ours["by_category"][category], base["by_category"][category]
-        label = f"recall@10, category {category} (n={mine['questions']})"
-        print(f"| {label:<{WIDTH}} | {_pct(mine['recall@10']):>8} | {_pct(theirs['recall@10']):>8} |")
+    for label, figure in _recall_rows(ours):
+        print(f"| {label:<{WIDTH}} | {_pct(figure(ours)):>8} | {_pct(figure(base)):>8} |")
     budget = result["budget"]
     held = f"evidence in {budget:,} tokens"
     print(f"| {held:<{WIDTH}} | {_pct(ours['budget_recall']):>8} | {_pct(base['budget_recall']):>8} |")
@@ -305,16 +360,8 @@ def print_loo(ours: dict[str, Any], loo: dict[str, Any], base: dict[str, Any], b
     def line(label: str, mine: object, theirs: object, other: object) -> None:
         print(f"| {label:<{WIDTH}} | {_pct(mine):>9} | {_pct(theirs):>13} | {_pct(other):>8} |")
 
-    for k in KS:
-        line(f"recall@{k}", ours[f"recall@{k}"], loo[f"recall@{k}"], base[f"recall@{k}"])
-    for category in sorted(loo["by_category"]):
-        label = f"recall@10, category {category} (n={loo['by_category'][category]['questions']})"
-        line(
-            label,
-            ours["by_category"][category]["recall@10"],
-            loo["by_category"][category]["recall@10"],
-            base["by_category"][category]["recall@10"],
-        )
+    for label, figure in _recall_rows(loo):
+        line(label, figure(ours), figure(loo), figure(base))
     line(f"evidence in {budget:,} tokens", ours["budget_recall"], loo["budget_recall"], base["budget_recall"])
     full = "budget_full_recall"
     line("  of which in full text", ours[full], loo[full], base[full])

@@ -30,6 +30,7 @@ class Conversation:
     sessions: list[list[dict[str, Any]]]  # OpenAI chat messages per session
     turns: dict[str, str]  # dia_id -> the turn as one line of text
     questions: list[Question]
+    session_of: dict[str, int]  # dia_id -> the number of the session it was said in
 
 
 def turn_text(turn: dict[str, Any]) -> str:
@@ -58,12 +59,14 @@ def load(path: str | Path) -> list[Conversation]:
         speaker_a = conversation["speaker_a"]
         sessions: list[list[dict[str, Any]]] = []
         turns: dict[str, str] = {}
+        session_of: dict[str, int] = {}
         for number in _session_numbers(conversation):
             when = conversation.get(f"session_{number}_date_time", "")
             messages = []
             for turn in conversation[f"session_{number}"]:
                 text = turn_text(turn)
                 turns[turn["dia_id"]] = f"{turn['speaker']}: {text}"
+                session_of[turn["dia_id"]] = number
                 messages.append(
                     {
                         "role": "user" if turn["speaker"] == speaker_a else "assistant",
@@ -81,7 +84,7 @@ def load(path: str | Path) -> list[Conversation]:
             evidence = tuple(e for e in evidence if e in turns)
             if evidence:
                 questions.append(Question(sample["sample_id"], qa["question"], int(qa["category"]), evidence))
-        out.append(Conversation(sample["sample_id"], sessions, turns, questions))
+        out.append(Conversation(sample["sample_id"], sessions, turns, questions, session_of))
     return out
 
 

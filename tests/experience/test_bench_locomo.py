@@ -14,6 +14,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent.parent
 TINY = ROOT / "tests" / "fixtures" / "locomo_tiny.json"
 KEYS = {"recall@1", "recall@5", "recall@10", "recall@20", "by_category", "budget_tokens", "budget_recall"}
+SESSION_KEYS = {"session_recall@5", "session_recall@10"}
 
 
 def bench(path: Path, *extra: str) -> dict[str, object]:
@@ -45,6 +46,12 @@ def test_bench_json_shape_on_a_tiny_conversation(tmp_path: Path) -> None:
         values = [scores[f"recall@{k}"] for k in (1, 5, 10, 20)]
         assert all(0 <= v <= 1 for v in values) and values == sorted(values)
         assert set(scores["by_category"]) == {"1", "2", "3", "4"}
+        assert set(scores) >= SESSION_KEYS
+        assert all(set(figures) >= SESSION_KEYS for figures in scores["by_category"].values())
+        assert all(set(figures) >= SESSION_KEYS for figures in scores["by_conversation"].values())
+        # a turn of evidence among the first k puts its session there too
+        assert scores["session_recall@5"] <= scores["session_recall@10"]
+        assert scores["session_recall@10"] >= scores["recall@10"]
         assert 0 < scores["budget_tokens"] <= 300
     ours = document["ours"]
     assert isinstance(ours, dict)
@@ -77,3 +84,24 @@ def test_bench_loo_scores_each_conversation_with_settings_chosen_on_the_others(t
     assert loo["grid_points"] > 1
     assert all(set(chosen) == set(loo["grid"]) for chosen in loo["chosen"].values())
     assert 0 <= loo["recall@10"] <= 1
+    assert set(loo) >= SESSION_KEYS and loo["session_recall@5"] <= loo["session_recall@10"]
+
+
+def test_session_recall_counts_a_question_whose_evidence_session_is_among_the_first_turns() -> None:
+    sys.path.insert(0, str(ROOT / "benches"))
+    from bench_locomo import session_recall
+
+    session_of = {"D1:1": 1, "D1:2": 1, "D2:1": 2, "D3:1": 3, "D3:2": 3}
+    ranked = ["D3:1", "D3:2", "D3:1", "D1:1", "D1:2", "D2:1"]
+    # the evidence turn itself is not retrieved, but a turn of its session is, at 4
+    assert session_recall(ranked, ("D1:2",), session_of) == {
+        "session_recall@5": 1.0,
+        "session_recall@10": 1.0,
+    }
+    assert session_recall(ranked, ("D2:1",), session_of) == {
+        "session_recall@5": 0.0,
+        "session_recall@10": 1.0,
+    }
+    # one of several pieces of evidence is enough
+    assert session_recall(ranked[:2], ("D2:1", "D3:2"), session_of)["session_recall@5"] == 1.0
+    assert session_recall([], ("D2:1",), session_of)["session_recall@10"] == 0.0

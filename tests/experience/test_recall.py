@@ -14,8 +14,9 @@ from hypothesis import strategies as st
 
 from zerolang.experience.budget import gist, render
 from zerolang.experience.capture import TurnRecorder, capture_files
-from zerolang.experience.model import Layer
+from zerolang.experience.model import Experience, Layer
 from zerolang.experience.recall import RecallWeights, recall
+from zerolang.experience.store import ExperienceStore
 from zerolang.storage.sqlite.experience import SqliteExperienceStore
 from zerolang.util.tokens import count_tokens
 
@@ -276,3 +277,87 @@ def test_a_question_for_several_things_spreads_its_ranking_over_sessions() -> No
     assert "after 1 better of its session" in firsts[1].reasons  # the reason says why it ranks lower
     one = "Which boat did Ana see?"  # one thing: never spread
     assert sessions(one, replace(weights, spread=0.9)) == sessions(one, replace(weights, spread=0.0))
+
+
+def garden_store() -> SqliteExperienceStore:
+    """Ana tells of her garden in one session; Cy, in another, says the words the full text ranks first."""
+    store = SqliteExperienceStore(":memory:")
+    record_gardens(store)
+    return store
+
+
+def record_gardens(store: ExperienceStore) -> None:
+    busy = TurnRecorder(store, session="busy", user="Ana", agent="Ben")
+    for text in (
+        "the garden was full of weeds after the storm",
+        "we spent the weekend in the garden pulling weeds",
+        "the neighbours say their garden has weeds too",
+        "I bought new tools for the garden",
+        "the garden gate is broken again",
+        "roses in the garden need more sun",
+    ):
+        busy.record(user_said=text)
+    quiet = TurnRecorder(store, session="quiet", user="Cy", agent="Ben")
+    quiet.record(user_said="Tea is ready.")
+    quiet.record(user_said="Garden, garden, my garden!")
+
+
+GARDEN = "What did Ana do in the garden?"
+ANA_FIRST = RecallWeights(speaker=2.0)  # what Ana said fills the first places
+
+
+def test_the_full_texts_first_session_keeps_a_place_in_the_first_five() -> None:
+    store = garden_store()
+    plain = recall(store, GARDEN, limit=8, weights=replace(ANA_FIRST, sessions=0))
+    assert [h.experience.who for h in plain[:5]] == ["Ana"] * 5  # the graph piles up one session
+    hits = recall(store, GARDEN, limit=8, weights=replace(ANA_FIRST, sessions=1))
+    cy = next(i for i, h in enumerate(hits) if h.experience.who == "Cy")
+    assert cy == 4  # the last of the first five places, not above what the graph ranks best
+    assert "its session is the full text's first" in hits[cy].reasons
+    assert [h.score for h in hits] == sorted((h.score for h in hits), reverse=True)
+    # the others keep their order, only moved down by one place
+    assert [h.experience.id for h in hits if h.experience.who != "Cy"] == [
+        h.experience.id for h in plain if h.experience.who != "Cy"
+    ][: len(hits) - 1]
+    assert all("full text's" not in r for h in hits if h.experience.who != "Cy" for r in h.reasons)
+
+
+def test_a_session_already_in_the_first_five_moves_nothing() -> None:
+    store = garden_store()
+    # Ana's session is the full text's second: it is in the first five already, so 2 moves only Cy
+    once = recall(store, GARDEN, limit=8, weights=replace(ANA_FIRST, sessions=1))
+    twice = recall(store, GARDEN, limit=8, weights=replace(ANA_FIRST, sessions=2))
+    assert [(h.experience.id, h.score, h.reasons) for h in twice] == [
+        (h.experience.id, h.score, h.reasons) for h in once
+    ]
+    # without a person to prefer, the full text's own first hit leads: nothing to reserve
+    open_question = "garden"
+    assert [h.experience.id for h in recall(store, open_question, limit=8)] == [
+        h.experience.id for h in recall(store, open_question, limit=8, weights=RecallWeights(sessions=0))
+    ]
+
+
+@given(
+    st.lists(st.integers(0, 4), min_size=0, max_size=12),
+    st.lists(st.integers(0, 4), min_size=0, max_size=3, unique=True),
+)
+def test_reserving_keeps_every_hit_and_puts_each_favoured_session_in_the_first_places(
+    sessions: list[int], favoured: list[int]
+) -> None:
+    from zerolang.experience.recall import FIRST, _reserve
+
+    found = {
+        f"e{i}": Experience(f"e{i}", Layer.INPUT, "Ana", "x", None, f"s{s}", f"t{i}", i, 0)
+        for i, s in enumerate(sessions)
+    }
+    ranked = [(f"e{i}", float(len(sessions) - i)) for i in range(len(sessions))]
+    wanted = [f"s{s}" for s in favoured]
+    out, moved = _reserve(ranked, found, wanted, FIRST)
+    assert sorted(ident for ident, _ in out) == sorted(found)  # nothing lost, nothing doubled
+    assert [score for _, score in out] == sorted((score for _, score in out), reverse=True)
+    assert [i for i, _ in out if i not in moved] == [i for i, _ in ranked if i not in moved]
+    shown = {found[ident].session for ident, _ in out[:FIRST]}
+    present = [s for s in wanted if s in set(f"s{x}" for x in sessions)]
+    if len(out) >= FIRST:
+        assert set(present[:FIRST]) <= shown
+    assert all(found[ident].session in wanted for ident in moved)

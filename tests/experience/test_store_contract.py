@@ -16,7 +16,7 @@ import pytest
 from zerolang.experience.budget import render
 from zerolang.experience.build import build
 from zerolang.experience.capture import Extractors, TurnRecorder, capture_files
-from zerolang.experience.recall import recall
+from zerolang.experience.recall import RecallWeights, recall
 from zerolang.experience.store import ExperienceStore
 from zerolang.experience.transcripts import read_transcript
 from zerolang.storage.sql.experiences import BULK_TURNS
@@ -146,6 +146,24 @@ def test_recorder_and_recall_under_a_budget(store: ExperienceStore) -> None:
     for budget in (40, 120, 400):
         rendering = render(store, "Philokalia", hits, budget=budget)
         assert count_tokens(rendering.text) <= budget
+
+
+def test_the_full_texts_first_session_keeps_a_place_on_every_engine(store: ExperienceStore) -> None:
+    """The graph piles what Ana said into the first places; the other of the full text's first two
+    sessions keeps the fifth. (The engines rank the full text differently: FTS5 bm25 on SQLite puts
+    Cy's session first, ts_rank on PostgreSQL, which also indexes who spoke, Ana's.)"""
+    busy = TurnRecorder(store, session="busy", user="Ana", agent="Ben")
+    for place in ("gate", "roses", "tools", "weeds", "shed", "path"):
+        busy.record(user_said=f"the {place} in the garden needed work")
+    quiet = TurnRecorder(store, session="quiet", user="Cy", agent="Ben")
+    quiet.record(user_said="Tea is ready.")
+    quiet.record(user_said="Garden, garden, my garden!")
+    question = "What did Ana do in the garden?"
+    plain = recall(store, question, limit=8, weights=RecallWeights(speaker=2.0, sessions=0))
+    assert [hit.experience.who for hit in plain[:5]] == ["Ana"] * 5
+    hits = recall(store, question, limit=8, weights=RecallWeights(speaker=2.0, sessions=2))
+    assert [hit.experience.who for hit in hits[:5]] == ["Ana"] * 4 + ["Cy"]
+    assert any(reason.startswith("its session is the full text's") for reason in hits[4].reasons)
 
 
 def test_without_psycopg_a_postgres_url_is_one_clear_error(monkeypatch: pytest.MonkeyPatch) -> None:

@@ -48,14 +48,21 @@ for nothing.
    ranking is chosen best first with each hit's score taken `1 - spread` times for every hit
    of its own session chosen before it.
 
+9. **Sessions of the full text.** When recall misses, it misses a whole session: the graph's
+   signals (the session share, neighbours, answers) gather the best places in the session it
+   prefers. So the first `sessions` sessions the plain full-text ranking reaches (its seeds in
+   order) each keep a place among the first `FIRST` (five): while one has no hit above them, the
+   last of those places go to its best hit; the rest of the ranking keeps its order.
+
 An experience's score is the sum of its contributions, each kept as a reason.
 The weights are `RecallWeights`; nothing depends on the data recall runs on. The defaults of
-`answer`, `speaker`, `time`, `session`, `about`, `asking` and `spread` are those of the grid point
-best on average over leave-one-conversation-out folds of LoCoMo's development split
+`answer`, `speaker`, `time`, `session`, `about`, `asking`, `spread` and `sessions` are those of the
+grid point best on average over leave-one-conversation-out folds of LoCoMo's development split
 (`benches/bench_locomo.py --loo`, `benches/loo.py`, docs/benchmarks.md): with `answer` 1.0 a
 question's answer may rank above the question itself, which is what a question asked of memory
-wants; `session` 0.4 was chosen in every fold; the others are as first set (`expand` 10 and
-`concept` 0.25 were chosen in every fold when the grid held them).
+wants; `session` 0.4 and `sessions` 2 were chosen in every fold; the others are as first set
+(`expand` 10, `concept` 0.25, `answer` 1.0 and `time` 1.0 were chosen in every fold when the grid
+held them).
 """
 
 from __future__ import annotations
@@ -95,6 +102,7 @@ class RecallWeights:
     session: float = 0.4  # said in a session whose experiences match the query most (relative 0..1)
     asking: float = 0.2  # a message that ends with a question scores this share less (its reply answers)
     spread: float = 0.2  # for several things: a hit scores this share less per better hit of its session
+    sessions: int = 2  # the full text's first sessions, each kept a place among the first `FIRST`
 
 
 class Ranker(Protocol):
@@ -211,6 +219,12 @@ def recall(
             if before:
                 scores.reasons[ident].append((0.0, f"after {before} better of its session"))
         ranked = [(ident, score) for ident, score, _ in spread]
+    if w.sessions:
+        favoured = _favoured_sessions(seeds, found, w.sessions)
+        ranked, moved = _reserve(ranked, found, favoured, FIRST)
+        for ident in moved:
+            where = favoured.index(found[ident].session) + 1
+            scores.reasons[ident].append((0.0, f"its session is the full text's {_ordinal(where)}"))
     ranked = ranked[:limit]
     hits: list[Hit] = []
     for ident, score in ranked:
@@ -218,6 +232,54 @@ def recall(
             reasons = [text for _, text in sorted(scores.reasons[ident], key=lambda r: -r[0])]
             hits.append(Hit(found[ident], round(score, 4), reasons))
     return hits
+
+
+FIRST = 5
+"""The first places of a ranking, where `RecallWeights.sessions` reserves room for the sessions the
+plain full-text ranking favours."""
+
+
+def _favoured_sessions(seeds: list[tuple[str, float]], found: dict[str, Experience], count: int) -> list[str]:
+    """The first `count` sessions the plain full-text ranking (`seeds`, best first) reaches."""
+    sessions: list[str] = []
+    for ident, _ in seeds:
+        experience = found.get(ident)
+        if experience is not None and experience.session not in sessions:
+            sessions.append(experience.session)
+            if len(sessions) == count:
+                break
+    return sessions
+
+
+def _reserve(
+    ranked: list[tuple[str, float]], found: dict[str, Experience], favoured: list[str], first: int
+) -> tuple[list[tuple[str, float]], list[str]]:
+    """`ranked` (best first) with room kept in its first `first` places for each `favoured` session:
+    the last places of those go, while a favoured session has no hit above them, to that session's
+    best hit (the most favoured first), scored as the hit whose place it takes (so scores still
+    fall down the ranking); the rest keep their order. A miss of the whole session the graph
+    prefers then still leaves the full text's sessions in view. Also the ids so moved up."""
+    pool = [item for item in ranked if item[0] in found]
+    ranked_sessions = {found[ident].session for ident, _ in pool}
+    favoured = [session for session in favoured if session in ranked_sessions]
+    out: list[tuple[str, float]] = []
+    moved: list[str] = []
+    while pool and len(out) < first:
+        shown = {found[ident].session for ident, _ in out}
+        owed = [session for session in favoured if session not in shown]
+        pick = 0
+        if owed and len(out) >= first - len(owed):
+            pick = next((i for i, (ident, _) in enumerate(pool) if found[ident].session == owed[0]), 0)
+        ident, score = pool.pop(pick)
+        if pick:
+            moved.append(ident)
+            score = max(score, pool[0][1])
+        out.append((ident, score))
+    return out + pool, moved
+
+
+def _ordinal(number: int) -> str:
+    return {1: "first", 2: "second", 3: "third"}.get(number, f"{number}th")
 
 
 def _across_sessions(
