@@ -67,6 +67,7 @@ def _check_one(file: str) -> dict[str, Any]:
         source = read_stdin() if file == STDIN else read_source(file)
         compact = is_compact(source) if file == STDIN else file.endswith(".0c")
         if compact:
+            source = source.removeprefix("\ufeff")  # a byte order mark is the file's start (util.lines.BOM)
             return {"path": name, "ok": True, "summary": _check_compact(source, name), "problems": []}
         graph = parse(source, name)
         problems = validate(graph, name)

@@ -14,7 +14,7 @@ from threading import Lock
 
 from zerolang.util.escapes import escaped
 from zerolang.util.limits import EXCERPT_CONTEXT, EXCERPT_WIDTH, MAX_DIAGNOSTICS, more_line
-from zerolang.util.lines import split_lines
+from zerolang.util.lines import BOM, split_lines
 from zerolang.util.span import Span
 
 
@@ -180,7 +180,7 @@ def _draw(text: str, low: int, high: int, start: int, end: int) -> tuple[str, in
     column = 1 if low > 0 else 0
     under_at, under_width = column, 0
     for index in range(low, high):
-        piece, size = shown(text[index])
+        piece, size = ("", 0) if index == 0 and text[0] == BOM else shown(text[index])
         if index == start:
             under_at = column
         if start <= index < end:
