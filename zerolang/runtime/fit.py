@@ -70,8 +70,9 @@ class Misfit:
             kind = "the string " + (shown if len(shown) <= 40 else shown[:37] + '..."')
         else:
             kind = _article(type_name(self.value))
-        text = f"input `{self.name}` is {kind}, but `{self.op}` (node `{self.node}`) works on {self.wants}s"
-        text += " and does not use it as given"
+        what = "string" if isinstance(self.value, str) else type_name(self.value)
+        text = f"input `{self.name}` is {kind}, but `{self.op}` (node `{self.node}`) reads only {self.wants}s"
+        text += f", so the {what} is not used"
         hint = self.hint()
         return text + (f": pass {hint}" if hint else "")
 
