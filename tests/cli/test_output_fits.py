@@ -76,3 +76,19 @@ def test_a_5_mb_value_is_cut_in_the_table_and_whole_in_json(tmp_path: Path) -> N
     assert "2 long values cut" in result.stderr and "--json" in result.stderr
     whole = json.loads(runner.invoke(app, ["run", str(path), "--json"]).stdout)
     assert whole["outputs"]["long_id_" * 200] == BIG
+
+
+def test_a_5_mb_name_in_a_message_is_cut_too(tmp_path: Path) -> None:
+    path = tmp_path / "name.0"
+    path.write_text(
+        f'Graph {{ name: "g", nodes: [ {{ id: "b", type: Operation, op: Identity, inputs: ["{BIG}"] }} ],'
+        ' outputs: ["b"] }\n',
+        encoding="utf-8",
+    )
+    for command in ("check", "lint", "run"):
+        result = runner.invoke(app, [command, str(path)])
+        assert result.exit_code == 1
+        assert len(result.output) < 3_000, (command, len(result.output))
+        assert "(5,000,000 characters)" in result.output
+    whole = json.loads(runner.invoke(app, ["check", str(path), "--json"]).output)
+    assert BIG in whole[0]["problems"][0]["message"]  # tools get the message whole

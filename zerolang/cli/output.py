@@ -39,8 +39,10 @@ def print_error(error: ZeroError) -> None:
 def print_diagnostic(diagnostic: Diagnostic, source: str | None) -> None:
     """A warning or finding: `file:line:col: CODE message`, the line and a caret, on stderr."""
     from zerolang.util.errors import source_excerpt
+    from zerolang.util.width import fitted
 
-    head = f"{diagnostic.location()}: {diagnostic.severity.value}: {diagnostic.message} [{diagnostic.code}]"
+    message = fitted(diagnostic.message)
+    head = f"{diagnostic.location()}: {diagnostic.severity.value}: {message} [{diagnostic.code}]"
     lines = [escaped(head, exact=False)]
     if source is not None and diagnostic.span is not None and diagnostic.span.line:
         lines.extend(source_excerpt(source, diagnostic.span))

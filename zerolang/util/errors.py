@@ -80,7 +80,9 @@ class ZeroError(Exception):
         For a human: the message, file name and source line are shown `escaped`, so data in them
         (an id holding ESC, a file named with a bidi override) prints as data, never as a control.
         """
-        lines = [escaped(self.headline(), exact=False)]
+        from zerolang.util.width import fitted
+
+        lines = [escaped(fitted(self.headline()), exact=False)]
         if self.source is not None and self.span is not None and self.span.line:
             lines.extend(source_excerpt(self.source, self.span))
         return "\n".join(lines)
@@ -103,11 +105,12 @@ class ValidationError(ZeroError):
 
     def render(self) -> str:
         """Each problem with its source line and caret: the first `MAX_DIAGNOSTICS`, then how many more."""
+        from zerolang.util.width import fitted
+
         parts: list[str] = []
         for diagnostic in self.diagnostics[:MAX_DIAGNOSTICS]:
-            parts.append(
-                escaped(f"{diagnostic.location()}: {diagnostic.message} [{diagnostic.code}]", exact=False)
-            )
+            headline = f"{diagnostic.location()}: {fitted(diagnostic.message)} [{diagnostic.code}]"
+            parts.append(escaped(headline, exact=False))
             if self.source is not None and diagnostic.span is not None and diagnostic.span.line:
                 parts.extend(source_excerpt(self.source, diagnostic.span))
         if len(self.diagnostics) > MAX_DIAGNOSTICS:

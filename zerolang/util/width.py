@@ -7,6 +7,7 @@ its escape (`\\x1b`, as `util.escapes.escaped` writes it, one column per charact
 
 from __future__ import annotations
 
+import re
 import unicodedata
 from functools import lru_cache
 
@@ -35,3 +36,24 @@ def width(text: str) -> int:
     if text.isascii() and text.isprintable():
         return len(text)
     return sum(shown(character)[1] for character in text)
+
+
+# A name quoted in a message (`like this`) is cut to this many characters, and a message shown to a
+# person to MAX_MESSAGE: an unknown op written as 5 MB of text is named, not printed.
+MAX_QUOTED = 80
+MAX_MESSAGE = 1000
+_QUOTED = re.compile(r"`([^`\n]{" + str(MAX_QUOTED + 1) + r",})`")
+
+
+def fitted(message: str) -> str:
+    """`message` with each `quoted` name longer than MAX_QUOTED cut (`…` and its length), then at most
+    MAX_MESSAGE characters: what a human reads. `--json` reports keep messages whole."""
+    if len(message) <= MAX_QUOTED:
+        return message
+    message = _QUOTED.sub(_cut_quoted, message)
+    return message if len(message) <= MAX_MESSAGE else message[: MAX_MESSAGE - 1] + "…"
+
+
+def _cut_quoted(match: re.Match[str]) -> str:
+    name = match.group(1)
+    return f"`{name[: MAX_QUOTED - 1]}…` ({len(name):,} characters)"
