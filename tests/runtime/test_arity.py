@@ -11,6 +11,7 @@ from zerolang.runtime.builtins import OPERATIONS, arity_of
 from zerolang.runtime.interpreter import run
 from zerolang.runtime.validator import validate
 from zerolang.syntax.parser import parse
+from zerolang.util.errors import RunError
 
 PURE = sorted(name for name in OPERATIONS if not name.startswith("Memory") and name != "Divide")
 
@@ -32,7 +33,10 @@ def test_reported_exactly_outside_the_declared_count(op: str, count: int, writte
     found = input_counts(parsed, "g.0")
     assert [d.code for d in found] == ([] if fits else ["Z021"])
     assert validate(parsed, "g.0") == []
-    run(parsed, {})  # runs whatever the count, as the runtime's rules say
+    try:
+        run(parsed, {})  # runs whatever the count, as the runtime's rules say (never a ValidationError)
+    except RunError:
+        pass  # an op's own failure at run time (Verify given a bad key), not a refusal of the graph
 
 
 def test_the_reads_grammar() -> None:
