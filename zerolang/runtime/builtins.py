@@ -74,9 +74,10 @@ class Operation:
     `zero check` and `zero lint` (Z021) report a node with too many or too few.
     `takes` says what every input is used as, "number" or "string" (others are
     skipped or count as 0 or ""): `zero run` warns when a run input of another
-    kind reaches the op. `params` are the keys the op reads from `params` (a `*` param means it
-    reads them all). `aliases` are other names for exactly this op; `similar`
-    are names for something close that takes other params (only suggested).
+    kind reaches the op. `params` are the keys the op reads from `params` (a `*`
+    param means it reads them all). `aliases` are other names for exactly this
+    op; `similar` are names for something close that takes other params (only
+    suggested).
     """
 
     name: str
@@ -87,7 +88,7 @@ class Operation:
     aliases: tuple[str, ...]
     similar: tuple[str, ...]
     doc: str
-    takes: str = ""  # "number" or "string": what every input is used as (others are skipped or count as 0/"")
+    takes: str = ""  # "number" or "string": what every input is used as
 
     @property
     def summary(self) -> str:
