@@ -6,6 +6,7 @@ import string
 
 from hypothesis import strategies as st
 
+from zerolang.runtime.builtins import OPERATIONS
 from zerolang.runtime.catalog import OPS
 from zerolang.syntax.ast import (
     Array,
@@ -133,7 +134,9 @@ def runnable_graphs(draw: st.DrawFn) -> Graph:
             ]
         else:
             op = draw(st.sampled_from(SAFE_OPS))
-            inputs = draw(st.lists(st.sampled_from(ids), max_size=3))
+            fewest, most = OPERATIONS[op].arity  # as many inputs as the op reads (Z021)
+            size = st.integers(min_value=fewest, max_value=3 if most is None else most)
+            inputs = [draw(st.sampled_from(ids)) for _ in range(draw(size))]
             params = Map(
                 entries=[
                     Entry(key=k, value=draw(SCALARS))

@@ -123,15 +123,20 @@ def test_the_commands_in_the_header_comment_work(path: Path, monkeypatch: pytest
         assert result.exit_code == 0, (arguments, result.output)
 
 
-def test_zero_check_accepts_every_example(monkeypatch: pytest.MonkeyPatch) -> None:
+def test_zero_check_accepts_every_example_but_the_buggy_verifier(monkeypatch: pytest.MonkeyPatch) -> None:
+    """verifier.0 has the openclaw bugs on purpose: it runs, but `Equals` and `If` lack inputs (Z021)."""
     from typer.testing import CliRunner
 
     from zerolang.cli.app import app
 
     monkeypatch.chdir(ROOT)
-    result = CliRunner().invoke(app, ["check", *(str(path.relative_to(ROOT)) for path in EXAMPLE_FILES)])
+    clean = [path for path in EXAMPLE_FILES if path.name != "verifier.0"]
+    result = CliRunner().invoke(app, ["check", *(str(path.relative_to(ROOT)) for path in clean)])
     assert result.exit_code == 0, result.output
-    assert result.output.count(": ok (") == len(EXAMPLE_FILES)
+    assert result.output.count(": ok (") == len(clean)
+    result = CliRunner().invoke(app, ["check", "examples/verifier.0"])
+    assert result.exit_code == 1
+    assert re.findall(r"\[(Z\d+)\]", result.output) == ["Z021", "Z021"]
 
 
 # ---- hello.0 ---------------------------------------------------------------------------

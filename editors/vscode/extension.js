@@ -37,7 +37,7 @@ async function start() {
     const shown = [options.command, ...options.args].join(" ");
     vscode.window.showErrorMessage(
       `0-lang: could not start \`${shown}\` (${error && error.message ? error.message : error}). ` +
-        "Install it with `pip install 'zerolang[lsp]'`, or set `zero.server.path`.",
+        "Install it with `python -m pip install \".[lsp]\"` in a clone of zerolang, or set `zero.server.path`.",
     );
   }
 }

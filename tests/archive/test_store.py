@@ -217,7 +217,7 @@ def test_a_damaged_manifest_is_a_clear_error(archive: Archive) -> None:
 def test_without_zstandard_warm_is_a_clear_error(archive: Archive, monkeypatch: pytest.MonkeyPatch) -> None:
     digest = archive.put(note("w")).hash
     monkeypatch.setitem(sys.modules, "zstandard", None)
-    with pytest.raises(ZeroError, match=r"need the zstandard package: pip install 'zerolang\[archive\]'"):
+    with pytest.raises(ZeroError, match=r'need the zstandard package: python -m pip install "\.\[archive\]"'):
         archive.move([digest], Tier.WARM)
     assert archive.get(digest)  # hot still works, nothing half-moved
     assert archive.copies(digest)[0].tier is Tier.HOT

@@ -179,7 +179,7 @@ def test_without_psycopg_a_postgres_url_is_one_clear_error(monkeypatch: pytest.M
     monkeypatch.setitem(sys.modules, "psycopg", None)  # `import psycopg` raises ImportError
     for opener in (open_store, _store):
         with pytest.raises(
-            ZeroError, match=r'PostgreSQL needs psycopg 3: pip install "zerolang\[postgres\]"'
+            ZeroError, match=r'PostgreSQL needs psycopg 3: python -m pip install "\.\[postgres\]"'
         ):
             opener(Path("postgresql://postgres@127.0.0.1:5432/test"), create=False)
 

@@ -114,7 +114,7 @@ def test_without_pygls_zero_lsp_says_how_to_get_it(monkeypatch: pytest.MonkeyPat
     monkeypatch.setitem(sys.modules, "pygls", None)  # importing it now fails, as when it is not installed
     result = CliRunner().invoke(app, ["lsp"])
     assert result.exit_code == 1
-    assert "zero lsp needs pygls: pip install 'zerolang[lsp]'" in result.output
+    assert 'zero lsp needs pygls: python -m pip install ".[lsp]" (in a clone of zerolang)' in result.output
     assert "Traceback" not in result.output
 
 

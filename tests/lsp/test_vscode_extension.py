@@ -72,7 +72,7 @@ def test_the_server_command_is_a_setting_and_a_failure_says_how_to_install() -> 
     assert calls["clients"][0]["serverOptions"]["command"] == "/opt/venv/bin/zero"
     (error,) = calls["errors"]
     assert "could not start `/opt/venv/bin/zero lsp`" in error
-    assert "pip install 'zerolang[lsp]'" in error
+    assert 'python -m pip install ".[lsp]"' in error  # as docs/editors.md installs it
     assert calls["stopped"] == 0
 
 

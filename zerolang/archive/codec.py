@@ -1,6 +1,6 @@
 """zstd for the warm and cold tiers, imported only when a compressed copy is written or read.
 
-`zstandard` is the optional extra `archive` (`pip install 'zerolang[archive]'`). Without it the
+`zstandard` is the optional extra `archive` (`python -m pip install ".[archive]"` in a clone). Without it the
 hot tier works fully; writing or reading a compressed copy is a clear error, never a silent fallback.
 """
 
@@ -23,8 +23,10 @@ def _zstd() -> Any:
     try:
         import zstandard
     except ImportError:
+        from zerolang.util.extras import install_hint
+
         raise ZeroError(
-            "the warm and cold tiers need the zstandard package: pip install 'zerolang[archive]'"
+            "the warm and cold tiers need the zstandard package: " + install_hint("archive")
         ) from None
     return zstandard
 

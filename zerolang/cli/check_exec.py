@@ -56,6 +56,7 @@ def _no_files(paths: list[str]) -> Exception:
 def _check_one(file: str) -> dict[str, Any]:
     """One file's outcome: `ok` and a summary, or the error and its problems (JSON-ready)."""
     from zerolang.cli.stdin import NAME, STDIN, is_compact, read_stdin
+    from zerolang.runtime.arity import input_counts
     from zerolang.runtime.validator import validate
     from zerolang.syntax.parser import parse, read_source
     from zerolang.util.errors import ValidationError, ZeroError
@@ -66,9 +67,13 @@ def _check_one(file: str) -> dict[str, Any]:
         source = read_stdin() if file == STDIN else read_source(file)
         compact = is_compact(source) if file == STDIN else file.endswith(".0c")
         if compact:
+            source = source.removeprefix("\ufeff")  # a byte order mark is the file's start (util.lines.BOM)
             return {"path": name, "ok": True, "summary": _check_compact(source, name), "problems": []}
         graph = parse(source, name)
         problems = validate(graph, name)
+        counts = input_counts(graph, name)  # runs, but not as it reads: an error for `check` too
+        if counts:
+            problems = sorted(problems + counts, key=lambda found: found.span.start if found.span else 0)
         if problems:
             raise ValidationError(problems, source=source)
     except ValidationError as error:

@@ -45,7 +45,7 @@ def explore(
     commands find them): search with the ranking explained, each concept's facts, sources and
     timeline, its neighbourhood graph, conversations by turn, the budgeted context an agent gets, and
     the archive as a caller's consent allows. Read-only unless --write. Needs the `explore` extra:
-    pip install 'zerolang[explore]'.
+    python -m pip install ".[explore]" in a clone of zerolang.
     """
     import sys
 
@@ -59,8 +59,10 @@ def explore(
         from zerolang.explore.serve import hosts_for, is_loopback, listen, run
         from zerolang.explore.worker import Worker
     except ImportError as error:
+        from zerolang.util.extras import install_hint
+
         missing = (error.name or "starlette").split(".")[0]
-        raise ZeroError(f"zero explore needs {missing}: pip install 'zerolang[explore]'") from None
+        raise ZeroError(f"zero explore needs {missing}: {install_hint('explore')}") from None
     if policy is not None:
         from zerolang.archive.policy import load_policy
 

@@ -82,6 +82,7 @@ def lint(
       Z018  permission-without-sender warning
       Z019  unread-param              warning  unsafe fix
       Z020  duplicate-key             error    unsafe fix
+      Z021  wrong-input-count         error
     """
     from zerolang.cli.stdin import BESIDE_OTHERS, STDIN, beside_others
     from zerolang.tools.lint.report import Format, remaining, render

@@ -17,13 +17,15 @@ def lsp(
 
     Diagnostics from `zero check` and `zero lint` as you type, quick fixes,
     formatting, hover docs, go to definition, references, rename of node ids,
-    completion and an outline. Needs the `lsp` extra: pip install 'zerolang[lsp]'.
+    completion and an outline. Needs the `lsp` extra: python -m pip install ".[lsp]" in a clone of zerolang.
     """
     from zerolang.util.errors import ZeroError
 
     try:
         from zerolang.lsp.server import serve_stdio
     except ImportError as error:
+        from zerolang.util.extras import install_hint
+
         missing = (error.name or "pygls").split(".")[0]
-        raise ZeroError(f"zero lsp needs {missing}: pip install 'zerolang[lsp]'") from None
+        raise ZeroError(f"zero lsp needs {missing}: {install_hint('lsp')}") from None
     serve_stdio()

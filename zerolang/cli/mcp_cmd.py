@@ -41,7 +41,7 @@ def mcp(
 
     Clients start it (see the README for a configuration). The archive tools (`get` of a
     document, `search`) answer only with a consent policy and a channel. Needs the `mcp`
-    extra: pip install 'zerolang[mcp]'.
+    extra: python -m pip install ".[mcp]" in a clone of zerolang.
     """
     from zerolang.archive.settings import memory_settings_for
     from zerolang.memory.api import open_memory
@@ -56,8 +56,10 @@ def mcp(
         from zerolang.mcp.server import ArchiveAccess, build_server
         from zerolang.mcp.stdio import run_stdio
     except ImportError as error:
+        from zerolang.util.extras import install_hint
+
         missing = (error.name or "mcp").split(".")[0]
-        raise ZeroError(f"zero mcp needs {missing}: pip install 'zerolang[mcp]'") from None
+        raise ZeroError(f"zero mcp needs {missing}: {install_hint('mcp')}") from None
     if policy is not None and as_channel is None:
         raise ZeroError("--policy and --as go together: a policy says what a channel may see")
     # a configured policy (memory.archive.policy) serves the archive only to a server started --as

@@ -39,8 +39,10 @@ def print_error(error: ZeroError) -> None:
 def print_diagnostic(diagnostic: Diagnostic, source: str | None) -> None:
     """A warning or finding: `file:line:col: CODE message`, the line and a caret, on stderr."""
     from zerolang.util.errors import source_excerpt
+    from zerolang.util.width import fitted
 
-    head = f"{diagnostic.location()}: {diagnostic.severity.value}: {diagnostic.message} [{diagnostic.code}]"
+    message = fitted(diagnostic.message)
+    head = f"{diagnostic.location()}: {diagnostic.severity.value}: {message} [{diagnostic.code}]"
     lines = [escaped(head, exact=False)]
     if source is not None and diagnostic.span is not None and diagnostic.span.line:
         lines.extend(source_excerpt(source, diagnostic.span))
@@ -82,27 +84,46 @@ def show_value(value: Any) -> str:
 
 
 def print_result(result: RunResult, *, trace: bool) -> None:
-    """The outputs as a table, then confidence and hash; in a pipe no value is folded, however long.
+    """The outputs as a table, then confidence and hash; in a pipe no value is folded.
 
-    Ids and values are data: shown `escaped` (no markup read, no control character printed).
+    Ids and values are data: shown `escaped` (no markup read, no control character printed),
+    each cut to `MAX_SHOWN_VALUE` characters with `...` (a line under the table says so; `--json`
+    prints every value whole), so a 5 MB value prints a table, not 60 MB of padded borders.
     """
     from zerolang.cli.terminal import fancy
     from zerolang.runtime.values import type_name
 
+    cut: list[str] = []
     rows = [
-        (escaped(name), type_name(value), escaped(show_value(value)))
+        (_cut(name, cut), type_name(value), _cut(show_value(value), cut))
         for name, value in result.outputs.items()
     ]
-    trace_text = " → ".join(escaped(step) for step in result.trace) if trace else None
-    if not fancy():
-        plain = plain_result(rows, result.confidence, result.hash, trace_text)
-        if plain is not None:
-            sys.stdout.write(plain)
-            sys.stdout.flush()
-            return
-    from zerolang.cli.terminal import console
+    trace_text = " → ".join(_cut(step, cut) for step in result.trace) if trace else None
+    plain = None if fancy() else plain_result(rows, result.confidence, result.hash, trace_text)
+    if plain is not None:
+        sys.stdout.write(plain)
+        sys.stdout.flush()
+    else:
+        from zerolang.cli.terminal import console
 
-    draw_result(console(), rows, result.confidence, result.hash, trace_text)
+        draw_result(console(), rows, result.confidence, result.hash, trace_text)
+    if cut:
+        from zerolang.util.limits import MAX_SHOWN_VALUE
+
+        sys.stderr.write(
+            f"note: {len(cut)} long value{'s' if len(cut) != 1 else ''} cut to {MAX_SHOWN_VALUE} characters"
+            " (`zero run --json` prints them whole)\n"
+        )
+
+
+def _cut(text: str, cut: list[str]) -> str:
+    """`text` shown `escaped`, its first `MAX_SHOWN_VALUE` characters only (then `...`); noted in `cut`."""
+    from zerolang.util.limits import MAX_SHOWN_VALUE
+
+    if len(text) <= MAX_SHOWN_VALUE:
+        return escaped(text)
+    cut.append(text[:20])
+    return escaped(text[:MAX_SHOWN_VALUE]) + "..."
 
 
 def draw_result(

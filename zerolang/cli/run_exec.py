@@ -77,15 +77,18 @@ def execute(
 
     limits = Limits(max_value_bytes=max_value_bytes, max_run_bytes=max_run_bytes)
     inputs: dict[str, Any] = load_inputs_file(inputs_file) if inputs_file is not None else {}
+    from_file = set(inputs)
     for option in input_options:
         name, value = parse_input_option(option)
         inputs[name] = value
+        from_file.discard(name)
     from zerolang.cli.stdin import NAME, STDIN, read_stdin
 
     name = NAME if file == STDIN else file
     source = read_stdin() if file == STDIN else read_source(file)
     graph = parse(source, name)
     validate_or_raise(graph, name, source)
+    _check_inputs(graph, name, source, inputs, from_file)
     if runtime is not None:
         _run_external(runtime, source, inputs)
         return
@@ -143,6 +146,39 @@ def _graph_memory(store: Any) -> Any:
     from zerolang.knowledge.graph_port import GraphMemory
 
     return GraphMemory(store)
+
+
+def _check_inputs(graph: Any, name: str, source: str, inputs: dict[str, Any], from_file: set[str]) -> None:
+    """Refuse an `--input` no External node reads; warn about what runs, but not as it reads.
+
+    A key of an `--inputs` file no node reads is only a warning (one file may serve several
+    graphs). The warnings change nothing the run computes: Z021 (an op given more or fewer
+    inputs than it reads) and a value the op it reaches does not use (a string into `Multiply`).
+    """
+    from zerolang.cli.output import print_diagnostic
+    from zerolang.runtime.arity import input_counts
+    from zerolang.runtime.fit import misfits, unread_inputs
+    from zerolang.runtime.values import from_json
+    from zerolang.util.errors import Severity, ZeroError
+    from zerolang.util.escapes import escaped
+
+    unread = unread_inputs(graph, list(inputs))
+    refused = [item for item in unread if item.name not in from_file]
+    if refused:
+        raise ZeroError(f"{name}: --input: {refused[0].message()}")
+    for item in unread:
+        _warn(escaped(f"{name}: --inputs: {item.message()} (ignored)"))
+    for diagnostic in input_counts(graph, name):
+        diagnostic.severity = Severity.WARNING
+        print_diagnostic(diagnostic, source)
+    values = {key: from_json(value) for key, value in inputs.items()}
+    for misfit in misfits(graph, values):
+        _warn(escaped(f"{name}: {misfit.message()}"))
+
+
+def _warn(message: str) -> None:
+    sys.stderr.write(f"warning: {message}\n")
+    sys.stderr.flush()
 
 
 def _run_external(command: str, source: str, inputs: dict[str, Any]) -> None:

@@ -32,7 +32,7 @@ def read_stdin() -> str:
 
 def is_compact(text: str) -> bool:
     """Whether a document read from stdin is `.0c` (its first real line is a `0M:` header), not `.0`."""
-    for line in text.splitlines():
+    for line in text.removeprefix("\ufeff").splitlines():
         stripped = line.strip()
         if stripped and not stripped.startswith("#"):
             return stripped.startswith("0M:")

@@ -68,10 +68,16 @@ ANY_PARAMS: dict[str, str] = {"*": "every key of `params` becomes a key of the m
 class Operation:
     """A builtin op as users see it: name, group, what it reads, its docs and the names meant for it.
 
-    `reads` names the inputs in order ("a, b"; "values..." for any number; "" for
-    none). `params` are the keys the op reads from `params` (a `*` param means it
-    reads them all). `aliases` are other names for exactly this op; `similar`
-    are names for something close that takes other params (only suggested).
+    `reads` names the inputs in order: "a, b" for exactly two, "value?" for one
+    that may be left out, "values..." for any number of them (none too), "" for
+    none. How many inputs a node of the op may have (`arity`) derives from it:
+    `zero check` and `zero lint` (Z021) report a node with too many or too few.
+    `takes` says what every input is used as, "number" or "string" (others are
+    skipped or count as 0 or ""): `zero run` warns when a run input of another
+    kind reaches the op. `params` are the keys the op reads from `params` (a `*`
+    param means it reads them all). `aliases` are other names for exactly this
+    op; `similar` are names for something close that takes other params (only
+    suggested).
     """
 
     name: str
@@ -82,6 +88,7 @@ class Operation:
     aliases: tuple[str, ...]
     similar: tuple[str, ...]
     doc: str
+    takes: str = ""  # "number" or "string": what every input is used as
 
     @property
     def summary(self) -> str:
@@ -97,10 +104,39 @@ class Operation:
         return any(param.name == "*" for param in self.params)
 
     @property
+    def arity(self) -> tuple[int, int | None]:
+        """The fewest and the most inputs the op reads (None: any number), from `reads`."""
+        return arity_of(self.reads)
+
+    @property
+    def arity_text(self) -> str:
+        """`2 inputs`, `1 or 2 inputs`, `at least 1 input`, `no inputs`: what `arity` allows, in words."""
+        fewest, most = self.arity
+        if most is None:
+            return "any number of inputs" if fewest == 0 else f"at least {_inputs(fewest)}"
+        if most == 0:
+            return "no inputs"
+        if fewest == most:
+            return _inputs(most)
+        return f"{fewest} to {_inputs(most)}" if most - fewest > 1 else f"{fewest} or {_inputs(most)}"
+
+    @property
     def signature(self) -> str:
         """`StartsWith(text) {prefix}`: its inputs in parentheses, then the params it reads in braces."""
         params = ", ".join(param.name if param.name != "*" else "any key..." for param in self.params)
         return f"{self.name}({self.reads})" + (f" {{{params}}}" if params else "")
+
+
+def arity_of(reads: str) -> tuple[int, int | None]:
+    """(fewest, most) inputs for `reads`: "a, b" (2, 2); "map, value?" (1, 2); "seed, after..." (1, None)."""
+    names = [part.strip() for part in reads.split(",") if part.strip()]
+    required = sum(1 for name in names if not name.endswith(("?", "...")))
+    variadic = any(name.endswith("...") for name in names)
+    return required, None if variadic else len(names)
+
+
+def _inputs(count: int) -> str:
+    return f"{count} input" if count == 1 else f"{count} inputs"
 
 
 OPERATIONS: dict[str, Operation] = {}
@@ -115,6 +151,7 @@ def builtin(
     params: dict[str, str] | None = None,
     aliases: tuple[str, ...] = (),
     similar: tuple[str, ...] = (),
+    takes: str = "",
 ) -> Callable[[Builtin], Builtin]:
     """Register the decorated function as the op `name`; its docstring is the op's documentation."""
 
@@ -132,6 +169,7 @@ def builtin(
             aliases=aliases,
             similar=similar,
             doc=inspect.cleandoc(function.__doc__),
+            takes=takes,
         )
         return function
 
@@ -175,34 +213,45 @@ def identity(inputs: Inputs, params: Params, ctx: RunContext) -> Value:
     "strings",
     reads="text",
     params={"prefix": 'the prefix to look for (default "", which always matches)'},
+    takes="string",
 )
 def starts_with(inputs: Inputs, params: Params, ctx: RunContext) -> Value:
     """Whether the first string starts with `params.prefix` (a missing prefix is "", which always matches)."""
     return _first_str(inputs).startswith(_str_param(params, "prefix"))
 
 
-@builtin("EndsWith", "strings", reads="text", params={"suffix": 'the suffix to look for (default "")'})
+@builtin(
+    "EndsWith",
+    "strings",
+    reads="text",
+    params={"suffix": 'the suffix to look for (default "")'},
+    takes="string",
+)
 def ends_with(inputs: Inputs, params: Params, ctx: RunContext) -> Value:
     """Whether the first string ends with `params.suffix`."""
     return _first_str(inputs).endswith(_str_param(params, "suffix"))
 
 
 @builtin(
-    "Contains", "strings", reads="text", params={"pattern": 'the text to look for, literally (default "")'}
+    "Contains",
+    "strings",
+    reads="text",
+    params={"pattern": 'the text to look for, literally (default "")'},
+    takes="string",
 )
 def contains(inputs: Inputs, params: Params, ctx: RunContext) -> Value:
     """Whether the first string contains `params.pattern`."""
     return _str_param(params, "pattern") in _first_str(inputs)
 
 
-@builtin("ExtractFirstWord", "strings", reads="text")
+@builtin("ExtractFirstWord", "strings", reads="text", takes="string")
 def extract_first_word(inputs: Inputs, params: Params, ctx: RunContext) -> Value:
     """The first whitespace-separated word of the first string, or ""."""
     words = _first_str(inputs).split(maxsplit=1)
     return words[0] if words else ""
 
 
-@builtin("ExtractParams", "strings", reads="text")
+@builtin("ExtractParams", "strings", reads="text", takes="string")
 def extract_params(inputs: Inputs, params: Params, ctx: RunContext) -> Value:
     """The words of the first string after the first one."""
     return _first_str(inputs).split()[1:]
@@ -214,13 +263,14 @@ def extract_params(inputs: Inputs, params: Params, ctx: RunContext) -> Value:
     reads="texts...",
     params={"separator": 'put between the strings (default "")'},
     similar=("StringFormat",),
+    takes="string",
 )
 def concat(inputs: Inputs, params: Params, ctx: RunContext) -> Value:
     """The string inputs joined by `params.separator` (default ""); other inputs are skipped."""
     return _str_param(params, "separator").join([value for value in inputs if type(value) is str])
 
 
-@builtin("Split", "strings", reads="text", params={"separator": 'where to cut (default " ")'})
+@builtin("Split", "strings", reads="text", params={"separator": 'where to cut (default " ")'}, takes="string")
 def split(inputs: Inputs, params: Params, ctx: RunContext) -> Value:
     """The first string split on `params.separator` (default " "); "" splits like Rust's `split("")`."""
     text = _first_str(inputs)
@@ -230,19 +280,19 @@ def split(inputs: Inputs, params: Params, ctx: RunContext) -> Value:
     return text.split(separator)
 
 
-@builtin("Trim", "strings", reads="text")
+@builtin("Trim", "strings", reads="text", takes="string")
 def trim(inputs: Inputs, params: Params, ctx: RunContext) -> Value:
     """The first string without leading and trailing whitespace."""
     return _first_str(inputs).strip()
 
 
-@builtin("ToLower", "strings", reads="text", aliases=("Lower",))
+@builtin("ToLower", "strings", reads="text", aliases=("Lower",), takes="string")
 def to_lower(inputs: Inputs, params: Params, ctx: RunContext) -> Value:
     """The first string in lower case."""
     return _first_str(inputs).lower()
 
 
-@builtin("ToUpper", "strings", reads="text", aliases=("Upper",))
+@builtin("ToUpper", "strings", reads="text", aliases=("Upper",), takes="string")
 def to_upper(inputs: Inputs, params: Params, ctx: RunContext) -> Value:
     """The first string in upper case."""
     return _first_str(inputs).upper()
@@ -282,7 +332,7 @@ def get_field(inputs: Inputs, params: Params, ctx: RunContext) -> Value:
 
 
 @builtin(
-    "SetField", "maps and arrays", reads="map, value", params={"field": "the key to set"}, aliases=("Set",)
+    "SetField", "maps and arrays", reads="map, value?", params={"field": "the key to set"}, aliases=("Set",)
 )
 def set_field(inputs: Inputs, params: Params, ctx: RunContext) -> Value:
     """A copy of the first input (a new map if it is not one) with `params.field` set to the second input."""
@@ -333,7 +383,7 @@ def array_get(inputs: Inputs, params: Params, ctx: RunContext) -> Value:
 # -- arithmetic and comparison ------------------------------------------------------------
 
 
-@builtin("Add", "arithmetic", reads="numbers...", aliases=("Sum",))
+@builtin("Add", "arithmetic", reads="numbers...", aliases=("Sum",), takes="number")
 def add(inputs: Inputs, params: Params, ctx: RunContext) -> Value:
     """The Float sum of the numeric inputs (others skipped); 0.0 for none."""
     total = 0.0
@@ -343,7 +393,7 @@ def add(inputs: Inputs, params: Params, ctx: RunContext) -> Value:
     return total
 
 
-@builtin("Multiply", "arithmetic", reads="numbers...", aliases=("Mul",))
+@builtin("Multiply", "arithmetic", reads="numbers...", aliases=("Mul",), takes="number")
 def multiply(inputs: Inputs, params: Params, ctx: RunContext) -> Value:
     """The Float product of the numeric inputs (others skipped); 1.0 for none."""
     product = 1.0
@@ -353,13 +403,13 @@ def multiply(inputs: Inputs, params: Params, ctx: RunContext) -> Value:
     return product
 
 
-@builtin("Subtract", "arithmetic", reads="a, b", aliases=("Sub",))
+@builtin("Subtract", "arithmetic", reads="a, b", aliases=("Sub",), takes="number")
 def subtract(inputs: Inputs, params: Params, ctx: RunContext) -> Value:
     """First minus second as Float; a missing or non-numeric operand is 0."""
     return _number(_first(inputs), 0.0) - _number(_second(inputs), 0.0)
 
 
-@builtin("Divide", "arithmetic", reads="a, b", aliases=("Div",))
+@builtin("Divide", "arithmetic", reads="a, b", aliases=("Div",), takes="number")
 def divide(inputs: Inputs, params: Params, ctx: RunContext) -> Value:
     """First over second as Float (missing first 0, missing divisor 1); dividing by zero is an error."""
     divisor = _number(_second(inputs), 1.0)
@@ -380,13 +430,13 @@ def not_equals(inputs: Inputs, params: Params, ctx: RunContext) -> Value:
     return not values_equal(_first(inputs), _second(inputs))
 
 
-@builtin("GreaterThan", "comparison", reads="a, b", aliases=("Gt",))
+@builtin("GreaterThan", "comparison", reads="a, b", aliases=("Gt",), takes="number")
 def greater_than(inputs: Inputs, params: Params, ctx: RunContext) -> Value:
     """First > second as numbers (non-numbers count as 0)."""
     return _number(_first(inputs), 0.0) > _number(_second(inputs), 0.0)
 
 
-@builtin("LessThan", "comparison", reads="a, b", aliases=("Lt",))
+@builtin("LessThan", "comparison", reads="a, b", aliases=("Lt",), takes="number")
 def less_than(inputs: Inputs, params: Params, ctx: RunContext) -> Value:
     """First < second as numbers (non-numbers count as 0)."""
     return _number(_first(inputs), 0.0) < _number(_second(inputs), 0.0)
@@ -444,7 +494,7 @@ def sign(inputs: Inputs, params: Params, ctx: RunContext) -> Value:
     return ctx.signer.sign(canonical_json(_first(inputs)))
 
 
-@builtin("Verify", "hashing, signing, time", reads="value, signature, public_key")
+@builtin("Verify", "hashing, signing, time", reads="value, signature, public_key?")
 def verify(inputs: Inputs, params: Params, ctx: RunContext) -> Value:
     """Whether the second input is a valid signature of the first; never true for an unchecked one."""
     public_key = _public_key(inputs[2]) if len(inputs) > 2 else None  # a bad key fails whatever the signature
@@ -477,6 +527,7 @@ def timestamp(inputs: Inputs, params: Params, ctx: RunContext) -> Value:
     "strings",
     reads="text",
     params={"classes": "accepted and ignored, as in the old runtime (the four classes are fixed)"},
+    takes="string",
 )
 def classify_intent(inputs: Inputs, params: Params, ctx: RunContext) -> Value:
     """greeting / question / request / statement, by the old runtime's rules on the first string, exactly.

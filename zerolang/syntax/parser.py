@@ -38,6 +38,7 @@ from zerolang.util.escapes import LONE_SURROGATE, has_lone_surrogate, lone_surro
 from zerolang.util.files import read_text
 from zerolang.util.gcpause import paused_gc
 from zerolang.util.limits import MAX_DEPTH, TOO_DEEP, span_at, too_deep_at
+from zerolang.util.lines import BOM
 
 INT64_MIN, INT64_MAX = -(2**63), 2**63 - 1
 
@@ -281,8 +282,14 @@ def _load_driver() -> Any:
 
 
 def parse(text: str, path: str | Path | None = None) -> Graph:
-    """Parse `.0` source into a `Graph`; raises `ZeroSyntaxError` with file:line:col."""
+    """Parse `.0` source into a `Graph`; raises `ZeroSyntaxError` with file:line:col.
+
+    A byte order mark at the start (`util.lines.BOM`) reads as a space: spans keep their places.
+    """
     from zerolang.syntax.tokens import Rejected
+
+    if text.startswith(BOM):
+        text = " " + text[1:]
     from zerolang.syntax.trivia import attach_comments
 
     driver = _driver()

@@ -17,6 +17,7 @@ from zerolang.syntax.printer import print_graph
 from zerolang.util import codes
 from zerolang.util.config import DEFAULT_WIDTH
 from zerolang.util.errors import Diagnostic, Severity, ZeroError
+from zerolang.util.lines import BOM
 
 
 class FormatterBug(ZeroError):
@@ -24,12 +25,17 @@ class FormatterBug(ZeroError):
 
 
 def format_source(text: str, path: str | None = None, *, width: int = DEFAULT_WIDTH) -> str:
-    """The canonical form of `text`; raises ZeroSyntaxError for bad input, FormatterBug if a check fails."""
+    """The canonical form of `text`; raises ZeroSyntaxError for bad input, FormatterBug if a check fails.
+
+    Line ends stay as the file has them (CRLF stays CRLF), and so does a UTF-8 byte order mark.
+    """
     graph = parse(text, path)
     formatted = print_graph(graph, width=width)
     _check(graph, formatted, path, width)
     newline = "\r\n" if "\r\n" in text else "\n"
-    return formatted.replace("\n", newline) if newline != "\n" else formatted
+    if newline != "\n":
+        formatted = formatted.replace("\n", newline)
+    return BOM + formatted if text.startswith(BOM) else formatted  # kept, as CRLF is: the file's own
 
 
 def _check(original: Graph, formatted: str, path: str | None, width: int) -> None:

@@ -36,7 +36,7 @@ def closest(name: str) -> str | None:
 def describe_op(op: Operation) -> str:
     """Everything about one op: signature, what it does, its params and the names that mean it."""
     lines = [f"{op.signature}    ({op.group})", "", op.doc, ""]
-    lines.append(f"Inputs: {op.reads or 'none (its inputs only order it after them)'}")
+    lines.append(f"Inputs: {op.reads} ({op.arity_text})" if op.reads else "Inputs: none")
     if op.params:
         lines.append("Params:")
         width = max(len(param.name) for param in op.params)
@@ -109,6 +109,8 @@ def to_json(op: Operation) -> dict[str, object]:
         "group": op.group,
         "signature": op.signature,
         "inputs": op.reads,
+        "min_inputs": op.arity[0],
+        "max_inputs": op.arity[1],  # null: any number
         "params": [{"name": param.name, "doc": param.doc} for param in op.params],
         "aliases": list(op.aliases),
         "similar": list(op.similar),

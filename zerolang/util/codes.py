@@ -66,6 +66,8 @@ UNREACHABLE_CONDITION = _register("Z017", "unreachable-condition", LINT)
 PERMISSION_WITHOUT_SENDER = _register("Z018", "permission-without-sender", LINT)
 UNREAD_PARAM = _register("Z019", "unread-param", LINT)
 DUPLICATE_KEY = _register("Z020", "duplicate-key", VALIDATOR)
+# Runs (a missing input is null, an extra one unread), but `zero check` reports it as an error too.
+WRONG_INPUT_COUNT = _register("Z021", "wrong-input-count", LINT)
 
 # -- .0c memory documents -------------------------------------------------------------------
 DANGLING_REFERENCE = _register(

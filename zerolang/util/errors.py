@@ -13,8 +13,8 @@ from enum import StrEnum
 from threading import Lock
 
 from zerolang.util.escapes import escaped
-from zerolang.util.limits import MAX_DIAGNOSTICS, more_line
-from zerolang.util.lines import split_lines
+from zerolang.util.limits import EXCERPT_CONTEXT, EXCERPT_WIDTH, MAX_DIAGNOSTICS, more_line
+from zerolang.util.lines import BOM, split_lines
 from zerolang.util.span import Span
 
 
@@ -80,7 +80,9 @@ class ZeroError(Exception):
         For a human: the message, file name and source line are shown `escaped`, so data in them
         (an id holding ESC, a file named with a bidi override) prints as data, never as a control.
         """
-        lines = [escaped(self.headline(), exact=False)]
+        from zerolang.util.width import fitted
+
+        lines = [escaped(fitted(self.headline()), exact=False)]
         if self.source is not None and self.span is not None and self.span.line:
             lines.extend(source_excerpt(self.source, self.span))
         return "\n".join(lines)
@@ -103,11 +105,12 @@ class ValidationError(ZeroError):
 
     def render(self) -> str:
         """Each problem with its source line and caret: the first `MAX_DIAGNOSTICS`, then how many more."""
+        from zerolang.util.width import fitted
+
         parts: list[str] = []
         for diagnostic in self.diagnostics[:MAX_DIAGNOSTICS]:
-            parts.append(
-                escaped(f"{diagnostic.location()}: {diagnostic.message} [{diagnostic.code}]", exact=False)
-            )
+            headline = f"{diagnostic.location()}: {fitted(diagnostic.message)} [{diagnostic.code}]"
+            parts.append(escaped(headline, exact=False))
             if self.source is not None and diagnostic.span is not None and diagnostic.span.line:
                 parts.extend(source_excerpt(self.source, diagnostic.span))
         if len(self.diagnostics) > MAX_DIAGNOSTICS:
@@ -122,27 +125,77 @@ class RunError(ZeroError):
 def source_excerpt(source: str, span: Span) -> list[str]:
     """The source line of `span`, numbered, with a caret run under the spanned columns.
 
-    The line is shown `escaped` (a control character in it prints as `\\x1b`, a backslash as
-    written), the caret moved to stay under the same characters. The source is split into lines
-    once and kept for the next call with the same text, so printing every problem of a file costs
-    one split, not one per problem.
+    The line is shown `escaped` (a control character in it prints as `\\x1b`), a tab as spaces;
+    carets count display columns (`util.width`: East Asian wide characters take two, combining
+    marks none), so they sit under the characters they mean. A line wider than `EXCERPT_WIDTH`
+    is cut around the span, each cut end marked `…`: an error in a 5 MB line prints about one
+    terminal line, and only that part of the line is ever measured. The source is split into
+    lines once and kept for the next call with the same text.
     """
     lines = source_lines(source)
     if not 1 <= span.line <= len(lines):
         return []
-    text = lines[span.line - 1].replace("\t", " ")
-    width = 1
+    text = lines[span.line - 1]
+    start = min(max(span.column - 1, 0), len(text))
+    end = start + 1
     if span.end_line == span.line and span.end_column > span.column:
-        width = span.end_column - span.column
-    # How each character is shown depends only on what follows it, so a suffix's length is exact.
-    start = span.column - 1
-    shown, rest = escaped(text, exact=False), escaped(text[start:], exact=False)
-    before = len(shown) - len(rest) + max(0, start - len(text))
-    after = escaped(text[start + width :], exact=False)
-    under = max(1, len(rest) - len(after)) if start < len(text) else width
+        end = start + (span.end_column - span.column)
+    low, high = _window(text, start)
+    shown_line, under_at, under_width = _draw(text, low, high, start, end)
     gutter = f"{span.line} | "
     pad = " " * (len(gutter) - 2) + "| "
-    return [f"{gutter}{shown}", f"{pad}{' ' * before}{'^' * under}"]
+    return [f"{gutter}{shown_line}", f"{pad}{' ' * under_at}{'^' * max(1, under_width)}"]
+
+
+ELLIPSIS = "…"
+
+
+def _window(text: str, start: int) -> tuple[int, int]:
+    """The characters [low, high) of the line to show: all of it when it fits `EXCERPT_WIDTH`,
+    else about `EXCERPT_CONTEXT` columns before the span and the rest of the width after it."""
+    from zerolang.util.width import shown
+
+    limit = EXCERPT_WIDTH
+    columns = 0
+    for character in text:
+        columns += shown(character)[1]
+        if columns > limit:
+            break
+    else:
+        return 0, len(text)
+    low, before = start, 0
+    while low > 0 and before + shown(text[low - 1])[1] <= EXCERPT_CONTEXT:
+        low -= 1
+        before += shown(text[low])[1]
+    room = limit - 2 - before  # two columns for the `…` at each end
+    high, after = start, 0
+    while high < len(text) and after + shown(text[high])[1] <= room:
+        after += shown(text[high])[1]
+        high += 1
+    return low, max(high, min(start + 1, len(text)))
+
+
+def _draw(text: str, low: int, high: int, start: int, end: int) -> tuple[str, int, int]:
+    """The shown line for characters [low, high), the column where the span starts in it, and its width."""
+    from zerolang.util.width import shown
+
+    parts: list[str] = [ELLIPSIS] if low > 0 else []
+    column = 1 if low > 0 else 0
+    under_at, under_width = column, 0
+    for index in range(low, high):
+        piece, size = ("", 0) if index == 0 and text[0] == BOM else shown(text[index])
+        if index == start:
+            under_at = column
+        if start <= index < end:
+            under_width += size
+        parts.append(piece)
+        column += size
+    if start >= high:  # the span starts at the end of the line (a missing `}`): the caret just after it
+        under_at = column + max(0, start - len(text))
+        under_width = max(1, end - start)
+    if high < len(text):
+        parts.append(ELLIPSIS)
+    return "".join(parts), under_at, under_width
 
 
 _last: tuple[str, list[str]] = ("", [])

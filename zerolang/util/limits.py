@@ -18,6 +18,9 @@
 - **Diagnostics**: a file reports at most `MAX_DIAGNOSTICS` (1,000) problems, in
   source order, then one line saying how many more there are (`more_line`): the
   CLI, the language server and `zero check --json` all cut at this one number.
+- **Shown text**: an error excerpt shows at most `EXCERPT_WIDTH` (160) columns of its
+  line, cut around the error; `zero run`'s table at most `MAX_SHOWN_VALUE` (500)
+  characters of a value (`--json` gives every value whole).
 
 Sizes are measured once per node with a memo by identity, so a value built from
 earlier values costs only its own new part: the check is linear in the run.
@@ -38,6 +41,12 @@ DEFAULT_MAX_STEPS = 10_000
 DEFAULT_MAX_VALUE_BYTES = 64 * 1024 * 1024
 DEFAULT_MAX_RUN_BYTES = 512 * 1024 * 1024
 MAX_DIAGNOSTICS = 1000
+# An error excerpt shows at most this many columns of its source line, cut around the error
+# (about EXCERPT_CONTEXT columns before it), each cut end marked `…`.
+EXCERPT_WIDTH = 160
+EXCERPT_CONTEXT = 60
+# `zero run`'s table shows at most this many characters of a value (`--json` gives them all).
+MAX_SHOWN_VALUE = 500
 
 TOO_DEEP = (
     "nesting deeper than {limit} levels (lists, maps and structs inside each other); "

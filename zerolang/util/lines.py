@@ -9,6 +9,11 @@ inside a line. Splitting there would cut one JSON line in two and number every l
 
 from __future__ import annotations
 
+BOM = "\ufeff"
+"""A UTF-8 byte order mark as text: Notepad starts files with it. Our readers take it as the file's
+start (the `.0` parser reads it as a space, so every offset and column stays that of the text),
+`zero fmt` keeps it, and an excerpt of the first line does not show it."""
+
 
 def split_lines(text: str) -> list[str]:
     """`text`'s lines, without their ends (`\\n` or `\\r\\n`); a text that ends with a break has no

@@ -221,7 +221,8 @@ def test_text_report_is_coloured_on_a_terminal() -> None:
 
 
 def test_the_verifier_example_shows_the_unread_params_and_their_fix(tmp_path: Path) -> None:
-    """examples/verifier.0 has the openclaw bugs: three Z019s, nothing else; fixed, it can say `is_safe`."""
+    """examples/verifier.0 has the openclaw bugs: three Z019s and the two Z021s they cause, nothing else;
+    fixed, it can say `is_safe` (and the fix gives each op the inputs it reads)."""
     from zerolang.runtime.interpreter import run
     from zerolang.syntax.parser import parse_file
 
@@ -232,7 +233,11 @@ def test_the_verifier_example_shows_the_unread_params_and_their_fix(tmp_path: Pa
         ("Z019", "If", "else"),
         ("Z019", "Add", "add"),
     ]
-    assert "Found 3 warnings." in output
+    assert re.findall(r": (Z021) node `(\w+)`: `(\w+)` takes", output) == [
+        ("Z021", "no_missing_refs", "Equals"),
+        ("Z021", "cycle_deduction", "If"),
+    ]
+    assert "Found 5 problems: 2 errors, 3 warnings." in output
     inputs = {"missing_refs": 0, "has_cycles": False, "node_count": 12, "permissions_declared": True}
     before = run(parse_file(EXAMPLES / "verifier.0"), {**inputs, "sender_confidence": 0.9})
     assert before.outputs["is_safe"] is False and before.outputs["decision.target"] == "review"

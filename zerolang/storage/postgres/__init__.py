@@ -1,4 +1,4 @@
-"""The shared backend: a PostgreSQL server through psycopg 3 (`pip install "zerolang[postgres]"`)."""
+"""The shared backend: a PostgreSQL server through psycopg 3 (the `postgres` extra: `.[postgres]`)."""
 
 from zerolang.storage.postgres.backend import PostgresBackend
 

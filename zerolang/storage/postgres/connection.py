@@ -29,7 +29,9 @@ def connect(url: str) -> Connection[Any]:
     try:
         import psycopg
     except ImportError:
-        raise StorageError(f'{where}: PostgreSQL needs psycopg 3: pip install "zerolang[postgres]"') from None
+        from zerolang.util.extras import install_hint
+
+        raise StorageError(f"{where}: PostgreSQL needs psycopg 3: {install_hint('postgres')}") from None
     register_driver(psycopg.Error, psycopg.IntegrityError)
     driver_log = logging.getLogger("psycopg")
     if _not_an_echo not in driver_log.filters:

@@ -16,6 +16,7 @@ from zerolang.syntax.printer import print_graph
 from zerolang.tools.lint.linter import lint_graph
 from zerolang.tools.lint.model import Finding
 from zerolang.util.config import Settings
+from zerolang.util.lines import BOM
 
 MAX_ROUNDS = 25
 
@@ -74,12 +75,13 @@ def fix_source(
     graph = parse(source, path)
     findings = lint_graph(graph, source, path, settings)
     result = FixResult(source, findings)
+    bom = BOM if source.startswith(BOM) else ""  # kept, as `zero fmt` keeps it
     for _ in range(MAX_ROUNDS):
         applied = apply_fixes(graph, result.findings, unsafe=unsafe)
         if not applied:
             break
         result.fixed.extend(applied)
-        result.source = print_graph(graph, width=settings.line_width)
+        result.source = bom + print_graph(graph, width=settings.line_width)
         graph = parse(result.source, path)
         result.findings = lint_graph(graph, result.source, path, settings)
     return result

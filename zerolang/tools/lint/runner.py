@@ -69,7 +69,9 @@ def lint_file(path: Path, options: Options) -> FileResult:
         return FileResult(name, None, [syntax_finding(error, name)])
     if path.suffix == ".0c":  # the compact memory format has its own checks (zerolang.tools.lint.compact)
         from zerolang.tools.lint.compact import findings
+        from zerolang.util.lines import BOM
 
+        source = source.removeprefix(BOM)  # a byte order mark is the file's start, not its header
         return FileResult(name, source, findings(source, name, enabled_codes(settings, path)))
     try:
         if options.fix:

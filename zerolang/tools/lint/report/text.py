@@ -13,6 +13,7 @@ from zerolang.tools.lint.runner import FileResult
 from zerolang.util.errors import Severity, source_excerpt
 from zerolang.util.escapes import escaped
 from zerolang.util.limits import more_line
+from zerolang.util.width import fitted
 
 Segment = tuple[str, str]  # (text, rich style; "" for none)
 Line = list[Segment]
@@ -64,7 +65,7 @@ def finding_lines(finding: Finding, source: str | None) -> list[Line]:
     fix = finding.fix
     if fix is not None and fix.safe:
         head.append((" [*]", "cyan"))
-    head.append((" " + _shown(finding.message), ""))
+    head.append((" " + _shown(fitted(finding.message)), ""))
     lines = [head]
     if source is not None and span is not None and span.line:
         excerpt = source_excerpt(source, span)

@@ -9,6 +9,7 @@ from zerolang.tools.lint.model import REGISTRY, Rule
 from zerolang.tools.lint.rules import (  # noqa: F401  (imported to register their rules)
     aggregate,
     duplicate_key,
+    input_count,
     merge_map,
     misspelled_key,
     node_level_params,
