@@ -33,8 +33,8 @@ class Engine(Protocol):
     name: str
 
     def memory(self, location: Location, *, space: str, create: bool) -> MemoryBackend: ...
-    def experiences(self, location: Location, *, create: bool) -> ExperienceStore: ...
-    def conversations(self, location: Location, *, create: bool) -> EntryStore: ...
+    def experiences(self, location: Location, *, space: str, create: bool) -> ExperienceStore: ...
+    def conversations(self, location: Location, *, space: str, create: bool) -> EntryStore: ...
     def state(self, location: Location) -> StateStore: ...
 
 
@@ -120,16 +120,19 @@ def index_of(store: MemoryStore) -> IndexStore:
     return SqlIndex(store.backend)
 
 
-def open_experiences(where: Where, *, create: bool = True) -> ExperienceStore:
-    """The experience store (`zero capture`, `zero recall`) at `where`."""
+def open_experiences(where: Where, *, space: str = DEFAULT_SPACE, create: bool = True) -> ExperienceStore:
+    """The experience store (`zero capture`, `zero recall`) at `where`, seen from `space`: it reads,
+    counts, writes and forgets that space's turns alone."""
+    check_space(space)
     engine, location = engine_for(where)
-    return engine.experiences(location, create=create)
+    return engine.experiences(location, space=space, create=create)
 
 
-def open_conversations(where: Where, *, create: bool = True) -> EntryStore:
-    """The conversation store (`zero convo`) at `where`."""
+def open_conversations(where: Where, *, space: str = DEFAULT_SPACE, create: bool = True) -> EntryStore:
+    """The conversation store (`zero convo`) at `where`, seen from `space` (its entries alone)."""
+    check_space(space)
     engine, location = engine_for(where)
-    return engine.conversations(location, create=create)
+    return engine.conversations(location, space=space, create=create)
 
 
 def open_state(where: Where) -> StateStore:

@@ -2,7 +2,8 @@
 
 Each store connects (psycopg 3, autocommit) to the schema the caller names, creating it
 and the store's tables if they are missing (`zerolang.storage.schema.store_tables`), and
-keeps its search_path there.
+keeps its search_path there. Tables an older release made without a space are upgraded in
+place first (`StoreTables.upgrade`): their rows land in the default space.
 """
 
 from __future__ import annotations
@@ -15,7 +16,7 @@ from typing import TYPE_CHECKING, Any
 from zerolang.storage.errors import StorageError, translating
 from zerolang.storage.postgres.connection import connect
 from zerolang.storage.postgres.statements import PsycopgStatements
-from zerolang.storage.schema import store_tables
+from zerolang.storage.schema import SPACE, store_tables
 from zerolang.storage.sql.database import SqlDatabase
 from zerolang.util.locations import display
 
@@ -45,12 +46,25 @@ class PostgresDatabase(PsycopgStatements, SqlDatabase):
             raise StorageError(f"{display(dsn)}: schema {schema!r}: use lowercase letters, digits and _")
         connection = connect(dsn)
         db = cls(connection)
+        tables = store_tables(cls.dialect, store)
         with db.transaction():
             db.run(f"CREATE SCHEMA IF NOT EXISTS {schema}")
             db.run(f"SET search_path TO {schema}")
-            for statement in store_tables(cls.dialect, store).create:
+            if db.has_table(tables.keyed) and not db.has_column(tables.keyed, SPACE):
+                for statement in tables.upgrade:  # schema 1: every row to the default space
+                    connection.execute(statement)  # as written: no placeholders (a DO block's `%I`)
+            for statement in tables.create:
                 db.run(statement)
         return db
+
+    def has_column(self, table: str, column: str) -> bool:
+        return bool(
+            self.rows(
+                "SELECT 1 FROM information_schema.columns WHERE table_schema = current_schema()"
+                " AND table_name = ? AND column_name = ?",
+                (table, column),
+            )
+        )
 
     @contextmanager
     def transaction(self) -> Iterator[None]:

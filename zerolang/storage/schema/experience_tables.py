@@ -41,18 +41,22 @@ from sqlalchemy import (
     PrimaryKeyConstraint,
     Table,
     Text,
+    UniqueConstraint,
 )
 from sqlalchemy.dialects.postgresql import TSVECTOR
 from sqlalchemy.engine.interfaces import Dialect
-from sqlalchemy.schema import CreateIndex, CreateTable, SchemaItem
+from sqlalchemy.schema import AddConstraint, CreateIndex, CreateTable, SchemaItem
 from sqlalchemy.types import DOUBLE_PRECISION, REAL, TypeEngine
 
-from zerolang.storage.schema import EXPERIENCES
+from zerolang.storage.schema import CONVERSATIONS, EXPERIENCES, SPACE
 from zerolang.storage.schema.history import ddl
 from zerolang.storage.schema.tables import DIALECTS, SQLITE
+from zerolang.util.spaces import DEFAULT_SPACE
 
-EXPERIENCE_VERSION = 1
-"""The experience schema a SQLite store records in `exp_meta` (a newer one is refused)."""
+EXPERIENCE_VERSION = 2
+"""The experience schema a SQLite store records in `exp_meta` (a newer one is refused). Version 2
+keys every row by its space (`space`, the last column of every table and the first of every key):
+a store at 1 is upgraded on opening (`upgrade`), its rows landing in the default space."""
 
 _TOKENS = "tokenize='porter unicode61 remove_diacritics 2'"
 _EXPERIENCE_DOC = (
@@ -74,8 +78,9 @@ def _rowid() -> Column[int]:
     return Column("seq", Integer(), primary_key=True, nullable=True, autoincrement=True)
 
 
-def _unique(name: str) -> Column[str]:
-    return Column(name, Text(), nullable=False, unique=True)
+def _space() -> Column[str]:
+    """The row's space: last in the table (where adding it to an older PostgreSQL table puts it)."""
+    return Column(SPACE, Text(), nullable=False)
 
 
 def _number(dialect: str) -> TypeEngine[float]:
@@ -100,13 +105,15 @@ def experiences(dialect: str) -> MetaData:
     turns = Table(
         "exp_turn",
         schema,
-        _key("id"),
+        _text("id"),
         _text("session"),
         Column("position", Integer(), nullable=False),
         _text("key"),
         _text("at", nullable=True),
+        _space(),
+        PrimaryKeyConstraint(SPACE, "id"),
     )
-    Index("exp_turn_session", turns.c.session, turns.c.position)
+    Index("exp_turn_session", turns.c.space, turns.c.session, turns.c.position)
     doc: tuple[SchemaItem, ...] = ()
     if sqlite:
         seq = _rowid()
@@ -117,7 +124,7 @@ def experiences(dialect: str) -> MetaData:
         "exp_experience",
         schema,
         seq,
-        _unique("id"),
+        _text("id"),
         _text("layer"),
         _text("who"),
         _text("what"),
@@ -129,13 +136,22 @@ def experiences(dialect: str) -> MetaData:
         _text("affect"),
         _text("sources"),
         *doc,
+        _space(),
+        UniqueConstraint(SPACE, "id"),
     )
-    Index("exp_experience_turn", rows.c.turn)
+    Index("exp_experience_turn", rows.c.space, rows.c.turn)
     if not sqlite:
         Index("exp_experience_doc", rows.c.doc, postgresql_using="gin")
-        turn_docs = Table("exp_turn_doc", schema, _key("turn"), Column("doc", TSVECTOR(), nullable=False))
+        turn_docs = Table(
+            "exp_turn_doc",
+            schema,
+            _text("turn"),
+            Column("doc", TSVECTOR(), nullable=False),
+            _space(),
+            PrimaryKeyConstraint(SPACE, "turn"),
+        )
         Index("exp_turn_doc_doc", turn_docs.c.doc, postgresql_using="gin")
-    Table("exp_concept", schema, _key("id"), _text("label"))
+    Table("exp_concept", schema, _text("id"), _text("label"), _space(), PrimaryKeyConstraint(SPACE, "id"))
     edges = _table(
         dialect,
         schema,
@@ -144,9 +160,10 @@ def experiences(dialect: str) -> MetaData:
         _text("kind"),
         _text("dst"),
         Column("weight", _number(dialect), nullable=False),
-        PrimaryKeyConstraint("src", "kind", "dst"),
+        _space(),
+        PrimaryKeyConstraint(SPACE, "src", "kind", "dst"),
     )
-    Index("exp_edge_dst", edges.c.dst, edges.c.kind)
+    Index("exp_edge_dst", edges.c.space, edges.c.dst, edges.c.kind)
     # Terms a memory forget blocked (hashes only, see zerolang.experience.forgotten); also read by convo.
     _table(
         dialect,
@@ -155,11 +172,14 @@ def experiences(dialect: str) -> MetaData:
         _text("tombstone"),
         _text("term"),
         Column("words", Integer(), nullable=False),
-        PrimaryKeyConstraint("tombstone", "term"),
+        _space(),
+        PrimaryKeyConstraint(SPACE, "tombstone", "term"),
     )
     # Where incremental capture stopped in each transcript (zerolang.experience.transcripts.cursor):
     # added later without a new number, as `exp_forgotten` was; an older store gains it on opening.
-    Table("exp_cursor", schema, _key("transcript"), _text("state"))
+    Table(
+        "exp_cursor", schema, _text("transcript"), _text("state"), _space(), PrimaryKeyConstraint(SPACE, "transcript")
+    )
     return schema
 
 
@@ -169,10 +189,11 @@ def conversations(dialect: str) -> MetaData:
         raise ValueError(f"no such dialect: {dialect}")
     schema = MetaData()
     sqlite = dialect == SQLITE
-    keys: tuple[SchemaItem, ...] = (_rowid(), _unique("key")) if sqlite else (_key("key"),)
+    key = UniqueConstraint(SPACE, "key") if sqlite else PrimaryKeyConstraint(SPACE, "key")
+    seq: tuple[SchemaItem, ...] = (_rowid(),) if sqlite else ()
     doc: tuple[SchemaItem, ...] = () if sqlite else (Column("doc", TSVECTOR(), nullable=False),)
     expires = Column("expires_at", _number(dialect), nullable=True)
-    entries = Table("convo_entry", schema, *keys, _text("value"), expires, *doc)
+    entries = Table("convo_entry", schema, *seq, _text("key"), _text("value"), expires, *doc, _space(), key)
     if not sqlite:
         Index("convo_entry_doc", entries.c.doc, postgresql_using="gin")
     return schema
@@ -191,11 +212,13 @@ def full_text(store: str, dialect: str) -> dict[str, str]:
     if store == EXPERIENCES:
         return dict(
             [
-                _fts5("exp_turn_fts", "turn UNINDEXED", "what"),
-                _fts5("exp_fts", "who", "what", "content='exp_experience'", "content_rowid='seq'"),
+                _fts5("exp_turn_fts", "turn UNINDEXED", "what", "space UNINDEXED"),
+                _fts5(
+                    "exp_fts", "who", "what", "space UNINDEXED", "content='exp_experience'", "content_rowid='seq'"
+                ),
             ]
         )
-    return dict([_fts5("convo_fts", "text")])
+    return dict([_fts5("convo_fts", "text", "space UNINDEXED")])
 
 
 def _metadata(store: str, dialect: str) -> MetaData:
@@ -205,6 +228,37 @@ def _metadata(store: str, dialect: str) -> MetaData:
 def names(store: str, dialect: str) -> list[str]:
     """Every table of `store`, full-text tables included."""
     return [*_metadata(store, dialect).tables, *full_text(store, dialect)]
+
+
+KEYED = {EXPERIENCES: "exp_turn", CONVERSATIONS: "convo_entry"}
+"""The table whose lack of a `space` column marks a store an older release made (schema 1)."""
+
+
+def upgrade(store: str, dialect: str, compiler: Dialect) -> list[str]:
+    """PostgreSQL: what brings `store`'s tables from schema 1 (no space) to today's, in place, before
+    `create` adds what is missing: every table present gains its `space` (its rows: the default
+    space), its keys are made again beginning with the space, and the indexes that now begin with
+    it are dropped for `create` to make again. SQLite cannot change a table's key in place: its
+    stores are copied into new tables (`zerolang.storage.sqlite.database`), so none here."""
+    if dialect == SQLITE:
+        return []
+    out: list[str] = []
+    for name, table in _metadata(store, dialect).tables.items():
+        guarded = f"ALTER TABLE IF EXISTS {name}"
+        out.append(f"{guarded} ADD COLUMN IF NOT EXISTS {SPACE} TEXT NOT NULL DEFAULT '{DEFAULT_SPACE}'")
+        out.append(f"{guarded} ALTER COLUMN {SPACE} DROP DEFAULT")
+        out.append(
+            "DO $$ DECLARE c record; BEGIN FOR c IN SELECT conname FROM pg_constraint"
+            f" WHERE conrelid = to_regclass('{name}') AND contype IN ('p', 'u') ORDER BY conname LOOP"
+            f" EXECUTE format('ALTER TABLE {name} DROP CONSTRAINT %I', c.conname); END LOOP; END $$"
+        )
+        keys = [c for c in table.constraints if isinstance(c, PrimaryKeyConstraint | UniqueConstraint) and c.columns]
+        for key in sorted(keys, key=lambda c: isinstance(c, UniqueConstraint)):
+            out.append(ddl(AddConstraint(key), compiler).replace("ALTER TABLE ", "ALTER TABLE IF EXISTS ", 1))
+        for index in sorted(table.indexes, key=lambda index: str(index.name)):
+            if SPACE in index.columns:
+                out.append(f"DROP INDEX IF EXISTS {index.name}")
+    return out
 
 
 def create(store: str, dialect: str, compiler: Dialect) -> list[str]:
