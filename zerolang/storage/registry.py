@@ -135,6 +135,18 @@ def open_conversations(where: Where, *, space: str = DEFAULT_SPACE, create: bool
     return engine.conversations(location, space=space, create=create)
 
 
+def holds_conversations(where: Where) -> bool:
+    """Whether the SQLite file at `where` holds captured turns or conversation entries, of any space
+    (read only; a file that is missing, unreadable or not a database holds none). Where releases
+    before one location kept a memory's conversations apart (`zerolang.memory.settings.beside`)."""
+    location = parse_location(where)
+    if not location.is_file or not location.path.is_file():
+        return False
+    from zerolang.storage.sqlite.database import holds_rows
+
+    return holds_rows(location.path, ("exp_turn", "convo_entry"))
+
+
 def open_state(where: Where) -> StateStore:
     """The run state store (`zero run --state FILE`) at `where`."""
     engine, location = engine_for(where)

@@ -6,8 +6,8 @@ from __future__ import annotations
 from zerolang.storage.postgres.database import PostgresDatabase
 from zerolang.storage.postgres.fulltext import TSVECTOR
 from zerolang.storage.schema import CONVERSATIONS
-from zerolang.util.spaces import DEFAULT_SPACE
 from zerolang.storage.sql.conversations import SqlEntryStore
+from zerolang.util.spaces import DEFAULT_SPACE
 
 
 class PostgresEntryStore(SqlEntryStore):

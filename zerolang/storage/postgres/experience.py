@@ -10,8 +10,8 @@ from __future__ import annotations
 from zerolang.storage.postgres.database import PostgresDatabase
 from zerolang.storage.postgres.fulltext import TSVECTOR
 from zerolang.storage.schema import EXPERIENCES
-from zerolang.util.spaces import DEFAULT_SPACE
 from zerolang.storage.sql.experiences import SqlExperienceStore
+from zerolang.util.spaces import DEFAULT_SPACE
 
 
 class PostgresExperienceStore(SqlExperienceStore):

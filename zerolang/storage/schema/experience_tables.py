@@ -178,7 +178,12 @@ def experiences(dialect: str) -> MetaData:
     # Where incremental capture stopped in each transcript (zerolang.experience.transcripts.cursor):
     # added later without a new number, as `exp_forgotten` was; an older store gains it on opening.
     Table(
-        "exp_cursor", schema, _text("transcript"), _text("state"), _space(), PrimaryKeyConstraint(SPACE, "transcript")
+        "exp_cursor",
+        schema,
+        _text("transcript"),
+        _text("state"),
+        _space(),
+        PrimaryKeyConstraint(SPACE, "transcript"),
     )
     return schema
 
@@ -214,7 +219,12 @@ def full_text(store: str, dialect: str) -> dict[str, str]:
             [
                 _fts5("exp_turn_fts", "turn UNINDEXED", "what", "space UNINDEXED"),
                 _fts5(
-                    "exp_fts", "who", "what", "space UNINDEXED", "content='exp_experience'", "content_rowid='seq'"
+                    "exp_fts",
+                    "who",
+                    "what",
+                    "space UNINDEXED",
+                    "content='exp_experience'",
+                    "content_rowid='seq'",
                 ),
             ]
         )
@@ -252,7 +262,11 @@ def upgrade(store: str, dialect: str, compiler: Dialect) -> list[str]:
             f" WHERE conrelid = to_regclass('{name}') AND contype IN ('p', 'u') ORDER BY conname LOOP"
             f" EXECUTE format('ALTER TABLE {name} DROP CONSTRAINT %I', c.conname); END LOOP; END $$"
         )
-        keys = [c for c in table.constraints if isinstance(c, PrimaryKeyConstraint | UniqueConstraint) and c.columns]
+        keys = [
+            c
+            for c in table.constraints
+            if isinstance(c, PrimaryKeyConstraint | UniqueConstraint) and c.columns
+        ]
         for key in sorted(keys, key=lambda c: isinstance(c, UniqueConstraint)):
             out.append(ddl(AddConstraint(key), compiler).replace("ALTER TABLE ", "ALTER TABLE IF EXISTS ", 1))
         for index in sorted(table.indexes, key=lambda index: str(index.name)):

@@ -136,7 +136,9 @@ class SqlEntryStore(DatabaseStore[EntryText]):
             return 0
         changed = 0
         with self.db.transaction():
-            rows = self.db.rows("SELECT key, value FROM convo_entry WHERE space = ? ORDER BY key", (self.space,))
+            rows = self.db.rows(
+                "SELECT key, value FROM convo_entry WHERE space = ? ORDER BY key", (self.space,)
+            )
             for key, raw in rows:
                 value = json.loads(raw)
                 if not isinstance(value, dict):

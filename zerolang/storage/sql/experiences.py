@@ -26,7 +26,7 @@ from zerolang.storage.sql.statements import Row
 _COLUMNS = "id, layer, who, what, at, session, turn, position, ordinal, affect, sources"
 _json_sorted = json.JSONEncoder(sort_keys=True).encode  # what `json.dumps(..., sort_keys=True)` writes
 _EDGE_COLUMNS = "src, kind, dst, weight, space"
-_EDGE_KEY = "src, kind, dst, weight"  # (of one space)  # a key met twice keeps its least weight (as a sorted batch does)
+_EDGE_KEY = "src, kind, dst, weight"  # a key met twice in a space keeps its least weight (as a sorted batch)
 BULK_TURNS = 4_000  # a capture of at least this many turns (and the store's number) builds indexes once
 CAPTURE_CACHE_KIB = 64 * 1024  # and has this page cache: the indexes keyed by hashes of 50 MB of transcript
 _COUNTED = (
@@ -287,7 +287,8 @@ class SqlExperienceStore(DatabaseStore[ExperienceText]):
 
     def last_turn(self, session: str) -> tuple[str, int] | None:
         row = self.db.one(
-            "SELECT id, position FROM exp_turn WHERE space = ? AND session = ? ORDER BY position DESC LIMIT 1",
+            "SELECT id, position FROM exp_turn WHERE space = ? AND session = ?"
+            " ORDER BY position DESC LIMIT 1",
             (self.space, session),
         )
         return None if row is None else (str(row[0]), int(row[1]))

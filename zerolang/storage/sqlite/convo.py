@@ -16,5 +16,7 @@ class SqliteEntryStore(SqlEntryStore):
 
     __slots__ = ()
 
-    def __init__(self, path: str | Path = IN_MEMORY, *, create: bool = True, space: str = DEFAULT_SPACE) -> None:
+    def __init__(
+        self, path: str | Path = IN_MEMORY, *, create: bool = True, space: str = DEFAULT_SPACE
+    ) -> None:
         super().__init__(SqliteDatabase.open(path, create=create, store=CONVERSATIONS), FTS5, space=space)

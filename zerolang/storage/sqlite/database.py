@@ -100,7 +100,9 @@ class SqliteDatabase(SqliteStatements, SqlDatabase):
         for name in tables.tables:
             if name == "exp_meta" or not self.has_table(name):
                 continue
-            virtual = any(sql.startswith(f"CREATE VIRTUAL TABLE IF NOT EXISTS {name} ") for sql in tables.create)
+            virtual = any(
+                sql.startswith(f"CREATE VIRTUAL TABLE IF NOT EXISTS {name} ") for sql in tables.create
+            )
             if virtual and "content=" in self._definition(name):
                 self.run(f"DROP TABLE {name}")  # external content: rebuilt from its rows below
                 continue
@@ -218,3 +220,22 @@ class SqliteDatabase(SqliteStatements, SqlDatabase):
         if self.connection.in_transaction:
             self.connection.execute("ROLLBACK")
         self.connection.close()
+
+
+def holds_rows(path: Path, tables: tuple[str, ...]) -> bool:
+    """Whether the SQLite file at `path` has a row in one of `tables`, read only (never created or
+    written); False for a file that cannot be read as a database."""
+    try:
+        connection = sqlite3.connect(f"{path.resolve().as_uri()}?mode=ro", uri=True)
+    except sqlite3.Error:
+        return False
+    try:
+        for table in tables:
+            held = connection.execute("SELECT 1 FROM sqlite_schema WHERE name = ?", (table,)).fetchone()
+            if held and connection.execute(f"SELECT 1 FROM {table} LIMIT 1").fetchone():
+                return True
+        return False
+    except sqlite3.Error:
+        return False
+    finally:
+        connection.close()

@@ -16,5 +16,7 @@ class SqliteExperienceStore(SqlExperienceStore):
 
     __slots__ = ()
 
-    def __init__(self, path: str | Path = IN_MEMORY, *, create: bool = True, space: str = DEFAULT_SPACE) -> None:
+    def __init__(
+        self, path: str | Path = IN_MEMORY, *, create: bool = True, space: str = DEFAULT_SPACE
+    ) -> None:
         super().__init__(SqliteDatabase.open(path, create=create, store=EXPERIENCES), FTS5, space=space)

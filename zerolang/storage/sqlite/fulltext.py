@@ -95,8 +95,8 @@ class Fts5:
 
     def reindex_entry(self, db: SqlDatabase, space: str, key: str, text: str) -> None:
         db.run(
-            "UPDATE convo_fts SET text = ? WHERE rowid = (SELECT seq FROM convo_entry WHERE space = ? AND key = ?)"
-            " AND text <> ''",
+            "UPDATE convo_fts SET text = ?"
+            " WHERE rowid = (SELECT seq FROM convo_entry WHERE space = ? AND key = ?) AND text <> ''",
             (text, space, key),
         )
 
