@@ -10,7 +10,13 @@ import zerolang.memory
 from zerolang.archive.archiving import archive_and_index
 from zerolang.archive.document import make_document
 from zerolang.archive.store import Archive
-from zerolang.memory.settings import beside, default_experiences, default_memory, resolve_stores
+from zerolang.memory.settings import (
+    beside,
+    default_experiences,
+    default_memory,
+    experiences_of,
+    resolve_stores,
+)
 from zerolang.storage import open_index
 from zerolang.util.errors import ZeroError
 from zerolang.util.locations import parse_location
@@ -95,3 +101,42 @@ def zero_search(tmp_path: Path, root: Path) -> str:
     result = CliRunner().invoke(app, arguments)
     assert result.exit_code == 0, result.output
     return result.output
+
+
+def test_one_location_holds_a_memory_and_its_conversations(tmp_path: Path) -> None:
+    from zerolang.experience.capture import capture_files
+    from zerolang.storage import open_experiences
+
+    memory = tmp_path / "agent.db"
+    stores = resolve_stores(memory, environ={}, cwd=tmp_path)
+    assert stores.experiences.path == memory  # the memory's own file
+    assert experiences_of(parse_location(URL)) == parse_location(URL)
+    assert experiences_of(parse_location(":memory:")).in_memory
+    # an older release's file beside it is used while it holds turns, not when it is empty
+    older = tmp_path / "agent.experiences.db"
+    open_experiences(older).close()
+    assert resolve_stores(memory, environ={}, cwd=tmp_path).experiences.path == memory
+    with open_experiences(older) as store:
+        capture_files(
+            store, [Path(__file__).resolve().parents[1] / "fixtures" / "transcripts" / "pi_v1.jsonl"]
+        )
+    assert resolve_stores(memory, environ={}, cwd=tmp_path).experiences.path == older
+    named = resolve_stores(memory, environ={"ZERO_EXPERIENCE_DB": str(tmp_path / "e.db")}, cwd=tmp_path)
+    assert named.experiences.path == tmp_path / "e.db"  # the override still wins
+
+
+def test_the_space_is_given_else_the_environment_else_the_project(tmp_path: Path) -> None:
+    from zerolang.util.config import configured_space, load_memory_settings
+
+    assert configured_space(environ={}, cwd=tmp_path) == "default"  # one memory per user
+    (tmp_path / "pyproject.toml").write_text('[tool.zero.memory]\nspace = "proj-a"\n', encoding="utf-8")
+    load_memory_settings.cache_clear()
+    assert configured_space(environ={}, cwd=tmp_path) == "proj-a"  # one per project, when configured
+    assert configured_space(environ={"ZERO_MEMORY_SPACE": "env"}, cwd=tmp_path) == "env"
+    assert configured_space("given", environ={"ZERO_MEMORY_SPACE": "env"}, cwd=tmp_path) == "given"
+    assert resolve_stores(tmp_path / "m.db", environ={}, cwd=tmp_path).space == "proj-a"
+    (tmp_path / "pyproject.toml").write_text('[tool.zero.memory]\nspace = "no spaces!"\n', encoding="utf-8")
+    load_memory_settings.cache_clear()
+    with pytest.raises(ZeroError, match=r"memory\.space"):
+        configured_space(environ={}, cwd=tmp_path)
+    load_memory_settings.cache_clear()
