@@ -123,3 +123,45 @@ def test_a_cursor_is_kept_per_space(opened: Callable[..., ExperienceStore], spac
     assert alice.cursor("/t.jsonl") == "alice-state" and bob.cursor("/t.jsonl") is None
     bob.add(CaptureBatch(cursors=[("/t.jsonl", "bob-state")]))
     assert alice.cursor("/t.jsonl") == "alice-state" and bob.cursor("/t.jsonl") == "bob-state"
+
+
+def test_postgres_tenants_see_only_their_spaces_conversations(
+    postgres_url: str, roles: tuple[str, str]
+) -> None:
+    """Row-level security and tenant grants on the experience tables, as on the memory's: a role
+    granted one space reads and writes its turns and entries; another space's rows are not there
+    for it, whichever space it asks for."""
+    import psycopg
+
+    from tests.storage.contract.helpers import as_role
+    from zerolang import storage
+
+    alice, bob = roles
+    token = secrets.token_hex(4)
+    spaces = {alice: f"a-{token}", bob: f"b-{token}"}
+    for role, space in spaces.items():
+        owner = storage.open_backend(postgres_url, space=space)
+        try:
+            owner.grant_space(role, space)  # type: ignore[attr-defined]
+        finally:
+            owner.close()
+    open_experiences(postgres_url).close()  # the owner secures the tables (the memory came first)
+    open_conversations(postgres_url).close()
+    files = [TRANSCRIPTS / "pi_v1.jsonl"]
+    with open_experiences(as_role(postgres_url, alice), space=spaces[alice]) as mine:
+        added = capture_files(mine, files).added.as_dict()
+        assert mine.counts() == added and added["turns"] > 0
+    with open_conversations(as_role(postgres_url, alice), space=spaces[alice]) as mine:
+        chat(mine, "agent", ALICE_SECRET)
+    for asked in spaces.values():  # bob asks for his space and for alice's: neither shows hers
+        with open_experiences(as_role(postgres_url, bob), space=asked) as theirs:
+            assert theirs.counts() == EMPTY and theirs.search(["compost"], 10) == []
+        with open_conversations(as_role(postgres_url, bob), space=asked) as theirs:
+            assert theirs.keys("", now=1_000.0) == [] and theirs.delete("") == 0
+    with open_experiences(as_role(postgres_url, bob), space=spaces[alice]) as theirs:  # nor write into it
+        with pytest.raises(Exception, match="row-level security"):
+            capture_files(theirs, files)
+    with psycopg.connect(postgres_url) as owner:  # alice's rows are all there
+        assert owner.execute("SELECT count(*) FROM convo_entry WHERE space = %s", (spaces[alice],)).fetchone()
+    with open_conversations(as_role(postgres_url, alice), space=spaces[alice]) as mine:
+        assert ConversationMemory(mine, "agent").restore()[0].content == ALICE_SECRET

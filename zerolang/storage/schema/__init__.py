@@ -104,6 +104,9 @@ EXPERIENCES = "experiences"
 CONVERSATIONS = "conversations"
 """The experience database's two stores, by the names `store_tables` knows them."""
 
+GRANTS = "zero_space_grants"
+"""PostgreSQL: which role may see which space (the memory's; the experience tables' policies read it)."""
+
 SPACE = "space"
 """The column of the experience database's tables that names a row's space (`zerolang.util.spaces`):
 in every table, first in every key and index, and in every full-text row."""
@@ -119,6 +122,7 @@ class StoreTables:
     version: int | None  # the schema version the store records (SQLite's experiences), None if none
     keyed: str  # the table whose lack of a `space` column marks a store of schema 1
     upgrade: tuple[str, ...]  # what brings such a store to today's schema in place (PostgreSQL)
+    secure: tuple[str, ...]  # row-level security and tenant grants where the memory's are (PostgreSQL)
 
 
 def store_tables(dialect: str, store: str) -> StoreTables:
@@ -130,4 +134,5 @@ def store_tables(dialect: str, store: str) -> StoreTables:
         rendered.get("version"),
         rendered["keyed"],
         tuple(rendered["upgrade"]),
+        tuple(rendered["secure"]),
     )

@@ -50,7 +50,7 @@ from sqlalchemy.types import DOUBLE_PRECISION, REAL, TypeEngine
 
 from zerolang.storage.schema import CONVERSATIONS, EXPERIENCES, SPACE
 from zerolang.storage.schema.history import ddl
-from zerolang.storage.schema.tables import DIALECTS, SQLITE
+from zerolang.storage.schema.tables import DIALECTS, GRANTS, POSTGRESQL, SQLITE, policy, serials
 from zerolang.util.spaces import DEFAULT_SPACE
 
 EXPERIENCE_VERSION = 2
@@ -268,11 +268,57 @@ def upgrade(store: str, dialect: str, compiler: Dialect) -> list[str]:
             if isinstance(c, PrimaryKeyConstraint | UniqueConstraint) and c.columns
         ]
         for key in sorted(keys, key=lambda c: isinstance(c, UniqueConstraint)):
-            out.append(ddl(AddConstraint(key), compiler).replace("ALTER TABLE ", "ALTER TABLE IF EXISTS ", 1))
+            added = " ".join(str(AddConstraint(key).compile(dialect=compiler)).split())
+            out.append(added.replace("ALTER TABLE ", "ALTER TABLE IF EXISTS ", 1))
         for index in sorted(table.indexes, key=lambda index: str(index.name)):
             if SPACE in index.columns:
                 out.append(f"DROP INDEX IF EXISTS {index.name}")
     return out
+
+
+def privileges(store: str) -> str:
+    """PostgreSQL: the function `zero_<store>_privileges(r)` that gives a tenant role (one granted
+    spaces, `zero memory grant`) what it needs of `store`'s tables: to read and write them, deletes
+    included (a forget or `zero convo` deletes rows), row-level security keeping it to its spaces'
+    rows (`secure`), and the sequence that numbers experiences."""
+    tables = ", ".join(_metadata(store, POSTGRESQL).tables)
+    body = [
+        "EXECUTE format('GRANT USAGE ON SCHEMA %I TO %I', current_schema(), r);",
+        f"EXECUTE format('GRANT SELECT, INSERT, UPDATE, DELETE ON {tables} TO %I', r);",
+    ]
+    for name, table in _metadata(store, POSTGRESQL).tables.items():
+        for column in serials(table):
+            sequence = f"pg_get_serial_sequence('{name}', '{column}')"
+            body.append(f"EXECUTE format('GRANT USAGE ON SEQUENCE %s TO %I', {sequence}, r);")
+    return (
+        f"CREATE OR REPLACE FUNCTION zero_{store}_privileges(r text) RETURNS void LANGUAGE plpgsql AS $$"
+        f" BEGIN {' '.join(body)} END $$"
+    )
+
+
+def secure(store: str, dialect: str) -> list[str]:
+    """PostgreSQL: row-level security on `store`'s tables as the memory's tables have it
+    (`tables.policy`: a role sees and writes only the rows of the spaces granted to it), and the
+    roles already granted a space given `zero_<store>_privileges`: run where the database holds the
+    memory's grants (`zero_space_grants`) and the tables are not secured yet. Only the tables'
+    owner does it; row-level security does not bind the owner."""
+    if dialect == SQLITE:
+        return []
+    names = list(_metadata(store, dialect).tables)
+    steps = []
+    for name in names:
+        steps.extend(f"{statement};" for statement in policy(name))
+    steps.append(
+        f"PERFORM zero_{store}_privileges(g.role_name) FROM (SELECT DISTINCT role_name FROM {GRANTS}) AS g"
+        " JOIN pg_roles r ON r.rolname = g.role_name;"
+    )
+    return [
+        privileges(store),
+        f"REVOKE ALL ON FUNCTION zero_{store}_privileges(text) FROM PUBLIC",
+        f"DO $$ BEGIN IF to_regclass('{GRANTS}') IS NOT NULL AND NOT EXISTS (SELECT 1 FROM pg_policies"
+        f" WHERE schemaname = current_schema() AND tablename = '{names[0]}' AND policyname = 'zero_space')"
+        f" THEN {' '.join(steps)} END IF; END $$",
+    ]
 
 
 def create(store: str, dialect: str, compiler: Dialect) -> list[str]:

@@ -62,6 +62,7 @@ def _store(store: str, dialect: str, compiler: Dialect) -> dict[str, object]:
         "tables": experience_tables.names(store, dialect),
         "keyed": experience_tables.KEYED[store],
         "upgrade": experience_tables.upgrade(store, dialect, compiler),
+        "secure": experience_tables.secure(store, dialect),
         "create": experience_tables.create(store, dialect, compiler),
     }
 
