@@ -254,7 +254,9 @@ class PostgresBackend(PsycopgStatements, SqlBackend):
             self.connection.execute("SELECT zero_tenant_privileges(%s)", (role,))
             for store in (EXPERIENCES, CONVERSATIONS):  # their tables, where the database holds them
                 function = f"zero_{store}_privileges"
-                made = self.connection.execute("SELECT to_regprocedure(%s)", (f"{function}(text)",)).fetchone()
+                made = self.connection.execute(
+                    "SELECT to_regprocedure(%s)", (f"{function}(text)",)
+                ).fetchone()
                 if made is not None and made[0] is not None:
                     self.connection.execute(f"SELECT {function}(%s)", (role,))
             self.connection.execute(
