@@ -158,9 +158,9 @@ def test_postgres_tenants_see_only_their_spaces_conversations(
             assert theirs.counts() == EMPTY and theirs.search(["compost"], 10) == []
         with open_conversations(as_role(postgres_url, bob), space=asked) as theirs:
             assert theirs.keys("", now=1_000.0) == [] and theirs.delete("") == 0
-    with open_experiences(as_role(postgres_url, bob), space=spaces[alice]) as theirs:  # nor write into it
-        with pytest.raises(Exception, match="row-level security"):
-            capture_files(theirs, files)
+    bobs = open_experiences(as_role(postgres_url, bob), space=spaces[alice])
+    with bobs, pytest.raises(Exception, match="row-level security"):  # nor write into it
+        capture_files(bobs, files)
     with psycopg.connect(postgres_url) as owner:  # alice's rows are all there
         assert owner.execute("SELECT count(*) FROM convo_entry WHERE space = %s", (spaces[alice],)).fetchone()
     with open_conversations(as_role(postgres_url, alice), space=spaces[alice]) as mine:
