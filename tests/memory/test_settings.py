@@ -140,3 +140,32 @@ def test_the_space_is_given_else_the_environment_else_the_project(tmp_path: Path
     with pytest.raises(ZeroError, match=r"memory\.space"):
         configured_space(environ={}, cwd=tmp_path)
     load_memory_settings.cache_clear()
+
+
+def test_an_older_separate_file_moves_into_the_memory(tmp_path: Path) -> None:
+    from zerolang.experience.capture import capture_files
+    from zerolang.memory.opening import move_conversations
+    from zerolang.storage import open_conversations, open_experiences
+
+    memory, older = tmp_path / "agent.db", tmp_path / "agent.experiences.db"
+    with zerolang.memory.open(memory) as opened:
+        opened.remember([("agent", "uses", "sqlite")])
+    fixtures = Path(__file__).resolve().parents[1] / "fixtures" / "transcripts"
+    with open_experiences(older, space="alice") as store:
+        held = capture_files(store, [fixtures / "pi_v1.jsonl"]).added.as_dict()
+        hits = store.search(["compost"], 5)
+    with open_conversations(older, space="alice") as entries:
+        entries.put("coder:conversation", {"messages": []}, text="flaky login test", expires_at=None)
+    stores = resolve_stores(memory, space="alice", environ={}, cwd=tmp_path)
+    assert stores.experiences.path == older  # used where it is until it moves
+    assert move_conversations(stores) == held["turns"] + 1
+    assert not older.exists() and stores.experiences.path == memory
+    with open_experiences(memory, space="alice") as store:
+        assert store.counts() == held and store.search(["compost"], 5) == hits
+    with open_conversations(memory, space="alice") as entries:
+        assert [key for key, _ in entries.search("", ["flaky"], 5, now=0)] == ["coder:conversation"]
+        ]
+    with zerolang.memory.open(memory, space="alice") as opened:
+        assert opened.get("agent") is None  # facts of the default space, not alice's
+        assert opened.recall("compost")
+    assert move_conversations(stores) == 0  # nothing left to move

@@ -65,3 +65,19 @@ def carry_purges_into(store: ForgettingStore, stores: Stores, *, memory: MemoryS
     if memory is not None and memory.space == stores.space:
         return carry_blocks(purged_blocks(memory), store)
     return carry_blocks(purges_of(stores), store)
+
+
+def move_conversations(stores: Stores) -> int:
+    """Move the conversations and experiences an older release kept beside the memory `stores` name
+    (`NAME.experiences.db`, the per-user `experiences.db`: `zerolang.memory.settings.beside`) into
+    the memory's own database, every space's, and remove that file: one location for one memory.
+    How many turns and conversation entries moved (0: nothing to move). A memory on a server
+    already holds its conversations; an override (`$ZERO_EXPERIENCE_DB`) is left where it is."""
+    from zerolang.memory.settings import beside
+    from zerolang.storage import absorb_experiences
+
+    memory = stores.memory
+    if not memory.is_file or stores.experiences_named:
+        return 0
+    prepare_folder(memory, given=stores.memory_named)
+    return absorb_experiences(beside(memory), memory)

@@ -15,6 +15,7 @@ from __future__ import annotations
 
 from zerolang.storage.errors import EngineError, StorageError, UnknownEngine, storage_errors
 from zerolang.storage.registry import (
+    absorb_experiences,
     engine_for,
     holds_conversations,
     index_of,
@@ -27,6 +28,7 @@ from zerolang.storage.registry import (
 )
 
 __all__ = [
+    "absorb_experiences",
     "EngineError",
     "StorageError",
     "UnknownEngine",

@@ -147,6 +147,20 @@ def holds_conversations(where: Where) -> bool:
     return holds_rows(location.path, ("exp_turn", "convo_entry"))
 
 
+def absorb_experiences(older: Where, into: Where) -> int:
+    """Move the conversations and experiences of an older release's separate SQLite file `older`
+    (every space) into the memory's SQLite database `into`, full text and all, and remove `older`;
+    how many turns and conversation entries moved. Nothing to move (no such file): 0."""
+    source, target = parse_location(older), parse_location(into)
+    if not source.is_file or not source.path.is_file():
+        return 0
+    if not target.is_file:
+        raise UnknownEngine(f"{target.display}: conversations move into a SQLite memory file only")
+    from zerolang.storage.sqlite.absorb import absorb_experiences as absorb
+
+    return absorb(source.path, target.path)
+
+
 def open_state(where: Where) -> StateStore:
     """The run state store (`zero run --state FILE`) at `where`."""
     engine, location = engine_for(where)

@@ -305,7 +305,7 @@ def secure(store: str, dialect: str) -> list[str]:
     if dialect == SQLITE:
         return []
     names = list(_metadata(store, dialect).tables)
-    steps = []
+    steps: list[str] = []
     for name in names:
         steps.extend(f"{statement};" for statement in policy(name))
     steps.append(

@@ -49,7 +49,7 @@ from sqlalchemy.schema import SchemaItem
 from sqlalchemy.types import DOUBLE_PRECISION, REAL, TypeEngine
 
 from zerolang.knowledge.integrity import MARKER_SPACE
-from zerolang.storage.schema import GRANTS
+from zerolang.storage.schema import GRANTS as GRANTS  # named here too, where the tables are
 
 SQLITE = "sqlite"
 POSTGRESQL = "postgresql"
