@@ -164,7 +164,6 @@ def test_an_older_separate_file_moves_into_the_memory(tmp_path: Path) -> None:
         assert store.counts() == held and store.search(["compost"], 5) == hits
     with open_conversations(memory, space="alice") as entries:
         assert [key for key, _ in entries.search("", ["flaky"], 5, now=0)] == ["coder:conversation"]
-        ]
     with zerolang.memory.open(memory, space="alice") as opened:
         assert opened.get("agent") is None  # facts of the default space, not alice's
         assert opened.recall("compost")

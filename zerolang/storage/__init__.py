@@ -28,10 +28,10 @@ from zerolang.storage.registry import (
 )
 
 __all__ = [
-    "absorb_experiences",
     "EngineError",
     "StorageError",
     "UnknownEngine",
+    "absorb_experiences",
     "engine_for",
     "holds_conversations",
     "index_of",
