@@ -78,20 +78,27 @@ def _rowid() -> Column[int]:
     return Column("seq", Integer(), primary_key=True, nullable=True, autoincrement=True)
 
 
-def _space() -> Column[str]:
-    """The row's space: last in the table (where adding it to an older PostgreSQL table puts it)."""
-    return Column(SPACE, Text(), nullable=False)
+def _spaced(dialect: str, items: tuple[SchemaItem, ...]) -> tuple[SchemaItem, ...]:
+    """A table's items with the row's space among its columns: first on SQLite (its tables are made
+    again by an upgrade, and SQLite 3.40's `integrity_check` misreads a `WITHOUT ROWID` table whose
+    key does not lead its columns), last on PostgreSQL (where an upgrade adds it to the table)."""
+    space = Column(SPACE, Text(), nullable=False)
+    if dialect == SQLITE:
+        return (space, *items)
+    columns = [item for item in items if isinstance(item, Column)]
+    return (*columns, space, *(item for item in items if not isinstance(item, Column)))
 
 
 def _number(dialect: str) -> TypeEngine[float]:
     return REAL() if dialect == SQLITE else DOUBLE_PRECISION()
 
 
-def _table(dialect: str, schema: MetaData, name: str, *items: SchemaItem) -> Table:
-    """A table whose key is the row's point: on SQLite `WITHOUT ROWID`."""
-    if dialect == SQLITE:
-        return Table(name, schema, *items, sqlite_with_rowid=False)
-    return Table(name, schema, *items)
+def _table(dialect: str, schema: MetaData, name: str, *items: SchemaItem, rowid: bool = True) -> Table:
+    """A table of spaces' rows (`_spaced`); one whose key is the row's point (not `rowid`) is
+    `WITHOUT ROWID` on SQLite."""
+    if dialect == SQLITE and not rowid:
+        return Table(name, schema, *_spaced(dialect, items), sqlite_with_rowid=False)
+    return Table(name, schema, *_spaced(dialect, items))
 
 
 def experiences(dialect: str) -> MetaData:
@@ -102,15 +109,15 @@ def experiences(dialect: str) -> MetaData:
     schema = MetaData()
     if sqlite:
         Table("exp_meta", schema, _key("key"), _text("value"))
-    turns = Table(
-        "exp_turn",
+    turns = _table(
+        dialect,
         schema,
+        "exp_turn",
         _text("id"),
         _text("session"),
         Column("position", Integer(), nullable=False),
         _text("key"),
         _text("at", nullable=True),
-        _space(),
         PrimaryKeyConstraint(SPACE, "id"),
     )
     Index("exp_turn_session", turns.c.space, turns.c.session, turns.c.position)
@@ -120,9 +127,10 @@ def experiences(dialect: str) -> MetaData:
     else:
         seq = Column("seq", BigInteger(), primary_key=True, autoincrement=True)
         doc = (Column("doc", TSVECTOR(), Computed(_EXPERIENCE_DOC, persisted=True)),)
-    rows = Table(
-        "exp_experience",
+    rows = _table(
+        dialect,
         schema,
+        "exp_experience",
         seq,
         _text("id"),
         _text("layer"),
@@ -136,22 +144,21 @@ def experiences(dialect: str) -> MetaData:
         _text("affect"),
         _text("sources"),
         *doc,
-        _space(),
         UniqueConstraint(SPACE, "id"),
     )
     Index("exp_experience_turn", rows.c.space, rows.c.turn)
     if not sqlite:
         Index("exp_experience_doc", rows.c.doc, postgresql_using="gin")
-        turn_docs = Table(
-            "exp_turn_doc",
+        turn_docs = _table(
+            dialect,
             schema,
+            "exp_turn_doc",
             _text("turn"),
             Column("doc", TSVECTOR(), nullable=False),
-            _space(),
             PrimaryKeyConstraint(SPACE, "turn"),
         )
         Index("exp_turn_doc_doc", turn_docs.c.doc, postgresql_using="gin")
-    Table("exp_concept", schema, _text("id"), _text("label"), _space(), PrimaryKeyConstraint(SPACE, "id"))
+    _table(dialect, schema, "exp_concept", _text("id"), _text("label"), PrimaryKeyConstraint(SPACE, "id"))
     edges = _table(
         dialect,
         schema,
@@ -160,8 +167,8 @@ def experiences(dialect: str) -> MetaData:
         _text("kind"),
         _text("dst"),
         Column("weight", _number(dialect), nullable=False),
-        _space(),
         PrimaryKeyConstraint(SPACE, "src", "kind", "dst"),
+        rowid=False,
     )
     Index("exp_edge_dst", edges.c.space, edges.c.dst, edges.c.kind)
     # Terms a memory forget blocked (hashes only, see zerolang.experience.forgotten); also read by convo.
@@ -172,17 +179,17 @@ def experiences(dialect: str) -> MetaData:
         _text("tombstone"),
         _text("term"),
         Column("words", Integer(), nullable=False),
-        _space(),
         PrimaryKeyConstraint(SPACE, "tombstone", "term"),
+        rowid=False,
     )
     # Where incremental capture stopped in each transcript (zerolang.experience.transcripts.cursor):
     # added later without a new number, as `exp_forgotten` was; an older store gains it on opening.
-    Table(
-        "exp_cursor",
+    _table(
+        dialect,
         schema,
+        "exp_cursor",
         _text("transcript"),
         _text("state"),
-        _space(),
         PrimaryKeyConstraint(SPACE, "transcript"),
     )
     return schema
@@ -198,7 +205,7 @@ def conversations(dialect: str) -> MetaData:
     seq: tuple[SchemaItem, ...] = (_rowid(),) if sqlite else ()
     doc: tuple[SchemaItem, ...] = () if sqlite else (Column("doc", TSVECTOR(), nullable=False),)
     expires = Column("expires_at", _number(dialect), nullable=True)
-    entries = Table("convo_entry", schema, *seq, _text("key"), _text("value"), expires, *doc, _space(), key)
+    entries = _table(dialect, schema, "convo_entry", *seq, _text("key"), _text("value"), expires, *doc, key)
     if not sqlite:
         Index("convo_entry_doc", entries.c.doc, postgresql_using="gin")
     return schema
