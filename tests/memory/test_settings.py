@@ -168,3 +168,22 @@ def test_an_older_separate_file_moves_into_the_memory(tmp_path: Path) -> None:
         assert opened.get("agent") is None  # facts of the default space, not alice's
         assert opened.recall("compost")
     assert move_conversations(stores) == 0  # nothing left to move
+
+
+def test_a_memory_file_holding_conversations_checks_clean(tmp_path: Path) -> None:
+    """The experience tables share the memory's file: the memory's own check (SQLite's integrity
+    check included) passes, whichever was made first."""
+    from zerolang.experience.capture import capture_files
+    from zerolang.storage import open_conversations, open_experiences, open_store
+
+    memory = tmp_path / "m.db"
+    fixtures = Path(__file__).resolve().parents[1] / "fixtures" / "transcripts"
+    with open_experiences(memory, space="a") as store:  # the conversations first
+        capture_files(store, sorted(fixtures.iterdir()))
+    open_conversations(memory).close()
+    with zerolang.memory.open(memory, space="a") as opened:
+        opened.remember([("agent", "uses", "sqlite")])
+        assert opened.recall("compost")
+    with open_store(memory, space="a", create=False) as store:
+        report = store.check()
+        assert report.ok, report.problems
