@@ -187,3 +187,37 @@ def test_a_memory_file_holding_conversations_checks_clean(tmp_path: Path) -> Non
     with open_store(memory, space="a", create=False) as store:
         report = store.check()
         assert report.ok, report.problems
+
+
+def test_a_project_that_names_its_space_captures_and_recalls_there(tmp_path: Path) -> None:
+    """The hooks' and commands' space comes from the settings: one per user by default, the
+    project's where its pyproject names one; the per-user memory holds both, apart."""
+    import os
+    import subprocess
+    import sys
+
+    from zerolang.storage import open_experiences
+
+    root = Path(__file__).resolve().parents[2]
+    project = tmp_path / "project"
+    project.mkdir()
+    (project / "pyproject.toml").write_text('[tool.zero.memory]\nspace = "proj"\n', encoding="utf-8")
+    env = {k: v for k, v in os.environ.items() if not k.startswith("ZERO_")}
+    env.update({"PYTHONPATH": str(root), "HOME": str(tmp_path), "XDG_DATA_HOME": str(tmp_path / "data")})
+    pi = root / "examples" / "transcripts" / "pi-session.jsonl"
+
+    def zero(cwd: Path, *arguments: str) -> str:
+        run = subprocess.run(
+            [sys.executable, "-m", "zerolang", *arguments], capture_output=True, text=True, env=env, cwd=cwd
+        )
+        assert run.returncode == 0, run.stderr
+        return run.stdout
+
+    assert '"turns": 4' in zero(project, "capture", str(pi), "--json")
+    assert "graph:" in zero(project, "recall", "Melissa")
+    assert "graph:" not in zero(tmp_path, "recall", "Melissa")  # the per-user default space
+    memory = tmp_path / "data" / "zerolang" / "memory.db"
+    with open_experiences(memory, space="proj", create=False) as store:
+        assert store.counts()["turns"] == 4
+    with open_experiences(memory, create=False) as store:
+        assert store.counts()["turns"] == 0
