@@ -185,3 +185,24 @@ def test_opening_and_creating_the_stores_never_imports_sqlalchemy(locations: lis
     )
     completed = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, cwd=ROOT)
     assert completed.stdout.strip() == "False", completed.stderr
+
+
+def test_the_conversations_of_an_older_sqlite_database_read_its_blocked_terms(older_sqlite: Path) -> None:
+    """Opened first (`zero convo restore`), the conversation store upgrades the experience tables too:
+    it reads their blocked terms, in its space."""
+    with sqlite3.connect(older_sqlite) as connection:
+        blocked = connection.execute("SELECT count(DISTINCT term) FROM exp_forgotten").fetchone()[0]
+    with open_conversations(str(older_sqlite), create=False) as conversations:
+        assert len(conversations.forgotten_terms()) == blocked > 0 and conversations.keys("", now=0)
+    with sqlite3.connect(older_sqlite) as connection:
+        assert connection.execute("SELECT value FROM exp_meta WHERE key = 'schema'").fetchone() == (
+            str(EXPERIENCE_VERSION),
+        )
+
+
+def test_the_conversations_of_an_older_postgres_database_read_its_blocked_terms() -> None:
+    with restored(FIXTURES / f"{RELEASE}.pg.sql") as old_url:
+        with open_conversations(old_url, create=False) as conversations:
+            assert conversations.forgotten_terms() and conversations.keys("", now=0)
+        with open_experiences(old_url, create=False) as experiences:
+            assert experiences.counts()["turns"] > 0

@@ -18,7 +18,7 @@ from typing import TYPE_CHECKING, Any
 from zerolang.storage.errors import StorageError, translating
 from zerolang.storage.postgres.connection import connect
 from zerolang.storage.postgres.statements import PsycopgStatements
-from zerolang.storage.schema import GRANTS, SPACE, store_tables
+from zerolang.storage.schema import CONVERSATIONS, EXPERIENCES, GRANTS, SPACE, store_tables
 from zerolang.storage.sql.database import SqlDatabase
 from zerolang.util.locations import display
 
@@ -54,15 +54,23 @@ class PostgresDatabase(PsycopgStatements, SqlDatabase):
                 db.run(f"CREATE SCHEMA IF NOT EXISTS {schema}")
             db.run(f"SET search_path TO {schema}")
             # what a tenant role (which may create nothing) opens is left as it is: the owner made it
-            older = db.has_table(tables.keyed) and not db.has_column(tables.keyed, SPACE)
-            if older:
-                for statement in tables.upgrade:  # schema 1: every row to the default space
-                    connection.execute(statement)  # as written: no placeholders (a DO block's `%I`)
+            older = False
+            for other in (EXPERIENCES, CONVERSATIONS):  # each reads the other's blocked terms: both
+                found = store_tables(cls.dialect, other)
+                if db.has_table(found.keyed) and not db.has_column(found.keyed, SPACE):
+                    older = True
+                    for statement in found.upgrade:  # schema 1: every row to the default space
+                        connection.execute(statement)  # as written: no placeholders (a DO block's `%I`)
             made = older or not all(db.has_table(name) for name in tables.tables)
             if made:
                 for statement in tables.create:
                     db.run(statement)
-            if made or db.unsecured(tables.keyed):
+            privileges = f"zero_{store}_privileges(text)"  # made with the tables (`secure`)
+            if (
+                made
+                or db.unsecured(tables.keyed)
+                or db.one("SELECT to_regprocedure(?)", (privileges,)) == (None,)
+            ):
                 for statement in tables.secure:
                     connection.execute(statement)
         return db

@@ -81,15 +81,24 @@ class SqliteDatabase(SqliteStatements, SqlDatabase):
         tables = store_tables(self.dialect, store)
         if tables.version is not None:
             self._check_version(tables.version)
-        older = self.has_table(tables.keyed) and not self.has_column(tables.keyed, SPACE)
-        if not older and all(self.has_table(name) for name in tables.tables):
+        if not self._older() and all(self.has_table(name) for name in tables.tables):
             return
         with self.transaction():
-            if older and self.has_table(tables.keyed) and not self.has_column(tables.keyed, SPACE):
-                self._upgrade(tables)
-                return
+            # both stores' tables at once: each reads the other's (the blocked terms), so neither
+            # may be left without its space
+            for older in self._older():
+                self._upgrade(older)
             for statement in tables.create:
                 self.run(statement)
+
+    def _older(self) -> list[StoreTables]:
+        """The stores of this database an older release made without spaces (schema 1)."""
+        found = [store_tables(self.dialect, store) for store in (EXPERIENCES, CONVERSATIONS)]
+        return [
+            tables
+            for tables in found
+            if self.has_table(tables.keyed) and not self.has_column(tables.keyed, SPACE)
+        ]
 
     def _upgrade(self, tables: StoreTables) -> None:
         """A store of schema 1 (no space) brought to today's in the caller's transaction: SQLite cannot
