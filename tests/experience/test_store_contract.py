@@ -278,7 +278,10 @@ def test_a_bulk_capture_stores_what_a_plain_one_does(store: ExperienceStore, tmp
 def _edges(store: ExperienceStore) -> list[tuple[str, str, str, float]]:
     """Every edge with its weight: what a capture wrote, read back in one order."""
     db = store.db  # type: ignore[attr-defined]
-    return sorted((str(s), str(k), str(d), float(w)) for s, k, d, w in db.rows("SELECT * FROM exp_edge"))
+    return sorted(
+        (str(s), str(k), str(d), float(w))
+        for s, k, d, w in db.rows("SELECT src, kind, dst, weight FROM exp_edge")
+    )
 
 
 def test_a_bulk_capture_in_batches_over_held_records_stores_every_edge_once(

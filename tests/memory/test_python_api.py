@@ -28,13 +28,13 @@ def test_the_docs_example_runs_and_prints_what_the_page_shows() -> None:
     assert out.getvalue() == shown
 
 
-def test_a_file_memory_keeps_facts_and_experiences_beside_it(tmp_path: Path) -> None:
+def test_a_file_memory_keeps_facts_and_experiences_in_one_file(tmp_path: Path) -> None:
     db = tmp_path / "agent.db"
     with zerolang.memory.open(db) as memory:
         result = memory.remember([("agent", "uses", "sqlite")])
         assert result.new_facts == 1
         memory.capture(session="s", user_said="what is the weather forecast", agent_said="rain")
-    assert (tmp_path / "agent.experiences.db").is_file()
+    assert [path.name for path in tmp_path.glob("*.db")] == ["agent.db"]  # one location for one memory
     with zerolang.memory.open(db, create=False) as memory:
         view = memory.get("agent")
         assert view is not None and [f.object for f in view.facts] == ["sqlite"]

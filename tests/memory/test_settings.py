@@ -10,7 +10,13 @@ import zerolang.memory
 from zerolang.archive.archiving import archive_and_index
 from zerolang.archive.document import make_document
 from zerolang.archive.store import Archive
-from zerolang.memory.settings import beside, default_experiences, default_memory, resolve_stores
+from zerolang.memory.settings import (
+    beside,
+    default_experiences,
+    default_memory,
+    experiences_of,
+    resolve_stores,
+)
 from zerolang.storage import open_index
 from zerolang.util.errors import ZeroError
 from zerolang.util.locations import parse_location
@@ -95,3 +101,123 @@ def zero_search(tmp_path: Path, root: Path) -> str:
     result = CliRunner().invoke(app, arguments)
     assert result.exit_code == 0, result.output
     return result.output
+
+
+def test_one_location_holds_a_memory_and_its_conversations(tmp_path: Path) -> None:
+    from zerolang.experience.capture import capture_files
+    from zerolang.storage import open_experiences
+
+    memory = tmp_path / "agent.db"
+    stores = resolve_stores(memory, environ={}, cwd=tmp_path)
+    assert stores.experiences.path == memory  # the memory's own file
+    assert experiences_of(parse_location(URL)) == parse_location(URL)
+    assert experiences_of(parse_location(":memory:")).in_memory
+    # an older release's file beside it is used while it holds turns, not when it is empty
+    older = tmp_path / "agent.experiences.db"
+    open_experiences(older).close()
+    assert resolve_stores(memory, environ={}, cwd=tmp_path).experiences.path == memory
+    with open_experiences(older) as store:
+        capture_files(
+            store, [Path(__file__).resolve().parents[1] / "fixtures" / "transcripts" / "pi_v1.jsonl"]
+        )
+    assert resolve_stores(memory, environ={}, cwd=tmp_path).experiences.path == older
+    named = resolve_stores(memory, environ={"ZERO_EXPERIENCE_DB": str(tmp_path / "e.db")}, cwd=tmp_path)
+    assert named.experiences.path == tmp_path / "e.db"  # the override still wins
+
+
+def test_the_space_is_given_else_the_environment_else_the_project(tmp_path: Path) -> None:
+    from zerolang.util.config import configured_space, load_memory_settings
+
+    assert configured_space(environ={}, cwd=tmp_path) == "default"  # one memory per user
+    (tmp_path / "pyproject.toml").write_text('[tool.zero.memory]\nspace = "proj-a"\n', encoding="utf-8")
+    load_memory_settings.cache_clear()
+    assert configured_space(environ={}, cwd=tmp_path) == "proj-a"  # one per project, when configured
+    assert configured_space(environ={"ZERO_MEMORY_SPACE": "env"}, cwd=tmp_path) == "env"
+    assert configured_space("given", environ={"ZERO_MEMORY_SPACE": "env"}, cwd=tmp_path) == "given"
+    assert resolve_stores(tmp_path / "m.db", environ={}, cwd=tmp_path).space == "proj-a"
+    (tmp_path / "pyproject.toml").write_text('[tool.zero.memory]\nspace = "no spaces!"\n', encoding="utf-8")
+    load_memory_settings.cache_clear()
+    with pytest.raises(ZeroError, match=r"memory\.space"):
+        configured_space(environ={}, cwd=tmp_path)
+    load_memory_settings.cache_clear()
+
+
+def test_an_older_separate_file_moves_into_the_memory(tmp_path: Path) -> None:
+    from zerolang.experience.capture import capture_files
+    from zerolang.memory.opening import move_conversations
+    from zerolang.storage import open_conversations, open_experiences
+
+    memory, older = tmp_path / "agent.db", tmp_path / "agent.experiences.db"
+    with zerolang.memory.open(memory) as opened:
+        opened.remember([("agent", "uses", "sqlite")])
+    fixtures = Path(__file__).resolve().parents[1] / "fixtures" / "transcripts"
+    with open_experiences(older, space="alice") as store:
+        held = capture_files(store, [fixtures / "pi_v1.jsonl"]).added.as_dict()
+        hits = store.search(["compost"], 5)
+    with open_conversations(older, space="alice") as entries:
+        entries.put("coder:conversation", {"messages": []}, text="flaky login test", expires_at=None)
+    stores = resolve_stores(memory, space="alice", environ={}, cwd=tmp_path)
+    assert stores.experiences.path == older  # used where it is until it moves
+    assert move_conversations(stores) == held["turns"] + 1
+    assert not older.exists() and stores.experiences.path == memory
+    with open_experiences(memory, space="alice") as store:
+        assert store.counts() == held and store.search(["compost"], 5) == hits
+    with open_conversations(memory, space="alice") as entries:
+        assert [key for key, _ in entries.search("", ["flaky"], 5, now=0)] == ["coder:conversation"]
+    with zerolang.memory.open(memory, space="alice") as opened:
+        assert opened.get("agent") is None  # facts of the default space, not alice's
+        assert opened.recall("compost")
+    assert move_conversations(stores) == 0  # nothing left to move
+
+
+def test_a_memory_file_holding_conversations_checks_clean(tmp_path: Path) -> None:
+    """The experience tables share the memory's file: the memory's own check (SQLite's integrity
+    check included) passes, whichever was made first."""
+    from zerolang.experience.capture import capture_files
+    from zerolang.storage import open_conversations, open_experiences, open_store
+
+    memory = tmp_path / "m.db"
+    fixtures = Path(__file__).resolve().parents[1] / "fixtures" / "transcripts"
+    with open_experiences(memory, space="a") as store:  # the conversations first
+        capture_files(store, sorted(fixtures.iterdir()))
+    open_conversations(memory).close()
+    with zerolang.memory.open(memory, space="a") as opened:
+        opened.remember([("agent", "uses", "sqlite")])
+        assert opened.recall("compost")
+    with open_store(memory, space="a", create=False) as store:
+        report = store.check()
+        assert report.ok, report.problems
+
+
+def test_a_project_that_names_its_space_captures_and_recalls_there(tmp_path: Path) -> None:
+    """The hooks' and commands' space comes from the settings: one per user by default, the
+    project's where its pyproject names one; the per-user memory holds both, apart."""
+    import os
+    import subprocess
+    import sys
+
+    from zerolang.storage import open_experiences
+
+    root = Path(__file__).resolve().parents[2]
+    project = tmp_path / "project"
+    project.mkdir()
+    (project / "pyproject.toml").write_text('[tool.zero.memory]\nspace = "proj"\n', encoding="utf-8")
+    env = {k: v for k, v in os.environ.items() if not k.startswith("ZERO_")}
+    env.update({"PYTHONPATH": str(root), "HOME": str(tmp_path), "XDG_DATA_HOME": str(tmp_path / "data")})
+    pi = root / "examples" / "transcripts" / "pi-session.jsonl"
+
+    def zero(cwd: Path, *arguments: str) -> str:
+        run = subprocess.run(
+            [sys.executable, "-m", "zerolang", *arguments], capture_output=True, text=True, env=env, cwd=cwd
+        )
+        assert run.returncode == 0, run.stderr
+        return run.stdout
+
+    assert '"turns": 4' in zero(project, "capture", str(pi), "--json")
+    assert "graph:" in zero(project, "recall", "Melissa")
+    assert "graph:" not in zero(tmp_path, "recall", "Melissa")  # the per-user default space
+    memory = tmp_path / "data" / "zerolang" / "memory.db"
+    with open_experiences(memory, space="proj", create=False) as store:
+        assert store.counts()["turns"] == 4
+    with open_experiences(memory, create=False) as store:
+        assert store.counts()["turns"] == 0

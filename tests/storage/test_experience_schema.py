@@ -1,10 +1,11 @@
-"""The experience database's tables, defined once (`schema.experience_tables`), are the ones every
-release made: a database the stores create today has the schema of one an older release created.
+"""The experience database's tables, defined once (`schema.experience_tables`), and the databases
+every release made: opening one an older release created brings it to the schema of a new one.
 
 The older databases are the fixtures `test_older_experiences` reads (`make_experiences.py`
-wrote them, with the DDL each engine's stores then spelled out). Opening the stores needs no
-SQLAlchemy; a SQLite store a newer zerolang made is refused, and one from before `exp_forgotten`
-gains the table, as one from before `exp_cursor` does.
+wrote them, with the DDL each engine's stores then spelled out): schema 1, before spaces. Opened
+today, such a database has the schema a new one has, its rows in the default space. Opening the
+stores needs no SQLAlchemy; a SQLite store a newer zerolang made is refused, and one from before
+`exp_forgotten` gains the table, as one from before `exp_cursor` does.
 """
 
 from __future__ import annotations
@@ -23,6 +24,9 @@ from tests.backends import Scratch, postgres_server, restored, scratch
 from tests.storage.schemas import postgres_schema, sqlite_schema
 from zerolang.storage import open_conversations, open_experiences
 from zerolang.util.errors import ZeroError
+from zerolang.util.spaces import DEFAULT_SPACE
+
+EXPERIENCE_VERSION = 2  # what `zerolang.storage.schema.experience_tables` renders (read without SQLAlchemy)
 
 ROOT = Path(__file__).resolve().parents[2]
 FIXTURES = ROOT / "tests" / "fixtures" / "stores"
@@ -60,28 +64,77 @@ def older_sqlite(tmp_path: Path) -> Path:
     return copy
 
 
-def test_a_new_sqlite_database_has_the_schema_an_older_release_made(
+def counted(location: str, space: str = DEFAULT_SPACE) -> tuple[dict[str, int], list[str]]:
+    """What a space holds: the experience store's counts and the conversation keys."""
+    with open_experiences(location, create=False, space=space) as experiences:
+        counts = experiences.counts()
+    with open_conversations(location, create=False, space=space) as conversations:
+        keys = conversations.keys("", now=0)
+    return counts, keys
+
+
+def test_an_older_sqlite_database_opens_with_the_schema_a_new_one_has(
     older_sqlite: Path, tmp_path: Path
 ) -> None:
     new = tmp_path / "new.db"
     create(str(new))
     made, older = sqlite_database(new), sqlite_database(older_sqlite)
+    assert older["meta"] == [("schema", "1")] and made["meta"] == [("schema", str(EXPERIENCE_VERSION))]
     assert made["schema"] != older["schema"]
-    assert {**made, "schema": before_later(made["schema"])} == older  # type: ignore[arg-type]
-    create(str(older_sqlite))  # opening adds what came later, and changes nothing else
+    create(str(older_sqlite))  # opening upgrades it: its tables are today's
     assert sqlite_database(new) == sqlite_database(older_sqlite)
 
 
-def test_a_new_postgres_database_has_the_schema_an_older_release_made() -> None:
+def test_an_older_postgres_database_opens_with_the_schema_a_new_one_has() -> None:
     with scratch() as new_url, restored(FIXTURES / f"{RELEASE}.pg.sql") as old_url:
         import psycopg
 
         create(new_url)
         with psycopg.connect(new_url) as new, psycopg.connect(old_url) as old:
-            assert before_later(postgres_schema(new)) == postgres_schema(old)
-        create(old_url)  # opening adds what came later, and changes nothing else
+            assert before_later(postgres_schema(new)) != postgres_schema(old)
+        before = counted_raw(old_url)
+        create(old_url)  # opening upgrades it in place: its tables are today's
         with psycopg.connect(new_url) as new, psycopg.connect(old_url) as old:
             assert postgres_schema(new) == postgres_schema(old)
+        assert counted(old_url) == before  # every row in the default space
+        assert counted(old_url, "bob") == ({"turns": 0, "experiences": 0, "concepts": 0, "edges": 0}, [])
+
+
+def counted_raw(url: str) -> tuple[dict[str, int], list[str]]:
+    """What an older PostgreSQL database holds, read without a store (which would upgrade it)."""
+    import psycopg
+
+    tables = {
+        "turns": "exp_turn",
+        "experiences": "exp_experience",
+        "concepts": "exp_concept",
+        "edges": "exp_edge",
+    }
+    with psycopg.connect(url) as connection:
+        counts = {
+            name: connection.execute(f"SELECT count(*) FROM {table}").fetchone()[0]
+            for name, table in tables.items()
+        }
+        keys = [row[0] for row in connection.execute('SELECT key FROM convo_entry ORDER BY key COLLATE "C"')]
+    return counts, keys
+
+
+def test_an_older_sqlite_database_keeps_its_rows_in_the_default_space(older_sqlite: Path) -> None:
+    with sqlite3.connect(older_sqlite) as connection:
+        turns = connection.execute("SELECT count(*) FROM exp_turn").fetchone()[0]
+        entries = sorted(row[0] for row in connection.execute("SELECT key FROM convo_entry"))
+        text = connection.execute("SELECT what FROM exp_experience ORDER BY seq LIMIT 1").fetchone()[0]
+    counts, keys = counted(str(older_sqlite))
+    assert counts["turns"] == turns > 0 and keys == entries
+    word = max(text.split(), key=len)
+    with open_experiences(str(older_sqlite), create=False) as store:
+        assert store.search([word], 5) and store.search_turns([word], 5)  # the full text came along
+    with open_experiences(str(older_sqlite), create=False, space="bob") as store:
+        assert store.search([word], 5) == [] and store.counts()["turns"] == 0
+    assert counted(str(older_sqlite), "bob") == (
+        {"turns": 0, "experiences": 0, "concepts": 0, "edges": 0},
+        [],
+    )
 
 
 def test_a_sqlite_store_from_before_the_blocked_terms_gains_their_table(
@@ -91,16 +144,19 @@ def test_a_sqlite_store_from_before_the_blocked_terms_gains_their_table(
         connection.execute("DROP TABLE exp_forgotten")
     with open_experiences(str(older_sqlite), create=False) as store:
         assert store.forgotten_terms() == []
+    open_conversations(str(older_sqlite)).close()
     new = tmp_path / "new.db"
     create(str(new))
     assert sqlite_database(new) == sqlite_database(older_sqlite)
 
 
 def test_a_sqlite_store_of_a_newer_experience_schema_is_refused(older_sqlite: Path) -> None:
+    newer = EXPERIENCE_VERSION + 1
     with sqlite3.connect(older_sqlite) as connection:
-        connection.execute("UPDATE exp_meta SET value = '2' WHERE key = 'schema'")
+        connection.execute(f"UPDATE exp_meta SET value = '{newer}' WHERE key = 'schema'")
     with pytest.raises(
-        ZeroError, match=r"made by a newer zerolang \(experience schema 2, this one reads 1\)"
+        ZeroError,
+        match=rf"made by a newer zerolang \(experience schema {newer}, this one reads {EXPERIENCE_VERSION}\)",
     ):
         open_experiences(str(older_sqlite), create=False)
 
@@ -129,3 +185,24 @@ def test_opening_and_creating_the_stores_never_imports_sqlalchemy(locations: lis
     )
     completed = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, cwd=ROOT)
     assert completed.stdout.strip() == "False", completed.stderr
+
+
+def test_the_conversations_of_an_older_sqlite_database_read_its_blocked_terms(older_sqlite: Path) -> None:
+    """Opened first (`zero convo restore`), the conversation store upgrades the experience tables too:
+    it reads their blocked terms, in its space."""
+    with sqlite3.connect(older_sqlite) as connection:
+        blocked = connection.execute("SELECT count(DISTINCT term) FROM exp_forgotten").fetchone()[0]
+    with open_conversations(str(older_sqlite), create=False) as conversations:
+        assert len(conversations.forgotten_terms()) == blocked > 0 and conversations.keys("", now=0)
+    with sqlite3.connect(older_sqlite) as connection:
+        assert connection.execute("SELECT value FROM exp_meta WHERE key = 'schema'").fetchone() == (
+            str(EXPERIENCE_VERSION),
+        )
+
+
+def test_the_conversations_of_an_older_postgres_database_read_its_blocked_terms() -> None:
+    with restored(FIXTURES / f"{RELEASE}.pg.sql") as old_url:
+        with open_conversations(old_url, create=False) as conversations:
+            assert conversations.forgotten_terms() and conversations.keys("", now=0)
+        with open_experiences(old_url, create=False) as experiences:
+            assert experiences.counts()["turns"] > 0

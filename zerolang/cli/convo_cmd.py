@@ -50,11 +50,13 @@ MaxTokens = Annotated[
 
 def _store(db: Path | None, *, create: bool) -> EntryStore:
     from zerolang.cli.experience_store import open_store, store_location
+    from zerolang.memory.settings import resolve_stores
     from zerolang.storage import open_conversations
 
     if create:  # the memory's purges reach the conversations' database first (`carry_purges_into`)
         open_store(db, create=True).close()
-    return open_conversations(store_location(db, create=create), create=create)
+    space = resolve_stores().space  # the configured space, as the experiences'
+    return open_conversations(store_location(db, create=create), space=space, create=create)
 
 
 def _memory(

@@ -40,9 +40,11 @@ def store_location(option: str | Path | None, *, create: bool) -> Location:
 def open_store(option: str | Path | None, *, create: bool) -> ExperienceStore:
     """The experience store `--db` names (a SQLite file, or a server URL with its engine's extra).
     Opened to write (`create`), it first takes the memory's purges (`carry_purges`)."""
+    from zerolang.memory.settings import resolve_stores
     from zerolang.storage import open_experiences
 
-    store = open_experiences(store_location(option, create=create), create=create)
+    space = resolve_stores().space  # the configured space ($ZERO_MEMORY_SPACE, the project's, default)
+    store = open_experiences(store_location(option, create=create), space=space, create=create)
     if create:
         try:
             carry_purges_into(store)

@@ -130,7 +130,7 @@ _EXPERIENCES = f"The experience database (zero capture, recall, convo): {_STORE}
 
 EXPERIENCE_DB: OptionSpec[Path | None] = OptionSpec(
     ("--db",),
-    f"{_EXPERIENCES} Default: experiences.db in the per-user data directory.",
+    f"{_EXPERIENCES} Default: the memory's own database (memory.db in the per-user data directory).",
     None,
     metavar="PATH|URL",
     envvar="ZERO_EXPERIENCE_DB",

@@ -9,7 +9,10 @@
   experiences and the archive, as docs/python-api.md documents it;
 - the memory domain's names (`zerolang.knowledge`): the records and their hashes, the
   compiler, normalisation, ingest, `MemoryStore` and its views;
-- `open_store` (`zerolang.storage`): a `MemoryStore` on the store a path or URL names.
+- `open_store` (`zerolang.storage`): a `MemoryStore` on the store a path or URL names;
+- `open_experiences_of`, `open_conversations_of`, `carry_purges_into`, `move_conversations`
+  (`opening`): a memory's conversations and experiences, in its space, the memory's purges
+  carried into them, and an older release's separate file moved into the memory's.
 
 This package sits above the domain and the storage layer; it adds no behaviour of its
 own. Names are imported on first use, so `import zerolang.memory` loads nothing heavy.
@@ -53,6 +56,12 @@ if TYPE_CHECKING:
     )
     from zerolang.memory.api import Memory, open_memory
     from zerolang.memory.api import open_memory as open
+    from zerolang.memory.opening import (
+        carry_purges_into,
+        move_conversations,
+        open_conversations_of,
+        open_experiences_of,
+    )
     from zerolang.storage.registry import open_store
 
 _HOMES = {
@@ -98,6 +107,10 @@ _HOMES = {
     "MemoryRecord": "zerolang.knowledge.types",
     "RelationNode": "zerolang.knowledge.types",
     "SemanticTuple": "zerolang.knowledge.types",
+    "carry_purges_into": "zerolang.memory.opening",
+    "move_conversations": "zerolang.memory.opening",
+    "open_conversations_of": "zerolang.memory.opening",
+    "open_experiences_of": "zerolang.memory.opening",
 }
 
 
@@ -142,6 +155,7 @@ __all__ = [
     "SemanticTuple",
     "SourcedInput",
     "build_graph",
+    "carry_purges_into",
     "compile_input",
     "compile_record",
     "concept_hash",
@@ -150,9 +164,12 @@ __all__ = [
     "fact_hash",
     "ingest",
     "load_inputs",
+    "move_conversations",
     "normalize_label",
     "normalize_predicate",
     "open",
+    "open_conversations_of",
+    "open_experiences_of",
     "open_memory",
     "open_store",
     "parse_inputs",

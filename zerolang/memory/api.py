@@ -44,7 +44,7 @@ from zerolang.knowledge.types import (
     SemanticTuple,
 )
 from zerolang.memory.settings import Stores, open_archive_index, prepare_folder, resolve_stores
-from zerolang.storage import open_conversations, open_experiences, open_store
+from zerolang.storage import open_store
 from zerolang.util.errors import ZeroError
 from zerolang.util.locations import IN_MEMORY, parse_location
 
@@ -321,14 +321,12 @@ class Memory:
     # ---- experiences ----
     @property
     def experiences(self) -> ExperienceStore:
-        """The experience store (opened, and created, when first used)."""
+        """The experience store, in this memory's space (opened, and created, when first used)."""
         if self._experiences is None:
-            from zerolang.memory.erasure import carry_purges
+            from zerolang.memory.opening import open_experiences_of
 
-            location = self.stores.experiences
-            prepare_folder(location, given=self.stores.experiences_named or self.stores.memory_named)
-            self._experiences = open_experiences(location, create=True)
-            carry_purges(self.store, self._experiences)  # what the memory purged stays out of them
+            # in the memory's space; what the memory purged stays out of them
+            self._experiences = open_experiences_of(self.stores, create=True, memory=self.store)
         return self._experiences
 
     def capture(
@@ -559,7 +557,11 @@ class Memory:
     def _entries(self) -> EntryStore | None:
         """Conversation entries kept beside the experiences (where `zero convo` can keep them)."""
         location = parse_location(self.experiences_location)
-        return None if location.in_memory else open_conversations(location, create=False)
+        if location.in_memory:
+            return None
+        from zerolang.memory.opening import open_conversations_of
+
+        return open_conversations_of(self.stores, create=False)
 
 
 def _at(now: str | None) -> str:

@@ -198,7 +198,7 @@ def describe(erased: dict[str, int]) -> str:
 def purged_blocks(memory: MemoryStore) -> Blocks:
     """The term keys each of the memory's purges blocked, under the name an experience store keeps
     them by (`<tombstone>:purged`): read only, for a reader that must hide what a purge never
-    reached (`zero explore`) and for `carry_purges`."""
+    reached (`zero explore`) and for `zerolang.memory.opening.carry_purges_into`."""
     from zerolang.knowledge.terms import from_blocked
 
     owners: dict[bytes, list[tuple[bytes, str]]] = {}
@@ -210,13 +210,6 @@ def purged_blocks(memory: MemoryStore) -> Blocks:
         if keys:
             blocks[owner.hex() + PURGED] = keys
     return blocks
-
-
-def carry_purges(memory: MemoryStore, experiences: ForgettingStore) -> int:
-    """Block in the experience store every term the memory's purges blocked that it does not block
-    yet (a database made, or not reached, at purge time): capture, conversations and recall then
-    keep out what mentions them. How many terms were added."""
-    return carry_blocks(purged_blocks(memory), experiences)
 
 
 def carry_blocks(blocks: Blocks, experiences: ForgettingStore) -> int:
@@ -237,7 +230,7 @@ class PurgesHidden:
 
     A purge erases what mentions its terms in the experience database it reaches and blocks their
     hashes there; a database it never reached (made later, or elsewhere at the time) still holds the
-    text. Writers carry the purges in before they write (`carry_purges`); a reader (`zero recall`,
+    text. Writers carry the purges in before they write (`zerolang.memory.opening`); a reader (`zero recall`,
     `zero explore`) reads through this instead: recall, the budgeted context and the conversation
     pages then leave out what mentions a purged term, as they leave out what the store blocks.
     `blocks` gives the memory's purges when asked (`purged_blocks`, or what was read of them)."""
@@ -281,5 +274,7 @@ def purges_of(stores: Stores) -> Blocks:
 
 def carry_purges_of(stores: Stores, experiences: ForgettingStore) -> int:
     """`carry_blocks` of `purges_of(stores)`: a writer of experiences or conversations calls it
-    first, so what it writes after a purge stores nothing that mentions the purged labels."""
+    first, so what it writes after a purge stores nothing that mentions the purged labels. Kept for
+    the adapters until they open their stores through `zerolang.memory.opening` (which carries the
+    purges itself, `carry_purges_into`)."""
     return carry_blocks(purges_of(stores), experiences)

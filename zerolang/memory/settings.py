@@ -1,12 +1,15 @@
 """Where 0-memory keeps things: one resolution of every store's location, for every surface.
 
 The `zero` commands, the Python API (`zerolang.memory.open`) and `zero mcp` all call
-`resolve_stores`, so what one of them writes the others read. Each location is the first of:
+`resolve_stores`, so what one of them writes the others read. The settings it reads (the
+environment variables, `[tool.zero.memory]`, the defaults) live in `zerolang.util.config`, their
+one home. Each location is the first of:
 
 - **memory**: `--db` / `open(location)`, else `$ZERO_MEMORY_DB`, else the per-user `memory.db`;
-- **space**: `--space` / `space=`, else `$ZERO_MEMORY_SPACE`, else `default`;
-- **experiences**: `zero capture --db` / `--experiences` / `experiences=`, else `$ZERO_EXPERIENCE_DB`,
-  else beside the memory (below);
+- **space**: `--space` / `space=`, else `$ZERO_MEMORY_SPACE`, else the project's
+  `[tool.zero.memory] space`, else `default` (`zerolang.util.config.configured_space`);
+- **conversations and experiences**: `zero capture --db` / `--experiences` / `experiences=`, else
+  `$ZERO_EXPERIENCE_DB`, else the memory's own database (below);
 - **archive folder**: `--root` / `archive=`, else `$ZERO_ARCHIVE`, else `memory.archive.path`, else
   the per-user `archive` folder;
 - **archive index**: `index=`, else the memory store when one is named (`zero archive put --db`
@@ -14,9 +17,13 @@ The `zero` commands, the Python API (`zerolang.memory.open`) and `zero mcp` all 
 
 docs/settings.md shows the same as one table.
 
-Experiences beside the memory: `NAME.experiences.db` next to a memory file `NAME.db`, the per-user
-`experiences.db` next to the per-user `memory.db`, the same database for a server URL (its `exp_*`
-tables sit beside the memory's), and a store in memory for `:memory:`.
+One memory, one location: the conversations and experiences live in the memory's database (the
+SQLite file holds the memory's tables and the `exp_*`/`convo_*` ones; a server URL's database
+holds all of them), each row in its space. Releases before kept them apart, in `NAME.experiences.db`
+next to a memory file `NAME.db` (the per-user `experiences.db` next to the per-user `memory.db`):
+while such a file holds turns or conversations it is still where they are read and written
+(`experiences_of`), so a store made then opens where it is; docs/conversations.md says how to move
+it into the memory. A memory in memory (`:memory:`) has its conversations in memory too.
 
 The archive's summary index lives in the memory store (table `memory_index`, per space). Before
 this, the Python API and `zero mcp` kept it in `index.db` inside the archive folder: the first
@@ -25,37 +32,49 @@ surface that opens the index absorbs such a file (`zerolang.storage.absorb_legac
 
 from __future__ import annotations
 
-import os
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from zerolang.util.locations import IN_MEMORY, Location, parse_location, user_data
-from zerolang.util.spaces import DEFAULT_SPACE, check_space
+from zerolang.util.config import (
+    ARCHIVE_ENV,
+    EXPERIENCES_ENV,
+    MEMORY_ENV,
+    SPACE_ENV,
+    configured_space,
+    default_archive,
+    default_experiences,
+    default_memory,
+    from_environment,
+    memory_settings_for,
+)
+from zerolang.util.locations import IN_MEMORY, Location, parse_location
 
 if TYPE_CHECKING:
     from zerolang.archive.index import IndexStore
     from zerolang.knowledge.store import MemoryStore
 
-MEMORY_ENV = "ZERO_MEMORY_DB"
-SPACE_ENV = "ZERO_MEMORY_SPACE"
-EXPERIENCES_ENV = "ZERO_EXPERIENCE_DB"
-ARCHIVE_ENV = "ZERO_ARCHIVE"
+__all__ = [
+    "ARCHIVE_ENV",
+    "EXPERIENCES_ENV",
+    "LEGACY_INDEX",
+    "MEMORY_ENV",
+    "SPACE_ENV",
+    "Stores",
+    "beside",
+    "default_experiences",
+    "default_memory",
+    "experiences_of",
+    "open_archive_index",
+    "prepare_folder",
+    "resolve_stores",
+]
+
 LEGACY_INDEX = "index.db"
 """The file inside the archive folder where the Python API and `zero mcp` once kept the index."""
 
 Given = str | Path | Location | None
-
-
-def default_memory() -> Path:
-    """The per-user default memory store: `<user data dir>/zerolang/memory.db`."""
-    return user_data("memory.db")
-
-
-def default_experiences() -> Path:
-    """The experiences beside the per-user default memory: `<user data dir>/zerolang/experiences.db`."""
-    return user_data("experiences.db")
 
 
 def _given(value: Given) -> str | Path | Location | None:
@@ -86,10 +105,11 @@ class Stores:
 
     @property
     def experiences(self) -> Location:
-        """The experience database: given, else beside the memory store."""
+        """The conversations' and experiences' database: given, else the memory's own
+        (`experiences_of`: an older release's file beside it while that holds turns)."""
         if self.experiences_given is not None:
             return parse_location(self.experiences_given)
-        return beside(self.memory)
+        return experiences_of(self.memory)
 
     @property
     def experiences_named(self) -> bool:
@@ -100,10 +120,8 @@ class Stores:
         """The archive folder: given, else `memory.archive.path`, else the per-user `archive`."""
         if self.archive_given is not None:
             return Path(self.archive_given).expanduser()
-        from zerolang.archive.settings import memory_settings_for
-
         configured = memory_settings_for(self.cwd).archive_path
-        return configured if configured is not None else user_data("archive")
+        return configured if configured is not None else default_archive()
 
     @property
     def index(self) -> Location:
@@ -112,8 +130,6 @@ class Stores:
         if self.index_given is not None:
             return parse_location(self.index_given)
         if not self.memory_named:
-            from zerolang.archive.settings import memory_settings_for
-
             configured = memory_settings_for(self.cwd).index_sql_dsn
             if configured is not None:
                 return parse_location(configured)
@@ -150,20 +166,17 @@ def resolve_stores(
     An empty value counts as not given (as typer reads an empty option or variable). `environ`
     defaults to `os.environ`; `cwd` is where the configuration (`pyproject.toml`) is looked for.
     """
-    env = os.environ if environ is None else environ
 
     def pick(value: Given, variable: str | None) -> str | Path | Location | None:
         chosen = _given(value)
         if chosen is None and variable is not None:
-            chosen = _given(env.get(variable))
+            chosen = from_environment(variable, environ)
         return chosen
 
-    chosen_space = _given(space) or _given(env.get(SPACE_ENV)) or DEFAULT_SPACE
-    check_space(str(chosen_space))
     chosen_archive = pick(archive, ARCHIVE_ENV)
     return Stores(
         memory_given=pick(memory, MEMORY_ENV),
-        space=str(chosen_space),
+        space=configured_space(space or None, environ=environ, cwd=cwd),
         experiences_given=pick(experiences, EXPERIENCES_ENV),
         archive_given=None if chosen_archive is None else Path(str(chosen_archive)),
         index_given=pick(index, None),
@@ -172,15 +185,29 @@ def resolve_stores(
 
 
 def beside(memory: Location) -> Location:
-    """The experience database that goes with a memory store (see the module's table)."""
-    if memory.in_memory:
-        return parse_location(IN_MEMORY)
-    if memory.is_url:
-        return memory
+    """Where releases before one location kept the conversations and experiences of a memory file:
+    `NAME.experiences.db` next to `NAME.db`, the per-user `experiences.db` next to the per-user
+    memory; for a server URL or a memory in memory, what `experiences_of` gives."""
+    if not memory.is_file:
+        return experiences_of(memory)
     path = memory.path
     if path == default_memory():
         return parse_location(default_experiences())
     return parse_location(path.with_name(path.stem + ".experiences.db"))
+
+
+def experiences_of(memory: Location) -> Location:
+    """The database that holds a memory's conversations and experiences: the memory's own (one
+    location for one memory), unless an older release's file beside it (`beside`) still holds
+    turns or conversations; a memory in memory has its own in memory."""
+    if memory.in_memory:
+        return parse_location(IN_MEMORY)
+    if memory.is_url:
+        return memory
+    from zerolang.storage import holds_conversations
+
+    older = beside(memory)
+    return older if holds_conversations(older) else memory
 
 
 def prepare_folder(location: Location, *, given: bool) -> None:

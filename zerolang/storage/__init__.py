@@ -1,7 +1,8 @@
 """Storage: every store zerolang keeps, on every engine, opened through one registry.
 
 - `registry`: `open_store`, `open_backend`, `open_index`, `open_experiences`,
-  `open_conversations`, `open_state`: a path or URL to the engine for its scheme;
+  `open_conversations`, `open_state`: a path or URL to the engine for its scheme
+  (`holds_conversations`: whether an older release's separate file still holds turns);
 - `errors`: the `StorageError` family every engine's failures become;
 - `sql`: the SQL the engines share, written once with `?` placeholders;
 - `sqlite`: the embedded default, one file (or `:memory:`);
@@ -14,7 +15,9 @@ from __future__ import annotations
 
 from zerolang.storage.errors import EngineError, StorageError, UnknownEngine, storage_errors
 from zerolang.storage.registry import (
+    absorb_experiences,
     engine_for,
+    holds_conversations,
     index_of,
     open_backend,
     open_conversations,
@@ -28,7 +31,9 @@ __all__ = [
     "EngineError",
     "StorageError",
     "UnknownEngine",
+    "absorb_experiences",
     "engine_for",
+    "holds_conversations",
     "index_of",
     "open_backend",
     "open_conversations",

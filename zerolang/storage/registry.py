@@ -33,8 +33,8 @@ class Engine(Protocol):
     name: str
 
     def memory(self, location: Location, *, space: str, create: bool) -> MemoryBackend: ...
-    def experiences(self, location: Location, *, create: bool) -> ExperienceStore: ...
-    def conversations(self, location: Location, *, create: bool) -> EntryStore: ...
+    def experiences(self, location: Location, *, space: str, create: bool) -> ExperienceStore: ...
+    def conversations(self, location: Location, *, space: str, create: bool) -> EntryStore: ...
     def state(self, location: Location) -> StateStore: ...
 
 
@@ -120,16 +120,45 @@ def index_of(store: MemoryStore) -> IndexStore:
     return SqlIndex(store.backend)
 
 
-def open_experiences(where: Where, *, create: bool = True) -> ExperienceStore:
-    """The experience store (`zero capture`, `zero recall`) at `where`."""
+def open_experiences(where: Where, *, space: str = DEFAULT_SPACE, create: bool = True) -> ExperienceStore:
+    """The experience store (`zero capture`, `zero recall`) at `where`, seen from `space`: it reads,
+    counts, writes and forgets that space's turns alone."""
+    check_space(space)
     engine, location = engine_for(where)
-    return engine.experiences(location, create=create)
+    return engine.experiences(location, space=space, create=create)
 
 
-def open_conversations(where: Where, *, create: bool = True) -> EntryStore:
-    """The conversation store (`zero convo`) at `where`."""
+def open_conversations(where: Where, *, space: str = DEFAULT_SPACE, create: bool = True) -> EntryStore:
+    """The conversation store (`zero convo`) at `where`, seen from `space` (its entries alone)."""
+    check_space(space)
     engine, location = engine_for(where)
-    return engine.conversations(location, create=create)
+    return engine.conversations(location, space=space, create=create)
+
+
+def holds_conversations(where: Where) -> bool:
+    """Whether the SQLite file at `where` holds captured turns or conversation entries, of any space
+    (read only; a file that is missing, unreadable or not a database holds none). Where releases
+    before one location kept a memory's conversations apart (`zerolang.memory.settings.beside`)."""
+    location = parse_location(where)
+    if not location.is_file or not location.path.is_file():
+        return False
+    from zerolang.storage.sqlite.database import holds_rows
+
+    return holds_rows(location.path, ("exp_turn", "convo_entry"))
+
+
+def absorb_experiences(older: Where, into: Where) -> int:
+    """Move the conversations and experiences of an older release's separate SQLite file `older`
+    (every space) into the memory's SQLite database `into`, full text and all, and remove `older`;
+    how many turns and conversation entries moved. Nothing to move (no such file): 0."""
+    source, target = parse_location(older), parse_location(into)
+    if not source.is_file or not source.path.is_file():
+        return 0
+    if not target.is_file:
+        raise UnknownEngine(f"{target.display}: conversations move into a SQLite memory file only")
+    from zerolang.storage.sqlite.absorb import absorb_experiences as absorb
+
+    return absorb(source.path, target.path)
 
 
 def open_state(where: Where) -> StateStore:

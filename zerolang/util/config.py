@@ -1,22 +1,113 @@
-"""Project settings from `pyproject.toml`: `[tool.zero]` and `[tool.zero.lint]`.
+"""Settings: the one home of what zerolang can be told outside a command line, for every layer.
 
-Found like ruff and black find theirs: the nearest `pyproject.toml` at or
-above the file being processed (or the current directory). A malformed
-setting is a `ZeroError` naming the file and the key.
+- **the project's settings**, `[tool.zero]` in the nearest `pyproject.toml` at or above the
+  file being processed (or the current directory), found like ruff and black find theirs:
+  `line-width` and `[tool.zero.lint]` (`Settings`, `settings_for`), and the memory's keys
+  `[tool.zero.memory]` (`MemorySettings`, `memory_settings_for`): `single-valued`, `space`,
+  `archive.*`, `index.sql.*`, `positional.*`, `compaction.*`;
+- **the environment**: `$ZERO_MEMORY_DB`, `$ZERO_MEMORY_SPACE`, `$ZERO_EXPERIENCE_DB`,
+  `$ZERO_ARCHIVE` (`MEMORY_ENV` ...);
+- **the defaults** they fall back to: the per-user memory (`default_memory`), which holds the
+  facts, the conversations and the archive's index together, and the per-user archive folder;
+- **the space** a surface works in when none is given (`configured_space`): the hooks' space is
+  this one, the default space unless a project or the environment names one.
+
+`zerolang.memory.settings.resolve_stores` turns these into every store's location (one
+resolution, for every surface). A malformed setting is a `ZeroError` naming the file and the
+key. The pyproject is read (`tomllib`) only when a setting from it is asked for.
+
+The memory keys, every one off by default:
+
+    [tool.zero.memory]
+    single-valued = ["lives_in"]  # predicates whose new value supersedes the old
+    space = "my-project"     # the space of this project's memory (hooks, commands, MCP): else default
+
+    [tool.zero.memory.archive]
+    enabled = false          # archive compacted ranges (and let tools read them back by hash)
+    path = "memory-archive"  # the archive folder; relative paths start at the pyproject's folder
+    policy = "policy.toml"   # the consent policy (zerolang.archive.policy); none: every get is refused
+
+    [tool.zero.memory.index.sql]
+    enabled = false          # keep the summary index (zerolang.archive.index) in SQL
+    dsn = "memory.db"        # the memory store holding the index: a SQLite path (relative to the
+                             # pyproject), sqlite:///PATH, sqlite::memory: or postgresql://...
+
+    [tool.zero.memory.positional]
+    enabled = false          # give index rows time/privacy/abstraction coordinates
+    provider = "sql"         # where coordinates live: "sql" (the index table) is the one provider
+
+    [tool.zero.memory.compaction]
+    mode = "off"             # "off" | "manual" (zerolang.archive.compaction runs when asked)
+
+The same keys may be written dotted under `[tool.zero]`, e.g. `memory.archive.enabled = true`.
 """
 
 from __future__ import annotations
 
-import tomllib
+import os
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from functools import cache
 from pathlib import Path
 from typing import Any
 
 from zerolang.util.errors import ZeroError
+from zerolang.util.locations import user_data
+from zerolang.util.spaces import DEFAULT_SPACE, check_space
 
 DEFAULT_WIDTH = 100
 """The line width `.0` text is printed to (`zero fmt`) when `[tool.zero] line-width` sets none."""
+
+# ---- the environment, and the defaults it falls back to ----------------------------------------
+
+MEMORY_ENV = "ZERO_MEMORY_DB"
+"""The memory every surface opens when none is given: its facts, conversations and archive index."""
+SPACE_ENV = "ZERO_MEMORY_SPACE"
+"""The space every surface (the hooks included) works in when none is given."""
+EXPERIENCES_ENV = "ZERO_EXPERIENCE_DB"
+"""An override: the conversations and experiences somewhere else than in the memory's own database."""
+ARCHIVE_ENV = "ZERO_ARCHIVE"
+"""The archive folder when no option names one."""
+
+MEMORY_FILE = "memory.db"
+LEGACY_EXPERIENCES_FILE = "experiences.db"
+
+
+def default_memory() -> Path:
+    """The per-user memory: `<user data dir>/zerolang/memory.db`, conversations and all."""
+    return user_data(MEMORY_FILE)
+
+
+def default_experiences() -> Path:
+    """Where releases before one location kept the per-user conversations and experiences, beside the
+    per-user memory: `<user data dir>/zerolang/experiences.db` (still used while it holds turns)."""
+    return user_data(LEGACY_EXPERIENCES_FILE)
+
+
+def default_archive() -> Path:
+    """The per-user archive folder (when neither an option, `$ZERO_ARCHIVE` nor the project names one)."""
+    return user_data("archive")
+
+
+def from_environment(variable: str, environ: Mapping[str, str] | None = None) -> str | None:
+    """The value of `variable`, None when it is unset or empty (as typer reads an empty variable)."""
+    value = (os.environ if environ is None else environ).get(variable)
+    return value or None
+
+
+def configured_space(
+    given: str | None = None, *, environ: Mapping[str, str] | None = None, cwd: Path | None = None
+) -> str:
+    """The space to work in: `given` (an option, an argument), else `$ZERO_MEMORY_SPACE`, else the
+    project's `[tool.zero.memory] space`, else the default space: one memory per user, one per
+    project where a project names its space. The hooks' space (`zero hook`) is this one."""
+    chosen = given or from_environment(SPACE_ENV, environ)
+    if chosen is None:
+        chosen = memory_settings_for(cwd).space or DEFAULT_SPACE
+    return check_space(chosen)
+
+
+# ---- [tool.zero] --------------------------------------------------------------------------------
 
 
 @dataclass(frozen=True, slots=True)
@@ -51,8 +142,10 @@ def settings_for(path: Path | None = None) -> Settings:
     return _load(pyproject) if pyproject is not None else Settings()
 
 
-@cache
-def _load(pyproject: Path) -> Settings:
+def _zero_table(pyproject: Path) -> dict[str, Any]:
+    """`[tool.zero]` of `pyproject` (empty when it has none)."""
+    import tomllib
+
     try:
         document = tomllib.loads(pyproject.read_text(encoding="utf-8"))
     except (OSError, UnicodeDecodeError, tomllib.TOMLDecodeError) as error:
@@ -60,6 +153,12 @@ def _load(pyproject: Path) -> Settings:
     table = document.get("tool", {}).get("zero", {})
     if not isinstance(table, dict):
         raise ZeroError(f"{pyproject}: [tool.zero] must be a table")
+    return table
+
+
+@cache
+def _load(pyproject: Path) -> Settings:
+    table = _zero_table(pyproject)
     width = table.get("line-width", table.get("line_width", DEFAULT_WIDTH))
     if not isinstance(width, int) or isinstance(width, bool) or not 20 <= width <= 1000:
         raise ZeroError(
@@ -68,20 +167,28 @@ def _load(pyproject: Path) -> Settings:
     lint = table.get("lint", {})
     if not isinstance(lint, dict):
         raise ZeroError(f"{pyproject}: [tool.zero.lint] must be a table")
-    memory = table.get("memory", {})
+    return Settings(
+        line_width=width,
+        lint=_lint(pyproject, lint),
+        root=pyproject.parent,
+        single_valued=_single_valued(pyproject, _memory_table(pyproject, table)),
+    )
+
+
+def _memory_table(pyproject: Path, zero: dict[str, Any]) -> dict[str, Any]:
+    memory = zero.get("memory", {})
     if not isinstance(memory, dict):
         raise ZeroError(f"{pyproject}: [tool.zero.memory] must be a table")
+    return memory
+
+
+def _single_valued(pyproject: Path, memory: dict[str, Any]) -> tuple[str, ...]:
     single = memory.get("single-valued", memory.get("single_valued", []))
     if not isinstance(single, list) or not all(isinstance(p, str) and p.strip() for p in single):
         raise ZeroError(
             f'{pyproject}: [tool.zero.memory] single-valued must be a list of predicates like ["lives_in"]'
         )
-    return Settings(
-        line_width=width,
-        lint=_lint(pyproject, lint),
-        root=pyproject.parent,
-        single_valued=tuple(single),
-    )
+    return tuple(single)
 
 
 def _codes(pyproject: Path, key: str, value: Any) -> tuple[str, ...]:
@@ -101,3 +208,138 @@ def _lint(pyproject: Path, table: dict[str, Any]) -> LintSettings:
             glob: _codes(pyproject, f"per-file-ignores.{glob}", codes) for glob, codes in per_file.items()
         },
     )
+
+
+# ---- [tool.zero.memory] -------------------------------------------------------------------------
+
+COMPACTION_MODES = ("off", "manual")
+POSITIONAL_PROVIDERS = ("sql",)
+_SCHEMA: dict[str, dict[str, type]] = {
+    "archive": {"enabled": bool, "path": str, "policy": str},
+    "index.sql": {"enabled": bool, "dsn": str},
+    "positional": {"enabled": bool, "provider": str},
+    "compaction": {"mode": str},
+}
+
+
+@dataclass(frozen=True, slots=True)
+class MemorySettings:
+    archive_enabled: bool = False
+    archive_path: Path | None = None
+    archive_policy: Path | None = None
+    index_sql_enabled: bool = False
+    index_sql_dsn: str | None = None
+    positional_enabled: bool = False
+    positional_provider: str = "sql"
+    compaction_mode: str = "off"
+    source: Path | None = None  # the pyproject.toml they came from
+    space: str | None = None  # the project's space (`configured_space`), None: the default
+
+
+def default_archive_root() -> Path:
+    """The archive's folder when no option names one: `memory.archive.path`, else `archive` in the
+    per-user data directory."""
+    configured = memory_settings_for().archive_path
+    return configured if configured is not None else default_archive()
+
+
+def memory_settings_for(path: Path | None = None) -> MemorySettings:
+    """The memory settings that apply to `path` (default: the current folder)."""
+    pyproject = find_pyproject((path or Path.cwd()).resolve())
+    return load_memory_settings(pyproject) if pyproject is not None else MemorySettings()
+
+
+@cache
+def load_memory_settings(pyproject: Path) -> MemorySettings:
+    zero = _zero_table(pyproject)
+    return parse_memory_settings(zero.get("memory", {}), pyproject)
+
+
+def parse_memory_settings(table: object, pyproject: Path) -> MemorySettings:
+    """Validate a `[tool.zero.memory]` table (already parsed TOML)."""
+    values: dict[str, Any] = {}
+    if not isinstance(table, dict):
+        raise ZeroError(f"{pyproject}: [tool.zero.memory] must be a table")
+    _collect(table, "", pyproject, values)
+    base = pyproject.parent
+    mode = values.get("compaction.mode", "off")
+    if mode not in COMPACTION_MODES:
+        raise ZeroError(
+            f"{pyproject}: memory.compaction.mode must be one of {', '.join(COMPACTION_MODES)}, not {mode!r}"
+        )
+    provider = values.get("positional.provider", "sql")
+    if provider not in POSITIONAL_PROVIDERS:
+        raise ZeroError(f'{pyproject}: memory.positional.provider must be "sql", not {provider!r}')
+    dsn = values.get("index.sql.dsn")
+    if dsn is not None:
+        dsn = _check_dsn(dsn, base, pyproject)
+    if values.get("index.sql.enabled", False) and dsn is None:
+        raise ZeroError(f"{pyproject}: memory.index.sql.enabled needs memory.index.sql.dsn")
+    if values.get("positional.enabled", False) and not values.get("index.sql.enabled", False):
+        raise ZeroError(
+            f"{pyproject}: memory.positional.enabled needs memory.index.sql.enabled (coordinates live there)"
+        )
+    space = values.get("space")
+    if space is not None:
+        try:
+            check_space(space)
+        except ZeroError as error:
+            raise ZeroError(f"{pyproject}: memory.space: {error}") from None
+    return MemorySettings(
+        archive_enabled=values.get("archive.enabled", False),
+        archive_path=_path(values.get("archive.path"), base),
+        archive_policy=_path(values.get("archive.policy"), base),
+        index_sql_enabled=values.get("index.sql.enabled", False),
+        index_sql_dsn=dsn,
+        positional_enabled=values.get("positional.enabled", False),
+        positional_provider=provider,
+        compaction_mode=mode,
+        source=pyproject,
+        space=space,
+    )
+
+
+# Keys of [tool.zero.memory] read on their own (`Settings.single_valued`, by `_load`).
+_READ_APART = frozenset({"single-valued", "single_valued"})
+_TOP: dict[str, type] = {"space": str}  # plain keys of [tool.zero.memory] itself
+
+
+def _collect(table: dict[str, Any], prefix: str, pyproject: Path, values: dict[str, Any]) -> None:
+    for key, value in table.items():
+        name = f"{prefix}{key}"
+        if name in _READ_APART:
+            continue
+        if isinstance(value, dict):
+            if not any(group == name or group.startswith(f"{name}.") for group in _SCHEMA):
+                raise ZeroError(f"{pyproject}: unknown setting memory.{name}")
+            _collect(value, f"{name}.", pyproject, values)
+            continue
+        group, _, leaf = name.rpartition(".")
+        expected = _SCHEMA.get(group, {}).get(leaf) if group else _TOP.get(leaf)
+        if expected is None:
+            raise ZeroError(f"{pyproject}: unknown setting memory.{name}")
+        if type(value) is not expected or (isinstance(value, str) and not value.strip()):
+            kind = "true or false" if expected is bool else "a non-empty string"
+            raise ZeroError(f"{pyproject}: memory.{name} must be {kind}, not {value!r}")
+        values[name] = value
+
+
+def _path(value: str | None, base: Path) -> Path | None:
+    if value is None:
+        return None
+    path = Path(value).expanduser()
+    return path if path.is_absolute() else base / path
+
+
+def _check_dsn(dsn: str, base: Path, pyproject: Path) -> str:
+    """The memory store the index lives in: a SQLite path or a postgresql:// URL."""
+    from zerolang.util.locations import parse_location
+
+    try:
+        location = parse_location(dsn)
+    except ZeroError as error:
+        raise ZeroError(f"{pyproject}: memory.index.sql.dsn: {error}") from None
+    if not location.is_file:  # a server URL (its scheme is checked when the index is opened), or memory
+        return dsn
+    path = str(_path(location.target, base))
+    return f"sqlite:///{path}" if dsn.startswith("sqlite:") else path

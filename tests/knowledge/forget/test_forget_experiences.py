@@ -279,10 +279,11 @@ def test_a_missing_experience_database_forgets_nothing(tmp_path: Path) -> None:
 
 def test_a_failing_block_rolls_the_memory_back(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     """If the experience store cannot take the block, the memory's forget is rolled back: the
-    concept stays in both, and the forget can simply be run again."""
+    concept stays in both, and the forget can simply be run again. (Experiences in a file of their
+    own: in the memory's own file, the default, the block follows the forget's commit, below.)"""
     from zerolang.experience import forgotten
 
-    with zerolang.memory.open(tmp_path / "m.db") as memory:
+    with zerolang.memory.open(tmp_path / "m.db", experiences=tmp_path / "e.db") as memory:
         memory.remember([(SECRET, "lives_in", "Lyon")], source="chat")
         capture(memory.experiences)
 

@@ -29,7 +29,7 @@ from zerolang.storage.errors import StorageError, translating
 from zerolang.storage.locks import lock_timeout, lock_timeout_error, waiting
 from zerolang.storage.postgres.connection import connect
 from zerolang.storage.postgres.statements import PsycopgStatements
-from zerolang.storage.schema import Plan, plan, space_tables
+from zerolang.storage.schema import CONVERSATIONS, EXPERIENCES, Plan, plan, space_tables
 from zerolang.storage.sql.alongside import Alongside
 from zerolang.storage.sql.backend import SqlBackend
 from zerolang.storage.sql.records import EPISODES_SELECT, episodes_in_order
@@ -297,10 +297,18 @@ class PostgresBackend(PsycopgStatements, SqlBackend):
 
     def grant_space(self, role: str, space: str) -> None:
         """Let `role` read and write `space` (and no other, unless granted): row-level security, and
-        only what `zero_tenant_privileges` gives (`zerolang.storage.schema.tenants`)."""
+        only what `zero_tenant_privileges` gives (`zerolang.storage.schema.tenants`), and on the
+        conversations' and experiences' tables what `zero_<store>_privileges` gives (`experience_tables`)."""
         check_space(space)
         with self.connection.transaction():
             self.connection.execute("SELECT zero_tenant_privileges(%s)", (role,))
+            for store in (EXPERIENCES, CONVERSATIONS):  # their tables, where the database holds them
+                function = f"zero_{store}_privileges"
+                made = self.connection.execute(
+                    "SELECT to_regprocedure(%s)", (f"{function}(text)",)
+                ).fetchone()
+                if made is not None and made[0] is not None:
+                    self.connection.execute(f"SELECT {function}(%s)", (role,))
             self.connection.execute(
                 "INSERT INTO zero_space_grants (role_name, space) VALUES (%s, %s) ON CONFLICT DO NOTHING",
                 (role, space),

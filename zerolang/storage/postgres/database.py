@@ -2,7 +2,10 @@
 
 Each store connects (psycopg 3, autocommit) to the schema the caller names, creating it
 and the store's tables if they are missing (`zerolang.storage.schema.store_tables`), and
-keeps its search_path there.
+keeps its search_path there. Tables an older release made without a space are upgraded in
+place first (`StoreTables.upgrade`): their rows land in the default space. Where the database
+holds the memory's grants, the tables get the memory's row-level security and its tenants
+their privileges (`StoreTables.secure`); a tenant role opens what the owner made, creating nothing.
 """
 
 from __future__ import annotations
@@ -15,7 +18,7 @@ from typing import TYPE_CHECKING, Any
 from zerolang.storage.errors import StorageError, translating
 from zerolang.storage.postgres.connection import connect
 from zerolang.storage.postgres.statements import PsycopgStatements
-from zerolang.storage.schema import store_tables
+from zerolang.storage.schema import CONVERSATIONS, EXPERIENCES, GRANTS, SPACE, store_tables
 from zerolang.storage.sql.database import SqlDatabase
 from zerolang.util.locations import display
 
@@ -45,12 +48,50 @@ class PostgresDatabase(PsycopgStatements, SqlDatabase):
             raise StorageError(f"{display(dsn)}: schema {schema!r}: use lowercase letters, digits and _")
         connection = connect(dsn)
         db = cls(connection)
+        tables = store_tables(cls.dialect, store)
         with db.transaction():
-            db.run(f"CREATE SCHEMA IF NOT EXISTS {schema}")
+            if not db.rows("SELECT 1 FROM pg_namespace WHERE nspname = ?", (schema,)):
+                db.run(f"CREATE SCHEMA IF NOT EXISTS {schema}")
             db.run(f"SET search_path TO {schema}")
-            for statement in store_tables(cls.dialect, store).create:
-                db.run(statement)
+            # what a tenant role (which may create nothing) opens is left as it is: the owner made it
+            older = False
+            for other in (EXPERIENCES, CONVERSATIONS):  # each reads the other's blocked terms: both
+                found = store_tables(cls.dialect, other)
+                if db.has_table(found.keyed) and not db.has_column(found.keyed, SPACE):
+                    older = True
+                    for statement in found.upgrade:  # schema 1: every row to the default space
+                        connection.execute(statement)  # as written: no placeholders (a DO block's `%I`)
+            made = older or not all(db.has_table(name) for name in tables.tables)
+            if made:
+                for statement in tables.create:
+                    db.run(statement)
+            privileges = f"zero_{store}_privileges(text)"  # made with the tables (`secure`)
+            if (
+                made
+                or db.unsecured(tables.keyed)
+                or db.one("SELECT to_regprocedure(?)", (privileges,)) == (None,)
+            ):
+                for statement in tables.secure:
+                    connection.execute(statement)
         return db
+
+    def unsecured(self, table: str) -> bool:
+        """Whether the database holds the memory's grants (`zero_space_grants`) but `table` has no
+        row-level security yet (the memory came after the experiences)."""
+        return self.has_table(GRANTS) and not self.rows(
+            "SELECT 1 FROM pg_policies WHERE schemaname = current_schema() AND tablename = ?"
+            " AND policyname = 'zero_space'",
+            (table,),
+        )
+
+    def has_column(self, table: str, column: str) -> bool:
+        return bool(
+            self.rows(
+                "SELECT 1 FROM information_schema.columns WHERE table_schema = current_schema()"
+                " AND table_name = ? AND column_name = ?",
+                (table, column),
+            )
+        )
 
     @contextmanager
     def transaction(self) -> Iterator[None]:

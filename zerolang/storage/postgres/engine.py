@@ -24,15 +24,15 @@ class PostgresEngine:
 
         return PostgresBackend.connect(location.target, space=space, create=create)
 
-    def experiences(self, location: Location, *, create: bool) -> PostgresExperienceStore:
+    def experiences(self, location: Location, *, space: str, create: bool) -> PostgresExperienceStore:
         from zerolang.storage.postgres.experience import PostgresExperienceStore
 
-        return PostgresExperienceStore(location.target)
+        return PostgresExperienceStore(location.target, space=space)
 
-    def conversations(self, location: Location, *, create: bool) -> PostgresEntryStore:
+    def conversations(self, location: Location, *, space: str, create: bool) -> PostgresEntryStore:
         from zerolang.storage.postgres.convo import PostgresEntryStore
 
-        return PostgresEntryStore(location.target)
+        return PostgresEntryStore(location.target, space=space)
 
     def state(self, location: Location) -> StateStore:
         raise StorageError(f"{location.display}: `zero run --state` keeps run state in a SQLite file")

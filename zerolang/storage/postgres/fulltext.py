@@ -19,7 +19,15 @@ from zerolang.storage.sql.fulltext import Ranked
 
 def _ts_rank(table: str) -> Ranked:
     """The `doc` column of `table`."""
-    return Ranked(f"{table}, websearch_to_tsquery('english', ?) q", "doc @@ q", "ts_rank(doc, q)")
+    return Ranked(
+        f"{table}, websearch_to_tsquery('english', ?) q", "doc @@ q", "ts_rank(doc, q)", f"{table}.space"
+    )
+
+
+_TURN_DOC = (
+    "INSERT INTO exp_turn_doc (turn, doc, space) VALUES (?, to_tsvector('english', ?), ?)"
+    " ON CONFLICT (space, turn) DO UPDATE SET doc = excluded.doc"
+)
 
 
 @translating
@@ -39,34 +47,23 @@ class TsVector:
 
     # ---- experiences ----------------------------------------------------------------------------
 
-    def index_experience(self, db: SqlDatabase, ident: str) -> None:
-        """Nothing: `exp_experience.doc` is generated."""
-
     def index_experiences_after(self, db: SqlDatabase, seq: int) -> None:
         """Nothing: `exp_experience.doc` is generated."""
 
-    def index_new_turns(self, db: SqlDatabase, turns: Sequence[tuple[str, str]]) -> None:
-        db.run_many(
-            "INSERT INTO exp_turn_doc (turn, doc) VALUES (?, to_tsvector('english', ?))"
-            " ON CONFLICT (turn) DO UPDATE SET doc = excluded.doc",
-            turns,
-        )
+    def index_new_turns(self, db: SqlDatabase, space: str, turns: Sequence[tuple[str, str]]) -> None:
+        db.run_many(_TURN_DOC, [(turn, text, space) for turn, text in turns])
 
-    def unindex_experience(self, db: SqlDatabase, ident: str) -> None:
+    def unindex_experience(self, db: SqlDatabase, space: str, ident: str) -> None:
         """Nothing: `exp_experience.doc` goes with its row."""
 
-    def index_turn(self, db: SqlDatabase, turn: str, text: str) -> None:
-        db.run(
-            "INSERT INTO exp_turn_doc (turn, doc) VALUES (?, to_tsvector('english', ?))"
-            " ON CONFLICT (turn) DO UPDATE SET doc = excluded.doc",
-            (turn, text),
-        )
+    def index_turn(self, db: SqlDatabase, space: str, turn: str, text: str) -> None:
+        db.run(_TURN_DOC, (turn, text, space))
 
-    def index_new_turn(self, db: SqlDatabase, turn: str, text: str) -> None:
-        self.index_turn(db, turn, text)  # keyed by turn: replacing is an index look-up anyway
+    def index_new_turn(self, db: SqlDatabase, space: str, turn: str, text: str) -> None:
+        self.index_turn(db, space, turn, text)  # keyed by turn: replacing is an index look-up anyway
 
-    def unindex_turn(self, db: SqlDatabase, turn: str) -> None:
-        db.run("DELETE FROM exp_turn_doc WHERE turn = ?", (turn,))
+    def unindex_turn(self, db: SqlDatabase, space: str, turn: str) -> None:
+        db.run("DELETE FROM exp_turn_doc WHERE space = ? AND turn = ?", (space, turn))
 
     def optimize_experiences(self, db: SqlDatabase) -> None:
         """Nothing to rewrite: the text is in the rows, and the server vacuums the dead ones."""
@@ -74,21 +71,22 @@ class TsVector:
     # ---- conversation entries -------------------------------------------------------------------
 
     def insert_entry(
-        self, db: SqlDatabase, key: str, value: str, expires_at: float | None, text: str
+        self, db: SqlDatabase, space: str, key: str, value: str, expires_at: float | None, text: str
     ) -> None:
         db.run(
-            "INSERT INTO convo_entry (key, value, expires_at, doc)"
-            " VALUES (?, ?, ?, to_tsvector('english', ?))",
-            (key, value, expires_at, text),
+            "INSERT INTO convo_entry (key, value, expires_at, doc, space)"
+            " VALUES (?, ?, ?, to_tsvector('english', ?), ?)",
+            (key, value, expires_at, text, space),
         )
 
     def unindex_entries(self, db: SqlDatabase, condition: str, args: tuple[object, ...]) -> None:
         """Nothing: an entry's `doc` goes with its row."""
 
-    def reindex_entry(self, db: SqlDatabase, key: str, text: str) -> None:
+    def reindex_entry(self, db: SqlDatabase, space: str, key: str, text: str) -> None:
         db.run(
-            "UPDATE convo_entry SET doc = to_tsvector('english', ?) WHERE key = ? AND doc <> ''::tsvector",
-            (text, key),
+            "UPDATE convo_entry SET doc = to_tsvector('english', ?)"
+            " WHERE space = ? AND key = ? AND doc <> ''::tsvector",
+            (text, space, key),
         )
 
     def optimize_entries(self, db: SqlDatabase) -> None:

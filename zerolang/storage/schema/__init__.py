@@ -104,6 +104,13 @@ EXPERIENCES = "experiences"
 CONVERSATIONS = "conversations"
 """The experience database's two stores, by the names `store_tables` knows them."""
 
+GRANTS = "zero_space_grants"
+"""PostgreSQL: which role may see which space (the memory's; the experience tables' policies read it)."""
+
+SPACE = "space"
+"""The column of the experience database's tables that names a row's space (`zerolang.util.spaces`):
+in every table, first in every key and index, and in every full-text row."""
+
 
 @dataclass(frozen=True, slots=True)
 class StoreTables:
@@ -113,9 +120,19 @@ class StoreTables:
     tables: tuple[str, ...]  # every table the statements make
     create: tuple[str, ...]
     version: int | None  # the schema version the store records (SQLite's experiences), None if none
+    keyed: str  # the table whose lack of a `space` column marks a store of schema 1
+    upgrade: tuple[str, ...]  # what brings such a store to today's schema in place (PostgreSQL)
+    secure: tuple[str, ...]  # row-level security and tenant grants where the memory's are (PostgreSQL)
 
 
 def store_tables(dialect: str, store: str) -> StoreTables:
     """The tables of `store` (`EXPERIENCES` or `CONVERSATIONS`) as `dialect` makes them."""
     rendered = _engine(dialect)[store]
-    return StoreTables(tuple(rendered["tables"]), tuple(rendered["create"]), rendered.get("version"))
+    return StoreTables(
+        tuple(rendered["tables"]),
+        tuple(rendered["create"]),
+        rendered.get("version"),
+        rendered["keyed"],
+        tuple(rendered["upgrade"]),
+        tuple(rendered["secure"]),
+    )

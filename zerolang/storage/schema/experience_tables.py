@@ -41,18 +41,22 @@ from sqlalchemy import (
     PrimaryKeyConstraint,
     Table,
     Text,
+    UniqueConstraint,
 )
 from sqlalchemy.dialects.postgresql import TSVECTOR
 from sqlalchemy.engine.interfaces import Dialect
-from sqlalchemy.schema import CreateIndex, CreateTable, SchemaItem
+from sqlalchemy.schema import AddConstraint, CreateIndex, CreateTable, SchemaItem
 from sqlalchemy.types import DOUBLE_PRECISION, REAL, TypeEngine
 
-from zerolang.storage.schema import EXPERIENCES
+from zerolang.storage.schema import CONVERSATIONS, EXPERIENCES, SPACE
 from zerolang.storage.schema.history import ddl
-from zerolang.storage.schema.tables import DIALECTS, SQLITE
+from zerolang.storage.schema.tables import DIALECTS, GRANTS, POSTGRESQL, SQLITE, policy, serials
+from zerolang.util.spaces import DEFAULT_SPACE
 
-EXPERIENCE_VERSION = 1
-"""The experience schema a SQLite store records in `exp_meta` (a newer one is refused)."""
+EXPERIENCE_VERSION = 2
+"""The experience schema a SQLite store records in `exp_meta` (a newer one is refused). Version 2
+keys every row by its space (`space`, the last column of every table and the first of every key):
+a store at 1 is upgraded on opening (`upgrade`), its rows landing in the default space."""
 
 _TOKENS = "tokenize='porter unicode61 remove_diacritics 2'"
 _EXPERIENCE_DOC = (
@@ -74,19 +78,27 @@ def _rowid() -> Column[int]:
     return Column("seq", Integer(), primary_key=True, nullable=True, autoincrement=True)
 
 
-def _unique(name: str) -> Column[str]:
-    return Column(name, Text(), nullable=False, unique=True)
+def _spaced(dialect: str, items: tuple[SchemaItem, ...]) -> tuple[SchemaItem, ...]:
+    """A table's items with the row's space among its columns: first on SQLite (its tables are made
+    again by an upgrade, and SQLite 3.40's `integrity_check` misreads a `WITHOUT ROWID` table whose
+    key does not lead its columns), last on PostgreSQL (where an upgrade adds it to the table)."""
+    space = Column(SPACE, Text(), nullable=False)
+    if dialect == SQLITE:
+        return (space, *items)
+    columns = [item for item in items if isinstance(item, Column)]
+    return (*columns, space, *(item for item in items if not isinstance(item, Column)))
 
 
 def _number(dialect: str) -> TypeEngine[float]:
     return REAL() if dialect == SQLITE else DOUBLE_PRECISION()
 
 
-def _table(dialect: str, schema: MetaData, name: str, *items: SchemaItem) -> Table:
-    """A table whose key is the row's point: on SQLite `WITHOUT ROWID`."""
-    if dialect == SQLITE:
-        return Table(name, schema, *items, sqlite_with_rowid=False)
-    return Table(name, schema, *items)
+def _table(dialect: str, schema: MetaData, name: str, *items: SchemaItem, rowid: bool = True) -> Table:
+    """A table of spaces' rows (`_spaced`); one whose key is the row's point (not `rowid`) is
+    `WITHOUT ROWID` on SQLite."""
+    if dialect == SQLITE and not rowid:
+        return Table(name, schema, *_spaced(dialect, items), sqlite_with_rowid=False)
+    return Table(name, schema, *_spaced(dialect, items))
 
 
 def experiences(dialect: str) -> MetaData:
@@ -97,27 +109,30 @@ def experiences(dialect: str) -> MetaData:
     schema = MetaData()
     if sqlite:
         Table("exp_meta", schema, _key("key"), _text("value"))
-    turns = Table(
-        "exp_turn",
+    turns = _table(
+        dialect,
         schema,
-        _key("id"),
+        "exp_turn",
+        _text("id"),
         _text("session"),
         Column("position", Integer(), nullable=False),
         _text("key"),
         _text("at", nullable=True),
+        PrimaryKeyConstraint(SPACE, "id"),
     )
-    Index("exp_turn_session", turns.c.session, turns.c.position)
+    Index("exp_turn_session", turns.c.space, turns.c.session, turns.c.position)
     doc: tuple[SchemaItem, ...] = ()
     if sqlite:
         seq = _rowid()
     else:
         seq = Column("seq", BigInteger(), primary_key=True, autoincrement=True)
         doc = (Column("doc", TSVECTOR(), Computed(_EXPERIENCE_DOC, persisted=True)),)
-    rows = Table(
-        "exp_experience",
+    rows = _table(
+        dialect,
         schema,
+        "exp_experience",
         seq,
-        _unique("id"),
+        _text("id"),
         _text("layer"),
         _text("who"),
         _text("what"),
@@ -129,13 +144,21 @@ def experiences(dialect: str) -> MetaData:
         _text("affect"),
         _text("sources"),
         *doc,
+        UniqueConstraint(SPACE, "id"),
     )
-    Index("exp_experience_turn", rows.c.turn)
+    Index("exp_experience_turn", rows.c.space, rows.c.turn)
     if not sqlite:
         Index("exp_experience_doc", rows.c.doc, postgresql_using="gin")
-        turn_docs = Table("exp_turn_doc", schema, _key("turn"), Column("doc", TSVECTOR(), nullable=False))
+        turn_docs = _table(
+            dialect,
+            schema,
+            "exp_turn_doc",
+            _text("turn"),
+            Column("doc", TSVECTOR(), nullable=False),
+            PrimaryKeyConstraint(SPACE, "turn"),
+        )
         Index("exp_turn_doc_doc", turn_docs.c.doc, postgresql_using="gin")
-    Table("exp_concept", schema, _key("id"), _text("label"))
+    _table(dialect, schema, "exp_concept", _text("id"), _text("label"), PrimaryKeyConstraint(SPACE, "id"))
     edges = _table(
         dialect,
         schema,
@@ -144,9 +167,10 @@ def experiences(dialect: str) -> MetaData:
         _text("kind"),
         _text("dst"),
         Column("weight", _number(dialect), nullable=False),
-        PrimaryKeyConstraint("src", "kind", "dst"),
+        PrimaryKeyConstraint(SPACE, "src", "kind", "dst"),
+        rowid=False,
     )
-    Index("exp_edge_dst", edges.c.dst, edges.c.kind)
+    Index("exp_edge_dst", edges.c.space, edges.c.dst, edges.c.kind)
     # Terms a memory forget blocked (hashes only, see zerolang.experience.forgotten); also read by convo.
     _table(
         dialect,
@@ -155,11 +179,19 @@ def experiences(dialect: str) -> MetaData:
         _text("tombstone"),
         _text("term"),
         Column("words", Integer(), nullable=False),
-        PrimaryKeyConstraint("tombstone", "term"),
+        PrimaryKeyConstraint(SPACE, "tombstone", "term"),
+        rowid=False,
     )
     # Where incremental capture stopped in each transcript (zerolang.experience.transcripts.cursor):
     # added later without a new number, as `exp_forgotten` was; an older store gains it on opening.
-    Table("exp_cursor", schema, _key("transcript"), _text("state"))
+    _table(
+        dialect,
+        schema,
+        "exp_cursor",
+        _text("transcript"),
+        _text("state"),
+        PrimaryKeyConstraint(SPACE, "transcript"),
+    )
     return schema
 
 
@@ -169,10 +201,11 @@ def conversations(dialect: str) -> MetaData:
         raise ValueError(f"no such dialect: {dialect}")
     schema = MetaData()
     sqlite = dialect == SQLITE
-    keys: tuple[SchemaItem, ...] = (_rowid(), _unique("key")) if sqlite else (_key("key"),)
+    key = UniqueConstraint(SPACE, "key") if sqlite else PrimaryKeyConstraint(SPACE, "key")
+    seq: tuple[SchemaItem, ...] = (_rowid(),) if sqlite else ()
     doc: tuple[SchemaItem, ...] = () if sqlite else (Column("doc", TSVECTOR(), nullable=False),)
     expires = Column("expires_at", _number(dialect), nullable=True)
-    entries = Table("convo_entry", schema, *keys, _text("value"), expires, *doc)
+    entries = _table(dialect, schema, "convo_entry", *seq, _text("key"), _text("value"), expires, *doc, key)
     if not sqlite:
         Index("convo_entry_doc", entries.c.doc, postgresql_using="gin")
     return schema
@@ -191,11 +224,18 @@ def full_text(store: str, dialect: str) -> dict[str, str]:
     if store == EXPERIENCES:
         return dict(
             [
-                _fts5("exp_turn_fts", "turn UNINDEXED", "what"),
-                _fts5("exp_fts", "who", "what", "content='exp_experience'", "content_rowid='seq'"),
+                _fts5("exp_turn_fts", "turn UNINDEXED", "what", "space UNINDEXED"),
+                _fts5(
+                    "exp_fts",
+                    "who",
+                    "what",
+                    "space UNINDEXED",
+                    "content='exp_experience'",
+                    "content_rowid='seq'",
+                ),
             ]
         )
-    return dict([_fts5("convo_fts", "text")])
+    return dict([_fts5("convo_fts", "text", "space UNINDEXED")])
 
 
 def _metadata(store: str, dialect: str) -> MetaData:
@@ -205,6 +245,87 @@ def _metadata(store: str, dialect: str) -> MetaData:
 def names(store: str, dialect: str) -> list[str]:
     """Every table of `store`, full-text tables included."""
     return [*_metadata(store, dialect).tables, *full_text(store, dialect)]
+
+
+KEYED = {EXPERIENCES: "exp_turn", CONVERSATIONS: "convo_entry"}
+"""The table whose lack of a `space` column marks a store an older release made (schema 1)."""
+
+
+def upgrade(store: str, dialect: str, compiler: Dialect) -> list[str]:
+    """PostgreSQL: what brings `store`'s tables from schema 1 (no space) to today's, in place, before
+    `create` adds what is missing: every table present gains its `space` (its rows: the default
+    space), its keys are made again beginning with the space, and the indexes that now begin with
+    it are dropped for `create` to make again. SQLite cannot change a table's key in place: its
+    stores are copied into new tables (`zerolang.storage.sqlite.database`), so none here."""
+    if dialect == SQLITE:
+        return []
+    out: list[str] = []
+    for name, table in _metadata(store, dialect).tables.items():
+        guarded = f"ALTER TABLE IF EXISTS {name}"
+        out.append(f"{guarded} ADD COLUMN IF NOT EXISTS {SPACE} TEXT NOT NULL DEFAULT '{DEFAULT_SPACE}'")
+        out.append(f"{guarded} ALTER COLUMN {SPACE} DROP DEFAULT")
+        out.append(
+            "DO $$ DECLARE c record; BEGIN FOR c IN SELECT conname FROM pg_constraint"
+            f" WHERE conrelid = to_regclass('{name}') AND contype IN ('p', 'u') ORDER BY conname LOOP"
+            f" EXECUTE format('ALTER TABLE {name} DROP CONSTRAINT %I', c.conname); END LOOP; END $$"
+        )
+        keys = [
+            c
+            for c in table.constraints
+            if isinstance(c, PrimaryKeyConstraint | UniqueConstraint) and c.columns
+        ]
+        for key in sorted(keys, key=lambda c: isinstance(c, UniqueConstraint)):
+            added = " ".join(str(AddConstraint(key).compile(dialect=compiler)).split())
+            out.append(added.replace("ALTER TABLE ", "ALTER TABLE IF EXISTS ", 1))
+        for index in sorted(table.indexes, key=lambda index: str(index.name)):
+            if SPACE in index.columns:
+                out.append(f"DROP INDEX IF EXISTS {index.name}")
+    return out
+
+
+def privileges(store: str) -> str:
+    """PostgreSQL: the function `zero_<store>_privileges(r)` that gives a tenant role (one granted
+    spaces, `zero memory grant`) what it needs of `store`'s tables: to read and write them, deletes
+    included (a forget or `zero convo` deletes rows), row-level security keeping it to its spaces'
+    rows (`secure`), and the sequence that numbers experiences."""
+    tables = ", ".join(_metadata(store, POSTGRESQL).tables)
+    body = [
+        "EXECUTE format('GRANT USAGE ON SCHEMA %I TO %I', current_schema(), r);",
+        f"EXECUTE format('GRANT SELECT, INSERT, UPDATE, DELETE ON {tables} TO %I', r);",
+    ]
+    for name, table in _metadata(store, POSTGRESQL).tables.items():
+        for column in serials(table):
+            sequence = f"pg_get_serial_sequence('{name}', '{column}')"
+            body.append(f"EXECUTE format('GRANT USAGE ON SEQUENCE %s TO %I', {sequence}, r);")
+    return (
+        f"CREATE OR REPLACE FUNCTION zero_{store}_privileges(r text) RETURNS void LANGUAGE plpgsql AS $$"
+        f" BEGIN {' '.join(body)} END $$"
+    )
+
+
+def secure(store: str, dialect: str) -> list[str]:
+    """PostgreSQL: row-level security on `store`'s tables as the memory's tables have it
+    (`tables.policy`: a role sees and writes only the rows of the spaces granted to it), and the
+    roles already granted a space given `zero_<store>_privileges`: run where the database holds the
+    memory's grants (`zero_space_grants`) and the tables are not secured yet. Only the tables'
+    owner does it; row-level security does not bind the owner."""
+    if dialect == SQLITE:
+        return []
+    names = list(_metadata(store, dialect).tables)
+    steps: list[str] = []
+    for name in names:
+        steps.extend(f"{statement};" for statement in policy(name))
+    steps.append(
+        f"PERFORM zero_{store}_privileges(g.role_name) FROM (SELECT DISTINCT role_name FROM {GRANTS}) AS g"
+        " JOIN pg_roles r ON r.rolname = g.role_name;"
+    )
+    return [
+        privileges(store),
+        f"REVOKE ALL ON FUNCTION zero_{store}_privileges(text) FROM PUBLIC",
+        f"DO $$ BEGIN IF to_regclass('{GRANTS}') IS NOT NULL AND NOT EXISTS (SELECT 1 FROM pg_policies"
+        f" WHERE schemaname = current_schema() AND tablename = '{names[0]}' AND policyname = 'zero_space')"
+        f" THEN {' '.join(steps)} END IF; END $$",
+    ]
 
 
 def create(store: str, dialect: str, compiler: Dialect) -> list[str]:

@@ -54,11 +54,15 @@ def render() -> dict[str, object]:
 
 def _store(store: str, dialect: str, compiler: Dialect) -> dict[str, object]:
     """One of the experience database's stores: its tables' names, the statements that make them,
+    the table whose lack of a space marks an older store and what upgrades one in place (PostgreSQL),
     and the schema version where the store records one (SQLite's experiences)."""
     version = {"version": EXPERIENCE_VERSION} if store == EXPERIENCES and dialect == SQLITE else {}
     return {
         **version,
         "tables": experience_tables.names(store, dialect),
+        "keyed": experience_tables.KEYED[store],
+        "upgrade": experience_tables.upgrade(store, dialect, compiler),
+        "secure": experience_tables.secure(store, dialect),
         "create": experience_tables.create(store, dialect, compiler),
     }
 

@@ -49,13 +49,12 @@ from sqlalchemy.schema import SchemaItem
 from sqlalchemy.types import DOUBLE_PRECISION, REAL, TypeEngine
 
 from zerolang.knowledge.integrity import MARKER_SPACE
+from zerolang.storage.schema import GRANTS as GRANTS  # named here too, where the tables are
 
 SQLITE = "sqlite"
 POSTGRESQL = "postgresql"
 DIALECTS = (SQLITE, POSTGRESQL)
 
-GRANTS = "zero_space_grants"
-"""PostgreSQL: which role may see which space (`PostgresBackend.grant_space`)."""
 
 SPACES = "zero_spaces"
 """PostgreSQL: one row per space written, which its writers lock (`PostgresBackend.write`)."""

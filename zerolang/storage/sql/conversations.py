@@ -20,6 +20,7 @@ from zerolang.storage.sql.experiences import blocked_terms, purged_terms
 from zerolang.storage.sql.fulltext import Ranked
 
 _UNDER = "key LIKE ? ESCAPE '\\'"
+_KEY = "space = ? AND key = ?"
 _LIVE = "(expires_at IS NULL OR expires_at > ?)"
 
 
@@ -37,16 +38,17 @@ class EntryText(Protocol):
         ...
 
     def insert_entry(
-        self, db: SqlDatabase, key: str, value: str, expires_at: float | None, text: str
+        self, db: SqlDatabase, space: str, key: str, value: str, expires_at: float | None, text: str
     ) -> None:
-        """Insert an entry (there is none with its key) and index `text` for it."""
+        """Insert an entry of `space` (there is none with its key there) and index `text` for it."""
         ...
 
     def unindex_entries(self, db: SqlDatabase, condition: str, args: tuple[object, ...]) -> None:
-        """Drop the text of the entries `condition` selects from the index (before their rows go)."""
+        """Drop the text of the entries `condition` selects (it names their space) from the index
+        (before their rows go)."""
         ...
 
-    def reindex_entry(self, db: SqlDatabase, key: str, text: str) -> None:
+    def reindex_entry(self, db: SqlDatabase, space: str, key: str, text: str) -> None:
         """Index `text` for the entry in place of what it had, unless it had no text (it keeps none)."""
         ...
 
@@ -67,17 +69,21 @@ class SqlEntryStore(DatabaseStore[EntryText]):
     __slots__ = ()
 
     def _remove(self, condition: str, args: tuple[object, ...]) -> int:
-        """Delete the entries `condition` selects, text and all (inside a transaction); how many."""
-        self.text.unindex_entries(self.db, condition, args)
-        return self.db.run(f"DELETE FROM convo_entry WHERE {condition}", args)
+        """Delete the entries of the store's space `condition` selects, text and all (inside a
+        transaction); how many."""
+        where, values = f"space = ? AND {condition}", (self.space, *args)
+        self.text.unindex_entries(self.db, where, values)
+        return self.db.run(f"DELETE FROM convo_entry WHERE {where}", values)
 
     def put(self, key: str, value: dict[str, Any], *, text: str, expires_at: float | None) -> None:
         with self.db.transaction():
             self._remove("key = ?", (key,))
-            self.text.insert_entry(self.db, key, json.dumps(value, ensure_ascii=False), expires_at, text)
+            self.text.insert_entry(
+                self.db, self.space, key, json.dumps(value, ensure_ascii=False), expires_at, text
+            )
 
     def get(self, key: str, *, now: float) -> dict[str, Any] | None:
-        row = self.db.one("SELECT value, expires_at FROM convo_entry WHERE key = ?", (key,))
+        row = self.db.one(f"SELECT value, expires_at FROM convo_entry WHERE {_KEY}", (self.space, key))
         if row is None:
             return None
         if row[1] is not None and row[1] <= now:
@@ -89,9 +95,9 @@ class SqlEntryStore(DatabaseStore[EntryText]):
 
     def keys(self, prefix: str, *, now: float) -> list[str]:
         rows = self.db.rows(
-            f"SELECT key FROM convo_entry WHERE {_UNDER} AND {_LIVE}"
+            f"SELECT key FROM convo_entry WHERE space = ? AND {_UNDER} AND {_LIVE}"
             f" ORDER BY key COLLATE {self.text.code_points}",
-            (_like(prefix), now),
+            (self.space, _like(prefix), now),
         )
         return [str(key) for (key,) in rows]
 
@@ -109,18 +115,18 @@ class SqlEntryStore(DatabaseStore[EntryText]):
         if not query:
             return []
         sql = self.text.entries_index.search("key", "key", f" AND {_UNDER} AND {_LIVE}")
-        rows = self.db.rows(sql, (query, _like(prefix), now, limit))
+        rows = self.db.rows(sql, (query, self.space, _like(prefix), now, limit))
         return [(str(key), float(score)) for key, score in rows]
 
     # ---- forgetting: the terms live in the experience store's `exp_forgotten` (same database) ----
 
     def forgotten_terms(self) -> list[tuple[str, int]]:
-        return blocked_terms(self.db) if self.db.has_table("exp_forgotten") else []
+        return blocked_terms(self.db, self.space) if self.db.has_table("exp_forgotten") else []
 
     def purged_terms(self) -> list[tuple[str, int]]:
         """The terms purges blocked (`zerolang.experience.forgotten.PURGED`): stored messages leave out
         what mentions them."""
-        return purged_terms(self.db)
+        return purged_terms(self.db, self.space)
 
     def erase_mentioning(self, forgotten: Forgotten) -> int:
         """Drop the messages that mention a forgotten term from every entry (the whole entry when its
@@ -130,7 +136,10 @@ class SqlEntryStore(DatabaseStore[EntryText]):
             return 0
         changed = 0
         with self.db.transaction():
-            for key, raw in self.db.rows("SELECT key, value FROM convo_entry ORDER BY key"):
+            rows = self.db.rows(
+                "SELECT key, value FROM convo_entry WHERE space = ? ORDER BY key", (self.space,)
+            )
+            for key, raw in rows:
                 value = json.loads(raw)
                 if not isinstance(value, dict):
                     continue
@@ -142,10 +151,10 @@ class SqlEntryStore(DatabaseStore[EntryText]):
                     self._remove("key = ?", (key,))
                     continue
                 self.db.run(
-                    "UPDATE convo_entry SET value = ? WHERE key = ?",
-                    (json.dumps(kept, ensure_ascii=False), key),
+                    f"UPDATE convo_entry SET value = ? WHERE {_KEY}",
+                    (json.dumps(kept, ensure_ascii=False), self.space, key),
                 )
-                self.text.reindex_entry(self.db, key, entry_text(kept))
+                self.text.reindex_entry(self.db, self.space, key, entry_text(kept))
             self.text.optimize_entries(self.db)
         self.db.erase_freed()
         return changed

@@ -15,6 +15,7 @@ from typing import Generic, Self, TypeVar
 
 from zerolang.storage.errors import translating
 from zerolang.storage.sql.statements import SqlStatements
+from zerolang.util.spaces import DEFAULT_SPACE, check_space
 
 Text = TypeVar("Text")
 
@@ -65,13 +66,16 @@ class SqlDatabase(SqlStatements):
 
 @translating
 class DatabaseStore(Generic[Text]):
-    """A store on an experience database, `text` its engine's full text; closing it closes the database."""
+    """A store on an experience database seen from one space, `text` its engine's full text; closing
+    it closes the database. Every row it reads, counts, writes or erases is of `space`: spaces share
+    the tables, never their rows (each table's key begins with the space)."""
 
-    __slots__ = ("db", "text")
+    __slots__ = ("db", "space", "text")
 
-    def __init__(self, db: SqlDatabase, text: Text) -> None:
+    def __init__(self, db: SqlDatabase, text: Text, *, space: str = DEFAULT_SPACE) -> None:
         self.db = db
         self.text = text
+        self.space = check_space(space)
 
     def close(self) -> None:
         self.db.close()

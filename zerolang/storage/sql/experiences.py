@@ -25,8 +25,8 @@ from zerolang.storage.sql.statements import Row
 
 _COLUMNS = "id, layer, who, what, at, session, turn, position, ordinal, affect, sources"
 _json_sorted = json.JSONEncoder(sort_keys=True).encode  # what `json.dumps(..., sort_keys=True)` writes
-_EDGE_COLUMNS = "src, kind, dst, weight"
-_EDGE_KEY = "src, kind, dst, weight"  # a key met twice keeps its least weight (as a sorted batch does)
+_EDGE_COLUMNS = "src, kind, dst, weight, space"
+_EDGE_KEY = "src, kind, dst, weight"  # a key met twice in a space keeps its least weight (as a sorted batch)
 BULK_TURNS = 4_000  # a capture of at least this many turns (and the store's number) builds indexes once
 CAPTURE_CACHE_KIB = 64 * 1024  # and has this page cache: the indexes keyed by hashes of 50 MB of transcript
 _COUNTED = (
@@ -50,19 +50,15 @@ class ExperienceText(Protocol):
         """The search that matches any of `terms`, as the engine's full text reads it ("" for none)."""
         ...
 
-    def index_experience(self, db: SqlDatabase, ident: str) -> None:
-        """Index the experience just inserted (its `who` and `what`)."""
-        ...
-
-    def unindex_experience(self, db: SqlDatabase, ident: str) -> None:
+    def unindex_experience(self, db: SqlDatabase, space: str, ident: str) -> None:
         """Drop the experience from the index (before its row is deleted)."""
         ...
 
-    def index_turn(self, db: SqlDatabase, turn: str, text: str) -> None:
+    def index_turn(self, db: SqlDatabase, space: str, turn: str, text: str) -> None:
         """(Re)index a turn as `text`, its layers together."""
         ...
 
-    def index_new_turn(self, db: SqlDatabase, turn: str, text: str) -> None:
+    def index_new_turn(self, db: SqlDatabase, space: str, turn: str, text: str) -> None:
         """Index a turn the index does not hold yet (its row was just inserted) as `text`."""
         ...
 
@@ -71,11 +67,11 @@ class ExperienceText(Protocol):
         the new rows are a range of the table's order, read without a look-up per id), in one statement."""
         ...
 
-    def index_new_turns(self, db: SqlDatabase, turns: Sequence[tuple[str, str]]) -> None:
-        """Index turns the index does not hold yet, `(turn, text)` each, in one batch."""
+    def index_new_turns(self, db: SqlDatabase, space: str, turns: Sequence[tuple[str, str]]) -> None:
+        """Index turns of `space` the index does not hold yet, `(turn, text)` each, in one batch."""
         ...
 
-    def unindex_turn(self, db: SqlDatabase, turn: str) -> None:
+    def unindex_turn(self, db: SqlDatabase, space: str, turn: str) -> None:
         """Drop a turn that has no layer left from the index."""
         ...
 
@@ -125,7 +121,7 @@ class SqlExperienceStore(DatabaseStore[ExperienceText]):
         return added
 
     def _turn_count(self) -> int:
-        return int(self.db.rows("SELECT count(*) FROM exp_turn")[0][0])
+        return int(self.db.rows("SELECT count(*) FROM exp_turn WHERE space = ?", (self.space,))[0][0])
 
     def _add(self, batch: CaptureBatch, blocked: Forgotten, staged: str | None = None) -> Added:
         """Write one batch; its edges go to `staged` when given (inserted at the end, `add_all`)."""
@@ -134,17 +130,18 @@ class SqlExperienceStore(DatabaseStore[ExperienceText]):
         turns = {turn.id: turn for turn in batch.turns}
         held_turns = self.known_turns(list(turns))
         new_turns = [turn for ident, turn in turns.items() if ident not in held_turns]
+        space = self.space
         db.run_many(
-            "INSERT INTO exp_turn (id, session, position, key, at) VALUES (?, ?, ?, ?, ?)"
+            "INSERT INTO exp_turn (id, session, position, key, at, space) VALUES (?, ?, ?, ?, ?, ?)"
             " ON CONFLICT DO NOTHING",
-            [(turn.id, turn.session, turn.position, turn.key, turn.when) for turn in new_turns],
+            [(turn.id, turn.session, turn.position, turn.key, turn.when, space) for turn in new_turns],
         )
         items = {item.id: item for item in batch.experiences}
         held = {str(row[0]) for row in self._rows_in("SELECT id FROM exp_experience", "id", list(items))}
         fresh = [item for ident, item in items.items() if ident not in held]
         last = db.one("SELECT max(seq) FROM exp_experience") if fresh else None
         db.run_many(
-            f"INSERT INTO exp_experience ({_COLUMNS}) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)"
+            f"INSERT INTO exp_experience ({_COLUMNS}, space) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)"
             " ON CONFLICT DO NOTHING",
             [
                 (
@@ -159,12 +156,13 @@ class SqlExperienceStore(DatabaseStore[ExperienceText]):
                     item.ordinal,
                     _json_sorted(item.affect) if item.affect else "{}",
                     json.dumps(list(item.sources)) if item.sources else "[]",
+                    space,
                 )
                 for item in fresh
             ],
         )
         if last is not None:
-            self.text.index_experiences_after(db, int(last[0] or 0))
+            self.text.index_experiences_after(db, int(last[0] or 0))  # of this write alone: one space
         created = {turn.id for turn in new_turns}
         texts: dict[str, list[str]] = {}  # a new turn's layers, in the order they were inserted
         changed: set[str] = set()  # a turn held before that gained a layer: read again
@@ -174,21 +172,23 @@ class SqlExperienceStore(DatabaseStore[ExperienceText]):
             else:
                 changed.add(item.turn)
         if texts:
-            self.text.index_new_turns(db, [(turn, "\n".join(parts)) for turn, parts in sorted(texts.items())])
+            self.text.index_new_turns(
+                db, space, [(turn, "\n".join(parts)) for turn, parts in sorted(texts.items())]
+            )
         for turn_id in sorted(changed):
             self._index_turn(turn_id)
         concepts = db.run_many(
-            "INSERT INTO exp_concept (id, label) VALUES (?, ?) ON CONFLICT DO NOTHING",
-            [(concept.id, concept.label) for concept in batch.concepts],
+            "INSERT INTO exp_concept (id, label, space) VALUES (?, ?, ?) ON CONFLICT DO NOTHING",
+            [(concept.id, concept.label, space) for concept in batch.concepts],
         )
-        rows = [(edge.src, str(edge.kind), edge.dst, edge.weight) for edge in batch.edges]
+        rows = [(edge.src, str(edge.kind), edge.dst, edge.weight, space) for edge in batch.edges]
         if staged is None:
             edges = db.run_many(  # in key order: each index page is visited once, not once per row
-                f"INSERT INTO exp_edge ({_EDGE_COLUMNS}) VALUES (?, ?, ?, ?) ON CONFLICT DO NOTHING",
+                f"INSERT INTO exp_edge ({_EDGE_COLUMNS}) VALUES (?, ?, ?, ?, ?) ON CONFLICT DO NOTHING",
                 sorted(rows),
             )
         else:
-            db.run_many(f"INSERT INTO {staged} ({_EDGE_COLUMNS}) VALUES (?, ?, ?, ?)", rows)
+            db.run_many(f"INSERT INTO {staged} ({_EDGE_COLUMNS}) VALUES (?, ?, ?, ?, ?)", rows)
             edges = 0  # counted when they go in
         for transcript, state in batch.cursors:
             self._keep_cursor(transcript, state)
@@ -196,23 +196,25 @@ class SqlExperienceStore(DatabaseStore[ExperienceText]):
 
     def _keep_cursor(self, transcript: str, state: str | None) -> None:
         if state is None:
-            self.db.run("DELETE FROM exp_cursor WHERE transcript = ?", (transcript,))
+            self.db.run("DELETE FROM exp_cursor WHERE space = ? AND transcript = ?", (self.space, transcript))
         else:
             self.db.run(
-                "INSERT INTO exp_cursor (transcript, state) VALUES (?, ?)"
-                " ON CONFLICT (transcript) DO UPDATE SET state = excluded.state",
-                (transcript, state),
+                "INSERT INTO exp_cursor (transcript, state, space) VALUES (?, ?, ?)"
+                " ON CONFLICT (space, transcript) DO UPDATE SET state = excluded.state",
+                (transcript, state, self.space),
             )
 
     def _index_turn(self, turn: str, *, new: bool = False) -> None:
         """(Re)index a turn's text, all its layers in order, as one full-text document; a `new` turn
         (its row inserted by this write) has no entry to replace."""
-        rows = self.db.rows("SELECT what FROM exp_experience WHERE turn = ? ORDER BY seq", (turn,))
+        rows = self.db.rows(
+            "SELECT what FROM exp_experience WHERE space = ? AND turn = ? ORDER BY seq", (self.space, turn)
+        )
         text = "\n".join(str(what) for (what,) in rows)
         if new:
-            self.text.index_new_turn(self.db, turn, text)
+            self.text.index_new_turn(self.db, self.space, turn, text)
         else:
-            self.text.index_turn(self.db, turn, text)
+            self.text.index_turn(self.db, self.space, turn, text)
 
     # ---- reading ----------------------------------------------------------------------------
 
@@ -228,16 +230,17 @@ class SqlExperienceStore(DatabaseStore[ExperienceText]):
         query = self.text.query(terms)
         if not query or limit <= 0:
             return []
-        return [(str(ident), float(score)) for ident, score in self.db.rows(sql, (query, limit))]
+        return [(str(ident), float(score)) for ident, score in self.db.rows(sql, (query, self.space, limit))]
 
     def _rows_in(self, sql: str, column: str, keys: Collection[str], tail: str = "") -> list[Row]:
-        """`sql` WHERE `column` is one of `keys`, then `tail`: over as many slices as the engine takes."""
+        """`sql` WHERE the row is of the store's space and `column` is one of `keys`, then `tail`: over
+        as many slices as the engine takes."""
         if not keys:
             return []
         return [
             row
             for condition, values in self.db.in_list(column, list(keys))
-            for row in self.db.rows(f"{sql} WHERE {condition}{tail}", values)
+            for row in self.db.rows(f"{sql} WHERE space = ? AND {condition}{tail}", [self.space, *values])
         ]
 
     def experiences(self, ids: Collection[str]) -> dict[str, Experience]:
@@ -257,9 +260,9 @@ class SqlExperienceStore(DatabaseStore[ExperienceText]):
             self.db.in_list("src", ids), self.db.in_list("dst", ids), strict=True
         ):
             rows = self.db.rows(
-                f"SELECT src, dst FROM exp_edge WHERE kind = 'next' AND {sources}"
-                f" UNION ALL SELECT dst, src FROM exp_edge WHERE kind = 'next' AND {targets}",
-                [*of_sources, *of_targets],
+                f"SELECT src, dst FROM exp_edge WHERE space = ? AND kind = 'next' AND {sources}"
+                f" UNION ALL SELECT dst, src FROM exp_edge WHERE space = ? AND kind = 'next' AND {targets}",
+                [self.space, *of_sources, self.space, *of_targets],
             )
             out.extend((str(turn), str(other)) for turn, other in rows)
         return out
@@ -284,12 +287,16 @@ class SqlExperienceStore(DatabaseStore[ExperienceText]):
 
     def last_turn(self, session: str) -> tuple[str, int] | None:
         row = self.db.one(
-            "SELECT id, position FROM exp_turn WHERE session = ? ORDER BY position DESC LIMIT 1", (session,)
+            "SELECT id, position FROM exp_turn WHERE space = ? AND session = ?"
+            " ORDER BY position DESC LIMIT 1",
+            (self.space, session),
         )
         return None if row is None else (str(row[0]), int(row[1]))
 
     def cursor(self, transcript: str) -> str | None:
-        row = self.db.one("SELECT state FROM exp_cursor WHERE transcript = ?", (transcript,))
+        row = self.db.one(
+            "SELECT state FROM exp_cursor WHERE space = ? AND transcript = ?", (self.space, transcript)
+        )
         return None if row is None else str(row[0])
 
     def known_turns(self, ids: Collection[str]) -> set[str]:
@@ -297,12 +304,12 @@ class SqlExperienceStore(DatabaseStore[ExperienceText]):
 
     def sessions(self, after: str, limit: int) -> list[SessionRow]:
         latest = "coalesce(max(at), '')"  # no time sorts below every time: such sessions come last
-        mark = "(SELECT coalesce(max(at), '') FROM exp_turn WHERE session = ?)"
+        mark = "(SELECT coalesce(max(at), '') FROM exp_turn WHERE space = ? AND session = ?)"
         rows = self.db.rows(
-            f"SELECT session, count(*), min(at), max(at) FROM exp_turn GROUP BY session"
+            f"SELECT session, count(*), min(at), max(at) FROM exp_turn WHERE space = ? GROUP BY session"
             f" HAVING ? = '' OR {latest} < {mark} OR ({latest} = {mark} AND session > ?)"
             f" ORDER BY {latest} DESC, session LIMIT ?",
-            (after, after, after, after, limit),
+            (self.space, after, self.space, after, self.space, after, after, limit),
         )
         return [
             SessionRow(str(session), int(turns), _text_or_none(first), _text_or_none(last))
@@ -311,72 +318,82 @@ class SqlExperienceStore(DatabaseStore[ExperienceText]):
 
     def session_turns(self, session: str, after: int, limit: int) -> list[tuple[str, int]]:
         rows = self.db.rows(
-            "SELECT id, position FROM exp_turn WHERE session = ? AND position > ? ORDER BY position LIMIT ?",
-            (session, after, limit),
+            "SELECT id, position FROM exp_turn WHERE space = ? AND session = ? AND position > ?"
+            " ORDER BY position LIMIT ?",
+            (self.space, session, after, limit),
         )
         return [(str(ident), int(position)) for ident, position in rows]
 
     def counts(self) -> dict[str, int]:
-        return {name: int(self.db.rows(f"SELECT count(*) FROM {table}")[0][0]) for name, table in _COUNTED}
+        return {
+            name: int(self.db.rows(f"SELECT count(*) FROM {table} WHERE space = ?", (self.space,))[0][0])
+            for name, table in _COUNTED
+        }
 
     # ---- forgetting (zerolang.experience.forgotten) ---------------------------------------------
 
     def forgotten_terms(self, tombstone: str | None = None) -> list[tuple[str, int]]:
         if tombstone is None:
-            return blocked_terms(self.db)
-        return blocked_terms(self.db, "tombstone = ?", (tombstone,))
+            return blocked_terms(self.db, self.space)
+        return blocked_terms(self.db, self.space, "tombstone = ?", (tombstone,))
 
     def purged_terms(self) -> list[tuple[str, int]]:
         """The terms purges blocked (`zerolang.experience.forgotten.PURGED`): capture stores none of
         what mentions them."""
-        return purged_terms(self.db)
+        return purged_terms(self.db, self.space)
 
     def block_terms(self, tombstone: str, keys: Sequence[tuple[str, int]]) -> None:
         with self.db.transaction():
             self.db.run_many(
-                "INSERT INTO exp_forgotten (tombstone, term, words) VALUES (?, ?, ?) ON CONFLICT DO NOTHING",
-                [(tombstone, term, words) for term, words in keys],
+                "INSERT INTO exp_forgotten (tombstone, term, words, space) VALUES (?, ?, ?, ?)"
+                " ON CONFLICT DO NOTHING",
+                [(tombstone, term, words, self.space) for term, words in keys],
             )
 
     def lift_terms(self, tombstone: str) -> int:
         with self.db.transaction():
-            return self.db.run("DELETE FROM exp_forgotten WHERE tombstone = ?", (tombstone,))
+            return self.db.run(
+                "DELETE FROM exp_forgotten WHERE space = ? AND tombstone = ?", (self.space, tombstone)
+            )
 
     def erase_mentioning(self, forgotten: Forgotten) -> int:
         """Delete the experiences and concepts that mention a forgotten term (and concepts left unmentioned),
         their edges and full text, the turns left empty; then leave no freed storage holding the text."""
         if not forgotten:
             return 0
-        db = self.db
+        db, space = self.db, self.space
+        edges = "DELETE FROM exp_edge WHERE space = ? AND (src = ? OR dst = ?)"
         with db.transaction():
             doomed = [
                 (str(ident), str(turn))
                 for ident, turn, who, what in db.rows(
-                    "SELECT id, turn, who, what FROM exp_experience ORDER BY seq"
+                    "SELECT id, turn, who, what FROM exp_experience WHERE space = ? ORDER BY seq", (space,)
                 )
                 if forgotten.mentions(str(who), str(what))
             ]
             concepts = [
                 str(ident)
-                for ident, label in db.rows("SELECT id, label FROM exp_concept")
+                for ident, label in db.rows("SELECT id, label FROM exp_concept WHERE space = ?", (space,))
                 if forgotten.mentions(str(label))
             ]
             for ident, _ in doomed:
-                self.text.unindex_experience(db, ident)
-                db.run("DELETE FROM exp_experience WHERE id = ?", (ident,))
-                db.run("DELETE FROM exp_edge WHERE src = ? OR dst = ?", (ident, ident))
+                self.text.unindex_experience(db, space, ident)
+                db.run("DELETE FROM exp_experience WHERE space = ? AND id = ?", (space, ident))
+                db.run(edges, (space, ident, ident))
             for ident in concepts:
-                db.run("DELETE FROM exp_concept WHERE id = ?", (ident,))
-                db.run("DELETE FROM exp_edge WHERE src = ? OR dst = ?", (ident, ident))
+                db.run("DELETE FROM exp_concept WHERE space = ? AND id = ?", (space, ident))
+                db.run(edges, (space, ident, ident))
             for turn in sorted({turn for _, turn in doomed}):
-                if db.one("SELECT 1 FROM exp_experience WHERE turn = ? LIMIT 1", (turn,)):
+                if db.one("SELECT 1 FROM exp_experience WHERE space = ? AND turn = ? LIMIT 1", (space, turn)):
                     self._index_turn(turn)
                     continue
-                self.text.unindex_turn(db, turn)
-                db.run("DELETE FROM exp_turn WHERE id = ?", (turn,))
-                db.run("DELETE FROM exp_edge WHERE src = ? OR dst = ?", (turn, turn))
+                self.text.unindex_turn(db, space, turn)
+                db.run("DELETE FROM exp_turn WHERE space = ? AND id = ?", (space, turn))
+                db.run(edges, (space, turn, turn))
             orphans = db.run(
-                "DELETE FROM exp_concept WHERE id NOT IN (SELECT dst FROM exp_edge WHERE kind = 'mentions')"
+                "DELETE FROM exp_concept WHERE space = ? AND id NOT IN"
+                " (SELECT dst FROM exp_edge WHERE space = ? AND kind = 'mentions')",
+                (space, space),
             )
             self.text.optimize_experiences(db)
         db.erase_freed()
@@ -400,21 +417,25 @@ def _experience(row: Row) -> Experience:
     )
 
 
-def blocked_terms(db: SqlDatabase, condition: str = "", args: Sequence[object] = ()) -> list[tuple[str, int]]:
-    """The distinct terms `exp_forgotten` blocks (those its rows where `condition` holds name), each
-    with its number of words. The table is the experience store's; the conversation store in the
-    same database reads it too."""
-    where = f" WHERE {condition}" if condition else ""
-    rows = db.rows(f"SELECT DISTINCT term, words FROM exp_forgotten{where} ORDER BY term", args)
+def blocked_terms(
+    db: SqlDatabase, space: str, condition: str = "", args: Sequence[object] = ()
+) -> list[tuple[str, int]]:
+    """The distinct terms `exp_forgotten` blocks in `space` (those its rows where `condition` holds
+    name), each with its number of words. The table is the experience store's; the conversation
+    store in the same database reads it too."""
+    where = f" AND {condition}" if condition else ""
+    rows = db.rows(
+        f"SELECT DISTINCT term, words FROM exp_forgotten WHERE space = ?{where} ORDER BY term", [space, *args]
+    )
     return [(str(term), int(words)) for term, words in rows]
 
 
-def purged_terms(db: SqlDatabase) -> list[tuple[str, int]]:
-    """The terms purges blocked (`zerolang.experience.forgotten.PURGED`); none where the database
-    holds no experience store yet."""
+def purged_terms(db: SqlDatabase, space: str) -> list[tuple[str, int]]:
+    """The terms purges blocked in `space` (`zerolang.experience.forgotten.PURGED`); none where the
+    database holds no experience store yet."""
     if not db.has_table("exp_forgotten"):
         return []
-    return blocked_terms(db, "tombstone LIKE ?", (f"%{PURGED}",))
+    return blocked_terms(db, space, "tombstone LIKE ?", (f"%{PURGED}",))
 
 
 def _text_or_none(value: object) -> str | None:

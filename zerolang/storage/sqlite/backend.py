@@ -47,6 +47,14 @@ BULK_CACHE_KIB = 262_144
 SERVING_CACHE_KIB = 8_192
 
 
+# The tables a file holds that are neither the memory's nor the experience database's (`exp_*`,
+# `convo_*`, their full-text tables included): a new memory store is made only where there are none.
+_FOREIGN_TABLES = (
+    "SELECT count(*) FROM sqlite_schema WHERE type = 'table'"
+    " AND name NOT LIKE 'exp\\_%' ESCAPE '\\' AND name NOT LIKE 'convo\\_%' ESCAPE '\\'"
+)
+
+
 @translating
 class SqliteBackend(SqliteStatements, SqlBackend):
     __slots__ = (
@@ -133,7 +141,9 @@ class SqliteBackend(SqliteStatements, SqlBackend):
             self._migrate()
 
     def _identity(self) -> tuple[int, int, int]:
-        """The file's schema version, number of tables and application id, read in one snapshot:
+        """The file's schema version, number of tables (not counting the experience database's: one
+        file holds a memory and its conversations, whichever came first) and application id, read in
+        one snapshot:
         another process may be creating the store meanwhile, and its first migration step makes the
         tables and sets the version in one transaction (read apart, a process once saw version 0 and
         then that step's tables, and called the new store not a zerolang memory database)."""
@@ -141,7 +151,7 @@ class SqliteBackend(SqliteStatements, SqlBackend):
         db.execute("BEGIN")
         try:
             version = db.execute("PRAGMA user_version").fetchone()[0]
-            tables = db.execute("SELECT count(*) FROM sqlite_schema WHERE type = 'table'").fetchone()[0]
+            tables = db.execute(_FOREIGN_TABLES).fetchone()[0]
             application = db.execute("PRAGMA application_id").fetchone()[0]
         except BaseException:
             db.execute("ROLLBACK")

@@ -4,7 +4,9 @@ A write transaction starts with `BEGIN IMMEDIATE` (the write lock up front, neve
 upgrade that could deadlock) and waits up to `BUSY_MS` for another writer; readers never
 wait (WAL). The experience and the conversation store each open their own connection,
 often to one file, which may hold other zerolang tables too: each store's tables are
-made where missing, and the experience tables carry their own schema version (`exp_meta`).
+made where missing, and the experience tables carry their own schema version (`exp_meta`). A
+store an older release made without spaces is copied into today's tables on opening, its rows
+in the default space (`_upgrade`).
 """
 
 from __future__ import annotations
@@ -15,11 +17,12 @@ from contextlib import contextmanager
 from pathlib import Path
 
 from zerolang.storage.errors import EngineError, StorageError, translating
-from zerolang.storage.schema import CONVERSATIONS, EXPERIENCES, store_tables
+from zerolang.storage.schema import CONVERSATIONS, EXPERIENCES, SPACE, StoreTables, store_tables
 from zerolang.storage.sql.database import SqlDatabase
 from zerolang.storage.sql.statements import Row
 from zerolang.storage.sqlite.statements import SqliteStatements, bound
 from zerolang.storage.sqlite.waits import READERS, WRITER, checkpoint, said_if_waiting
+from zerolang.util.spaces import DEFAULT_SPACE
 
 BUSY_MS = 10_000  # how long a write waits for another writer's lock
 IN_MEMORY = ":memory:"
@@ -78,11 +81,68 @@ class SqliteDatabase(SqliteStatements, SqlDatabase):
         tables = store_tables(self.dialect, store)
         if tables.version is not None:
             self._check_version(tables.version)
-        if all(self.has_table(name) for name in tables.tables):
+        if not self._older() and all(self.has_table(name) for name in tables.tables):
             return
         with self.transaction():
+            # both stores' tables at once: each reads the other's (the blocked terms), so neither
+            # may be left without its space
+            for older in self._older():
+                self._upgrade(older)
             for statement in tables.create:
                 self.run(statement)
+
+    def _older(self) -> list[StoreTables]:
+        """The stores of this database an older release made without spaces (schema 1)."""
+        found = [store_tables(self.dialect, store) for store in (EXPERIENCES, CONVERSATIONS)]
+        return [
+            tables
+            for tables in found
+            if self.has_table(tables.keyed) and not self.has_column(tables.keyed, SPACE)
+        ]
+
+    def _upgrade(self, tables: StoreTables) -> None:
+        """A store of schema 1 (no space) brought to today's in the caller's transaction: SQLite cannot
+        change a table's key, so each table is renamed aside, made again as today's schema has it and
+        filled from the old one, its rows in the default space (an external-content index is made
+        again from its rows); the old tables and their indexes go."""
+        moved: list[tuple[str, bool]] = []  # (table, whether it is a full-text table)
+        for name in tables.tables:
+            if name == "exp_meta" or not self.has_table(name):
+                continue
+            virtual = any(
+                sql.startswith(f"CREATE VIRTUAL TABLE IF NOT EXISTS {name} ") for sql in tables.create
+            )
+            if virtual and "content=" in self._definition(name):
+                self.run(f"DROP TABLE {name}")  # external content: rebuilt from its rows below
+                continue
+            for (index,) in self.rows(
+                "SELECT name FROM sqlite_schema WHERE type = 'index' AND tbl_name = ? AND sql IS NOT NULL",
+                (name,),
+            ):
+                self.run(f"DROP INDEX {index}")
+            self.run(f"ALTER TABLE {name} RENAME TO {name}_v1")
+            moved.append((name, virtual))
+        for statement in tables.create:
+            self.run(statement)
+        for name, virtual in moved:
+            columns = [str(row[1]) for row in self.rows(f"PRAGMA table_info({name}_v1)")]
+            if virtual:
+                columns = ["rowid", *columns]
+            listed = ", ".join(columns)
+            self.run(
+                f"INSERT INTO {name} ({listed}, {SPACE}) SELECT {listed}, ? FROM {name}_v1", (DEFAULT_SPACE,)
+            )
+            self.run(f"DROP TABLE {name}_v1")
+        for name in tables.tables:
+            if self.has_table(name) and "content=" in self._definition(name):
+                self.run(f"INSERT INTO {name} ({name}) VALUES ('rebuild')")
+
+    def _definition(self, name: str) -> str:
+        row = self.one("SELECT sql FROM sqlite_schema WHERE name = ?", (name,))
+        return "" if row is None else str(row[0])
+
+    def has_column(self, table: str, column: str) -> bool:
+        return any(str(row[1]) == column for row in self.rows(f"PRAGMA table_info({table})"))
 
     def _check_version(self, reads: int) -> None:
         """The experience schema is recorded in `exp_meta` (where there is one yet)."""
@@ -169,3 +229,22 @@ class SqliteDatabase(SqliteStatements, SqlDatabase):
         if self.connection.in_transaction:
             self.connection.execute("ROLLBACK")
         self.connection.close()
+
+
+def holds_rows(path: Path, tables: tuple[str, ...]) -> bool:
+    """Whether the SQLite file at `path` has a row in one of `tables`, read only (never created or
+    written); False for a file that cannot be read as a database."""
+    try:
+        connection = sqlite3.connect(f"{path.resolve().as_uri()}?mode=ro", uri=True)
+    except sqlite3.Error:
+        return False
+    try:
+        for table in tables:
+            held = connection.execute("SELECT 1 FROM sqlite_schema WHERE name = ?", (table,)).fetchone()
+            if held and connection.execute(f"SELECT 1 FROM {table} LIMIT 1").fetchone():
+                return True
+        return False
+    except sqlite3.Error:
+        return False
+    finally:
+        connection.close()

@@ -23,15 +23,15 @@ class SqliteEngine:
 
         return SqliteBackend.open(location.target, space=space, create=create)
 
-    def experiences(self, location: Location, *, create: bool) -> SqliteExperienceStore:
+    def experiences(self, location: Location, *, space: str, create: bool) -> SqliteExperienceStore:
         from zerolang.storage.sqlite.experience import SqliteExperienceStore
 
-        return SqliteExperienceStore(location.target, create=create)
+        return SqliteExperienceStore(location.target, create=create, space=space)
 
-    def conversations(self, location: Location, *, create: bool) -> SqliteEntryStore:
+    def conversations(self, location: Location, *, space: str, create: bool) -> SqliteEntryStore:
         from zerolang.storage.sqlite.convo import SqliteEntryStore
 
-        return SqliteEntryStore(location.target, create=create)
+        return SqliteEntryStore(location.target, create=create, space=space)
 
     def state(self, location: Location) -> SqliteStateStore:
         from zerolang.storage.sqlite.state import SqliteStateStore

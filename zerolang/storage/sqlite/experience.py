@@ -8,6 +8,7 @@ from zerolang.storage.schema import EXPERIENCES
 from zerolang.storage.sql.experiences import SqlExperienceStore
 from zerolang.storage.sqlite.database import IN_MEMORY, SqliteDatabase
 from zerolang.storage.sqlite.fulltext import FTS5
+from zerolang.util.spaces import DEFAULT_SPACE
 
 
 class SqliteExperienceStore(SqlExperienceStore):
@@ -15,5 +16,7 @@ class SqliteExperienceStore(SqlExperienceStore):
 
     __slots__ = ()
 
-    def __init__(self, path: str | Path = IN_MEMORY, *, create: bool = True) -> None:
-        super().__init__(SqliteDatabase.open(path, create=create, store=EXPERIENCES), FTS5)
+    def __init__(
+        self, path: str | Path = IN_MEMORY, *, create: bool = True, space: str = DEFAULT_SPACE
+    ) -> None:
+        super().__init__(SqliteDatabase.open(path, create=create, store=EXPERIENCES), FTS5, space=space)

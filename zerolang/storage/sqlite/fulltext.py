@@ -20,16 +20,17 @@ from zerolang.storage.sql.fulltext import Ranked
 def _bm25(index: str, rows: str | None = None, weights: str = "") -> Ranked:
     """The FTS5 table `index`, over the rows of table `rows` by their `seq` (or its own rows)."""
     source = index if rows is None else f"{index} JOIN {rows} ON {rows}.seq = {index}.rowid"
-    return Ranked(source, f"{index} MATCH ?", f"-bm25({index}{weights})")
+    return Ranked(source, f"{index} MATCH ?", f"-bm25({index}{weights})", f"{rows or index}.space")
 
 
 @translating
 class Fts5:
-    """SQLite's `ExperienceText` and `EntryText` (`zerolang.storage.sql`): stateless."""
+    """SQLite's `ExperienceText` and `EntryText` (`zerolang.storage.sql`): stateless. Every FTS5 row
+    names its space (`space UNINDEXED`), as the row it indexes does."""
 
     __slots__ = ()
 
-    experiences_index = _bm25("exp_fts", "exp_experience", ", 0.25, 1.0")
+    experiences_index = _bm25("exp_fts", "exp_experience", ", 0.25, 1.0, 0.0")
     turns_index = _bm25("exp_turn_fts")
     entries_index = _bm25("convo_fts", "convo_entry")
     code_points = "BINARY"
@@ -39,38 +40,36 @@ class Fts5:
 
     # ---- experiences ----------------------------------------------------------------------------
 
-    def index_experience(self, db: SqlDatabase, ident: str) -> None:
-        db.run(
-            "INSERT INTO exp_fts (rowid, who, what) SELECT seq, who, what FROM exp_experience WHERE id = ?",
-            (ident,),
-        )
-
     def index_experiences_after(self, db: SqlDatabase, seq: int) -> None:
         db.run(
-            "INSERT INTO exp_fts (rowid, who, what) SELECT seq, who, what FROM exp_experience WHERE seq > ?",
+            "INSERT INTO exp_fts (rowid, who, what, space)"
+            " SELECT seq, who, what, space FROM exp_experience WHERE seq > ?",
             (seq,),
         )
 
-    def index_new_turns(self, db: SqlDatabase, turns: Sequence[tuple[str, str]]) -> None:
-        db.run_many("INSERT INTO exp_turn_fts (turn, what) VALUES (?, ?)", turns)
-
-    def unindex_experience(self, db: SqlDatabase, ident: str) -> None:
-        # external content: FTS5 is told the indexed values it is to forget
-        db.run(
-            "INSERT INTO exp_fts (exp_fts, rowid, who, what)"
-            " SELECT 'delete', seq, who, what FROM exp_experience WHERE id = ?",
-            (ident,),
+    def index_new_turns(self, db: SqlDatabase, space: str, turns: Sequence[tuple[str, str]]) -> None:
+        db.run_many(
+            "INSERT INTO exp_turn_fts (turn, what, space) VALUES (?, ?, ?)",
+            [(turn, text, space) for turn, text in turns],
         )
 
-    def index_turn(self, db: SqlDatabase, turn: str, text: str) -> None:
-        self.unindex_turn(db, turn)  # `turn` is UNINDEXED: this reads the table, so only on a change
-        self.index_new_turn(db, turn, text)
+    def unindex_experience(self, db: SqlDatabase, space: str, ident: str) -> None:
+        # external content: FTS5 is told the indexed values it is to forget
+        db.run(
+            "INSERT INTO exp_fts (exp_fts, rowid, who, what, space)"
+            " SELECT 'delete', seq, who, what, space FROM exp_experience WHERE space = ? AND id = ?",
+            (space, ident),
+        )
 
-    def index_new_turn(self, db: SqlDatabase, turn: str, text: str) -> None:
-        db.run("INSERT INTO exp_turn_fts (turn, what) VALUES (?, ?)", (turn, text))
+    def index_turn(self, db: SqlDatabase, space: str, turn: str, text: str) -> None:
+        self.unindex_turn(db, space, turn)  # `turn` is UNINDEXED: this reads the table, so only on a change
+        self.index_new_turn(db, space, turn, text)
 
-    def unindex_turn(self, db: SqlDatabase, turn: str) -> None:
-        db.run("DELETE FROM exp_turn_fts WHERE turn = ?", (turn,))
+    def index_new_turn(self, db: SqlDatabase, space: str, turn: str, text: str) -> None:
+        db.run("INSERT INTO exp_turn_fts (turn, what, space) VALUES (?, ?, ?)", (turn, text, space))
+
+    def unindex_turn(self, db: SqlDatabase, space: str, turn: str) -> None:
+        db.run("DELETE FROM exp_turn_fts WHERE turn = ? AND space = ?", (turn, space))
 
     def optimize_experiences(self, db: SqlDatabase) -> None:
         for index in ("exp_fts", "exp_turn_fts"):
@@ -79,21 +78,26 @@ class Fts5:
     # ---- conversation entries -------------------------------------------------------------------
 
     def insert_entry(
-        self, db: SqlDatabase, key: str, value: str, expires_at: float | None, text: str
+        self, db: SqlDatabase, space: str, key: str, value: str, expires_at: float | None, text: str
     ) -> None:
-        db.run("INSERT INTO convo_entry (key, value, expires_at) VALUES (?, ?, ?)", (key, value, expires_at))
         db.run(
-            "INSERT INTO convo_fts (rowid, text) SELECT seq, ? FROM convo_entry WHERE key = ?", (text, key)
+            "INSERT INTO convo_entry (key, value, expires_at, space) VALUES (?, ?, ?, ?)",
+            (key, value, expires_at, space),
+        )
+        db.run(
+            "INSERT INTO convo_fts (rowid, text, space) SELECT seq, ?, space FROM convo_entry"
+            " WHERE space = ? AND key = ?",
+            (text, space, key),
         )
 
     def unindex_entries(self, db: SqlDatabase, condition: str, args: tuple[object, ...]) -> None:
         db.run(f"DELETE FROM convo_fts WHERE rowid IN (SELECT seq FROM convo_entry WHERE {condition})", args)
 
-    def reindex_entry(self, db: SqlDatabase, key: str, text: str) -> None:
+    def reindex_entry(self, db: SqlDatabase, space: str, key: str, text: str) -> None:
         db.run(
-            "UPDATE convo_fts SET text = ? WHERE rowid = (SELECT seq FROM convo_entry WHERE key = ?)"
-            " AND text <> ''",
-            (text, key),
+            "UPDATE convo_fts SET text = ?"
+            " WHERE rowid = (SELECT seq FROM convo_entry WHERE space = ? AND key = ?) AND text <> ''",
+            (text, space, key),
         )
 
     def optimize_entries(self, db: SqlDatabase) -> None:
