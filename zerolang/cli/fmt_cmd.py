@@ -61,7 +61,7 @@ def run_fmt(paths: list[str], *, check: bool, diff: bool, compat: bool, line_wid
         return _format_stdin(check=check, diff=diff, compat=compat, line_width=line_width)
     from zerolang.cli.output import print_error
     from zerolang.util.config import settings_for
-    from zerolang.util.errors import ZeroError
+    from zerolang.util.errors import ConfigError, ZeroError
     from zerolang.util.files import find_sources, read_text, write_text_atomic
 
     files = find_sources([Path(path) for path in paths], SUFFIXES)
@@ -90,6 +90,8 @@ def run_fmt(paths: list[str], *, check: bool, diff: bool, compat: bool, line_wid
                 echo(f"would reformat {escaped(str(file))}")
             elif not diff:
                 write_text_atomic(file, formatted)
+        except ConfigError:
+            raise  # a bad [tool.zero] is the whole run's error (exit 2), not one file's
         except ZeroError as error:
             failed += 1
             print_error(error)
