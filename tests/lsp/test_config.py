@@ -34,7 +34,11 @@ BAD = {
         "per-file-ignores",
         "per-file-ignores must be a table",
     ),
-    "line-width a string": ('[tool.zero]\nline-width = "wide"\n', "line-width", "line-width must be an integer"),
+    "line-width a string": (
+        '[tool.zero]\nline-width = "wide"\n',
+        "line-width",
+        "line-width must be an integer",
+    ),
     "line-width too small": ("[tool.zero]\nline-width = 3\n", "line-width", "line-width must be an integer"),
     "lint not a table": ("[tool.zero]\nlint = 3\n", "lint", "[tool.zero.lint] must be a table"),
     "misspelt key": ('[tool.zero.lint]\nselct = ["Z001"]\n', "selct", "did you mean `select`?"),

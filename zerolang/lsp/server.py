@@ -259,7 +259,9 @@ class ZeroLanguageServer(LanguageServer):
         """Say what is wrong with a document's `[tool.zero]`: a diagnostic on pyproject.toml, and once per
         problem a message in the editor's window; the diagnostic is cleared once the file is fixed."""
         if problem is None:
-            pyproject = adapter.find_pyproject(Path(path).resolve()) if path and self.config_problems else None
+            pyproject = None
+            if path and self.config_problems:
+                pyproject = adapter.find_pyproject(Path(path).resolve())
             if pyproject is not None and self.config_problems.pop(pyproject.as_uri(), None) is not None:
                 self.text_document_publish_diagnostics(
                     types.PublishDiagnosticsParams(uri=pyproject.as_uri(), diagnostics=[])

@@ -147,7 +147,8 @@ def _lint(pyproject: Path, table: dict[str, Any]) -> LintSettings:
         select=_codes(pyproject, ("lint", "select"), table.get("select", [])),
         ignore=_codes(pyproject, ("lint", "ignore"), table.get("ignore", [])),
         per_file_ignores={
-            glob: _codes(pyproject, ("lint", "per-file-ignores", glob), codes) for glob, codes in per_file.items()
+            glob: _codes(pyproject, ("lint", "per-file-ignores", glob), codes)
+            for glob, codes in per_file.items()
         },
     )
 
