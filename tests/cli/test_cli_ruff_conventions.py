@@ -200,3 +200,37 @@ def test_viz_refuses_a_suffix_it_cannot_tell(project: Path, name: str) -> None:
     assert result.stderr.count("\n") == 1 and "cannot tell the format from the suffix" in result.stderr
     assert not (project / name).exists()
     assert runner.invoke(app, ["viz", "src/f.0", "-o", name, "--format", "dot"]).exit_code == 0
+
+
+def _completed(words: str, shell: str = "bash") -> list[str]:
+    """What `zero`'s completion offers after `words` (the word being typed is the last one)."""
+    import os
+    import subprocess
+    import sys
+
+    environment = {**os.environ, "_ZERO_COMPLETE": f"complete_{shell}"}
+    if shell == "bash":
+        environment |= {"COMP_WORDS": words, "COMP_CWORD": str(len(words.split()) - 1)}
+    else:
+        environment["_TYPER_COMPLETE_ARGS"] = words
+    result = subprocess.run(
+        [sys.executable, "-m", "zerolang"], capture_output=True, text=True, env=environment, check=False
+    )
+    assert result.returncode == 0, result.stderr
+    return result.stdout.split("\n") if shell != "bash" else result.stdout.split()
+
+
+def test_completion_of_rule_codes() -> None:
+    assert _completed("zero lint --select Z01") == [f"Z01{digit}" for digit in range(10)]
+    assert _completed("zero lint --ignore Z008,Z02") == ["Z008,Z020"]
+    assert _completed("zero lint --explain Z00")[:2] == ["Z001", "Z002"]
+    assert "ALL" in _completed("zero lint --select A")
+    zsh = "\n".join(_completed("zero lint --select Z011", shell="zsh"))
+    assert "Z011" in zsh and "unused-node" in zsh  # zsh shows each code's name beside it
+
+
+def test_completion_of_op_names() -> None:
+    offered = _completed("zero ops Con")
+    assert {"Concat", "Constant", "Contains"} <= set(offered)
+    assert all(name.lower().startswith("con") for name in offered)
+    assert _completed("zero ops Equ") == ["Equals"]

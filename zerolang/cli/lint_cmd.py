@@ -10,6 +10,7 @@ from typing import TYPE_CHECKING, Annotated
 
 import typer
 
+from zerolang.cli.completers import rule_codes
 from zerolang.cli.options import COLOR
 from zerolang.cli.typer_options import (
     ColorOption,
@@ -55,15 +56,24 @@ def lint(
     select: Annotated[
         list[str] | None,
         typer.Option(
-            help="Only these rules: comma-separated codes or prefixes (Z008,Z01), or ALL.", metavar="CODES"
+            help="Only these rules: comma-separated codes or prefixes (Z008,Z01), or ALL.",
+            metavar="CODES",
+            autocompletion=rule_codes,
         ),
     ] = None,
     ignore: Annotated[
         list[str] | None,
-        typer.Option(help="Not these rules: comma-separated codes or prefixes.", metavar="CODES"),
+        typer.Option(
+            help="Not these rules: comma-separated codes or prefixes.",
+            metavar="CODES",
+            autocompletion=rule_codes,
+        ),
     ] = None,
     explain: Annotated[
-        str | None, typer.Option("--explain", help="Explain one rule and exit.", metavar="CODE")
+        str | None,
+        typer.Option(
+            "--explain", help="Explain one rule and exit.", metavar="CODE", autocompletion=rule_codes
+        ),
     ] = None,
     exclude: ExcludeOption = None,
     extend_exclude: ExtendExcludeOption = None,
