@@ -234,3 +234,36 @@ def test_completion_of_op_names() -> None:
     assert {"Concat", "Constant", "Contains"} <= set(offered)
     assert all(name.lower().startswith("con") for name in offered)
     assert _completed("zero ops Equ") == ["Equals"]
+
+
+THEIRS = {
+    "fn": 'fn main() {\n  print("hi")\n}\n',
+    "pub": "// the other language\n\npub fn add(a: i32, b: i32) -> i32 {\n  a + b\n}\n",
+    "let": 'let greeting = "hello";\n',
+    "use": "use std::io;\nfn main() {}\n",
+    "import": 'import { agent } from "zero";\n',
+}
+
+
+@pytest.mark.parametrize("keyword", list(THEIRS))
+@pytest.mark.parametrize("command", ["check", "lint", "run"])
+def test_a_file_of_the_other_dot_0_language_is_named(tmp_path: Path, keyword: str, command: str) -> None:
+    text = THEIRS[keyword]
+    (tmp_path / "theirs.0").write_text(text, encoding="utf-8")
+    result = runner.invoke(app, [command, str(tmp_path / "theirs.0")])
+    assert result.exit_code == 1
+    shown = result.stdout + result.stderr
+    line = next(
+        number
+        for number, written in enumerate(text.split("\n"), 1)
+        if written.strip(" /").strip() and not written.startswith("//")
+    )
+    assert f"theirs.0:{line}:1:" in shown
+    assert "looks like the other `.0` language (vercel-labs/zerolang" in shown
+    assert "Traceback" not in shown
+
+
+def test_a_broken_graph_is_not_taken_for_the_other_language(tmp_path: Path) -> None:
+    (tmp_path / "ours.0").write_text('Graph {\n  type: "x",\n  let: 1\n', encoding="utf-8")
+    result = runner.invoke(app, ["check", str(tmp_path / "ours.0")])
+    assert result.exit_code == 1 and "vercel-labs" not in result.stderr
