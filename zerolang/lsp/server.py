@@ -308,7 +308,12 @@ def common_suffix(old: str, new: str, limit: int) -> int:
 
 
 def is_compact(document: TextDocument) -> bool:
-    return document.uri.endswith(".0c") or document.language_id == "zero-compact"
+    return document.uri.endswith(".0c") or document.language_id in COMPACT_LANGUAGES
+
+
+# The `.0c` language's id in our editors (`zero-compact` before it was renamed apart from
+# vercel-labs/zerolang's `zero`).
+COMPACT_LANGUAGES = frozenset({"zerolang-compact", "zero-compact"})
 
 
 def create_server() -> ZeroLanguageServer:
