@@ -165,7 +165,10 @@ def tm_language() -> dict[str, Any]:
             "key": {
                 "match": rf'(?:("(?:[^"\\]|\\.)*")|{BEFORE}({NAME}))\s*(:)',
                 "captures": {
-                    "1": {"name": "support.type.property-name.zerolang", "patterns": [{"include": "#escape"}]},
+                    "1": {
+                        "name": "support.type.property-name.zerolang",
+                        "patterns": [{"include": "#escape"}],
+                    },
                     "2": {"name": "support.type.property-name.zerolang"},
                     "3": {"name": "punctuation.separator.key-value.zerolang"},
                 },
@@ -185,7 +188,10 @@ def tm_language() -> dict[str, Any]:
                 ]
             },
             "struct": {"match": rf"{BEFORE}{NAME}(?=\s*\{{)", "name": "entity.name.type.struct.zerolang"},
-            "constant": {"match": rf"{BEFORE}(?:true|false|null){AFTER}", "name": "constant.language.zerolang"},
+            "constant": {
+                "match": rf"{BEFORE}(?:true|false|null){AFTER}",
+                "name": "constant.language.zerolang",
+            },
             "number": {
                 "patterns": [
                     {
@@ -281,7 +287,10 @@ def tm_compact_language() -> dict[str, Any]:
                 "end": "$",
                 "name": "meta.header.zerolang-compact",
                 "patterns": [
-                    {"match": r"(?<=\s)(?:L\d|delta)(?=\s|$)", "name": "keyword.other.level.zerolang-compact"},
+                    {
+                        "match": r"(?<=\s)(?:L\d|delta)(?=\s|$)",
+                        "name": "keyword.other.level.zerolang-compact",
+                    },
                     {
                         "match": r"(?<=\s)(\w+)(=)(?:([0-9a-f]{16,})|(\d+))(?=\s|$)",
                         "captures": {
@@ -304,7 +313,10 @@ def tm_compact_language() -> dict[str, Any]:
                         "match": r"^([0-9a-f]+)(:)",
                         "captures": {"1": _c("constant.numeric.hex.id"), "2": _c("punctuation.separator")},
                     },
-                    {"match": r"(?<=[\s:])[0-9a-f]+(?=\s|$)", "name": "constant.numeric.hex.id.zerolang-compact"},
+                    {
+                        "match": r"(?<=[\s:])[0-9a-f]+(?=\s|$)",
+                        "name": "constant.numeric.hex.id.zerolang-compact",
+                    },
                 ],
             },
             # Exactly `!SETTING VALUE @TIME` (`!-`: undeclared); another line starting with `!` is a concept.

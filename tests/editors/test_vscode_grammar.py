@@ -278,7 +278,10 @@ def test_vscode_marks_the_parts_of_0c_lines(scopes: dict[str, str]) -> None:
         ("\\u005a", "constant.character.escape.zerolang-compact"),
         ("!important", "entity.name.type.concept.zerolang-compact"),
         ("!single-valued works_at", "entity.name.type.concept.zerolang-compact"),
-        ("!single-valued works_at @2026-02-01T00:00:00.000Z and more", "entity.name.type.concept.zerolang-compact"),
+        (
+            "!single-valued works_at @2026-02-01T00:00:00.000Z and more",
+            "entity.name.type.concept.zerolang-compact",
+        ),
     ]:
         assert expected in declarations, expected
     l0 = token_scopes(scopes[str(samples / "memory_l0.0c")])

@@ -43,6 +43,7 @@ __all__ = [
     "compact_findings",
     "compact_outline",
     "field_doc",
+    "find_pyproject",
     "fix_all",
     "format_key",
     "format_text",
