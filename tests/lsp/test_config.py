@@ -80,9 +80,14 @@ async def test_a_bad_setting_is_reported_and_the_defaults_are_used(session: Sess
     assert said in problem.message
     assert problem.range.start == position_of(config, pointed)
 
-    # And a message in the window, once.
-    shown = [message for message in session.client.messages if said in message.message]
-    assert len(shown) == 1 and shown[0].type == types.MessageType.Warning
+    # And a message in the window, once (it follows the diagnostic).
+    async def shown() -> list[types.ShowMessageParams]:
+        while not any(said in message.message for message in session.client.messages):
+            await asyncio.sleep(0.01)
+        return [message for message in session.client.messages if said in message.message]
+
+    (message,) = await asyncio.wait_for(shown(), TIMEOUT)
+    assert message.type == types.MessageType.Warning
 
     # The server still answers: hover, and a second document.
     hover = await session.client.text_document_hover_async(
@@ -91,6 +96,7 @@ async def test_a_bad_setting_is_reported_and_the_defaults_are_used(session: Sess
     assert hover is not None and "Concat" in str(hover.contents)
     other = await session.open("memory.0c", MEMORY_L2)
     assert [d.code for d in session.diagnostics(other)] == ["config"]
+    assert sum(said in message.message for message in session.client.messages) == 1  # said once
 
 
 async def test_fixing_the_setting_clears_its_diagnostic_and_the_notice(session: Session) -> None:
