@@ -267,3 +267,15 @@ def test_a_broken_graph_is_not_taken_for_the_other_language(tmp_path: Path) -> N
     (tmp_path / "ours.0").write_text('Graph {\n  type: "x",\n  let: 1\n', encoding="utf-8")
     result = runner.invoke(app, ["check", str(tmp_path / "ours.0")])
     assert result.exit_code == 1 and "vercel-labs" not in result.stderr
+
+
+def test_a_bad_config_exits_2_on_the_fast_path_too(project: Path) -> None:
+    import subprocess
+    import sys
+
+    (project / "pyproject.toml").write_text('[tool.zero]\nexclude = "build"\n', encoding="utf-8")
+    result = subprocess.run(
+        [sys.executable, "-m", "zerolang", "check", "src"], capture_output=True, text=True, check=False
+    )
+    assert result.returncode == 2, result.stderr
+    assert "exclude must be a list of globs" in result.stderr and "Traceback" not in result.stderr

@@ -30,7 +30,7 @@ from pathlib import Path
 from typing import Any
 
 from zerolang.util.config import find_pyproject
-from zerolang.util.errors import ZeroError
+from zerolang.util.errors import ConfigError, ZeroError
 from zerolang.util.locations import user_data
 
 COMPACTION_MODES = ("off", "manual")
@@ -74,7 +74,7 @@ def load_memory_settings(pyproject: Path) -> MemorySettings:
     try:
         document = tomllib.loads(pyproject.read_text(encoding="utf-8"))
     except (OSError, UnicodeDecodeError, tomllib.TOMLDecodeError) as error:
-        raise ZeroError(f"{pyproject}: cannot read settings: {error}") from None
+        raise ConfigError(f"{pyproject}: cannot read settings: {error}") from None
     zero = document.get("tool", {}).get("zero", {})
     table = zero.get("memory", {}) if isinstance(zero, dict) else {}
     return parse_memory_settings(table, pyproject)
@@ -84,24 +84,24 @@ def parse_memory_settings(table: object, pyproject: Path) -> MemorySettings:
     """Validate a `[tool.zero.memory]` table (already parsed TOML)."""
     values: dict[str, Any] = {}
     if not isinstance(table, dict):
-        raise ZeroError(f"{pyproject}: [tool.zero.memory] must be a table")
+        raise ConfigError(f"{pyproject}: [tool.zero.memory] must be a table")
     _collect(table, "", pyproject, values)
     base = pyproject.parent
     mode = values.get("compaction.mode", "off")
     if mode not in COMPACTION_MODES:
-        raise ZeroError(
+        raise ConfigError(
             f"{pyproject}: memory.compaction.mode must be one of {', '.join(COMPACTION_MODES)}, not {mode!r}"
         )
     provider = values.get("positional.provider", "sql")
     if provider not in POSITIONAL_PROVIDERS:
-        raise ZeroError(f'{pyproject}: memory.positional.provider must be "sql", not {provider!r}')
+        raise ConfigError(f'{pyproject}: memory.positional.provider must be "sql", not {provider!r}')
     dsn = values.get("index.sql.dsn")
     if dsn is not None:
         dsn = _check_dsn(dsn, base, pyproject)
     if values.get("index.sql.enabled", False) and dsn is None:
-        raise ZeroError(f"{pyproject}: memory.index.sql.enabled needs memory.index.sql.dsn")
+        raise ConfigError(f"{pyproject}: memory.index.sql.enabled needs memory.index.sql.dsn")
     if values.get("positional.enabled", False) and not values.get("index.sql.enabled", False):
-        raise ZeroError(
+        raise ConfigError(
             f"{pyproject}: memory.positional.enabled needs memory.index.sql.enabled (coordinates live there)"
         )
     return MemorySettings(
@@ -128,16 +128,16 @@ def _collect(table: dict[str, Any], prefix: str, pyproject: Path, values: dict[s
             continue
         if isinstance(value, dict):
             if not any(group == name or group.startswith(f"{name}.") for group in _SCHEMA):
-                raise ZeroError(f"{pyproject}: unknown setting memory.{name}")
+                raise ConfigError(f"{pyproject}: unknown setting memory.{name}")
             _collect(value, f"{name}.", pyproject, values)
             continue
         group, _, leaf = name.rpartition(".")
         expected = _SCHEMA.get(group, {}).get(leaf)
         if expected is None:
-            raise ZeroError(f"{pyproject}: unknown setting memory.{name}")
+            raise ConfigError(f"{pyproject}: unknown setting memory.{name}")
         if type(value) is not expected or (isinstance(value, str) and not value.strip()):
             kind = "true or false" if expected is bool else "a non-empty string"
-            raise ZeroError(f"{pyproject}: memory.{name} must be {kind}, not {value!r}")
+            raise ConfigError(f"{pyproject}: memory.{name} must be {kind}, not {value!r}")
         values[name] = value
 
 
@@ -155,7 +155,7 @@ def _check_dsn(dsn: str, base: Path, pyproject: Path) -> str:
     try:
         location = parse_location(dsn)
     except ZeroError as error:
-        raise ZeroError(f"{pyproject}: memory.index.sql.dsn: {error}") from None
+        raise ConfigError(f"{pyproject}: memory.index.sql.dsn: {error}") from None
     if not location.is_file:  # a server URL (its scheme is checked when the index is opened), or memory
         return dsn
     path = str(_path(location.target, base))
