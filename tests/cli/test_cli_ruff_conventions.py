@@ -279,3 +279,16 @@ def test_a_bad_config_exits_2_on_the_fast_path_too(project: Path) -> None:
     )
     assert result.returncode == 2, result.stderr
     assert "exclude must be a list of globs" in result.stderr and "Traceback" not in result.stderr
+
+
+def test_a_folder_inside_a_hidden_one_is_searched_when_named(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    graphs = tmp_path / ".config" / "graphs"
+    (graphs / ".cache").mkdir(parents=True)
+    (graphs / "a.0").write_text(HELLO, encoding="utf-8")
+    (graphs / ".cache" / "b.0").write_text(HELLO, encoding="utf-8")
+    monkeypatch.chdir(tmp_path)
+    assert checked(".config/graphs") == [".config/graphs/a.0"]  # its own hidden folders stay skipped
+    monkeypatch.chdir(graphs)
+    assert checked() == ["a.0"]

@@ -62,21 +62,32 @@ class _Rules:
 
     base: Path
     spec: Any  # pathspec.GitIgnoreSpec
+    by_name: bool = False  # patterns naming no folder, matched against an entry's own name
 
     def check(self, path: Path, is_dir: bool) -> bool | None:
         """True: ignored; False: un-ignored by a `!` pattern; None: no pattern says."""
         try:
-            relative = path.relative_to(self.base).as_posix()
+            relative = path.name if self.by_name else path.relative_to(self.base).as_posix()
         except ValueError:  # outside its folder: only a pattern naming no folder can match (`venv`)
             relative = path.name
         include: bool | None = self.spec.check_file(relative + ("/" if is_dir else "")).include
         return include
 
 
-def _rules(base: Path, lines: Iterable[str]) -> _Rules:
+def _rules(base: Path, lines: Iterable[str], *, by_name: bool = False) -> _Rules:
     import pathspec
 
-    return _Rules(base, pathspec.GitIgnoreSpec.from_lines(list(lines)))
+    return _Rules(base, pathspec.GitIgnoreSpec.from_lines(list(lines)), by_name)
+
+
+def _globs(base: Path, globs: Iterable[str]) -> list[_Rules]:
+    """Exclude globs: those naming no folder (`venv`, `.*`, `*.draft.0`) match an entry's own name, so a
+    hidden folder above the one searched (`~/.config/graphs`) excludes nothing; the others match the
+    path from `base`."""
+    written = list(globs)
+    anchored = [glob for glob in written if "/" in glob.strip().rstrip("/")]
+    named = [glob for glob in written if glob not in anchored]
+    return [_rules(base, named, by_name=True), _rules(base, anchored)]
 
 
 def find_sources(
@@ -105,14 +116,12 @@ def _excluded(folder: Path, exclusions: Exclusions) -> list[_Rules]:
     root = settings.root or Path.cwd()
     cwd = Path.cwd().resolve()
     if exclusions.exclude is not None:
-        rules = [_rules(cwd, exclusions.exclude)]
+        rules = _globs(cwd, exclusions.exclude)
     elif settings.exclude is not None:
-        rules = [_rules(root, settings.exclude)]
+        rules = _globs(root, settings.exclude)
     else:
-        rules = [_rules(cwd, DEFAULT_EXCLUDE)]
-    rules.append(_rules(root, settings.extend_exclude))
-    rules.append(_rules(cwd, exclusions.extend_exclude))
-    return rules
+        rules = _globs(cwd, DEFAULT_EXCLUDE)
+    return [*rules, *_globs(root, settings.extend_exclude), *_globs(cwd, exclusions.extend_exclude)]
 
 
 def _ignore_files(folder: Path) -> list[_Rules]:
