@@ -1,6 +1,6 @@
 """Package the VS Code extension (`editors/vscode`) as one `.vsix` file a user installs.
 
-    python editors/package_vscode.py                 # writes dist/zero-lang-<version>.vsix
+    python editors/package_vscode.py                 # writes dist/zerolang-graph-<version>.vsix
     python editors/package_vscode.py --out my.vsix
 
 The extension folder is copied to a temporary folder (or `--cache DIR`, kept

@@ -7,9 +7,9 @@ const { LanguageClient, TransportKind } = require("vscode-languageclient/node");
 
 let client;
 
-/** How to start the server: `zero.server.path` and `zero.server.args` from the settings. */
+/** How to start the server: `zerolang.server.path` and `zerolang.server.args` from the settings. */
 function serverOptions() {
-  const config = vscode.workspace.getConfiguration("zero");
+  const config = vscode.workspace.getConfiguration("zerolang");
   const command = config.get("server.path") || "zero";
   const args = config.get("server.args") || ["lsp"];
   // TransportKind.stdio adds `--stdio`, which `zero lsp` accepts.
@@ -19,17 +19,17 @@ function serverOptions() {
 function clientOptions() {
   return {
     documentSelector: [
-      { scheme: "file", language: "zero" },
-      { scheme: "file", language: "zero-compact" },
-      { scheme: "untitled", language: "zero" },
-      { scheme: "untitled", language: "zero-compact" },
+      { scheme: "file", language: "zerolang" },
+      { scheme: "file", language: "zerolang-compact" },
+      { scheme: "untitled", language: "zerolang" },
+      { scheme: "untitled", language: "zerolang-compact" },
     ],
   };
 }
 
 async function start() {
   const options = serverOptions();
-  client = new LanguageClient("zero", "0-lang language server", options, clientOptions());
+  client = new LanguageClient("zerolang", "0-lang language server", options, clientOptions());
   try {
     await client.start();
   } catch (error) {
@@ -37,14 +37,14 @@ async function start() {
     const shown = [options.command, ...options.args].join(" ");
     vscode.window.showErrorMessage(
       `0-lang: could not start \`${shown}\` (${error && error.message ? error.message : error}). ` +
-        "Install it with `python -m pip install \".[lsp]\"` in a clone of zerolang, or set `zero.server.path`.",
+        "Install it with `python -m pip install \".[lsp]\"` in a clone of zerolang, or set `zerolang.server.path`.",
     );
   }
 }
 
 async function activate(context) {
   context.subscriptions.push(
-    vscode.commands.registerCommand("zero.restartServer", async () => {
+    vscode.commands.registerCommand("zerolang.restartServer", async () => {
       if (client) {
         await client.stop();
       }

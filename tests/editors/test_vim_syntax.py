@@ -79,21 +79,21 @@ def test_vim_groups_match_golden() -> None:
 def test_vim_marks_what_matters() -> None:
     lines = vim_groups([TOUR])[str(TOUR)]
     pairs = {tuple(line.split("\t")[1:]) for line in lines.splitlines()[1:]}
-    assert lines.splitlines()[0] == "filetype=zero commentstring=# %s"
+    assert lines.splitlines()[0] == "filetype=zerolang commentstring=# %s"
     for expected in [
-        ("zeroType", "Constant"),
-        ("zeroType", '"Operation"'),
-        ("zeroOp", "GetField"),
-        ("zeroUnknownType", "Aggregate"),
-        ("zeroUnknownType", '"Input"'),
-        ("zeroUnknownOp", "Eq"),
-        ("zeroBare", "Hash"),
-        ("zeroStruct", "HaltingProof"),
-        ("zeroEscape", "\\u00e9"),
-        ("zeroNumber", "6.02E+23"),
-        ("zeroConstant", "null"),
-        ("zeroKey", "description"),
-        ("zeroQuotedKey", '"version"'),
+        ("zerolangType", "Constant"),
+        ("zerolangType", '"Operation"'),
+        ("zerolangOp", "GetField"),
+        ("zerolangUnknownType", "Aggregate"),
+        ("zerolangUnknownType", '"Input"'),
+        ("zerolangUnknownOp", "Eq"),
+        ("zerolangBare", "Hash"),
+        ("zerolangStruct", "HaltingProof"),
+        ("zerolangEscape", "\\u00e9"),
+        ("zerolangNumber", "6.02E+23"),
+        ("zerolangConstant", "null"),
+        ("zerolangKey", "description"),
+        ("zerolangQuotedKey", '"version"'),
     ]:
         assert expected in pairs, expected
 
@@ -104,53 +104,68 @@ def test_vim_marks_the_parts_of_0c_lines() -> None:
     pairs: set[tuple[str, ...]] = set()
     for source in COMPACT_SAMPLES:
         lines = groups[str(source)].splitlines()
-        assert lines[0] == "filetype=zeroc commentstring=# %s"
+        assert lines[0] == "filetype=zerolangc commentstring=# %s"
         pairs |= {tuple(line.split("\t")[1:]) for line in lines[1:]}
     for expected in [
-        ("zerocHeaderMark", "0M:1.0"),
-        ("zerocLevel", "L0"),
-        ("zerocLevel", "delta"),
-        ("zerocLabel", "long-term-memory"),
-        ("zerocAlias", "LTM"),
-        ("zerocConceptConfidence", "30"),
-        ("zerocContextMark", "X:"),
-        ("zerocEvent", "2026-02-18T00:00:00Z"),
-        ("zerocSource", "user_prompt"),
-        ("zerocScope", "0-memory_design"),
-        ("zerocFieldValue", "openclaw-1"),
-        ("zerocKey", '"run"'),
-        ("zerocNone", "-"),
-        ("zerocTimeMark", "@"),
-        ("zerocTime", "2026-02-20T10:00:00.000Z"),
-        ("zerocSubject", "1"),
-        ("zerocRelation", "includes"),
-        ("zerocObject", "4"),
-        ("zerocConfidence", "85"),
-        ("zerocConfidence", ".955"),
-        ("zerocEscape", "\\t"),
-        ("zerocShortId", "a"),
-        ("zerocDeclarationMark", "!"),
-        ("zerocDeclarationMark", "!-"),
-        ("zerocSetting", "single-valued"),
-        ("zerocSettingValue", "works_at"),
-        ("zerocSettingQuotedValue", '"lives in"'),
-        ("zerocDeclarationTimeMark", "@"),
-        ("zerocTime", "2026-03-01T00:00:00.000Z"),
-        ("zerocLabel", "!important"),
-        ("zerocLabel", "!single-valued works_at"),
-        ("zerocLabel", "!single-valued works_at @2026-02-01T00:00:00.000Z and more"),
+        ("zerolangcHeaderMark", "0M:1.0"),
+        ("zerolangcLevel", "L0"),
+        ("zerolangcLevel", "delta"),
+        ("zerolangcLabel", "long-term-memory"),
+        ("zerolangcAlias", "LTM"),
+        ("zerolangcConceptConfidence", "30"),
+        ("zerolangcContextMark", "X:"),
+        ("zerolangcEvent", "2026-02-18T00:00:00Z"),
+        ("zerolangcSource", "user_prompt"),
+        ("zerolangcScope", "0-memory_design"),
+        ("zerolangcFieldValue", "openclaw-1"),
+        ("zerolangcKey", '"run"'),
+        ("zerolangcNone", "-"),
+        ("zerolangcTimeMark", "@"),
+        ("zerolangcTime", "2026-02-20T10:00:00.000Z"),
+        ("zerolangcSubject", "1"),
+        ("zerolangcRelation", "includes"),
+        ("zerolangcObject", "4"),
+        ("zerolangcConfidence", "85"),
+        ("zerolangcConfidence", ".955"),
+        ("zerolangcEscape", "\\t"),
+        ("zerolangcShortId", "a"),
+        ("zerolangcDeclarationMark", "!"),
+        ("zerolangcDeclarationMark", "!-"),
+        ("zerolangcSetting", "single-valued"),
+        ("zerolangcSettingValue", "works_at"),
+        ("zerolangcSettingQuotedValue", '"lives in"'),
+        ("zerolangcDeclarationTimeMark", "@"),
+        ("zerolangcTime", "2026-03-01T00:00:00.000Z"),
+        ("zerolangcLabel", "!important"),
+        ("zerolangcLabel", "!single-valued works_at"),
+        ("zerolangcLabel", "!single-valued works_at @2026-02-01T00:00:00.000Z and more"),
     ]:
         assert expected in pairs, expected
-    assert not [pair for pair in pairs if pair[0] in ("zerocIllegal", "zerocBadEscape")]
+    assert not [pair for pair in pairs if pair[0] in ("zerolangcIllegal", "zerolangcBadEscape")]
 
 
 def test_vim_files_exist() -> None:
     vim = ROOT / "editors" / "vim"
-    assert "*.0 setfiletype zero" in (vim / "ftdetect" / "zero.vim").read_text(encoding="utf-8")
-    assert "*.0c setfiletype zeroc" in (vim / "ftdetect" / "zeroc.vim").read_text(encoding="utf-8")
-    assert 'b:current_syntax = "zeroc"' in (vim / "syntax" / "zeroc.vim").read_text(encoding="utf-8")
-    assert "commentstring=#" in (vim / "ftplugin" / "zeroc.vim").read_text(encoding="utf-8")
-    syntax = (vim / "syntax" / "zero.vim").read_text(encoding="utf-8")
+    assert "setfiletype zerolang" in (vim / "ftdetect" / "zerolang.vim").read_text(encoding="utf-8")
+    assert "*.0c setfiletype zerolangc" in (vim / "ftdetect" / "zerolangc.vim").read_text(encoding="utf-8")
+    assert 'b:current_syntax = "zerolangc"' in (vim / "syntax" / "zerolangc.vim").read_text(encoding="utf-8")
+    assert "commentstring=#" in (vim / "ftplugin" / "zerolangc.vim").read_text(encoding="utf-8")
+    syntax = (vim / "syntax" / "zerolang.vim").read_text(encoding="utf-8")
     for name in (*NODE_TYPES, *OPS):
         assert re.search(rf"\b{name}\b", syntax), name
-    assert "commentstring=#" in (vim / "ftplugin" / "zero.vim").read_text(encoding="utf-8")
+    assert "commentstring=#" in (vim / "ftplugin" / "zerolang.vim").read_text(encoding="utf-8")
+
+
+@pytest.mark.slow
+def test_vim_leaves_the_other_dot_0_language_alone(tmp_path: Path) -> None:
+    """A `.0` file of vercel-labs/zerolang's language is not given our filetype; ours (and a new one) are."""
+    theirs = tmp_path / "theirs.0"
+    theirs.write_text("// the other language\npub fn main() {\n  let x = 1;\n}\n", encoding="utf-8")
+    ours = tmp_path / "ours.0"
+    ours.write_text('# a comment\n\nGraph {\n    name: "x",\n}\n', encoding="utf-8")
+    keyed = tmp_path / "keyed.0"  # a graph whose first key is a word their language uses
+    keyed.write_text("Graph {\n  type: 1,\n}\n", encoding="utf-8")
+    groups = vim_groups([theirs, ours, keyed])
+    assert groups[str(theirs)].splitlines()[0].startswith("filetype= ")
+    assert groups[str(ours)].splitlines()[0].startswith("filetype=zerolang ")
+    assert groups[str(keyed)].splitlines()[0].startswith("filetype=zerolang ")

@@ -56,8 +56,8 @@ def test_grammar_lists_exactly_the_catalog() -> None:
         assert alternation is not None
         return set(alternation.group(1).split("|"))
 
-    assert known("node-type", "support.class.node-type.zero") == set(NODE_TYPES)
-    assert known("node-op", "support.function.op.zero") == set(OPS)
+    assert known("node-type", "support.class.node-type.zerolang") == set(NODE_TYPES)
+    assert known("node-op", "support.function.op.zerolang") == set(OPS)
 
 
 def test_manifest_is_ready_to_package() -> None:
@@ -67,26 +67,26 @@ def test_manifest_is_ready_to_package() -> None:
     assert manifest["engines"]["vscode"].startswith("^")
     assert "Programming Languages" in manifest["categories"]
     language, compact = manifest["contributes"]["languages"]
-    assert language["id"] == "zero"
+    assert language["id"] == "zerolang"
     assert language["extensions"] == [".0"]
-    assert compact["id"] == "zero-compact"
+    assert compact["id"] == "zerolang-compact"
     assert compact["extensions"] == [".0c"]
     grammar, compact_grammar = manifest["contributes"]["grammars"]
     assert grammar == {
-        "language": "zero",
-        "scopeName": "source.zero",
+        "language": "zerolang",
+        "scopeName": "source.zerolang",
         "path": "./syntaxes/zero.tmLanguage.json",
     }
     assert compact_grammar == {
-        "language": "zero-compact",
-        "scopeName": "source.zeroc",
+        "language": "zerolang-compact",
+        "scopeName": "source.zerolang-compact",
         "path": "./syntaxes/zeroc.tmLanguage.json",
     }
     for path in (compact["configuration"], compact_grammar["path"]):
         assert (VSCODE / path).is_file(), path
     assert (
         json.loads((VSCODE / compact_grammar["path"]).read_text(encoding="utf-8"))["scopeName"]
-        == "source.zeroc"
+        == "source.zerolang-compact"
     )
     for path in (language["configuration"], grammar["path"], "README.md", "CHANGELOG.md", "LICENSE"):
         assert (VSCODE / path).is_file(), path
@@ -197,31 +197,31 @@ def token_scopes(text: str) -> list[tuple[str, str]]:
 def test_vscode_marks_what_matters(scopes: dict[str, str]) -> None:
     tour = token_scopes(scopes[str(ROOT / "tests" / "tools" / "highlight" / "tour.0")])
     for expected in [
-        ("Graph", "entity.name.type.graph.zero"),
-        ("HaltingProof", "entity.name.type.struct.zero"),
-        ("Constant", "support.class.node-type.zero"),
-        ('"Operation"', "support.class.node-type.zero"),
-        ("GetField", "support.function.op.zero"),
-        ('"ToUpper"', "support.function.op.zero"),
-        ("Aggregate", "invalid.deprecated.unknown-type.zero"),
-        ('"Input"', "invalid.deprecated.unknown-type.zero"),
-        ("Eq", "invalid.deprecated.unknown-op.zero"),
-        ("Hash", "string.unquoted.identifier.zero"),  # `op: Hash` in metadata is not a node's op
-        ("description", "support.type.property-name.zero"),
-        ('"version"', "support.type.property-name.zero"),
-        ("\\u00e9", "constant.character.escape.zero"),
-        ("6.02E+23", "constant.numeric.float.zero"),
-        ("-42", "constant.numeric.integer.zero"),
-        ("null", "constant.language.zero"),
-        ("some-bare_identifier", "string.unquoted.identifier.zero"),
-        (" a quoted key", "comment.line.number-sign.zero"),
+        ("Graph", "entity.name.type.graph.zerolang"),
+        ("HaltingProof", "entity.name.type.struct.zerolang"),
+        ("Constant", "support.class.node-type.zerolang"),
+        ('"Operation"', "support.class.node-type.zerolang"),
+        ("GetField", "support.function.op.zerolang"),
+        ('"ToUpper"', "support.function.op.zerolang"),
+        ("Aggregate", "invalid.deprecated.unknown-type.zerolang"),
+        ('"Input"', "invalid.deprecated.unknown-type.zerolang"),
+        ("Eq", "invalid.deprecated.unknown-op.zerolang"),
+        ("Hash", "string.unquoted.identifier.zerolang"),  # `op: Hash` in metadata is not a node's op
+        ("description", "support.type.property-name.zerolang"),
+        ('"version"', "support.type.property-name.zerolang"),
+        ("\\u00e9", "constant.character.escape.zerolang"),
+        ("6.02E+23", "constant.numeric.float.zerolang"),
+        ("-42", "constant.numeric.integer.zerolang"),
+        ("null", "constant.language.zerolang"),
+        ("some-bare_identifier", "string.unquoted.identifier.zerolang"),
+        (" a quoted key", "comment.line.number-sign.zerolang"),
     ]:
         assert expected in tour, expected
     errors = token_scopes(scopes[str(HERE / "samples" / "lexical_errors.0")])
-    assert (";", "invalid.illegal.character.zero") in errors
-    assert ("\\w", "invalid.illegal.unrecognized-escape.zero") in errors
-    assert (".", "invalid.illegal.character.zero") in errors
-    assert ("after", "support.type.property-name.zero") in errors  # an open string ends with its line
+    assert (";", "invalid.illegal.character.zerolang") in errors
+    assert ("\\w", "invalid.illegal.unrecognized-escape.zerolang") in errors
+    assert (".", "invalid.illegal.character.zerolang") in errors
+    assert ("after", "support.type.property-name.zerolang") in errors  # an open string ends with its line
 
 
 @pytest.mark.slow
@@ -229,67 +229,70 @@ def test_vscode_marks_the_parts_of_0c_lines(scopes: dict[str, str]) -> None:
     samples = HERE.parent / "tools" / "highlight" / "samples"
     l2 = token_scopes(scopes[str(samples / "memory_l2.0c")])
     for expected in [
-        ("0M", "keyword.control.header.zeroc"),
-        ("1.0", "constant.numeric.version.zeroc"),
-        ("long-term-memory", "entity.name.type.concept.zeroc"),
-        ("LTM", "variable.other.alias.zeroc"),
-        ("|", "punctuation.separator.zeroc"),
-        ("X", "keyword.other.context.zeroc"),
-        ("2026-02-18T00:00:00Z", "constant.other.date.event.zeroc"),
-        ("user_prompt", "entity.name.tag.source.zeroc"),
-        ("0-memory_design", "entity.name.namespace.scope.zeroc"),
-        ("s", "variable.parameter.field.zeroc"),
-        ("design-review-1", "string.unquoted.field.zeroc"),
-        ('"run"', "support.type.property-name.zeroc"),
-        ('"bench_memory"', "string.quoted.double.zeroc"),
-        ("@", "keyword.other.time.zeroc"),
-        ("2026-02-20T10:00:00.000Z", "constant.other.date.zeroc"),
-        ("1", "constant.other.id.subject.zeroc"),
-        ("includes", "entity.name.function.predicate.zeroc"),
-        ("4", "constant.other.id.object.zeroc"),
-        ("85", "constant.numeric.confidence.percent.zeroc"),
+        ("0M", "keyword.control.header.zerolang-compact"),
+        ("1.0", "constant.numeric.version.zerolang-compact"),
+        ("long-term-memory", "entity.name.type.concept.zerolang-compact"),
+        ("LTM", "variable.other.alias.zerolang-compact"),
+        ("|", "punctuation.separator.zerolang-compact"),
+        ("X", "keyword.other.context.zerolang-compact"),
+        ("2026-02-18T00:00:00Z", "constant.other.date.event.zerolang-compact"),
+        ("user_prompt", "entity.name.tag.source.zerolang-compact"),
+        ("0-memory_design", "entity.name.namespace.scope.zerolang-compact"),
+        ("s", "variable.parameter.field.zerolang-compact"),
+        ("design-review-1", "string.unquoted.field.zerolang-compact"),
+        ('"run"', "support.type.property-name.zerolang-compact"),
+        ('"bench_memory"', "string.quoted.double.zerolang-compact"),
+        ("@", "keyword.other.time.zerolang-compact"),
+        ("2026-02-20T10:00:00.000Z", "constant.other.date.zerolang-compact"),
+        ("1", "constant.other.id.subject.zerolang-compact"),
+        ("includes", "entity.name.function.predicate.zerolang-compact"),
+        ("4", "constant.other.id.object.zerolang-compact"),
+        ("85", "constant.numeric.confidence.percent.zerolang-compact"),
         (
             " memory_l2.0c: the store of examples/memory_input.json at L2 (docs/0c-format.md)",
-            "comment.line.number-sign.zeroc",
+            "comment.line.number-sign.zerolang-compact",
         ),
     ]:
         assert expected in l2, expected
     quoted = token_scopes(scopes[str(samples / "memory_quoted.0c")])
     for expected in [
-        ('\\"', "constant.character.escape.zeroc"),
-        ("\\t", "constant.character.escape.zeroc"),
-        ("30", "constant.numeric.confidence.percent.zeroc"),
-        (".955", "constant.numeric.confidence.fraction.zeroc"),
-        ("1e-09", "constant.numeric.confidence.fraction.zeroc"),
-        ("2026-01-01T00:00:00.000Z", "constant.other.date.zeroc"),
-        ("-", "constant.language.none.zeroc"),
-        ("; ", "punctuation.separator.relation.zeroc"),
+        ('\\"', "constant.character.escape.zerolang-compact"),
+        ("\\t", "constant.character.escape.zerolang-compact"),
+        ("30", "constant.numeric.confidence.percent.zerolang-compact"),
+        (".955", "constant.numeric.confidence.fraction.zerolang-compact"),
+        ("1e-09", "constant.numeric.confidence.fraction.zerolang-compact"),
+        ("2026-01-01T00:00:00.000Z", "constant.other.date.zerolang-compact"),
+        ("-", "constant.language.none.zerolang-compact"),
+        ("; ", "punctuation.separator.relation.zerolang-compact"),
     ]:
         assert expected in quoted, expected
     declarations = token_scopes(scopes[str(samples / "memory_declarations.0c")])
     for expected in [
-        ("!", "keyword.other.declaration.zeroc"),
-        ("!-", "keyword.other.declaration.zeroc"),
-        ("single-valued", "support.constant.setting.zeroc"),
-        ("works_at", "entity.name.function.predicate.zeroc"),
-        ('"lives in"', "string.quoted.double.predicate.zeroc"),
-        ("@", "keyword.other.time.zeroc"),
-        ("2026-03-01T00:00:00.000Z", "constant.other.date.zeroc"),
-        ("\\u005a", "constant.character.escape.zeroc"),
-        ("!important", "entity.name.type.concept.zeroc"),
-        ("!single-valued works_at", "entity.name.type.concept.zeroc"),
-        ("!single-valued works_at @2026-02-01T00:00:00.000Z and more", "entity.name.type.concept.zeroc"),
+        ("!", "keyword.other.declaration.zerolang-compact"),
+        ("!-", "keyword.other.declaration.zerolang-compact"),
+        ("single-valued", "support.constant.setting.zerolang-compact"),
+        ("works_at", "entity.name.function.predicate.zerolang-compact"),
+        ('"lives in"', "string.quoted.double.predicate.zerolang-compact"),
+        ("@", "keyword.other.time.zerolang-compact"),
+        ("2026-03-01T00:00:00.000Z", "constant.other.date.zerolang-compact"),
+        ("\\u005a", "constant.character.escape.zerolang-compact"),
+        ("!important", "entity.name.type.concept.zerolang-compact"),
+        ("!single-valued works_at", "entity.name.type.concept.zerolang-compact"),
+        (
+            "!single-valued works_at @2026-02-01T00:00:00.000Z and more",
+            "entity.name.type.concept.zerolang-compact",
+        ),
     ]:
         assert expected in declarations, expected
     l0 = token_scopes(scopes[str(samples / "memory_l0.0c")])
-    assert ("L0", "keyword.other.level.zeroc") in l0
-    assert ("8", "constant.numeric.integer.count.zeroc") in l0
-    assert ("a", "constant.numeric.hex.id.zeroc") in l0
+    assert ("L0", "keyword.other.level.zerolang-compact") in l0
+    assert ("8", "constant.numeric.integer.count.zerolang-compact") in l0
+    assert ("a", "constant.numeric.hex.id.zerolang-compact") in l0
     delta = token_scopes(scopes[str(samples / "memory_delta.0c")])
-    assert ("delta", "keyword.other.level.zeroc") in delta
+    assert ("delta", "keyword.other.level.zerolang-compact") in delta
     assert (
         "c97467cd9ebe7ebf1764d734203b50f5244c4e4d8b8e930161a6f619532e542c",
-        "constant.numeric.hex.checkpoint.zeroc",
+        "constant.numeric.hex.checkpoint.zerolang-compact",
     ) in delta
 
 

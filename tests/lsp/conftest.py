@@ -44,7 +44,7 @@ class Session:
         (self.folder / name).write_text(text, encoding="utf-8")
         uri = self.uri(name)
         self.versions[uri] = 1
-        language = "zero-compact" if name.endswith(".0c") else "zero"
+        language = "zerolang-compact" if name.endswith(".0c") else "zerolang"
         waiting = self.client.wait_for_notification(types.TEXT_DOCUMENT_PUBLISH_DIAGNOSTICS)
         self.client.text_document_did_open(
             types.DidOpenTextDocumentParams(

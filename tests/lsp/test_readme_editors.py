@@ -19,17 +19,19 @@ def blocks(language: str) -> list[str]:
 def test_helix_configuration_is_valid_toml_that_starts_zero_lsp() -> None:
     (block,) = blocks("toml")
     config = tomllib.loads(block)
-    assert config["language-server"]["zero"] == {"command": "zero", "args": ["lsp"]}
+    assert config["language-server"]["zerolang"] == {"command": "zero", "args": ["lsp"]}
     file_types = {language["name"]: language["file-types"] for language in config["language"]}
-    assert file_types == {"zero": ["0"], "zeroc": ["0c"]}
-    assert all(language["language-servers"] == ["zero"] for language in config["language"])
+    assert file_types == {"zerolang": ["0"], "zerolangc": ["0c"]}
+    assert all(language["language-servers"] == ["zerolang"] for language in config["language"])
+    scopes = {language["scope"] for language in config["language"]}
+    assert scopes == {"source.zerolang", "source.zerolang-compact"}  # the VS Code grammars' own
 
 
 def test_neovim_configuration_starts_zero_lsp_for_both_filetypes() -> None:
     (block,) = blocks("lua")
     assert 'cmd = { "zero", "lsp" }' in block
-    assert 'filetypes = { "zero", "zeroc" }' in block
-    assert '["0"] = "zero", ["0c"] = "zeroc"' in block
+    assert 'filetypes = { "zerolang", "zerolangc" }' in block
+    assert '["0"] = "zerolang", ["0c"] = "zerolangc"' in block
     assert block.count("(") == block.count(")") and block.count("{") == block.count("}")
 
 

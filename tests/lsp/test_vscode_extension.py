@@ -31,12 +31,12 @@ MANIFEST: dict[str, Any] = json.loads((VSCODE / "package.json").read_text(encodi
 def test_the_manifest_declares_the_client() -> None:
     assert MANIFEST["main"] == "./extension.js"
     assert (VSCODE / "extension.js").is_file()
-    assert set(MANIFEST["activationEvents"]) == {"onLanguage:zero", "onLanguage:zero-compact"}
+    assert set(MANIFEST["activationEvents"]) == {"onLanguage:zerolang", "onLanguage:zerolang-compact"}
     assert "vscode-languageclient" in MANIFEST["dependencies"]
     assert "@vscode/vsce" in MANIFEST["devDependencies"]
     settings = MANIFEST["contributes"]["configuration"]["properties"]
-    assert settings["zero.server.path"]["default"] == "zero"
-    assert settings["zero.server.args"]["default"] == ["lsp"]
+    assert settings["zerolang.server.path"]["default"] == "zero"
+    assert settings["zerolang.server.args"]["default"] == ["lsp"]
     ignored = (VSCODE / ".vscodeignore").read_text(encoding="utf-8").split()
     assert "node_modules/**" not in ignored  # the language client must go into the .vsix
 
@@ -61,14 +61,14 @@ def test_the_extension_starts_zero_lsp_for_both_languages() -> None:
     (client,) = calls["clients"]
     assert client["serverOptions"] == {"command": "zero", "args": ["lsp"], "transport": 0}  # stdio
     languages = {selector["language"] for selector in client["clientOptions"]["documentSelector"]}
-    assert languages == {"zero", "zero-compact"}
+    assert languages == {"zerolang", "zerolang-compact"}
     assert calls["started"] == 1 and calls["stopped"] == 1
-    assert calls["commands"] == ["zero.restartServer"]
+    assert calls["commands"] == ["zerolang.restartServer"]
     assert calls["errors"] == []
 
 
 def test_the_server_command_is_a_setting_and_a_failure_says_how_to_install() -> None:
-    calls = run_extension(json.dumps({"zero.server.path": "/opt/venv/bin/zero"}), "fail")
+    calls = run_extension(json.dumps({"zerolang.server.path": "/opt/venv/bin/zero"}), "fail")
     assert calls["clients"][0]["serverOptions"]["command"] == "/opt/venv/bin/zero"
     (error,) = calls["errors"]
     assert "could not start `/opt/venv/bin/zero lsp`" in error

@@ -272,7 +272,7 @@ def test_prints_dot_with_format_dot() -> None:
         ("out.dot", [], "dot"),
         ("out.gv", [], "dot"),
         ("out.mmd", [], "mermaid"),
-        ("out.txt", [], "mermaid"),
+        ("out.txt", ["-f", "mermaid"], "mermaid"),
         ("out.txt", ["-f", "dot"], "dot"),
         ("out.dot", ["--format", "mermaid"], "mermaid"),
         ("OUT.DOT", [], "dot"),

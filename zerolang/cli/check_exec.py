@@ -3,21 +3,35 @@
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from zerolang.util.walk import Exclusions
 
 SUFFIXES = (".0", ".0c")
 
 
-def check_paths(paths: list[str], as_json: bool) -> int:
-    """Check each file (folders searched) and print the outcome; the exit code (1 if any has a problem)."""
+def check_paths(
+    paths: list[str],
+    as_json: bool,
+    *,
+    quiet: bool = False,
+    stdin_name: str | None = None,
+    exclusions: Exclusions | None = None,
+) -> int:
+    """Check each file (folders searched) and print the outcome; the exit code (1 if any has a problem).
+
+    `quiet` prints only the problems; `stdin_name` names the document read from `-` (its kind follows
+    its suffix); `exclusions` are the command line's `--exclude` and `--extend-exclude`.
+    """
     from zerolang.cli.stdin import STDIN
     from zerolang.cli.terminal import echo
-    from zerolang.util.files import find_sources
+    from zerolang.util.walk import find_sources
 
     files: list[str] = (
         [STDIN]
         if paths == [STDIN]
-        else [str(file) for file in find_sources([Path(p) for p in paths], SUFFIXES)]
+        else [str(file) for file in find_sources([Path(p) for p in paths], SUFFIXES, exclusions)]
     )
     if not files:
         raise _no_files(paths)
@@ -26,7 +40,7 @@ def check_paths(paths: list[str], as_json: bool) -> int:
     # Paused for all files, not per step: re-enabled between the steps, the collector walks every
     # node of a big tree again. A check makes no reference cycles for it to find.
     with paused_gc():
-        reports = [_check_one(file) for file in files]
+        reports = [_check_one(file, stdin_name) for file in files]
     failed = sum(1 for report in reports if not report["ok"])
     if as_json:
         from zerolang.cli.output import print_json
@@ -37,11 +51,11 @@ def check_paths(paths: list[str], as_json: bool) -> int:
         from zerolang.util.escapes import escaped
 
         for report in reports:
-            if report["ok"]:
-                echo(f"{escaped(report['path'])}: ok ({escaped(report['summary'], exact=False)})")
-            else:
+            if not report["ok"]:
                 print_error(report["error"])
-        if failed:
+            elif not quiet:
+                echo(f"{escaped(report['path'])}: ok ({escaped(report['summary'], exact=False)})")
+        if failed and not quiet:
             verb = "has" if failed == 1 else "have"
             echo(f"{failed} of {len(reports)} files {verb} problems", err=True)
     return 1 if failed else 0
@@ -53,7 +67,7 @@ def _no_files(paths: list[str]) -> Exception:
     return ZeroError(f"no .0 or .0c files under {', '.join(paths)}")
 
 
-def _check_one(file: str) -> dict[str, Any]:
+def _check_one(file: str, stdin_name: str | None = None) -> dict[str, Any]:
     """One file's outcome: `ok` and a summary, or the error and its problems (JSON-ready)."""
     from zerolang.cli.stdin import NAME, STDIN, is_compact, read_stdin
     from zerolang.runtime.arity import input_counts
@@ -62,10 +76,10 @@ def _check_one(file: str) -> dict[str, Any]:
     from zerolang.util.errors import ValidationError, ZeroError
     from zerolang.util.limits import MAX_DIAGNOSTICS
 
-    name = NAME if file == STDIN else file
+    name = (stdin_name or NAME) if file == STDIN else file
     try:
         source = read_stdin() if file == STDIN else read_source(file)
-        compact = is_compact(source) if file == STDIN else file.endswith(".0c")
+        compact = name.endswith(".0c") or (name == NAME and is_compact(source))
         if compact:
             source = source.removeprefix("\ufeff")  # a byte order mark is the file's start (util.lines.BOM)
             return {"path": name, "ok": True, "summary": _check_compact(source, name), "problems": []}

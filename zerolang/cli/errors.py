@@ -1,4 +1,5 @@
-"""The CLI's error boundary: a `ZeroError` becomes one clear line on stderr and exit code 1.
+"""The CLI's error boundary: a `ZeroError` becomes one clear line on stderr and exit code 1 (2 for a
+`ConfigError`, a bad `[tool.zero]` setting, as ruff exits).
 
 Every command runs behind it (typer's own usage errors exit 2; anything else is
 caught by `zerolang.cli.app.main` as an internal error, exit 3).
@@ -30,6 +31,6 @@ def reports_errors(command: Callable[P, None]) -> Callable[P, None]:
             from zerolang.cli.output import print_error
 
             print_error(error)
-            raise typer.Exit(1) from None
+            raise typer.Exit(error.exit_code) from None
 
     return wrapper

@@ -243,7 +243,8 @@ def _is_text(argument: str) -> bool:
 
 
 def _reporting(action: Callable[[], int]) -> int:
-    """Run the command; a ZeroError is printed and exits 1, a closed stdout exits 1 quietly (as click)."""
+    """Run the command; a ZeroError is printed and exits its `exit_code` (1; a ConfigError 2), a closed
+    stdout exits 1 quietly (as click)."""
     import errno
 
     from zerolang.util.errors import ZeroError
@@ -254,7 +255,7 @@ def _reporting(action: Callable[[], int]) -> int:
         from zerolang.cli.output import print_error
 
         print_error(error)
-        return 1
+        return error.exit_code
     except OSError as error:
         if error.errno != errno.EPIPE:
             raise

@@ -3,11 +3,25 @@
 from __future__ import annotations
 
 import sys
+from dataclasses import dataclass
 from enum import StrEnum
 from pathlib import Path
 from typing import TYPE_CHECKING, Annotated
 
 import typer
+
+from zerolang.cli.completers import rule_codes
+from zerolang.cli.options import COLOR
+from zerolang.cli.typer_options import (
+    ColorOption,
+    ExcludeOption,
+    ExitZeroOption,
+    ExtendExcludeOption,
+    OutputFileOption,
+    QuietOption,
+    StatisticsOption,
+    StdinFilenameOption,
+)
 
 if TYPE_CHECKING:
     from zerolang.tools.lint.report import Format
@@ -42,16 +56,33 @@ def lint(
     select: Annotated[
         list[str] | None,
         typer.Option(
-            help="Only these rules: comma-separated codes or prefixes (Z008,Z01), or ALL.", metavar="CODES"
+            help="Only these rules: comma-separated codes or prefixes (Z008,Z01), or ALL.",
+            metavar="CODES",
+            autocompletion=rule_codes,
         ),
     ] = None,
     ignore: Annotated[
         list[str] | None,
-        typer.Option(help="Not these rules: comma-separated codes or prefixes.", metavar="CODES"),
+        typer.Option(
+            help="Not these rules: comma-separated codes or prefixes.",
+            metavar="CODES",
+            autocompletion=rule_codes,
+        ),
     ] = None,
     explain: Annotated[
-        str | None, typer.Option("--explain", help="Explain one rule and exit.", metavar="CODE")
+        str | None,
+        typer.Option(
+            "--explain", help="Explain one rule and exit.", metavar="CODE", autocompletion=rule_codes
+        ),
     ] = None,
+    exclude: ExcludeOption = None,
+    extend_exclude: ExtendExcludeOption = None,
+    stdin_filename: StdinFilenameOption = None,
+    quiet: QuietOption = False,
+    exit_zero: ExitZeroOption = False,
+    statistics: StatisticsOption = False,
+    output_file: OutputFileOption = None,
+    color: ColorOption = COLOR.default,
 ) -> None:
     """Lint .0 files: what stops a graph from running, and what loses data silently.
 
@@ -85,9 +116,12 @@ def lint(
       Z021  wrong-input-count         error
     """
     from zerolang.cli.stdin import BESIDE_OTHERS, STDIN, beside_others
-    from zerolang.tools.lint.report import Format, remaining, render
-    from zerolang.tools.lint.runner import Options, lint_paths
+    from zerolang.cli.terminal import choose_color, report_to
+    from zerolang.tools.lint.report import Format
+    from zerolang.tools.lint.runner import Options
+    from zerolang.util.walk import Exclusions
 
+    choose_color(color.value)
     if explain is not None:
         typer.echo(_explanation(explain))
         return
@@ -96,42 +130,78 @@ def lint(
         unsafe_fixes=unsafe_fixes,
         select=_selectors(select, "--select"),
         ignore=_selectors(ignore, "--ignore"),
+        exclusions=Exclusions.of(exclude, extend_exclude),
     )
     chosen = Format(output_format.value)
-    if paths is not None and Path(STDIN) in paths:
-        if beside_others([str(path) for path in paths]):
-            raise typer.BadParameter(BESIDE_OTHERS, param_hint="PATH")
-        _lint_stdin(options, chosen)
-        return
-    results = lint_paths(paths or [Path(".")], options)
-    from zerolang.cli.terminal import fancy
-
-    if chosen is Format.TEXT and fancy():
-        _print_rich(results, fixing=fix, unsafe=unsafe_fixes)
-    else:
-        sys.stdout.write(render(results, chosen, fixing=fix, unsafe=unsafe_fixes))
-    if remaining(results):
+    report = Report(chosen, quiet=quiet, statistics=statistics, fix=fix, unsafe=unsafe_fixes)
+    given = paths or ([Path(STDIN)] if stdin_filename is not None else [Path(".")])
+    if Path(STDIN) in given and beside_others([str(path) for path in given]):
+        raise typer.BadParameter(BESIDE_OTHERS, param_hint="PATH")
+    with report_to(output_file):
+        if given == [Path(STDIN)]:
+            found = _lint_stdin(options, report, stdin_filename)
+        else:
+            found = _lint_files(given, options, report)
+    if found and not exit_zero:
         raise typer.Exit(1)
 
 
-def _lint_stdin(options: Options, chosen: Format) -> None:
-    """`zero lint -`: the report on stdout; with --fix, the fixed document on stdout, the report on stderr."""
+@dataclass(frozen=True, slots=True)
+class Report:
+    """How the findings are printed: `--format`, `--quiet`, `--statistics`, and what `--fix` did."""
+
+    chosen: Format
+    quiet: bool = False
+    statistics: bool = False
+    fix: bool = False
+    unsafe: bool = False
+
+    def text(self, results: list[FileResult]) -> str:
+        from zerolang.tools.lint.report import render
+
+        return render(
+            results,
+            self.chosen,
+            fixing=self.fix,
+            unsafe=self.unsafe,
+            quiet=self.quiet,
+            statistics=self.statistics,
+        )
+
+
+def _lint_files(paths: list[Path], options: Options, report: Report) -> int:
+    """Lint the files and folders and print the report; how many problems remain."""
+    from zerolang.cli.terminal import fancy
+    from zerolang.tools.lint.report import Format, remaining
+    from zerolang.tools.lint.runner import lint_paths
+
+    results = lint_paths(paths, options)
+    if report.chosen is Format.TEXT and not report.statistics and fancy():
+        _print_rich(results, report)
+    else:
+        sys.stdout.write(report.text(results))
+    return remaining(results)
+
+
+def _lint_stdin(options: Options, report: Report, name: str | None) -> int:
+    """`zero lint -`: the report on stdout; with --fix, the fixed document on stdout, the report on stderr;
+    how many problems remain. `name` (`--stdin-filename`) names the document: its settings and kind."""
     from zerolang.cli.stdin import NAME, is_compact, read_stdin
-    from zerolang.tools.lint.report import remaining, render
+    from zerolang.tools.lint.report import remaining
     from zerolang.tools.lint.runner import lint_text
 
     source = read_stdin()
-    result = lint_text(source, NAME, options, compact=is_compact(source))
-    report = render([result], chosen, fixing=options.fix, unsafe=options.unsafe_fixes)
+    compact = name.endswith(".0c") if name is not None else is_compact(source)
+    result = lint_text(source, name or NAME, options, compact=compact)
+    text = report.text([result])
     if options.fix:
         from zerolang.cli.terminal import write_document
 
         write_document(result.source if result.source is not None else source)
-        sys.stderr.write(report)
+        sys.stderr.write(text)
     else:
-        sys.stdout.write(report)
-    if remaining([result]):
-        raise typer.Exit(1)
+        sys.stdout.write(text)
+    return remaining([result])
 
 
 def _selectors(values: list[str] | None, option: str) -> tuple[str, ...] | None:
@@ -174,7 +244,7 @@ def _explanation(code: str) -> str:
     return "\n".join(lines)
 
 
-def _print_rich(results: list[FileResult], *, fixing: bool, unsafe: bool) -> None:
+def _print_rich(results: list[FileResult], report: Report) -> None:
     """The text report in colour, on a terminal."""
     from rich.text import Text
 
@@ -182,5 +252,5 @@ def _print_rich(results: list[FileResult], *, fixing: bool, unsafe: bool) -> Non
     from zerolang.tools.lint.report import text
 
     console = make_console(soft_wrap=True)
-    for line in text.render(results, fixing=fixing, unsafe=unsafe):
+    for line in text.render(results, fixing=report.fix, unsafe=report.unsafe, quiet=report.quiet):
         console.print(Text.assemble(*line))

@@ -6,6 +6,7 @@ from typing import Annotated
 
 import typer
 
+from zerolang.cli.completers import op_names
 from zerolang.cli.options import JSON
 from zerolang.cli.typer_options import option
 
@@ -14,7 +15,9 @@ def ops(
     name: Annotated[
         str | None,
         typer.Argument(
-            help="One op or node type to describe in full (aliases work: `Eq`).", show_default=False
+            help="One op or node type to describe in full (aliases work: `Eq`).",
+            show_default=False,
+            autocompletion=op_names,
         ),
     ] = None,
     as_json: Annotated[bool, option(JSON.detailed("Its shape: a list of the ops, or the one op."))] = False,

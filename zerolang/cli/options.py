@@ -13,6 +13,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, replace
+from enum import StrEnum
 from typing import TYPE_CHECKING, Generic, TypeVar
 
 from zerolang.util.limits import DEFAULT_MAX_RUN_BYTES, DEFAULT_MAX_STEPS, DEFAULT_MAX_VALUE_BYTES, parse_size
@@ -193,6 +194,60 @@ def _axis(flag: str, metavar: str, scale: str) -> OptionSpec[int]:
 
 PRIVACY = _axis("--privacy", "Y", "public (-15) to private (15)")
 ABSTRACTION = _axis("--abstraction", "Z", "abstract (-15) to physical (15)")
+
+# ---- the files a command walks, and how it reports (zero check, fmt, lint: as ruff and black) ------
+
+EXCLUDE: OptionSpec[list[str] | None] = OptionSpec(
+    ("--exclude",),
+    "Skip files and folders matching these globs when searching folders (comma-separated, repeatable);"
+    " replaces the defaults and [tool.zero] exclude.",
+    None,
+    metavar="GLOBS",
+    multiple=True,
+)
+EXTEND_EXCLUDE: OptionSpec[list[str] | None] = OptionSpec(
+    ("--extend-exclude",),
+    "Skip these globs too, beside the defaults or [tool.zero] exclude (comma-separated, repeatable).",
+    None,
+    metavar="GLOBS",
+    multiple=True,
+)
+STDIN_FILENAME: OptionSpec[str | None] = OptionSpec(
+    ("--stdin-filename",),
+    "The name of the document read from stdin: its messages, settings and kind (.0 or .0c) follow it."
+    " Given with no path, stdin is read.",
+    None,
+    metavar="PATH",
+)
+QUIET = OptionSpec(("--quiet", "-q"), "Print only problems: no summary, no `ok` lines.", False)
+EXIT_ZERO = OptionSpec(
+    ("--exit-zero",), "Exit 0 even when problems are found (not on a usage or config error).", False
+)
+STATISTICS = OptionSpec(
+    ("--statistics",), "Print how many findings each rule has, instead of each finding.", False
+)
+OUTPUT_FILE: OptionSpec[Path | None] = OptionSpec(
+    ("--output-file",),
+    "Write the report to FILE (whole, once done) instead of stdout.",
+    None,
+    metavar="FILE",
+)
+
+
+class Color(StrEnum):
+    """`--color`'s choices."""
+
+    AUTO = "auto"
+    ALWAYS = "always"
+    NEVER = "never"
+
+
+COLOR: OptionSpec[Color] = OptionSpec(
+    ("--color",),
+    "Colour: auto (on a terminal, as NO_COLOR and FORCE_COLOR say), always or never.",
+    Color.AUTO,
+    metavar="WHEN",
+)
 
 # ---- zero run -----------------------------------------------------------------------------
 

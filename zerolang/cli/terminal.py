@@ -17,9 +17,13 @@ from __future__ import annotations
 
 import os
 import sys
+from collections.abc import Iterator
+from contextlib import contextmanager
 from typing import TYPE_CHECKING, TextIO
 
 if TYPE_CHECKING:
+    from pathlib import Path
+
     from rich.console import Console
 
 # Wide enough that no value is ever folded when the output is not a terminal.
@@ -37,8 +41,19 @@ def is_terminal(stderr: bool = False) -> bool:
     return bool(isatty and isatty())
 
 
+_CHOSEN = {"when": "auto"}  # `--color`: auto, always or never (zerolang.cli.options.COLOR)
+
+
+def choose_color(when: str) -> None:
+    """What `--color` said: `always` and `never` win over the environment; `auto` leaves it to `use_color`."""
+    _CHOSEN["when"] = when
+
+
 def use_color(stderr: bool = False) -> bool:
-    """Colour on this stream: NO_COLOR wins, then FORCE_COLOR, then whether it is a terminal."""
+    """Colour on this stream: `--color always|never` first, then NO_COLOR, then FORCE_COLOR, then
+    whether it is a terminal."""
+    if _CHOSEN["when"] != "auto":
+        return _CHOSEN["when"] == "always"
     if os.environ.get("NO_COLOR"):
         return False
     if os.environ.get("FORCE_COLOR"):
@@ -48,7 +63,7 @@ def use_color(stderr: bool = False) -> bool:
 
 def fancy(stderr: bool = False) -> bool:
     """Whether to print the rich (coloured, boxed) form rather than plain text."""
-    return use_color(stderr) or is_terminal(stderr)
+    return use_color(stderr) or (is_terminal(stderr) and _CHOSEN["when"] != "never")
 
 
 def console(stderr: bool = False, **options: object) -> Console:
@@ -103,3 +118,32 @@ def write_document(document: str | bytes) -> None:
     text = document.decode("utf-8", "replace") if isinstance(document, bytes) else document
     sys.stdout.write(escaped_lines(text, exact=False))
     sys.stdout.flush()
+
+
+@contextmanager
+def report_to(path: Path | None) -> Iterator[None]:
+    """With a path (`--output-file`), what the command prints on stdout goes to that file instead,
+    written whole once the command is done (its exit code may still say problems were found); a
+    command that fails with an error leaves the file untouched. Without one, stdout as ever."""
+    if path is None:
+        yield
+        return
+    import io
+
+    from click.exceptions import Exit
+
+    from zerolang.util.files import write_text_atomic
+
+    buffer = io.StringIO()
+    saved, sys.stdout = sys.stdout, buffer
+    try:
+        yield
+    except (Exit, SystemExit):
+        sys.stdout = saved
+        write_text_atomic(path, buffer.getvalue())
+        raise
+    except BaseException:
+        sys.stdout = saved
+        raise
+    sys.stdout = saved
+    write_text_atomic(path, buffer.getvalue())

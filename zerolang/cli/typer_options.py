@@ -19,18 +19,27 @@ from zerolang.cli.options import (
     ALSO_EXPERIENCES,
     AS,
     CLEARANCE,
+    COLOR,
     DB,
     DRY_RUN,
+    EXCLUDE,
+    EXIT_ZERO,
     EXPERIENCE_DB,
     EXPERIENCES,
+    EXTEND_EXCLUDE,
     INDEX_DB,
     JSON,
     NOW,
+    OUTPUT_FILE,
     POLICY,
     PRIVACY,
+    QUIET,
     ROOT,
     SPACE,
+    STATISTICS,
+    STDIN_FILENAME,
     TTL,
+    Color,
     OptionSpec,
 )
 
@@ -73,3 +82,11 @@ TtlOption = Annotated[float | None, option(TTL)]
 ClearanceOption = Annotated[int | None, option(CLEARANCE)]
 PrivacyOption = Annotated[int, option(PRIVACY)]
 AbstractionOption = Annotated[int, option(ABSTRACTION)]
+ExcludeOption = Annotated[list[str] | None, option(EXCLUDE)]
+ExtendExcludeOption = Annotated[list[str] | None, option(EXTEND_EXCLUDE)]
+StdinFilenameOption = Annotated[str | None, option(STDIN_FILENAME)]
+QuietOption = Annotated[bool, option(QUIET)]
+ExitZeroOption = Annotated[bool, option(EXIT_ZERO)]
+StatisticsOption = Annotated[bool, option(STATISTICS)]
+OutputFileOption = Annotated[Path | None, option(OUTPUT_FILE)]
+ColorOption = Annotated[Color, option(COLOR)]

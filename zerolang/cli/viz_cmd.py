@@ -58,7 +58,8 @@ def viz(
             "-o",
             metavar="OUT",
             show_default=False,
-            help="Write here instead of printing. .svg, .png or .pdf: drawn by Graphviz's dot program.",
+            help="Write here instead of printing; the format follows the suffix (.mmd, .mermaid, .dot, .gv;"
+            " .svg, .png or .pdf: drawn by Graphviz's dot program), any other needs --format.",
         ),
     ] = None,
 ) -> None:
@@ -80,6 +81,12 @@ def viz(
         render(to_dot(graph), output, IMAGE_SUFFIXES[suffix])
         typer.echo(f"wrote {escaped(str(output))}")
         return
+    if output is not None and chosen is None and suffix not in TEXT_SUFFIXES:
+        known = ", ".join([*TEXT_SUFFIXES, *IMAGE_SUFFIXES])
+        raise ZeroError(
+            f"{output}: cannot tell the format from the suffix `{output.suffix or '(none)'}`;"
+            f" write one of {known}, or give --format mermaid|dot"
+        )
     chosen = chosen or TEXT_SUFFIXES.get(suffix, VizFormat.mermaid)
     text = to_dot(graph) if chosen is VizFormat.dot else to_mermaid(graph)
     if output is None:

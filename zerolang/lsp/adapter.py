@@ -25,7 +25,7 @@ from zerolang.syntax.ast import Graph, Value
 from zerolang.tools.lint.model import Finding, Fix
 from zerolang.util import config
 from zerolang.util.config import Settings, find_pyproject, settings_for
-from zerolang.util.errors import Severity, ZeroError
+from zerolang.util.errors import ConfigError, Severity, ZeroError
 from zerolang.util.suggest import suggest
 
 __all__ = [
@@ -34,13 +34,16 @@ __all__ = [
     "GRAPH_FIELDS",
     "NODE_TYPES",
     "OPS",
+    "ConfigProblem",
     "Finding",
     "Fix",
     "Severity",
     "ZeroError",
+    "checked_settings",
     "compact_findings",
     "compact_outline",
     "field_doc",
+    "find_pyproject",
     "fix_all",
     "format_key",
     "format_text",
@@ -64,27 +67,54 @@ NODE_FIELDS = FIELD_DOCS
 _SEEN: dict[Path, float] = {}
 
 
-def settings(path: str | None) -> Settings:
-    """The `[tool.zero]` settings for a file (the nearest pyproject.toml), defaults when it has none.
+@dataclass(frozen=True, slots=True)
+class ConfigProblem:
+    """A `[tool.zero]` setting that cannot be used: the file, its message, and where it is written
+    (0-based line and column). The document is checked with the default settings meanwhile."""
+
+    pyproject: Path
+    message: str
+    line: int
+    column: int
+    length: int = 1
+
+
+def checked_settings(path: str | None) -> tuple[Settings, ConfigProblem | None]:
+    """The `[tool.zero]` settings for a file (the nearest pyproject.toml), defaults when it has none, and
+    what is wrong with them: a broken table or an unknown rule code gives the defaults and the problem,
+    so one bad setting never stops the editor's checks.
 
     The config module reads each pyproject.toml once per process; a server runs
     for hours, so an edited pyproject.toml (a new mtime) is read again.
     """
     if not path:
-        return Settings()
+        return Settings(), None
     pyproject = find_pyproject(Path(path).resolve())
-    if pyproject is not None:
-        try:
-            mtime = pyproject.stat().st_mtime
-        except OSError:
-            mtime = 0.0
-        if _SEEN.setdefault(pyproject, mtime) != mtime:
-            _SEEN[pyproject] = mtime
-            config._load.cache_clear()
+    if pyproject is None:
+        return Settings(), None
     try:
-        return settings_for(Path(path))
-    except ZeroError:
-        return Settings()  # a broken pyproject.toml must not stop the editor
+        mtime = pyproject.stat().st_mtime
+    except OSError:
+        mtime = 0.0
+    if _SEEN.setdefault(pyproject, mtime) != mtime:
+        _SEEN[pyproject] = mtime
+        config._load.cache_clear()
+    from zerolang.tools.lint.selection import check_codes
+
+    try:
+        found = settings_for(Path(path))
+        check_codes(found)
+    except ConfigError as error:
+        line, column = config.locate(pyproject, error)
+        message = error.message.removeprefix(f"{pyproject}: ")
+        length = len(error.value or (error.key[-1] if error.key else "")) or 1
+        return Settings(), ConfigProblem(pyproject, message, line, column, length)
+    return found, None
+
+
+def settings(path: str | None) -> Settings:
+    """The settings that apply to a file: the defaults when its `[tool.zero]` has a problem."""
+    return checked_settings(path)[0]
 
 
 def parse(source: str, path: str | None) -> Graph:

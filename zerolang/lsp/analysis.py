@@ -65,6 +65,7 @@ class Analysis:
     findings: list[adapter.Finding]
     occurrences: list[Occurrence] = field(default_factory=list)
     outline: Outline | None = None  # where its nodes start: completion reads from there
+    config: adapter.ConfigProblem | None = None  # its [tool.zero] could not be used: checked with defaults
     _definitions: dict[str, Occurrence] | None = None  # made once (`index`), not per request
     _by_name: dict[str, list[Occurrence]] | None = None
 
@@ -109,10 +110,11 @@ def analyse(
     """
     checkpoint()
     lines = LineIndex(source, encoding)
+    problem = adapter.checked_settings(path)[1]
     try:
         graph = adapter.parse(source, path)
     except adapter.ZeroError as error:
-        return Analysis(source, path, lines, None, [adapter.syntax_finding(error, path)])
+        return Analysis(source, path, lines, None, [adapter.syntax_finding(error, path)], config=problem)
     made: list[object] = [graph]
     try:
         checkpoint()
@@ -124,7 +126,8 @@ def analyse(
         raise
     found = occurrences(graph, source)
     ids = (occurrence.name for occurrence in found if occurrence.role is Role.DEFINITION)
-    analysis = Analysis(source, path, lines, graph, findings, found, Outline.of(graph, source, ids))
+    outline = Outline.of(graph, source, ids)
+    analysis = Analysis(source, path, lines, graph, findings, found, outline, config=problem)
     return analysis.index()
 
 

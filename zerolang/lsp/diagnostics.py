@@ -34,9 +34,13 @@ def to_diagnostic(finding: adapter.Finding, lines: LineIndex) -> types.Diagnosti
     )
 
 
-def diagnostics(findings: list[adapter.Finding], lines: LineIndex) -> list[types.Diagnostic]:
-    """The first `MAX_DIAGNOSTICS` findings, then one note at the top saying how many more there are."""
-    found = [to_diagnostic(finding, lines) for finding in findings[:MAX_DIAGNOSTICS]]
+def diagnostics(
+    findings: list[adapter.Finding], lines: LineIndex, config: adapter.ConfigProblem | None = None
+) -> list[types.Diagnostic]:
+    """The first `MAX_DIAGNOSTICS` findings, then one note at the top saying how many more there are;
+    first, when the document's `[tool.zero]` has a problem, a warning at its top saying so."""
+    found = [] if config is None else [config_notice(config, lines)]
+    found += [to_diagnostic(finding, lines) for finding in findings[:MAX_DIAGNOSTICS]]
     if len(findings) > MAX_DIAGNOSTICS:
         found.append(
             types.Diagnostic(
@@ -47,3 +51,32 @@ def diagnostics(findings: list[adapter.Finding], lines: LineIndex) -> list[types
             )
         )
     return found
+
+
+CONFIG = "config"
+"""The code of a diagnostic about `[tool.zero]` (in pyproject.toml, and its notice on a document)."""
+
+
+def config_notice(problem: adapter.ConfigProblem, lines: LineIndex) -> types.Diagnostic:
+    """On the document: its settings could not be used, so it was checked with the defaults."""
+    where = f"{problem.pyproject}:{problem.line + 1}:{problem.column + 1}"
+    return types.Diagnostic(
+        range=lines.range(0, 0),
+        message=escaped(f"{where}: {problem.message}; checked with the default settings", exact=False),
+        severity=types.DiagnosticSeverity.Warning,
+        code=CONFIG,
+        source=SOURCE,
+    )
+
+
+def config_diagnostic(problem: adapter.ConfigProblem) -> types.Diagnostic:
+    """On pyproject.toml: the bad setting, where it is written."""
+    start = types.Position(line=problem.line, character=problem.column)
+    end = types.Position(line=problem.line, character=problem.column + problem.length)
+    return types.Diagnostic(
+        range=types.Range(start=start, end=end),
+        message=escaped(f"{problem.message}; zero uses the default settings until it is fixed", exact=False),
+        severity=types.DiagnosticSeverity.Error,
+        code=CONFIG,
+        source=SOURCE,
+    )

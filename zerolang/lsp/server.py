@@ -13,6 +13,7 @@ import asyncio
 import inspect
 import json
 import logging
+from pathlib import Path
 from typing import Any, cast
 
 from lsprotocol import types
@@ -26,7 +27,7 @@ from zerolang.lsp import actions, adapter, completion, navigation, symbols
 from zerolang.lsp import compact as compact_features
 from zerolang.lsp import hover as hover_feature
 from zerolang.lsp.analysis import Analysis, analyse
-from zerolang.lsp.diagnostics import diagnostics
+from zerolang.lsp.diagnostics import config_diagnostic, diagnostics
 from zerolang.lsp.positions import LineIndex
 from zerolang.lsp.worker import Ticket, Worker
 from zerolang.util.escapes import escaped
@@ -108,6 +109,7 @@ class ZeroLanguageServer(LanguageServer):
         self.worker = Worker(self._delivered)
         self._loop: asyncio.AbstractEventLoop | None = None
         self._lines: dict[str, tuple[int | None, str, LineIndex]] = {}
+        self.config_problems: dict[str, adapter.ConfigProblem] = {}  # pyproject.toml URI -> what is wrong
 
     @property
     def encoding(self) -> str:
@@ -201,11 +203,13 @@ class ZeroLanguageServer(LanguageServer):
         """Check the document and publish its diagnostics: `.0` documents on the worker thread."""
         document = self.document(uri)
         if is_compact(document):
+            problem = adapter.checked_settings(document.path)[1]
             findings = adapter.compact_findings(document.source, document.path)
-            found = diagnostics(findings, LineIndex(document.source, self.encoding))
+            found = diagnostics(findings, LineIndex(document.source, self.encoding), problem)
             self.text_document_publish_diagnostics(
                 types.PublishDiagnosticsParams(uri=uri, diagnostics=found, version=document.version)
             )
+            self.report_config(document.path, problem)
             return
         try:
             self._loop = asyncio.get_running_loop()
@@ -220,7 +224,7 @@ class ZeroLanguageServer(LanguageServer):
         loop = self._loop
         if loop is None or loop.is_closed() or ticket.result is None:
             return
-        found = diagnostics(ticket.result.findings, ticket.result.lines)
+        found = diagnostics(ticket.result.findings, ticket.result.lines, ticket.result.config)
         params = types.PublishDiagnosticsParams(uri=ticket.uri, diagnostics=found, version=ticket.version)
         message = self.zero_protocol.serialise_notification(types.TEXT_DOCUMENT_PUBLISH_DIAGNOSTICS, params)
         loop.call_soon_threadsafe(self._finished, ticket, message)
@@ -242,11 +246,40 @@ class ZeroLanguageServer(LanguageServer):
         self.worker.release_entry(self.analyses, ticket.uri)  # the old text's, dropped on the worker
         self.analyses[ticket.uri] = (ticket.version, ticket.source, ticket.result)
         self.zero_protocol.send_serialised(message)
+        self.report_config(ticket.path, ticket.result.config)
 
     def _publish(self, uri: str, version: int | None, analysis: Analysis) -> None:
-        found = diagnostics(analysis.findings, analysis.lines)
+        found = diagnostics(analysis.findings, analysis.lines, analysis.config)
         self.text_document_publish_diagnostics(
             types.PublishDiagnosticsParams(uri=uri, diagnostics=found, version=version)
+        )
+        self.report_config(analysis.path, analysis.config)
+
+    def report_config(self, path: str | None, problem: adapter.ConfigProblem | None) -> None:
+        """Say what is wrong with a document's `[tool.zero]`: a diagnostic on pyproject.toml, and once per
+        problem a message in the editor's window; the diagnostic is cleared once the file is fixed."""
+        if problem is None:
+            pyproject = None
+            if path and self.config_problems:
+                pyproject = adapter.find_pyproject(Path(path).resolve())
+            if pyproject is not None and self.config_problems.pop(pyproject.as_uri(), None) is not None:
+                self.text_document_publish_diagnostics(
+                    types.PublishDiagnosticsParams(uri=pyproject.as_uri(), diagnostics=[])
+                )
+            return
+        uri = problem.pyproject.as_uri()
+        if self.config_problems.get(uri) == problem:
+            return
+        self.config_problems[uri] = problem
+        self.text_document_publish_diagnostics(
+            types.PublishDiagnosticsParams(uri=uri, diagnostics=[config_diagnostic(problem)])
+        )
+        where = f"{problem.pyproject}:{problem.line + 1}:{problem.column + 1}"
+        self.window_show_message(
+            types.ShowMessageParams(
+                type=types.MessageType.Warning,
+                message=escaped(f"zero: {where}: {problem.message}; using the default settings", exact=False),
+            )
         )
 
 
@@ -275,7 +308,12 @@ def common_suffix(old: str, new: str, limit: int) -> int:
 
 
 def is_compact(document: TextDocument) -> bool:
-    return document.uri.endswith(".0c") or document.language_id == "zero-compact"
+    return document.uri.endswith(".0c") or document.language_id in COMPACT_LANGUAGES
+
+
+# The `.0c` language's id in our editors (`zero-compact` before it was renamed apart from
+# vercel-labs/zerolang's `zero`).
+COMPACT_LANGUAGES = frozenset({"zerolang-compact", "zero-compact"})
 
 
 def create_server() -> ZeroLanguageServer:

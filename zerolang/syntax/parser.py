@@ -299,10 +299,10 @@ def parse(text: str, path: str | Path | None = None) -> Graph:
     try:
         with paused_gc():  # the tree has no cycles for the collector to find (zerolang.util.gcpause)
             graph: Graph = driver.parse(text)
-    except ZeroError:
-        raise
+    except ZeroError as error:
+        raise _foreign(text, _state.path) or error from None
     except Rejected:
-        raise _explain_syntax_error(text, _state.path) from None
+        raise _foreign(text, _state.path) or _explain_syntax_error(text, _state.path) from None
     finally:
         tokens, _state.comments = _state.comments, []
     deep = too_deep_at(text)  # the parse itself is iterative; what walks the tree next is not
@@ -312,6 +312,18 @@ def parse(text: str, path: str | Path | None = None) -> Graph:
     comments = [Comment(token.value[1:].rstrip(), span=_comment_span(token)) for token in tokens]
     attach_comments(graph, comments, text)
     return graph
+
+
+def _foreign(text: str, path: str | None) -> ZeroSyntaxError | None:
+    """Text that does not parse and starts like vercel-labs/zerolang's `.0` language: says so, at its
+    keyword (zerolang.syntax.foreign)."""
+    from zerolang.syntax.foreign import LOOKS_FOREIGN, foreign_keyword
+
+    found = foreign_keyword(text)
+    if found is None:
+        return None
+    keyword, span = found
+    return ZeroSyntaxError(LOOKS_FOREIGN.format(keyword=keyword), path=path, span=span, source=text)
 
 
 def parse_file(path: str | Path) -> Graph:

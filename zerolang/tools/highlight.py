@@ -92,7 +92,7 @@ class ZeroLexer(RegexLexer):  # type: ignore[misc,unused-ignore]
     """Tokens of a `.0` graph: comments, keys, known and unknown node types and ops, values."""
 
     name = "Zero"
-    aliases: ClassVar[list[str]] = ["zero", "0lang"]
+    aliases: ClassVar[list[str]] = ["zero", "0lang", "zerolang"]
     filenames: ClassVar[list[str]] = ["*.0"]
     mimetypes: ClassVar[list[str]] = ["text/x-zero", "application/x-zero"]
 
@@ -234,7 +234,7 @@ class ZeroCompactLexer(RegexLexer):  # type: ignore[misc,unused-ignore]
     """Tokens of a `.0c` compact memory document: header, comments, concepts, contexts, times, relations."""
 
     name = "Zero compact memory"
-    aliases: ClassVar[list[str]] = ["zeroc", "0c", "zero-compact"]
+    aliases: ClassVar[list[str]] = ["zeroc", "0c", "zero-compact", "zerolangc", "zerolang-compact"]
     filenames: ClassVar[list[str]] = ["*.0c"]
     mimetypes: ClassVar[list[str]] = ["text/x-zero-compact"]
 

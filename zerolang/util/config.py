@@ -14,7 +14,8 @@
 
 `zerolang.memory.settings.resolve_stores` turns these into every store's location (one
 resolution, for every surface). A malformed setting is a `ZeroError` naming the file and the
-key. The pyproject is read (`tomllib`) only when a setting from it is asked for.
+key (a `ConfigError`, exit 2; `locate` finds where it is written). The pyproject is read
+(`tomllib`) only when a setting from it is asked for.
 
 The memory keys, every one off by default:
 
@@ -45,13 +46,14 @@ The same keys may be written dotted under `[tool.zero]`, e.g. `memory.archive.en
 from __future__ import annotations
 
 import os
+import re
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from functools import cache
 from pathlib import Path
 from typing import Any
 
-from zerolang.util.errors import ZeroError
+from zerolang.util.errors import ConfigError, ZeroError
 from zerolang.util.locations import user_data
 from zerolang.util.spaces import DEFAULT_SPACE, check_space
 
@@ -119,12 +121,25 @@ class LintSettings:
 
 @dataclass(frozen=True, slots=True)
 class Settings:
-    """Everything `[tool.zero]` can set; `root` is the folder of the pyproject.toml it came from."""
+    """Everything `[tool.zero]` can set; `root` is the folder of the pyproject.toml it came from.
+
+    `exclude` (None: the walker's defaults) and `extend_exclude` are globs of files and folders a
+    folder's walk skips (`zerolang.util.walk`), relative to `root`.
+    """
 
     line_width: int = DEFAULT_WIDTH
     lint: LintSettings = field(default_factory=LintSettings)
     root: Path | None = None
     single_valued: tuple[str, ...] = ()  # [tool.zero.memory] single-valued: predicates that supersede
+    exclude: tuple[str, ...] | None = None
+    extend_exclude: tuple[str, ...] = ()
+
+
+# The keys each table may hold (either spelling: `line-width` or `line_width`): any other is a typo.
+_KEYS = {
+    "[tool.zero]": ("line-width", "lint", "memory", "exclude", "extend-exclude"),
+    "[tool.zero.lint]": ("select", "ignore", "per-file-ignores"),
+}
 
 
 def find_pyproject(start: Path) -> Path | None:
@@ -149,65 +164,128 @@ def _zero_table(pyproject: Path) -> dict[str, Any]:
     try:
         document = tomllib.loads(pyproject.read_text(encoding="utf-8"))
     except (OSError, UnicodeDecodeError, tomllib.TOMLDecodeError) as error:
-        raise ZeroError(f"{pyproject}: cannot read settings: {error}") from None
-    table = document.get("tool", {}).get("zero", {})
+        raise ConfigError(f"{pyproject}: cannot read settings: {error}") from None
+    tool = document.get("tool", {})
+    table = tool.get("zero", {}) if isinstance(tool, dict) else {}
     if not isinstance(table, dict):
-        raise ZeroError(f"{pyproject}: [tool.zero] must be a table")
+        raise ConfigError(f"{pyproject}: [tool.zero] must be a table")
     return table
 
 
 @cache
 def _load(pyproject: Path) -> Settings:
     table = _zero_table(pyproject)
+    _known(pyproject, "[tool.zero]", table, ())
     width = table.get("line-width", table.get("line_width", DEFAULT_WIDTH))
     if not isinstance(width, int) or isinstance(width, bool) or not 20 <= width <= 1000:
-        raise ZeroError(
-            f"{pyproject}: [tool.zero] line-width must be an integer from 20 to 1000, not {width!r}"
+        raise ConfigError(
+            f"{pyproject}: [tool.zero] line-width must be an integer from 20 to 1000, not {width!r}",
+            key=("line-width",),
         )
     lint = table.get("lint", {})
     if not isinstance(lint, dict):
-        raise ZeroError(f"{pyproject}: [tool.zero.lint] must be a table")
+        raise ConfigError(f"{pyproject}: [tool.zero.lint] must be a table", key=("lint",))
+    _known(pyproject, "[tool.zero.lint]", lint, ("lint",))
+    exclude = table.get("exclude")
     return Settings(
         line_width=width,
         lint=_lint(pyproject, lint),
         root=pyproject.parent,
         single_valued=_single_valued(pyproject, _memory_table(pyproject, table)),
+        exclude=None if exclude is None else _globs(pyproject, "exclude", exclude),
+        extend_exclude=_globs(pyproject, "extend-exclude", table.get("extend-exclude", [])),
     )
 
 
 def _memory_table(pyproject: Path, zero: dict[str, Any]) -> dict[str, Any]:
     memory = zero.get("memory", {})
     if not isinstance(memory, dict):
-        raise ZeroError(f"{pyproject}: [tool.zero.memory] must be a table")
+        raise ConfigError(f"{pyproject}: [tool.zero.memory] must be a table", key=("memory",))
     return memory
 
 
 def _single_valued(pyproject: Path, memory: dict[str, Any]) -> tuple[str, ...]:
     single = memory.get("single-valued", memory.get("single_valued", []))
     if not isinstance(single, list) or not all(isinstance(p, str) and p.strip() for p in single):
-        raise ZeroError(
-            f'{pyproject}: [tool.zero.memory] single-valued must be a list of predicates like ["lives_in"]'
+        raise ConfigError(
+            f'{pyproject}: [tool.zero.memory] single-valued must be a list of predicates like ["lives_in"]',
+            key=("memory", "single-valued"),
         )
     return tuple(single)
 
 
-def _codes(pyproject: Path, key: str, value: Any) -> tuple[str, ...]:
+def _known(pyproject: Path, name: str, table: dict[str, Any], key: tuple[str, ...]) -> None:
+    """A key the table does not have is an error naming the nearest one (a typo is never ignored)."""
+    from zerolang.util.suggest import suggest
+
+    known = _KEYS[name]
+    for written in table:
+        if written.replace("_", "-") not in known:
+            hint = suggest(written.replace("_", "-"), list(known), {})
+            said = f"; did you mean `{hint}`?" if hint else f" (it has {', '.join(known)})"
+            raise ConfigError(f"{pyproject}: {name} has no setting `{written}`{said}", key=(*key, written))
+
+
+def _globs(pyproject: Path, key: str, value: Any) -> tuple[str, ...]:
+    if not isinstance(value, list) or not all(isinstance(glob, str) and glob.strip() for glob in value):
+        raise ConfigError(
+            f'{pyproject}: [tool.zero] {key} must be a list of globs like ["generated/", "*.draft.0"]',
+            key=(key,),
+        )
+    return tuple(value)
+
+
+def _codes(pyproject: Path, key: tuple[str, ...], value: Any) -> tuple[str, ...]:
     if not isinstance(value, list) or not all(isinstance(code, str) for code in value):
-        raise ZeroError(f'{pyproject}: [tool.zero.lint] {key} must be a list of rule codes like ["Z008"]')
+        raise ConfigError(
+            f'{pyproject}: [tool.zero.lint] {".".join(key[1:])} must be a list of rule codes like ["Z008"]',
+            key=key,
+        )
     return tuple(code.strip().upper() for code in value)
 
 
 def _lint(pyproject: Path, table: dict[str, Any]) -> LintSettings:
     per_file = table.get("per-file-ignores", table.get("per_file_ignores", {}))
     if not isinstance(per_file, dict):
-        raise ZeroError(f"{pyproject}: [tool.zero.lint] per-file-ignores must be a table of glob = [codes]")
+        raise ConfigError(
+            f"{pyproject}: [tool.zero.lint] per-file-ignores must be a table of glob = [codes]",
+            key=("lint", "per-file-ignores"),
+        )
     return LintSettings(
-        select=_codes(pyproject, "select", table.get("select", [])),
-        ignore=_codes(pyproject, "ignore", table.get("ignore", [])),
+        select=_codes(pyproject, ("lint", "select"), table.get("select", [])),
+        ignore=_codes(pyproject, ("lint", "ignore"), table.get("ignore", [])),
         per_file_ignores={
-            glob: _codes(pyproject, f"per-file-ignores.{glob}", codes) for glob, codes in per_file.items()
+            glob: _codes(pyproject, ("lint", "per-file-ignores", glob), codes)
+            for glob, codes in per_file.items()
         },
     )
+
+
+def locate(pyproject: Path, error: ConfigError) -> tuple[int, int]:
+    """Where in the file a bad setting is written, as a 0-based line and column: its value when it has one,
+    else its key, else the header of its table, else the top of the file."""
+    try:
+        lines = pyproject.read_text(encoding="utf-8").splitlines()
+    except (OSError, UnicodeDecodeError):
+        return 0, 0
+    line = 0
+    for depth in range(len(error.key), -1, -1):  # the deepest table written as a header
+        name = re.escape(".".join(("tool", "zero", *error.key[:depth])))
+        header = re.compile(rf"^\s*\[\s*{name}\s*\]")
+        found = next((number for number, text in enumerate(lines) if header.match(text)), None)
+        if found is not None:
+            line = found
+            break
+    if error.key:
+        key = re.compile(rf"^\s*[\"']?{re.escape(error.key[-1])}[\"']?\s*[=.]")
+        line = next((number for number in range(line, len(lines)) if key.match(lines[number])), line)
+    if error.value is not None:
+        for number in range(line, min(len(lines), line + 100)):
+            column = lines[number].find(error.value)
+            if column >= 0:
+                return number, column
+    text = lines[line] if line < len(lines) else ""
+    return line, len(text) - len(text.lstrip())
 
 
 # ---- [tool.zero.memory] -------------------------------------------------------------------------
@@ -259,24 +337,24 @@ def parse_memory_settings(table: object, pyproject: Path) -> MemorySettings:
     """Validate a `[tool.zero.memory]` table (already parsed TOML)."""
     values: dict[str, Any] = {}
     if not isinstance(table, dict):
-        raise ZeroError(f"{pyproject}: [tool.zero.memory] must be a table")
+        raise ConfigError(f"{pyproject}: [tool.zero.memory] must be a table")
     _collect(table, "", pyproject, values)
     base = pyproject.parent
     mode = values.get("compaction.mode", "off")
     if mode not in COMPACTION_MODES:
-        raise ZeroError(
+        raise ConfigError(
             f"{pyproject}: memory.compaction.mode must be one of {', '.join(COMPACTION_MODES)}, not {mode!r}"
         )
     provider = values.get("positional.provider", "sql")
     if provider not in POSITIONAL_PROVIDERS:
-        raise ZeroError(f'{pyproject}: memory.positional.provider must be "sql", not {provider!r}')
+        raise ConfigError(f'{pyproject}: memory.positional.provider must be "sql", not {provider!r}')
     dsn = values.get("index.sql.dsn")
     if dsn is not None:
         dsn = _check_dsn(dsn, base, pyproject)
     if values.get("index.sql.enabled", False) and dsn is None:
-        raise ZeroError(f"{pyproject}: memory.index.sql.enabled needs memory.index.sql.dsn")
+        raise ConfigError(f"{pyproject}: memory.index.sql.enabled needs memory.index.sql.dsn")
     if values.get("positional.enabled", False) and not values.get("index.sql.enabled", False):
-        raise ZeroError(
+        raise ConfigError(
             f"{pyproject}: memory.positional.enabled needs memory.index.sql.enabled (coordinates live there)"
         )
     space = values.get("space")
@@ -284,7 +362,7 @@ def parse_memory_settings(table: object, pyproject: Path) -> MemorySettings:
         try:
             check_space(space)
         except ZeroError as error:
-            raise ZeroError(f"{pyproject}: memory.space: {error}") from None
+            raise ConfigError(f"{pyproject}: memory.space: {error}") from None
     return MemorySettings(
         archive_enabled=values.get("archive.enabled", False),
         archive_path=_path(values.get("archive.path"), base),
@@ -311,16 +389,16 @@ def _collect(table: dict[str, Any], prefix: str, pyproject: Path, values: dict[s
             continue
         if isinstance(value, dict):
             if not any(group == name or group.startswith(f"{name}.") for group in _SCHEMA):
-                raise ZeroError(f"{pyproject}: unknown setting memory.{name}")
+                raise ConfigError(f"{pyproject}: unknown setting memory.{name}")
             _collect(value, f"{name}.", pyproject, values)
             continue
         group, _, leaf = name.rpartition(".")
         expected = _SCHEMA.get(group, {}).get(leaf) if group else _TOP.get(leaf)
         if expected is None:
-            raise ZeroError(f"{pyproject}: unknown setting memory.{name}")
+            raise ConfigError(f"{pyproject}: unknown setting memory.{name}")
         if type(value) is not expected or (isinstance(value, str) and not value.strip()):
             kind = "true or false" if expected is bool else "a non-empty string"
-            raise ZeroError(f"{pyproject}: memory.{name} must be {kind}, not {value!r}")
+            raise ConfigError(f"{pyproject}: memory.{name} must be {kind}, not {value!r}")
         values[name] = value
 
 
@@ -338,7 +416,7 @@ def _check_dsn(dsn: str, base: Path, pyproject: Path) -> str:
     try:
         location = parse_location(dsn)
     except ZeroError as error:
-        raise ZeroError(f"{pyproject}: memory.index.sql.dsn: {error}") from None
+        raise ConfigError(f"{pyproject}: memory.index.sql.dsn: {error}") from None
     if not location.is_file:  # a server URL (its scheme is checked when the index is opened), or memory
         return dsn
     path = str(_path(location.target, base))

@@ -45,7 +45,9 @@ class Diagnostic:
 
 
 class ZeroError(Exception):
-    """Base of every error zerolang raises on purpose."""
+    """Base of every error zerolang raises on purpose; a command that stops on one exits `exit_code`."""
+
+    exit_code = 1
 
     def __init__(
         self,
@@ -120,6 +122,22 @@ class ValidationError(ZeroError):
 
 class RunError(ZeroError):
     """A node failed while the graph ran (division by zero, step limit, bad signature key...)."""
+
+
+class ConfigError(ZeroError):
+    """A setting in `[tool.zero]` that cannot be used: the CLI exits 2 (as ruff does), the language server
+    reports it on the config and goes on with the defaults.
+
+    `key` is where it is written, as TOML keys from `tool.zero` (`("lint", "ignore")`), and `value`
+    the text of the bad value when there is one (`Z999`): what an editor points at.
+    """
+
+    exit_code = 2
+
+    def __init__(self, message: str, *, key: tuple[str, ...] = (), value: str | None = None) -> None:
+        super().__init__(message)
+        self.key = key
+        self.value = value
 
 
 def source_excerpt(source: str, span: Span) -> list[str]:

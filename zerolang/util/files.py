@@ -221,35 +221,3 @@ def parse_json(text: str, where: str) -> object:
             LONE_SURROGATE.format(escape=escape), path=where, span=span_at(text, offset), source=text
         )
     return document
-
-
-# Folders no one means when they point `zero fmt` or `zero lint` at a project.
-SKIPPED_FOLDERS = frozenset({"node_modules", "__pycache__", "venv", "build", "dist"})
-
-
-def find_sources(paths: list[Path], suffixes: tuple[str, ...] = (".0",)) -> list[Path]:
-    """Files named directly, as given; folders searched for `suffixes`, sorted, without repeats.
-
-    Hidden folders and tool folders are skipped. A path that does not exist is
-    returned as given, so the reader reports it in its turn.
-    """
-    found: list[Path] = []
-    seen: set[Path] = set()
-    for path in paths:
-        for file in sorted(_walk(path, suffixes)) if path.is_dir() else [path]:
-            key = file.resolve()
-            if key not in seen:
-                seen.add(key)
-                found.append(file)
-    return found
-
-
-def _walk(folder: Path, suffixes: tuple[str, ...]) -> list[Path]:
-    files: list[Path] = []
-    for child in folder.iterdir():
-        if child.is_dir():
-            if not child.name.startswith(".") and child.name not in SKIPPED_FOLDERS:
-                files.extend(_walk(child, suffixes))
-        elif child.suffix in suffixes and child.is_file():
-            files.append(child)
-    return files

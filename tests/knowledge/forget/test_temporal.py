@@ -253,7 +253,7 @@ def test_cli_history_and_retract(tmp_path: Path, monkeypatch: pytest.MonkeyPatch
     again = runner.invoke(app, ["memory", "ingest", "in.json", "--db", "m.db"])
     assert again.exit_code == 0, "a store declares its own: the folder's settings no longer apply to it"
     result = runner.invoke(app, ["memory", "ingest", "in.json", "--db", "new.db"])
-    assert result.exit_code == 1 and "single-valued must be a list" in result.output
+    assert result.exit_code == 2 and "single-valued must be a list" in result.output
 
 
 def test_recall_puts_current_facts_first_and_marks_retired_ones(location: str, space: str) -> None:

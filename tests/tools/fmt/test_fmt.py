@@ -132,7 +132,7 @@ def test_fmt_check_and_diff_change_nothing(tmp_path: Path) -> None:
     assert check.exit_code == 1
     assert f"would reformat {ugly}" in check.output and f"would reformat {neat}" not in check.output
     diff = runner.invoke(app, ["fmt", "--diff", str(ugly)])
-    assert diff.exit_code == 0
+    assert diff.exit_code == 1  # as --check: something would change
     assert f"--- {ugly} (original)" in diff.output and '+    name: "x",' in diff.output
     assert ugly.read_text() == f"Graph {UGLY}"
     assert runner.invoke(app, ["fmt", "--check", str(neat)]).exit_code == 0
@@ -164,7 +164,7 @@ def test_fmt_line_width_from_pyproject(tmp_path: Path) -> None:
     bad = write(tmp_path, "sub/pyproject.toml", "[tool.zero]\nline-width = 'wide'\n")
     other = write(tmp_path, "sub/g.0", "Graph { }")
     result = runner.invoke(app, ["fmt", str(other)])
-    assert result.exit_code == 1 and f"{bad}: [tool.zero] line-width must be an integer" in result.output
+    assert result.exit_code == 2 and f"{bad}: [tool.zero] line-width must be an integer" in result.output
 
 
 def test_fmt_compat_prints_and_warns(tmp_path: Path) -> None:

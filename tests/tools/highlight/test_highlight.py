@@ -659,3 +659,10 @@ if __name__ == "__main__":
         sys.exit(f"usage: python {sys.argv[0]} --update   (rewrites {GOLDEN.relative_to(ROOT)}/*.tokens)")
     update_all()
     print(f"wrote {len(SOURCES)} golden files to {GOLDEN.relative_to(ROOT)}")
+
+
+def test_the_lexers_answer_to_names_apart_from_the_other_dot_0_language() -> None:
+    from pygments.lexers import get_lexer_by_name
+
+    assert get_lexer_by_name("zerolang").name == "Zero"
+    assert get_lexer_by_name("zerolang-compact").name == "Zero compact memory"

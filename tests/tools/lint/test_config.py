@@ -65,7 +65,9 @@ def test_command_line_overrides_the_config(tmp_path: Path) -> None:
 
 def test_unknown_code_in_config_is_an_error(tmp_path: Path) -> None:
     root = project(tmp_path, 'ignore = ["Z999"]')
-    with pytest.raises(ZeroError, match=r"pyproject.toml: \[tool.zero.lint\]: unknown rule code `Z999`"):
+    with pytest.raises(
+        ZeroError, match=r"pyproject.toml: \[tool.zero.lint\] ignore: unknown rule code `Z999`"
+    ):
         lint_paths([root / "main.0"], Options())
 
 

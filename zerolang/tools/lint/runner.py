@@ -13,7 +13,8 @@ from zerolang.tools.lint.model import Finding
 from zerolang.tools.lint.selection import enabled_codes
 from zerolang.util.config import Settings, settings_for
 from zerolang.util.errors import ZeroError, ZeroSyntaxError
-from zerolang.util.files import find_sources, read_text, write_text_atomic
+from zerolang.util.files import read_text, write_text_atomic
+from zerolang.util.walk import Exclusions, find_sources
 
 # The files a folder is searched for: graphs, and 0-memory in the compact format.
 SUFFIXES = (".0", ".0c")
@@ -37,14 +38,15 @@ class Options:
     unsafe_fixes: bool = False
     select: tuple[str, ...] | None = None
     ignore: tuple[str, ...] | None = None
+    exclusions: Exclusions = field(default_factory=Exclusions)
 
 
-def discover(paths: list[Path]) -> list[Path]:
+def discover(paths: list[Path], exclusions: Exclusions | None = None) -> list[Path]:
     """The files to lint; a path that does not exist is an error before anything is linted."""
     for path in paths:
         if not path.exists():
             raise ZeroError(f"{path}: no such file or folder")
-    return find_sources(paths, SUFFIXES)
+    return find_sources(paths, SUFFIXES, exclusions)
 
 
 def settings_with(options: Options, path: Path) -> Settings:
@@ -91,7 +93,7 @@ def lint_text(source: str, name: str, options: Options, *, compact: bool = False
     if compact:
         from zerolang.tools.lint.compact import findings
 
-        return FileResult(name, source, findings(source, name, enabled_codes(settings, None)))
+        return FileResult(name, source, findings(source, name, enabled_codes(settings, Path.cwd() / name)))
     try:
         if options.fix:
             result = fix_source(source, name, settings, unsafe=options.unsafe_fixes)
@@ -103,4 +105,4 @@ def lint_text(source: str, name: str, options: Options, *, compact: bool = False
 
 
 def lint_paths(paths: list[Path], options: Options) -> list[FileResult]:
-    return [lint_file(path, options) for path in discover(paths)]
+    return [lint_file(path, options) for path in discover(paths, options.exclusions)]

@@ -19,7 +19,7 @@ from pathlib import Path
 from zerolang.tools.lint.rules import RULES
 from zerolang.util.codes import COMPACT, code_range, codes_for
 from zerolang.util.config import Settings
-from zerolang.util.errors import ZeroError
+from zerolang.util.errors import ConfigError
 
 ALL = "ALL"
 
@@ -54,21 +54,36 @@ def is_enabled(code: str, select: Iterable[str], ignore: Iterable[str]) -> bool:
     return best_select >= 0 and best_select > best_ignore
 
 
-def enabled_codes(settings: Settings, path: str | Path | None) -> frozenset[str]:
-    """The codes to report for `path` under `settings`; bad codes in the config are an error."""
+def check_codes(settings: Settings) -> None:
+    """Every code `[tool.zero.lint]` names (select, ignore, each per-file-ignores glob's) matches a rule;
+    else a `ConfigError` naming the first that does not, and where it is written."""
     lint = settings.lint
+    keys: list[tuple[tuple[str, ...], tuple[str, ...]]] = [
+        (("lint", "select"), lint.select),
+        (("lint", "ignore"), lint.ignore),
+        *((("lint", "per-file-ignores", glob), codes) for glob, codes in lint.per_file_ignores.items()),
+    ]
     where = f"{settings.root / 'pyproject.toml'}: " if settings.root else ""
+    for key, codes in keys:
+        bad = unknown_selectors(codes)
+        if bad:
+            raise ConfigError(
+                f"{where}[tool.zero.lint] {'.'.join(key[1:])}: unknown rule code `{bad[0]}` "
+                f"(the codes are {code_range('Z')}, and {code_range('C')} for .0c files;"
+                " `zero lint --help` lists them)",
+                key=key,
+                value=bad[0],
+            )
+
+
+def enabled_codes(settings: Settings, path: str | Path | None) -> frozenset[str]:
+    """The codes to report for `path` under `settings`; bad codes in the config are a `ConfigError`."""
+    check_codes(settings)
+    lint = settings.lint
     ignore = list(lint.ignore)
     for glob, codes in lint.per_file_ignores.items():
         if path is not None and matches(glob, Path(path), settings.root):
             ignore.extend(codes)
-    bad = unknown_selectors([*lint.select, *ignore])
-    if bad:
-        raise ZeroError(
-            f"{where}[tool.zero.lint]: unknown rule code `{bad[0]}` "
-            f"(the codes are {code_range('Z')}, and {code_range('C')} for .0c files;"
-            " `zero lint --help` lists them)"
-        )
     return frozenset(code for code in all_codes() if is_enabled(code, lint.select, ignore))
 
 

@@ -22,11 +22,22 @@ class Format(StrEnum):
 
 
 def render(
-    results: list[FileResult], output_format: Format, *, fixing: bool = False, unsafe: bool = False
+    results: list[FileResult],
+    output_format: Format,
+    *,
+    fixing: bool = False,
+    unsafe: bool = False,
+    quiet: bool = False,
+    statistics: bool = False,
 ) -> str:
-    """The whole report as text (`text` without colour; the CLI colours it on a terminal)."""
+    """The whole report as text (`text` without colour; the CLI colours it on a terminal); with
+    `statistics`, how many findings each rule has instead (`text` or `json`)."""
+    if statistics:
+        from zerolang.tools.lint.report import counts
+
+        return counts.render(results, as_json=output_format is not Format.TEXT)
     if output_format is Format.TEXT:
-        return text.plain(text.render(results, fixing=fixing, unsafe=unsafe))
+        return text.plain(text.render(results, fixing=fixing, unsafe=unsafe, quiet=quiet))
     renderers: dict[Format, Callable[[list[FileResult]], str]] = {
         Format.JSON: json_report.render,
         Format.SARIF: sarif.render,

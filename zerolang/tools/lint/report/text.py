@@ -21,10 +21,13 @@ Line = list[Segment]
 FIX_COMMAND = "zero lint --fix"
 
 
-def render(results: list[FileResult], *, fixing: bool = False, unsafe: bool = False) -> list[Line]:
+def render(
+    results: list[FileResult], *, fixing: bool = False, unsafe: bool = False, quiet: bool = False
+) -> list[Line]:
+    """Each finding with its excerpt, then the summary; `quiet`: the findings only (`--quiet`)."""
     lines: list[Line] = []
     for result in results:
-        if result.fixed:
+        if result.fixed and not quiet:
             lines.append([("Fixed ", "bold green"), (_shown(result.path), "bold"), (":", "")])
             lines.extend(
                 [("  ", ""), (f.code or "", "bold"), (" " + _shown(_description(f)), "")]
@@ -39,7 +42,8 @@ def render(results: list[FileResult], *, fixing: bool = False, unsafe: bool = Fa
         if hidden:
             lines.append([(f"{_shown(result.path)}:", "bold"), (" " + more_line(hidden), "dim")])
             lines.append([])
-    lines.extend(summary(results, fixing=fixing, unsafe=unsafe))
+    if not quiet:
+        lines.extend(summary(results, fixing=fixing, unsafe=unsafe))
     return lines
 
 
