@@ -162,3 +162,28 @@ def test_a_store_written_with_its_rows_reversed_is_the_same(
             _write(store)
         got = answers(store)
     assert [key for key in expected if got[key] != expected[key]] == []
+
+
+def test_check_names_the_problems_of_a_hand_edited_store_in_one_order(
+    location: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Several broken rows of one table, and several concepts no fact refers to: `check` lists them in
+    the same order however the scans' rows come (and in every process: not in a set's order)."""
+    with storage.open_store(location, space=f"c-{secrets.token_hex(6)}", create=True) as store:
+        example(store)
+        backend: Any = store.backend
+        with backend.transaction():
+            backend.run(
+                "UPDATE concepts SET updated_at = '2000-01-01T00:00:00.000Z' WHERE space = ?", [store.space]
+            )
+            backend.run_many(
+                "INSERT INTO concepts (space, hash, label, confidence, created_at, updated_at)"
+                " VALUES (?, ?, ?, 0.5, '2026-01-01T00:00:00.000Z', '2026-01-01T00:00:00.000Z')",
+                [(store.space, bytes([n]) * 32, f"orphan {n}") for n in range(1, 9)],
+            )
+        expected = store.check().to_json()
+        assert len(expected["problems"]) > 10  # type: ignore[arg-type]
+        with rows_reversed(store, monkeypatch):
+            assert store.check().to_json() == expected
+        orphans = [p["hash"] for p in expected["problems"] if "no fact refers" in p["message"]]  # type: ignore[attr-defined]
+        assert orphans == sorted(orphans) and len(orphans) == 8
