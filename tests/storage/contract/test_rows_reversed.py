@@ -17,7 +17,7 @@ from typing import Any
 
 import pytest
 
-from tests.storage.contract.helpers import example
+from tests.storage.contract.helpers import example, make_input
 from tests.storage.contract.test_claims_order import TIED
 from tests.storage.contract.test_maintenance_keeps_the_past import (
     CONCEPTS,
@@ -38,7 +38,7 @@ from zerolang.knowledge.formats.exchange import Format, export
 from zerolang.knowledge.query.executor import run_query
 from zerolang.knowledge.recall import RecallOptions, recall
 from zerolang.knowledge.tiers import EpisodicMemory, consolidate
-from zerolang.memory import MemoryStore
+from zerolang.memory import MemoryStore, fact_hash, ingest
 
 # Ties everywhere: facts told at one store time with one confidence, by several episodes; a concept
 # with more equally confident edges than a recall's pool; retractions and uses at one moment.
@@ -187,3 +187,30 @@ def test_check_names_the_problems_of_a_hand_edited_store_in_one_order(
             assert store.check().to_json() == expected
         orphans = [p["hash"] for p in expected["problems"] if "no fact refers" in p["message"]]  # type: ignore[attr-defined]
         assert orphans == sorted(orphans) and len(orphans) == 8
+
+
+def test_the_most_confident_edges_of_a_concept_break_ties_by_fact_hash(location: str) -> None:
+    """`edges_above` with a limit keeps each concept's most confident facts, then the lowest fact hashes
+    (its promise): among equally confident facts, not the ones an index or a heap page gives first."""
+    with storage.open_store(location, space=f"e-{secrets.token_hex(6)}", create=True) as store:
+        others = [f"node {n}" for n in range(12)]
+        ingest(
+            store,
+            [
+                make_input(
+                    *(("hub", "knows", other, 0.6) for other in others[:8]),
+                    *((other, "likes", "hub", 0.6) for other in others[8:]),
+                    ("hub", "knows", "best", 0.9),
+                )
+            ],
+            now="2026-03-01T00:00:00.000Z",
+        )
+        hub = fact_hash("hub", "knows", "best").digest  # any fact: its subject's hash
+        (found,) = store.backend.facts([hub]).values()
+        seed = found.subject_hash.digest
+        touching = store.backend.edges_touching([seed])
+        for limit in (1, 3, 5, 9, 20):
+            rows = store.backend.edges_above([(seed, 0.0)], None, limit)
+            assert all(row[0] == seed for row in rows)
+            wanted = sorted(touching, key=lambda edge: (-edge[4], edge[0]))[:limit]
+            assert sorted(row[1] for row in rows) == sorted(edge[0] for edge in wanted)
