@@ -214,3 +214,24 @@ def test_the_most_confident_edges_of_a_concept_break_ties_by_fact_hash(location:
             assert all(row[0] == seed for row in rows)
             wanted = sorted(touching, key=lambda edge: (-edge[4], edge[0]))[:limit]
             assert sorted(row[1] for row in rows) == sorted(edge[0] for edge in wanted)
+
+
+def test_every_index_row_comes_by_hash_then_space(location: str) -> None:
+    """A legacy index file's rows are absorbed first come, first kept: one hash in two spaces comes in
+    the order of their names, not of the rows."""
+    from datetime import date
+
+    from zerolang.archive.index import IndexRecord
+    from zerolang.storage.sql.index import every_record
+
+    token = secrets.token_hex(6)
+    digest = secrets.token_hex(32)
+    for name in ("b", "a", "c"):
+        with storage.open_store(location, space=f"{name}-{token}", create=True) as store:
+            record = IndexRecord(
+                digest, f"summary {name}", date(2026, 3, 1), "chat", "2026-03-01T00:00:00Z", "self"
+            )
+            store.backend.index.put(record)  # type: ignore[attr-defined]
+    with storage.open_store(location, space=f"a-{token}") as store:
+        found = [r.summary for r in every_record(store.backend) if r.hash == digest]  # type: ignore[arg-type]
+    assert found == ["summary a", "summary b", "summary c"]
