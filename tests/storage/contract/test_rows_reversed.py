@@ -16,6 +16,8 @@ from collections.abc import Iterator, Sequence
 from typing import Any
 
 import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import example as case
 
 from tests.storage.contract.helpers import example, make_input
 from tests.storage.contract.test_claims_order import TIED
@@ -26,6 +28,7 @@ from tests.storage.contract.test_maintenance_keeps_the_past import (
     Use,
     build,
     clock_at,
+    histories,
     provenance_answers,
     store_times,
     temporal_answers,
@@ -235,3 +238,28 @@ def test_every_index_row_comes_by_hash_then_space(location: str) -> None:
     with storage.open_store(location, space=f"a-{token}") as store:
         found = [r.summary for r in every_record(store.backend) if r.hash == digest]  # type: ignore[arg-type]
     assert found == ["summary a", "summary b", "summary c"]
+
+
+@pytest.mark.slow
+@settings(suppress_health_check=[HealthCheck.function_scoped_fixture], max_examples=10, deadline=None)
+@given(steps=histories)
+@case(steps=list(TIED))
+def test_random_stores_answer_the_same_with_their_rows_reversed(
+    location: str, steps: list[Observe | Retract | Use]
+) -> None:
+    """Random histories (observations at random times, retractions, uses): the time and provenance
+    answers, history and the compact export read with the rows reversed are the same."""
+    with storage.open_store(location, space=f"h-{secrets.token_hex(6)}", create=True) as store:
+        build(store, steps)
+
+        def read() -> dict[str, object]:
+            return {
+                **provenance_answers(store),
+                **temporal_answers(store, store_times(steps)),
+                "export": export(store, Format.COMPACT),
+                "check": store.check().to_json(),
+            }
+
+        expected = read()
+        with pytest.MonkeyPatch.context() as patch, rows_reversed(store, patch):
+            assert read() == expected
