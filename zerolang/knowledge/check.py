@@ -26,7 +26,10 @@ are not UTF-8) is reported, never a crash. Episodes that maintenance pruned
 still count towards their fact and keep their context referenced.
 
 The rows come from the backend's raw scans (`Integrity.raw_sealed_rows`,
-`raw_seals`), which trust nothing either: values arrive as stored.
+`raw_seals`), which trust nothing either: values arrive as stored, in whatever order the engine
+finds them. The problems of each step are listed by hash (a row's own in the order they are
+found): the same list on every engine and in every process, whatever the rows' order
+(docs/memory.md, "Row order").
 """
 
 from __future__ import annotations
@@ -122,9 +125,9 @@ class _Checker:
         for table, (kind, fields) in _TYPED_ONLY.items():
             self.scan(table, kind, self.typed_row(kind, fields))
         self.aggregates()
-        for key in self.labels.keys() - self.mentioned:
+        for key in sorted(self.labels.keys() - self.mentioned, key=_hex):
             self.report("concept", key, "no fact refers to it")
-        for key in self.contexts.keys() - self.observed:
+        for key in sorted(self.contexts.keys() - self.observed, key=_hex):
             self.report("context", key, "no episode refers to it")
         self.compare_seals()
         return self.problems
@@ -137,6 +140,7 @@ class _Checker:
         """Seal and check every row of `table`; a row that breaks the checker is reported, not raised."""
         count = total = 0
         width = len(SEALED[table])
+        start = len(self.problems)
         for raw in self.db.raw_sealed_rows(table):
             row = tuple(_plain(value) for value in raw)
             if len(row) != width:
@@ -149,6 +153,8 @@ class _Checker:
             except Exception as error:  # whatever a tampered row holds is reported
                 self.report(kind, row[0], f"cannot check this row ({type(error).__name__}: {error})")
         self.seals[table] = Seal(count, total % integrity.MODULUS)
+        # by hash, not in the order the rows came (a row's own problems keep theirs: a stable sort)
+        self.problems[start:] = sorted(self.problems[start:], key=lambda p: p.hash)
 
     def digest_ok(self, kind: str, key: object) -> bool:
         if isinstance(key, bytes) and len(key) == 32:
@@ -344,7 +350,7 @@ class _Checker:
     # ---- what the merge rules derive ----
 
     def aggregates(self) -> None:
-        for key, state in self.facts.items():
+        for key, state in sorted(self.facts.items(), key=lambda item: _hex(item[0])):
             if state is None:
                 continue
             self.fact_aggregates(key, state)
@@ -355,7 +361,7 @@ class _Checker:
                 concept.strongest = max(concept.strongest, state.strongest)
                 if state.last is not None:
                     concept.last = state.last if concept.last is None else max(concept.last, state.last)
-        for key, concept in self.concepts.items():
+        for key, concept in sorted(self.concepts.items(), key=lambda item: _hex(item[0])):
             if concept.confidence is not None and concept.confidence + _EPSILON < concept.strongest:
                 self.report(
                     "concept",
@@ -417,7 +423,7 @@ class _Checker:
                     " (table_seals was edited outside zerolang)",
                 )
         stored: dict[str, Seal] = {}
-        for table, rows, digest in self.db.raw_seals():
+        for table, rows, digest in sorted(self.db.raw_seals(), key=lambda seal: str(seal[0])):
             seal = Seal.parse(rows, digest)
             if table not in SEALED:
                 self.report("seal", "", f"unknown table {table!r} in the seals")

@@ -167,7 +167,7 @@ class _Extend:
             passed = self.allowed([row[0] for row in rows])
             rows = [row for row in rows if row[0] in passed]
         if self.first and self.best_first:
-            rows.sort(key=lambda row: -row[4])  # stable: the backend's order among equals
+            rows.sort(key=lambda row: -row[4])  # stable: fact-hash order among equals (`find_facts`)
         if bound is None:
             self.unbound = rows
         return rows

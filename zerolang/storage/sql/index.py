@@ -292,7 +292,7 @@ def _conditions(query: IndexQuery, today: date) -> tuple[list[str], list[Any]]:
 
 def every_record(backend: SqlCore) -> list[IndexRecord]:
     """Every index row the store holds, in any space."""
-    return [_record(row) for row in backend.rows(f"SELECT {COLUMNS} FROM memory_index ORDER BY hash")]
+    return [_record(row) for row in backend.rows(f"SELECT {COLUMNS} FROM memory_index ORDER BY hash, space")]
 
 
 def clear_index(backend: SqlCore) -> None:

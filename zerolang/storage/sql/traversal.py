@@ -59,15 +59,16 @@ class Traversal(SqlCore, backend.Traversal):
         self, side: str, concept: str, floor: str, predicates: frozenset[str] | None, limit: int | None
     ) -> tuple[str, list[object]]:
         """The facts with `concept` at `side` at or above `floor`, the most confident `limit` of them
-        (an index range scan on (space, side, confidence)): the SQL, its arguments after the space."""
+        (an index range scan on (space, side, confidence), then the lowest fact hashes among equals):
+        the SQL, its arguments after the space."""
         sql = f"SELECT {EDGE_COLUMNS} FROM facts WHERE space = ? AND {side} = {concept}"
         sql += f" AND confidence >= {floor}"
         extra: list[object] = []
         if predicates is not None:
             sql += f" AND predicate IN ({','.join('?' * len(predicates))})"
             extra += sorted(predicates)
-        if limit is not None:
-            sql += " ORDER BY confidence DESC LIMIT ?"
+        if limit is not None:  # a total order: which of equally confident facts make the cut is no accident
+            sql += " ORDER BY confidence DESC, hash LIMIT ?"
             extra.append(limit)
         return sql, extra
 
@@ -139,6 +140,6 @@ def most_confident(
         per_concept.setdefault(row[0], []).append(row)
     kept: list[tuple[bytes, bytes, bytes, str, bytes, float]] = []
     for group in per_concept.values():
-        group.sort(key=lambda row: -row[5])
+        group.sort(key=lambda row: (-row[5], row[1]))  # the most confident, then by fact hash
         kept += group[:limit]
     return kept
