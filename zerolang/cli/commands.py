@@ -70,8 +70,7 @@ COMMANDS: dict[str, Command] = {
     ),
     "recall": Command(
         "zerolang.cli.recall_cmd:recall",
-        "Recall experiences: the graph index of the hits, short summaries,"
-        " and full text for the best that fit.",
+        "Answer a question from the facts and the conversations together, in one context.",
     ),
     "convo": Command(
         "zerolang.cli.convo_cmd:convo_app",

@@ -1,0 +1,316 @@
+"""One question, answered from the facts and the conversations together, in one budgeted context.
+
+`Memory.ask` (and `zero recall`, MCP's `recall`) call `answer`: the fact graph's lines
+(`zerolang.knowledge.asking`: current values first, the past marked with its periods) and the
+captured turns conversation recall finds (`zerolang.experience.recall`), merged by how well each
+answers (each side's scores relative to its best), written as plain lines a model reads:
+
+    facts:
+    carol diaz works at acme corp (since 2024-02-01; before: globex 2022-2024, initech 2020-2022)
+    conversations:
+    2024-03-09 carol: I moved to Lisbon for the new job.
+
+A turn is who, when, what; acknowledgements and tool noise ("ok", "File written") are left out;
+a text too long for what is left is cut at a sentence's or a word's end (`…`). Hash ids only on
+request (`ids`). Each item's reason is kept beside it (`explain`, a JSON field) and is not spent
+from the budget, which is exact cl100k (`zerolang.util.tokens`) for the text, and for the JSON
+form without its reasons. A date in the question ("in 2021", "last year", "before March") is
+the time the facts are read at (`asked_time`), as conversation recall already reads it.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from collections.abc import Collection, Sequence
+from dataclasses import dataclass, field
+from datetime import UTC, date, datetime, timedelta
+from typing import TYPE_CHECKING
+
+from zerolang.util.tokens import count_tokens, encoding
+
+if TYPE_CHECKING:
+    from zerolang.experience.store import ExperienceStore
+    from zerolang.knowledge.store import MemoryStore
+
+TURNS = 20
+"""How many turns conversation recall ranks for a question."""
+FACT_LINES = 30
+"""How many fact lines a question offers at most."""
+SHORTEST_CUT = 8
+"""A text is cut to fit only where at least this many tokens of it would be kept."""
+
+_NOISE = re.compile(
+    r"^\W*(?:ok(?:ay)?|k|ack|noted|got it|sure|thanks?(?: you)?|ty|great|cool|nice|perfect|yes|yep|yeah|no|"
+    r"nope|alright|sounds good|done|file (?:written|saved|created|updated|deleted)(?: \S+)?|"
+    r"(?:wrote|created|updated|saved|deleted) (?:file )?\S+|successfully \w+(?: \S+)?|no (?:output|changes)|"
+    r"command (?:ran|completed|succeeded)|exit code \d+|\(no content\)|tool result\b.*)\W*$",
+    re.IGNORECASE,
+)
+_ASKED_BEFORE = re.compile(r"\b(?:before|until|by|prior to)\s*$", re.IGNORECASE)
+
+
+def noise(text: str) -> bool:
+    """Whether a turn's text is an acknowledgement or a tool's chatter, not worth a model's tokens."""
+    flat = " ".join(text.split())
+    return not flat or bool(_NOISE.match(flat))
+
+
+@dataclass(frozen=True, slots=True)
+class Item:
+    """One line of a context: a fact line or a conversation turn, with why it was found."""
+
+    kind: str  # "fact" or "turn"
+    text: str  # the line as a model reads it
+    why: str
+    score: float  # relative to the best of its kind, 0..1
+    ids: tuple[str, ...] = ()  # fact hashes, or the experience's id
+    when: str | None = None
+    who: str | None = None
+    current: bool = True  # a fact line holding at the time asked (not only the past)
+
+    def to_json(self, *, explain: bool, ids: bool) -> dict[str, object]:
+        out: dict[str, object] = {"kind": self.kind, "text": self.text}
+        if ids:
+            out["ids"] = list(self.ids)
+        if explain:
+            out["why"] = self.why
+        return out
+
+
+@dataclass(slots=True)
+class Answer:
+    """What a question found that fits its budget, as text (`text`) or JSON (`json`)."""
+
+    question: str
+    items: list[Item]
+    at: str | None  # the world time the facts were read at, where the question named one
+    budget: int | None
+    ids: bool = False
+    explain: bool = False
+    offered: int = 0  # how many items were found before the budget chose
+    text: str = ""
+    tokens: int = 0
+    json: str = ""
+    json_tokens: int = 0
+    dropped: list[Item] = field(default_factory=list)
+
+    def explained(self) -> str:
+        """The text with each line's reason under it (`  why: ...`), which the budget does not count."""
+        out: list[str] = []
+        for line in self.text.splitlines():
+            out.append(line)
+            item = self._by_line.get(line)
+            if item is not None and item.why:
+                out.append(f"  why: {item.why}")
+        return "\n".join(out) + ("\n" if out else "")
+
+    @property
+    def _by_line(self) -> dict[str, Item]:
+        return {item.text: item for item in self.items}
+
+
+def answer(
+    question: str,
+    *,
+    facts: MemoryStore | None,
+    experiences: ExperienceStore | None,
+    budget: int | None = None,
+    ids: bool = False,
+    explain: bool = False,
+    now: str | None = None,
+    skip_sessions: Collection[str] = (),
+    as_json: bool = False,
+) -> Answer:
+    """Answer `question` from the facts and the conversations within `budget` cl100k tokens (the
+    text's, or with `as_json` the JSON's without its reasons). `now`: the clock (ISO 8601)."""
+    from zerolang.knowledge.temporal import utc
+    from zerolang.util.errors import ZeroError
+    from zerolang.util.times import utc_now
+
+    if not question.strip():
+        raise ZeroError("nothing to recall: the question is empty")
+    if budget is not None and budget < 1:
+        raise ZeroError(f"a budget is a positive number of tokens (got {budget})")
+    clock = utc_now() if now is None else utc(now, "now")
+    at = asked_time(question, clock)
+    offered = _fact_items(question, facts, clock, at, ids) + _turn_items(
+        question, experiences, skip_sessions, ids
+    )
+    offered.sort(key=lambda item: (-item.score, item.kind != "fact"))
+    result = Answer(question, [], at, budget, ids, explain, len(offered))
+    _fit(result, offered, as_json)
+    return result
+
+
+def asked_time(question: str, clock: str) -> str | None:
+    """The world time a question asks about (the end of the span it names; the day before it for
+    "before ..."), in the store's format; None when it names none."""
+    from zerolang.experience.dates import asked_span, spoken_spans
+
+    today = datetime.fromisoformat(clock.replace("Z", "+00:00")).date()
+    asked = asked_span(question)
+    if asked is not None:
+        span = asked.span
+        start, end = span.start, span.end
+        if span.every_year:  # "in March": the latest March that has begun
+            year = today.year if (start.month, start.day) <= (today.month, today.day) else today.year - 1
+            start, end = start.replace(year=year), end.replace(year=year)
+        if _ASKED_BEFORE.search(question[: asked.start]):
+            return _moment(start - timedelta(days=1))
+        return _moment(min(end, today))
+    spans = spoken_spans(question, today)
+    if spans:
+        return _moment(min(spans[0].end, today))
+    return None
+
+
+def _moment(day: date) -> str:
+    return datetime(day.year, day.month, day.day, 23, 59, 59, tzinfo=UTC).strftime("%Y-%m-%dT%H:%M:%S.000Z")
+
+
+def _fact_items(
+    question: str, store: MemoryStore | None, clock: str, at: str | None, ids: bool
+) -> list[Item]:
+    from zerolang.knowledge.asking import ask_facts
+
+    if store is None:
+        return []
+    lines = ask_facts(store, question, now=clock, at=at, limit=FACT_LINES)
+    best = max((line.score for line in lines), default=0.0) or 1.0
+    return [
+        Item(
+            "fact",
+            line.text(ids=ids),
+            "; ".join(line.reasons) + ("" if line.current else "; only the past"),
+            line.score / best,
+            tuple(line.fact_hashes),
+            current=line.current,
+        )
+        for line in lines
+    ]
+
+
+def _turn_items(question: str, store: ExperienceStore | None, skip: Collection[str], ids: bool) -> list[Item]:
+    from zerolang.experience.recall import recall
+
+    if store is None:
+        return []
+    hits = [hit for hit in recall(store, question, limit=TURNS) if hit.experience.session not in skip]
+    hits = [hit for hit in hits if not noise(hit.experience.what)]
+    best = max((hit.score for hit in hits), default=0.0) or 1.0
+    items = []
+    for hit in hits:
+        e = hit.experience
+        when = _day(e.when)
+        who = e.who + (" (thinking)" if e.layer.value == "contemplation" else "")
+        head = " ".join(part for part in (when, f"{who}:") if part)
+        tag = f"[{e.id[:10]}] " if ids else ""
+        text = f"{tag}{head} {' '.join(e.what.split())}"
+        items.append(Item("turn", text, ", ".join(hit.reasons[:3]), hit.score / best, (e.id,), e.when, e.who))
+    return items
+
+
+def _day(when: str | None) -> str:
+    from zerolang.experience.dates import parse_date
+
+    day = parse_date(when)
+    return day.isoformat() if day is not None else ""
+
+
+# ---- the budget ---------------------------------------------------------------------------------
+
+_HEADS = {"fact": "facts:", "turn": "conversations:"}
+
+
+def _render(items: Sequence[Item]) -> str:
+    lines: list[str] = []
+    for kind in ("fact", "turn"):
+        chosen = [item.text for item in items if item.kind == kind]
+        if chosen:
+            lines += [_HEADS[kind], *chosen]
+    return "\n".join(lines) + ("\n" if lines else "")
+
+
+def _json(result: Answer, items: Sequence[Item], *, explain: bool) -> str:
+    body: dict[str, object] = {"question": result.question, "as_of": result.at}
+    body["lines"] = [item.to_json(explain=explain, ids=result.ids) for item in items]
+    return json.dumps(body, ensure_ascii=False)
+
+
+def _fit(result: Answer, offered: list[Item], as_json: bool) -> None:
+    """Take items in rank order while they fit (a long one cut to what is left), then count the
+    whole and take back from the end until it fits: what is printed never exceeds the budget."""
+    budget = result.budget
+
+    def cost(items: Sequence[Item]) -> int:
+        if as_json:
+            return count_tokens(_json(result, items, explain=False))
+        return count_tokens(_render(items))
+
+    chosen: list[Item] = []
+    if budget is None:
+        chosen = list(offered)
+    else:
+        used = cost([])
+
+        def extra(item: Item) -> int:
+            """What adding `item` costs: its line (in JSON, its object), and its heading if the first."""
+            if as_json:
+                return count_tokens(json.dumps(item.to_json(explain=False, ids=result.ids))) + 1
+            head = 0 if _has_kind(chosen, item) else count_tokens(_HEADS[item.kind]) + 1
+            return count_tokens(item.text) + 1 + head
+
+        for item in offered:
+            whole = extra(item)
+            if used + whole <= budget:
+                chosen.append(item)
+                used += whole
+                continue
+            around = whole - count_tokens(item.text)
+            room = budget - used - around
+            if room >= SHORTEST_CUT:
+                cut = clip(item.text, room)
+                if cut:
+                    chosen.append(_with_text(item, cut))
+                    used += count_tokens(cut) + around
+        while chosen and cost(chosen) > budget:
+            result.dropped.append(chosen.pop())
+    order = {id(item): n for n, item in enumerate(chosen)}
+    result.items = sorted(chosen, key=lambda item: (item.kind != "fact", order[id(item)]))
+    result.text = _render(result.items)
+    result.tokens = count_tokens(result.text)
+    result.json = _json(result, result.items, explain=result.explain)
+    result.json_tokens = count_tokens(_json(result, result.items, explain=False))
+
+
+def _has_kind(chosen: Sequence[Item], item: Item) -> bool:
+    return any(other.kind == item.kind for other in chosen)
+
+
+def _with_text(item: Item, text: str) -> Item:
+    return Item(item.kind, text, item.why, item.score, item.ids, item.when, item.who, item.current)
+
+
+_SENTENCE_END = re.compile(r"[.!?](?=\s)")
+
+
+def clip(text: str, tokens: int) -> str:
+    """`text` cut to at most `tokens` cl100k tokens at a sentence's end, else a word's (`…` marks a
+    word cut); empty where not even a word fits."""
+    if count_tokens(text) <= tokens:
+        return text
+    ids = encoding().encode(text, disallowed_special=())
+    head = str(encoding().decode(ids[: max(tokens - 1, 0)]))
+    ends = [match.end() for match in _SENTENCE_END.finditer(head + " ")]
+    if ends and ends[-1] >= len(head) // 2:
+        cut = head[: ends[-1]].rstrip()
+        if count_tokens(cut) <= tokens:
+            return cut
+    space = head.rfind(" ")
+    while space > 0:
+        cut = head[:space].rstrip(" ,;:-") + "…"
+        if count_tokens(cut) <= tokens:
+            return cut
+        space = head.rfind(" ", 0, space)
+    return ""
