@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from contextlib import ExitStack
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -19,23 +20,37 @@ def answer_question(
     now: str | None,
     as_json: bool,
 ) -> Answer:
-    """`Memory.ask` over the memory as every surface resolves it (a memory not made yet: none) and the
-    experience database `db` names (else beside the memory)."""
+    """`zerolang.memory.asking.answer` over the memory as every surface resolves it (none where it is
+    not made yet) and the experience database `db` names (else beside the memory), both only read:
+    the experiences with the memory's purges hidden, as a reader sees them."""
+    from zerolang.cli.experience_store import open_store, read_hiding_purges, store_location
     from zerolang.memory import open_memory
+    from zerolang.memory.asking import answer
     from zerolang.memory.settings import resolve_stores
     from zerolang.util.errors import ZeroError
-    from zerolang.util.locations import IN_MEMORY
 
     if not text.strip():
         raise ZeroError("nothing to recall: the query is empty")
     stores = resolve_stores(experiences=db)
-    memory = stores.memory.target
-    if stores.memory.holds_nothing_yet:
-        memory = IN_MEMORY  # no facts stored yet: ask the conversations alone, create nothing
-    with open_memory(
-        memory, space=stores.space, experiences=stores.experiences.target, create=False
-    ) as opened:
-        found = opened.ask(text, budget=budget, ids=ids, explain=explain, now=now, as_json=as_json)
+    with ExitStack() as stack:
+        facts = None
+        if not stores.memory.holds_nothing_yet:
+            memory = stack.enter_context(open_memory(stores.memory.target, space=stores.space, create=False))
+            facts = memory.store
+        experiences = None
+        if db is not None or not store_location(db, create=False).holds_nothing_yet:
+            opened = stack.enter_context(open_store(db, create=False))
+            experiences = read_hiding_purges(opened)  # what the memory purged stays out, even here
+        found = answer(
+            text,
+            facts=facts,
+            experiences=experiences,
+            budget=budget,
+            ids=ids,
+            explain=explain,
+            now=now,
+            as_json=as_json,
+        )
     if budget is not None and not found.items and found.offered:
         raise ZeroError(f"--budget {budget} is too small: not even one line fits")
     return found

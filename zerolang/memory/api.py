@@ -376,6 +376,7 @@ class Memory:
         now: str | None = None,
         skip_sessions: Sequence[str] = (),
         as_json: bool = False,
+        lines: int | None = None,
     ) -> Answer:
         """Answer a question in plain words from the facts and the conversations together, in one
         context of at most `budget` cl100k tokens written for a model (`zerolang.memory.asking`):
@@ -383,7 +384,8 @@ class Memory:
         them as of then) and conversation turns (who, when, what). Hash ids only with `ids`; each
         item's reason with `explain` (`Answer.explained()`, the JSON's `why`), never spent from
         the budget; `as_json` budgets the JSON form (`Answer.json`) instead of the text. `now`
-        (ISO 8601) is the clock; `skip_sessions`: conversations left out (the one under way)."""
+        (ISO 8601) is the clock; `skip_sessions`: conversations left out (the one under way);
+        `lines`: at most this many lines."""
         from zerolang.memory.asking import answer
 
         return answer(
@@ -396,6 +398,7 @@ class Memory:
             now=now,
             skip_sessions=frozenset(skip_sessions),
             as_json=as_json,
+            lines=lines,
         )
 
     # ---- the archive ----

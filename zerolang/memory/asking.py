@@ -121,9 +121,11 @@ def answer(
     now: str | None = None,
     skip_sessions: Collection[str] = (),
     as_json: bool = False,
+    lines: int | None = None,
 ) -> Answer:
     """Answer `question` from the facts and the conversations within `budget` cl100k tokens (the
-    text's, or with `as_json` the JSON's without its reasons). `now`: the clock (ISO 8601)."""
+    text's, or with `as_json` the JSON's without its reasons), in at most `lines` lines. `now`:
+    the clock (ISO 8601)."""
     from zerolang.knowledge.temporal import utc
     from zerolang.util.errors import ZeroError
     from zerolang.util.times import utc_now
@@ -138,6 +140,7 @@ def answer(
         question, experiences, skip_sessions, ids
     )
     offered.sort(key=lambda item: (-item.score, item.kind != "fact"))
+    offered = offered if lines is None else offered[:lines]
     result = Answer(question, [], at, budget, ids, explain, len(offered))
     _fit(result, offered, as_json)
     return result
@@ -235,7 +238,7 @@ def _render(items: Sequence[Item]) -> str:
 def _json(result: Answer, items: Sequence[Item], *, explain: bool) -> str:
     body: dict[str, object] = {"question": result.question, "as_of": result.at}
     body["lines"] = [item.to_json(explain=explain, ids=result.ids) for item in items]
-    return json.dumps(body, ensure_ascii=False)
+    return json.dumps(body)  # ASCII: a control character in stored text is escaped
 
 
 def _fit(result: Answer, offered: list[Item], as_json: bool) -> None:
