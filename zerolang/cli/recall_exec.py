@@ -31,7 +31,7 @@ def answer_question(
 
     if not text.strip():
         raise ZeroError("nothing to recall: the query is empty")
-    stores = resolve_stores(experiences=db)
+    stores = resolve_stores(beside(db), experiences=db)
     with ExitStack() as stack:
         facts = None
         if not stores.memory.holds_nothing_yet:
@@ -54,3 +54,17 @@ def answer_question(
     if budget is not None and not found.items and found.offered:
         raise ZeroError(f"--budget {budget} is too small: not even one line fits")
     return found
+
+
+def beside(db: str | Path | None) -> str | None:
+    """The memory an experience database `NAME.experiences.db` was kept beside (`NAME.db`, where one is
+    and no `$ZERO_MEMORY_DB` names another): the facts that go with its conversations."""
+    import os
+
+    if db is None or os.environ.get("ZERO_MEMORY_DB"):
+        return None
+    path = Path(db)
+    if not path.name.endswith(".experiences.db"):
+        return None
+    memory = path.with_name(path.name.removesuffix(".experiences.db") + ".db")
+    return str(memory) if memory.is_file() else None

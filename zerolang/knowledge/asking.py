@@ -363,7 +363,9 @@ def _around(
         ends = (fact.subject_hash.digest, fact.object_hash.digest)
         why = next(seeds[end].reasons for end in ends if end in seeds)
         points, matched = score(words, predicate_words(fact.predicate))
-        total = sum(seeds[end].score for end in ends if end in seeds) + points
+        found_ends = [seeds[end].score for end in ends if end in seeds]
+        # a fact whose both ends the question names scores both; one hop away, the nearer end counts
+        total = max(found_ends) + HOP * points if hopped else sum(found_ends) + points
         reasons = [f"one hop from {why[0]}"] if hopped else list(why)
         if matched:
             reasons.append(f"{', '.join(repr(w) for w in matched)} in {fact.predicate!r}")

@@ -23,7 +23,7 @@ from __future__ import annotations
 import json
 import re
 from collections.abc import Collection, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from datetime import UTC, date, datetime, timedelta
 from typing import TYPE_CHECKING
 
@@ -37,6 +37,8 @@ TURNS = 20
 """How many turns conversation recall ranks for a question."""
 FACT_LINES = 30
 """How many fact lines a question offers at most."""
+PAST = 0.5
+"""A fact line telling only the past (nothing holds at the time asked) ranks at this share."""
 SHORTEST_CUT = 8
 """A text is cut to fit only where at least this many tokens of it would be kept."""
 
@@ -68,6 +70,7 @@ class Item:
     when: str | None = None
     who: str | None = None
     current: bool = True  # a fact line holding at the time asked (not only the past)
+    rank: int = 0  # its place among the items of its kind, as found (the order it is printed in)
 
     def to_json(self, *, explain: bool, ids: bool) -> dict[str, object]:
         out: dict[str, object] = {"kind": self.kind, "text": self.text}
@@ -186,11 +189,12 @@ def _fact_items(
             "fact",
             line.text(ids=ids),
             "; ".join(line.reasons) + ("" if line.current else "; only the past"),
-            line.score / best,
+            line.score / best * (1.0 if line.current else PAST),
             tuple(line.fact_hashes),
             current=line.current,
+            rank=rank,
         )
-        for line in lines
+        for rank, line in enumerate(lines)
     ]
 
 
@@ -203,14 +207,15 @@ def _turn_items(question: str, store: ExperienceStore | None, skip: Collection[s
     hits = [hit for hit in hits if not noise(hit.experience.what)]
     best = max((hit.score for hit in hits), default=0.0) or 1.0
     items = []
-    for hit in hits:
+    for rank, hit in enumerate(hits):
         e = hit.experience
         when = _day(e.when)
         who = e.who + (" (thinking)" if e.layer.value == "contemplation" else "")
         head = " ".join(part for part in (when, f"{who}:") if part)
         tag = f"[{e.id[:10]}] " if ids else ""
         text = f"{tag}{head} {' '.join(e.what.split())}"
-        items.append(Item("turn", text, ", ".join(hit.reasons[:3]), hit.score / best, (e.id,), e.when, e.who))
+        why = ", ".join(hit.reasons[:3])
+        items.append(Item("turn", text, why, hit.score / best, (e.id,), e.when, e.who, rank=rank))
     return items
 
 
@@ -274,13 +279,12 @@ def _fit(result: Answer, offered: list[Item], as_json: bool) -> None:
             room = budget - used - around
             if room >= SHORTEST_CUT:
                 cut = clip(item.text, room)
-                if cut:
+                if cut and count_tokens(cut) >= SHORTEST_CUT:
                     chosen.append(_with_text(item, cut))
                     used += count_tokens(cut) + around
         while chosen and cost(chosen) > budget:
             result.dropped.append(chosen.pop())
-    order = {id(item): n for n, item in enumerate(chosen)}
-    result.items = sorted(chosen, key=lambda item: (item.kind != "fact", order[id(item)]))
+    result.items = sorted(chosen, key=lambda item: (item.kind != "fact", item.rank))
     result.text = _render(result.items)
     result.tokens = count_tokens(result.text)
     result.json = _json(result, result.items, explain=result.explain)
@@ -292,7 +296,7 @@ def _has_kind(chosen: Sequence[Item], item: Item) -> bool:
 
 
 def _with_text(item: Item, text: str) -> Item:
-    return Item(item.kind, text, item.why, item.score, item.ids, item.when, item.who, item.current)
+    return replace(item, text=text)
 
 
 _SENTENCE_END = re.compile(r"[.!?](?=\s)")
