@@ -261,6 +261,12 @@ def _fit(result: Answer, offered: list[Item], as_json: bool) -> None:
         chosen = list(offered)
     else:
         used = cost([])
+        if as_json and used > budget:
+            from zerolang.util.errors import ZeroError
+
+            raise ZeroError(
+                f"a budget of {budget} tokens is too small for the JSON form: its frame takes {used}"
+            )
 
         def extra(item: Item) -> int:
             """What adding `item` costs: its line (in JSON, its object), and its heading if the first."""
