@@ -117,7 +117,18 @@ def test_clip() -> None:
 
 
 def test_noise() -> None:
-    for text in ("ok", "OK.", "Got it.", "File written", "thanks!", "Wrote src/app.py", "exit code 0", "  "):
+    calls = '→ read_notes({"topic": "Philokalia"}) → bash({"command":"ls"})'
+    for text in (
+        "ok",
+        "OK.",
+        "Got it.",
+        "File written",
+        "thanks!",
+        "Wrote src/app.py",
+        "exit code 0",
+        "  ",
+        calls,
+    ):
         assert noise(text), text
     for text in ("In Lisbon.", "No, she moved to Oslo.", "ok so the meeting is at 5"):
         assert not noise(text), text

@@ -57,14 +57,15 @@ def answer_question(
 
 
 def beside(db: str | Path | None) -> str | None:
-    """The memory an experience database `NAME.experiences.db` was kept beside (`NAME.db`, where one is
-    and no `$ZERO_MEMORY_DB` names another): the facts that go with its conversations."""
+    """The memory an experience database was kept beside, where `$ZERO_MEMORY_DB` names none:
+    `NAME.db` for `NAME.experiences.db`, `memory.db` for `experiences.db` (the per-user pair), in
+    its folder (none there: no facts); None otherwise (the memory as every surface resolves it)."""
     import os
 
-    if db is None or os.environ.get("ZERO_MEMORY_DB"):
+    if db is None or os.environ.get("ZERO_MEMORY_DB") or "://" in str(db):
         return None
     path = Path(db)
-    if not path.name.endswith(".experiences.db"):
+    if not path.name.endswith("experiences.db"):
         return None
-    memory = path.with_name(path.name.removesuffix(".experiences.db") + ".db")
-    return str(memory) if memory.is_file() else None
+    name = path.name.removesuffix("experiences.db").removesuffix(".") or "memory"
+    return str(path.with_name(name + ".db"))

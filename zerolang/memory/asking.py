@@ -39,14 +39,15 @@ FACT_LINES = 30
 """How many fact lines a question offers at most."""
 PAST = 0.5
 """A fact line telling only the past (nothing holds at the time asked) ranks at this share."""
-SHORTEST_CUT = 8
+SHORTEST_CUT = 16
 """A text is cut to fit only where at least this many tokens of it would be kept."""
 
 _NOISE = re.compile(
     r"^\W*(?:ok(?:ay)?|k|ack|noted|got it|sure|thanks?(?: you)?|ty|great|cool|nice|perfect|yes|yep|yeah|no|"
     r"nope|alright|sounds good|done|file (?:written|saved|created|updated|deleted)(?: \S+)?|"
     r"(?:wrote|created|updated|saved|deleted) (?:file )?\S+|successfully \w+(?: \S+)?|no (?:output|changes)|"
-    r"command (?:ran|completed|succeeded)|exit code \d+|\(no content\)|tool result\b.*)\W*$",
+    r"command (?:ran|completed|succeeded)|exit code \d+|\(no content\)|tool result\b.*|"
+    r"(?:→ ?[\w.-]+\(.*\) ?)+)\W*$",
     re.IGNORECASE,
 )
 _ASKED_BEFORE = re.compile(r"\b(?:before|until|by|prior to)\s*$", re.IGNORECASE)
