@@ -162,3 +162,27 @@ def test_sessions_can_be_left_out(memory: Memory) -> None:
     session = memory.recall("tram rides along the river")[0].experience.session
     found = memory.ask("tram rides along the river", now=NOW, skip_sessions=[session])
     assert not [item for item in found.items if item.kind == "turn" and "tram" in item.text]
+
+
+def test_another_scorer_can_rank_the_facts(memory: Memory) -> None:
+    """The door for a model: a scorer that knows "employer" means `works_at` finds that line first."""
+    from collections.abc import Sequence
+
+    from zerolang.knowledge.asking import WordScorer
+    from zerolang.memory.asking import answer
+
+    words = WordScorer()
+
+    def synonyms(asked: Sequence[str], text: str) -> tuple[float, tuple[str, ...]]:
+        score, matched = words(asked, text)
+        if "employer" in asked and "works" in text:
+            return score + 5.0, (*matched, "employer")
+        return score, matched
+
+    found = answer("Carol's employer's city?", facts=memory.store, experiences=None, now=NOW, scorer=synonyms)
+    assert found.items[0].text.startswith("carol diaz works at acme corp")
+    assert "'employer' in 'works_at'" in found.items[0].why
+    nothing = answer(
+        "Carol's employer?", facts=memory.store, experiences=None, now=NOW, scorer=lambda a, t: (0.0, ())
+    )
+    assert nothing.items == []

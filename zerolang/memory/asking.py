@@ -31,6 +31,7 @@ from zerolang.util.tokens import count_tokens, encoding
 
 if TYPE_CHECKING:
     from zerolang.experience.store import ExperienceStore
+    from zerolang.knowledge.asking import Scorer
     from zerolang.knowledge.store import MemoryStore
 
 TURNS = 20
@@ -126,10 +127,14 @@ def answer(
     skip_sessions: Collection[str] = (),
     as_json: bool = False,
     lines: int | None = None,
+    turns: int = TURNS,
+    scorer: Scorer | None = None,
 ) -> Answer:
     """Answer `question` from the facts and the conversations within `budget` cl100k tokens (the
     text's, or with `as_json` the JSON's without its reasons), in at most `lines` lines. `now`:
-    the clock (ISO 8601)."""
+    the clock (ISO 8601); `turns`: how many turns conversation recall ranks; `scorer`: how fact
+    labels and predicates are matched to the question's words (`knowledge.asking.WordScorer`; a
+    model's similarity may take its place)."""
     from zerolang.knowledge.temporal import utc
     from zerolang.util.errors import ZeroError
     from zerolang.util.times import utc_now
@@ -140,8 +145,8 @@ def answer(
         raise ZeroError(f"a budget is a positive number of tokens (got {budget})")
     clock = utc_now() if now is None else utc(now, "now")
     at = asked_time(question, clock)
-    offered = _fact_items(question, facts, clock, at, ids) + _turn_items(
-        question, experiences, skip_sessions, ids
+    offered = _fact_items(question, facts, clock, at, ids, scorer) + _turn_items(
+        question, experiences, skip_sessions, ids, turns
     )
     offered.sort(key=lambda item: (-item.score, item.kind != "fact"))
     offered = offered if lines is None else offered[:lines]
@@ -177,13 +182,13 @@ def _moment(day: date) -> str:
 
 
 def _fact_items(
-    question: str, store: MemoryStore | None, clock: str, at: str | None, ids: bool
+    question: str, store: MemoryStore | None, clock: str, at: str | None, ids: bool, scorer: Scorer | None
 ) -> list[Item]:
     from zerolang.knowledge.asking import ask_facts
 
     if store is None:
         return []
-    lines = ask_facts(store, question, now=clock, at=at, limit=FACT_LINES)
+    lines = ask_facts(store, question, now=clock, at=at, limit=FACT_LINES, scorer=scorer)
     best = max((line.score for line in lines), default=0.0) or 1.0
     return [
         Item(
@@ -199,12 +204,14 @@ def _fact_items(
     ]
 
 
-def _turn_items(question: str, store: ExperienceStore | None, skip: Collection[str], ids: bool) -> list[Item]:
+def _turn_items(
+    question: str, store: ExperienceStore | None, skip: Collection[str], ids: bool, limit: int
+) -> list[Item]:
     from zerolang.experience.recall import recall
 
     if store is None:
         return []
-    hits = [hit for hit in recall(store, question, limit=TURNS) if hit.experience.session not in skip]
+    hits = [hit for hit in recall(store, question, limit=limit) if hit.experience.session not in skip]
     hits = [hit for hit in hits if not noise(hit.experience.what)]
     best = max((hit.score for hit in hits), default=0.0) or 1.0
     items = []
