@@ -27,10 +27,10 @@ _SQLITE = [
     "CREATE TABLE concept_words ( id INTEGER PRIMARY KEY, space TEXT NOT NULL, hash BLOB NOT NULL,"
     " UNIQUE (space, hash) )",
     f"CREATE VIRTUAL TABLE concept_fts USING fts5(label, {_TOKENS})",
+    # a concept row is inserted once (its key is new): its number is the one just taken
     "CREATE TRIGGER concept_words_added AFTER INSERT ON concepts BEGIN"
-    " INSERT OR IGNORE INTO concept_words (space, hash) VALUES (new.space, new.hash);"
-    f" DELETE FROM concept_fts WHERE rowid = {_NUMBER.format('new')};"
-    f" INSERT INTO concept_fts (rowid, label) VALUES ({_NUMBER.format('new')}, new.label); END",
+    " INSERT INTO concept_words (space, hash) VALUES (new.space, new.hash);"
+    " INSERT INTO concept_fts (rowid, label) VALUES (last_insert_rowid(), new.label); END",
     "CREATE TRIGGER concept_words_relabelled AFTER UPDATE OF label ON concepts BEGIN"
     f" UPDATE concept_fts SET label = new.label WHERE rowid = {_NUMBER.format('new')}; END",
     "CREATE TRIGGER concept_words_dropped AFTER DELETE ON concepts BEGIN"
