@@ -24,7 +24,7 @@ def test_a_fact_is_stored_from_the_cli_now(tmp_path: Path) -> None:
         view = memory.get("carol diaz")
         assert view is not None
         (fact,) = view.facts
-        assert (fact.subject_label, fact.fact.predicate, fact.object_label) == (
+        assert (fact.subject, fact.fact.predicate, fact.object) == (
             "carol diaz",
             "works_at",
             "acme corp",
