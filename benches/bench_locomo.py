@@ -173,9 +173,7 @@ def _score(
                 into.append(len(held & evidence) / len(evidence))
             tally.budget_tokens.append(rendering.tokens)
             if one_context:
-                one = answer(
-                    question.question, facts=None, experiences=store, budget=budget, turns=hits_for_budget
-                )
+                one = answer(question.question, facts=None, experiences=store, budget=budget)
                 said = store.experiences([i for item in one.items for i in item.ids])
                 kept = {s for e in said.values() for s in e.sources}
                 tally.one_held.append(len(kept & evidence) / len(evidence))

@@ -35,12 +35,16 @@ if TYPE_CHECKING:
     from zerolang.knowledge.store import MemoryStore
 
 TURNS = 20
-"""How many turns conversation recall ranks for a question."""
+"""How many turns conversation recall ranks for a question (at least)."""
+TOKENS_PER_TURN = 30
+"""A large budget ranks a turn for every this many of its tokens (2,000: 66 turns)."""
 FACT_LINES = 30
 """How many fact lines a question offers at most."""
 PAST = 0.5
 """A fact line telling only the past (nothing holds at the time asked) ranks at this share."""
 SHORTEST_CUT = 16
+SHARE = 48
+"""A line is first cut to twice an even share of the budget, never to fewer tokens than this."""
 """A text is cut to fit only where at least this many tokens of it would be kept."""
 
 _NOISE = re.compile(
@@ -127,12 +131,13 @@ def answer(
     skip_sessions: Collection[str] = (),
     as_json: bool = False,
     lines: int | None = None,
-    turns: int = TURNS,
+    turns: int | None = None,
     scorer: Scorer | None = None,
 ) -> Answer:
     """Answer `question` from the facts and the conversations within `budget` cl100k tokens (the
     text's, or with `as_json` the JSON's without its reasons), in at most `lines` lines. `now`:
-    the clock (ISO 8601); `turns`: how many turns conversation recall ranks; `scorer`: how fact
+    the clock (ISO 8601); `turns`: how many turns conversation recall ranks (default: `TURNS`, more
+    for a large budget, one per `TOKENS_PER_TURN`); `scorer`: how fact
     labels and predicates are matched to the question's words (`knowledge.asking.WordScorer`; a
     model's similarity may take its place)."""
     from zerolang.knowledge.temporal import utc
@@ -146,7 +151,7 @@ def answer(
     clock = utc_now() if now is None else utc(now, "now")
     at = asked_time(question, clock)
     offered = _fact_items(question, facts, clock, at, ids, scorer) + _turn_items(
-        question, experiences, skip_sessions, ids, turns
+        question, experiences, skip_sessions, ids, turns or max(TURNS, (budget or 0) // TOKENS_PER_TURN)
     )
     offered.sort(key=lambda item: (-item.score, item.kind != "fact"))
     offered = offered if lines is None else offered[:lines]
@@ -255,54 +260,78 @@ def _json(result: Answer, items: Sequence[Item], *, explain: bool) -> str:
 
 
 def _fit(result: Answer, offered: list[Item], as_json: bool) -> None:
-    """Take items in rank order while they fit (a long one cut to what is left), then count the
-    whole and take back from the end until it fits: what is printed never exceeds the budget."""
+    """Choose what fits the budget: first every item in rank order, a long one cut to its share
+    (`_share`: breadth before depth) or to what is left; then the cut ones whole again, best first,
+    while they fit; then count the whole and take back from the end until it fits: what is printed
+    never exceeds the budget."""
     budget = result.budget
-
-    def cost(items: Sequence[Item]) -> int:
-        if as_json:
-            return count_tokens(_json(result, items, explain=False))
-        return count_tokens(_render(items))
-
     chosen: list[Item] = []
     if budget is None:
         chosen = list(offered)
     else:
-        used = cost([])
-        if as_json and used > budget:
-            from zerolang.util.errors import ZeroError
-
-            raise ZeroError(
-                f"a budget of {budget} tokens is too small for the JSON form: its frame takes {used}"
-            )
-
-        def extra(item: Item) -> int:
-            """What adding `item` costs: its line (in JSON, its object), and its heading if the first."""
-            if as_json:
-                return count_tokens(json.dumps(item.to_json(explain=False, ids=result.ids))) + 1
-            head = 0 if _has_kind(chosen, item) else count_tokens(_HEADS[item.kind]) + 1
-            return count_tokens(item.text) + 1 + head
-
-        for item in offered:
-            whole = extra(item)
-            if used + whole <= budget:
-                chosen.append(item)
-                used += whole
-                continue
-            around = whole - count_tokens(item.text)
-            room = budget - used - around
-            if room >= SHORTEST_CUT:
-                cut = clip(item.text, room)
-                if cut and count_tokens(cut) >= SHORTEST_CUT:
-                    chosen.append(_with_text(item, cut))
-                    used += count_tokens(cut) + around
-        while chosen and cost(chosen) > budget:
+        chosen = _choose(result, offered, budget, as_json)
+        while chosen and _cost(result, chosen, as_json) > budget:
             result.dropped.append(chosen.pop())
     result.items = sorted(chosen, key=lambda item: (item.kind != "fact", item.rank))
     result.text = _render(result.items)
     result.tokens = count_tokens(result.text)
     result.json = _json(result, result.items, explain=result.explain)
     result.json_tokens = count_tokens(_json(result, result.items, explain=False))
+
+
+def _cost(result: Answer, items: Sequence[Item], as_json: bool) -> int:
+    if as_json:
+        return count_tokens(_json(result, items, explain=False))
+    return count_tokens(_render(items))
+
+
+def _share(budget: int, offered: int) -> int:
+    """The most tokens one line takes on the first pass: twice an even share, at least `SHARE`."""
+    return max(SHARE, 2 * budget // max(1, offered))
+
+
+def _choose(result: Answer, offered: list[Item], budget: int, as_json: bool) -> list[Item]:
+    used = _cost(result, [], as_json)
+    if as_json and used > budget:
+        from zerolang.util.errors import ZeroError
+
+        raise ZeroError(f"a budget of {budget} tokens is too small for the JSON form: its frame takes {used}")
+    chosen: list[Item] = []
+    whole: list[Item] = []  # what each chosen item was before it was cut
+
+    def extra(item: Item) -> int:
+        """What adding `item` costs: its line (in JSON, its object), and its heading if the first."""
+        if as_json:
+            return count_tokens(json.dumps(item.to_json(explain=False, ids=result.ids))) + 1
+        head = 0 if _has_kind(chosen, item) else count_tokens(_HEADS[item.kind]) + 1
+        return count_tokens(item.text) + 1 + head
+
+    share = _share(budget, len(offered))
+    for item in offered:
+        text = item.text if count_tokens(item.text) <= share else clip(item.text, share)
+        if not text:
+            continue
+        trying = item if text == item.text else _with_text(item, text)
+        cost = extra(trying)
+        if used + cost <= budget:
+            chosen.append(trying)
+            whole.append(item)
+            used += cost
+            continue
+        around = cost - count_tokens(trying.text)
+        room = budget - used - around
+        if room >= SHORTEST_CUT:
+            cut = clip(trying.text, room)
+            if cut and count_tokens(cut) >= SHORTEST_CUT:
+                chosen.append(_with_text(item, cut))
+                whole.append(item)
+                used += count_tokens(cut) + around
+    for n, item in enumerate(chosen):  # what is left makes cut lines whole again, best first
+        more = count_tokens(whole[n].text) - count_tokens(item.text)
+        if more > 0 and used + more <= budget:
+            chosen[n] = whole[n]
+            used += more
+    return chosen
 
 
 def _has_kind(chosen: Sequence[Item], item: Item) -> bool:
