@@ -56,6 +56,7 @@ from zerolang.experience.budget import render  # noqa: E402
 from zerolang.experience.capture import capture_files  # noqa: E402
 from zerolang.experience.recall import Hit, RecallWeights, recall  # noqa: E402
 from zerolang.experience.store import ExperienceStore  # noqa: E402
+from zerolang.memory.asking import answer  # noqa: E402
 from zerolang.storage.sqlite.experience import SqliteExperienceStore  # noqa: E402
 from zerolang.util.tokens import count_tokens  # noqa: E402
 
@@ -76,6 +77,8 @@ class Tally:
         self.budget_tokens: list[int] = []
         self.budget_held: list[float] = []
         self.budget_full: list[float] = []
+        self.one_held: list[float] = []  # in the one context `Memory.ask` writes (`memory.asking`)
+        self.one_tokens: list[int] = []
 
     def add(
         self,
@@ -118,6 +121,9 @@ class Tally:
         out["budget_tokens"] = round(statistics.fmean(self.budget_tokens)) if self.budget_tokens else 0
         out["budget_recall"] = round(statistics.fmean(self.budget_held), 4) if self.budget_held else 0.0
         out["budget_full_recall"] = round(statistics.fmean(self.budget_full), 4) if self.budget_full else 0.0
+        if self.one_held:
+            out["one_context_recall"] = round(statistics.fmean(self.one_held), 4)
+            out["one_context_tokens"] = round(statistics.fmean(self.one_tokens))
         return out
 
 
@@ -173,6 +179,7 @@ def _score(
     budget: int,
     hits_for_budget: int,
     latencies: list[float] | None = None,
+    one_context: bool = False,
 ) -> Tally:
     """Recall and the budgeted context for every question, with each conversation's weights."""
     tally = Tally()
@@ -199,6 +206,12 @@ def _score(
                 held = {s for hit in hits if hit.experience.id in ids for s in hit.experience.sources}
                 into.append(len(held & evidence) / len(evidence))
             tally.budget_tokens.append(rendering.tokens)
+            if one_context:
+                one = answer(question.question, facts=None, experiences=store, budget=budget)
+                said = store.experiences([i for item in one.items for i in item.ids])
+                kept = {s for e in said.values() for s in e.sources}
+                tally.one_held.append(len(kept & evidence) / len(evidence))
+                tally.one_tokens.append(one.tokens)
     next(ticks, None)
     return tally
 
@@ -236,7 +249,9 @@ def _loo(
     }
 
 
-def run(path: Path, budget: int, hits_for_budget: int, loo: bool = False) -> dict[str, object]:
+def run(
+    path: Path, budget: int, hits_for_budget: int, loo: bool = False, one_context: bool = False
+) -> dict[str, object]:
     conversations = load(path)
     base = Tally()
     latencies: list[float] = []
@@ -256,7 +271,9 @@ def run(path: Path, budget: int, hits_for_budget: int, loo: bool = False) -> dic
             full_context.append(count_tokens("".join(line + "\n" for line in conversation.turns.values())))
         total = sum(len(c.questions) for c in conversations)
         defaults = RecallWeights()
-        ours = _score(conversations, stores, lambda _: defaults, budget, hits_for_budget, latencies)
+        ours = _score(
+            conversations, stores, lambda _: defaults, budget, hits_for_budget, latencies, one_context
+        )
         for conversation in conversations:
             baseline = BM25(conversation.turns)
             for question in conversation.questions:
@@ -336,6 +353,10 @@ def print_table(result: dict[str, object]) -> None:
     print(f"| {held:<{WIDTH}} | {_pct(ours['budget_recall']):>8} | {_pct(base['budget_recall']):>8} |")
     whole, mine, theirs = "  of which in full text", ours["budget_full_recall"], base["budget_full_recall"]
     print(f"| {whole:<{WIDTH}} | {_pct(mine):>8} | {_pct(theirs):>8} |")
+    if "one_context_recall" in ours:
+        one = f"evidence in {budget:,} tokens, one context"
+        print(f"| {one:<{WIDTH}} | {_pct(ours['one_context_recall']):>8} | {'':>8} |")
+        print(f"| {'  its tokens':<{WIDTH}} | {ours['one_context_tokens']:>8,} | {'':>8} |")
     size = "budgeted context, tokens"
     print(f"| {size:<{WIDTH}} | {ours['budget_tokens']:>8,} | {base['budget_tokens']:>8,} |")
     print(f"\nfull conversation: {result['full_context_tokens']:,} tokens (mean)")
@@ -446,10 +467,15 @@ def main() -> None:
         action="store_true",
         help="also the leave-one-conversation-out estimate (settings from the others)",
     )
+    parser.add_argument(
+        "--one-context",
+        action="store_true",
+        help="also the evidence held in the one context `zero recall` and `Memory.ask` write",
+    )
     arguments = parser.parse_args()
     if not arguments.path.is_file():
         sys.exit(f"error: {arguments.path}: no such file (the LoCoMo data: locomo10.json)")
-    result = run(arguments.path, arguments.budget, arguments.hits, arguments.loo)
+    result = run(arguments.path, arguments.budget, arguments.hits, arguments.loo, arguments.one_context)
     if arguments.json:
         print(json.dumps(result, indent=2))
     else:

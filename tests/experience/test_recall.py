@@ -136,8 +136,10 @@ def test_zero_recall_end_to_end(tmp_path: Path) -> None:
     )
     assert result.returncode == 0, result.stderr
     assert count_tokens(result.stdout) <= 120
-    assert result.stdout.startswith('recall "yellow tomato leaves"\ngraph:\n')
-    tiny = subprocess.run([*run, "recall", "x", "--budget", "2", "--db", db], capture_output=True, text=True)
+    assert result.stdout.startswith("conversations:\n") and "tomato" in result.stdout
+    tiny = subprocess.run(
+        [*run, "recall", "tomato", "--budget", "2", "--db", db], capture_output=True, text=True
+    )
     assert tiny.returncode == 1 and "too small" in tiny.stderr and tiny.stdout == ""
     missing = subprocess.run(
         [*run, "recall", "x", "--db", str(tmp_path / "none.db")], capture_output=True, text=True

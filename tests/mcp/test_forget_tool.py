@@ -88,8 +88,8 @@ def test_forget_through_mcp_hides_the_concept_from_every_tool(
         assert leaks(after) == [], [item for item in after if leaks(item)]
         # the rest is still there
         assert (await call(client, "get", {"hash": "agent"}))["facts"]
-        hits = (await call(client, "recall", {"text": "PostgreSQL port"}))["hits"]
-        assert any("PostgreSQL" in hit["what"] for hit in hits)
+        lines = (await call(client, "recall", {"text": "PostgreSQL port"}))["lines"]
+        assert any("PostgreSQL" in line["text"] for line in lines if line["kind"] == "turn")
         await fails(client, "get", {"hash": SECRET})
         await fails(client, "get", {"hash": secret_hash})
 

@@ -120,13 +120,15 @@ def test_store_a_turn_then_recall(session: Session) -> None:
             },
         )
         assert stored["turns"] == 1 and stored["experiences"] == 2 and stored["new_facts"] == 0
-        hits = (await call(client, "recall", {"text": "PostgreSQL port", "limit": 5}))["hits"]
-        # the answer to the matching question ranks first, the question next
-        assert [hit["what"] for hit in hits[:2]] == [
-            "It listens on 5432 on localhost.",
-            "Which port does PostgreSQL listen on here?",
+        found = await call(client, "recall", {"text": "PostgreSQL port", "limit": 5, "explain": True})
+        turns = [line for line in found["lines"] if line["kind"] == "turn"]
+        # the answer to the matching question ranks first, the question next: who, when, what
+        assert [line["text"] for line in turns[:2]] == [
+            "assistant: It listens on 5432 on localhost.",
+            "David: Which port does PostgreSQL listen on here?",
         ]
-        assert hits[1]["who"] == "David" and any(r.startswith("answers") for r in hits[0]["reasons"])
+        assert turns[0]["why"].startswith("answers") or "answers" in turns[0]["why"]
+        assert found["context"].startswith("conversations:\n") and "ids" not in turns[0]
         assert "empty" in await fails(client, "recall", {"text": "   "})
 
     session(body)

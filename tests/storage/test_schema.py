@@ -46,6 +46,7 @@ RELEASED = {
     ("sqlite", 14): "8b1f03a685513a02",
     ("sqlite", 15): "3d928f12b924dfd8",
     ("sqlite", 16): "4f53cda18c2baa0c",
+    ("sqlite", 17): "3fd3a2e1e30fdd33",
     ("postgresql", 5): "a026971bb9d55c02",
     ("postgresql", 6): "99ca239129c7445e",
     ("postgresql", 7): "7d2c20275c9b1a89",
@@ -58,6 +59,7 @@ RELEASED = {
     ("postgresql", 14): "132715159084a016",
     ("postgresql", 15): "3d928f12b924dfd8",
     ("postgresql", 16): "60b37031123b94bc",
+    ("postgresql", 17): "94054b214f85bbb8",
 }
 
 

@@ -68,10 +68,13 @@ COMMANDS: dict[str, Command] = {
         "zerolang.cli.capture_cmd:capture",
         "Capture transcripts as experiences: what was said, thought and answered in each turn.",
     ),
+    "remember": Command(
+        "zerolang.cli.remember_cmd:remember",
+        "Remember one fact: SUBJECT PREDICATE OBJECT, stated now (or --at) from the shell.",
+    ),
     "recall": Command(
         "zerolang.cli.recall_cmd:recall",
-        "Recall experiences: the graph index of the hits, short summaries,"
-        " and full text for the best that fit.",
+        "Answer a question from the facts and the conversations together, in one context.",
     ),
     "convo": Command(
         "zerolang.cli.convo_cmd:convo_app",

@@ -280,6 +280,7 @@ MAX_MEMORY = OptionSpec(
 # ---- zero query -----------------------------------------------------------------------------
 
 EXPLAIN = OptionSpec(("--explain",), "Show the plan and every score factor.", False)
+IDS = OptionSpec(("--ids",), "Show hash ids (left out by default: a model reads words).", False)
 NO_TOUCH = OptionSpec(
     ("--no-touch",), "Do not record the access (the store is left exactly as it was).", False
 )

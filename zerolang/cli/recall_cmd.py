@@ -1,4 +1,4 @@
-"""`zero recall "TEXT" [--budget N]`: what captured conversations say about TEXT, within a budget."""
+"""`zero recall "QUESTION" [--budget N]`: what the facts and the conversations say, in one context."""
 
 from __future__ import annotations
 
@@ -7,9 +7,8 @@ from typing import Annotated
 
 import typer
 
-from zerolang.cli.experience_store import open_store, read_hiding_purges
-from zerolang.cli.options import JSON
-from zerolang.cli.typer_options import ExperienceDbOption, option
+from zerolang.cli.options import EXPLAIN, IDS, JSON
+from zerolang.cli.typer_options import ExperienceDbOption, NowOption, option
 
 
 def recall(
@@ -18,36 +17,35 @@ def recall(
         int | None,
         typer.Option("--budget", min=1, metavar="TOKENS", help="Print at most this many cl100k tokens."),
     ] = None,
-    limit: Annotated[
-        int, typer.Option("--limit", min=1, metavar="N", help="How many experiences to rank.")
-    ] = 20,
     db: ExperienceDbOption = None,
-    as_json: Annotated[bool, option(JSON.detailed("It keeps within the budget too."))] = False,
+    as_json: Annotated[
+        bool, option(JSON.detailed("Its lines carry the text; it keeps within the budget too."))
+    ] = False,
+    explain: Annotated[
+        bool, option(EXPLAIN.detailed("Here: why each line was found, not counted in the budget."))
+    ] = False,
+    ids: Annotated[bool, option(IDS)] = False,
+    now: NowOption = None,
 ) -> None:
-    """Recall experiences: the graph index of the hits, short summaries, and full text for the best that fit.
+    """Answer a question from the facts and the conversations together, in one context.
 
-    The query enters by full-text search and expands through the graph (the same
-    turn, the turns next to it, shared concepts); each hit says why it was found.
+    Facts (the memory `$ZERO_MEMORY_DB` names) come as lines, current values first and the past
+    with its periods; a date in the question reads them as of then. Conversation turns (the
+    experience database, --db) come as who, when, what. No hash ids unless --ids.
     """
-    from zerolang.experience.budget import render
-    from zerolang.experience.recall import recall as run_recall
-    from zerolang.util.errors import ZeroError
+    from zerolang.cli.recall_exec import answer_question
 
-    if not text.strip():
-        raise ZeroError("nothing to recall: the query is empty")
-    with open_store(db, create=False) as opened:
-        store = read_hiding_purges(opened)  # what the memory purged stays out, even here
-        hits = run_recall(store, text, limit=limit)
-        rendering = render(store, text, hits, budget=budget, as_json=as_json)
-    if budget is not None and not rendering.text:
-        raise ZeroError(f"--budget {budget} is too small: even the heading does not fit")
+    rendering = answer_question(
+        text, db=db, budget=budget, ids=ids, explain=explain, now=now, as_json=as_json
+    )
     if as_json:
-        sys.stdout.write(rendering.text)
-    else:  # transcript text is data: shown escaped, its line breaks kept
-        from zerolang.util.escapes import escaped_lines
+        sys.stdout.write(rendering.json + "\n")
+        return
+    from zerolang.util.escapes import escaped_lines  # stored text is data: shown escaped, lines kept
 
-        sys.stdout.write(escaped_lines(rendering.text, exact=False))
-    if not as_json and sys.stderr.isatty():
-        held = len(rendering.held(("full",)))
+    sys.stdout.write(escaped_lines(rendering.explained() if explain else rendering.text, exact=False))
+    if sys.stderr.isatty():
         total = f" of {budget}" if budget is not None else ""
-        sys.stderr.write(f"{len(hits)} hits, {held} in full, {rendering.tokens}{total} tokens\n")
+        sys.stderr.write(
+            f"{len(rendering.items)} of {rendering.offered} lines, {rendering.tokens}{total} tokens\n"
+        )

@@ -136,7 +136,9 @@ def _mentions(text: str) -> list[_Mention]:
         month = _MONTHS[month_name.lower().rstrip(".")]
         if month_name.lower() in {"may", "march"} and day_text is None and year is None:
             before = text[: match.start()].rstrip().lower()
-            if not re.search(r"\b(?:in|of|since|during|until|by|early|mid|late|end|beginning)$", before):
+            if not re.search(
+                r"\b(?:in|of|since|during|until|by|before|after|early|mid|late|end|beginning)$", before
+            ):
                 continue  # "may" the verb, "march" the walk
         if day_text is not None:
             day = _day(year if year is not None else ANY_YEAR, month, int(day_text))

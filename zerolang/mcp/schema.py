@@ -111,19 +111,18 @@ class SearchResult(TypedDict):
     summaries: list[Summary]
 
 
-class RecallHit(TypedDict):
-    id: str
-    layer: str
-    who: str
-    what: str
-    when: str | None
-    session: str
-    score: float
-    reasons: list[str]
+class RecallLine(TypedDict, total=False):
+    kind: str
+    text: str
+    why: str
+    ids: list[str]
 
 
 class RecallResult(TypedDict):
-    hits: list[RecallHit]
+    context: str
+    as_of: str | None
+    tokens: int
+    lines: list[RecallLine]
 
 
 class QueryResult(TypedDict):

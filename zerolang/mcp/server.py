@@ -230,28 +230,26 @@ def _our_tools(
         return result
 
     @server.tool(annotations=READ)
-    async def recall(text: str, limit: int = 10) -> schema.RecallResult:
-        """Recall captured conversation experiences most related to `text`, best first, each with why."""
+    async def recall(
+        text: str, limit: int = 10, budget: int | None = None, explain: bool = False, ids: bool = False
+    ) -> schema.RecallResult:
+        """Answer a question in plain words from the stored facts and the captured conversations
+        together: `context` is plain lines for a model (facts, current values first and the past with
+        its periods, as of a date the question names; turns as who, when, what), at most `limit`
+        lines and `budget` cl100k tokens; each line's reason with `explain`, hash ids with `ids`."""
         try:
             if limit < 1:
                 raise ZeroError(f"limit must be at least 1, not {limit}")
-            hits = await reading(lambda reader: reader.recall(text, limit=limit))
+            found = await reading(
+                lambda reader: reader.ask(text, budget=budget, ids=ids, explain=explain, lines=limit)
+            )
         except ZeroError as error:
             raise _failing(error) from None
         return {
-            "hits": [
-                {
-                    "id": hit.experience.id,
-                    "layer": str(hit.experience.layer),
-                    "who": hit.experience.who,
-                    "what": hit.experience.what,
-                    "when": hit.experience.when,
-                    "session": hit.experience.session,
-                    "score": hit.score,
-                    "reasons": list(hit.reasons),
-                }
-                for hit in hits
-            ]
+            "context": found.text,
+            "as_of": found.at,
+            "tokens": found.tokens,
+            "lines": [item.to_json(explain=explain, ids=ids) for item in found.items],
         }
 
     @server.tool(annotations=READ)

@@ -64,6 +64,7 @@ if TYPE_CHECKING:
     from zerolang.knowledge.forget import ForgetReport
     from zerolang.knowledge.normalize import AliasTable
     from zerolang.knowledge.query.executor import QueryResult
+    from zerolang.memory.asking import Answer
 
 __all__ = ["FORGET_MODULE", "Forgetting", "Memory", "Restoring", "Retraction", "open_memory"]
 
@@ -362,6 +363,41 @@ class Memory:
         if not text.strip():
             raise ZeroError("nothing to recall: the query is empty")
         return recall(self.experiences, text, limit=limit)
+
+    def ask(
+        self,
+        question: str,
+        *,
+        budget: int | None = None,
+        ids: bool = False,
+        explain: bool = False,
+        now: str | None = None,
+        skip_sessions: Sequence[str] = (),
+        as_json: bool = False,
+        lines: int | None = None,
+    ) -> Answer:
+        """Answer a question in plain words from the facts and the conversations together, in one
+        context of at most `budget` cl100k tokens written for a model (`zerolang.memory.asking`):
+        fact lines (current values first, the past with its periods; a date in the question reads
+        them as of then) and conversation turns (who, when, what). Hash ids only with `ids`; each
+        item's reason with `explain` (`Answer.explained()`, the JSON's `why`), never spent from
+        the budget; `as_json` budgets the JSON form (`Answer.json`) instead of the text. `now`
+        (ISO 8601) is the clock; `skip_sessions`: conversations left out (the one under way);
+        `lines`: at most this many lines."""
+        from zerolang.memory.asking import answer
+
+        return answer(
+            question,
+            facts=self.store,
+            experiences=self._experiences_if_any(),
+            budget=budget,
+            ids=ids,
+            explain=explain,
+            now=now,
+            skip_sessions=frozenset(skip_sessions),
+            as_json=as_json,
+            lines=lines,
+        )
 
     # ---- the archive ----
     @property

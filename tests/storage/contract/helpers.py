@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import sqlite3
 from pathlib import Path
 from urllib.parse import urlsplit, urlunsplit
 
@@ -32,3 +33,11 @@ def as_role(url: str, role: str) -> str:
     parts = urlsplit(url)
     host = parts.netloc.rpartition("@")[2]
     return urlunsplit(parts._replace(netloc=f"{role}@{host}"))
+
+
+def before_words(connection: sqlite3.Connection) -> None:
+    """A SQLite store as it was before step 17 (the word index over concept labels)."""
+    for trigger in ("concept_words_added", "concept_words_relabelled", "concept_words_dropped"):
+        connection.execute(f"DROP TRIGGER {trigger}")
+    connection.execute("DROP TABLE concept_fts")
+    connection.execute("DROP TABLE concept_words")

@@ -22,7 +22,7 @@ import pytest
 from typer.testing import CliRunner
 
 from tests.storage.contract.helpers import EXAMPLE as EXAMPLE_INPUT
-from tests.storage.contract.helpers import example
+from tests.storage.contract.helpers import before_words, example
 from zerolang import storage
 from zerolang.cli.app import app
 from zerolang.knowledge.formats.exchange import Format, export
@@ -317,6 +317,7 @@ def test_a_store_from_before_seals_is_sealed_when_opened(db: Path) -> None:
     connection.execute("DROP TABLE memory_index")  # later migrations: made again on open
     _before_periods(connection)
     connection.execute(f"PRAGMA user_version = {before}")
+    before_words(connection)
     connection.commit()
     connection.close()
     assert zero("check", db=db).exit_code == 0
@@ -469,6 +470,7 @@ def test_a_store_from_before_the_second_seals_is_sealed_when_opened(db: Path) ->
     connection.execute(f"DELETE FROM table_seals WHERE tbl IN ({', '.join('?' * len(tables))})", tables)
     connection.execute("PRAGMA user_version = 10")  # step 11 made the second generation
     _before_periods(connection)
+    before_words(connection)
     connection.commit()
     connection.close()
     checked = zero("check", db=db)

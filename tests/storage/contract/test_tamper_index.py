@@ -15,7 +15,7 @@ from typing import Any
 
 import pytest
 
-from tests.storage.contract.helpers import example
+from tests.storage.contract.helpers import before_words, example
 from zerolang import storage
 from zerolang.archive.index import IndexRecord
 from zerolang.knowledge.terms import Forgotten
@@ -176,6 +176,7 @@ def test_a_store_from_before_the_fourth_seals_is_sealed_when_opened(
         "DELETE FROM table_seals WHERE tbl IN ('memory_index', 'episode_access', '*sealed:4*')"
     )
     connection.execute("PRAGMA user_version = 14")  # step 15 brought the fourth generation
+    before_words(connection)
     connection.commit()
     connection.close()
     store = open_store()

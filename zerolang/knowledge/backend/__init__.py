@@ -15,7 +15,8 @@ backend takes the role (or the roles) it uses:
 - `Forgetting`: tombstones, what they remove and block;
 - `Temporal`: validity periods, the claims they come from, fact events and declarations;
 - `Integrity`: the raw rows and seals `check` verifies;
-- `Log`: the space's event log.
+- `Log`: the space's event log;
+- `Words`: the word index over concept labels (questions in plain words).
 
 `MemoryBackend` is all of them: what an engine implements and what
 `zerolang.storage.registry.open_backend` returns. Implementations live in
@@ -60,10 +61,11 @@ from zerolang.knowledge.backend.scans import Scans
 from zerolang.knowledge.backend.temporal import Temporal
 from zerolang.knowledge.backend.tiers import Tiers
 from zerolang.knowledge.backend.traversal import Traversal
+from zerolang.knowledge.backend.words import Words
 
 
 class MemoryBackend(
-    Lifetime, Records, Traversal, Scans, Tiers, Forgetting, Temporal, Integrity, Log, Protocol
+    Lifetime, Records, Traversal, Scans, Tiers, Forgetting, Temporal, Integrity, Log, Words, Protocol
 ):
     """A memory store's storage, seen from one space: every role (what an engine implements)."""
 
@@ -101,4 +103,5 @@ __all__ = [
     "Tiers",
     "TombstoneRow",
     "Traversal",
+    "Words",
 ]

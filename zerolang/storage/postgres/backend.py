@@ -29,6 +29,7 @@ from zerolang.storage.errors import StorageError, translating
 from zerolang.storage.locks import lock_timeout, lock_timeout_error, waiting
 from zerolang.storage.postgres.connection import connect
 from zerolang.storage.postgres.statements import PsycopgStatements
+from zerolang.storage.postgres.words import PostgresWords
 from zerolang.storage.schema import CONVERSATIONS, EXPERIENCES, Plan, plan, space_tables
 from zerolang.storage.sql.alongside import Alongside
 from zerolang.storage.sql.backend import SqlBackend
@@ -52,7 +53,7 @@ _ARRAYS = {bytes: "bytea[]", str: "text[]", int: "int8[]"}  # `zero_delete`'s ke
 
 
 @translating
-class PostgresBackend(PsycopgStatements, SqlBackend):
+class PostgresBackend(PsycopgStatements, SqlBackend, PostgresWords):
     __slots__ = ("_bound", "_location", "_owner", "_space", "_sql", "_updaters", "connection")
 
     kind = "postgres"

@@ -21,7 +21,7 @@ from sqlalchemy import MetaData
 from sqlalchemy.engine.interfaces import Dialect
 from sqlalchemy.schema import CreateIndex, CreateTable, DropIndex
 
-from zerolang.storage.schema import tenants
+from zerolang.storage.schema import tenants, words
 from zerolang.storage.schema.tables import (
     DIALECTS,
     GRANTS,
@@ -491,6 +491,9 @@ HISTORY: tuple[Step, ...] = (
         lambda dialect, schema, compiler: [seal_marker(4)],
     ),
     Step(16, "tenant roles share no writable state", _tenants, (POSTGRESQL,)),
+    Step(
+        17, "the word index: concept labels by their words", lambda d, schema, compiler: words.statements(d)
+    ),
 )
 LATEST = HISTORY[-1].version
 FIRST = {SQLITE: 0, POSTGRESQL: 4}
@@ -505,6 +508,7 @@ def create(dialect: str, schema: MetaData, compiler: Dialect) -> list[str]:
     # the grants first: every policy reads them
     for table in sorted(schema.sorted_tables, key=lambda table: table.name != GRANTS):
         out.extend(_tables(table.name)(dialect, schema, compiler))
+    out += words.statements(dialect)
     if dialect == POSTGRESQL:
         out += tenants.statements(schema)
     if dialect == SQLITE:

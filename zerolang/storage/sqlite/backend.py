@@ -30,6 +30,7 @@ from zerolang.storage.sql.records import INSERTED
 from zerolang.storage.sqlite.checkpoints import AT_MOST_EVERY_S, BACKSTOP, Checkpointer
 from zerolang.storage.sqlite.statements import SqliteStatements, bound
 from zerolang.storage.sqlite.waits import READERS, WRITER, busy, checkpoint, said_if_waiting
+from zerolang.storage.sqlite.words import SqliteWords
 from zerolang.util.spaces import DEFAULT_SPACE, check_space
 
 APPLICATION_ID = 0x5A4D454D  # "ZMEM": marks the file as a zerolang memory database
@@ -56,7 +57,7 @@ _FOREIGN_TABLES = (
 
 
 @translating
-class SqliteBackend(SqliteStatements, SqlBackend):
+class SqliteBackend(SqliteStatements, SqlBackend, SqliteWords):
     __slots__ = (
         "_bulky",
         "_checkpoints",
@@ -432,7 +433,10 @@ class SqliteBackend(SqliteStatements, SqlBackend):
     def erase_freed(self) -> None:
         """Overwrite freed pages, rebuild the file without them and empty the WAL into it."""
         db = self.connection
-        if db.in_transaction or self._location == ":memory:":
+        if db.in_transaction:
+            return
+        self.merge_words()  # the word index rewritten without the deleted labels' entries
+        if self._location == ":memory:":
             return
         db.execute("PRAGMA secure_delete = ON")
         self._retry(lambda: checkpoint(db), READERS)

@@ -1,0 +1,117 @@
+"""The plain-words question set (benches/questions/plain_words.json) through `zero recall` and its
+`--json`, in a 400-token context: the answer is held for at least 90% of the questions, a
+superseded value never comes before the current one, and a time in the question answers as of
+then (the value that held then comes before the ones that came later)."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+import pytest
+from typer.testing import CliRunner
+
+import zerolang.memory
+from zerolang.cli.app import app
+from zerolang.util.tokens import count_tokens
+
+ROOT = Path(__file__).resolve().parents[2]
+QUESTIONS: dict[str, Any] = json.loads(
+    (ROOT / "benches" / "questions" / "plain_words.json").read_text(encoding="utf-8")
+)
+BUDGET = 400
+AT_LEAST = 0.9
+
+
+def build(memory: zerolang.memory.Memory, data: dict[str, Any]) -> None:
+    """The question set's memory: its declarations, facts (each from its time) and turns."""
+    memory.declare_single_valued(data["single_valued"], now="2000-01-01")
+    for subject, predicate, value, start in data["facts"]:
+        memory.remember([(subject, predicate, value)], event_time=f"{start}T00:00:00Z", source="bench")
+    for turn in data["turns"]:
+        memory.capture(
+            session=turn["session"],
+            user_said=turn["user_said"],
+            agent_said=turn["agent_said"],
+            when=turn["when"],
+        )
+
+
+@pytest.fixture(scope="module")
+def stores(tmp_path_factory: pytest.TempPathFactory) -> tuple[str, str]:
+    folder = tmp_path_factory.mktemp("plain-words")
+    facts, turns = str(folder / "memory.db"), str(folder / "memory.experiences.db")
+    with zerolang.memory.open(facts, experiences=turns, archive=folder / "archive") as memory:
+        build(memory, QUESTIONS)
+    return facts, turns
+
+
+def recall(stores: tuple[str, str], question: str, *extra: str) -> str:
+    facts, turns = stores
+    arguments = [
+        "recall",
+        question,
+        "--budget",
+        str(BUDGET),
+        "--db",
+        turns,
+        "--now",
+        QUESTIONS["now"],
+        *extra,
+    ]
+    result = CliRunner().invoke(app, arguments, env={"ZERO_MEMORY_DB": facts, "ZERO_MEMORY_SPACE": ""})
+    assert result.exit_code == 0, result.output
+    return result.output
+
+
+def held(context: str, question: dict[str, Any]) -> bool:
+    return all(answer in context.lower() for answer in question["answers"])
+
+
+def in_order(context: str, question: dict[str, Any]) -> bool:
+    """The answer comes before every superseded value the context holds."""
+    text = context.lower()
+    first = text.find(question["answers"][0])
+    return all(text.find(old) < 0 or first < text.find(old) for old in question.get("superseded", ()))
+
+
+@pytest.mark.parametrize("form", ["text", "json"])
+def test_the_answer_is_held_in_400_tokens(stores: tuple[str, str], form: str) -> None:
+    missed = []
+    for question in QUESTIONS["questions"]:
+        if form == "json":
+            printed = recall(stores, question["q"], "--json")
+            document = json.loads(printed)
+            assert count_tokens(printed.rstrip("\n")) <= BUDGET
+            context = "\n".join(line["text"] for line in document["lines"])
+        else:
+            context = recall(stores, question["q"])
+            assert count_tokens(context) <= BUDGET
+        if not held(context, question):
+            missed.append(question["q"])
+    assert len(missed) <= (1 - AT_LEAST) * len(QUESTIONS["questions"]), missed
+
+
+def test_superseded_values_never_come_before_current_ones(stores: tuple[str, str]) -> None:
+    asked = [q for q in QUESTIONS["questions"] if q.get("superseded")]
+    assert len(asked) >= 10
+    wrong = [q["q"] for q in asked if held(context := recall(stores, q["q"]), q) and not in_order(context, q)]
+    assert wrong == []
+
+
+def test_a_year_in_the_question_answers_as_of_then(stores: tuple[str, str]) -> None:
+    dated = [q for q in QUESTIONS["questions"] if any(ch.isdigit() for ch in q["q"])]
+    assert len(dated) >= 5
+    for question in dated:
+        context = recall(stores, question["q"])
+        assert held(context, question) and in_order(context, question), (question["q"], context)
+
+
+def test_no_hash_ids_in_a_context_without_ids(stores: tuple[str, str]) -> None:
+    import re
+
+    for question in QUESTIONS["questions"][:10]:
+        words = recall(stores, question["q"]).split()
+        hexes = [word for word in words if re.fullmatch(r"\[?[0-9a-f]{8,}\]?", word)]
+        assert len(hexes) < 0.05 * len(words)
