@@ -1,8 +1,8 @@
 """`zero convo`: conversation memory for agent runtimes (seed 003).
 
-Entries live in the experience database (`--db`, `$ZERO_EXPERIENCE_DB`, or
-`experiences.db` in the per-user data directory) under the seed's keys,
-`agent:{name}:conversation` and `agent:{name}:turn:{n}`.
+Entries live in the experience database of the memory `--db` names, in `--space` (as on every
+command; `--experiences` or `$ZERO_EXPERIENCE_DB` names that database apart), under the seed's
+keys, `agent:{name}:conversation` and `agent:{name}:turn:{n}`.
 """
 
 from __future__ import annotations
@@ -18,7 +18,13 @@ import typer
 
 from zerolang.cli.errors import reports_errors
 from zerolang.cli.terminal import echo
-from zerolang.cli.typer_options import ExperienceDbOption, JsonOption, TtlOption
+from zerolang.cli.typer_options import (
+    DbOption,
+    ExperiencesOption,
+    JsonOption,
+    SettledSpaceOption,
+    TtlOption,
+)
 from zerolang.util.escapes import escaped, json_text
 
 if TYPE_CHECKING:
@@ -48,13 +54,18 @@ MaxTokens = Annotated[
 ]
 
 
-def _store(db: Path | None, *, create: bool) -> EntryStore:
-    from zerolang.cli.experience_store import open_store, store_location
-    from zerolang.storage import open_conversations
+def _store(
+    db: str | Path | None,
+    *,
+    create: bool,
+    space: str | None = None,
+    experiences: str | Path | None = None,
+) -> EntryStore:
+    """The conversation entries of the memory `db` names, in `space` (the memory's purges reach their
+    database first when `create`: `zerolang.memory.opening.open_conversations_of`)."""
+    from zerolang.cli.experience_store import open_entries, stores_of
 
-    if create:  # the memory's purges reach the conversations' database first (`carry_purges_into`)
-        open_store(db, create=True).close()
-    return open_conversations(store_location(db, create=create), create=create)
+    return open_entries(stores_of(db, space=space, experiences=experiences), create=create)
 
 
 def _memory(
@@ -105,7 +116,9 @@ def store_turn(
     ttl: TtlOption = None,
     max_messages: MaxMessages = 100,
     max_tokens: MaxTokens = None,
-    db: ExperienceDbOption = None,
+    db: DbOption = None,
+    space: SettledSpaceOption = None,
+    experiences: ExperiencesOption = None,
     as_json: JsonOption = False,
 ) -> None:
     """Store a finished turn: the (pruned) history and the turn's metadata."""
@@ -125,7 +138,7 @@ def store_turn(
     if not isinstance(raw, list):
         raise ZeroError(f"{file}: expected a JSON list of messages")
     history = [ChatMessage.from_json(item, f"{file}: message {n}") for n, item in enumerate(raw, start=1)]
-    with _store(db, create=True) as store:
+    with _store(db, create=True, space=space, experiences=experiences) as store:
         meta = _memory(store, agent, max_messages, max_tokens, ttl).store_turn(
             history, iteration=iteration, input_tokens=input_tokens, output_tokens=output_tokens
         )
@@ -145,18 +158,26 @@ def restore(
     agent: Agent,
     max_messages: MaxMessages = 100,
     max_tokens: MaxTokens = None,
-    db: ExperienceDbOption = None,
+    db: DbOption = None,
+    space: SettledSpaceOption = None,
+    experiences: ExperiencesOption = None,
 ) -> None:
     """Print the agent's history (pruned) as a JSON list of messages; [] when there is none."""
-    with _store(db, create=False) as store:
+    with _store(db, create=False, space=space, experiences=experiences) as store:
         history = _memory(store, agent, max_messages, max_tokens).restore()
     _print([message.to_json() for message in history])
 
 
 @_command("turns")
-def turns(agent: Agent, db: ExperienceDbOption = None, as_json: JsonOption = False) -> None:
+def turns(
+    agent: Agent,
+    db: DbOption = None,
+    space: SettledSpaceOption = None,
+    experiences: ExperiencesOption = None,
+    as_json: JsonOption = False,
+) -> None:
     """List the agent's stored turns with their metadata."""
-    with _store(db, create=False) as store:
+    with _store(db, create=False, space=space, experiences=experiences) as store:
         found = _memory(store, agent).turns()
     if as_json:
         _print([{k: v for k, v in turn.items() if k != "messages"} for turn in found])
@@ -174,11 +195,13 @@ def search(
     agent: Agent,
     text: Annotated[str, typer.Argument(help="Words to look for in the agent's turns.", show_default=False)],
     limit: Annotated[int, typer.Option("--limit", min=1)] = 10,
-    db: ExperienceDbOption = None,
+    db: DbOption = None,
+    space: SettledSpaceOption = None,
+    experiences: ExperiencesOption = None,
     as_json: JsonOption = False,
 ) -> None:
     """Search the agent's turns (full text, bm25), best first."""
-    with _store(db, create=False) as store:
+    with _store(db, create=False, space=space, experiences=experiences) as store:
         hits = _memory(store, agent).search(text, limit)
     if as_json:
         _print(
@@ -216,8 +239,13 @@ def excerpt(content: str, wanted: list[str], width: int = EXCERPT) -> str:
 
 
 @_command("cleanup")
-def cleanup(agent: Agent, db: ExperienceDbOption = None) -> None:
+def cleanup(
+    agent: Agent,
+    db: DbOption = None,
+    space: SettledSpaceOption = None,
+    experiences: ExperiencesOption = None,
+) -> None:
     """Delete the agent's expired entries now (reads already skip and delete them)."""
-    with _store(db, create=False) as store:
+    with _store(db, create=False, space=space, experiences=experiences) as store:
         removed = _memory(store, agent).cleanup()
     echo(f"Removed {removed} expired entr{'y' if removed == 1 else 'ies'}.")

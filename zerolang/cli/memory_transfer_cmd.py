@@ -8,7 +8,7 @@ from typing import Annotated
 import typer
 
 from zerolang.cli.memory_cmd import _command, _print_json
-from zerolang.cli.stores import _open, opened_or_undone
+from zerolang.cli.stores import open_memory_store, opened_or_undone
 from zerolang.cli.terminal import echo
 from zerolang.cli.typer_options import DbOption, JsonOption, SpaceOption
 from zerolang.util.spaces import DEFAULT_SPACE
@@ -33,7 +33,7 @@ def bundle(
     from zerolang.util.files import write_text_atomic
 
     signer = Ed25519Signer.from_key_file(key)
-    with _open(db, create=False, space=space) as store:
+    with open_memory_store(db, create=False, space=space) as store:
         text = make(store, signer, since)
     write_text_atomic(output, text)
     echo(

@@ -114,6 +114,14 @@ RUN_SPACE: OptionSpec[str | None] = OptionSpec(
     metavar=SPACE.metavar,
     envvar=SPACE.envvar,
 )
+# `zero capture|recall|convo|hook`: the space the settings name unless one is given (`resolve_stores`).
+SETTLED_SPACE: OptionSpec[str | None] = OptionSpec(
+    SPACE.flags,
+    f"{SPACE.help} Default: the one the settings name, else {DEFAULT_SPACE}.",
+    None,
+    metavar=SPACE.metavar,
+    envvar=SPACE.envvar,
+)
 # `zero memory migrate` copies every space unless told one.
 ONLY_SPACE: OptionSpec[str | None] = OptionSpec(
     SPACE.flags, "Copy only this space (default: every space).", None, metavar=SPACE.metavar
@@ -124,20 +132,19 @@ ONLY_SPACE: OptionSpec[str | None] = OptionSpec(
 JSON = OptionSpec(("--json",), "Print one JSON document.", False)
 DRY_RUN = OptionSpec(("--dry-run",), "Print what would change and change nothing.", False)
 
-# ---- the experience database (zero capture, recall, convo) --------------------------------
+# ---- the experience database (zero capture, recall, convo, hook) ---------------------------
+# `--db` names the memory on every command; its experiences are found from it. This names them apart.
 
-_EXPERIENCES = f"The experience database (zero capture, recall, convo): {_STORE}."
+_EXPERIENCES = f"The experience database (zero capture, recall, convo, hook): {_STORE}."
 
-EXPERIENCE_DB: OptionSpec[Path | None] = OptionSpec(
-    ("--db",),
-    f"{_EXPERIENCES} Default: experiences.db in the per-user data directory.",
+EXPERIENCES: OptionSpec[Path | None] = OptionSpec(
+    ("--experiences",),
+    f"{_EXPERIENCES} Default: the one that goes with --db (beside it, for a SQLite file).",
     None,
     metavar="PATH|URL",
     envvar="ZERO_EXPERIENCE_DB",
 )
-# The same database beside the memory's --db: `zero mcp` serves it,
-EXPERIENCES = replace(EXPERIENCE_DB, flags=("--experiences",))
-# and `zero memory forget|restore|purge` reach it when it is given.
+# `zero memory forget|restore|purge` reach it when it is given.
 ALSO_EXPERIENCES = replace(
     EXPERIENCES,
     help=f"{_EXPERIENCES} Given, forget, restore and purge reach it too (default: only the memory).",

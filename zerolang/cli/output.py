@@ -184,7 +184,7 @@ def print_json(document: Any) -> None:
 
 def say_waits() -> None:
     """From now on, a store that waits for another connection says so on stderr, in one line."""
-    from zerolang.storage.locks import tell_waits
+    from zerolang.memory.opening import tell_waits
 
     tell_waits(_say_wait)
 

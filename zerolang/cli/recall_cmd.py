@@ -7,9 +7,9 @@ from typing import Annotated
 
 import typer
 
-from zerolang.cli.experience_store import open_store, read_hiding_purges
+from zerolang.cli.experience_store import open_store, read_hiding_purges, stores_of
 from zerolang.cli.options import JSON
-from zerolang.cli.typer_options import ExperienceDbOption, option
+from zerolang.cli.typer_options import DbOption, ExperiencesOption, SettledSpaceOption, option
 
 
 def recall(
@@ -21,7 +21,9 @@ def recall(
     limit: Annotated[
         int, typer.Option("--limit", min=1, metavar="N", help="How many experiences to rank.")
     ] = 20,
-    db: ExperienceDbOption = None,
+    db: DbOption = None,
+    space: SettledSpaceOption = None,
+    experiences: ExperiencesOption = None,
     as_json: Annotated[bool, option(JSON.detailed("It keeps within the budget too."))] = False,
 ) -> None:
     """Recall experiences: the graph index of the hits, short summaries, and full text for the best that fit.
@@ -35,8 +37,9 @@ def recall(
 
     if not text.strip():
         raise ZeroError("nothing to recall: the query is empty")
-    with open_store(db, create=False) as opened:
-        store = read_hiding_purges(opened)  # what the memory purged stays out, even here
+    stores = stores_of(db, space=space, experiences=experiences)
+    with open_store(stores, create=False) as opened:
+        store = read_hiding_purges(stores, opened)  # what the memory purged stays out, even here
         hits = run_recall(store, text, limit=limit)
         rendering = render(store, text, hits, budget=budget, as_json=as_json)
     if budget is not None and not rendering.text:

@@ -21,7 +21,6 @@ from zerolang.cli.options import (
     CLEARANCE,
     DB,
     DRY_RUN,
-    EXPERIENCE_DB,
     EXPERIENCES,
     INDEX_DB,
     JSON,
@@ -29,6 +28,7 @@ from zerolang.cli.options import (
     POLICY,
     PRIVACY,
     ROOT,
+    SETTLED_SPACE,
     SPACE,
     TTL,
     OptionSpec,
@@ -59,10 +59,10 @@ def parsed(spec: OptionSpec[Any], text: str) -> int:
 DbOption = Annotated[str | None, option(DB)]
 IndexDbOption = Annotated[str | None, option(INDEX_DB)]
 SpaceOption = Annotated[str, option(SPACE)]
+SettledSpaceOption = Annotated[str | None, option(SETTLED_SPACE)]
 NowOption = Annotated[str | None, option(NOW)]
 JsonOption = Annotated[bool, option(JSON)]
 DryRunOption = Annotated[bool, option(DRY_RUN)]
-ExperienceDbOption = Annotated[Path | None, option(EXPERIENCE_DB)]
 ExperiencesOption = Annotated[Path | None, option(EXPERIENCES)]
 AlsoExperiencesOption = Annotated[Path | None, option(ALSO_EXPERIENCES)]
 RootOption = Annotated[Path | None, option(ROOT)]

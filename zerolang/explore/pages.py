@@ -18,8 +18,8 @@ from zerolang.explore.timeline import legend, timeline
 if TYPE_CHECKING:
     from zerolang.experience.budget import Rendering
     from zerolang.experience.recall import Hit
-    from zerolang.knowledge.backend import TombstoneRow
     from zerolang.knowledge.query.executor import QueryResult
+    from zerolang.memory import TombstoneRow
 
 
 @dataclass(frozen=True, slots=True)

@@ -27,8 +27,8 @@ if TYPE_CHECKING:
     from zerolang.experience.model import Experience
     from zerolang.experience.recall import Hit
     from zerolang.experience.store import ExperienceStore
-    from zerolang.knowledge.backend import TombstoneRow
     from zerolang.knowledge.query.executor import QueryResult
+    from zerolang.memory import TombstoneRow
 
 PAGE = 50  # rows on a page of concepts, sessions or turns
 GRAPH_NODES = 300  # at most this many concepts in one neighbourhood drawing
@@ -216,13 +216,12 @@ class Explorer:
 
     def _opened_experiences(self) -> ExperienceStore | None:
         if self._experiences is None:
-            from zerolang.storage import open_experiences
+            from zerolang.memory.opening import open_experiences_of
 
-            location = self.memory.stores.experiences
-            if location.holds_nothing_yet:
+            if self.memory.stores.experiences.holds_nothing_yet:
                 return None
             try:
-                self._experiences = open_experiences(location, create=False)
+                self._experiences = open_experiences_of(self.memory.stores, create=False)
             except ZeroError:
                 return None
         return self._experiences

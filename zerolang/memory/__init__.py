@@ -9,7 +9,9 @@
   experiences and the archive, as docs/python-api.md documents it;
 - the memory domain's names (`zerolang.knowledge`): the records and their hashes, the
   compiler, normalisation, ingest, `MemoryStore` and its views;
-- `open_store` (`zerolang.storage`): a `MemoryStore` on the store a path or URL names.
+- `open_store` (`zerolang.storage`): a `MemoryStore` on the store a path or URL names;
+- `TombstoneRow` (`zerolang.knowledge.backend`): a forget's record, as the surfaces show it (they
+  never import the backend: pyproject's import-linter contract).
 
 This package sits above the domain and the storage layer; it adds no behaviour of its
 own. Names are imported on first use, so `import zerolang.memory` loads nothing heavy.
@@ -21,6 +23,7 @@ import importlib
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
+    from zerolang.knowledge.backend import TombstoneRow
     from zerolang.knowledge.check import Problem
     from zerolang.knowledge.compiler import build_graph, compile_input, compile_record
     from zerolang.knowledge.hashing import concept_hash, context_hash, episode_hash, fact_hash
@@ -58,6 +61,7 @@ if TYPE_CHECKING:
 _HOMES = {
     "open_store": "zerolang.storage.registry",
     "Problem": "zerolang.knowledge.check",
+    "TombstoneRow": "zerolang.knowledge.backend",
     "build_graph": "zerolang.knowledge.compiler",
     "compile_input": "zerolang.knowledge.compiler",
     "compile_record": "zerolang.knowledge.compiler",
@@ -141,6 +145,7 @@ __all__ = [
     "RelationNode",
     "SemanticTuple",
     "SourcedInput",
+    "TombstoneRow",
     "build_graph",
     "compile_input",
     "compile_record",

@@ -1,0 +1,165 @@
+"""How a surface opens the stores of one memory: the one door from a `--db`/`--space` to the storage.
+
+The `zero` commands, the hooks, `zero mcp`, `zero explore` and the framework adapters resolve
+what they were given once (`zerolang.memory.settings.resolve_stores`: a `Stores`) and open
+through these functions or a `Memory` (`zerolang.memory.api`), never through `zerolang.storage`
+(an import-linter contract in pyproject.toml holds them to it). A `db` or `space` parameter so
+walks surface -> memory -> storage and no further up.
+
+- `open_memory_of`: a `Memory` on the stores a `Stores` names;
+- `open_facts` / `facts_or_undone`: the fact store in the space `Stores` name;
+- `open_experiences_of`: the experience store, which takes the memory's purges before it is
+  written (`zerolang.memory.erasure.carry_purges_of`); `reading_experiences` reads one with the
+  purges hidden, writing nothing;
+- `open_conversations_of`: conversation entries, in the experience store's database;
+- `open_run_state`: `zero run --state`'s store; `copy_memory`: `zero memory migrate`;
+- `storage_errors`, `tell_waits`: the storage layer's error boundary and lock-wait notice.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterator, Sequence
+from contextlib import AbstractContextManager, contextmanager
+from pathlib import Path
+from typing import TYPE_CHECKING, cast
+
+from zerolang.memory.settings import Stores, prepare_folder, resolve_stores
+
+if TYPE_CHECKING:
+    from zerolang.convo.store import EntryStore
+    from zerolang.experience.store import ExperienceStore
+    from zerolang.knowledge.store import MemoryStore
+    from zerolang.memory.api import Memory
+    from zerolang.runtime.ports import StateStore
+    from zerolang.storage.copy import CopyProgress as CopyProgress
+    from zerolang.storage.copy import SpaceCopy as SpaceCopy
+
+__all__ = [
+    "copy_memory",
+    "facts_or_undone",
+    "open_conversations_of",
+    "open_experiences_of",
+    "open_facts",
+    "open_memory_of",
+    "open_run_state",
+    "reading_experiences",
+    "storage_errors",
+    "tell_waits",
+]
+
+
+def open_memory_of(stores: Stores, *, create: bool) -> Memory:
+    """A `Memory` on the stores `stores` name (resolved once, at a surface's edge)."""
+    from zerolang.memory.api import Memory
+
+    return Memory(open_facts(stores=stores, create=create), stores=stores)
+
+
+def open_facts(
+    db: str | Path | None = None, *, space: str | None = None, create: bool, stores: Stores | None = None
+) -> MemoryStore:
+    """The fact store `db` names (else `$ZERO_MEMORY_DB`, else the per-user one) in `space`; or the one
+    `stores` names. Created (its folder prepared) when `create`."""
+    from zerolang.storage import open_store
+
+    chosen = resolve_stores(db, space=space) if stores is None else stores
+    if create:
+        prepare_folder(chosen.memory, given=chosen.memory_named)
+    return open_store(chosen.memory, space=chosen.space, create=create)
+
+
+@contextmanager
+def facts_or_undone(db: str | Path | None = None, *, space: str | None = None) -> Iterator[MemoryStore]:
+    """The fact store at `db`, created if there is none; a SQLite file created here is removed again
+    when the block fails, so a refused write leaves no new empty store behind (a server's database
+    is never created: the block's transaction leaves its space as it was)."""
+    location = resolve_stores(db, space=space).memory
+    fresh = location.is_file and not location.path.exists()
+    try:
+        with open_facts(db, space=space, create=True) as store:
+            yield store
+    except BaseException:
+        if fresh:
+            for suffix in ("", "-wal", "-shm", "-journal"):
+                Path(f"{location.path}{suffix}").unlink(missing_ok=True)
+        raise
+
+
+def open_experiences_of(stores: Stores, *, create: bool) -> ExperienceStore:
+    """The experience store of the memory `stores` name (`Stores.experiences`). Opened to write
+    (`create`, its folder prepared), it first takes the memory's purges, so what is written after a
+    purge stores nothing that mentions a purged label, whichever surface writes it."""
+    from zerolang.memory.erasure import carry_purges_of
+    from zerolang.storage import open_experiences
+
+    location = stores.experiences
+    if create:
+        prepare_folder(location, given=stores.experiences_named or stores.memory_named)
+    store = open_experiences(location, create=create)
+    if create:
+        try:
+            carry_purges_of(stores, store)
+        except BaseException:
+            store.close()
+            raise
+    return store
+
+
+def reading_experiences(stores: Stores, store: ExperienceStore) -> ExperienceStore:
+    """`store` as a reader sees it: the purges of the memory `stores` name hidden as well, writing
+    nothing (`zerolang.memory.erasure.PurgesHidden`), so a recall shows nothing a purge erased even
+    from a database the purge never reached."""
+    from zerolang.memory.erasure import PurgesHidden, purges_of
+
+    blocks = purges_of(stores)
+    return store if not blocks else cast("ExperienceStore", PurgesHidden(store, lambda: blocks))
+
+
+def open_conversations_of(stores: Stores, *, create: bool, carried: bool = False) -> EntryStore:
+    """The conversation entries of the memory `stores` name, kept in its experience database. Opened
+    to write (its folder prepared), the memory's purges reach that database first, unless the caller
+    `carried` them there already (it holds that experience store open)."""
+    from zerolang.memory.erasure import carry_blocks, purges_of
+    from zerolang.storage import open_conversations, open_experiences
+
+    location = stores.experiences
+    if create:
+        prepare_folder(location, given=stores.experiences_named or stores.memory_named)
+        blocks = {} if carried else purges_of(stores)
+        if blocks:  # the conversations read the blocked terms the experience store keeps beside them
+            with open_experiences(location, create=True) as experiences:
+                carry_blocks(blocks, experiences)
+    return open_conversations(location, create=create)
+
+
+def open_run_state(where: str | Path) -> StateStore:
+    """The state store `zero run --state` keeps a graph's runs in."""
+    from zerolang.storage import open_state
+
+    return open_state(where)
+
+
+def copy_memory(
+    origin: MemoryStore,
+    destination: MemoryStore,
+    spaces: Sequence[str] | None = None,
+    progress: Callable[[CopyProgress], None] | None = None,
+) -> list[SpaceCopy]:
+    """Copy every space (or `spaces`) of one fact store into another (`zero memory migrate`)."""
+    from zerolang.storage.copy import copy_store
+
+    return copy_store(origin, destination, None if spaces is None else list(spaces), progress)
+
+
+def storage_errors() -> AbstractContextManager[None]:
+    """A block whose database engine's own errors (disk full, server gone) become `StorageError`s."""
+    from zerolang.storage import storage_errors as translating
+
+    return translating()
+
+
+def tell_waits(listener: Callable[[str], None]) -> None:
+    """Have `listener` told, in one line, each time a store starts waiting for another connection."""
+    from zerolang.storage.locks import tell_waits as telling
+
+    telling(listener)
