@@ -40,7 +40,7 @@ class Readers:
         self.apart = IN_MEMORY not in (str(stores.memory), str(stores.experiences))
 
     def _open(self) -> Memory:
-        from zerolang.memory.opening import open_memory_of
+        from zerolang.memory.api import open_memory_of
 
         return open_memory_of(self._memory.stores, create=False)
 

@@ -44,7 +44,7 @@ from zerolang.knowledge.types import (
     SemanticTuple,
 )
 from zerolang.memory.settings import Stores, open_archive_index, prepare_folder, resolve_stores
-from zerolang.storage import open_conversations, open_experiences, open_store
+from zerolang.storage import open_store
 from zerolang.util.errors import ZeroError
 from zerolang.util.locations import IN_MEMORY, parse_location
 
@@ -65,7 +65,15 @@ if TYPE_CHECKING:
     from zerolang.knowledge.normalize import AliasTable
     from zerolang.knowledge.query.executor import QueryResult
 
-__all__ = ["FORGET_MODULE", "Forgetting", "Memory", "Restoring", "Retraction", "open_memory"]
+__all__ = [
+    "FORGET_MODULE",
+    "Forgetting",
+    "Memory",
+    "Restoring",
+    "Retraction",
+    "open_memory",
+    "open_memory_of",
+]
 
 # The forget issue's module (tombstones). `Memory.forget` delegates to it once it is part of the build.
 FORGET_MODULE = "zerolang.knowledge.forget"
@@ -124,6 +132,14 @@ def open_memory(
         prepare_folder(where, given=stores.memory_named)
     store = open_store(where, space=stores.space, create=create)
     return Memory(store, stores=stores)
+
+
+def open_memory_of(stores: Stores, *, create: bool = False) -> Memory:
+    """A `Memory` on the stores `stores` name, resolved once at a surface's edge (`resolve_stores`):
+    `zero mcp`'s readers open their own on the server's."""
+    from zerolang.memory.opening import open_facts
+
+    return Memory(open_facts(stores=stores, create=create), stores=stores)
 
 
 class Memory:
@@ -324,10 +340,9 @@ class Memory:
         """The experience store (opened, and created, when first used)."""
         if self._experiences is None:
             from zerolang.memory.erasure import carry_purges
+            from zerolang.memory.opening import open_experiences_of
 
-            location = self.stores.experiences
-            prepare_folder(location, given=self.stores.experiences_named or self.stores.memory_named)
-            self._experiences = open_experiences(location, create=True)
+            self._experiences = open_experiences_of(self.stores, create=True, carry=False)
             carry_purges(self.store, self._experiences)  # what the memory purged stays out of them
         return self._experiences
 
@@ -558,8 +573,10 @@ class Memory:
 
     def _entries(self) -> EntryStore | None:
         """Conversation entries kept beside the experiences (where `zero convo` can keep them)."""
+        from zerolang.memory.opening import open_conversations_of
+
         location = parse_location(self.experiences_location)
-        return None if location.in_memory else open_conversations(location, create=False)
+        return None if location.in_memory else open_conversations_of(self.stores, create=False)
 
 
 def _at(now: str | None) -> str:

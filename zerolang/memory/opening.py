@@ -2,11 +2,11 @@
 
 The `zero` commands, the hooks, `zero mcp`, `zero explore` and the framework adapters resolve
 what they were given once (`zerolang.memory.settings.resolve_stores`: a `Stores`) and open
-through these functions or a `Memory` (`zerolang.memory.api`), never through `zerolang.storage`
+through these functions or a `Memory` (`zerolang.memory.api`: `open_memory`, or `open_memory_of`
+on a `Stores` already resolved), never through `zerolang.storage`
 (an import-linter contract in pyproject.toml holds them to it). A `db` or `space` parameter so
 walks surface -> memory -> storage and no further up.
 
-- `open_memory_of`: a `Memory` on the stores a `Stores` names;
 - `open_facts` / `facts_or_undone`: the fact store in the space `Stores` name;
 - `open_experiences_of`: the experience store, which takes the memory's purges before it is
   written (`zerolang.memory.erasure.carry_purges_of`); `reading_experiences` reads one with the
@@ -29,7 +29,6 @@ if TYPE_CHECKING:
     from zerolang.convo.store import EntryStore
     from zerolang.experience.store import ExperienceStore
     from zerolang.knowledge.store import MemoryStore
-    from zerolang.memory.api import Memory
     from zerolang.runtime.ports import StateStore
     from zerolang.storage.copy import CopyProgress as CopyProgress
     from zerolang.storage.copy import SpaceCopy as SpaceCopy
@@ -40,19 +39,11 @@ __all__ = [
     "open_conversations_of",
     "open_experiences_of",
     "open_facts",
-    "open_memory_of",
     "open_run_state",
     "reading_experiences",
     "storage_errors",
     "tell_waits",
 ]
-
-
-def open_memory_of(stores: Stores, *, create: bool) -> Memory:
-    """A `Memory` on the stores `stores` name (resolved once, at a surface's edge)."""
-    from zerolang.memory.api import Memory
-
-    return Memory(open_facts(stores=stores, create=create), stores=stores)
 
 
 def open_facts(
@@ -85,10 +76,11 @@ def facts_or_undone(db: str | Path | None = None, *, space: str | None = None) -
         raise
 
 
-def open_experiences_of(stores: Stores, *, create: bool) -> ExperienceStore:
+def open_experiences_of(stores: Stores, *, create: bool, carry: bool = True) -> ExperienceStore:
     """The experience store of the memory `stores` name (`Stores.experiences`). Opened to write
     (`create`, its folder prepared), it first takes the memory's purges, so what is written after a
-    purge stores nothing that mentions a purged label, whichever surface writes it."""
+    purge stores nothing that mentions a purged label, whichever surface writes it (`carry=False`:
+    the caller, who holds the memory open, carries them)."""
     from zerolang.memory.erasure import carry_purges_of
     from zerolang.storage import open_experiences
 
@@ -96,7 +88,7 @@ def open_experiences_of(stores: Stores, *, create: bool) -> ExperienceStore:
     if create:
         prepare_folder(location, given=stores.experiences_named or stores.memory_named)
     store = open_experiences(location, create=create)
-    if create:
+    if create and carry:
         try:
             carry_purges_of(stores, store)
         except BaseException:

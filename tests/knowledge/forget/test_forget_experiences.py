@@ -222,12 +222,12 @@ def test_cli_forget_with_experiences_reaches_recall_and_convo(tmp_path: Path) ->
 
     def visible() -> str:
         # (recall's output starts by repeating the query: that line is the caller's own words)
-        seen = [zero("recall", q, "--db", str(exp)).split("\n", 1)[1] for q in QUERIES]
+        seen = [zero("recall", q, "--experiences", str(exp)).split("\n", 1)[1] for q in QUERIES]
         for q in QUERIES:
-            document = json.loads(zero("recall", q, "--db", str(exp), "--json", "--budget", "400"))
+            document = json.loads(zero("recall", q, "--experiences", str(exp), "--json", "--budget", "400"))
             seen.append(json.dumps({k: v for k, v in document.items() if k != "query"}))
-        seen += [zero("convo", "search", "coder", q, "--db", str(exp), "--json") for q in QUERIES]
-        seen += [zero("convo", "restore", "coder", "--db", str(exp))]
+        seen += [zero("convo", "search", "coder", q, "--experiences", str(exp), "--json") for q in QUERIES]
+        seen += [zero("convo", "restore", "coder", "--experiences", str(exp))]
         return "\n".join(seen)
 
     zero("memory", "ingest", str(facts), "--db", db, "--aliases", str(aliases))
