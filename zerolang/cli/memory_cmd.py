@@ -32,12 +32,12 @@ from zerolang.util.spaces import DEFAULT_SPACE
 if TYPE_CHECKING:
     from rich.progress import TaskID
 
-    from zerolang.knowledge.ingest import SourcedInput
     from zerolang.knowledge.normalize import AliasTable
     from zerolang.knowledge.store import CheckReport, ConceptView, FactView, InsertResult, MemoryStore
     from zerolang.knowledge.store import Progress as StoreProgress
-    from zerolang.knowledge.tiers import Episode
+    from zerolang.memory import SourcedInput
     from zerolang.memory.opening import SpaceCopy
+    from zerolang.memory.upkeep import Episode
 
 P = ParamSpec("P")
 
@@ -142,8 +142,8 @@ def ingest(
     atomically and the ingest commits as it goes, so an interrupted run keeps
     what it finished and a rerun completes the rest.
     """
-    from zerolang.knowledge.ingest import ingest as ingest_inputs
-    from zerolang.knowledge.ingest import load_inputs
+    from zerolang.memory import load_inputs
+    from zerolang.memory.upkeep import ingest_inputs
     from zerolang.util.times import format_time
 
     table = _aliases(aliases)
@@ -198,7 +198,7 @@ def _ingest_with_progress(
     from rich.console import Console
     from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
 
-    from zerolang.knowledge.ingest import ingest as ingest_inputs
+    from zerolang.memory.upkeep import ingest_inputs
 
     columns = (
         TextColumn("ingesting"),
@@ -248,7 +248,7 @@ def compile_(
 ) -> None:
     """Print the .0 graph of one input: `zero run` on it recomputes the record's hashes."""
     from zerolang.knowledge.compiler import compile_input
-    from zerolang.knowledge.ingest import load_inputs
+    from zerolang.memory import load_inputs
     from zerolang.syntax.printer import print_graph
     from zerolang.util.errors import ZeroError
 
@@ -437,7 +437,7 @@ def consolidate(
 
     Pruning removes observations only: every fact and concept stays.
     """
-    from zerolang.knowledge.tiers import consolidate as run_consolidation
+    from zerolang.memory.upkeep import consolidate as run_consolidation
 
     with open_memory_store(db, create=False, space=space) as store:
         result = run_consolidation(
@@ -508,11 +508,16 @@ def sweep(
     verifies every fact and `export --since` explains what it cannot express.
     Episodes of semantic facts are never pruned.
     """
-    from zerolang.knowledge.tiers import EpisodicMemory
+    from zerolang.memory.upkeep import sweep as prune
 
     with open_memory_store(db, create=False, space=space) as store:
-        memory = EpisodicMemory(store, half_life_days * 86400, min_confidence, as_of(now))
-        removed = memory.sweep(dry_run=dry_run)
+        removed = prune(
+            store,
+            half_life=half_life_days * 86400,
+            min_confidence=min_confidence,
+            clock=as_of(now),
+            dry_run=dry_run,
+        )
         texts = _fact_texts(store, [e.fact_hash.digest for e in removed]) if dry_run else {}
     if as_json:
         document: dict[str, object] = {"removed": len(removed), "episodes": [e.to_json() for e in removed]}
@@ -550,16 +555,14 @@ def export(
     output: Annotated[Path | None, typer.Option("--output", "-o", metavar="FILE", help="Write here.")] = None,
 ) -> None:
     """Write the memory as .0c (at a detail level), JSON or .0 graphs; --since writes a delta."""
-    from zerolang.knowledge.formats.exchange import Format
-    from zerolang.knowledge.formats.exchange import export as export_store
-    from zerolang.knowledge.formats.levels import Level
+    from zerolang.memory.upkeep import EXPORT_FORMATS, LEVELS, export_text
     from zerolang.util.errors import ZeroError
     from zerolang.util.files import write_text_atomic
 
-    if form not in Format._value2member_map_ or level not in Level._value2member_map_:
+    if form not in EXPORT_FORMATS or level not in LEVELS:
         raise ZeroError(f"--format is 0, 0c or json and --level L0, L1 or L2 (got {form!r}, {level!r})")
     with open_memory_store(db, create=False, space=space) as store:
-        text = export_store(store, Format(form), Level(level), since)
+        text = export_text(store, form, level, since)
     if output is None:
         write_document(text)
     else:
@@ -587,7 +590,7 @@ def import_(
 ) -> None:
     """Load an export into the store, all or nothing; a delta applies only on its base checkpoint."""
     from zerolang.knowledge.formats.checkpoint import of_store
-    from zerolang.knowledge.formats.exchange import import_text
+    from zerolang.memory.upkeep import import_text
     from zerolang.util.files import read_stdin_text, read_text
 
     text = read_stdin_text() if file == STDIN else read_text(file)

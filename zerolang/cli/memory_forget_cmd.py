@@ -248,9 +248,9 @@ def retract(
     as_json: JsonOption = False,
 ) -> None:
     """Retract a fact: its validity is closed and it is retired, kept for history (not forgotten)."""
-    from zerolang.knowledge import temporal
+    from zerolang.memory.upkeep import store_time
 
-    end = None if valid_to is None else temporal.utc(valid_to, "--valid-to")
+    end = None if valid_to is None else store_time(valid_to, "--valid-to")
     at = _stamp(now)
     with _memory(db, space, None, None) as memory:
         done = memory.retracting(fact, valid_to=end, now=at, aliases=_aliases(aliases))

@@ -28,7 +28,8 @@ def bundle(
     space: SpaceOption = DEFAULT_SPACE,
 ) -> None:
     """Write a signed bundle of the memory (or a delta since a checkpoint) for `zero memory receive`."""
-    from zerolang.knowledge.formats.bundle import key_id, make
+    from zerolang.memory.upkeep import make_bundle as make
+    from zerolang.memory.upkeep import signer_id as key_id
     from zerolang.runtime.signing import Ed25519Signer
     from zerolang.util.files import write_text_atomic
 
@@ -56,7 +57,8 @@ def receive(
     as_json: JsonOption = False,
 ) -> None:
     """Check a bundle's signature against trusted keys and its base, then apply it in one transaction."""
-    from zerolang.knowledge.formats.bundle import apply, check
+    from zerolang.memory.upkeep import apply_bundle as apply
+    from zerolang.memory.upkeep import check_bundle as check
     from zerolang.runtime.signing import Ed25519Signer
     from zerolang.util.files import read_text
 

@@ -104,7 +104,6 @@ def execute(
 
         memory_store = open_facts(stores=resolve_stores(db, space=space), create=True)
     try:
-        from zerolang.knowledge.graph_port import GraphMemory
         from zerolang.runtime.values import from_json
 
         values = {name: from_json(value) for name, value in inputs.items()}
@@ -118,7 +117,7 @@ def execute(
             source=source,
             limits=limits,
             clock=clock,
-            memory=None if memory_store is None else GraphMemory(memory_store),
+            memory=None if memory_store is None else _graph_memory(memory_store),
         )
     finally:
         close = getattr(store, "close", None)
@@ -135,6 +134,13 @@ def execute(
         from zerolang.cli.output import print_result
 
         print_result(result, trace=trace)
+
+
+def _graph_memory(store: Any) -> Any:
+    """The store as the graph's `Memory*` ops reach it (loaded only when `--db` names one)."""
+    from zerolang.memory.upkeep import graph_memory
+
+    return graph_memory(store)
 
 
 def _run_external(command: str, source: str, inputs: dict[str, Any]) -> None:
