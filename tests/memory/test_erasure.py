@@ -286,32 +286,15 @@ def test_a_purge_leaves_no_byte_of_the_label_anywhere(
         "archive", "put", str(inputs / "docs.json"), "--root", root, "--db", memory_at, environment=env
     )
     assert put.splitlines()[0].startswith("forgotten") and put.splitlines()[1].startswith("exists")
-    captured = zero("capture", str(inputs / "secret.jsonl"), "--format", "openai", "--experiences", experiences_at,
-                    environment=env)  # fmt: skip
+    secret, convo = str(inputs / "secret.jsonl"), str(inputs / "convo.json")
+    captured = zero("capture", secret, "--format", "openai", "--experiences", experiences_at, environment=env)
     assert "forgotten" in captured
-    zero(
-        "convo",
-        "store",
-        "coder",
-        str(inputs / "convo.json"),
-        "--experiences",
-        experiences_at,
-        environment=env,
-    )
+    zero("convo", "store", "coder", convo, "--experiences", experiences_at, environment=env)
     # an experience database the purge never reached takes the memory's purges when written to
-    late = {**env, "ZERO_MEMORY_DB": memory_at}
-    captured = zero("capture", str(inputs / "secret.jsonl"), "--format", "openai", "--experiences",
-                    str(data / "late.db"), environment=late)  # fmt: skip
+    late, late_at = {**env, "ZERO_MEMORY_DB": memory_at}, str(data / "late.db")
+    captured = zero("capture", secret, "--format", "openai", "--experiences", late_at, environment=late)
     assert "2 experiences forgotten" in captured
-    zero(
-        "convo",
-        "store",
-        "coder",
-        str(inputs / "convo.json"),
-        "--experiences",
-        str(data / "late.db"),
-        environment=late,
-    )
+    zero("convo", "store", "coder", convo, "--experiences", late_at, environment=late)
     with zerolang.memory.open(memory_at, experiences=experiences_at, archive=root) as memory:
         assert memory.remember([(SECRET, "speaks", "Esperanto")]).forgotten == 1
         assert (

@@ -197,6 +197,32 @@ READERS: dict[str, Callable[[Setting, str, str | None], bool]] = {
 }
 
 
+WORDS = {
+    "cli": "quokkaline",
+    "hook": "zephyrbolt",
+    "mcp": "marzipanic",
+    "api": "oktoberglow",
+    "openai-agents": "velvetrune",
+}
+"""The word each writer's turn is about."""
+
+
+def write_all(setting: Setting, space: str | None = None) -> None:
+    """Each writer stores its turn about its word (`WORDS`), in `space`."""
+    for writer, word in WORDS.items():
+        WRITERS[writer](setting, word, space)
+
+
+def found(setting: Setting, space: str | None = None) -> list[tuple[str, str]]:
+    """(reader, writer): each writer's word a reader finds, reading in `space`."""
+    return [
+        (reader, writer)
+        for reader, read in READERS.items()
+        for writer, word in WORDS.items()
+        if read(setting, word, space)
+    ]
+
+
 def call_mcp(setting: Setting, space: str | None, tool: str, arguments: dict[str, Any]) -> Any:
     """One tool call to a server over the memory the setting names, as `zero mcp [--space]` serves it."""
     from mcp import Client

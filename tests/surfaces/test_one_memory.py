@@ -14,28 +14,13 @@ import json
 
 import pytest
 
-from tests.surfaces.conftest import READERS, WRITERS, Setting
-
-WORDS = {
-    "cli": "quokkaline",
-    "hook": "zephyrbolt",
-    "mcp": "marzipanic",
-    "api": "oktoberglow",
-    "openai-agents": "velvetrune",
-}
+from tests.surfaces.conftest import READERS, WRITERS, Setting, found, write_all
 
 
 @pytest.mark.slow
 def test_what_any_surface_writes_every_surface_reads(setting: Setting) -> None:
-    for writer, word in WORDS.items():
-        WRITERS[writer](setting, word, None)
-    missing = [
-        (reader, writer)
-        for reader, read in READERS.items()
-        for writer, word in WORDS.items()
-        if not read(setting, word, None)
-    ]
-    assert missing == []
+    write_all(setting)
+    assert found(setting) == [(reader, writer) for reader in READERS for writer in WRITERS]
 
 
 @pytest.mark.slow

@@ -14,15 +14,8 @@ import json
 
 import pytest
 
-from tests.surfaces.conftest import READERS, WRITERS, Setting
+from tests.surfaces.conftest import READERS, WRITERS, Setting, found, write_all
 
-WORDS = {
-    "cli": "quokkaline",
-    "hook": "zephyrbolt",
-    "mcp": "marzipanic",
-    "api": "oktoberglow",
-    "openai-agents": "velvetrune",
-}
 ENGINES = pytest.mark.parametrize("setting", ["sqlite-env", "postgres-env"], indirect=True)
 NEEDS_DOOR = pytest.mark.xfail(
     reason="needs door branch: the space in the experience and conversation tables", strict=False
@@ -34,8 +27,7 @@ def alice_writes(setting: Setting) -> None:
     OpenAI Agents session and the LangGraph store."""
     from zerolang.agents.langgraph_store import ZeroStore
 
-    for writer, word in WORDS.items():
-        WRITERS[writer](setting, word, "alice")
+    write_all(setting, "alice")
     history = setting.folder / "history.json"
     history.write_text(json.dumps([{"role": "user", "content": "the vault code is 7788"}]), encoding="utf-8")
     setting.zero("convo", "store", "vault", str(history), "--space", "alice")
@@ -47,13 +39,7 @@ def alice_writes(setting: Setting) -> None:
 @ENGINES
 def test_alice_finds_what_she_stored_through_every_surface_in_her_space(setting: Setting) -> None:
     alice_writes(setting)
-    missing = [
-        (reader, writer)
-        for reader, read in READERS.items()
-        for writer, word in WORDS.items()
-        if not read(setting, word, "alice")
-    ]
-    assert missing == []
+    assert found(setting, "alice") == [(reader, writer) for reader in READERS for writer in WRITERS]
 
 
 @pytest.mark.slow
@@ -66,13 +52,7 @@ def test_bob_never_recalls_lists_or_counts_what_alice_stored(setting: Setting) -
     from zerolang.explore.reads import Explorer
 
     alice_writes(setting)
-    recalled = [
-        (reader, writer)
-        for reader, read in READERS.items()
-        for writer, word in WORDS.items()
-        if read(setting, word, "bob")
-    ]
-    assert recalled == []
+    assert found(setting, "bob") == []
     # lists: conversations, sessions, the adapters' entries
     assert json.loads(setting.zero("convo", "restore", "vault", "--space", "bob")) == []
     assert setting.zero("convo", "search", "vault", "7788", "--space", "bob", "--json") == "[]\n"

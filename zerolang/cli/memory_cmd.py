@@ -624,11 +624,10 @@ def migrate(
         open_memory_store(target, create=True) as destination,
         origin.snapshot(),  # the copy and the checkpoints it is compared with: one state of the source
     ):
-        spaces = None if space is None else [space]
         if sys.stderr.isatty():
-            copies = _copy_with_progress(origin, destination, spaces)
+            copies = _copy_with_progress(origin, destination, space)
         else:
-            copies = copy_memory(origin, destination, spaces)
+            copies = copy_memory(origin, destination, space=space, seen=None)
         for copy in copies:
             before = of_store(origin.in_space(copy.space))
             after = of_store(destination.in_space(copy.space))
@@ -645,9 +644,7 @@ def migrate(
             echo(f"{origin.path}: nothing to copy")
 
 
-def _copy_with_progress(
-    origin: MemoryStore, destination: MemoryStore, spaces: list[str] | None
-) -> list[SpaceCopy]:
+def _copy_with_progress(origin: MemoryStore, destination: MemoryStore, space: str | None) -> list[SpaceCopy]:
     from rich.console import Console
     from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
 
@@ -662,7 +659,7 @@ def _copy_with_progress(
                 tasks[state.space] = bar.add_task(f"copying {state.space}", total=state.total)
             bar.update(tasks[state.space], completed=state.done)
 
-        return copy_memory(origin, destination, spaces, seen)
+        return copy_memory(origin, destination, space=space, seen=seen)
 
 
 @_command("grant")

@@ -115,12 +115,8 @@ RUN_SPACE: OptionSpec[str | None] = OptionSpec(
     envvar=SPACE.envvar,
 )
 # `zero capture|recall|convo|hook`: the space the settings name unless one is given (`resolve_stores`).
-SETTLED_SPACE: OptionSpec[str | None] = OptionSpec(
-    SPACE.flags,
-    f"{SPACE.help} Default: the one the settings name, else {DEFAULT_SPACE}.",
-    None,
-    metavar=SPACE.metavar,
-    envvar=SPACE.envvar,
+SETTLED_SPACE = replace(
+    RUN_SPACE, help=f"{SPACE.help} Default: the one the settings name, else {DEFAULT_SPACE}."
 )
 # `zero memory migrate` copies every space unless told one.
 ONLY_SPACE: OptionSpec[str | None] = OptionSpec(

@@ -18,7 +18,7 @@ walks surface -> memory -> storage and no further up.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Iterator
 from contextlib import AbstractContextManager, contextmanager
 from pathlib import Path
 from typing import TYPE_CHECKING, cast
@@ -134,13 +134,15 @@ def open_run_state(where: str | Path) -> StateStore:
 def copy_memory(
     origin: MemoryStore,
     destination: MemoryStore,
-    spaces: Sequence[str] | None = None,
-    progress: Callable[[CopyProgress], None] | None = None,
+    *,
+    space: str | None,
+    seen: Callable[[CopyProgress], None] | None,
 ) -> list[SpaceCopy]:
-    """Copy every space (or `spaces`) of one fact store into another (`zero memory migrate`)."""
+    """Copy one `space` of a fact store into another, or every space (None), telling `seen` how far it
+    got (`zero memory migrate`)."""
     from zerolang.storage.copy import copy_store
 
-    return copy_store(origin, destination, None if spaces is None else list(spaces), progress)
+    return copy_store(origin, destination, None if space is None else [space], seen)
 
 
 def storage_errors() -> AbstractContextManager[None]:
