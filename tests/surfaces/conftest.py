@@ -37,10 +37,12 @@ class Setting:
     db: str | None = None
     """The memory as `--db` and `open(db)` name it; None: `$ZERO_MEMORY_DB` names it."""
 
-    def zero(self, *args: str) -> str:
+    def zero(self, *args: str, space: str | None = None) -> str:
         """`zero ARGS` (with `--db` when the setting gives it) in a process of its own, with the
-        setting's environment; its stdout."""
-        done = zero(*args, *(("--db", self.db) if self.db else ()), env=self.env)
+        setting's environment and, when given, `space` as the settings' space ($ZERO_MEMORY_SPACE);
+        its stdout."""
+        env = self.env if space is None else {**self.env, "ZERO_MEMORY_SPACE": space}
+        done = zero(*args, *(("--db", self.db) if self.db else ()), env=env)
         assert done.code == 0, done.stderr
         return done.stdout
 
@@ -93,15 +95,14 @@ def write_cli(setting: Setting, word: str, space: str | None = None) -> None:
 
 
 def write_hook(setting: Setting, word: str, space: str | None = None) -> None:
-    """`zero hook claude-code` on a Stop event of a Claude Code transcript."""
+    """`zero hook claude-code` on a Stop event of a Claude Code transcript, in the settings' space."""
     transcript = ClaudeTranscript(
         setting.folder / f"{word}.jsonl", f"{word[:8]:0<8}-aaaa-4bbb-8ccc-000000000001"
     )
     transcript.turn(*said(word))
     event = setting.folder / f"{word}-stop.json"
     event.write_text(payload("Stop", transcript), encoding="utf-8")
-    out = setting.zero("hook", "claude-code", "--event", str(event), *(("--space", space) if space else ()))
-    assert out == ""
+    assert setting.zero("hook", "claude-code", "--event", str(event), space=space) == ""
 
 
 def write_mcp(setting: Setting, word: str, space: str | None = None) -> None:
@@ -149,14 +150,14 @@ def read_cli(setting: Setting, word: str, space: str | None = None) -> bool:
 
 
 def read_hook(setting: Setting, word: str, space: str | None = None) -> bool:
-    """`zero hook claude-code` on a prompt of a new session: the context it puts before the model."""
+    """`zero hook claude-code` on a prompt of a new session, in the settings' space: the context it
+    puts before the model."""
     transcript = ClaudeTranscript(setting.folder / "asking.jsonl", "99999999-aaaa-4bbb-8ccc-000000000009")
     event = setting.folder / f"ask-{word}.json"
     event.write_text(
         payload("UserPromptSubmit", transcript, prompt=f"remind me of the {word} plan"), encoding="utf-8"
     )
-    out = setting.zero("hook", "claude-code", "--event", str(event), *(("--space", space) if space else ()))
-    return f"{word} plan ships" in out
+    return f"{word} plan ships" in setting.zero("hook", "claude-code", "--event", str(event), space=space)
 
 
 def read_mcp(setting: Setting, word: str, space: str | None = None) -> bool:
