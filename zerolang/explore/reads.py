@@ -11,7 +11,7 @@ from __future__ import annotations
 import json
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, cast
+from typing import TYPE_CHECKING, Any
 
 from zerolang.knowledge.history import HistoryEntry, concept_history
 from zerolang.knowledge.recall.traversal import neighbours
@@ -204,14 +204,13 @@ class Explorer:
     def experiences(self) -> ExperienceStore | None:
         """The experience database if it exists (never created here), read with what the memory's
         purges blocked hidden as well (`zerolang.memory.erasure.PurgesHidden`)."""
-        from zerolang.memory.erasure import PurgesHidden, purged_blocks
+        from zerolang.memory.opening import reading_experiences
 
         store = self._opened_experiences()
-        memory = self.memory.store
         return (
             None
             if store is None
-            else cast("ExperienceStore", PurgesHidden(store, lambda: purged_blocks(memory)))
+            else reading_experiences(self.memory.stores, store, memory=self.memory.store)
         )
 
     def _opened_experiences(self) -> ExperienceStore | None:

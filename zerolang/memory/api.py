@@ -339,11 +339,10 @@ class Memory:
     def experiences(self) -> ExperienceStore:
         """The experience store (opened, and created, when first used)."""
         if self._experiences is None:
-            from zerolang.memory.erasure import carry_purges
             from zerolang.memory.opening import open_experiences_of
 
-            self._experiences = open_experiences_of(self.stores, create=True, carry=False)
-            carry_purges(self.store, self._experiences)  # what the memory purged stays out of them
+            # what the memory purged stays out of them
+            self._experiences = open_experiences_of(self.stores, create=True, memory=self.store)
         return self._experiences
 
     def capture(

@@ -9,7 +9,7 @@ walks surface -> memory -> storage and no further up.
 
 - `open_facts` / `facts_or_undone`: the fact store in the space `Stores` name;
 - `open_experiences_of`: the experience store, which takes the memory's purges before it is
-  written (`zerolang.memory.erasure.carry_purges_of`); `reading_experiences` reads one with the
+  written (`zerolang.memory.erasure.carry_blocks`); `reading_experiences` reads one with the
   purges hidden, writing nothing;
 - `open_conversations_of`: conversation entries, in the experience store's database;
 - `open_run_state`: `zero run --state`'s store; `copy_memory`: `zero memory migrate`;
@@ -76,33 +76,40 @@ def facts_or_undone(db: str | Path | None = None, *, space: str | None = None) -
         raise
 
 
-def open_experiences_of(stores: Stores, *, create: bool, carry: bool = True) -> ExperienceStore:
+def open_experiences_of(
+    stores: Stores, *, create: bool, memory: MemoryStore | None = None
+) -> ExperienceStore:
     """The experience store of the memory `stores` name (`Stores.experiences`). Opened to write
-    (`create`, its folder prepared), it first takes the memory's purges, so what is written after a
-    purge stores nothing that mentions a purged label, whichever surface writes it (`carry=False`:
-    the caller, who holds the memory open, carries them)."""
-    from zerolang.memory.erasure import carry_purges_of
+    (`create`, its folder prepared), it first takes the memory's purges (read from `memory` when the
+    caller holds it open), so what is written after a purge stores nothing that mentions a purged
+    label, whichever surface writes it."""
+    from zerolang.memory.erasure import carry_blocks, purged_blocks, purges_of
     from zerolang.storage import open_experiences
 
     location = stores.experiences
     if create:
         prepare_folder(location, given=stores.experiences_named or stores.memory_named)
     store = open_experiences(location, create=create)
-    if create and carry:
+    if create:
         try:
-            carry_purges_of(stores, store)
+            carry_blocks(purges_of(stores) if memory is None else purged_blocks(memory), store)
         except BaseException:
             store.close()
             raise
     return store
 
 
-def reading_experiences(stores: Stores, store: ExperienceStore) -> ExperienceStore:
+def reading_experiences(
+    stores: Stores, store: ExperienceStore, *, memory: MemoryStore | None = None
+) -> ExperienceStore:
     """`store` as a reader sees it: the purges of the memory `stores` name hidden as well, writing
     nothing (`zerolang.memory.erasure.PurgesHidden`), so a recall shows nothing a purge erased even
-    from a database the purge never reached."""
-    from zerolang.memory.erasure import PurgesHidden, purges_of
+    from a database the purge never reached. With `memory` (held open by a long-lived reader, `zero
+    explore`), its purges are read again at each use; else once, now."""
+    from zerolang.memory.erasure import PurgesHidden, purged_blocks, purges_of
 
+    if memory is not None:
+        return cast("ExperienceStore", PurgesHidden(store, lambda: purged_blocks(memory)))
     blocks = purges_of(stores)
     return store if not blocks else cast("ExperienceStore", PurgesHidden(store, lambda: blocks))
 
