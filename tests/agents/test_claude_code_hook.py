@@ -15,6 +15,7 @@ from pathlib import Path
 import pytest
 
 from tests.agents.transcripts import TOPICS, ClaudeTranscript, payload
+from tests.memory_stores import experiences_of
 from zerolang.experience.capture import capture_files
 from zerolang.storage import open_experiences
 from zerolang.util.tokens import count_tokens
@@ -38,7 +39,7 @@ def hook(db: str, stdin: str, *options: str, home: Path | None = None) -> subpro
 
 
 def counts(db: str) -> dict[str, int]:
-    with open_experiences(db, create=False) as store:
+    with open_experiences(experiences_of(db), create=False) as store:
         return store.counts()
 
 
@@ -61,7 +62,7 @@ def test_stop_captures_only_new_turns_and_the_same_records_as_capture(
     after = counts(experience_db)
     assert after["turns"] == before["turns"] + 1 and after["experiences"] > before["experiences"]
     # what the hook stored is exactly what capturing the whole file stores
-    with open_experiences(experience_db, create=False) as store:
+    with open_experiences(experiences_of(experience_db), create=False) as store:
         assert capture_files(store, [transcript.path]).added.as_dict() == {
             "turns": 0,
             "experiences": 0,
@@ -203,4 +204,4 @@ def test_the_time_limit_gives_up_with_one_line(tmp_path: Path) -> None:
     result = hook(db, payload("Stop", transcript), "--timeout", "0.1", home=tmp_path)
     assert result.returncode == 0 and result.stdout == ""
     assert result.stderr.startswith("zero hook: gave up after 0.1 s") and len(result.stderr.splitlines()) == 1
-    assert not Path(db).exists() or counts(db)["turns"] == 0
+    assert not Path(experiences_of(db)).exists() or counts(db)["turns"] == 0

@@ -21,7 +21,8 @@ THEIRS = {"type": "command", "command": "npx prettier --write", "timeout": 5}
 
 def zero(cwd: Path, *arguments: str) -> subprocess.CompletedProcess[str]:
     env = {**os.environ, "HOME": str(cwd / "home")}
-    env.pop("ZERO_EXPERIENCE_DB", None)
+    for name in ("ZERO_EXPERIENCE_DB", "ZERO_MEMORY_DB", "ZERO_MEMORY_SPACE"):
+        env.pop(name, None)
     return subprocess.run(
         [sys.executable, "-m", "zerolang", "hook", "install", *arguments],
         cwd=cwd,
@@ -106,6 +107,17 @@ def test_the_command_installs_into_the_project_then_removes_only_ours(tmp_path: 
     removed = zero(tmp_path, "claude-code", "--uninstall")
     assert removed.stdout == f"zero hooks removed from {path}\n"
     assert json.loads(path.read_text()) == {"hooks": {"Stop": [{"hooks": [THEIRS]}]}, "model": "opus"}
+
+
+def test_a_space_given_to_install_is_the_hook_s(tmp_path: Path) -> None:
+    """`--space` fixes the hook's space in its command; without it the hook takes the settings'."""
+    path = tmp_path / ".claude" / "settings.json"
+    done = zero(tmp_path, "claude-code", "--db", "m.db", "--space", "alice", "--command", "/opt/zero")
+    assert done.returncode == 0, done.stderr
+    stop = json.loads(path.read_text())["hooks"]["Stop"][0]["hooks"][0]["command"]
+    assert stop == f"/opt/zero hook claude-code --db {tmp_path / 'm.db'} --space alice"
+    bad = zero(tmp_path, "pi", "--space", "no spaces here")
+    assert bad.returncode == 1 and bad.stderr.startswith("error: not a space name")
 
 
 def test_user_settings_and_the_default_command(tmp_path: Path) -> None:

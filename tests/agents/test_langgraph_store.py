@@ -151,8 +151,7 @@ def test_what_the_memory_purged_is_not_stored(tmp_path: Any, monkeypatch: pytest
     with zerolang.memory.open(memory_at, experiences=":memory:", archive=tmp_path / "a") as memory:
         memory.remember([("Zorblax Quuxly", "reads", "Dostoevsky")])
         memory.forget("concept", "Zorblax Quuxly", purge=True)
-    monkeypatch.setenv("ZERO_MEMORY_DB", memory_at)
-    with ZeroStore.open(str(tmp_path / "later.db")) as store:
+    with ZeroStore.open(memory_at, experiences=str(tmp_path / "later.db")) as store:
         store.put(("u", "memories"), "m0", {"text": "Zorblax Quuxly lent me a book"})
         store.put(("u", "memories"), "m1", {"text": "the weather was fine"})
         kept = [item.value["text"] for item in store.search(("u", "memories"), limit=10)]

@@ -24,6 +24,7 @@ from openai.types.responses import (
     ResponseOutputText,
 )
 
+from tests.memory_stores import experiences_of
 from zerolang.agents.openai_agents import ZeroSession
 from zerolang.convo.memory import ConversationMemory
 from zerolang.storage import open_conversations, open_experiences
@@ -141,7 +142,7 @@ def test_the_runner_gets_the_history_from_the_session_and_the_turns_are_captured
     assert asyncio.run(session.get_items(limit=2)) == history[-2:]
 
     # three turns in conversation memory, searchable as `zero convo search` finds them
-    with open_conversations(experience_db, create=False) as entries:
+    with open_conversations(experiences_of(experience_db), create=False) as entries:
         memory = ConversationMemory(entries, "chat-42")
         turns = memory.turns()
         assert [turn["iteration"] for turn in turns] == [1, 2, 3]
@@ -150,7 +151,7 @@ def test_the_runner_gets_the_history_from_the_session_and_the_turns_are_captured
         assert memory.restore()[0].content == "Hi, I am David."
 
     # ... and captured as experiences in three layers, who said what
-    with open_experiences(experience_db, create=False) as experiences:
+    with open_experiences(experiences_of(experience_db), create=False) as experiences:
         counts = experiences.counts()
         assert counts["turns"] == 3
         from zerolang.experience.recall import recall

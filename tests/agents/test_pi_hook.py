@@ -9,6 +9,7 @@ import subprocess
 import sys
 from pathlib import Path
 
+from tests.memory_stores import experiences_of
 from zerolang.storage import open_experiences
 from zerolang.util.tokens import count_tokens
 
@@ -33,12 +34,12 @@ def test_agent_end_captures_then_before_agent_start_recalls(experience_db: str, 
     shutil.copy(FIXTURES / "pi_v3.jsonl", session)
     captured = hook(experience_db, {"event": "agent_end", "session_file": str(session)}, tmp_path)
     assert (captured.returncode, captured.stdout, captured.stderr) == (0, "", "")
-    with open_experiences(experience_db, create=False) as store:
+    with open_experiences(experiences_of(experience_db), create=False) as store:
         turns = store.counts()["turns"]
     assert turns == 4
     again = hook(experience_db, {"event": "agent_end", "session_file": str(session)}, tmp_path)
     assert again.returncode == 0
-    with open_experiences(experience_db, create=False) as store:
+    with open_experiences(experiences_of(experience_db), create=False) as store:
         assert store.counts()["turns"] == turns
     prompt = next(
         json.loads(line)["message"]["content"]

@@ -13,6 +13,7 @@ from hypothesis import strategies as st
 
 from tests import forked
 from tests.budget import scaled
+from tests.memory_stores import experiences_of
 from zerolang.cli.fast import read_check, read_hook, read_query, read_run
 from zerolang.cli.output import draw_result, plain_result
 from zerolang.storage import open_experiences
@@ -219,7 +220,7 @@ def test_capture_fast_path_takes_only_plain_command_lines() -> None:
 
     assert read_capture(["a.jsonl", "b.jsonl", "--db", "e.db", "--json"]) == (
         ["a.jsonl", "b.jsonl"],
-        {"--db": "e.db", "--json": True},
+        {"--db": "e.db", "--json": True, "--space": None, "--experiences": None},
     )
     for declined in (
         [],
@@ -251,7 +252,7 @@ def test_capture_fast_path_prints_what_typer_prints(json_output: bool, tmp_path:
 
 
 def test_hook_fast_path_takes_only_plain_command_lines() -> None:
-    assert read_hook(["claude-code", "--db", "e.db"]) == ("claude-code", {"--db": "e.db"})
+    assert read_hook(["claude-code", "--db", "e.db"]) == ("claude-code", {"--db": "e.db", "--space": None})
     assert read_hook(["pi"]) is not None
     for declined in (
         [],
@@ -279,7 +280,7 @@ def test_hook_fast_path_does_what_typer_does(tmp_path: Path) -> None:
         captured = zero("hook", "claude-code", "--db", db, fast=fast, stdin=stop, **home)
         again = zero("hook", "claude-code", "--db", db, fast=fast, stdin=stop, **home)
         broken = zero("hook", "claude-code", "--db", db, fast=fast, stdin="{not json", **home)
-        with open_experiences(db, create=False) as store:
+        with open_experiences(experiences_of(db), create=False) as store:
             outputs.append((captured, again, broken, store.counts()))
     assert outputs[0] == outputs[1]
     captured, _, broken, counts = outputs[0]

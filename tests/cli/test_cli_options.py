@@ -83,7 +83,7 @@ def test_the_shared_options_are_declared_by_many_commands_and_every_spec_is_used
         for spec in SPECS
         if follows(option, spec)
     ]
-    for shared in (options.DB, options.SPACE, options.JSON, options.NOW, options.ROOT, options.EXPERIENCE_DB):
+    for shared in (options.DB, options.SPACE, options.JSON, options.NOW, options.ROOT, options.EXPERIENCES):
         assert used.count(shared) > 2, shared.name
     assert [spec.name for spec in SPECS if spec not in used] == []
 

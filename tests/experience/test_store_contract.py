@@ -172,16 +172,17 @@ def test_without_psycopg_a_postgres_url_is_one_clear_error(monkeypatch: pytest.M
     import sys
     from pathlib import Path
 
-    from zerolang.cli.convo_cmd import _store
-    from zerolang.cli.experience_store import open_store
+    from zerolang.memory.opening import open_conversations_of, open_experiences_of
+    from zerolang.memory.settings import resolve_stores
     from zerolang.util.errors import ZeroError
 
     monkeypatch.setitem(sys.modules, "psycopg", None)  # `import psycopg` raises ImportError
-    for opener in (open_store, _store):
+    stores = resolve_stores(experiences=Path("postgresql://postgres@127.0.0.1:5432/test"), environ={})
+    for opener in (open_experiences_of, open_conversations_of):
         with pytest.raises(
             ZeroError, match=r'PostgreSQL needs psycopg 3: python -m pip install "\.\[postgres\]"'
         ):
-            opener(Path("postgresql://postgres@127.0.0.1:5432/test"), create=False)
+            opener(stores, create=False)
 
 
 def test_a_grown_transcript_indexes_its_turns_as_a_whole_capture_does(

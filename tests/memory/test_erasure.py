@@ -153,7 +153,7 @@ def _build(tmp_path: Path, memory_at: str, experiences_at: str, env: dict[str, s
         )
     )
     env_capture = _write(inputs / "secret.jsonl", transcript)
-    zero("capture", env_capture, "--format", "openai", "--db", experiences_at, environment=env)
+    zero("capture", env_capture, "--format", "openai", "--experiences", experiences_at, environment=env)
     unrelated = "\n".join(
         json.dumps(line)
         for line in (
@@ -161,7 +161,7 @@ def _build(tmp_path: Path, memory_at: str, experiences_at: str, env: dict[str, s
             {"role": "assistant", "content": "The cello."},
         )
     )
-    zero("capture", _write(inputs / "other.jsonl", unrelated), "--format", "openai", "--db", experiences_at,
+    zero("capture", _write(inputs / "other.jsonl", unrelated), "--format", "openai", "--experiences", experiences_at,
          environment=env)  # fmt: skip
     conversation = {
         "messages": [
@@ -169,7 +169,7 @@ def _build(tmp_path: Path, memory_at: str, experiences_at: str, env: dict[str, s
             {"role": "assistant", "content": "Will do."},
         ]
     }
-    zero("convo", "store", "coder", _write(inputs / "convo.json", conversation), "--db", experiences_at,
+    zero("convo", "store", "coder", _write(inputs / "convo.json", conversation), "--experiences", experiences_at,
          environment=env)  # fmt: skip
 
     with zerolang.memory.open(memory_at, experiences=experiences_at, archive=root) as memory:
@@ -272,7 +272,7 @@ def test_a_purge_leaves_no_byte_of_the_label_anywhere(
     for key in ("other", "cold other"):
         assert UNRELATED in zero("archive", "get", hashes[key], "--root", root, environment=env)
     assert "cello" in zero("query", f"match ({UNRELATED} plays ?x)", "--db", memory_at, environment=env)
-    recalled = zero("recall", UNRELATED, "--db", experiences_at, environment=env)
+    recalled = zero("recall", UNRELATED, "--experiences", experiences_at, environment=env)
     assert UNRELATED in recalled
     with zerolang.memory.open(memory_at, experiences=experiences_at, archive=root) as memory:
         rows = memory.query(f"match ({UNRELATED.lower()} speaks ?x)").rows
@@ -286,18 +286,15 @@ def test_a_purge_leaves_no_byte_of_the_label_anywhere(
         "archive", "put", str(inputs / "docs.json"), "--root", root, "--db", memory_at, environment=env
     )
     assert put.splitlines()[0].startswith("forgotten") and put.splitlines()[1].startswith("exists")
-    captured = zero("capture", str(inputs / "secret.jsonl"), "--format", "openai", "--db", experiences_at,
-                    environment=env)  # fmt: skip
+    secret, convo = str(inputs / "secret.jsonl"), str(inputs / "convo.json")
+    captured = zero("capture", secret, "--format", "openai", "--experiences", experiences_at, environment=env)
     assert "forgotten" in captured
-    zero("convo", "store", "coder", str(inputs / "convo.json"), "--db", experiences_at, environment=env)
+    zero("convo", "store", "coder", convo, "--experiences", experiences_at, environment=env)
     # an experience database the purge never reached takes the memory's purges when written to
-    late = {**env, "ZERO_MEMORY_DB": memory_at}
-    captured = zero("capture", str(inputs / "secret.jsonl"), "--format", "openai", "--db",
-                    str(data / "late.db"), environment=late)  # fmt: skip
+    late, late_at = {**env, "ZERO_MEMORY_DB": memory_at}, str(data / "late.db")
+    captured = zero("capture", secret, "--format", "openai", "--experiences", late_at, environment=late)
     assert "2 experiences forgotten" in captured
-    zero(
-        "convo", "store", "coder", str(inputs / "convo.json"), "--db", str(data / "late.db"), environment=late
-    )
+    zero("convo", "store", "coder", convo, "--experiences", late_at, environment=late)
     with zerolang.memory.open(memory_at, experiences=experiences_at, archive=root) as memory:
         assert memory.remember([(SECRET, "speaks", "Esperanto")]).forgotten == 1
         assert (
@@ -317,11 +314,11 @@ def test_recall_shows_nothing_a_purge_never_reached(tmp_path: Path) -> None:
         memory.remember([(SECRET, "speaks", "Esperanto")])
         memory.capture(session="s", user_said=f"{SECRET} speaks Esperanto fluently.", agent_said="Noted.")
     env = {"ZERO_MEMORY_DB": memory_at, "ZERO_MEMORY_SPACE": ""}
-    before = zero("recall", "Esperanto fluently", "--db", str(experiences_at), environment=env)
+    before = zero("recall", "Esperanto fluently", "--experiences", str(experiences_at), environment=env)
     assert SECRET in before
     with zerolang.memory.open(memory_at, experiences=":memory:", archive=tmp_path / "b") as memory:
         memory.forget("concept", SECRET, purge=True)
     unread = experiences_at.read_bytes()
-    after = zero("recall", "Esperanto fluently", "--db", str(experiences_at), environment=env)
+    after = zero("recall", "Esperanto fluently", "--experiences", str(experiences_at), environment=env)
     assert SECRET.lower() not in after.lower() and "zorblax" not in after.lower()
     assert experiences_at.read_bytes() == unread  # read, not carried: the file is as it was

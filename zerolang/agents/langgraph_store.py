@@ -3,11 +3,11 @@
     from langgraph.graph import StateGraph
     from zerolang.agents.langgraph_store import ZeroStore
 
-    store = ZeroStore.open("agent.experiences.db")       # or a postgresql:// URL
+    store = ZeroStore.open("agent.db", space="alice")   # or a postgresql:// URL
     graph = builder.compile(checkpointer=..., store=store)
 
-Items live in the conversation entry store (`zerolang.storage.open_conversations`: SQLite or
-PostgreSQL, full text, expiry), beside the captured experiences. A namespace's first part is the
+Items live in the conversation entry store of the memory `open` names (`zerolang.memory.opening`:
+SQLite or PostgreSQL, full text, expiry), beside the captured experiences. A namespace's first part is the
 space and the rest its scope (`zerolang.agents.namespaces` keys them). `batch` runs
 `GetOp`, `PutOp` (a `None` value deletes), `SearchOp` (full-text `query` ranked by the engine,
 bm25 or ts_rank; `filter` with `$eq`, `$ne`, `$gt`, `$gte`, `$lt`, `$lte`; `limit`, `offset`)
@@ -79,21 +79,24 @@ class ZeroStore(BaseStore):
         self._lock = threading.Lock()  # LangGraph runs sync nodes on worker threads
 
     @classmethod
-    def open(cls, db: str | Path | None = None, **options: Any) -> ZeroStore:
-        """A store on the database `db` names (a SQLite file, created if missing, or a server URL),
-        else where `zero convo` keeps conversations; closing the store closes it."""
-        from zerolang.memory.erasure import carry_blocks, purges_of
-        from zerolang.memory.settings import prepare_folder, resolve_stores
-        from zerolang.storage import open_conversations, open_experiences
+    def open(
+        cls,
+        db: str | Path | None = None,
+        *,
+        space: str | None = None,
+        experiences: str | Path | None = None,
+        **options: Any,
+    ) -> ZeroStore:
+        """A store in the memory `db` names (a SQLite file, created if missing, or a server URL; as
+        `--db` on every command), in `space`, its items where that memory keeps conversations
+        (`experiences` names their database apart); each not given as the settings say
+        (`zerolang.memory.settings.resolve_stores`). Closing the store closes it. What the memory
+        purged stays out of what it writes (`zerolang.memory.opening.open_conversations_of`)."""
+        from zerolang.memory.opening import open_conversations_of
+        from zerolang.memory.settings import resolve_stores
 
-        stores = resolve_stores(experiences=db)
-        prepare_folder(stores.experiences, given=stores.experiences_named or stores.memory_named)
-        blocks = purges_of(stores)
-        if blocks:  # what the memory purged stays out of what this store writes (as `zero convo`):
-            # the conversations read the blocked terms the experience store keeps in their database
-            with open_experiences(stores.experiences, create=True) as experiences:
-                carry_blocks(blocks, experiences)
-        return cls(open_conversations(stores.experiences, create=True), owns=True, **options)
+        stores = resolve_stores(db, space=space, experiences=experiences)
+        return cls(open_conversations_of(stores, create=True), owns=True, **options)
 
     def close(self) -> None:
         if self._owns:

@@ -3,7 +3,7 @@
     from agents import Agent, Runner
     from zerolang.agents.openai_agents import ZeroSession
 
-    with ZeroSession.open("chat-42", "agent.experiences.db", max_messages=50, ttl=86400) as session:
+    with ZeroSession.open("chat-42", "agent.db", space="alice", max_messages=50, ttl=86400) as session:
         result = await Runner.run(agent, "Hello", session=session)
 
 It implements the SDK's session protocol (`agents.memory.session.Session`: `session_id`,
@@ -81,30 +81,36 @@ class ZeroSession:
         self._owns = owns
 
     @classmethod
-    def open(cls, session_id: str, db: str | Path | None = None, **options: Any) -> ZeroSession:
-        """A session on the database `db` names (a SQLite file, created if missing, or a server URL),
-        else where `zero convo` keeps conversations (`$ZERO_EXPERIENCE_DB`, else beside the memory);
-        closing the session closes it."""
-        from zerolang.memory.erasure import carry_purges_of
-        from zerolang.memory.settings import prepare_folder, resolve_stores
-        from zerolang.storage import open_conversations, open_experiences
+    def open(
+        cls,
+        session_id: str,
+        db: str | Path | None = None,
+        *,
+        space: str | None = None,
+        experiences: str | Path | None = None,
+        **options: Any,
+    ) -> ZeroSession:
+        """A session in the memory `db` names (a SQLite file, created if missing, or a server URL; as
+        `--db` on every command), in `space`, its conversations and experiences where that memory
+        keeps them (`experiences` names their database apart); each not given as the settings say
+        (`zerolang.memory.settings.resolve_stores`). Closing the session closes them."""
+        from zerolang.memory.opening import open_conversations_of, open_experiences_of
+        from zerolang.memory.settings import resolve_stores
 
-        stores = resolve_stores(experiences=db)
-        prepare_folder(stores.experiences, given=stores.experiences_named or stores.memory_named)
-        experiences = open_experiences(stores.experiences, create=True)
+        stores = resolve_stores(db, space=space, experiences=experiences)
+        # what the memory purged stays out of what this session writes (as `zero convo` does)
+        # (the conversations read the blocked terms the experience store keeps: one database)
+        captured = open_experiences_of(stores, create=True)
         try:
-            entries = open_conversations(stores.experiences, create=True)
+            entries = open_conversations_of(stores, create=True, carried=True)
         except BaseException:
-            experiences.close()
+            captured.close()
             raise
         try:
-            # what the memory purged stays out of what this session writes (as `zero convo` does)
-            # (the conversations read the blocked terms the experience store keeps: one database)
-            carry_purges_of(stores, experiences)
-            return cls(session_id, entries, experiences, owns=True, **options)
+            return cls(session_id, entries, captured, owns=True, **options)
         except BaseException:
             entries.close()
-            experiences.close()
+            captured.close()
             raise
 
     # ---- the SDK's session protocol ----

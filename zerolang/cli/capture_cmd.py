@@ -8,7 +8,7 @@ from typing import Annotated
 import typer
 
 from zerolang.cli.options import JSON
-from zerolang.cli.typer_options import ExperienceDbOption, option
+from zerolang.cli.typer_options import DbOption, ExperiencesOption, SettledSpaceOption, option
 
 
 def capture(
@@ -19,7 +19,9 @@ def capture(
             show_default=False,
         ),
     ],
-    db: ExperienceDbOption = None,
+    db: DbOption = None,
+    space: SettledSpaceOption = None,
+    experiences: ExperiencesOption = None,
     as_json: Annotated[
         bool, option(JSON.detailed("Its shape: {turns, experiences, concepts, edges}, what was added."))
     ] = False,
@@ -41,5 +43,7 @@ def capture(
     Every file is read before anything is stored; capturing again adds only what is new.
     """
     from zerolang.cli.capture_exec import execute
+    from zerolang.cli.experience_store import stores_of
 
-    execute(files, db, as_json=as_json, user=user, agent=agent, fmt=fmt)
+    stores = stores_of(db, space=space, experiences=experiences)
+    execute(files, stores, as_json=as_json, user=user, agent=agent, fmt=fmt)

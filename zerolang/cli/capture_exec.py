@@ -16,18 +16,19 @@ if TYPE_CHECKING:
 
     from zerolang.experience.capture import CaptureResult
     from zerolang.experience.store import ExperienceStore
+    from zerolang.memory.settings import Stores
 
 
 def execute(
     files: Sequence[str | Path],
-    db: str | Path | None,
+    stores: Stores,
     *,
     as_json: bool,
     user: str | None = None,
     agent: str | None = None,
     fmt: str | None = None,
 ) -> None:
-    """Capture `files` into the experience store `db`; print what was added."""
+    """Capture `files` into the experience store of `stores`; print what was added."""
     from zerolang.experience.capture import capture_files, expand
     from zerolang.experience.transcripts import FORMATS
     from zerolang.util.errors import ZeroError
@@ -35,7 +36,7 @@ def execute(
     if fmt is not None and fmt not in FORMATS:
         raise ZeroError(f"--format {fmt!r}: expected one of {', '.join(FORMATS)}")
     names = {key: value for key, value in (("user", user), ("assistant", agent)) if value}
-    with open_store(db, create=True) as store:
+    with open_store(stores, create=True) as store:
         paths = expand(files)
         if sys.stderr.isatty() and (len(paths) > 1 or _size(paths) >= BAR_FROM_BYTES):
             result = _with_progress(store, paths, names, fmt)

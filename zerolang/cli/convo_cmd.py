@@ -1,31 +1,37 @@
 """`zero convo`: conversation memory for agent runtimes (seed 003).
 
-Entries live in the experience database (`--db`, `$ZERO_EXPERIENCE_DB`, or
-`experiences.db` in the per-user data directory) under the seed's keys,
-`agent:{name}:conversation` and `agent:{name}:turn:{n}`.
+Entries live in the experience database of the memory `--db` names, in `--space` (as on every
+command; `--experiences` or `$ZERO_EXPERIENCE_DB` names that database apart), under the seed's
+keys, `agent:{name}:conversation` and `agent:{name}:turn:{n}`.
 """
 
 from __future__ import annotations
 
 import functools
+import inspect
 import json
 import sys
 from collections.abc import Callable
 from pathlib import Path
-from typing import TYPE_CHECKING, Annotated, ParamSpec
+from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
 
 from zerolang.cli.errors import reports_errors
 from zerolang.cli.terminal import echo
-from zerolang.cli.typer_options import ExperienceDbOption, JsonOption, TtlOption
+from zerolang.cli.typer_options import (
+    DbOption,
+    ExperiencesOption,
+    JsonOption,
+    SettledSpaceOption,
+    TtlOption,
+)
+from zerolang.memory.settings import Stores
 from zerolang.util.escapes import escaped, json_text
 
 if TYPE_CHECKING:
     from zerolang.convo.memory import ConversationMemory
     from zerolang.convo.store import EntryStore
-
-P = ParamSpec("P")
 
 convo_app = typer.Typer(
     name="convo",
@@ -48,15 +54,12 @@ MaxTokens = Annotated[
 ]
 
 
-def _store(db: Path | None, *, create: bool) -> EntryStore:
-    from zerolang.cli.experience_store import open_store, store_location
-    from zerolang.memory.settings import resolve_stores
-    from zerolang.storage import open_conversations
+def _store(where: Stores, *, create: bool) -> EntryStore:
+    """The conversation entries of the memory `where` names (the memory's purges reach their database
+    first when `create`: `zerolang.memory.opening.open_conversations_of`)."""
+    from zerolang.cli.experience_store import open_entries
 
-    if create:  # the memory's purges reach the conversations' database first (`carry_purges_into`)
-        open_store(db, create=True).close()
-    space = resolve_stores().space  # the configured space, as the experiences'
-    return open_conversations(store_location(db, create=create), space=space, create=create)
+    return open_entries(where, create=create)
 
 
 def _memory(
@@ -75,14 +78,39 @@ def _print(document: object) -> None:
     sys.stdout.write(json_text(document) + "\n")
 
 
-def _command(name: str) -> Callable[[Callable[P, None]], Callable[P, None]]:
-    """Register a subcommand behind the app's error boundary."""
+# Every subcommand takes where its memory is (`--db`, `--space`, `--experiences`), declared here once
+# and resolved once (`experience_store.stores_of`): the command gets the `Stores` as `where`.
+_WHERE = (
+    inspect.Parameter("db", inspect.Parameter.KEYWORD_ONLY, default=None, annotation=DbOption),
+    inspect.Parameter("space", inspect.Parameter.KEYWORD_ONLY, default=None, annotation=SettledSpaceOption),
+    inspect.Parameter(
+        "experiences", inspect.Parameter.KEYWORD_ONLY, default=None, annotation=ExperiencesOption
+    ),
+)
 
-    def register(function: Callable[P, None]) -> Callable[P, None]:
+
+def _command(name: str) -> Callable[[Callable[..., None]], Callable[..., None]]:
+    """Register a subcommand behind the app's error boundary, with the options naming its memory."""
+
+    def register(function: Callable[..., None]) -> Callable[..., None]:
+        def run(
+            *args: Any, db: str | None, space: str | None, experiences: Path | None, **kwargs: Any
+        ) -> None:
+            from zerolang.cli.experience_store import stores_of
+
+            function(*args, where=stores_of(db, space=space, experiences=experiences), **kwargs)
+
         @functools.wraps(function)
-        def wrapper(*args: P.args, **kwargs: P.kwargs) -> None:
-            reports_errors(function)(*args, **kwargs)
+        def wrapper(*args: Any, **kwargs: Any) -> None:
+            reports_errors(run)(*args, **kwargs)
 
+        own = [p for p in inspect.signature(function, eval_str=True).parameters.values() if p.name != "where"]
+        parameters = [
+            p.replace(kind=inspect.Parameter.KEYWORD_ONLY) if p.default is not inspect.Parameter.empty else p
+            for p in own
+        ]
+        wrapper.__signature__ = inspect.Signature([*parameters, *_WHERE], return_annotation=None)  # type: ignore[attr-defined]
+        wrapper.__annotations__ = {p.name: p.annotation for p in (*parameters, *_WHERE)}
         convo_app.command(name)(wrapper)
         return function
 
@@ -92,6 +120,7 @@ def _command(name: str) -> Callable[[Callable[P, None]], Callable[P, None]]:
 @_command("store")
 def store_turn(
     agent: Agent,
+    where: Stores,
     file: Annotated[
         Path, typer.Argument(help="The whole history so far: a JSON list of {role, content} messages.")
     ],
@@ -107,7 +136,6 @@ def store_turn(
     ttl: TtlOption = None,
     max_messages: MaxMessages = 100,
     max_tokens: MaxTokens = None,
-    db: ExperienceDbOption = None,
     as_json: JsonOption = False,
 ) -> None:
     """Store a finished turn: the (pruned) history and the turn's metadata."""
@@ -127,7 +155,7 @@ def store_turn(
     if not isinstance(raw, list):
         raise ZeroError(f"{file}: expected a JSON list of messages")
     history = [ChatMessage.from_json(item, f"{file}: message {n}") for n, item in enumerate(raw, start=1)]
-    with _store(db, create=True) as store:
+    with _store(where, create=True) as store:
         meta = _memory(store, agent, max_messages, max_tokens, ttl).store_turn(
             history, iteration=iteration, input_tokens=input_tokens, output_tokens=output_tokens
         )
@@ -145,20 +173,24 @@ def store_turn(
 @_command("restore")
 def restore(
     agent: Agent,
+    where: Stores,
     max_messages: MaxMessages = 100,
     max_tokens: MaxTokens = None,
-    db: ExperienceDbOption = None,
 ) -> None:
     """Print the agent's history (pruned) as a JSON list of messages; [] when there is none."""
-    with _store(db, create=False) as store:
+    with _store(where, create=False) as store:
         history = _memory(store, agent, max_messages, max_tokens).restore()
     _print([message.to_json() for message in history])
 
 
 @_command("turns")
-def turns(agent: Agent, db: ExperienceDbOption = None, as_json: JsonOption = False) -> None:
+def turns(
+    agent: Agent,
+    where: Stores,
+    as_json: JsonOption = False,
+) -> None:
     """List the agent's stored turns with their metadata."""
-    with _store(db, create=False) as store:
+    with _store(where, create=False) as store:
         found = _memory(store, agent).turns()
     if as_json:
         _print([{k: v for k, v in turn.items() if k != "messages"} for turn in found])
@@ -174,13 +206,13 @@ def turns(agent: Agent, db: ExperienceDbOption = None, as_json: JsonOption = Fal
 @_command("search")
 def search(
     agent: Agent,
+    where: Stores,
     text: Annotated[str, typer.Argument(help="Words to look for in the agent's turns.", show_default=False)],
     limit: Annotated[int, typer.Option("--limit", min=1)] = 10,
-    db: ExperienceDbOption = None,
     as_json: JsonOption = False,
 ) -> None:
     """Search the agent's turns (full text, bm25), best first."""
-    with _store(db, create=False) as store:
+    with _store(where, create=False) as store:
         hits = _memory(store, agent).search(text, limit)
     if as_json:
         _print(
@@ -218,8 +250,11 @@ def excerpt(content: str, wanted: list[str], width: int = EXCERPT) -> str:
 
 
 @_command("cleanup")
-def cleanup(agent: Agent, db: ExperienceDbOption = None) -> None:
+def cleanup(
+    agent: Agent,
+    where: Stores,
+) -> None:
     """Delete the agent's expired entries now (reads already skip and delete them)."""
-    with _store(db, create=False) as store:
+    with _store(where, create=False) as store:
         removed = _memory(store, agent).cleanup()
     echo(f"Removed {removed} expired entr{'y' if removed == 1 else 'ies'}.")

@@ -32,11 +32,22 @@ Values = dict[str, Any]
 def accepted(command: str) -> tuple[OptionSpec[Any], ...]:
     """The options the fast path reads for `command` (`run`, `check`, `query`, `capture` or `hook`); any
     other option sends the command line to typer."""
-    from zerolang.cli.options import DB, EXPERIENCE_DB, EXPLAIN, INPUT, JSON, NO_TOUCH, NOW, SPACE, TRACE
+    from zerolang.cli.options import (
+        DB,
+        EXPERIENCES,
+        EXPLAIN,
+        INPUT,
+        JSON,
+        NO_TOUCH,
+        NOW,
+        SETTLED_SPACE,
+        SPACE,
+        TRACE,
+    )
 
     return {
-        "capture": (EXPERIENCE_DB, JSON),
-        "hook": (EXPERIENCE_DB,),
+        "capture": (DB, SETTLED_SPACE, EXPERIENCES, JSON),
+        "hook": (DB, SETTLED_SPACE),
         "run": (INPUT, JSON, TRACE),
         "check": (JSON,),
         "query": (DB, SPACE, NOW, JSON, EXPLAIN, NO_TOUCH),
@@ -173,12 +184,16 @@ def _capture(arguments: list[str]) -> int | None:
     if read is None:
         return None
     files, values = read
-    from zerolang.cli.options import EXPERIENCE_DB, JSON
+    from zerolang.cli.options import DB, EXPERIENCES, JSON, SETTLED_SPACE
 
     def capture() -> int:
         from zerolang.cli.capture_exec import execute
+        from zerolang.cli.experience_store import stores_of
 
-        execute(files, values[EXPERIENCE_DB.name], as_json=values[JSON.name])
+        stores = stores_of(
+            values[DB.name], space=values[SETTLED_SPACE.name], experiences=values[EXPERIENCES.name]
+        )
+        execute(files, stores, as_json=values[JSON.name])
         return 0
 
     return _reporting(capture)
@@ -200,16 +215,12 @@ def _hook(arguments: list[str]) -> int | None:
     if read is None:
         return None
     runtime, values = read
-    from pathlib import Path
-
     from zerolang.agents.context import DEFAULT_BUDGET
     from zerolang.cli import hook_exec
-    from zerolang.cli.options import EXPERIENCE_DB
+    from zerolang.cli.options import DB, SETTLED_SPACE
 
-    given = values[EXPERIENCE_DB.name]
-    db = Path(given) if given is not None else None
     run = hook_exec.claude_code if runtime == "claude-code" else hook_exec.pi
-    run(db, DEFAULT_BUDGET, hook_exec.DEFAULT_TIMEOUT)
+    run(values[DB.name], DEFAULT_BUDGET, hook_exec.DEFAULT_TIMEOUT, space=values[SETTLED_SPACE.name])
     return 0  # a hook never fails the agent (`hook_exec.run_hook`)
 
 

@@ -25,15 +25,15 @@ def experience_stores(option: Path | None) -> Iterator[tuple[ForgettingStore, Er
     """The experience and conversation stores at `option` (which must exist), open for the block;
     None without `--experiences`. Opened before the memory is touched, so a missing or unreadable
     experience database stops the command before anything is forgotten, restored or purged."""
-    from zerolang.cli.convo_cmd import _store
-    from zerolang.cli.experience_store import open_store
+    from zerolang.cli.experience_store import open_entries, open_store, stores_of
 
     if option is None:
         yield None
         return
-    experiences = open_store(option, create=False)
+    stores = stores_of(experiences=option)
+    experiences = open_store(stores, create=False)
     try:
-        entries = _store(option, create=False)
+        entries = open_entries(stores, create=False)
         try:
             yield experiences, entries
         finally:

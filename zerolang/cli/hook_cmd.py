@@ -24,7 +24,7 @@ from zerolang.agents.context import DEFAULT_BUDGET
 from zerolang.cli import hook_exec
 from zerolang.cli.errors import reports_errors
 from zerolang.cli.hook_exec import DEFAULT_TIMEOUT, RUNTIMES
-from zerolang.cli.typer_options import ExperienceDbOption
+from zerolang.cli.typer_options import DbOption, SettledSpaceOption
 
 P = ParamSpec("P")
 
@@ -64,26 +64,28 @@ Timeout = Annotated[
 
 @hook_app.command("claude-code")
 def claude_code(
-    db: ExperienceDbOption = None,
+    db: DbOption = None,
+    space: SettledSpaceOption = None,
     budget: Budget = DEFAULT_BUDGET,
     timeout: Timeout = DEFAULT_TIMEOUT,
     event: Event = None,
 ) -> None:
     """Claude Code's hook: reads the event's JSON on stdin; captures on Stop and SessionEnd, recalls
     into the context on SessionStart and UserPromptSubmit. Always exits 0."""
-    hook_exec.claude_code(db, budget, timeout, event)
+    hook_exec.claude_code(db, budget, timeout, event, space=space)
 
 
 @hook_app.command("pi")
 def pi(
-    db: ExperienceDbOption = None,
+    db: DbOption = None,
+    space: SettledSpaceOption = None,
     budget: Budget = DEFAULT_BUDGET,
     timeout: Timeout = DEFAULT_TIMEOUT,
     event: Event = None,
 ) -> None:
     """pi's extension hook: reads {"event", "session_file", "prompt", "cwd"} on stdin; captures on
     agent_end, prints recalled memory on before_agent_start. Always exits 0."""
-    hook_exec.pi(db, budget, timeout, event)
+    hook_exec.pi(db, budget, timeout, event, space=space)
 
 
 def _guarded(function: Callable[P, None]) -> Callable[P, None]:
@@ -103,7 +105,8 @@ def install(
         typer.Option("--user/--project", help="For every project of this user, or (default) this project."),
     ] = False,
     uninstall: Annotated[bool, typer.Option("--uninstall", help="Remove only what install added.")] = False,
-    db: ExperienceDbOption = None,
+    db: DbOption = None,
+    space: SettledSpaceOption = None,
     budget: Annotated[
         int | None,
         typer.Option("--budget", min=1, metavar="TOKENS", help="The hook's recall budget (default: 1000)."),
@@ -130,6 +133,11 @@ def install(
     options: list[str] = []
     if db is not None:
         options += ["--db", absolute_store(str(db))]
+    if space is not None:
+        from zerolang.util.spaces import check_space
+
+        check_space(space)
+        options += ["--space", space]
     if budget is not None:
         options += ["--budget", str(budget)]
     if runtime == "claude-code":

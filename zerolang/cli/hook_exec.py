@@ -24,12 +24,19 @@ class _Expired(Exception):
 
 
 def run_hook(
-    db: Path | None, timeout: float, act: Callable[[ExperienceStore, str], str], *, event: Path | None = None
+    db: str | Path | None,
+    timeout: float,
+    act: Callable[[ExperienceStore, str], str],
+    *,
+    event: Path | None = None,
+    space: str | None = None,
 ) -> None:
-    """Read the event, act on the store, print what `act` returns; never a failure exit."""
+    """Read the event, act on the experience store of the memory `db` names in `space` (each else as
+    the settings say: `zerolang.memory.settings.resolve_stores`), print what `act` returns; never
+    a failure exit."""
     import signal
 
-    from zerolang.cli.experience_store import open_store
+    from zerolang.cli.experience_store import open_store, stores_of
 
     timed = hasattr(signal, "setitimer")
     previous = None
@@ -42,7 +49,7 @@ def run_hook(
             previous = signal.signal(signal.SIGALRM, expired)
             signal.setitimer(signal.ITIMER_REAL, timeout)
         text = sys.stdin.read() if event is None else event.read_text(encoding="utf-8")
-        with open_store(db, create=True) as store:
+        with open_store(stores_of(db, space=space), create=True) as store:
             output = act(store, text)
         if timed:
             signal.setitimer(signal.ITIMER_REAL, 0)
@@ -67,7 +74,9 @@ def _say(message: str) -> None:
     sys.stderr.write(f"zero hook: {escaped(' '.join(message.split()))}\n")
 
 
-def claude_code(db: Path | None, budget: int, timeout: float, event: Path | None = None) -> None:
+def claude_code(
+    db: str | Path | None, budget: int, timeout: float, event: Path | None = None, *, space: str | None = None
+) -> None:
     """Claude Code's hook on the event read from stdin (or `event`)."""
 
     def act(store: ExperienceStore, text: str) -> str:
@@ -75,10 +84,12 @@ def claude_code(db: Path | None, budget: int, timeout: float, event: Path | None
 
         return handle(store, Payload.parse(text), budget=budget).output
 
-    run_hook(db, timeout, act, event=event)
+    run_hook(db, timeout, act, event=event, space=space)
 
 
-def pi(db: Path | None, budget: int, timeout: float, event: Path | None = None) -> None:
+def pi(
+    db: str | Path | None, budget: int, timeout: float, event: Path | None = None, *, space: str | None = None
+) -> None:
     """pi's extension hook on the event read from stdin (or `event`)."""
 
     def act(store: ExperienceStore, text: str) -> str:
@@ -88,4 +99,4 @@ def pi(db: Path | None, budget: int, timeout: float, event: Path | None = None) 
         # Recalled transcript text is data, shown as `zero recall` shows it: escaped, line breaks kept.
         return escaped_lines(handle(store, PiEvent.parse(text), budget=budget)[0], exact=False)
 
-    run_hook(db, timeout, act, event=event)
+    run_hook(db, timeout, act, event=event, space=space)

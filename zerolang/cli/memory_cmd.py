@@ -23,7 +23,7 @@ import typer
 from zerolang.cli.errors import reports_errors
 from zerolang.cli.options import JSON, NOW, ONLY_SPACE
 from zerolang.cli.stdin import NAME, STDIN
-from zerolang.cli.stores import _open, as_of, damaged_store_errors, opened_or_undone
+from zerolang.cli.stores import as_of, damaged_store_errors, open_memory_store, opened_or_undone
 from zerolang.cli.terminal import echo, write_document
 from zerolang.cli.typer_options import DbOption, DryRunOption, JsonOption, NowOption, SpaceOption, option
 from zerolang.util.escapes import escaped, json_text
@@ -32,12 +32,12 @@ from zerolang.util.spaces import DEFAULT_SPACE
 if TYPE_CHECKING:
     from rich.progress import TaskID
 
-    from zerolang.knowledge.ingest import SourcedInput
     from zerolang.knowledge.normalize import AliasTable
     from zerolang.knowledge.store import CheckReport, ConceptView, FactView, InsertResult, MemoryStore
     from zerolang.knowledge.store import Progress as StoreProgress
-    from zerolang.knowledge.tiers import Episode
-    from zerolang.storage.copy import SpaceCopy
+    from zerolang.memory import SourcedInput
+    from zerolang.memory.opening import SpaceCopy
+    from zerolang.memory.upkeep import Episode
 
 P = ParamSpec("P")
 
@@ -68,7 +68,7 @@ def _storage_errors(command: Callable[P, None]) -> Callable[P, None]:
 
     @functools.wraps(command)
     def wrapper(*args: P.args, **kwargs: P.kwargs) -> None:
-        from zerolang.storage import storage_errors
+        from zerolang.memory.opening import storage_errors
 
         db, space = kwargs.get("db"), kwargs.get("space")
         with (
@@ -142,8 +142,8 @@ def ingest(
     atomically and the ingest commits as it goes, so an interrupted run keeps
     what it finished and a rerun completes the rest.
     """
-    from zerolang.knowledge.ingest import ingest as ingest_inputs
-    from zerolang.knowledge.ingest import load_inputs
+    from zerolang.memory import load_inputs
+    from zerolang.memory.upkeep import ingest_inputs
     from zerolang.util.times import format_time
 
     table = _aliases(aliases)
@@ -156,7 +156,7 @@ def ingest(
         committed = state.committed
 
     try:
-        with _open(db, create=True, space=space) as store:
+        with open_memory_store(db, create=True, space=space) as store:
             if sys.stderr.isatty() and inputs:
                 totals = _ingest_with_progress(store, inputs, table, batch_size, stamp, note)
             else:
@@ -198,7 +198,7 @@ def _ingest_with_progress(
     from rich.console import Console
     from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
 
-    from zerolang.knowledge.ingest import ingest as ingest_inputs
+    from zerolang.memory.upkeep import ingest_inputs
 
     columns = (
         TextColumn("ingesting"),
@@ -248,7 +248,7 @@ def compile_(
 ) -> None:
     """Print the .0 graph of one input: `zero run` on it recomputes the record's hashes."""
     from zerolang.knowledge.compiler import compile_input
-    from zerolang.knowledge.ingest import load_inputs
+    from zerolang.memory import load_inputs
     from zerolang.syntax.printer import print_graph
     from zerolang.util.errors import ZeroError
 
@@ -291,7 +291,7 @@ def get(
     from zerolang.util.errors import ZeroError
 
     table = _aliases(aliases)
-    with _open(db, create=False, space=space) as store:
+    with open_memory_store(db, create=False, space=space) as store:
         concept = store.find_concept(query, table)
         if concept is None:
             resolved = table.resolve(query)
@@ -360,7 +360,7 @@ def stats(
     ] = False,
 ) -> None:
     """Count what the database holds."""
-    with _open(db, create=False, space=space) as store:
+    with open_memory_store(db, create=False, space=space) as store:
         counts = store.counts()
         path = store.path
     if as_json:
@@ -383,7 +383,7 @@ def check(
     as_json: Annotated[bool, option(JSON.detailed("Its shape: {ok, checked, problems}."))] = False,
 ) -> None:
     """Recompute every hash and resolve every reference (like git fsck); exit 1 if anything is wrong."""
-    with _open(db, create=False, space=space) as store:
+    with open_memory_store(db, create=False, space=space) as store:
         report = store.check()
         path = store.path
     if as_json:
@@ -437,9 +437,9 @@ def consolidate(
 
     Pruning removes observations only: every fact and concept stays.
     """
-    from zerolang.knowledge.tiers import consolidate as run_consolidation
+    from zerolang.memory.upkeep import consolidate as run_consolidation
 
-    with _open(db, create=False, space=space) as store:
+    with open_memory_store(db, create=False, space=space) as store:
         result = run_consolidation(
             store,
             min_episodes=min_episodes,
@@ -508,11 +508,16 @@ def sweep(
     verifies every fact and `export --since` explains what it cannot express.
     Episodes of semantic facts are never pruned.
     """
-    from zerolang.knowledge.tiers import EpisodicMemory
+    from zerolang.memory.upkeep import sweep as prune
 
-    with _open(db, create=False, space=space) as store:
-        memory = EpisodicMemory(store, half_life_days * 86400, min_confidence, as_of(now))
-        removed = memory.sweep(dry_run=dry_run)
+    with open_memory_store(db, create=False, space=space) as store:
+        removed = prune(
+            store,
+            half_life=half_life_days * 86400,
+            min_confidence=min_confidence,
+            clock=as_of(now),
+            dry_run=dry_run,
+        )
         texts = _fact_texts(store, [e.fact_hash.digest for e in removed]) if dry_run else {}
     if as_json:
         document: dict[str, object] = {"removed": len(removed), "episodes": [e.to_json() for e in removed]}
@@ -550,16 +555,14 @@ def export(
     output: Annotated[Path | None, typer.Option("--output", "-o", metavar="FILE", help="Write here.")] = None,
 ) -> None:
     """Write the memory as .0c (at a detail level), JSON or .0 graphs; --since writes a delta."""
-    from zerolang.knowledge.formats.exchange import Format
-    from zerolang.knowledge.formats.exchange import export as export_store
-    from zerolang.knowledge.formats.levels import Level
+    from zerolang.memory.upkeep import EXPORT_FORMATS, LEVELS, export_text
     from zerolang.util.errors import ZeroError
     from zerolang.util.files import write_text_atomic
 
-    if form not in Format._value2member_map_ or level not in Level._value2member_map_:
+    if form not in EXPORT_FORMATS or level not in LEVELS:
         raise ZeroError(f"--format is 0, 0c or json and --level L0, L1 or L2 (got {form!r}, {level!r})")
-    with _open(db, create=False, space=space) as store:
-        text = export_store(store, Format(form), Level(level), since)
+    with open_memory_store(db, create=False, space=space) as store:
+        text = export_text(store, form, level, since)
     if output is None:
         write_document(text)
     else:
@@ -571,7 +574,7 @@ def checkpoint(db: DbOption = None, space: SpaceOption = DEFAULT_SPACE, as_json:
     """Print the store's checkpoint: a hash of every concept and episode, then the counts."""
     from zerolang.knowledge.formats.checkpoint import of_store
 
-    with _open(db, create=False, space=space) as store:
+    with open_memory_store(db, create=False, space=space) as store:
         state = of_store(store)
     if as_json:
         _print_json({"checkpoint": state.hash, "concepts": state.concepts, "relations": state.relations})
@@ -587,7 +590,7 @@ def import_(
 ) -> None:
     """Load an export into the store, all or nothing; a delta applies only on its base checkpoint."""
     from zerolang.knowledge.formats.checkpoint import of_store
-    from zerolang.knowledge.formats.exchange import import_text
+    from zerolang.memory.upkeep import import_text
     from zerolang.util.files import read_stdin_text, read_text
 
     text = read_stdin_text() if file == STDIN else read_text(file)
@@ -614,18 +617,17 @@ def migrate(
     Rerunning an interrupted copy completes it without duplicates.
     """
     from zerolang.knowledge.formats.checkpoint import of_store
-    from zerolang.storage.copy import copy_store
+    from zerolang.memory.opening import copy_memory
 
     with (
-        _open(source, create=False) as origin,
-        _open(target, create=True) as destination,
+        open_memory_store(source, create=False) as origin,
+        open_memory_store(target, create=True) as destination,
         origin.snapshot(),  # the copy and the checkpoints it is compared with: one state of the source
     ):
-        spaces = None if space is None else [space]
         if sys.stderr.isatty():
-            copies = _copy_with_progress(origin, destination, spaces)
+            copies = _copy_with_progress(origin, destination, space)
         else:
-            copies = copy_store(origin, destination, spaces)
+            copies = copy_memory(origin, destination, space=space, seen=None)
         for copy in copies:
             before = of_store(origin.in_space(copy.space))
             after = of_store(destination.in_space(copy.space))
@@ -642,13 +644,11 @@ def migrate(
             echo(f"{origin.path}: nothing to copy")
 
 
-def _copy_with_progress(
-    origin: MemoryStore, destination: MemoryStore, spaces: list[str] | None
-) -> list[SpaceCopy]:
+def _copy_with_progress(origin: MemoryStore, destination: MemoryStore, space: str | None) -> list[SpaceCopy]:
     from rich.console import Console
     from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
 
-    from zerolang.storage.copy import CopyProgress, copy_store
+    from zerolang.memory.opening import CopyProgress, copy_memory
 
     columns = (TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(), TimeRemainingColumn())
     with Progress(*columns, console=Console(stderr=True), transient=True) as bar:
@@ -659,7 +659,7 @@ def _copy_with_progress(
                 tasks[state.space] = bar.add_task(f"copying {state.space}", total=state.total)
             bar.update(tasks[state.space], completed=state.done)
 
-        return copy_store(origin, destination, spaces, seen)
+        return copy_memory(origin, destination, space=space, seen=seen)
 
 
 @_command("grant")
@@ -671,7 +671,7 @@ def grant(
     """Let a PostgreSQL role read and write one space (row-level security keeps it out of the others)."""
     from zerolang.util.errors import ZeroError
 
-    with _open(db, create=True, space=space) as store:
+    with open_memory_store(db, create=True, space=space) as store:
         grant_space = getattr(store.backend, "grant_space", None)
         if grant_space is None:
             raise ZeroError(f"{store.path}: spaces are per role on PostgreSQL only (--db postgresql://...)")

@@ -12,7 +12,7 @@ import typer
 from zerolang.cli.forget_experiences import experience_stores, purged_experiences
 from zerolang.cli.memory_cmd import AliasOption, _aliases, _command, _print_json
 from zerolang.cli.options import NOW
-from zerolang.cli.stores import _open, as_of
+from zerolang.cli.stores import as_of, open_memory_store
 from zerolang.cli.terminal import echo
 from zerolang.cli.typer_options import (
     AlsoExperiencesOption,
@@ -49,7 +49,7 @@ def _memory(db: str | None, space: str, experiences: Path | None, root: Path | N
     from zerolang.util.locations import IN_MEMORY
 
     stores = resolve_stores(db, space=space, experiences=experiences or IN_MEMORY, archive=root)
-    with experience_stores(experiences) as reached, _open(db, create=False, space=space) as store:
+    with experience_stores(experiences) as reached, open_memory_store(db, create=False, space=space) as store:
         yield Memory(store, stores=stores, lent=reached)
 
 
@@ -206,7 +206,7 @@ def purge(
 @_command("tombstones")
 def tombstones(db: DbOption = None, space: SpaceOption = DEFAULT_SPACE, as_json: JsonOption = False) -> None:
     """List the space's tombstones, oldest first: hash, kind, target, when, purged or restored."""
-    with _open(db, create=False, space=space) as store:
+    with open_memory_store(db, create=False, space=space) as store:
         rows = store.backend.tombstones()
     if as_json:
         _print_json(
@@ -248,9 +248,9 @@ def retract(
     as_json: JsonOption = False,
 ) -> None:
     """Retract a fact: its validity is closed and it is retired, kept for history (not forgotten)."""
-    from zerolang.knowledge import temporal
+    from zerolang.memory.upkeep import store_time
 
-    end = None if valid_to is None else temporal.utc(valid_to, "--valid-to")
+    end = None if valid_to is None else store_time(valid_to, "--valid-to")
     at = _stamp(now)
     with _memory(db, space, None, None) as memory:
         done = memory.retracting(fact, valid_to=end, now=at, aliases=_aliases(aliases))
@@ -289,7 +289,7 @@ def single_valued(
             from zerolang.util.errors import ZeroError
 
             raise ZeroError("--remove needs the predicates to undeclare")
-        with _open(db, create=False, space=space) as store:
+        with open_memory_store(db, create=False, space=space) as store:
             declared = sorted(store.single_valued)
         if as_json:
             _print_json(declared)
@@ -297,7 +297,7 @@ def single_valued(
             echo("\n".join(map(escaped, declared)) if declared else "no single-valued predicates")
         return
     at = _stamp(now)
-    with _open(db, create=True, space=space) as store:
+    with open_memory_store(db, create=True, space=space) as store:
         changed = store.declare_single_valued(predicates, at=at, remove=remove)
         declared = sorted(store.single_valued)
     if as_json:
@@ -318,7 +318,7 @@ def history(
     """Show a concept's facts over time: when each was true, when it was learned and retired, and why."""
     from zerolang.knowledge.history import concept_history
 
-    with _open(db, create=False, space=space) as store:
+    with open_memory_store(db, create=False, space=space) as store:
         entries = concept_history(store, label, _aliases(aliases))
     if as_json:
         _print_json([entry.to_json() for entry in entries])
@@ -348,7 +348,7 @@ def log(
     as_json: JsonOption = False,
 ) -> None:
     """Show the space's append-only event log: ingests, forgets, restores, purges, retractions, receives."""
-    with _open(db, create=False, space=space) as store:
+    with open_memory_store(db, create=False, space=space) as store:
         entries = store.backend.log_entries(limit)
     if as_json:
         _print_json([entry.to_json() for entry in entries])

@@ -8,7 +8,7 @@ from typing import Annotated
 import typer
 
 from zerolang.cli.memory_cmd import _command, _print_json
-from zerolang.cli.stores import _open, opened_or_undone
+from zerolang.cli.stores import open_memory_store, opened_or_undone
 from zerolang.cli.terminal import echo
 from zerolang.cli.typer_options import DbOption, JsonOption, SpaceOption
 from zerolang.util.spaces import DEFAULT_SPACE
@@ -28,12 +28,13 @@ def bundle(
     space: SpaceOption = DEFAULT_SPACE,
 ) -> None:
     """Write a signed bundle of the memory (or a delta since a checkpoint) for `zero memory receive`."""
-    from zerolang.knowledge.formats.bundle import key_id, make
+    from zerolang.memory.upkeep import make_bundle as make
+    from zerolang.memory.upkeep import signer_id as key_id
     from zerolang.runtime.signing import Ed25519Signer
     from zerolang.util.files import write_text_atomic
 
     signer = Ed25519Signer.from_key_file(key)
-    with _open(db, create=False, space=space) as store:
+    with open_memory_store(db, create=False, space=space) as store:
         text = make(store, signer, since)
     write_text_atomic(output, text)
     echo(
@@ -56,7 +57,8 @@ def receive(
     as_json: JsonOption = False,
 ) -> None:
     """Check a bundle's signature against trusted keys and its base, then apply it in one transaction."""
-    from zerolang.knowledge.formats.bundle import apply, check
+    from zerolang.memory.upkeep import apply_bundle as apply
+    from zerolang.memory.upkeep import check_bundle as check
     from zerolang.runtime.signing import Ed25519Signer
     from zerolang.util.files import read_text
 

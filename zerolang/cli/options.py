@@ -115,6 +115,10 @@ RUN_SPACE: OptionSpec[str | None] = OptionSpec(
     metavar=SPACE.metavar,
     envvar=SPACE.envvar,
 )
+# `zero capture|recall|convo|hook`: the space the settings name unless one is given (`resolve_stores`).
+SETTLED_SPACE = replace(
+    RUN_SPACE, help=f"{SPACE.help} Default: the one the settings name, else {DEFAULT_SPACE}."
+)
 # `zero memory migrate` copies every space unless told one.
 ONLY_SPACE: OptionSpec[str | None] = OptionSpec(
     SPACE.flags, "Copy only this space (default: every space).", None, metavar=SPACE.metavar
@@ -125,20 +129,20 @@ ONLY_SPACE: OptionSpec[str | None] = OptionSpec(
 JSON = OptionSpec(("--json",), "Print one JSON document.", False)
 DRY_RUN = OptionSpec(("--dry-run",), "Print what would change and change nothing.", False)
 
-# ---- the experience database (zero capture, recall, convo) --------------------------------
+# ---- the experience database (zero capture, recall, convo, hook) ---------------------------
+# `--db` names the memory on every command; its experiences are found from it. This names them apart.
 
-_EXPERIENCES = f"The experience database (zero capture, recall, convo): {_STORE}."
+_EXPERIENCES = f"The experience database (zero capture, recall, convo, hook): {_STORE}."
 
-EXPERIENCE_DB: OptionSpec[Path | None] = OptionSpec(
-    ("--db",),
-    f"{_EXPERIENCES} Default: the memory's own database (memory.db in the per-user data directory).",
+EXPERIENCES: OptionSpec[Path | None] = OptionSpec(
+    ("--experiences",),
+    f"{_EXPERIENCES} Default: the memory --db names holds them"
+    " (an older release's file beside it, while it holds turns).",
     None,
     metavar="PATH|URL",
     envvar="ZERO_EXPERIENCE_DB",
 )
-# The same database beside the memory's --db: `zero mcp` serves it,
-EXPERIENCES = replace(EXPERIENCE_DB, flags=("--experiences",))
-# and `zero memory forget|restore|purge` reach it when it is given.
+# `zero memory forget|restore|purge` reach it when it is given.
 ALSO_EXPERIENCES = replace(
     EXPERIENCES,
     help=f"{_EXPERIENCES} Given, forget, restore and purge reach it too (default: only the memory).",

@@ -25,16 +25,16 @@ def execute(
     no_touch: bool = False,
 ) -> None:
     """Parse the query, run it on the store, print the results (a ZeroError for anything wrong)."""
-    from zerolang.cli.stores import _open, as_of, damaged_store_errors
+    from zerolang.cli.stores import as_of, damaged_store_errors, open_memory_store
     from zerolang.knowledge.query.executor import run_query
     from zerolang.knowledge.query.parser import parse_query
-    from zerolang.storage import storage_errors
+    from zerolang.memory.opening import storage_errors
 
     parsed = parse_query(text)  # a bad query fails before the database is opened
     clock = as_of(now)
     document_text: str | None = None
     with damaged_store_errors(db, space):  # a row edited by hand may only fail when printed
-        with storage_errors(), _open(db, create=False, space=space) as store:
+        with storage_errors(), open_memory_store(db, create=False, space=space) as store:
             result = run_query(store, parsed, clock=clock, touch=not no_touch)
             if parsed.detail is not None:
                 document_text = _at_level(store, result, parsed.detail)

@@ -7,8 +7,9 @@ from typing import Annotated
 
 import typer
 
+from zerolang.cli.experience_store import stores_of
 from zerolang.cli.options import EXPLAIN, IDS, JSON
-from zerolang.cli.typer_options import ExperienceDbOption, NowOption, option
+from zerolang.cli.typer_options import DbOption, ExperiencesOption, NowOption, SettledSpaceOption, option
 
 
 def recall(
@@ -17,7 +18,9 @@ def recall(
         int | None,
         typer.Option("--budget", min=1, metavar="TOKENS", help="Print at most this many cl100k tokens."),
     ] = None,
-    db: ExperienceDbOption = None,
+    db: DbOption = None,
+    space: SettledSpaceOption = None,
+    experiences: ExperiencesOption = None,
     as_json: Annotated[
         bool, option(JSON.detailed("Its lines carry the text; it keeps within the budget too."))
     ] = False,
@@ -29,14 +32,15 @@ def recall(
 ) -> None:
     """Answer a question from the facts and the conversations together, in one context.
 
-    Facts (the memory `$ZERO_MEMORY_DB` names) come as lines, current values first and the past
-    with its periods; a date in the question reads them as of then. Conversation turns (the
-    experience database, --db) come as who, when, what. No hash ids unless --ids.
+    Facts (the memory --db names) come as lines, current values first and the past with its
+    periods; a date in the question reads them as of then. Conversation turns (the memory's own,
+    or --experiences) come as who, when, what. No hash ids unless --ids.
     """
     from zerolang.cli.recall_exec import answer_question
 
+    stores = stores_of(db, space=space, experiences=experiences)
     rendering = answer_question(
-        text, db=db, budget=budget, ids=ids, explain=explain, now=now, as_json=as_json
+        text, stores=stores, budget=budget, ids=ids, explain=explain, now=now, as_json=as_json
     )
     if as_json:
         sys.stdout.write(rendering.json + "\n")

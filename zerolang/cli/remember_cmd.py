@@ -41,10 +41,10 @@ def remember(
     """
     import json
 
-    from zerolang.knowledge.temporal import utc
     from zerolang.memory import open_memory
+    from zerolang.memory.upkeep import store_time
 
-    event = None if at is None else utc(at, "--at")
+    event = None if at is None else store_time(at, "--at")
     with open_memory(db, space=space) as memory:
         done = memory.remember(
             [(subject, predicate, obj, confidence)], source=source, scope=scope, event_time=event, now=now

@@ -102,11 +102,10 @@ def execute(
         moment = as_of(now)().timestamp()
         clock = lambda: moment  # noqa: E731
     if db or os.environ.get("ZERO_MEMORY_DB"):  # a store named (`--db` or $ZERO_MEMORY_DB); no default
-        from zerolang.cli.stores import _open
+        from zerolang.memory.opening import open_facts
         from zerolang.memory.settings import resolve_stores
 
-        stores = resolve_stores(db, space=space)
-        memory_store = _open(str(stores.memory), create=True, space=stores.space)
+        memory_store = open_facts(stores=resolve_stores(db, space=space), create=True)
     try:
         from zerolang.runtime.values import from_json
 
@@ -141,11 +140,10 @@ def execute(
 
 
 def _graph_memory(store: Any) -> Any:
-    """The runtime's `MemoryPort` over an open store: imported only when a store is named (the
-    query executor, recall and the store's code cost a `zero run` without one most of its start-up)."""
-    from zerolang.knowledge.graph_port import GraphMemory
+    """The store as the graph's `Memory*` ops reach it (loaded only when `--db` names one)."""
+    from zerolang.memory.upkeep import graph_memory
 
-    return GraphMemory(store)
+    return graph_memory(store)
 
 
 def _check_inputs(graph: Any, name: str, source: str, inputs: dict[str, Any], from_file: set[str]) -> None:
@@ -196,9 +194,9 @@ def _state_store(path: Path | None) -> Any:
     """The persistent store `--state FILE` names (through the storage registry), or None."""
     if path is None:
         return None
-    from zerolang.storage import open_state
+    from zerolang.memory.opening import open_run_state
 
-    return open_state(path)
+    return open_run_state(path)
 
 
 def _warn_unchecked(signer: Any) -> None:

@@ -35,7 +35,7 @@ def damaged_store_errors(db: str | Path | None, space: str) -> Iterator[None]:
         from zerolang.util.errors import ZeroError
 
         try:
-            with _open(db, create=False, space=space) as store:
+            with open_memory_store(db, create=False, space=space) as store:
                 problems, path = find_problems(store.backend), store.path
         except Exception:  # the store cannot even be checked: the first error stands
             raise error from None
@@ -63,31 +63,22 @@ def resolve_store(option: str | Path | None) -> Location:
     return resolve_stores(option).memory
 
 
-def _open(option: str | Path | None, *, create: bool, space: str = DEFAULT_SPACE) -> MemoryStore:
-    from zerolang.memory.settings import resolve_stores
-    from zerolang.storage import open_store
+def open_memory_store(option: str | Path | None, *, create: bool, space: str = DEFAULT_SPACE) -> MemoryStore:
+    """The fact store `--db` names (else `$ZERO_MEMORY_DB`, else the per-user one) in `space`, opened
+    through the memory's door (`zerolang.memory.opening.open_facts`)."""
+    from zerolang.memory.opening import open_facts
 
-    stores = resolve_stores(option, space=space)
-    if create:
-        prepare_folder(stores.memory, given=stores.memory_named)
-    return open_store(stores.memory, space=stores.space, create=create)
+    return open_facts(option, space=space, create=create)
 
 
-@contextlib.contextmanager
-def opened_or_undone(option: str | Path | None, *, space: str = DEFAULT_SPACE) -> Iterator[MemoryStore]:
-    """The store at `option`, created if there is none; a SQLite file created here is removed again
-    when the block fails, so a refused write leaves no new empty store behind (a server's database
-    is never created: the block's transaction leaves its space as it was)."""
-    location = resolve_store(option)
-    fresh = location.is_file and not location.path.exists()
-    try:
-        with _open(option, create=True, space=space) as store:
-            yield store
-    except BaseException:
-        if fresh:
-            for suffix in ("", "-wal", "-shm", "-journal"):
-                Path(f"{location.path}{suffix}").unlink(missing_ok=True)
-        raise
+def opened_or_undone(
+    option: str | Path | None, *, space: str = DEFAULT_SPACE
+) -> contextlib.AbstractContextManager[MemoryStore]:
+    """The store at `option`, created if there is none, removed again when the block fails
+    (`zerolang.memory.opening.facts_or_undone`)."""
+    from zerolang.memory.opening import facts_or_undone
+
+    return facts_or_undone(option, space=space)
 
 
 def prepare_folder(location: Location, *, given: bool) -> None:

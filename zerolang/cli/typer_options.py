@@ -24,7 +24,6 @@ from zerolang.cli.options import (
     DRY_RUN,
     EXCLUDE,
     EXIT_ZERO,
-    EXPERIENCE_DB,
     EXPERIENCES,
     EXTEND_EXCLUDE,
     INDEX_DB,
@@ -35,6 +34,7 @@ from zerolang.cli.options import (
     PRIVACY,
     QUIET,
     ROOT,
+    SETTLED_SPACE,
     SPACE,
     STATISTICS,
     STDIN_FILENAME,
@@ -68,10 +68,10 @@ def parsed(spec: OptionSpec[Any], text: str) -> int:
 DbOption = Annotated[str | None, option(DB)]
 IndexDbOption = Annotated[str | None, option(INDEX_DB)]
 SpaceOption = Annotated[str, option(SPACE)]
+SettledSpaceOption = Annotated[str | None, option(SETTLED_SPACE)]
 NowOption = Annotated[str | None, option(NOW)]
 JsonOption = Annotated[bool, option(JSON)]
 DryRunOption = Annotated[bool, option(DRY_RUN)]
-ExperienceDbOption = Annotated[Path | None, option(EXPERIENCE_DB)]
 ExperiencesOption = Annotated[Path | None, option(EXPERIENCES)]
 AlsoExperiencesOption = Annotated[Path | None, option(ALSO_EXPERIENCES)]
 RootOption = Annotated[Path | None, option(ROOT)]

@@ -29,9 +29,9 @@ from zerolang.explore.timeline import legend, timeline
 if TYPE_CHECKING:
     from zerolang.experience.budget import Rendering
     from zerolang.experience.recall import Hit
-    from zerolang.knowledge.backend import TombstoneRow
     from zerolang.knowledge.query.executor import QueryResult
     from zerolang.knowledge.store import FactView
+    from zerolang.memory import TombstoneRow
 
 
 @dataclass(frozen=True, slots=True)

@@ -11,7 +11,7 @@ from __future__ import annotations
 import json
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, cast
+from typing import TYPE_CHECKING, Any
 
 from zerolang.knowledge.history import HistoryEntry, concept_history
 from zerolang.knowledge.recall.traversal import neighbours
@@ -28,8 +28,8 @@ if TYPE_CHECKING:
     from zerolang.experience.model import Experience
     from zerolang.experience.recall import Hit
     from zerolang.experience.store import ExperienceStore
-    from zerolang.knowledge.backend import FactTimes, TombstoneRow
     from zerolang.knowledge.query.executor import QueryResult
+    from zerolang.memory import FactTimes, TombstoneRow
 
 PAGE = 50  # rows on a page of concepts, sessions or turns
 GRAPH_NODES = 300  # at most this many concepts in one neighbourhood drawing
@@ -230,11 +230,10 @@ class Explorer:
 
     def fact_states(self, facts: list[bytes]) -> dict[bytes, str]:
         """Each of these facts' state now (`fact_state`), current ones left out."""
-        from zerolang.knowledge.temporal import times_of
+        from zerolang.memory.validity import times_now
 
-        store, now = self.memory.store, utc_now()
-        found = store.backend.facts(facts)
-        times = times_of(store.backend, list(found.values()), now)
+        now = utc_now()
+        times = times_now(self.memory.store, facts, now)
         states = {key: fact_state(value, now) for key, value in times.items()}
         return {key: state for key, state in states.items() if state != CURRENT}
 
@@ -254,25 +253,23 @@ class Explorer:
     def experiences(self) -> ExperienceStore | None:
         """The experience database if it exists (never created here), read with what the memory's
         purges blocked hidden as well (`zerolang.memory.erasure.PurgesHidden`)."""
-        from zerolang.memory.erasure import PurgesHidden, purged_blocks
+        from zerolang.memory.opening import reading_experiences
 
         store = self._opened_experiences()
-        memory = self.memory.store
         return (
             None
             if store is None
-            else cast("ExperienceStore", PurgesHidden(store, lambda: purged_blocks(memory)))
+            else reading_experiences(self.memory.stores, store, memory=self.memory.store)
         )
 
     def _opened_experiences(self) -> ExperienceStore | None:
         if self._experiences is None:
-            from zerolang.storage import open_experiences
+            from zerolang.memory.opening import open_experiences_of
 
-            location = self.memory.stores.experiences
-            if location.holds_nothing_yet:
+            if self.memory.stores.experiences.holds_nothing_yet:
                 return None
             try:
-                self._experiences = open_experiences(location, create=False)
+                self._experiences = open_experiences_of(self.memory.stores, create=False)
             except ZeroError:
                 return None
         return self._experiences

@@ -15,8 +15,8 @@ from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 
 from zerolang.explore.markup import Html, html, join
-from zerolang.knowledge.backend import TombstoneRow
 from zerolang.knowledge.history import HistoryEntry
+from zerolang.memory import TombstoneRow
 from zerolang.util.times import parse_time
 
 WIDTH, LEFT, RIGHT = 760, 170, 20

@@ -265,53 +265,26 @@ class KnowledgeGraph:
     def _status(self, items: list[tuple[str, str, str]]) -> tuple[set[tuple[str, str, str]], str | None]:
         """The items whose fact is missing, retired or blocked by a forget; and the next moment (after
         now) a believed validity period of one of their facts begins or ends (None: no such moment)."""
-        from zerolang.knowledge import temporal
-        from zerolang.util.times import utc_now
+        from zerolang.memory.validity import current_facts
 
         keys = self._keys(items)
         if not keys:
             return set(), None
-        backend = self.memory.store.backend
-        facts = backend.facts(list(set(keys.values())))
-        blocked = backend.blocked(list(facts))
-        until: str | None = None
-        if not backend.has_periods():  # every stored fact is current, for good (`temporal.visible`)
-            live = set(facts)
-        else:
-            now = utc_now()
-            live = set()
-            for key, rows in temporal.beliefs(backend, list(facts.values())).items():
-                if temporal.shown(rows, now, None, None):
-                    live.add(key)
-                for row in temporal.believed(rows):
-                    for moment in (row.valid_from, row.valid_to):
-                        if moment is not None and moment > now and (until is None or moment < until):
-                            until = moment
-        live -= blocked
+        live, until = current_facts(self.memory.store, keys.values())
         return {item for item, key in keys.items() if key not in live}, until
 
     def _retire(self, items: list[tuple[str, str, str]]) -> None:
         """Retract the current facts among `items` (as `zero memory retract` does), now; a fact that
         an item the graph keeps also states stays (names that normalise alike, `Ada` and ` Ada`,
         state one fact: retracting it would drop the kept item at the next replay)."""
-        from zerolang.knowledge import temporal
-        from zerolang.util.times import utc_now
+        from zerolang.memory.validity import retract_current
 
         keys = self._keys(items)
         if self._graph is not None:  # the graph before this operation (`_writing` loaded it)
             gone = set(items)
             kept = set(self._keys(item for item in self._stating(items) if item not in gone).values())
             keys = {item: key for item, key in keys.items() if key not in kept}
-        backend = self.memory.store.backend
-        facts = backend.facts(list(dict.fromkeys(keys.values())))
-        at = utc_now()
-        single = self.memory.store.single_valued
-        for key, fact in facts.items():
-            held = temporal.believed(temporal.beliefs(backend, [fact])[key])
-            if not any(row.valid_to is None or row.valid_to > at for row in held):
-                continue
-            start = min(row.valid_from for row in held)
-            temporal.retract(backend, fact, at=at, valid_to=max(at, start), single=single)
+        retract_current(self.memory.store, keys.values())
 
     def _stating(self, items: list[tuple[str, str, str]]) -> list[tuple[str, str, str]]:
         """The kept graph's items that may state the fact of one of `items`: those whose subject
@@ -533,7 +506,7 @@ class KnowledgeGraph:
         """Store one operation (its effect in the context's metadata, what it states as facts), retire
         what it removes, and bring the kept graph up to date: applied in place when nothing else
         wrote since it was made, else dropped (the next call replays the log)."""
-        from zerolang.knowledge.ingest import ingest_one
+        from zerolang.memory.upkeep import ingest_one
         from zerolang.util.times import utc_now
 
         facts: list[SemanticTuple] = []

@@ -40,10 +40,9 @@ class Readers:
         self.apart = IN_MEMORY not in (str(stores.memory), str(stores.experiences))
 
     def _open(self) -> Memory:
-        from zerolang.storage import open_store
+        from zerolang.memory.api import open_memory_of
 
-        stores = self._memory.stores
-        return Memory(open_store(stores.memory, space=stores.space, create=False), stores=stores)
+        return open_memory_of(self._memory.stores, create=False)
 
     async def run(self, work: Callable[[Memory], T]) -> T:
         """`work(memory)` on a worker thread's memory (or on the loop's, where none can be opened)."""

@@ -13,6 +13,9 @@
 - `open_experiences_of`, `open_conversations_of`, `carry_purges_into`, `move_conversations`
   (`opening`): a memory's conversations and experiences, in its space, the memory's purges
   carried into them, and an older release's separate file moved into the memory's.
+- `TombstoneRow`, `FactTimes` (`zerolang.knowledge.backend`): a forget's record and a fact's
+  times, as the surfaces show them (they never import the backend: pyproject's import-linter
+  contract).
 
 This package sits above the domain and the storage layer; it adds no behaviour of its
 own. Names are imported on first use, so `import zerolang.memory` loads nothing heavy.
@@ -24,6 +27,7 @@ import importlib
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
+    from zerolang.knowledge.backend import FactTimes, TombstoneRow
     from zerolang.knowledge.check import Problem
     from zerolang.knowledge.compiler import build_graph, compile_input, compile_record
     from zerolang.knowledge.hashing import concept_hash, context_hash, episode_hash, fact_hash
@@ -67,6 +71,8 @@ if TYPE_CHECKING:
 _HOMES = {
     "open_store": "zerolang.storage.registry",
     "Problem": "zerolang.knowledge.check",
+    "TombstoneRow": "zerolang.knowledge.backend",
+    "FactTimes": "zerolang.knowledge.backend",
     "build_graph": "zerolang.knowledge.compiler",
     "compile_input": "zerolang.knowledge.compiler",
     "compile_record": "zerolang.knowledge.compiler",
@@ -142,6 +148,7 @@ __all__ = [
     "EpisodeHash",
     "Fact",
     "FactHash",
+    "FactTimes",
     "FactView",
     "InputError",
     "InsertResult",
@@ -154,6 +161,7 @@ __all__ = [
     "RelationNode",
     "SemanticTuple",
     "SourcedInput",
+    "TombstoneRow",
     "build_graph",
     "carry_purges_into",
     "compile_input",

@@ -66,7 +66,15 @@ if TYPE_CHECKING:
     from zerolang.knowledge.query.executor import QueryResult
     from zerolang.memory.asking import Answer
 
-__all__ = ["FORGET_MODULE", "Forgetting", "Memory", "Restoring", "Retraction", "open_memory"]
+__all__ = [
+    "FORGET_MODULE",
+    "Forgetting",
+    "Memory",
+    "Restoring",
+    "Retraction",
+    "open_memory",
+    "open_memory_of",
+]
 
 # The forget issue's module (tombstones). `Memory.forget` delegates to it once it is part of the build.
 FORGET_MODULE = "zerolang.knowledge.forget"
@@ -125,6 +133,14 @@ def open_memory(
         prepare_folder(where, given=stores.memory_named)
     store = open_store(where, space=stores.space, create=create)
     return Memory(store, stores=stores)
+
+
+def open_memory_of(stores: Stores, *, create: bool = False) -> Memory:
+    """A `Memory` on the stores `stores` name, resolved once at a surface's edge (`resolve_stores`):
+    `zero mcp`'s readers open their own on the server's."""
+    from zerolang.memory.opening import open_facts
+
+    return Memory(open_facts(stores=stores, create=create), stores=stores)
 
 
 class Memory:
@@ -592,12 +608,10 @@ class Memory:
 
     def _entries(self) -> EntryStore | None:
         """Conversation entries kept beside the experiences (where `zero convo` can keep them)."""
-        location = parse_location(self.experiences_location)
-        if location.in_memory:
-            return None
         from zerolang.memory.opening import open_conversations_of
 
-        return open_conversations_of(self.stores, create=False)
+        location = parse_location(self.experiences_location)
+        return None if location.in_memory else open_conversations_of(self.stores, create=False)
 
 
 def _at(now: str | None) -> str:

@@ -221,13 +221,15 @@ def test_cli_forget_with_experiences_reaches_recall_and_convo(tmp_path: Path) ->
         return result.output
 
     def visible() -> str:
-        seen = [zero("recall", q, "--db", str(exp)) for q in QUERIES]
+        seen = [zero("recall", q, "--db", db, "--experiences", str(exp)) for q in QUERIES]
         for q in QUERIES:
-            document = json.loads(zero("recall", q, "--db", str(exp), "--json", "--budget", "400"))
+            document = json.loads(
+                zero("recall", q, "--db", db, "--experiences", str(exp), "--json", "--budget", "400")
+            )
             # (the JSON repeats the question: the caller's own words)
             seen.append(json.dumps({k: v for k, v in document.items() if k != "question"}))
-        seen += [zero("convo", "search", "coder", q, "--db", str(exp), "--json") for q in QUERIES]
-        seen += [zero("convo", "restore", "coder", "--db", str(exp))]
+        seen += [zero("convo", "search", "coder", q, "--experiences", str(exp), "--json") for q in QUERIES]
+        seen += [zero("convo", "restore", "coder", "--experiences", str(exp))]
         return "\n".join(seen)
 
     zero("memory", "ingest", str(facts), "--db", db, "--aliases", str(aliases))
