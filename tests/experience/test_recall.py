@@ -144,7 +144,7 @@ def test_zero_recall_end_to_end(tmp_path: Path) -> None:
     missing = subprocess.run(
         [*run, "recall", "x", "--db", str(tmp_path / "none.db")], capture_output=True, text=True
     )
-    assert missing.returncode == 1 and "no experience database" in missing.stderr
+    assert missing.returncode == 1 and "no memory at" in missing.stderr
 
 
 class Lengthy:

@@ -55,12 +55,14 @@ def recall(stores: tuple[str, str], question: str, *extra: str) -> str:
         "--budget",
         str(BUDGET),
         "--db",
+        facts,
+        "--experiences",
         turns,
         "--now",
         QUESTIONS["now"],
         *extra,
     ]
-    result = CliRunner().invoke(app, arguments, env={"ZERO_MEMORY_DB": facts, "ZERO_MEMORY_SPACE": ""})
+    result = CliRunner().invoke(app, arguments, env={"ZERO_MEMORY_SPACE": ""})
     assert result.exit_code == 0, result.output
     return result.output
 

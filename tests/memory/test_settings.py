@@ -214,8 +214,8 @@ def test_a_project_that_names_its_space_captures_and_recalls_there(tmp_path: Pat
         return run.stdout
 
     assert '"turns": 4' in zero(project, "capture", str(pi), "--json")
-    assert "graph:" in zero(project, "recall", "Melissa")
-    assert "graph:" not in zero(tmp_path, "recall", "Melissa")  # the per-user default space
+    assert "conversations:" in zero(project, "recall", "Melissa")
+    assert "conversations:" not in zero(tmp_path, "recall", "Melissa")  # the per-user default space
     memory = tmp_path / "data" / "zerolang" / "memory.db"
     with open_experiences(memory, space="proj", create=False) as store:
         assert store.counts()["turns"] == 4

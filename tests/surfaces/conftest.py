@@ -162,8 +162,8 @@ def read_hook(setting: Setting, word: str, space: str | None = None) -> bool:
 
 def read_mcp(setting: Setting, word: str, space: str | None = None) -> bool:
     """The MCP `recall` tool."""
-    hits = call_mcp(setting, space, "recall", {"text": word})["hits"]
-    return any(f"{word} plan ships" in hit["what"] for hit in hits)
+    context = call_mcp(setting, space, "recall", {"text": word})["context"]
+    return f"{word} plan ships" in context
 
 
 def read_api(setting: Setting, word: str, space: str | None = None) -> bool:

@@ -30,6 +30,10 @@ def answer_question(
 
     if not text.strip():
         raise ZeroError("nothing to recall: the query is empty")
+    if stores.memory_named and stores.memory.holds_nothing_yet and stores.experiences.holds_nothing_yet:
+        raise ZeroError(
+            f"no memory at {stores.memory.display}: nothing to recall (no facts, no conversations)"
+        )
     with ExitStack() as stack:
         facts = None
         if not stores.memory.holds_nothing_yet:
