@@ -205,3 +205,30 @@ def test_the_time_limit_gives_up_with_one_line(tmp_path: Path) -> None:
     assert result.returncode == 0 and result.stdout == ""
     assert result.stderr.startswith("zero hook: gave up after 0.1 s") and len(result.stderr.splitlines()) == 1
     assert not Path(experiences_of(db)).exists() or counts(db)["turns"] == 0
+
+
+def test_a_prompt_recalls_the_facts_too(tmp_path: Path) -> None:
+    """Issue 39, point 4: what an agent stored as facts (the Python API here; MCP and `zero remember`
+    reach the same memory) comes back at the next prompt, as plain lines without hash ids, beside the
+    turns, within the budget."""
+    import re
+
+    import zerolang.memory
+
+    db = str(tmp_path / "memory.db")
+    with zerolang.memory.open(db) as memory:
+        memory.declare_single_valued(["works_at"], now="2000-01-01")
+        memory.remember([("Carol Diaz", "works_at", "Initech")], event_time="2020-01-15T00:00:00Z")
+        memory.remember([("Carol Diaz", "works_at", "Acme Corp")], event_time="2024-02-01T00:00:00Z")
+    transcript = ClaudeTranscript(tmp_path / "other.jsonl", "22222222-aaaa-4bbb-8ccc-000000000002")
+    transcript.turn("Carol takes the tram to the Acme office", "Noted: the tram to Acme.")
+    assert hook(db, payload("Stop", transcript), home=tmp_path).returncode == 0
+    event = payload("UserPromptSubmit", transcript, prompt="Where does Carol work?")
+    asked = hook(db, event.replace("22222222", "33333333"), "--budget", "200", home=tmp_path)
+    assert asked.returncode == 0 and asked.stderr == "", asked.stderr
+    context = json.loads(asked.stdout)["hookSpecificOutput"]["additionalContext"]
+    assert "carol diaz works at acme corp (since 2024-02-01; before: initech 2020-2024)" in context
+    assert "tram" in context  # the other session's turn, beside the facts
+    assert context.index("acme corp (since") < context.index("tram")
+    assert not re.search(r"\b[0-9a-f]{10,}\b", context)  # no hash ids
+    assert count_tokens(context) <= 200

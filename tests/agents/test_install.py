@@ -9,6 +9,7 @@ import sys
 from pathlib import Path
 from typing import Any
 
+import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
@@ -91,27 +92,34 @@ def test_uninstall_undoes_install(settings: dict[str, Any]) -> None:
     assert uninstall(installed) == settings
 
 
-def test_the_command_installs_into_the_project_then_removes_only_ours(tmp_path: Path) -> None:
-    path = tmp_path / ".claude" / "settings.json"
+@pytest.mark.parametrize(("shared", "name"), [((), "settings.local.json"), (("--shared",), "settings.json")])
+def test_the_command_installs_into_the_project_then_removes_only_ours(
+    tmp_path: Path, shared: tuple[str, ...], name: str
+) -> None:
+    """By default this user's `.claude/settings.local.json` (the command holds an absolute path, so
+    it is not for the shared file); `--shared` writes the project's `.claude/settings.json`."""
+    path = tmp_path / ".claude" / name
     path.parent.mkdir()
     path.write_text(json.dumps({"hooks": {"Stop": [{"hooks": [THEIRS]}]}, "model": "opus"}, indent=4))
-    first = zero(tmp_path, "claude-code", "--db", "rel.db", "--command", "/opt/zero/bin/zero")
+    first = zero(tmp_path, "claude-code", *shared, "--db", "rel.db", "--command", "/opt/zero/bin/zero")
     assert first.returncode == 0, first.stderr
     assert first.stdout == f"zero hooks installed in {path}\n"
     written = json.loads(path.read_text())
     assert written["model"] == "opus" and written["hooks"]["Stop"][0] == {"hooks": [THEIRS]}
     stop = written["hooks"]["Stop"][1]["hooks"][0]["command"]
     assert stop == f"/opt/zero/bin/zero hook claude-code --db {tmp_path / 'rel.db'}"
-    second = zero(tmp_path, "claude-code", "--db", "rel.db", "--command", "/opt/zero/bin/zero")
+    other = tmp_path / ".claude" / ("settings.json" if not shared else "settings.local.json")
+    assert not other.exists()
+    second = zero(tmp_path, "claude-code", *shared, "--db", "rel.db", "--command", "/opt/zero/bin/zero")
     assert second.stdout == f"{path}: unchanged\n"
-    removed = zero(tmp_path, "claude-code", "--uninstall")
+    removed = zero(tmp_path, "claude-code", *shared, "--uninstall")
     assert removed.stdout == f"zero hooks removed from {path}\n"
     assert json.loads(path.read_text()) == {"hooks": {"Stop": [{"hooks": [THEIRS]}]}, "model": "opus"}
 
 
 def test_a_space_given_to_install_is_the_hook_s(tmp_path: Path) -> None:
     """`--space` fixes the hook's space in its command; without it the hook takes the settings'."""
-    path = tmp_path / ".claude" / "settings.json"
+    path = tmp_path / ".claude" / "settings.local.json"
     done = zero(tmp_path, "claude-code", "--db", "m.db", "--space", "alice", "--command", "/opt/zero")
     assert done.returncode == 0, done.stderr
     stop = json.loads(path.read_text())["hooks"]["Stop"][0]["hooks"][0]["command"]
@@ -131,7 +139,7 @@ def test_user_settings_and_the_default_command(tmp_path: Path) -> None:
 
 
 def test_a_settings_file_that_is_not_json_is_left_alone(tmp_path: Path) -> None:
-    path = tmp_path / ".claude" / "settings.json"
+    path = tmp_path / ".claude" / "settings.local.json"
     path.parent.mkdir()
     path.write_text("{ not json")
     result = zero(tmp_path, "claude-code")

@@ -24,7 +24,7 @@ from pathlib import Path
 from typing import Any
 
 from zerolang.agents.capture import capture_new_turns, transcript_file
-from zerolang.agents.context import DEFAULT_BUDGET, recalled_context
+from zerolang.agents.context import DEFAULT_BUDGET, Facts, recalled_context
 from zerolang.experience.ids import session_id
 from zerolang.experience.model import Added
 from zerolang.experience.store import ExperienceStore
@@ -81,8 +81,11 @@ class Outcome:
     added: Added | None = None
 
 
-def handle(store: ExperienceStore, payload: Payload, *, budget: int = DEFAULT_BUDGET) -> Outcome:
-    """Act on one hook event; an event this integration does not handle does nothing."""
+def handle(
+    store: ExperienceStore, payload: Payload, *, budget: int = DEFAULT_BUDGET, facts: Facts | None = None
+) -> Outcome:
+    """Act on one hook event; an event this integration does not handle does nothing. A recall reads
+    the memory's `facts` too (opened when first asked for)."""
     if payload.event in CAPTURING:
         if not payload.transcript:
             raise ZeroError(f"{payload.event}: the hook's input has no transcript_path")
@@ -90,9 +93,10 @@ def handle(store: ExperienceStore, payload: Payload, *, budget: int = DEFAULT_BU
         return Outcome("", capture_new_turns(store, path, fmt=FORMAT))
     if payload.event == "UserPromptSubmit":
         own = (session_id(FORMAT, payload.session),) if payload.session else ()
-        text = recalled_context(store, payload.prompt or "", budget=budget, skip_sessions=own)
+        text = recalled_context(store, payload.prompt or "", budget=budget, skip_sessions=own, facts=facts)
     elif payload.event == "SessionStart":
-        text = recalled_context(store, session_topic(payload), budget=budget, skip_sessions=_own(payload))
+        topic = session_topic(payload)
+        text = recalled_context(store, topic, budget=budget, skip_sessions=_own(payload), facts=facts)
     else:
         return Outcome("")
     return Outcome(context_output(payload.event, text) if text else "")

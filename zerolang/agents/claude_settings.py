@@ -1,7 +1,9 @@
 """`zero hook install claude-code`: our hook entries merged into a Claude Code settings file.
 
-Claude Code reads hooks from `settings.json` (`.claude/settings.json` in a project,
-`~/.claude/settings.json` for the user):
+Claude Code reads hooks from its settings files: `.claude/settings.local.json` in a project (this
+user's, not shared: where `zero hook install` writes by default, since the command holds an
+absolute path), `.claude/settings.json` (the project's shared file, `--shared`) and
+`~/.claude/settings.json` (every project of the user, `--user`):
 
     {"hooks": {"Stop": [{"hooks": [{"type": "command", "command": "...", "timeout": 30}]}], ...}}
 
@@ -88,11 +90,15 @@ def uninstall(settings: Settings) -> Settings:
     return out
 
 
-def settings_path(*, user: bool, project: Path | None = None, home: Path | None = None) -> Path:
-    """`~/.claude/settings.json` for the user, else `.claude/settings.json` in `project` (default: here)."""
+def settings_path(
+    *, user: bool, shared: bool = False, project: Path | None = None, home: Path | None = None
+) -> Path:
+    """`~/.claude/settings.json` for the user; else in `project` (default: here) its own
+    `.claude/settings.local.json`, or with `shared` the shared `.claude/settings.json`."""
     if user:
         return (home or Path.home()) / ".claude" / "settings.json"
-    return (project or Path.cwd()) / ".claude" / "settings.json"
+    name = "settings.json" if shared else "settings.local.json"
+    return (project or Path.cwd()) / ".claude" / name
 
 
 def update_file(path: Path, change: Callable[[Settings], Settings]) -> bool:

@@ -1,23 +1,29 @@
-"""Recalled memory for a model's context: captured experiences related to a text, within a budget.
+"""Recalled memory for a model's context: what memory holds about a text, within a budget.
 
-What a start-of-session or prompt hook puts back into the context: `zero recall`'s rendering
-(the graph index of the hits, summaries, then full text for the best that fit, counted in exact
-cl100k tokens), without the hits of the session the model is in (they are in its context already)
-and nothing at all when nothing relevant was found.
+What a start-of-session or prompt hook puts back into the context: the one recall every surface
+gives (`zerolang.memory.asking.answer`, as `zero recall` prints it): the facts as plain lines,
+current values first and the past with its periods, then conversation turns as who, when, what;
+no hash ids, cut at word ends, counted in exact cl100k tokens with the header. The turns of the
+session the model is in are left out (they are in its context already), and nothing at all is
+given when nothing relevant was found.
 """
 
 from __future__ import annotations
 
-from collections.abc import Collection
+from collections.abc import Callable, Collection
 from typing import TYPE_CHECKING
 
 from zerolang.experience.words import terms
 
 if TYPE_CHECKING:
     from zerolang.experience.store import ExperienceStore
+    from zerolang.knowledge.store import MemoryStore
 
 DEFAULT_BUDGET = 1000
 HEADER = "Relevant memory from earlier sessions (0-memory recall):\n"
+
+Facts = Callable[[], "MemoryStore | None"]
+"""The memory's facts, opened when a recall first needs them (None: the memory holds none yet)."""
 
 
 def recalled_context(
@@ -25,29 +31,26 @@ def recalled_context(
     query: str,
     *,
     budget: int = DEFAULT_BUDGET,
-    limit: int = 20,
     skip_sessions: Collection[str] = (),
+    facts: Facts | None = None,
 ) -> str:
-    """The rendering of what `query` recalls, at most `budget` tokens with its header; "" for nothing."""
+    """What `query` recalls from the facts and the conversations, at most `budget` tokens with its
+    header; "" for nothing."""
     if not terms(query) or budget < 1:
         return ""
     # Imported here: a hook that captures (after every reply) loads none of recall.
-    from zerolang.experience.budget import render
-    from zerolang.experience.recall import recall
-
-    hits = [hit for hit in recall(store, query, limit=limit) if hit.experience.session not in skip_sessions]
-    if not hits:
-        return ""
+    from zerolang.memory.asking import answer
     from zerolang.util.tokens import count_tokens
 
+    held = None if facts is None else facts()
     room = budget - count_tokens(HEADER)
     while room > 0:
-        rendering = render(store, query, hits, budget=room)
-        if not rendering.text or not rendering.items:
+        found = answer(query, facts=held, experiences=store, budget=room, skip_sessions=skip_sessions)
+        if not found.items:
             return ""
-        text = HEADER + rendering.text
+        text = HEADER + found.text
         over = count_tokens(text) - budget
-        if over <= 0:  # counted whole: the header and the rendering may tokenize across their join
+        if over <= 0:  # counted whole: the header and the answer may tokenize across their join
             return text
         room -= over
     return ""

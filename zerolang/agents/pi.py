@@ -18,7 +18,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from zerolang.agents.capture import capture_new_turns, transcript_file
-from zerolang.agents.context import DEFAULT_BUDGET, recalled_context
+from zerolang.agents.context import DEFAULT_BUDGET, Facts, recalled_context
 from zerolang.experience.ids import session_id
 from zerolang.experience.model import Added
 from zerolang.experience.store import ExperienceStore
@@ -53,7 +53,7 @@ class PiEvent:
 
 
 def handle(
-    store: ExperienceStore, event: PiEvent, *, budget: int = DEFAULT_BUDGET
+    store: ExperienceStore, event: PiEvent, *, budget: int = DEFAULT_BUDGET, facts: Facts | None = None
 ) -> tuple[str, Added | None]:
     """Act on one event: the text to print ("" for nothing) and, for a capture, what was added."""
     path = Path(event.session_file).expanduser() if event.session_file else None
@@ -64,7 +64,7 @@ def handle(
     if event.event == "before_agent_start":
         own = _own_sessions(path)
         query = event.prompt or (Path(event.cwd).name if event.cwd else "")
-        return recalled_context(store, query, budget=budget, skip_sessions=own), None
+        return recalled_context(store, query, budget=budget, skip_sessions=own, facts=facts), None
     return "", None
 
 

@@ -104,6 +104,14 @@ def install(
         bool,
         typer.Option("--user/--project", help="For every project of this user, or (default) this project."),
     ] = False,
+    shared: Annotated[
+        bool,
+        typer.Option(
+            "--shared",
+            help="Claude Code: the project's shared .claude/settings.json instead of this user's"
+            " .claude/settings.local.json.",
+        ),
+    ] = False,
     uninstall: Annotated[bool, typer.Option("--uninstall", help="Remove only what install added.")] = False,
     db: DbOption = None,
     space: SettledSpaceOption = None,
@@ -118,8 +126,9 @@ def install(
         ),
     ] = None,
 ) -> None:
-    """Install the hooks in Claude Code's settings (.claude/settings.json, or ~/.claude with --user) or
-    pi's extension (.pi/extensions, or ~/.pi/agent/extensions); idempotent; --uninstall removes only ours."""
+    """Install the hooks in Claude Code's settings (.claude/settings.local.json, --shared for
+    .claude/settings.json, ~/.claude with --user) or pi's extension (.pi/extensions, or
+    ~/.pi/agent/extensions); idempotent; --uninstall removes only ours."""
     from zerolang.agents.command import absolute_store, shell_line, zero_program
     from zerolang.util.errors import ZeroError
 
@@ -143,7 +152,7 @@ def install(
     if runtime == "claude-code":
         from zerolang.agents import claude_settings
 
-        path = claude_settings.settings_path(user=user)
+        path = claude_settings.settings_path(user=user, shared=shared)
         line = shell_line([*program, "hook", "claude-code", *options])
         changed = claude_settings.update_file(
             path,

@@ -13,7 +13,9 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
+    from zerolang.agents.context import Facts
     from zerolang.experience.store import ExperienceStore
+    from zerolang.knowledge.store import MemoryStore
 
 DEFAULT_TIMEOUT = 10.0
 RUNTIMES = ("claude-code", "pi")
@@ -26,15 +28,17 @@ class _Expired(Exception):
 def run_hook(
     db: str | Path | None,
     timeout: float,
-    act: Callable[[ExperienceStore, str], str],
+    act: Callable[[ExperienceStore, str, Facts], str],
     *,
     event: Path | None = None,
     space: str | None = None,
 ) -> None:
     """Read the event, act on the experience store of the memory `db` names in `space` (each else as
-    the settings say: `zerolang.memory.settings.resolve_stores`), print what `act` returns; never
+    the settings say: `zerolang.memory.settings.resolve_stores`) and, when a recall asks for them,
+    its facts (opened to read on first use: a capture opens none), print what `act` returns; never
     a failure exit."""
     import signal
+    from contextlib import ExitStack
 
     from zerolang.cli.experience_store import open_store, stores_of
 
@@ -49,8 +53,22 @@ def run_hook(
             previous = signal.signal(signal.SIGALRM, expired)
             signal.setitimer(signal.ITIMER_REAL, timeout)
         text = sys.stdin.read() if event is None else event.read_text(encoding="utf-8")
-        with open_store(stores_of(db, space=space), create=True) as store:
-            output = act(store, text)
+        stores = stores_of(db, space=space)
+        with ExitStack() as opened:
+            store = opened.enter_context(open_store(stores, create=True))
+
+            def facts() -> MemoryStore | None:
+                if stores.memory.holds_nothing_yet:
+                    return None
+                from zerolang.memory.opening import open_facts
+                from zerolang.util.errors import ZeroError
+
+                try:
+                    return opened.enter_context(open_facts(stores=stores, create=False))
+                except ZeroError:  # a server's database that holds conversations but no facts yet
+                    return None
+
+            output = act(store, text, facts)
         if timed:
             signal.setitimer(signal.ITIMER_REAL, 0)
         sys.stdout.write(output)
@@ -79,10 +97,10 @@ def claude_code(
 ) -> None:
     """Claude Code's hook on the event read from stdin (or `event`)."""
 
-    def act(store: ExperienceStore, text: str) -> str:
+    def act(store: ExperienceStore, text: str, facts: Facts) -> str:
         from zerolang.agents.claude_code import Payload, handle
 
-        return handle(store, Payload.parse(text), budget=budget).output
+        return handle(store, Payload.parse(text), budget=budget, facts=facts).output
 
     run_hook(db, timeout, act, event=event, space=space)
 
@@ -92,11 +110,11 @@ def pi(
 ) -> None:
     """pi's extension hook on the event read from stdin (or `event`)."""
 
-    def act(store: ExperienceStore, text: str) -> str:
+    def act(store: ExperienceStore, text: str, facts: Facts) -> str:
         from zerolang.agents.pi import PiEvent, handle
         from zerolang.util.escapes import escaped_lines
 
         # Recalled transcript text is data, shown as `zero recall` shows it: escaped, line breaks kept.
-        return escaped_lines(handle(store, PiEvent.parse(text), budget=budget)[0], exact=False)
+        return escaped_lines(handle(store, PiEvent.parse(text), budget=budget, facts=facts)[0], exact=False)
 
     run_hook(db, timeout, act, event=event, space=space)
