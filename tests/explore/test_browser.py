@@ -112,9 +112,15 @@ def shoot(shots: Path) -> Callable[..., None]:
 def test_search_then_a_concept(page: Any, shoot: Callable[..., None], site: str) -> None:
     page.goto(site + "/")
     shoot(page, "space")
+    page.fill("form.search input[name=q]", "Where does Alice live?")  # the box takes plain words
+    page.press("form.search input[name=q]", "Enter")
+    page.wait_for_selector("table.results.answer")
+    assert page.locator("table.results td", has_text="alice lives in berlin").count() >= 1
+    shoot(page, "ask", full_page=True)
+    page.select_option("form.search select[name=mode]", "recall")
     page.fill("form.search input[name=q]", "alice")
     page.press("form.search input[name=q]", "Enter")
-    page.wait_for_selector("table.results")
+    page.wait_for_selector("table.results:not(.answer)")
     assert page.locator("table.results th", has_text="connectivity").count() == 1
     shoot(page, "search", full_page=True)
     page.click("table.results a.concept >> text=berlin")
@@ -312,7 +318,7 @@ def test_a_page_elsewhere_cannot_post_a_form_here(page: Any, tmp_path: Path) -> 
 
 def test_a_hostile_store_runs_nothing(page: Any, shoot: Callable[..., None], site: str) -> None:
     untouched = "window.__pwned === undefined && window['--pwned'] === undefined"
-    page.goto(site + "/search?q=" + quote(HOSTILE_LABELS[0]))
+    page.goto(site + "/search?mode=recall&q=" + quote(HOSTILE_LABELS[0]))
     assert page.evaluate(untouched)
     hostile = page.locator("table.results a.concept", has_text=HOSTILE_LABELS[1])
     assert hostile.count() == 1
@@ -397,6 +403,7 @@ def test_the_hostile_store_under_the_enforced_csp(browser: Any, site: str) -> No
         visited = [
             "/",
             "/search?q=" + quote(HOSTILE_LABELS[0]),
+            "/search?mode=recall&q=" + quote(HOSTILE_LABELS[0]),
             "/concept?c=" + quote(HOSTILE_LABELS[1]),
             "/concept?c=alice",
             "/tombstones",

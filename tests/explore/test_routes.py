@@ -140,7 +140,7 @@ def test_the_assets_are_served_by_name(client: TestClient) -> None:
 
 
 def test_search_explains_the_ranking(client: TestClient) -> None:
-    page = client.get("/search", params={"q": "alice"}).text
+    page = client.get("/search", params={"q": "alice", "mode": "recall"}).text
     assert "<summary>plan</summary>" in page
     for factor in ("confidence", "recency", "frequency", "connectivity"):
         assert f"<th>{factor}</th>" in page
@@ -149,8 +149,22 @@ def test_search_explains_the_ranking(client: TestClient) -> None:
     assert "<th>?x</th><th>?y</th>" in query and "berlin" in query
     broken = client.get("/search", params={"q": "match (", "mode": "query"}).text
     assert len(re.findall("class=error", broken)) == 1
-    unknown = client.get("/search", params={"q": "nobody-at-all"}).text
+    unknown = client.get("/search", params={"q": "nobody-at-all", "mode": "recall"}).text
     assert "no concept" in unknown
+
+
+def test_search_answers_a_question_in_plain_words(client: TestClient) -> None:
+    """Issue 44, point 1: the box takes a question as `zero recall` does (the default mode): partial
+    names and word forms find the facts, each line with why it was found; nothing found is no error."""
+    page = client.get("/search", params={"q": "Where does Alice live?"}).text
+    assert "<option value='ask' selected>" in page
+    assert 'class="results answer"' in page
+    assert "alice lives in berlin" in page and "<th>why</th>" in page
+    assert "class=error" not in page
+    partial = client.get("/search", params={"q": "ali"}).text
+    assert "alice" in partial and "class=error" not in partial
+    nothing = client.get("/search", params={"q": "zzyzx quux"}).text
+    assert "nothing found" in nothing and "class=error" not in nothing
 
 
 def test_a_concept_shows_facts_sources_timeline_and_history(client: TestClient) -> None:

@@ -14,6 +14,7 @@ from __future__ import annotations
 import secrets
 from collections.abc import Awaitable, Callable, Sequence
 from importlib import resources
+from typing import TYPE_CHECKING
 from urllib.parse import parse_qs, urlsplit
 
 from starlette.applications import Starlette
@@ -28,6 +29,10 @@ from zerolang.explore import pages
 from zerolang.explore.worker import Worker
 from zerolang.util.errors import ZeroError
 from zerolang.util.times import utc_now
+
+if TYPE_CHECKING:
+    from zerolang.knowledge.query.executor import QueryResult
+    from zerolang.memory.asking import Answer
 
 CSP = (
     "default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self' data:; connect-src 'self';"
@@ -77,11 +82,16 @@ def build_app(worker: Worker, hosts: Sequence[str] = ("127.0.0.1", "localhost"))
 
     def search(request: Request) -> Response:
         text = request.query_params.get("q", "").strip()
-        mode = "query" if request.query_params.get("mode") == "query" else "recall"
-        result, problem = None, None
+        mode = request.query_params.get("mode", "ask")
+        mode = mode if mode in pages.SEARCH_MODES else "ask"
+        result: QueryResult | Answer | None = None
+        problem = None
         if text:
             try:
-                result = explorer.query(text) if mode == "query" else explorer.recall(text)
+                if mode == "ask":  # a question in plain words: what `zero recall` answers
+                    result = explorer.ask(text)
+                else:
+                    result = explorer.query(text) if mode == "query" else explorer.recall(text)
             except ZeroError as error:
                 problem = error.message
         return page(pages.search_page(frame, text, mode, result, problem))

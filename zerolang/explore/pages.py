@@ -25,6 +25,7 @@ from zerolang.explore.reads import (
     fact_state,
 )
 from zerolang.explore.timeline import legend, timeline
+from zerolang.memory.asking import Answer
 
 if TYPE_CHECKING:
     from zerolang.experience.budget import Rendering
@@ -146,7 +147,7 @@ def home_page(
         experiences=experiences,
         stones=overview.tombstones,
         others=others,
-        search=search_form("", "recall"),
+        search=search_form("", "ask"),
         listing=listing,
     )
     return layout(frame, f"space {overview.space}", body, notice)
@@ -173,29 +174,50 @@ def concepts_counted(concepts: Listing, containing: str) -> str:
     return f"{first}-{last} of {concepts.total} {noun}{matching}, by label"
 
 
+SEARCH_MODES = {"ask": "a question in words", "recall": "recall from a concept", "query": "query (the DSL)"}
+
+
 def search_form(text: str, mode: str) -> Html:
     options = join(
         html(
             "<option value='{}'{}>{}</option>", value, Html(" selected") if value == mode else Html(""), words
         )
-        for value, words in (("recall", "recall from a concept"), ("query", "query (the DSL)"))
+        for value, words in SEARCH_MODES.items()
     )
     return html(
         "<form class=search method=get action='/search'>"
-        "<input name=q value='{}' placeholder='a concept, or recall … / match …' aria-label=search size=48>"
+        "<input name=q value='{}' placeholder='where does Carol work? · a concept · match …'"
+        " aria-label=search size=48>"
         "<select name=mode aria-label=mode>{}</select><button>search</button></form>",
         text,
         options,
     )
 
 
-def search_page(frame: Frame, text: str, mode: str, result: QueryResult | None, problem: str | None) -> Html:
+def search_page(
+    frame: Frame, text: str, mode: str, result: QueryResult | Answer | None, problem: str | None
+) -> Html:
     parts = [search_form(text, mode)]
     if problem is not None:
         parts.append(error(problem))
-    if result is not None:
+    if isinstance(result, Answer):
+        parts.append(_answer(result))
+    elif result is not None:
         parts.append(_result(result))
     return layout(frame, "search", join(parts))
+
+
+def _answer(found: Answer) -> Html:
+    """A plain-words answer as `zero recall --explain` prints it: each line, what it is, when, why."""
+    if not found.items:
+        return html("<p>nothing found</p>")
+    said = f"{len(found.items)} of {found.offered} lines, {found.tokens} tokens"
+    asked = html(" · read as of {}", found.at) if found.at else Html("")
+    rows = [
+        ["fact" if item.kind == "fact" else "turn", item.text, item.when, item.why] for item in found.items
+    ]
+    head = html("<p class=muted>the answer `zero recall` gives: {}{}</p>", said, asked)
+    return join([head, table(["kind", "line", "when", "why"], rows, "results answer")])
 
 
 def _result(result: QueryResult) -> Html:

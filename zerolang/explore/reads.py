@@ -30,8 +30,10 @@ if TYPE_CHECKING:
     from zerolang.experience.store import ExperienceStore
     from zerolang.knowledge.query.executor import QueryResult
     from zerolang.memory import FactTimes, TombstoneRow
+    from zerolang.memory.asking import Answer
 
 PAGE = 50  # rows on a page of concepts, sessions or turns
+ASK_BUDGET = 1000  # the search box's answer, in cl100k tokens (as a hook's recall)
 GRAPH_NODES = 300  # at most this many concepts in one neighbourhood drawing
 GRAPH_DEPTH = 2
 
@@ -241,6 +243,13 @@ class Explorer:
     def recall(self, label: str, depth: int = 2, limit: int = 20) -> QueryResult:
         """The ranked recall from a concept, with the plan and every score factor (as `--explain`)."""
         return self.query(f"recall {json.dumps(label, ensure_ascii=False)} depth {depth} limit {limit}")
+
+    def ask(self, text: str, budget: int = ASK_BUDGET) -> Answer:
+        """A question in plain words, answered as `zero recall` answers it: the facts and the
+        conversations together, each line with why it was found (`zerolang.memory.asking`)."""
+        from zerolang.memory.asking import answer
+
+        return answer(text, facts=self.memory.store, experiences=self.experiences(), budget=budget)
 
     def query(self, text: str) -> QueryResult:
         """A query of the DSL, run without recording the access (the explorer only looks)."""
