@@ -141,12 +141,14 @@ def measure(args: argparse.Namespace, data: dict[str, Any], folder: Path, locati
 def processes(
     questions: list[dict[str, Any]], location: str, space: str, experiences: str, now: str, budget: int
 ) -> dict[str, Any]:
-    """Every question through `zero recall` as a process, its text and its `--json`."""
-    env = {**machine.CHILD_ENVIRONMENT, "ZERO_MEMORY_DB": location, "ZERO_MEMORY_SPACE": space}
+    """Every question through `zero recall` as a process (its text and its `--json`), and as Claude
+    Code's `UserPromptSubmit` hook (`zero hook claude-code`, what an agent waits for at each prompt)."""
+    env = {**machine.CHILD_ENVIRONMENT, "ZERO_MEMORY_SPACE": space}
     base = [sys.executable, "-m", "zerolang", "recall"]
+    where = ["--db", location, "--experiences", experiences]
     texts, jsons, wall = [], [], []
     for question in questions:
-        options = [question["q"], "--budget", str(budget), "--db", experiences, "--now", now]
+        options = [question["q"], "--budget", str(budget), *where, "--now", now]
         start = time.perf_counter()
         done = subprocess.run([*base, *options], capture_output=True, text=True, env=env, check=True)
         wall.append((time.perf_counter() - start) * 1000)
@@ -156,12 +158,37 @@ def processes(
         )
         lines = "\n".join(line["text"] for line in json.loads(printed.stdout)["lines"])
         jsons.append(held(lines, question) and count_tokens(printed.stdout.rstrip("\n")) <= budget)
+    hooked, hook_wall = [], []
+    hook = [
+        sys.executable,
+        "-m",
+        "zerolang",
+        "hook",
+        "claude-code",
+        "--db",
+        location,
+        "--budget",
+        str(budget),
+    ]
+    hook_env = {**env, "ZERO_EXPERIENCE_DB": experiences}  # the hook names its turns apart by the variable
+    for question in questions:  # the hook has no clock option: a dated question is read as of today
+        event = {"hook_event_name": "UserPromptSubmit", "session_id": "bench", "prompt": question["q"]}
+        start = time.perf_counter()
+        done = subprocess.run(
+            hook, input=json.dumps(event), capture_output=True, text=True, env=hook_env, check=True
+        )
+        hook_wall.append((time.perf_counter() - start) * 1000)
+        context = json.loads(done.stdout)["hookSpecificOutput"]["additionalContext"] if done.stdout else ""
+        hooked.append(held(context, question) and count_tokens(context) <= budget)
     reference = timed(lambda: subprocess.run([sys.executable, "-c", "pass"], check=True), 10)
     return {
         "held_cli": sum(texts) / len(texts),
         "held_cli_json": sum(jsons) / len(jsons),
+        "held_hook": sum(hooked) / len(hooked),
         "cli_p50_ms": percentile(wall, 0.5),
         "cli_p95_ms": percentile(wall, 0.95),
+        "hook_p50_ms": percentile(hook_wall, 0.5),
+        "hook_p95_ms": percentile(hook_wall, 0.95),
         "python_pass_ms": statistics.median(reference),
     }
 
@@ -178,6 +205,7 @@ def report(results: dict[str, Any], args: argparse.Namespace) -> None:
     if "held_cli" in results:
         print(f"| `zero recall` | {pct(results['held_cli'])} |")
         print(f"| `zero recall --json` | {pct(results['held_cli_json'])} |")
+        print(f"| `zero hook claude-code` (UserPromptSubmit) | {pct(results['held_hook'])} |")
     print()
     print(f"superseded values after the current one: {pct(results['superseded_after_current'])}")
     print(f"tokens per answer: {results['tokens_mean']:.0f} mean, {results['tokens_median']:.0f} median")
@@ -191,6 +219,8 @@ def report(results: dict[str, Any], args: argparse.Namespace) -> None:
         print(
             f"latency as a process: zero recall p50 {results['cli_p50_ms']:.0f} ms,"
             f" p95 {results['cli_p95_ms']:.0f} ms;"
+            f" zero hook claude-code p50 {results['hook_p50_ms']:.0f} ms,"
+            f" p95 {results['hook_p95_ms']:.0f} ms;"
             f" reference python -c pass {results['python_pass_ms']:.0f} ms"
         )
     if results["missed"]:
