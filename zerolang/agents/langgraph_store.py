@@ -16,8 +16,10 @@ chooses the fields search matches (`False`: none). TTLs are in minutes, as LangG
 them; reads refresh them unless told not to.
 
 Deleting an item deletes its row and its full text in one transaction: no read, search or
-listing returns it again. An item that mentions what a memory forget blocked is left out of
-every read, as conversation entries are; one that mentions what a purge erased is not stored.
+listing returns it again, and no word of it stays in the full-text index's own storage (SQLite's
+index is rewritten: it would keep a deleted row's terms in its segments until they merge). An
+item that mentions what a memory forget blocked is left out of every read, as conversation
+entries are; one that mentions what a purge erased is not stored.
 """
 
 from __future__ import annotations
@@ -153,8 +155,8 @@ class ZeroStore(BaseStore):
 
     def _put(self, op: PutOp) -> None:
         key = item_key(op.namespace, op.key)
-        if op.value is None:
-            self.entries.delete(key)
+        if op.value is None:  # a delete leaves no word of the item in any index
+            self.entries.delete(key, erase=True)
             return
         now = _stamp(self.clock())
         before = self.entries.get(key, now=self.clock())
@@ -170,7 +172,7 @@ class ZeroStore(BaseStore):
         read = getattr(self.entries, "purged_terms", None)
         purged = Forgotten.of(read()) if read is not None else Forgotten()
         if purged and scrub(entry, purged) is None:  # what mentions a purged label is not stored:
-            self.entries.delete(key)  # the put replaced what was there, with nothing
+            self.entries.delete(key, erase=True)  # the put replaced what was there, with nothing
             return
         self._write(key, entry)
 

@@ -31,7 +31,11 @@ class EntryStore(Protocol):
         """Live keys under `prefix` whose text matches any of `words`, best first (bm25)."""
         ...
 
-    def delete(self, prefix: str) -> int: ...
+    def delete(self, prefix: str, *, erase: bool = False) -> int:
+        """Delete every entry under `prefix`, its full text with it; how many. With `erase`, the text
+        also leaves the full-text index's own storage at once (SQLite's index keeps a deleted
+        row's words in its segments until they merge), as a delete meant as erasure asks."""
+        ...
 
     def forgotten_terms(self) -> list[tuple[str, int]]:
         """The terms a memory forget blocked (kept in the experience store of the same database)."""

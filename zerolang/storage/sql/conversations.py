@@ -105,9 +105,12 @@ class SqlEntryStore(DatabaseStore[EntryText]):
         with self.db.transaction():
             return self._remove(f"{_UNDER} AND expires_at <= ?", (_like(prefix), now))
 
-    def delete(self, prefix: str) -> int:
+    def delete(self, prefix: str, *, erase: bool = False) -> int:
         with self.db.transaction():
-            return self._remove(_UNDER, (_like(prefix),))
+            gone = self._remove(_UNDER, (_like(prefix),))
+            if erase and gone:
+                self.text.optimize_entries(self.db)
+            return gone
 
     def search(self, prefix: str, words: list[str], limit: int, *, now: float) -> list[tuple[str, float]]:
         """Best first, ties by key."""
