@@ -43,12 +43,13 @@ def _memory(db: str | None, space: str, experiences: Path | None, root: Path | N
     """The memory `--db` names in `--space`, through the Python API (so these commands, `zero mcp` and
     `zero explore --write` forget, restore, purge and retract alike), reaching the experience
     database `experiences` (opened first, so a missing one changes nothing) and the archive at
-    `--root`. No experience database given: the memory alone."""
+    `--root`. No experience database given: the memory's own conversations and experiences (in its
+    database, or where `$ZERO_EXPERIENCE_DB` says), when there are any: a purge reaches every store
+    of the memory by default."""
     from zerolang.memory.api import Memory
     from zerolang.memory.settings import resolve_stores
-    from zerolang.util.locations import IN_MEMORY
 
-    stores = resolve_stores(db, space=space, experiences=experiences or IN_MEMORY, archive=root)
+    stores = resolve_stores(db, space=space, experiences=experiences, archive=root)
     with experience_stores(experiences) as reached, open_memory_store(db, create=False, space=space) as store:
         yield Memory(store, stores=stores, lent=reached)
 
