@@ -600,11 +600,24 @@ class Memory:
                 entries.close()
 
     def _experiences_if_any(self) -> ExperienceStore | None:
-        """The experience store when it is open or its file exists (a forget need not create one)."""
+        """The experience store when it is open or exists (a forget need not create one): one named
+        apart is opened as `experiences` opens it; the memory's own (its database's `exp_*` tables)
+        only when it is there to read and write, else None (a role that may not create tables,
+        a memory that never held a turn)."""
+        if self._experiences is not None:
+            return self._experiences
         location = parse_location(self.experiences_location)
-        if self._experiences is None and location.holds_nothing_yet:
+        if location.holds_nothing_yet:
             return None
-        return self.experiences
+        if self.stores.experiences_named:
+            return self.experiences
+        from zerolang.memory.opening import open_experiences_of
+
+        try:
+            self._experiences = open_experiences_of(self.stores, create=False)
+        except ZeroError:
+            return None
+        return self._experiences
 
     def _entries(self) -> EntryStore | None:
         """Conversation entries kept beside the experiences (where `zero convo` can keep them)."""

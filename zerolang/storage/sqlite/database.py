@@ -1,7 +1,7 @@
 """The experience database in a SQLite file (WAL) or `:memory:`: what its two stores run on.
 
 A write transaction starts with `BEGIN IMMEDIATE` (the write lock up front, never an
-upgrade that could deadlock) and waits up to `BUSY_MS` for another writer; readers never
+upgrade that could deadlock) and waits up to `busy_ms()` for another writer; readers never
 wait (WAL). The experience and the conversation store each open their own connection,
 often to one file, which may hold other zerolang tables too: each store's tables are
 made where missing, and the experience tables carry their own schema version (`exp_meta`). A
@@ -17,6 +17,7 @@ from contextlib import contextmanager
 from pathlib import Path
 
 from zerolang.storage.errors import EngineError, StorageError, translating
+from zerolang.storage.locks import lock_timeout
 from zerolang.storage.schema import CONVERSATIONS, EXPERIENCES, SPACE, StoreTables, store_tables
 from zerolang.storage.sql.database import SqlDatabase
 from zerolang.storage.sql.statements import Row
@@ -24,7 +25,13 @@ from zerolang.storage.sqlite.statements import SqliteStatements, bound
 from zerolang.storage.sqlite.waits import READERS, WRITER, checkpoint, said_if_waiting
 from zerolang.util.spaces import DEFAULT_SPACE
 
-BUSY_MS = 10_000  # how long a write waits for another writer's lock
+
+def busy_ms() -> int:
+    """How long a write waits for another writer's lock: the memory's own wait (`lock_timeout()`, 60 s
+    or `$ZERO_MEMORY_LOCK_TIMEOUT`), since the conversations may share the memory's file."""
+    return round(lock_timeout() * 1000)
+
+
 IN_MEMORY = ":memory:"
 
 # What each store calls the database when it is missing or unusable, and what makes one.
@@ -62,7 +69,7 @@ class SqliteDatabase(SqliteStatements, SqlDatabase):
             raise StorageError(f"{location}: cannot open the {noun} ({error})") from None
         db = cls(connection, location)
         try:
-            connection.execute(f"PRAGMA busy_timeout = {BUSY_MS}")
+            connection.execute(f"PRAGMA busy_timeout = {busy_ms()}")
             if not in_memory:
                 connection.execute("PRAGMA journal_mode = WAL")
             connection.execute("PRAGMA synchronous = NORMAL")
@@ -218,9 +225,9 @@ class SqliteDatabase(SqliteStatements, SqlDatabase):
         self._patiently(lambda: checkpoint(db), READERS)
 
     def _patiently(self, step: Callable[[], object], what: str) -> None:
-        """`step`, waiting up to `BUSY_MS` for other connections, the wait said if longer than a moment."""
+        """`step`, waiting up to `busy_ms()` for other connections, the wait said if longer than a moment."""
         done, _ = said_if_waiting(
-            self.connection, step, location=self.path, seconds=BUSY_MS / 1000, what=what
+            self.connection, step, location=self.path, seconds=busy_ms() / 1000, what=what
         )
         if not done:
             step()
