@@ -12,7 +12,7 @@ from hypothesis import strategies as st
 
 import zerolang.memory
 from zerolang.memory import Memory
-from zerolang.memory.asking import asked_time, clip, noise
+from zerolang.memory.asking import asked_time, clip, noise, spoken
 from zerolang.util.errors import ZeroError
 from zerolang.util.tokens import count_tokens
 
@@ -132,6 +132,14 @@ def test_noise() -> None:
         assert noise(text), text
     for text in ("In Lisbon.", "No, she moved to Oslo.", "ok so the meeting is at 5"):
         assert not noise(text), text
+
+
+def test_tool_calls_are_not_spoken() -> None:
+    """A capture appends an assistant's tool calls to its thinking; a model's context leaves them out."""
+    thought = 'A one-in-ten failure smells like a clock dependency.\n→ Read({"file_path": "/srv/app.py"})'
+    assert spoken(thought) == "A one-in-ten failure smells like a clock dependency."
+    assert noise(spoken('→ bash({"command": "ls"})'))
+    assert spoken("2 → 3 is a step") == "2 → 3 is a step"
 
 
 def test_a_time_in_the_question() -> None:

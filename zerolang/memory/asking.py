@@ -58,6 +58,14 @@ _NOISE = re.compile(
 _ASKED_BEFORE = re.compile(r"\b(?:before|until|by|prior to)\s*$", re.IGNORECASE)
 
 
+def spoken(text: str) -> str:
+    """A turn's text without the tool calls a capture appends to its thinking (`→ name({...})` lines,
+    `zerolang.experience.build`): what was said and thought, not the calls' arguments."""
+    if "→" not in text:
+        return text
+    return "\n".join(line for line in text.splitlines() if not line.lstrip().startswith("→"))
+
+
 def noise(text: str) -> bool:
     """Whether a turn's text is an acknowledgement or a tool's chatter, not worth a model's tokens."""
     flat = " ".join(text.split())
@@ -217,7 +225,7 @@ def _turn_items(
     if store is None:
         return []
     hits = [hit for hit in recall(store, question, limit=limit) if hit.experience.session not in skip]
-    hits = [hit for hit in hits if not noise(hit.experience.what)]
+    hits = [hit for hit in hits if not noise(spoken(hit.experience.what))]
     best = max((hit.score for hit in hits), default=0.0) or 1.0
     items = []
     for rank, hit in enumerate(hits):
@@ -226,7 +234,7 @@ def _turn_items(
         who = e.who + (" (thinking)" if e.layer.value == "contemplation" else "")
         head = " ".join(part for part in (when, f"{who}:") if part)
         tag = f"[{e.id[:10]}] " if ids else ""
-        text = f"{tag}{head} {' '.join(e.what.split())}"
+        text = f"{tag}{head} {' '.join(spoken(e.what).split())}"
         why = ", ".join(hit.reasons[:3])
         items.append(Item("turn", text, why, hit.score / best, (e.id,), e.when, e.who, rank=rank))
     return items
