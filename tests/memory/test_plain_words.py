@@ -6,6 +6,7 @@ then (the value that held then comes before the ones that came later)."""
 from __future__ import annotations
 
 import json
+import sys
 from pathlib import Path
 from typing import Any
 
@@ -17,25 +18,16 @@ from zerolang.cli.app import app
 from zerolang.util.tokens import count_tokens
 
 ROOT = Path(__file__).resolve().parents[2]
+sys.path.insert(0, str(ROOT / "benches"))
+
+# The question set's memory and what counts as an answer held: the bench's own (one home for both).
+from bench_ask import build, held, in_order  # noqa: E402
+
 QUESTIONS: dict[str, Any] = json.loads(
     (ROOT / "benches" / "questions" / "plain_words.json").read_text(encoding="utf-8")
 )
 BUDGET = 400
 AT_LEAST = 0.9
-
-
-def build(memory: zerolang.memory.Memory, data: dict[str, Any]) -> None:
-    """The question set's memory: its declarations, facts (each from its time) and turns."""
-    memory.declare_single_valued(data["single_valued"], now="2000-01-01")
-    for subject, predicate, value, start in data["facts"]:
-        memory.remember([(subject, predicate, value)], event_time=f"{start}T00:00:00Z", source="bench")
-    for turn in data["turns"]:
-        memory.capture(
-            session=turn["session"],
-            user_said=turn["user_said"],
-            agent_said=turn["agent_said"],
-            when=turn["when"],
-        )
 
 
 @pytest.fixture(scope="module")
@@ -65,17 +57,6 @@ def recall(stores: tuple[str, str], question: str, *extra: str) -> str:
     result = CliRunner().invoke(app, arguments, env={"ZERO_MEMORY_SPACE": ""})
     assert result.exit_code == 0, result.output
     return result.output
-
-
-def held(context: str, question: dict[str, Any]) -> bool:
-    return all(answer in context.lower() for answer in question["answers"])
-
-
-def in_order(context: str, question: dict[str, Any]) -> bool:
-    """The answer comes before every superseded value the context holds."""
-    text = context.lower()
-    first = text.find(question["answers"][0])
-    return all(text.find(old) < 0 or first < text.find(old) for old in question.get("superseded", ()))
 
 
 @pytest.mark.parametrize("form", ["text", "json"])

@@ -55,14 +55,6 @@ def default_store() -> Path:
     return default_memory()
 
 
-def resolve_store(option: str | Path | None) -> Location:
-    """`--db` (or `$ZERO_MEMORY_DB`), else the per-user default: as every surface resolves it
-    (`zerolang.memory.settings.resolve_stores`)."""
-    from zerolang.memory.settings import resolve_stores
-
-    return resolve_stores(option).memory
-
-
 def open_memory_store(option: str | Path | None, *, create: bool, space: str = DEFAULT_SPACE) -> MemoryStore:
     """The fact store `--db` names (else `$ZERO_MEMORY_DB`, else the per-user one) in `space`, opened
     through the memory's door (`zerolang.memory.opening.open_facts`)."""

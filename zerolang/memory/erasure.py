@@ -270,11 +270,3 @@ def purges_of(stores: Stores) -> Blocks:
         return purged_blocks(memory)
     finally:
         memory.close()
-
-
-def carry_purges_of(stores: Stores, experiences: ForgettingStore) -> int:
-    """`carry_blocks` of `purges_of(stores)`: a writer of experiences or conversations calls it
-    first, so what it writes after a purge stores nothing that mentions the purged labels. Kept for
-    the adapters until they open their stores through `zerolang.memory.opening` (which carries the
-    purges itself, `carry_purges_into`)."""
-    return carry_blocks(purges_of(stores), experiences)

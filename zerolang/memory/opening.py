@@ -14,7 +14,7 @@ walks surface -> memory -> storage and no further up.
 - `open_conversations_of`: conversation entries, in the experience store's database and space;
 - `move_conversations`: an older release's `NAME.experiences.db` moved into the memory's own file;
 - `open_run_state`: `zero run --state`'s store; `copy_memory`: `zero memory migrate`;
-- `storage_errors`, `tell_waits`: the storage layer's error boundary and lock-wait notice.
+- `storage_errors`: the storage layer's error boundary (the lock-wait notice is `zerolang.util.waits`).
 """
 
 from __future__ import annotations
@@ -46,7 +46,6 @@ __all__ = [
     "open_run_state",
     "reading_experiences",
     "storage_errors",
-    "tell_waits",
 ]
 
 
@@ -185,10 +184,3 @@ def storage_errors() -> AbstractContextManager[None]:
     from zerolang.storage import storage_errors as translating
 
     return translating()
-
-
-def tell_waits(listener: Callable[[str], None]) -> None:
-    """Have `listener` told, in one line, each time a store starts waiting for another connection."""
-    from zerolang.util.waits import tell_waits as telling
-
-    telling(listener)
