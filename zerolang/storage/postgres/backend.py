@@ -17,7 +17,7 @@ the others (`zerolang.storage.schema.tenants`): it deletes through
 from __future__ import annotations
 
 import time
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from contextlib import AbstractContextManager, ExitStack, contextmanager
 from typing import TYPE_CHECKING, Any
 
@@ -104,21 +104,7 @@ class PostgresBackend(PsycopgStatements, SqlBackend, PostgresWords):
         goes from what it was to the latest at once (`zerolang.storage.schema`). A step's statement
         waits for a table's lock at most `_STEP_LOCK_MS` (a lock waited for longer would hold every
         tenant behind it): then the transaction is tried again after a pause, up to `lock_timeout()`."""
-        import psycopg
-
-        seconds = lock_timeout()
-        deadline = time.monotonic() + seconds
-        pause = 0.01
-        while True:
-            try:
-                self._migrate_once()
-                return
-            except psycopg.errors.LockNotAvailable:
-                left = deadline - time.monotonic()
-                if left <= 0:
-                    raise lock_timeout_error(self._location, seconds) from None
-                time.sleep(min(pause, left))
-                pause = min(pause * 2, 0.25)
+        self._without_queueing(self._migrate_once)
 
     def _migrate_once(self) -> None:
         db = self.connection
@@ -247,23 +233,33 @@ class PostgresBackend(PsycopgStatements, SqlBackend, PostgresWords):
         idle in a transaction would stall every other tenant through the owner. Each try is `NOWAIT`
         (in a savepoint, so a refusal leaves the transaction as it was), retried with a growing pause
         up to `lock_timeout()`, then a clear error; meanwhile other writers pass."""
+
+        def attempt() -> None:
+            with self.connection.transaction():
+                self.connection.execute(f"LOCK TABLE {table} IN {mode} MODE NOWAIT")
+
+        self._without_queueing(attempt, holders)
+
+    def _without_queueing(self, attempt: Callable[[], object], holders: str | None = None) -> None:
+        """`attempt` until it stops raising `LockNotAvailable` (it waits for no lock, or briefly), with a
+        growing pause between tries, up to `lock_timeout()`, then a clear error. `holders`: what it
+        waits for, said once when the first try fails (`waiting`)."""
         import psycopg
 
         seconds = lock_timeout()
         deadline = time.monotonic() + seconds
-        pause, told = 0.005, False
+        pause = 0.005
         while True:
             try:
-                with self.connection.transaction():
-                    self.connection.execute(f"LOCK TABLE {table} IN {mode} MODE NOWAIT")
+                attempt()
                 return
             except psycopg.errors.LockNotAvailable:
                 left = deadline - time.monotonic()
                 if left <= 0:
                     raise lock_timeout_error(self._location, seconds) from None
-                if not told:
+                if holders is not None:
                     waiting(self._location, holders, seconds)
-                    told = True
+                    holders = None
                 time.sleep(min(pause, left))
                 pause = min(pause * 2, 0.25)
 
