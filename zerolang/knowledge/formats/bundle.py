@@ -31,7 +31,6 @@ from zerolang.knowledge.formats.levels import Level, render
 from zerolang.knowledge.formats.model import read_store, write_store
 from zerolang.knowledge.formats.tombstones import apply_tombstones, from_json, read_tombstones
 from zerolang.knowledge.store import MemoryStore
-from zerolang.knowledge.terms import is_term_kind
 from zerolang.util.errors import ZeroError
 
 FORMAT = "0M-bundle/1"
@@ -212,21 +211,9 @@ def _shape(text: str, name: str) -> dict[str, object]:
 
 
 def _tombstone_ok(value: object) -> bool:
-    if not isinstance(value, dict) or not isinstance(value.get("hash"), str) or len(value["hash"]) != 64:
-        return False
-    if not isinstance(value.get("created_at"), str) or not isinstance(value.get("keys"), list):
-        return False
-    for entry in value["keys"]:
-        if not (isinstance(entry, list) and len(entry) == 2 and all(isinstance(x, str) for x in entry)):
-            return False
-        if len(entry[0]) != 64 or not (entry[1] in ("concept", "fact", "episode") or is_term_kind(entry[1])):
-            return False
-        try:
-            bytes.fromhex(entry[0])
-        except ValueError:
-            return False
+    """A tombstone as the exchanged forms hold it (`zerolang.knowledge.formats.tombstones.from_json`)."""
     try:
-        bytes.fromhex(value["hash"])
+        from_json(value)
     except ValueError:
         return False
     return True

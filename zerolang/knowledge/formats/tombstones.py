@@ -21,14 +21,15 @@ from zerolang.knowledge.backend import Forgetting, TombstoneRow
 from zerolang.knowledge.mentions import erase_terms
 from zerolang.knowledge.store import MemoryStore
 from zerolang.knowledge.temporal import utc
-from zerolang.knowledge.terms import from_blocked
+from zerolang.knowledge.terms import from_blocked, is_term_kind
 from zerolang.util.errors import ZeroError
 
 SETTING = "forgotten"
 """The `.0c` declaration word of a tombstone line."""
 
 _HEX = re.compile(r"[0-9a-f]{64}")
-_KIND = re.compile(r"[a-z][a-z0-9_]*(?::[0-9]+)?")  # `concept`, `fact`, ..., a purge's `term:N`
+KINDS = ("concept", "fact", "episode")
+"""The keys a forget blocks, beside a purge's terms (`term:N`, `zerolang.knowledge.terms`)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -101,7 +102,7 @@ def _checked(hash_text: object, created_at: object, pairs: Sequence[tuple[object
     for key, kind in pairs:
         if not isinstance(key, str) or not _HEX.fullmatch(key):
             raise ValueError("a blocked key is 64 lowercase hex digits")
-        if not isinstance(kind, str) or not _KIND.fullmatch(kind):
+        if not isinstance(kind, str) or not (kind in KINDS or is_term_kind(kind)):
             raise ValueError(f"not a kind of blocked key: {str(kind)[:40]!r}")
         keys.append((bytes.fromhex(key), kind))
     if not keys:
