@@ -129,7 +129,7 @@ def measure(args: argparse.Namespace, data: dict[str, Any], folder: Path, locati
         for _ in range(args.repeat):
             for question in questions:
                 ask_ms += timed(lambda q=question["q"]: memory.ask(q, budget=args.budget, now=now), 1)
-                recall_ms += timed(lambda q=question["q"]: memory.recall(q), 1)
+                recall_ms += timed(lambda q=question["q"]: memory.recall_turns(q), 1)
         results["ask_p50_ms"], results["ask_p95_ms"] = percentile(ask_ms, 0.5), percentile(ask_ms, 0.95)
         results["recall_p50_ms"] = percentile(recall_ms, 0.5)
         results["recall_p95_ms"] = percentile(recall_ms, 0.95)

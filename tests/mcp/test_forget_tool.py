@@ -124,4 +124,4 @@ def test_forget_with_purge_through_mcp_erases_the_captured_turn(
 
 
 def _turns(memory: zerolang.memory.Memory) -> list[str]:
-    return [hit.experience.turn for hit in memory.recall("PostgreSQL port", limit=50)]
+    return [hit.experience.turn for hit in memory.recall_turns("PostgreSQL port", limit=50)]

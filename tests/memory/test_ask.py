@@ -167,7 +167,7 @@ def test_an_empty_question_or_budget_is_refused(memory: Memory) -> None:
 
 
 def test_sessions_can_be_left_out(memory: Memory) -> None:
-    session = memory.recall("tram rides along the river")[0].experience.session
+    session = memory.recall_turns("tram rides along the river")[0].experience.session
     found = memory.ask("tram rides along the river", now=NOW, skip_sessions=[session])
     assert not [item for item in found.items if item.kind == "turn" and "tram" in item.text]
 

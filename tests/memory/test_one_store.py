@@ -187,7 +187,7 @@ def test_what_each_surface_writes_every_other_reads(env: dict[str, str], tmp_pat
     with zerolang.memory.open() as memory:
         for token in (cli, api, server):
             assert memory.get(token) is not None
-            assert any(token in hit.experience.what for hit in memory.recall(token))
+            assert any(token in hit.experience.what for hit in memory.recall_turns(token))
         gate = memory.gate(tmp_path / "policy.toml")
         for token, digest in ((cli, cli_doc), (api, api_doc)):
             assert [hit.hash for hit in gate.search(Caller("dm:alice"), token)] == [digest]

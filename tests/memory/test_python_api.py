@@ -40,7 +40,7 @@ def test_a_file_memory_keeps_facts_and_experiences_in_one_file(tmp_path: Path) -
         assert view is not None and [f.object for f in view.facts] == ["sqlite"]
         fact = memory.fact(str(view.facts[0].fact.fact_hash))
         assert fact is not None and (fact.subject, fact.object) == ("agent", "sqlite")
-        assert memory.recall("forecast")[0].experience.what == "what is the weather forecast"
+        assert memory.recall_turns("forecast")[0].experience.what == "what is the weather forecast"
         assert memory.get("nothing-like-this") is None
         assert memory.fact("not a hash") is None
 
@@ -63,7 +63,7 @@ def test_bad_input_is_one_clear_error(tmp_path: Path) -> None:
         with pytest.raises(ZeroError, match="format is 0, 0c or json"):
             memory.export("yaml")
         with pytest.raises(ZeroError, match="query is empty"):
-            memory.recall("  ")
+            memory.recall_turns("  ")
         assert memory.store.counts().facts == 0
     with pytest.raises(ZeroError, match="no such directory"):
         zerolang.memory.open(tmp_path / "missing" / "m.db")

@@ -166,7 +166,7 @@ def test_an_older_separate_file_moves_into_the_memory(tmp_path: Path) -> None:
         assert [key for key, _ in entries.search("", ["flaky"], 5, now=0)] == ["coder:conversation"]
     with zerolang.memory.open(memory, space="alice") as opened:
         assert opened.get("agent") is None  # facts of the default space, not alice's
-        assert opened.recall("compost")
+        assert opened.recall_turns("compost")
     assert move_conversations(stores) == 0  # nothing left to move
 
 
@@ -183,7 +183,7 @@ def test_a_memory_file_holding_conversations_checks_clean(tmp_path: Path) -> Non
     open_conversations(memory).close()
     with zerolang.memory.open(memory, space="a") as opened:
         opened.remember([("agent", "uses", "sqlite")])
-        assert opened.recall("compost")
+        assert opened.recall_turns("compost")
     with open_store(memory, space="a", create=False) as store:
         report = store.check()
         assert report.ok, report.problems

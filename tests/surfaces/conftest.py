@@ -171,7 +171,7 @@ def read_api(setting: Setting, word: str, space: str | None = None) -> bool:
     import zerolang.memory
 
     with zerolang.memory.open(setting.db, space=space) as memory:
-        return any(f"{word} plan ships" in hit.experience.what for hit in memory.recall(word))
+        return any(f"{word} plan ships" in hit.experience.what for hit in memory.recall_turns(word))
 
 
 def read_explorer(setting: Setting, word: str, space: str | None = None) -> bool:

@@ -372,15 +372,7 @@ class Memory:
 
         return capture_files(self.experiences, paths, fmt=fmt)
 
-    def recall(self, text: str, *, limit: int = 20) -> builtins.list[Hit]:
-        """Captured experiences most related to `text`, best first, each with why it was found."""
-        from zerolang.experience.recall import recall
-
-        if not text.strip():
-            raise ZeroError("nothing to recall: the query is empty")
-        return recall(self.experiences, text, limit=limit)
-
-    def ask(
+    def recall(
         self,
         question: str,
         *,
@@ -414,6 +406,17 @@ class Memory:
             as_json=as_json,
             lines=lines,
         )
+
+    ask = recall  # the same question, by the name agents often use
+
+    def recall_turns(self, text: str, *, limit: int = 20) -> builtins.list[Hit]:
+        """The captured conversation turns most related to `text`, best first, each with why it
+        was found: the conversations' half of `recall`, as hits rather than a context."""
+        from zerolang.experience.recall import recall
+
+        if not text.strip():
+            raise ZeroError("nothing to recall: the query is empty")
+        return recall(self.experiences, text, limit=limit)
 
     # ---- the archive ----
     @property

@@ -177,17 +177,17 @@ def test_the_python_api_forgets_in_the_experiences_beside_the_memory(tmp_path: P
         memory.remember([(SECRET, "lives_in", "Lyon"), ("agent", "needs", "memory")], source="chat")
         memory.store.backend  # noqa: B018 - the memory exists
         capture(memory.experiences)
-        assert leaks(repr(memory.recall("Zorblax Lyon", limit=50)))
+        assert leaks(repr(memory.recall_turns("Zorblax Lyon", limit=50)))
         report = memory.forget("concept", SECRET)
         assert {term.lower() for term in report.terms} == {"zorblax quuxly"}  # label and spellings
-        left = leaks(repr(memory.recall("Zorblax Lyon", limit=50)))
+        left = leaks(repr(memory.recall_turns("Zorblax Lyon", limit=50)))
         assert "zorblax" not in left and "quuxly" not in left
         memory.restore(report.tombstone)
-        assert "zorblax" in leaks(repr(memory.recall("Zorblax Lyon", limit=50)))
+        assert "zorblax" in leaks(repr(memory.recall_turns("Zorblax Lyon", limit=50)))
     # reopened: the experiences file beside the memory is found without being opened first
     with zerolang.memory.open(tmp_path / "m.db") as memory:
         memory.forget("concept", SECRET, purge=True)
-        assert "zorblax" not in leaks(repr(memory.recall("Zorblax Lyon", limit=50)))
+        assert "zorblax" not in leaks(repr(memory.recall_turns("Zorblax Lyon", limit=50)))
 
 
 def test_cli_forget_with_experiences_reaches_recall_and_convo(tmp_path: Path) -> None:
@@ -300,7 +300,7 @@ def test_a_failing_block_rolls_the_memory_back(tmp_path: Path, monkeypatch: pyte
         monkeypatch.undo()
         memory.forget("concept", SECRET)
         assert memory.store.get_concept_by_label(SECRET) is None
-        assert "zorblax" not in leaks(repr(memory.recall("Zorblax Lyon", limit=50)))
+        assert "zorblax" not in leaks(repr(memory.recall_turns("Zorblax Lyon", limit=50)))
 
 
 def test_experiences_in_the_memorys_own_file_are_blocked_too(tmp_path: Path) -> None:
@@ -311,7 +311,7 @@ def test_experiences_in_the_memorys_own_file_are_blocked_too(tmp_path: Path) -> 
     with zerolang.memory.Memory(store, experiences=shared) as memory:  # closes the store too
         memory.remember([(SECRET, "lives_in", "Lyon")], source="chat")
         capture(memory.experiences)
-        assert leaks(repr(memory.recall("Zorblax Lyon", limit=50)))
+        assert leaks(repr(memory.recall_turns("Zorblax Lyon", limit=50)))
         memory.forget("concept", SECRET)
-        left = leaks(repr(memory.recall("Zorblax Lyon", limit=50)))
+        left = leaks(repr(memory.recall_turns("Zorblax Lyon", limit=50)))
         assert "zorblax" not in left and "quuxly" not in left
