@@ -212,7 +212,7 @@ def report(results: dict[str, Any], args: argparse.Namespace) -> None:
     print(
         f"latency in process: Memory.ask p50 {results['ask_p50_ms']:.2f} ms,"
         f" p95 {results['ask_p95_ms']:.2f} ms;"
-        f" reference Memory.recall (conversations alone) p50 {results['recall_p50_ms']:.2f} ms,"
+        f" reference Memory.recall_turns (conversations alone) p50 {results['recall_p50_ms']:.2f} ms,"
         f" p95 {results['recall_p95_ms']:.2f} ms"
     )
     if "cli_p50_ms" in results:
