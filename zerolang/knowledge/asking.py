@@ -227,6 +227,24 @@ def _years(value: Value) -> str:
     return ", ".join(parts)
 
 
+def concepts_named(
+    store: MemoryStore, text: str, *, scorer: Scorer | None = None, limit: int = 5
+) -> list[tuple[str, float, tuple[str, ...]]]:
+    """The concepts whose labels the words of `text` name, best first: (label, score, the words
+    matched); ties by label, so the same store and text give the same order on every engine."""
+    score = scorer or WordScorer()
+    words = question_words(text)
+    if not words:
+        return []
+    found: dict[str, tuple[float, tuple[str, ...]]] = {}
+    for _, label, _ in store.backend.concepts_matching(words, SEEDS):
+        points, matched = score(words, label)
+        if points > 0:
+            found[label] = (points + 0.25 * _coverage(matched, label), matched)
+    ranked = sorted(found.items(), key=lambda item: (-item[1][0], item[0]))
+    return [(label, points, matched) for label, (points, matched) in ranked[:limit]]
+
+
 @dataclass(frozen=True, slots=True)
 class _Found:
     score: float

@@ -63,3 +63,18 @@ def test_recall_after_consolidation_from_semantic(example_store: MemoryStore) ->
     assert (result.promoted, result.pruned) == (1, 0)  # agent needs long-term-memory: two episodes
     rows = run_query(example_store, "match (?x ?p ?y) from semantic", clock=fixed_clock).rows
     assert [row["facts"] for row in rows] == [["agent needs long-term-memory"]]
+
+
+def test_a_seed_in_words_names_the_concept_its_words_name() -> None:
+    import zerolang.memory
+
+    with zerolang.memory.open(":memory:") as memory:
+        memory.remember([("carol diaz", "works_at", "acme corp"), ("acme corp", "located_in", "lisbon")])
+        result = run_query(memory.store, 'recall "where does Carol work?"', clock=fixed_clock)
+        assert [row["concept"] for row in result.rows] == ["acme corp", "lisbon"]
+        assert result.plan[0].startswith("seed: 'carol diaz', named by the words 'carol'")
+        memory.remember([("carol smith", "works_at", "globex")])
+        with pytest.raises(QueryError, match="its words name 'carol diaz', 'carol smith'") as caught:
+            run_query(memory.store, 'recall "carol"', clock=fixed_clock)  # a tie names both, picks neither
+        assert caught.value.span is not None and caught.value.span.column == 8
+        assert run_query(memory.store, 'recall "carol smith"', clock=fixed_clock).rows[0]["concept"] == "globex"

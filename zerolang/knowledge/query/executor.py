@@ -18,6 +18,7 @@ from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from typing import Protocol
 
+from zerolang.knowledge.asking import concepts_named
 from zerolang.knowledge.backend import Records, Temporal, Tiers
 from zerolang.knowledge.query.ast import Label, Pattern, Query, QueryError, Var
 from zerolang.knowledge.query.join import Joined, Ordering, Resolved, join, top
@@ -34,6 +35,7 @@ from zerolang.knowledge.recall.ranking import DEFAULT_WEIGHTS
 from zerolang.knowledge.recall.traversal import Edge, EdgeFilter
 from zerolang.knowledge.store import MemoryStore
 from zerolang.knowledge.tiers import DEFAULT_HALF_LIFE, DEFAULT_MIN_CONFIDENCE, decay, memory_age_start
+from zerolang.knowledge.types import ConceptNode
 from zerolang.util.times import Clock, parse_time, system_clock
 
 DEFAULT_RECALL_LIMIT = 10
@@ -166,9 +168,9 @@ def _filter_plan(query: Query) -> list[str]:
 
 def _recall(store: MemoryStore, query: Query, clock: Clock, touch: bool) -> QueryResult:
     assert query.seed is not None
-    seed = store.find_concept(query.seed.text)
-    if seed is None:
-        raise QueryError(f"no concept {query.seed.text!r} in this memory", query.source, query.seed.span)
+    seed, named = store.find_concept(query.seed.text), ""
+    if seed is None:  # not a label, alias or hash: the concept its words name, when one is best
+        seed, named = _seed_by_words(store, query)
     limit = query.limit or DEFAULT_RECALL_LIMIT
     ranker = query.ranker or "score"
     depth = query.depth or 2
@@ -197,8 +199,29 @@ def _recall(store: MemoryStore, query: Query, clock: Clock, touch: bool) -> Quer
         row = result.to_json()
         rows.append({"rank": rank, **row})
     plan = _recall_plan(query, seed.label, depth, pool, ranker, order_key, descending, limit, touch)
+    if named:
+        plan.insert(0, named)
     facts = list(dict.fromkeys(fact.digest for result in results for fact in result.path))
     return QueryResult("recall", rows, plan, facts=facts)
+
+
+def _seed_by_words(store: MemoryStore, query: Query) -> tuple[ConceptNode, str]:
+    """The seed a recall's text names in words ("where does Carol work?": carol diaz): the one best
+    concept of the word index, or a located error naming the candidates when none or a tie."""
+    assert query.seed is not None
+    text = query.seed.text
+    found = concepts_named(store, text)
+    best = [label for label, points, _ in found if points == found[0][1]] if found else []
+    if len(best) == 1:
+        concept = store.get_concept_by_label(best[0])
+        if concept is not None:
+            words = ", ".join(repr(word) for word in found[0][2])
+            return (
+                concept,
+                f"seed: {best[0]!r}, named by the words {words} (no concept is labelled {text!r})",
+            )
+    hint = f"; its words name {', '.join(repr(label) for label in best[:5])}" if best else ""
+    raise QueryError(f"no concept {text!r} in this memory{hint}", query.source, query.seed.span)
 
 
 def _edge_filter(allowed: Callable[[Collection[bytes]], set[bytes]] | None) -> EdgeFilter | None:
