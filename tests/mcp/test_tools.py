@@ -272,6 +272,11 @@ def test_the_reference_knowledge_graph_tools(session: Session, memory: zerolang.
         found = await call(client, "search_nodes", {"query": "spanish"})
         assert [e["name"] for e in found["entities"]] == ["John_Smith"]
         assert found["relations"] == graph["relations"]  # one end among the hits is enough
+        # a query no entity holds whole is read as words (their forms too: "graduate", "graduated")
+        asked = await call(client, "search_nodes", {"query": "Who did graduate, and where?"})
+        assert [e["name"] for e in asked["entities"]] == ["John_Smith"]
+        asked = await call(client, "search_nodes", {"query": "where is anthropic based?"})
+        assert [e["name"] for e in asked["entities"]] == ["Anthropic"]
         assert await call(client, "search_nodes", {"query": "nothing like it"}) == {
             "entities": [],
             "relations": [],

@@ -31,6 +31,7 @@ from contextlib import contextmanager
 from dataclasses import dataclass, field
 from typing import Any
 
+from zerolang.knowledge.asking import WordScorer, question_words
 from zerolang.knowledge.types import CompilerInput, ContextMeta, InputError, SemanticTuple
 from zerolang.memory.api import Memory
 from zerolang.util.errors import ZeroError
@@ -368,7 +369,7 @@ class KnowledgeGraph:
                 or needle in e.entityType.lower()
                 or any(needle in o.lower() for o in e.observations)
             ]
-            return graph.subgraph(names).to_json()
+            return graph.subgraph(names or _by_words(graph, query)).to_json()
 
     def open_nodes(self, names: list[str]) -> dict[str, Any]:
         with self._lock:
@@ -542,3 +543,24 @@ class KnowledgeGraph:
         self._token = self._token_now()
         if until is not None and (self._until is None or until < self._until):
             self._until = until
+
+
+WORD_MATCHES = 25
+"""The most entities `search_nodes` returns for a query that no entity holds as a substring."""
+
+
+def _by_words(graph: Graph, query: str) -> list[str]:
+    """The entities a query in words names when none holds it whole ("where does Carol work?":
+    Carol Diaz): those whose name, type or observations hold the most of its words (or their word
+    forms), best first, ties in the graph's order; at most `WORD_MATCHES`."""
+    words = question_words(query)
+    if not words:
+        return []
+    score = WordScorer()
+    ranked: list[tuple[float, int, str]] = []
+    for place, entity in enumerate(graph.entities.values()):
+        text = " ".join((entity.name, entity.entityType, *entity.observations))
+        points, _ = score(words, text)
+        if points > 0:
+            ranked.append((-points, place, entity.name))
+    return [name for _, _, name in sorted(ranked)[:WORD_MATCHES]]
