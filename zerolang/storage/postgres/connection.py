@@ -1,5 +1,12 @@
 """Connecting to a PostgreSQL server: psycopg 3 (the `postgres` extra), its errors registered, and
-every way a connection can fail as one `StorageError` line naming the server (password hidden)."""
+every way a connection can fail as one `StorageError` line naming the server (password hidden).
+
+A connection keeps no state of its own on the server between transactions, so that it works the
+same behind a pooler in transaction mode (pgbouncer's `pool_mode = transaction`, where each
+transaction may run on another server connection, docs/postgres-scaling.md): psycopg prepares no
+statement (`prepare_threshold=None`: each runs as the unnamed statement, planned for its own values),
+a setting is `SET LOCAL`, a lock is a transaction's (`pg_advisory_xact_lock`), and temporary tables
+and functions are made, where needed, inside the transaction that uses them."""
 
 from __future__ import annotations
 
@@ -23,8 +30,9 @@ def _not_an_echo(record: logging.LogRecord) -> bool:
     return not str(record.msg).startswith(_ECHOES)
 
 
-def connect(url: str) -> Connection[Any]:
-    """An autocommit connection to the database `url` names."""
+def connect(url: str, *, timeout: float | None = None) -> Connection[Any]:
+    """An autocommit connection to the database `url` names (giving up after `timeout` seconds where
+    given), which prepares no statement."""
     where = display(url)
     try:
         import psycopg
@@ -37,6 +45,10 @@ def connect(url: str) -> Connection[Any]:
     if _not_an_echo not in driver_log.filters:
         driver_log.addFilter(_not_an_echo)
     try:
-        return psycopg.connect(url, autocommit=True)
+        if timeout is None:
+            return psycopg.connect(url, autocommit=True, prepare_threshold=None)
+        return psycopg.connect(
+            url, autocommit=True, prepare_threshold=None, connect_timeout=max(1, round(timeout))
+        )
     except psycopg.Error as error:
         raise StorageError(f"{where}: cannot connect to PostgreSQL ({reason(error, last=True)})") from None
