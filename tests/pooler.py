@@ -90,7 +90,9 @@ def pgbouncer(base_url: str) -> Iterator[str]:
         for path in folder.iterdir():
             shutil.chown(path, "postgres")
         command[1:1] = ["-u", "postgres"]
-    process = subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.STDOUT)
+    # its output to a file: a pipe nobody reads would fill up and stop pgbouncer mid-test
+    with (folder / "output.log").open("wb") as output:
+        process = subprocess.Popen(command, stdout=output, stderr=subprocess.STDOUT)
     url = through(base_url, port)
     try:
         _wait_until_up(process, url, folder)
@@ -112,13 +114,9 @@ def _wait_until_up(process: subprocess.Popen[bytes], url: str, folder: Path) -> 
     deadline = time.monotonic() + 15
     while True:
         if process.poll() is not None:
-            log = (
-                (folder / "pgbouncer.log").read_text(errors="replace")
-                if (folder / "pgbouncer.log").exists()
-                else ""
-            )
-            output = process.stdout.read().decode(errors="replace") if process.stdout else ""
-            pytest.skip(f"pgbouncer did not start: {(output + log).strip().splitlines()[-1:]}")
+            logs = [folder / "output.log", folder / "pgbouncer.log"]
+            said = [log.read_text(errors="replace") for log in logs if log.exists()]
+            pytest.skip(f"pgbouncer did not start: {''.join(said).strip().splitlines()[-1:]}")
         try:
             _fill(url)
             return

@@ -6,7 +6,8 @@ keeps its search_path there (a session setting, made only where the server's def
 does not already start there: the memory's own `public` needs none, and works behind a pooler).
 Tables an older release made without a space are upgraded in place first (`StoreTables.upgrade`):
 their rows land in the default space. Where the database holds the memory's grants, the tables get
-the memory's row-level security and its tenants their privileges (`StoreTables.secure`); a tenant role opens what the owner made, creating nothing.
+the memory's row-level security and its tenants their privileges (`StoreTables.secure`); a tenant
+role opens what the owner made, creating nothing.
 """
 
 from __future__ import annotations
