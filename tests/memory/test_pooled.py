@@ -62,6 +62,19 @@ def test_the_pooler_hands_one_client_s_transactions_to_several_server_connection
     assert len(seen) > 1  # a session's SET reached some server connections, not others
 
 
+def test_a_connection_tells_a_pooler_from_the_server(pooled: tuple[str, str]) -> None:
+    """Through the pooler nothing is prepared (a statement prepared on one server connection is not on
+    the next); directly, what runs often is."""
+    from zerolang.storage.postgres.connection import connect
+    from zerolang.storage.postgres.connection import pooled as is_pooled
+
+    direct, db = pooled
+    for url, expected in ((db, True), (direct, False)):
+        with connect(url) as connection:
+            assert is_pooled(connection) is expected
+            assert (connection.prepare_threshold is None) is expected
+
+
 def test_a_memory_ingests_recalls_and_purges_through_pgbouncer(
     pooled: tuple[str, str], tmp_path: Path
 ) -> None:
