@@ -168,3 +168,29 @@ def received(servers: Servers) -> None:
                 return
             time.sleep(0.05)
     raise AssertionError("the standby received nothing")
+
+
+def test_a_standby_of_another_server_is_never_read(reading: Servers, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The memory is on the test server; the listed standby copies another server, which holds a
+    database of the same name (empty): reads stay on the memory's own server. (Two guards hold this:
+    the servers' identifiers differ, and the other standby's WAL position, far behind the test
+    server's, never reaches where the test server's WAL ends.)"""
+    from urllib.parse import urlsplit
+
+    from tests.backends import scratch
+
+    with scratch() as url:
+        name = urlsplit(url).path.lstrip("/")
+        if "options=" in url or not name:
+            pytest.skip("needs a scratch database of its own")
+        with psycopg.connect(reading.primary, autocommit=True) as admin:
+            admin.execute(f'CREATE DATABASE "{name}"')
+        try:
+            caught_up(reading)
+            monkeypatch.setenv(READ_DB_ENV, reading.url(reading.standby_port, "").rstrip("/"))
+            elsewhere(url, ("Mo", "likes", "opera"))
+            with open_memory(url, space=SPACE) as memory:
+                assert knows(memory, "opera")
+        finally:
+            with psycopg.connect(reading.primary, autocommit=True) as admin:
+                admin.execute(f'DROP DATABASE "{name}" WITH (FORCE)')

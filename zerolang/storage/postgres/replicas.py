@@ -6,6 +6,8 @@ a transaction, and every write, goes to the primary. A standby serves a read whe
 
 - it answers (one that does not, or that fails a read, is left alone for `RETRY_S`, and the read
   goes to the primary);
+- it is a copy of this primary (the same `pg_control_system()` identifier: a standby of another
+  server, listed for a memory elsewhere, is never read);
 - it is still a standby (`pg_is_in_recovery()`: a promoted one has a history of its own);
 - it lags no more than `lag` seconds: WAL it received but has not replayed yet counts from the
   last transaction it replayed (a paused replay, a long recovery conflict);
@@ -43,6 +45,7 @@ _STATE = (
     " ELSE 0 END"
 )
 _WRITTEN_UP_TO = "SELECT pg_current_wal_insert_lsn() - '0/0'::pg_lsn"
+_CLUSTER = "SELECT system_identifier FROM pg_control_system()"
 
 
 class _Writes:
@@ -70,7 +73,7 @@ class Standby:
 class Replicas:
     """The standbys one primary connection reads from; `reader` picks one for a read, or none."""
 
-    __slots__ = ("_primary", "_settings", "_standbys", "_writes", "_written_up_to")
+    __slots__ = ("_cluster", "_primary", "_settings", "_standbys", "_writes", "_written_up_to")
 
     def __init__(self, primary: Connection[Any], settings: ReadSettings) -> None:
         self._primary = primary
@@ -78,6 +81,7 @@ class Replicas:
         self._standbys = [Standby(url) for url in settings.standbys]
         self._writes = -1  # `_Writes.count` when the primary was last asked where its WAL is
         self._written_up_to = 0
+        self._cluster: object = None  # the primary's system identifier, asked when first needed
 
     def reader(self) -> Connection[Any] | None:
         """A standby's connection that serves a read now, else None (read the primary)."""
@@ -112,6 +116,11 @@ class Replicas:
         try:
             if standby.connection is None or standby.connection.closed:
                 standby.connection = connect(standby.url, timeout=1)
+                if self._cluster is None:
+                    self._cluster = self._primary.execute(_CLUSTER).fetchone()
+                if standby.connection.execute(_CLUSTER).fetchone() != self._cluster:
+                    standby.down_until = float("inf")  # another server's standby: never this one's
+                    raise StorageError(f"{standby.url}: a standby of another server")
             if now - standby.looked_at > RECHECK_S or standby.replayed < self._written_up_to:
                 self._look(standby, standby.connection)
             if not standby.fresh:
@@ -136,7 +145,7 @@ class Replicas:
         standby.fresh = float(row[2]) <= self._settings.lag
 
     def _down(self, standby: Standby) -> None:
-        standby.down_until = time.monotonic() + RETRY_S
+        standby.down_until = max(standby.down_until, time.monotonic() + RETRY_S)
         standby.looked_at = float("-inf")
         if standby.connection is not None:
             standby.connection.close()
