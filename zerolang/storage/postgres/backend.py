@@ -27,7 +27,7 @@ from zerolang.knowledge.integrity import change
 from zerolang.knowledge.overlap import ENGINE
 from zerolang.storage.errors import StorageError, translating
 from zerolang.storage.locks import lock_timeout, lock_timeout_error, waiting
-from zerolang.storage.postgres.connection import connect, pooled
+from zerolang.storage.postgres.connection import connect, plan_each_execution
 from zerolang.storage.postgres.replicas import replicas_of, wrote
 from zerolang.storage.postgres.statements import PsycopgStatements
 from zerolang.storage.postgres.words import PostgresWords
@@ -92,11 +92,7 @@ class PostgresBackend(PsycopgStatements, SqlBackend, PostgresWords):
     def _setup(self, create: bool) -> None:
         """Create the store, or take the steps an older one needs, in one transaction; a store at the
         latest schema is opened without a lock any other role could hold."""
-        if not pooled(self.connection):
-            # psycopg prepares a query it runs often; a generic plan for `hash = ANY($1)` cannot see
-            # how short the array is and may scan the table: plan each execution with its values.
-            # Through a pooler nothing is prepared (`connect`), and each statement is planned so anyway
-            self.connection.execute("SET plan_cache_mode = force_custom_plan")
+        plan_each_execution(self.connection)  # psycopg prepares a query it runs often
         with self.connection.transaction():
             version = self._stored_version()
         if version is not None and not _work(plan("postgresql", version, location=self._location)):

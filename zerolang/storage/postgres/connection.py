@@ -59,3 +59,12 @@ def connect(url: str, *, timeout: float | None = None) -> Connection[Any]:
 def pooled(connection: Connection[Any]) -> bool:
     """Whether `connection` goes through a pooler (`connect`): it may keep nothing between transactions."""
     return connection.prepare_threshold is None
+
+
+def plan_each_execution(connection: Connection[Any]) -> None:
+    """Plan every execution of a prepared statement with its values: a generic plan for
+    `hash = ANY($1)` cannot see how short the array is and may scan the table. A setting of the
+    session, so on a direct connection only: through a pooler nothing is prepared (`connect`), and
+    each statement is planned so anyway."""
+    if not pooled(connection):
+        connection.execute("SET plan_cache_mode = force_custom_plan")

@@ -27,7 +27,8 @@ from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING, Any
 
 from zerolang.storage.errors import StorageError
-from zerolang.storage.postgres.connection import connect
+from zerolang.storage.postgres.connection import connect, plan_each_execution
+from zerolang.util.locations import display
 
 if TYPE_CHECKING:
     from psycopg import Connection
@@ -120,7 +121,8 @@ class Replicas:
                     self._cluster = self._primary.execute(_CLUSTER).fetchone()
                 if standby.connection.execute(_CLUSTER).fetchone() != self._cluster:
                     standby.down_until = float("inf")  # another server's standby: never this one's
-                    raise StorageError(f"{standby.url}: a standby of another server")
+                    raise StorageError(f"{display(standby.url)}: a standby of another server")
+                plan_each_execution(standby.connection)  # as the primary's (`PostgresBackend`)
             if now - standby.looked_at > RECHECK_S or standby.replayed < self._written_up_to:
                 self._look(standby, standby.connection)
             if not standby.fresh:
@@ -140,7 +142,7 @@ class Replicas:
         row = connection.execute(_STATE).fetchone()
         standby.looked_at = time.monotonic()
         if row is None or not row[0]:  # promoted (or never a standby): not this primary's copy
-            raise StorageError(f"{standby.url}: not a standby")
+            raise StorageError(f"{display(standby.url)}: not a standby")
         standby.replayed = int(row[1] or 0)
         standby.fresh = float(row[2]) <= self._settings.lag
 
