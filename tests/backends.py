@@ -119,5 +119,7 @@ def summary() -> str:
         return f"memory backends: sqlite; postgres SKIPPED: {server.reason}"
     pooler = binary()
     if pooler is None:
-        return f"memory backends: sqlite, postgres ({server.reason}); postgres-pgbouncer SKIPPED: no pgbouncer"
+        return (
+            f"memory backends: sqlite, postgres ({server.reason}); postgres-pgbouncer SKIPPED: no pgbouncer"
+        )
     return f"memory backends: sqlite, postgres ({server.reason}), postgres-pgbouncer ({pooler})"
