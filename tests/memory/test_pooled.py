@@ -122,3 +122,17 @@ def test_a_tenant_role_works_in_its_own_space_through_pgbouncer(pooled: tuple[st
         with psycopg.connect(direct, autocommit=True) as admin:
             admin.execute(f'DROP OWNED BY "{role}"')
             admin.execute(f'DROP ROLE "{role}"')
+
+
+def test_an_experience_schema_of_its_own_is_refused_through_the_pooler(pooled: tuple[str, str]) -> None:
+    """A schema other than the server's default needs a session's search_path: through a pooler, one
+    line saying so rather than tables found on one server connection and missed on the next."""
+    from zerolang.storage.errors import StorageError
+    from zerolang.storage.postgres.experience import PostgresExperienceStore
+
+    _, db = pooled
+    with pytest.raises(StorageError) as refused:
+        PostgresExperienceStore(db, schema="zt_pooled_schema")
+    said = str(refused.value)
+    assert "search_path" in said and "pooler" in said and "\n" not in said
+    PostgresExperienceStore(db).close()  # the memory's own schema, `public`, needs no setting

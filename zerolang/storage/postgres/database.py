@@ -18,7 +18,7 @@ from contextlib import contextmanager
 from typing import TYPE_CHECKING, Any
 
 from zerolang.storage.errors import StorageError, translating
-from zerolang.storage.postgres.connection import connect
+from zerolang.storage.postgres.connection import connect, pooled
 from zerolang.storage.postgres.replicas import replicas_of, wrote
 from zerolang.storage.postgres.statements import PsycopgStatements
 from zerolang.storage.schema import CONVERSATIONS, EXPERIENCES, GRANTS, SPACE, store_tables
@@ -59,7 +59,12 @@ class PostgresDatabase(PsycopgStatements, SqlDatabase):
             if not db.rows("SELECT 1 FROM pg_namespace WHERE nspname = ?", (schema,)):
                 db.run(f"CREATE SCHEMA IF NOT EXISTS {schema}")
             if db.rows("SELECT current_schema()") != [(schema,)]:  # the usual `public`: nothing to set
-                db.run(f"SET search_path TO {schema}")  # a session's: not for a pooler (postgres-scaling.md)
+                if pooled(connection):  # the next transaction may run where this was never set
+                    raise StorageError(
+                        f"{display(dsn)}: schema {schema!r} needs a session's search_path, which a pooler"
+                        " in transaction mode does not keep: connect to the server itself"
+                    )
+                db.run(f"SET search_path TO {schema}")
             # what a tenant role (which may create nothing) opens is left as it is: the owner made it
             older = False
             for other in (EXPERIENCES, CONVERSATIONS):  # each reads the other's blocked terms: both
