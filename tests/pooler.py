@@ -12,6 +12,7 @@ it) or a test server, the tests using it skip, saying why.
 from __future__ import annotations
 
 import os
+import pwd
 import shutil
 import socket
 import subprocess
@@ -86,6 +87,11 @@ def pgbouncer(base_url: str) -> Iterator[str]:
     (folder / "pgbouncer.ini").write_text(_config(folder, {k: str(v) for k, v in server.items()}, port))
     command = [program, str(folder / "pgbouncer.ini")]
     if os.geteuid() == 0:  # pgbouncer refuses to run as root: as the server's system user
+        try:
+            pwd.getpwnam("postgres")
+        except KeyError:
+            shutil.rmtree(folder)
+            pytest.skip("pgbouncer refuses to run as root, and there is no 'postgres' user to run it as")
         shutil.chown(folder, "postgres")
         for path in folder.iterdir():
             shutil.chown(path, "postgres")
