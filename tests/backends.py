@@ -112,7 +112,14 @@ def restored(dump: Path) -> Iterator[str]:
 
 
 def summary() -> str:
+    from tests.pooler import binary
+
     server = postgres_server()
     if server.url is None:
         return f"memory backends: sqlite; postgres SKIPPED: {server.reason}"
-    return f"memory backends: sqlite, postgres ({server.reason})"
+    pooler = binary()
+    if pooler is None:
+        return (
+            f"memory backends: sqlite, postgres ({server.reason}); postgres-pgbouncer SKIPPED: no pgbouncer"
+        )
+    return f"memory backends: sqlite, postgres ({server.reason}), postgres-pgbouncer ({pooler})"

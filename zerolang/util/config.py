@@ -6,7 +6,8 @@
   `[tool.zero.memory]` (`MemorySettings`, `memory_settings_for`): `single-valued`, `space`,
   `archive.*`, `index.sql.*`, `positional.*`, `compaction.*`;
 - **the environment**: `$ZERO_MEMORY_DB`, `$ZERO_MEMORY_SPACE`, `$ZERO_EXPERIENCE_DB`,
-  `$ZERO_ARCHIVE` (`MEMORY_ENV` ...);
+  `$ZERO_ARCHIVE` (`MEMORY_ENV` ...), and a PostgreSQL memory's hot standbys, `$ZERO_MEMORY_READ_DB`
+  with `$ZERO_MEMORY_READ_WAIT` and `$ZERO_MEMORY_READ_LAG` (`read_settings`);
 - **the defaults** they fall back to: the per-user memory (`default_memory`), which holds the
   facts, the conversations and the archive's index together, and the per-user archive folder;
 - **the space** a surface works in when none is given (`configured_space`): the hooks' space is
@@ -107,6 +108,56 @@ def configured_space(
     if chosen is None:
         chosen = memory_settings_for(cwd).space or DEFAULT_SPACE
     return check_space(chosen)
+
+
+# ---- reads from PostgreSQL hot standbys (docs/postgres-scaling.md) ------------------------------
+
+READ_DB_ENV = "ZERO_MEMORY_READ_DB"
+"""Hot standbys of a PostgreSQL memory's server, a comma list of postgresql:// URLs: its reads go there."""
+READ_WAIT_ENV = "ZERO_MEMORY_READ_WAIT"
+"""Seconds a read after the connection's own write waits for a standby to replay it (else the primary)."""
+READ_LAG_ENV = "ZERO_MEMORY_READ_LAG"
+"""Seconds a standby may lag behind the WAL it has received before reads skip it."""
+READ_WAIT_S = 0.2
+READ_LAG_S = 5.0
+
+
+@dataclass(frozen=True, slots=True)
+class ReadSettings:
+    """Where a PostgreSQL memory reads (`read_settings`): its `standbys` (none: the primary), how long
+    a read waits for one to replay the reader's own last write, and how far one may lag."""
+
+    standbys: tuple[str, ...] = ()
+    wait: float = READ_WAIT_S
+    lag: float = READ_LAG_S
+
+
+def read_settings(environ: Mapping[str, str] | None = None) -> ReadSettings:
+    """`$ZERO_MEMORY_READ_DB`, `$ZERO_MEMORY_READ_WAIT` and `$ZERO_MEMORY_READ_LAG`; a malformed one
+    is a `ZeroError` naming the variable."""
+    listed = from_environment(READ_DB_ENV, environ) or ""
+    standbys = tuple(url.strip() for url in listed.split(",") if url.strip())
+    for url in standbys:
+        if not url.startswith(("postgresql://", "postgres://")):
+            raise ZeroError(f"${READ_DB_ENV}: not a postgresql:// URL: {url.split('@')[-1]!r}")
+    return ReadSettings(
+        standbys,
+        _seconds(READ_WAIT_ENV, READ_WAIT_S, environ),
+        _seconds(READ_LAG_ENV, READ_LAG_S, environ),
+    )
+
+
+def _seconds(variable: str, default: float, environ: Mapping[str, str] | None) -> float:
+    text = (from_environment(variable, environ) or "").strip()
+    if not text:
+        return default
+    try:
+        seconds = float(text)
+    except ValueError:
+        seconds = -1.0
+    if not 0 <= seconds <= 3600:
+        raise ZeroError(f"${variable}: not a number of seconds between 0 and 3600: {text!r}")
+    return seconds
 
 
 # ---- [tool.zero] --------------------------------------------------------------------------------

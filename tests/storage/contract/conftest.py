@@ -1,4 +1,5 @@
-"""The contract suite's stores: every test runs on SQLite and on PostgreSQL.
+"""The contract suite's stores: every test runs on SQLite, on PostgreSQL, and on PostgreSQL through
+pgbouncer in transaction pooling mode (`tests/pooler.py`: no session state between transactions).
 
 On PostgreSQL every test gets a space of its own in the session's scratch
 database, which spaces isolate completely (what `test_spaces` proves).
@@ -13,15 +14,26 @@ from pathlib import Path
 import pytest
 
 from tests.backends import scratch
+from tests.pooler import pgbouncer
 from zerolang import storage
 from zerolang.memory import MemoryStore
 
-BACKENDS = ["sqlite", "postgres"]
+BACKENDS = ["sqlite", "postgres", "postgres-pgbouncer"]
+POOLED = "postgres-pgbouncer"
 
 
 @pytest.fixture(scope="session")
 def postgres_url() -> Iterator[str]:
     with scratch() as url:
+        yield url
+
+
+@pytest.fixture(scope="session")
+def pooled_url(postgres_url: str) -> Iterator[str]:
+    """The session's scratch database through pgbouncer (transaction pooling)."""
+    if "options=" in postgres_url:
+        pytest.skip("pgbouncer passes no startup options: the scratch schema needs a database of its own")
+    with pgbouncer(postgres_url) as url:
         yield url
 
 
@@ -50,6 +62,8 @@ def backend(request: pytest.FixtureRequest) -> str:
 @pytest.fixture
 def location(backend: str, request: pytest.FixtureRequest, tmp_path: Path) -> str:
     """Where this test's store lives: a fresh SQLite file, or the session's PostgreSQL database."""
+    if backend == POOLED:
+        return str(request.getfixturevalue("pooled_url"))
     if backend == "postgres":
         return str(request.getfixturevalue("postgres_url"))
     return str(tmp_path / "memory.db")

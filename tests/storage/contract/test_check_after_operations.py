@@ -121,7 +121,7 @@ def test_any_sequence_of_operations_leaves_a_store_that_checks(
     run = secrets.token_hex(4)
     folder = tmp_path / run
     folder.mkdir()
-    where = location if backend == "postgres" else str(folder / "memory.db")
+    where = location if backend != "sqlite" else str(folder / "memory.db")
     space = f"p-{run}"
     at, other = ["--db", where, "--space", space], ["--db", where, "--space", f"{space}-o"]
     for operation in operations:

@@ -100,7 +100,7 @@ def test_readers_see_one_snapshot_beside_a_writer(
         thread.join(120)
     assert not errors, errors
     assert open_store().check().ok
-    assert backend in ("sqlite", "postgres")
+    assert backend in ("sqlite", "postgres", "postgres-pgbouncer")
 
 
 def test_a_snapshot_does_not_see_what_commits_after_its_first_read(

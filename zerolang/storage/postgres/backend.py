@@ -27,7 +27,8 @@ from zerolang.knowledge.integrity import change
 from zerolang.knowledge.overlap import ENGINE
 from zerolang.storage.errors import StorageError, translating
 from zerolang.storage.locks import lock_timeout, lock_timeout_error, waiting
-from zerolang.storage.postgres.connection import connect
+from zerolang.storage.postgres.connection import connect, plan_each_execution
+from zerolang.storage.postgres.replicas import replicas_of, wrote
 from zerolang.storage.postgres.statements import PsycopgStatements
 from zerolang.storage.postgres.words import PostgresWords
 from zerolang.storage.schema import CONVERSATIONS, EXPERIENCES, Plan, plan, space_tables
@@ -41,6 +42,8 @@ from zerolang.util.spaces import DEFAULT_SPACE, check_space
 if TYPE_CHECKING:
     import psycopg
 
+    from zerolang.storage.postgres.replicas import Replicas
+
 # A bulk load that adds this share of the episodes the planner believes the table holds (or any
 # to a table never analysed) refreshes the statistics (`refresh_statistics`) rather than waiting for
 # autovacuum: plans costed for an empty table made recall 2-3x slower after a first big ingest.
@@ -48,25 +51,32 @@ STALE_SHARE = 0.1
 STATISTICS_TARGET = 10  # the sample of that refresh: 300 rows per unit of target
 
 _STEP_LOCK_MS = 50  # how long a migration's statement waits for a table's lock before it tries again
-_CREATE_LOCK = 0x5A4D4947  # an advisory lock, held only while a database has no store yet
+_CREATE_LOCK = 0x5A4D4947  # a transaction's advisory lock, taken only while a database has no store yet
 _ARRAYS = {bytes: "bytea[]", str: "text[]", int: "int8[]"}  # `zero_delete`'s keys, by their type
 
 
 @translating
 class PostgresBackend(PsycopgStatements, SqlBackend, PostgresWords):
-    __slots__ = ("_bound", "_location", "_owner", "_space", "_sql", "_updaters", "connection")
+    __slots__ = ("_bound", "_location", "_owner", "_replicas", "_space", "_sql", "connection")
 
     kind = "postgres"
     greatest = "greatest"
     code_points = '"C"'
 
-    def __init__(self, connection: psycopg.Connection[Any], location: str, space: str, owner: bool) -> None:
+    def __init__(
+        self,
+        connection: psycopg.Connection[Any],
+        location: str,
+        space: str,
+        owner: bool,
+        replicas: Replicas | None = None,
+    ) -> None:
         self.connection = connection
+        self._replicas = replicas  # the hot standbys reads may go to ($ZERO_MEMORY_READ_DB)
         self._location = location
         self._space = space
         self._owner = owner
         self._sql: dict[str, str] = {}
-        self._updaters = False  # the session's update functions made (`_update`); a rollback undoes them
         self._bound: bool | None = None  # whether row-level security binds the role (`bound`)
 
     @classmethod
@@ -76,28 +86,21 @@ class PostgresBackend(PsycopgStatements, SqlBackend, PostgresWords):
 
         backend = cls(connection, display(url), space, True)
         backend._set_up(lambda: backend._setup(create), psycopg.Error, "cannot use this database")
+        backend._replicas = replicas_of(connection, url)
         return backend
 
     def _setup(self, create: bool) -> None:
         """Create the store, or take the steps an older one needs, in one transaction; a store at the
         latest schema is opened without a lock any other role could hold."""
-        db = self.connection
-        # psycopg prepares a query it runs often; a generic plan for `hash = ANY($1)` cannot see
-        # how short the array is and may scan the table: plan each execution with its values
-        db.execute("SET plan_cache_mode = force_custom_plan")
-        with db.transaction():
+        plan_each_execution(self.connection)  # psycopg prepares a query it runs often
+        with self.connection.transaction():
             version = self._stored_version()
         if version is not None and not _work(plan("postgresql", version, location=self._location)):
             return
         if version is None and not create:
             raise StorageError(f"{self._location}: no memory store in this database (ingest something first)")
-        if version is None:  # creators take turns (a session lock: the next transaction sees the tables)
-            db.execute("SELECT pg_advisory_lock(%s)", (_CREATE_LOCK,))
-        try:
-            self._migrate()
-        finally:
-            if version is None:
-                db.execute("SELECT pg_advisory_unlock(%s)", (_CREATE_LOCK,))
+        self._migrate()
+        wrote()  # a standby serves this store's reads once it has replayed its tables
 
     def _migrate(self) -> None:
         """A new schema, or every step an older store needs, in this one transaction: the stored version
@@ -110,6 +113,9 @@ class PostgresBackend(PsycopgStatements, SqlBackend, PostgresWords):
         db = self.connection
         with db.transaction():
             version = self._stored_version()
+            if version is None:  # creators take turns: the next one, let in, sees the tables
+                db.execute("SELECT pg_advisory_xact_lock(%s)", (_CREATE_LOCK,))
+                version = self._stored_version()
             if version is None:
                 db.execute("CREATE TABLE zero_schema_version (version INTEGER NOT NULL)")
                 db.execute("INSERT INTO zero_schema_version VALUES (0)")
@@ -155,10 +161,12 @@ class PostgresBackend(PsycopgStatements, SqlBackend, PostgresWords):
         return 0 if row is None else int(row[0])
 
     def in_space(self, space: str) -> PostgresBackend:
-        return PostgresBackend(self.connection, self._location, check_space(space), False)
+        return PostgresBackend(self.connection, self._location, check_space(space), False, self._replicas)
 
     def close(self) -> None:
         if self._owner:
+            if self._replicas is not None:
+                self._replicas.close()
             self.connection.close()
 
     def serving(self) -> None:
@@ -166,12 +174,12 @@ class PostgresBackend(PsycopgStatements, SqlBackend, PostgresWords):
 
     @contextmanager
     def transaction(self) -> Iterator[None]:
-        try:
-            with self.connection.transaction():
-                yield
-        except BaseException:
-            self._updaters = False  # rolled back with everything the transaction made (`_update`)
-            raise
+        """A transaction on the primary; once the outermost commits, the process's next reads wait for
+        a standby to replay it (`wrote`)."""
+        with self.connection.transaction():
+            yield
+        if self.connection.info.transaction_status == 0:
+            wrote()
 
     def whole(self) -> AbstractContextManager[None]:
         """A write transaction (`Lifetime.whole`); here those opened inside keep their savepoints."""
@@ -184,19 +192,23 @@ class PostgresBackend(PsycopgStatements, SqlBackend, PostgresWords):
         if self.connection.info.transaction_status != 0:  # inside a transaction: that one
             yield
             return
-        with self.transaction():
+        with self.connection.transaction():  # on the primary; it writes nothing of its own
             self.connection.execute("SET TRANSACTION ISOLATION LEVEL REPEATABLE READ")
             yield
 
-    @contextmanager
-    def write(self) -> Iterator[None]:
+    def write(self) -> AbstractContextManager[None]:
         """A transaction holding the space's write lock (its row of `zero_spaces`), waited for up to
         `lock_timeout()`."""
+        return self._locked(self.transaction())
+
+    @contextmanager
+    def _locked(self, transaction: AbstractContextManager[object]) -> Iterator[None]:
+        """`transaction`, holding the space's write lock."""
         import psycopg
 
         seconds = lock_timeout()
         db = self.connection
-        with self.transaction():
+        with transaction:
             try:
                 if db.execute(_LOCK_SPACE + " SKIP LOCKED", (self._space,)).fetchone() is None:
                     db.execute(f"SET LOCAL lock_timeout = {round(seconds * 1000)}")
@@ -290,6 +302,7 @@ class PostgresBackend(PsycopgStatements, SqlBackend, PostgresWords):
             sql = f"SELECT zero_delete(%s, %s, %s, %b::{_ARRAYS[type(values[0])]})"
             args = [table, space, column, values]
         row = self.connection.execute(sql, args).fetchone()
+        self._wrote()
         return 0 if row is None else int(row[0])
 
     def grant_space(self, role: str, space: str) -> None:
@@ -310,6 +323,7 @@ class PostgresBackend(PsycopgStatements, SqlBackend, PostgresWords):
                 "INSERT INTO zero_space_grants (role_name, space) VALUES (%s, %s) ON CONFLICT DO NOTHING",
                 (role, space),
             )
+        self._wrote()
 
     def erase_freed(self) -> None:
         """Vacuum the tables a forget deletes from, so the server can reuse the dead rows' space."""
@@ -321,8 +335,14 @@ class PostgresBackend(PsycopgStatements, SqlBackend, PostgresWords):
     # ---- rows -------------------------------------------------------------------------------
 
     def stream(self, sql: str, args: Sequence[object] = ()) -> Iterator[tuple[Any, ...]]:
-        with self.connection.cursor() as cursor:
-            cursor.execute(self._text(sql), args)
+        text = self._text(sql)
+
+        def read(connection: psycopg.Connection[Any]) -> psycopg.Cursor[Any]:
+            cursor = connection.cursor()
+            cursor.execute(text, args)
+            return cursor
+
+        with self.reading(read) if sql.lstrip()[:6].upper() == "SELECT" else read(self.connection) as cursor:
             yield from cursor
 
     def pair_table(self, pairs: Sequence[tuple[bytes, float]]) -> Iterator[tuple[str, list[object]]]:
@@ -381,7 +401,9 @@ class PostgresBackend(PsycopgStatements, SqlBackend, PostgresWords):
         if not keys:
             return
         idle = self.connection.info.transaction_status == TransactionStatus.IDLE
-        with self.write():
+        # not a write a reader waits for (`wrote`): committed without the flush, its WAL may reach a
+        # standby only later, and recall would wait for that each time
+        with self._locked(self.connection.transaction()):
             if idle:  # a transaction of its own: the local setting lasts until its commit
                 self.connection.execute("SET LOCAL synchronous_commit = off")
             rows = self.connection.execute(
@@ -405,7 +427,8 @@ class PostgresBackend(PsycopgStatements, SqlBackend, PostgresWords):
         keys = sorted(set(concepts))
         if not keys:
             return {}
-        return _degrees(self.connection.execute(_DEGREES, (self._space, keys, self._space, keys)).fetchall())
+        args = (self._space, keys, self._space, keys)
+        return _degrees(self.reading(lambda connection: connection.execute(_DEGREES, args).fetchall()))
 
     def refresh_statistics(self, added: int | None = None) -> None:
         if added is not None:  # a bulk load: only when the planner's belief is off by a tenth or more
@@ -435,9 +458,13 @@ class PostgresBackend(PsycopgStatements, SqlBackend, PostgresWords):
             (_DEGREES, (self._space, keys, self._space, keys)),
             (self._text(ENDS_SELECT + " AND f.hash = ANY(%b)"), (self._space, sorted(set(paths)))),
         ]
-        with self.connection.pipeline():
-            cursors = [self.connection.execute(sql, args) for sql, args in queries]
-            episodes, degrees, ends = (cursor.fetchall() for cursor in cursors)
+
+        def read(connection: psycopg.Connection[Any]) -> list[list[Any]]:
+            with connection.pipeline():
+                cursors = [connection.execute(sql, args) for sql, args in queries]
+                return [cursor.fetchall() for cursor in cursors]
+
+        episodes, degrees, ends = self.reading(read)
         return RecallInputs(episodes_in_order(episodes), _degrees(degrees), ends_of(ends))
 
     def write_plan(self, plan: merge.Plan, beside: Alongside[Any] | None = None) -> None:
@@ -445,14 +472,13 @@ class PostgresBackend(PsycopgStatements, SqlBackend, PostgresWords):
         binary COPY, the aliases and contexts as typed arrays (`unnest`), the updates by primary key,
         while `beside` runs: the server works, the client computes the seal changes.
 
-        A role that row-level security binds (`_copies_into_tables`) copies into the session's
+        A role that row-level security binds (`_copies_into_tables`) copies into the transaction's
         staging tables instead, and each is moved by `INSERT ... SELECT`, which the space's policies
         check. The arrays travel in binary (`%b`): no text escaping of millions of values.
         """
         db = self.connection
-        if (plan.concept_updates or plan.fact_updates) and not self._updaters:
+        if plan.concept_updates or plan.fact_updates:
             db.execute(_UPDATERS)  # several statements: not in a pipeline
-            self._updaters = True
         if self._copies_into_tables():
             if plan.concept_inserts:
                 self._copy_into("concepts", plan.concept_inserts)
@@ -540,8 +566,10 @@ class PostgresBackend(PsycopgStatements, SqlBackend, PostgresWords):
         A join of the batch's rows (`unnest`) to the table is planned from statistics that lag
         behind an ingest (a fresh table has none, and the planner then guesses that a space holds
         0.5% of its rows): it hashed, or rescanned, the whole space once per batch or even per row.
-        A session's temporary functions loop over the rows instead, each UPDATE a generic plan on
-        the primary key, whatever the statistics say (one round trip per table, as before).
+        Temporary functions loop over the rows instead, each UPDATE a generic plan on the primary
+        key, whatever the statistics say (one round trip per table, as before). They are made (again)
+        in the transaction that calls them: behind a pooler in transaction mode the next transaction
+        may run on a server connection that never made them.
         """
         db = self.connection
         if plan.concept_updates:
@@ -557,14 +585,14 @@ class PostgresBackend(PsycopgStatements, SqlBackend, PostgresWords):
 
     def _stage(self, table: str, rows: Sequence[Sequence[object]]) -> None:
         """New rows (none stored: the plan was made under the write lock) by binary COPY into a
-        session's temporary table (rows formatted in C; COPY cannot write a table under row-level
-        security), for one INSERT ... SELECT, which the space's policies check."""
+        temporary table of the transaction (rows formatted in C; COPY cannot write a table under
+        row-level security), for one INSERT ... SELECT, which the space's policies check."""
         columns = _STAGED[table]
         stage = f"zero_stage_{table}"
         db = self.connection
         db.execute(
             f"CREATE TEMPORARY TABLE IF NOT EXISTS {stage}"
-            f" ({', '.join(f'{name} {kind}' for name, kind in columns)}) ON COMMIT DELETE ROWS"
+            f" ({', '.join(f'{name} {kind}' for name, kind in columns)}) ON COMMIT DROP"
         )
         with db.cursor() as cursor, cursor.copy(f"COPY {stage} FROM STDIN (FORMAT BINARY)") as copy:
             copy.set_types([kind for _, kind in columns])
@@ -588,7 +616,8 @@ _INSERT_CONTEXTS = (
     " %b::text[], %b::text[], %b::text[], %b::text[], %b::text[]) ON CONFLICT DO NOTHING"
 )
 
-# The update loops of `PostgresBackend._update`, made once per session (temporary: no schema change).
+# The update loops of `PostgresBackend._update`, made in each transaction that calls them (temporary:
+# no schema change, and nothing a pooled server connection carries over to another client's work).
 _UPDATERS = """
 CREATE OR REPLACE FUNCTION pg_temp.zero_update_concepts(s text, c float8[], u text[], h bytea[])
 RETURNS void LANGUAGE plpgsql SET plan_cache_mode = force_generic_plan AS $$

@@ -2,10 +2,12 @@
 
 Each store connects (psycopg 3, autocommit) to the schema the caller names, creating it
 and the store's tables if they are missing (`zerolang.storage.schema.store_tables`), and
-keeps its search_path there. Tables an older release made without a space are upgraded in
-place first (`StoreTables.upgrade`): their rows land in the default space. Where the database
-holds the memory's grants, the tables get the memory's row-level security and its tenants
-their privileges (`StoreTables.secure`); a tenant role opens what the owner made, creating nothing.
+keeps its search_path there (a session setting, made only where the server's default search_path
+does not already start there: the memory's own `public` needs none, and works behind a pooler).
+Tables an older release made without a space are upgraded in place first (`StoreTables.upgrade`):
+their rows land in the default space. Where the database holds the memory's grants, the tables get
+the memory's row-level security and its tenants their privileges (`StoreTables.secure`); a tenant
+role opens what the owner made, creating nothing.
 """
 
 from __future__ import annotations
@@ -16,7 +18,8 @@ from contextlib import contextmanager
 from typing import TYPE_CHECKING, Any
 
 from zerolang.storage.errors import StorageError, translating
-from zerolang.storage.postgres.connection import connect
+from zerolang.storage.postgres.connection import connect, pooled
+from zerolang.storage.postgres.replicas import replicas_of, wrote
 from zerolang.storage.postgres.statements import PsycopgStatements
 from zerolang.storage.schema import CONVERSATIONS, EXPERIENCES, GRANTS, SPACE, store_tables
 from zerolang.storage.sql.database import SqlDatabase
@@ -25,6 +28,8 @@ from zerolang.util.locations import display
 if TYPE_CHECKING:
     from psycopg import Connection
 
+    from zerolang.storage.postgres.replicas import Replicas
+
 _SCHEMA_NAME = re.compile(r"[a-z_][a-z0-9_]{0,62}")
 
 
@@ -32,13 +37,14 @@ _SCHEMA_NAME = re.compile(r"[a-z_][a-z0-9_]{0,62}")
 class PostgresDatabase(PsycopgStatements, SqlDatabase):
     """One autocommit connection whose search_path is the experience database's schema."""
 
-    __slots__ = ("_sql", "connection")
+    __slots__ = ("_replicas", "_sql", "connection")
 
     dialect = "postgresql"
 
     def __init__(self, connection: Connection[Any]) -> None:
         self.connection = connection
         self._sql = {}
+        self._replicas: Replicas | None = None  # the hot standbys reads may go to ($ZERO_MEMORY_READ_DB)
 
     @classmethod
     def connect(cls, dsn: str, schema: str, store: str) -> PostgresDatabase:
@@ -52,7 +58,13 @@ class PostgresDatabase(PsycopgStatements, SqlDatabase):
         with db.transaction():
             if not db.rows("SELECT 1 FROM pg_namespace WHERE nspname = ?", (schema,)):
                 db.run(f"CREATE SCHEMA IF NOT EXISTS {schema}")
-            db.run(f"SET search_path TO {schema}")
+            if db.rows("SELECT current_schema()") != [(schema,)]:  # the usual `public`: nothing to set
+                if pooled(connection):  # the next transaction may run where this was never set
+                    raise StorageError(
+                        f"{display(dsn)}: schema {schema!r} needs a session's search_path, which a pooler"
+                        " in transaction mode does not keep: connect to the server itself"
+                    )
+                db.run(f"SET search_path TO {schema}")
             # what a tenant role (which may create nothing) opens is left as it is: the owner made it
             older = False
             for other in (EXPERIENCES, CONVERSATIONS):  # each reads the other's blocked terms: both
@@ -73,6 +85,7 @@ class PostgresDatabase(PsycopgStatements, SqlDatabase):
             ):
                 for statement in tables.secure:
                     connection.execute(statement)
+        db._replicas = replicas_of(connection, dsn)
         return db
 
     def unsecured(self, table: str) -> bool:
@@ -95,8 +108,12 @@ class PostgresDatabase(PsycopgStatements, SqlDatabase):
 
     @contextmanager
     def transaction(self) -> Iterator[None]:
+        """A transaction on the primary; once the outermost commits, the process's next reads wait for
+        a standby to replay it (`wrote`)."""
         with self.connection.transaction():
             yield
+        if self.connection.info.transaction_status == 0:
+            wrote()
 
     def has_table(self, name: str) -> bool:
         return self.rows("SELECT to_regclass(?) IS NOT NULL", (name,))[0][0] is True
@@ -105,4 +122,6 @@ class PostgresDatabase(PsycopgStatements, SqlDatabase):
         """Nothing: the server reuses dead rows' space itself (autovacuum)."""
 
     def close(self) -> None:
+        if self._replicas is not None:
+            self._replicas.close()
         self.connection.close()
