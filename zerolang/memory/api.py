@@ -183,6 +183,15 @@ class Memory:
     def space(self) -> str:
         return self.store.space
 
+    def in_space(self, space: str) -> Memory:
+        """The same memory seen from another space: its facts on this memory's connection (closing it
+        leaves that open), its experiences and archive index opened there when first used."""
+        from dataclasses import replace
+
+        from zerolang.util.spaces import check_space
+
+        return Memory(self.store.in_space(check_space(space)), stores=replace(self.stores, space=space))
+
     def close(self) -> None:
         """Close every store this memory opened."""
         for resource in (self._experiences, self._index):
