@@ -6,7 +6,7 @@
 
 Each renders one user message naming the tools to call and with what (`recall`, `store`, `query`),
 so an agent that is handed the prompt knows the calls; nothing is read or written by rendering it.
-A `since` that is neither a duration nor a date is refused in one line.
+A `since` that is neither a duration nor a date is refused in one line (invalid params).
 """
 
 from __future__ import annotations
@@ -17,6 +17,8 @@ from datetime import UTC, date, datetime
 from typing import Annotated
 
 from mcp.server.mcpserver import MCPServer
+from mcp.shared.exceptions import MCPError
+from mcp_types import INVALID_PARAMS
 from pydantic import Field
 
 _DURATION = re.compile(r"[1-9][0-9]{0,5}[smhdw]")
@@ -101,4 +103,8 @@ def add_prompts(server: MCPServer) -> None:
         description="What the memory learned since a time: new facts, replaced values, retractions.",
     )
     async def changed_since(since: Since) -> str:
-        return changed_message(window(since, datetime.now(UTC).date()))
+        try:
+            clause = window(since, datetime.now(UTC).date())
+        except ValueError as error:  # the caller's mistake, said in one line (not a server error)
+            raise MCPError(INVALID_PARAMS, f"changed_since: {error}") from None
+        return changed_message(clause)
