@@ -175,7 +175,18 @@ def test_bad_input_is_one_line(arguments: list[str], message: str) -> None:
 
 def test_the_codex_stdio_configuration_is_toml(tmp_path: Path) -> None:
     result = subprocess.run(
-        [sys.executable, "-m", "zerolang", "mcp", "--print-config", "codex", "--db", "m.db", "--space", "a b"],
+        [
+            sys.executable,
+            "-m",
+            "zerolang",
+            "mcp",
+            "--print-config",
+            "codex",
+            "--db",
+            "m.db",
+            "--space",
+            "a b",
+        ],
         cwd=tmp_path,
         capture_output=True,
         text=True,

@@ -114,7 +114,9 @@ def test_a_token_never_reaches_another_space(http: Callable[[Body], None]) -> No
                 {"entities": [{"name": "Secret A", "entityType": "plan", "observations": ["launch in May"]}]},
             )
             await call(
-                a, "store", {"turn": {"session": "s-a", "user_said": "the vault code is 4711", "agent_said": "noted"}}
+                a,
+                "store",
+                {"turn": {"session": "s-a", "user_said": "the vault code is 4711", "agent_said": "noted"}},
             )
             alice = await call(a, "get", {"ref": "alice"})
         async with client(served.url, served.tokens["b"]) as b:
@@ -145,7 +147,9 @@ def test_a_session_is_its_token_s_alone(http: Callable[[Body], None]) -> None:
     async def body(served: Served) -> None:
         async with httpx.AsyncClient() as raw:
             opened = await raw.post(
-                served.url, json=INITIALIZE, headers={**ACCEPT, "Authorization": f"Bearer {served.tokens['a']}"}
+                served.url,
+                json=INITIALIZE,
+                headers={**ACCEPT, "Authorization": f"Bearer {served.tokens['a']}"},
             )
             assert opened.status_code == 200
             session = opened.headers["mcp-session-id"]
@@ -250,7 +254,9 @@ def test_host_and_origin_from_elsewhere_are_refused(http: Callable[[Body], None]
         token = {"Authorization": f"Bearer {served.tokens['a']}"}
         port = served.url.split(":")[2].split("/")[0]
         async with httpx.AsyncClient() as raw:
-            rebound = await raw.post(served.url, json=INITIALIZE, headers={**ACCEPT, **token, "Host": "evil.example"})
+            rebound = await raw.post(
+                served.url, json=INITIALIZE, headers={**ACCEPT, **token, "Host": "evil.example"}
+            )
             assert rebound.status_code == 421
             foreign = await raw.post(
                 served.url, json=INITIALIZE, headers={**ACCEPT, **token, "Origin": "http://evil.example"}
@@ -259,7 +265,12 @@ def test_host_and_origin_from_elsewhere_are_refused(http: Callable[[Body], None]
             local = await raw.post(
                 served.url,
                 json=INITIALIZE,
-                headers={**ACCEPT, **token, "Origin": f"http://localhost:{port}", "Host": f"localhost:{port}"},
+                headers={
+                    **ACCEPT,
+                    **token,
+                    "Origin": f"http://localhost:{port}",
+                    "Host": f"localhost:{port}",
+                },
             )
             assert local.status_code == 200
             elsewhere = await raw.post(served.url.replace("/mcp", "/other"), json=INITIALIZE, headers=ACCEPT)

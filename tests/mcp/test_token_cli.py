@@ -22,7 +22,9 @@ def zero(*arguments: str) -> tuple[int, str, str]:
 
 def test_create_list_revoke(tmp_path: Path) -> None:
     db = str(tmp_path / "m.db")
-    code, out, _ = zero("mcp", "token", "create", "--db", db, "--space", "team", "--read-only", "--name", "ci")
+    code, out, _ = zero(
+        "mcp", "token", "create", "--db", db, "--space", "team", "--read-only", "--name", "ci"
+    )
     assert code == 0
     *said, secret = out.strip().splitlines()
     assert secret.startswith("zmt_") and " " not in secret

@@ -201,7 +201,7 @@ def toml_text(document: Mapping[str, object]) -> str:
             lines.append(("\n" if lines else "") + "[" + ".".join(key(p) for p in path) + "]")
         lines.extend(f"{key(k)} = {value(v)}" for k, v in plain.items())
         for name, inner in nested.items():
-            table([*path, name], inner)  # type: ignore[arg-type]
+            table([*path, name], inner)
 
     table([], document)
     return "\n".join(lines) + "\n"

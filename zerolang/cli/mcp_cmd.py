@@ -24,6 +24,8 @@ from zerolang.cli.typer_options import (
 from zerolang.util.spaces import DEFAULT_SPACE
 
 if TYPE_CHECKING:
+    from pathlib import Path
+
     from zerolang.mcp.access import ArchiveAccess
 
 P = ParamSpec("P")
@@ -166,9 +168,9 @@ def mcp(
 def _mcp(
     db: str | None,
     space: str,
-    experiences: object,
-    root: object,
-    policy: object,
+    experiences: Path | None,
+    root: Path | None,
+    policy: Path | None,
     as_channel: str | None,
     clearance: int | None,
     http: bool,
@@ -221,7 +223,7 @@ def _mcp(
         return
     # every store where the CLI and the Python API find it (zerolang.memory.settings)
     with (
-        open_memory(db, space=space, experiences=experiences, archive=root) as memory,  # type: ignore[arg-type]
+        open_memory(db, space=space, experiences=experiences, archive=root) as memory,
         Readers(memory) as readers,
     ):
         run_stdio(build_server(memory, access, readers))
@@ -230,8 +232,8 @@ def _mcp(
 def _serve_http(
     db: str | None,
     space: str,
-    experiences: object,
-    root: object,
+    experiences: Path | None,
+    root: Path | None,
     access: ArchiveAccess | None,
     listen_on: tuple[str, int, str, tuple[str, ...]],
 ) -> None:
@@ -246,7 +248,7 @@ def _serve_http(
     host, port, path, allowed = listen_on
     listening = listen(host, port)
     try:
-        with open_memory(db, space=space, experiences=experiences, archive=root) as memory:  # type: ignore[arg-type]
+        with open_memory(db, space=space, experiences=experiences, archive=root) as memory:
             spaces = Spaces(memory, access)
             try:
                 if not is_loopback(host):
@@ -308,9 +310,7 @@ def _print_http_config(client: str, url: str, token_env: str | None) -> None:
 
 # ---- zero mcp token ----------------------------------------------------------------------------
 
-ReadOnly = Annotated[
-    bool, typer.Option("--read-only", help="The token may read the space, never change it.")
-]
+ReadOnly = Annotated[bool, typer.Option("--read-only", help="The token may read the space, never change it.")]
 Name = Annotated[str, typer.Option("--name", metavar="TEXT", help="What the token is for (shown by list).")]
 Expires = Annotated[
     str | None,

@@ -179,7 +179,7 @@ class HttpApp:
                     raise RuntimeError("the HTTP app serves only inside its lifespan")
                 server = self.spaces.server(space, read_only)
                 manager = StreamableHTTPSessionManager(
-                    app=server._lowlevel_server,  # type: ignore[attr-defined]
+                    app=server._lowlevel_server,
                     json_response=self.json_response,
                     security_settings=self.security,
                 )
@@ -224,16 +224,15 @@ async def _unauthorized(send: Send, problem: str | None) -> None:
         challenge += f', error="invalid_token", error_description="{problem}"'
     body = {"error": "invalid_token" if problem else "unauthorized"}
     body["error_description"] = problem or "a bearer token is required: zero mcp token create --space SPACE"
-    await _respond(send, 401, json.dumps(body).encode(), "application/json", [(b"www-authenticate", challenge)])
+    text = json.dumps(body).encode()
+    await _respond(send, 401, text, "application/json", [(b"www-authenticate", challenge)])
 
 
 async def _plain(send: Send, status: int, text: str) -> None:
     await _respond(send, status, (text + "\n").encode(), "text/plain; charset=utf-8", [])
 
 
-async def _respond(
-    send: Send, status: int, body: bytes, kind: str, extra: list[tuple[bytes, str]]
-) -> None:
+async def _respond(send: Send, status: int, body: bytes, kind: str, extra: list[tuple[bytes, str]]) -> None:
     headers = [(b"content-type", kind.encode()), (b"content-length", str(len(body)).encode())]
     headers.extend((name, value.encode("latin-1")) for name, value in extra)
     await send({"type": "http.response.start", "status": status, "headers": headers})
