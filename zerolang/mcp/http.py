@@ -95,6 +95,12 @@ class Spaces:
     _readers: dict[str, Readers] = field(default_factory=dict)
     _servers: dict[tuple[str, bool], MCPServer] = field(default_factory=dict)
 
+    def __post_init__(self) -> None:
+        # the conversations' tables made once, before requests for many spaces open them at once
+        # (two connections creating the same PostgreSQL table together collide in its catalog)
+        _ = self.home.experiences
+        self.home.store.backend.serving()  # the connection every space's writes share: a server's
+
     def memory(self, space: str) -> Memory:
         if space not in self._memories:
             self._memories[space] = self.home if space == self.home.space else self.home.in_space(space)
@@ -129,7 +135,7 @@ class HttpApp:
     spaces: Spaces
     security: TransportSecuritySettings
     path: str = DEFAULT_PATH
-    json_response: bool = False
+    json_response: bool = True  # a call's answer as one JSON body, not an event stream (no tool streams)
     _managers: dict[tuple[str, bool], StreamableHTTPSessionManager] = field(default_factory=dict)
     _group: TaskGroup | None = None
     _lock: anyio.Lock = field(default_factory=anyio.Lock)
