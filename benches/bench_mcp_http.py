@@ -299,8 +299,8 @@ def main() -> None:
     parser.add_argument("--http-only", action="store_true", help="skip the stdio processes")
     options = parser.parse_args()
     print(f"Machine: {describe()}")
-    flags = " ".join(a for a in sys.argv[1:])
-    print(f"Measured {datetime.now(UTC):%Y-%m-%d %H:%M} UTC by `python benches/bench_mcp_http.py {flags}`.")
+    command = " ".join(["python", "benches/bench_mcp_http.py", *sys.argv[1:]])
+    print(f"Measured {datetime.now(UTC):%Y-%m-%d %H:%M} UTC by `{command}`.")
     print(
         f"{options.agents} agents over {options.spaces} spaces, {options.rounds} rounds each of"
         f" create_entities, search_nodes, recall; all agents at once;"
