@@ -25,6 +25,7 @@ from zerolang.util.times import DURATION_UNITS, format_time
 
 PREFIX = "zmt_"
 ID_DIGITS = 12
+CENTURY = 100 * 366 * 86400  # the longest duration `--expires` takes, in seconds
 _DURATION = re.compile(r"([1-9][0-9]{0,5})([smhdw])")
 _ID = re.compile(r"[0-9a-f]{12}")
 
@@ -84,6 +85,8 @@ def expiry(text: str | None, now: datetime) -> str | None:
     duration = _DURATION.fullmatch(spelled)
     if duration is not None:
         seconds = int(duration[1]) * DURATION_UNITS[duration[2]]
+        if seconds > CENTURY:
+            raise ZeroError(f"--expires {text!r}: at most a century (omit it: the token never expires)")
         return format_time(now + timedelta(seconds=seconds))
     try:
         moment = datetime.fromisoformat(spelled)
