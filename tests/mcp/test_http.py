@@ -18,6 +18,8 @@ from typing import Any
 import anyio
 import httpx
 import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 
 pytest.importorskip("mcp")
 
@@ -306,3 +308,100 @@ def test_allowed_hosts_and_origins() -> None:
     assert not allowed("127.0.0.1:80x", security.allowed_hosts)
     assert not allowed("http://localhost.evil.net:80", security.allowed_origins)
     assert allowed("[::1]:9", security_for("::1").allowed_hosts)
+
+
+SPACES = ("red", "green", "blue")
+PROBES = ("read_graph", "search_nodes", "open_nodes", "recall", "query", "get")
+WRITES = ("create_entities", "store_fact", "store_turn")
+
+
+def mark(space: str) -> str:
+    """What names a space's things (probes from other spaces ask for it)."""
+    return f"zq{space}zq"
+
+
+def payload(space: str) -> str:
+    """What a space's things hold, and no request of another space ever names: seen elsewhere, a leak."""
+    return f"pl{space}pl"
+
+
+def arguments_of(operation: str, space: str, target: str, n: int) -> tuple[str, dict[str, Any]]:
+    """The call `operation` made by a token of `space`: writes name `space`'s marker and hold its
+    payload, probes ask for `target`'s things (another space's, or its own)."""
+    own, other, held = mark(space), mark(target), payload(space)
+    calls: dict[str, tuple[str, dict[str, Any]]] = {
+        "create_entities": (
+            "create_entities",
+            {"entities": [{"name": f"{own}-e{n}", "entityType": "thing", "observations": [f"{held} seen"]}]},
+        ),
+        "store_fact": (
+            "store",
+            {"tuples": [{"subject": f"{own}-e{n}", "predicate": "holds", "object": held}]},
+        ),
+        "store_turn": ("store", {"turn": {"session": f"{own}-t", "user_said": f"{own}-e{n} holds {held}"}}),
+        "read_graph": ("read_graph", {}),
+        "search_nodes": ("search_nodes", {"query": other}),
+        "open_nodes": ("open_nodes", {"names": [f"{other}-e{n}"]}),
+        "recall": ("recall", {"text": f"what does {other}-e{n} hold?"}),
+        "query": ("query", {"text": "match (?x holds ?y)"}),
+        "get": ("get", {"ref": f"{other}-e{n}"}),
+    }
+    return calls[operation]
+
+
+@settings(max_examples=6, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(
+    steps=st.lists(
+        st.tuples(
+            st.sampled_from(SPACES),
+            st.sampled_from(SPACES),
+            st.sampled_from(WRITES + PROBES),
+            st.integers(0, 2),
+        ),
+        min_size=4,
+        max_size=10,
+    )
+)
+def test_no_sequence_of_calls_reaches_another_space(
+    tmp_path_factory: pytest.TempPathFactory, steps: list[tuple[str, str, str, int]]
+) -> None:
+    folder = tmp_path_factory.mktemp("spaces")
+    with zerolang.memory.open(folder / "m.db", space="red", experiences=folder / "e.db") as memory:
+        tokens = {space: memory.create_token(space)[0] for space in SPACES}
+        spaces = Spaces(memory)
+
+        async def main() -> None:
+            app = HttpApp(spaces, security_for("127.0.0.1"))
+            async with serving(app, listen("127.0.0.1", 0)) as url, AsyncExitStackOf() as stack:
+                sessions = {space: await stack.enter(client(url, tokens[space])) for space in SPACES}
+                for space, target, operation, n in steps:
+                    tool, arguments = arguments_of(operation, space, target, n)
+                    result = await sessions[space].call_tool(tool, arguments)
+                    said = json.dumps(result.structured_content) + " ".join(
+                        getattr(part, "text", "") for part in result.content
+                    )
+                    for other in SPACES:
+                        if other != space:
+                            assert payload(other) not in said, (space, operation, other, said[:300])
+
+        try:
+            anyio.run(main)
+        finally:
+            spaces.close()
+
+
+class AsyncExitStackOf:
+    """An async exit stack whose `enter` returns what the context manager gives."""
+
+    async def __aenter__(self) -> AsyncExitStackOf:
+        from contextlib import AsyncExitStack
+
+        self._stack = AsyncExitStack()
+        await self._stack.__aenter__()
+        return self
+
+    async def enter(self, manager: Any) -> Any:
+        return await self._stack.enter_async_context(manager)
+
+    async def __aexit__(self, *exc: object) -> None:
+        await self._stack.__aexit__(None, None, None)
