@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 import subprocess
 import sys
+import tomllib
 from pathlib import Path
 
 import pytest
@@ -26,8 +27,8 @@ def zero(cwd: Path, *arguments: str) -> subprocess.CompletedProcess[str]:
 def test_each_client_gets_its_shape(client: str, tmp_path: Path) -> None:
     result = zero(tmp_path, "--print-config", client, "--db", "memory.db", "--space", "alice")
     assert result.returncode == 0, result.stderr
-    document = json.loads(result.stdout)
-    key = "servers" if client == "vscode" else "mcpServers"
+    document = tomllib.loads(result.stdout) if client == "codex" else json.loads(result.stdout)
+    key = {"vscode": "servers", "codex": "mcp_servers"}.get(client, "mcpServers")
     assert list(document) == [key]
     server = document[key]["zero-memory"]
     assert Path(server["command"]).is_absolute()
@@ -49,6 +50,6 @@ def test_the_policy_travels_as_arguments_and_urls_as_given(tmp_path: Path) -> No
 
 def test_unknown_client_and_a_lone_policy(tmp_path: Path) -> None:
     unknown = zero(tmp_path, "--print-config", "emacs")
-    assert unknown.returncode == 1 and "claude-desktop, claude-code, cursor, vscode" in unknown.stderr
+    assert unknown.returncode == 1 and "claude-desktop, claude-code, cursor, vscode, codex" in unknown.stderr
     lone = zero(tmp_path, "--print-config", "cursor", "--policy", "p.json")
     assert lone.returncode == 1 and "--as" in lone.stderr

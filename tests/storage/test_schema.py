@@ -47,6 +47,7 @@ RELEASED = {
     ("sqlite", 15): "3d928f12b924dfd8",
     ("sqlite", 16): "4f53cda18c2baa0c",
     ("sqlite", 17): "3fd3a2e1e30fdd33",
+    ("sqlite", 18): "e0543db33a3208a8",
     ("postgresql", 5): "a026971bb9d55c02",
     ("postgresql", 6): "99ca239129c7445e",
     ("postgresql", 7): "7d2c20275c9b1a89",
@@ -60,6 +61,7 @@ RELEASED = {
     ("postgresql", 15): "3d928f12b924dfd8",
     ("postgresql", 16): "60b37031123b94bc",
     ("postgresql", 17): "94054b214f85bbb8",
+    ("postgresql", 18): "178d32fa287a9112",
 }
 
 

@@ -85,9 +85,9 @@ COMMANDS: dict[str, Command] = {
         "Recall from a concept or match triple patterns in the memory database.",
     ),
     "mcp": Command(
-        "zerolang.cli.mcp_cmd:mcp",
-        "Serve memory to agents over MCP (stdio): get, search, store, recall, query, and the"
-        " reference memory server's knowledge-graph tools.",
+        "zerolang.cli.mcp_cmd:mcp_app",
+        "Serve memory to agents over MCP (stdio, or HTTP with --http): get, search, store, recall,"
+        " query, and the reference memory server's knowledge-graph tools.",
     ),
     "explore": Command(
         "zerolang.cli.explore_cmd:explore",

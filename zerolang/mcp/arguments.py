@@ -11,6 +11,23 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
+# Arguments renamed for what they take, by tool: the old name -> the new one (both are taken).
+RENAMED: dict[str, dict[str, str]] = {"get": {"hash": "ref"}}
+
+
+def renamed(tool: str, arguments: dict[str, Any]) -> dict[str, Any]:
+    """`arguments` of a call of `tool` with an old argument name given as its new one (where the new
+    one is not given too: then the old is left, and refused as one the tool does not take)."""
+    names = RENAMED.get(tool)
+    if not names or not any(old in arguments for old in names):
+        return arguments
+    out = dict(arguments)
+    for old, new in names.items():
+        if old in out and new not in out:
+            out[new] = out.pop(old)
+    return out
+
+
 # pydantic's error types, as what the argument must be.
 _MUST_BE = {
     "string_type": "a string",

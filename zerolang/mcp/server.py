@@ -35,9 +35,10 @@ from pydantic import ValidationError
 from zerolang import __version__
 from zerolang.mcp import schema
 from zerolang.mcp.access import ArchiveAccess as ArchiveAccess
-from zerolang.mcp.arguments import argument_error
+from zerolang.mcp.arguments import argument_error, renamed
 from zerolang.mcp.direct import Call, Direct, Tool, tool
 from zerolang.mcp.graph import KnowledgeGraph
+from zerolang.mcp.prompts import add_prompts
 from zerolang.mcp.readers import Readers
 from zerolang.mcp.resources import add_resources
 from zerolang.memory.api import FORGET_MODULE, Memory
@@ -60,18 +61,31 @@ DELETE = ToolAnnotations(
 
 
 class _Server(MCPServer):
-    """The SDK's server, but a call whose arguments do not fit is refused in one plain sentence;
-    `direct` answers the knowledge-graph tools' plain calls over stdio (`zerolang.mcp.direct`)."""
+    """The SDK's server, but a call whose arguments do not fit is refused in one plain sentence, an
+    argument's old name is taken for its new one (`arguments.renamed`), and a server `read_only` (the
+    space a read-only token reaches, over HTTP) refuses every tool not annotated read-only; `direct`
+    answers the knowledge-graph tools' plain calls over stdio (`zerolang.mcp.direct`)."""
 
     direct: Direct | None = None
+    read_only: str | None = None
 
     async def call_tool(self, name: str, arguments: dict[str, Any], context: Any = None) -> Any:
+        arguments = renamed(name, arguments)
+        if self.read_only is not None and self._writes(name):
+            raise ToolError(f"{name}: refused: this token may only read space {self.read_only}")
         try:
             return await super().call_tool(name, arguments, context)
         except ToolError as error:
             if isinstance(error.__cause__, ValidationError):
                 raise ToolError(argument_error(name, error.__cause__.errors())) from None
             raise ToolError(refusal(name, error)) from None
+
+    def _writes(self, name: str) -> bool:
+        """Whether tool `name` may change the memory (it is not annotated read-only)."""
+        tool = self._tool_manager.get_tool(name)
+        if tool is None:
+            return False  # the SDK says there is no such tool
+        return tool.annotations is None or tool.annotations.read_only_hint is not True
 
 
 def refusal(name: str, error: ToolError) -> str:
@@ -96,15 +110,22 @@ def _first_line(text: str) -> str:
 
 
 def build_server(
-    memory: Memory, access: ArchiveAccess | None = None, readers: Readers | None = None
+    memory: Memory,
+    access: ArchiveAccess | None = None,
+    readers: Readers | None = None,
+    *,
+    read_only: bool = False,
 ) -> MCPServer:
     """An MCP server whose tools read and write `memory`; with `readers`, `query` and `recall` run
-    on their worker threads, so a long one does not hold up other calls."""
+    on their worker threads, so a long one does not hold up other calls. `read_only`: every tool
+    that writes refuses, in one line (a read-only token's server, `zerolang.mcp.http`)."""
     server = _Server("zerolang-memory", version=__version__, instructions=INSTRUCTIONS, log_level="WARNING")
+    server.read_only = memory.space if read_only else None
     memory.store.backend.serving()  # many small commits: their checkpoints go beside the calls
     _our_tools(server, memory, access, readers)
     server.direct = Direct(_graph_tools(server, KnowledgeGraph(memory)), _text, refused)
     add_resources(server, memory, access)
+    add_prompts(server)
     return server
 
 
@@ -136,16 +157,17 @@ def _our_tools(
         return Caller(access.channel, access.clearance)
 
     @server.tool(annotations=READ)
-    async def get(hash: str) -> schema.GetResult:
-        """Get by hash: a concept (full hash or unique prefix, or a label) with its facts, a fact, or
-        an archived document (full text, only when the consent policy allows it)."""
+    async def get(ref: str) -> schema.GetResult:
+        """Get what `ref` names: a concept (its label, full hash or unique hash prefix) with its facts,
+        a fact (its hash), or an archived document (its hash; full text, only when the consent policy
+        allows it). `hash`, this argument's old name, is taken too."""
         try:
-            text = hash.strip().lower()
+            text = ref.strip().lower()
             if len(text) == 64 and all(c in "0123456789abcdef" for c in text):
                 fact = memory.fact(text)
                 if fact is not None:
                     return {"kind": "fact", "hash": text, "fact": fact.to_json()}
-            view = memory.get(hash.strip())
+            view = memory.get(ref.strip())
             if view is not None:
                 return {
                     "kind": "concept",
@@ -154,8 +176,8 @@ def _our_tools(
                     "facts": [fact.to_json() for fact in view.facts],
                 }
             if access is None:
-                raise ToolError(f"no concept or fact {hash!r} in the memory")
-            document = gate().get(caller(), hash)
+                raise ToolError(f"no concept or fact {ref!r} in the memory")
+            document = gate().get(caller(), ref)
             return {"kind": "document", "hash": document.hash, "document": document.to_json()}
         except ZeroError as error:
             raise _failing(error) from None

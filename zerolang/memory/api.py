@@ -65,6 +65,7 @@ if TYPE_CHECKING:
     from zerolang.knowledge.normalize import AliasTable
     from zerolang.knowledge.query.executor import QueryResult
     from zerolang.memory.asking import Answer
+    from zerolang.memory.tokens import Grant, Token
 
 __all__ = [
     "FORGET_MODULE",
@@ -181,6 +182,15 @@ class Memory:
     @property
     def space(self) -> str:
         return self.store.space
+
+    def in_space(self, space: str) -> Memory:
+        """The same memory seen from another space: its facts on this memory's connection (closing it
+        leaves that open), its experiences and archive index opened there when first used."""
+        from dataclasses import replace
+
+        from zerolang.util.spaces import check_space
+
+        return Memory(self.store.in_space(check_space(space)), stores=replace(self.stores, space=space))
 
     def close(self) -> None:
         """Close every store this memory opened."""
@@ -334,6 +344,53 @@ class Memory:
         if form not in Format._value2member_map_ or level not in Level._value2member_map_:
             raise ZeroError(f"format is 0, 0c or json and level L0, L1 or L2 (got {form!r}, {level!r})")
         return export(self.store, Format(form), Level(level), since)
+
+    # ---- the HTTP server's access tokens (zerolang.memory.tokens) ----
+    def create_token(
+        self,
+        space: str | None = None,
+        *,
+        read_only: bool = False,
+        name: str = "",
+        expires: str | None = None,
+        now: datetime | None = None,
+    ) -> tuple[str, Token]:
+        """A new bearer token reaching `space` (this memory's by default), read-only or not, expiring
+        after `expires` (`30d`, an ISO date; None: never): the token, to show once, and what is kept."""
+        from zerolang.memory import tokens
+        from zerolang.storage import tokens_of
+
+        moment = datetime.now(UTC) if now is None else now
+        return tokens.create(
+            tokens_of(self.store),
+            self.space if space is None else space,
+            read_only=read_only,
+            name=name,
+            expires=expires,
+            now=moment,
+        )
+
+    def tokens(self) -> builtins.list[Token]:
+        """Every access token of the store (every space's), oldest first."""
+        from zerolang.memory import tokens
+        from zerolang.storage import tokens_of
+
+        return tokens.listed(tokens_of(self.store))
+
+    def revoke_token(self, token_or_id: str, *, now: datetime | None = None) -> Token:
+        """Revoke an access token, given as itself or by its id."""
+        from zerolang.memory import tokens
+        from zerolang.storage import tokens_of
+
+        return tokens.revoke(tokens_of(self.store), token_or_id, datetime.now(UTC) if now is None else now)
+
+    def token_grant(self, secret: str, *, now: datetime | None = None) -> Grant | None:
+        """What a request presenting `secret` may do: its space and whether it may write; None
+        unless it is a live token of this store."""
+        from zerolang.memory import tokens
+        from zerolang.storage import tokens_of
+
+        return tokens.check(tokens_of(self.store), secret, datetime.now(UTC) if now is None else now)
 
     # ---- experiences ----
     @property

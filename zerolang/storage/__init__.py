@@ -1,7 +1,7 @@
 """Storage: every store zerolang keeps, on every engine, opened through one registry.
 
 - `registry`: `open_store`, `open_backend`, `open_index`, `open_experiences`,
-  `open_conversations`, `open_state`: a path or URL to the engine for its scheme
+  `open_conversations`, `open_state`, `tokens_of`: a path or URL to the engine for its scheme
   (`holds_conversations`: whether an older release's separate file still holds turns);
 - `errors`: the `StorageError` family every engine's failures become;
 - `sql`: the SQL the engines share, written once with `?` placeholders;
@@ -25,6 +25,7 @@ from zerolang.storage.registry import (
     open_index,
     open_state,
     open_store,
+    tokens_of,
 )
 
 __all__ = [
@@ -42,4 +43,5 @@ __all__ = [
     "open_state",
     "open_store",
     "storage_errors",
+    "tokens_of",
 ]

@@ -23,6 +23,7 @@ if TYPE_CHECKING:
     from zerolang.knowledge.backend import MemoryBackend
     from zerolang.knowledge.store import MemoryStore
     from zerolang.runtime.ports import StateStore
+    from zerolang.storage.tokens import TokenStore
 
 Where = str | Path | Location
 
@@ -118,6 +119,16 @@ def index_of(store: MemoryStore) -> IndexStore:
 
     assert isinstance(store.backend, SqlCore)  # every engine speaks the shared SQL
     return SqlIndex(store.backend)
+
+
+def tokens_of(store: MemoryStore) -> TokenStore:
+    """The access tokens (`zero mcp token`) of an open memory store, every space's, on its connection
+    (closing the store closes them)."""
+    from zerolang.storage.sql.core import SqlCore
+    from zerolang.storage.sql.tokens import SqlTokens
+
+    assert isinstance(store.backend, SqlCore)  # every engine speaks the shared SQL
+    return SqlTokens(store.backend)
 
 
 def open_experiences(where: Where, *, space: str = DEFAULT_SPACE, create: bool = True) -> ExperienceStore:

@@ -9,6 +9,9 @@ from __future__ import annotations
 from collections.abc import Callable
 from datetime import UTC, datetime
 
+DURATION_UNITS = {"s": 1, "m": 60, "h": 3600, "d": 86400, "w": 7 * 86400}
+"""A duration's units as every surface writes them (`since 7d` in a query, `--expires 30d`), in seconds."""
+
 Clock = Callable[[], datetime]
 """What every time-dependent operation takes, so that tests (and `--now`) pin time."""
 

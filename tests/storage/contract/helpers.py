@@ -36,8 +36,10 @@ def as_role(url: str, role: str) -> str:
 
 
 def before_words(connection: sqlite3.Connection) -> None:
-    """A SQLite store as it was before step 17 (the word index over concept labels)."""
+    """A SQLite store as it was before step 17 (the word index over concept labels), and so without
+    what later steps made (step 18's access tokens)."""
     for trigger in ("concept_words_added", "concept_words_relabelled", "concept_words_dropped"):
         connection.execute(f"DROP TRIGGER {trigger}")
     connection.execute("DROP TABLE concept_fts")
     connection.execute("DROP TABLE concept_words")
+    connection.execute("DROP TABLE access_tokens")

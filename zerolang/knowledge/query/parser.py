@@ -31,6 +31,7 @@ from zerolang.knowledge.query.ast import (
 )
 from zerolang.util.errors import ZeroError
 from zerolang.util.span import Span
+from zerolang.util.times import DURATION_UNITS
 
 _FRIENDLY = {
     "STRING": 'a quoted label ("...")',
@@ -53,7 +54,7 @@ MAX_CONDITIONS = 100
 # A `match` joins its patterns one after another; past a few dozen no question is meant, and the
 # parse of a pasted wall of patterns stays bounded (docs/limits.md).
 MAX_PATTERNS = 256
-_SECONDS = {"s": 1, "m": 60, "h": 3600, "d": 86400, "w": 7 * 86400}
+_SECONDS = DURATION_UNITS
 _lock = threading.RLock()  # the driver's first build takes the parser's too
 _parser: Any = None
 _driver: Any = None

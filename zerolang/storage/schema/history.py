@@ -30,7 +30,9 @@ from zerolang.storage.schema.tables import (
     SPACES,
     SQLITE,
     STATISTICS,
+    TOKENS,
     policy,
+    tokens,
 )
 
 
@@ -470,6 +472,13 @@ def _tenants(dialect: str, schema: MetaData, compiler: Dialect) -> list[str]:
     ]
 
 
+def _tokens(dialect: str, schema: MetaData, compiler: Dialect) -> list[str]:
+    """The HTTP server's access tokens (`tables.tokens`): a table of its own, outside `schema`."""
+    table = tokens(dialect).tables[TOKENS]
+    out = [ddl(CreateTable(table), compiler)]
+    return out + [ddl(CreateIndex(index), compiler) for index in sorted(table.indexes, key=_name)]
+
+
 HISTORY: tuple[Step, ...] = (
     Step(1, "the first schema: concepts, aliases, contexts, facts, episodes", _raw(_V1), (SQLITE,)),
     Step(2, "the tiers: working memory, accesses, semantic memory", _raw(_V2), (SQLITE,)),
@@ -494,6 +503,7 @@ HISTORY: tuple[Step, ...] = (
     Step(
         17, "the word index: concept labels by their words", lambda d, schema, compiler: words.statements(d)
     ),
+    Step(18, "the HTTP server's access tokens, hashed", _tokens),
 )
 LATEST = HISTORY[-1].version
 FIRST = {SQLITE: 0, POSTGRESQL: 4}
@@ -509,6 +519,7 @@ def create(dialect: str, schema: MetaData, compiler: Dialect) -> list[str]:
     for table in sorted(schema.sorted_tables, key=lambda table: table.name != GRANTS):
         out.extend(_tables(table.name)(dialect, schema, compiler))
     out += words.statements(dialect)
+    out += _tokens(dialect, schema, compiler)
     if dialect == POSTGRESQL:
         out += tenants.statements(schema)
     if dialect == SQLITE:

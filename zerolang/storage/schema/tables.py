@@ -56,6 +56,9 @@ POSTGRESQL = "postgresql"
 DIALECTS = (SQLITE, POSTGRESQL)
 
 
+TOKENS = "access_tokens"
+"""The bearer tokens `zero mcp --http` admits (`tokens`): not a space's rows, the store owner's alone."""
+
 SPACES = "zero_spaces"
 """PostgreSQL: one row per space written, which its writers lock (`PostgresBackend.write`)."""
 
@@ -433,6 +436,32 @@ def _summary_index(engine: _Engine, schema: MetaData) -> None:
     )
     Index("memory_index_by_day", index.c.space, index.c.day, index.c.created_at)
     Index("memory_index_by_channel", index.c.space, index.c.source_channel, index.c.day)
+
+
+def tokens(dialect: str) -> MetaData:
+    """The access tokens of the memory's HTTP server (`zero mcp token`), as `dialect` keeps them: each
+    the SHA-256 `digest` of a bearer token (never the token), a short public `id` (the digest's first
+    hex digits), a `name`, the one `space` it reaches, whether it is `read_only`, and when it was
+    made, expires and was revoked. Kept apart from `metadata`: the table holds no space's facts, so
+    it is in no space's tables, has no row-level security and no tenant role may read or write it
+    (only the store's owner, who manages the tokens)."""
+    engine = _Engine(dialect)
+    schema = MetaData()
+    engine.table(
+        schema,
+        TOKENS,
+        engine.digest("digest"),
+        _text("id"),
+        _text("name"),
+        _text("space"),
+        Column("read_only", Integer(), CheckConstraint("read_only IN (0, 1)"), nullable=False),
+        _text("created_at"),
+        _text("expires_at", nullable=True),
+        _text("revoked_at", nullable=True),
+        PrimaryKeyConstraint("digest"),
+        UniqueConstraint("id"),
+    )
+    return schema
 
 
 def serials(table: Table) -> list[str]:
