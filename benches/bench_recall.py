@@ -11,7 +11,11 @@ warm (after 50 untimed queries), in process, from 300 random seeds:
 
 - recall: `recall_from` (depth 2, top 20, default score ranking, touches its results);
 - query: `run_query('recall "<label>" depth 2 limit 20')` (parse + seed lookup + the same);
-- match: `run_query('match (<label> ?p ?y), (?y ?q ?z) limit 20')`.
+- match: `run_query('match (<label> ?p ?y), (?y ?q ?z) limit 20')`;
+- two-hop SQL (the reference): one recursive SQL statement returning every concept two hops from
+  the seed, both directions, at recall's least confidence (0.1) with each path's confidence, run
+  on the store's own connection: what reading the neighbourhood costs with nothing done to it.
+  `recall / SQL` is the ratio of their p50s (wall and CPU), from the same seeds in the same run.
 
 And whole processes on the biggest hub of each store, side by side with
 `python -c pass`: `python -m zerolang query 'recall "<hub>" depth 2 limit 20'
@@ -31,6 +35,7 @@ import itertools
 import math
 import os
 import random
+import re
 import shutil
 import statistics
 import subprocess
@@ -52,6 +57,7 @@ from stores import location, spread  # noqa: E402
 
 from zerolang.knowledge.query.executor import run_query  # noqa: E402
 from zerolang.knowledge.recall import RecallOptions, recall_from  # noqa: E402
+from zerolang.knowledge.store import MemoryStore  # noqa: E402
 from zerolang.memory import CompilerInput, ContextMeta, SemanticTuple, concept_hash, ingest  # noqa: E402
 from zerolang.storage import open_store  # noqa: E402
 
@@ -86,6 +92,42 @@ def generate(concepts: int, relations: int, seed: int = 11) -> list[CompilerInpu
     return inputs
 
 
+# Every concept two hops from the seed (both directions, at or above the least confidence), with the
+# confidence of the path there: the raw read under recall, one statement, no ranking, no touch.
+TWO_HOP = """WITH RECURSIVE walk(concept, confidence, depth) AS (
+    SELECT :seed, 1.0, 0
+    UNION ALL SELECT f.object_hash, walk.confidence * f.confidence, walk.depth + 1 FROM walk
+        JOIN facts f ON f.space = :space AND f.subject_hash = walk.concept AND f.confidence >= :floor
+        WHERE walk.depth < 2
+    UNION ALL SELECT f.subject_hash, walk.confidence * f.confidence, walk.depth + 1 FROM walk
+        JOIN facts f ON f.space = :space AND f.object_hash = walk.concept AND f.confidence >= :floor
+        WHERE walk.depth < 2
+) SELECT concept, confidence, depth FROM walk WHERE depth > 0"""
+
+
+# PostgreSQL allows one reference to `walk` in the recursive part: both directions in one join.
+TWO_HOP_POSTGRES = """WITH RECURSIVE walk(concept, confidence, depth) AS (
+    SELECT :seed, 1.0::float8, 0
+    UNION ALL SELECT CASE WHEN f.subject_hash = walk.concept THEN f.object_hash ELSE f.subject_hash END,
+        walk.confidence * f.confidence, walk.depth + 1 FROM walk
+        JOIN facts f ON f.space = :space AND (f.subject_hash = walk.concept OR f.object_hash = walk.concept)
+        AND f.confidence >= :floor WHERE walk.depth < 2
+) SELECT concept, confidence, depth FROM walk WHERE depth > 0"""
+
+
+def two_hop(store: MemoryStore, backend: str) -> Callable[[str], object]:
+    """The reference: `TWO_HOP` from a seed label, on the store's own connection."""
+    connection = store.backend.connection  # type: ignore[attr-defined]
+    sql = TWO_HOP if backend == "sqlite" else re.sub(r":(\w+)", r"%(\1)s", TWO_HOP_POSTGRES)
+    space = store.backend.space
+
+    def run(label: str) -> object:
+        arguments = {"seed": concept_hash(label).digest, "space": space, "floor": 0.1}
+        return connection.execute(sql, arguments).fetchall()
+
+    return run
+
+
 def timed(run: Callable[[str], object], seeds: list[str]) -> tuple[float, float, float]:
     """p50 and p95 of wall time and the p50 of this process's CPU time, in milliseconds over `seeds`,
     after `WARMUP` untimed runs (CPU time is what a loaded machine does not inflate; on PostgreSQL it
@@ -111,6 +153,7 @@ def measure(concepts: int, relations: int, backend: str, keep: Path | None) -> d
     with built(concepts, relations, inputs, backend, keep) as (where, build):
         with open_store(where) as store:
             recall = timed(lambda label: recall_from(store, concept_hash(label), options), seeds)
+            reference = timed(two_hop(store, backend), seeds)
             query = timed(lambda label: run_query(store, f'recall "{label}" depth 2 limit 20'), seeds)
             match = timed(
                 lambda label: run_query(store, f"match ({label} ?p ?y), (?y ?q ?z) limit 20"), seeds
@@ -128,6 +171,10 @@ def measure(concepts: int, relations: int, backend: str, keep: Path | None) -> d
         "recall_p50": recall[0],
         "recall_p95": recall[1],
         "recall_cpu": recall[2],
+        "sql_p50": reference[0],
+        "sql_cpu": reference[2],
+        "ratio": recall[0] / reference[0],
+        "ratio_cpu": recall[2] / reference[2],
         "query_p50": query[0],
         "query_p95": query[1],
         "match_p50": match[0],
@@ -203,11 +250,13 @@ def table(runs: list[list[dict[str, float]]], backend: str, repeat: int, loads: 
         f"Load average on {os.cpu_count()} cores: {loads[0]} before, {loads[1]} after;"
         f" median of {repeat} runs (min-max).",
         "",
-        "| concepts / relations | build | hub degree | recall p50 | recall p95 | recall CPU p50 | query p50"
-        " | query p95 | match p50 | match p95 |",
-        "|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|",
+        "| concepts / relations | build | hub degree | recall p50 | recall p95 | recall CPU p50"
+        " | two-hop SQL p50 | two-hop SQL CPU p50 | recall / SQL (wall, CPU)"
+        " | query p50 | query p95 | match p50 | match p95 |",
+        "|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|",
     ]
-    keys = ("recall_p50", "recall_p95", "recall_cpu", "query_p50", "query_p95", "match_p50", "match_p95")
+    keys = ("recall_p50", "recall_p95", "recall_cpu", "sql_p50", "sql_cpu")
+    after = ("query_p50", "query_p95", "match_p50", "match_p95")
     for rows in runs:
         column = {key: [row[key] for row in rows] for key in rows[0]}
         builds = [value for value in column["build_s"] if not math.isnan(value)]
@@ -216,6 +265,8 @@ def table(runs: list[list[dict[str, float]]], backend: str, repeat: int, loads: 
             spread(builds, "{:.1f}", " s") if builds else "kept",
             f"{rows[0]['max_degree']:,.0f}",
             *(spread(column[key], "{:.2f}", " ms") for key in keys),
+            f"{spread(column['ratio'], '{:.1f}', 'x')}, {spread(column['ratio_cpu'], '{:.1f}', 'x')}",
+            *(spread(column[key], "{:.2f}", " ms") for key in after),
         ]
         lines.append("| " + " | ".join(cells) + " |")
     lines.append("")
@@ -224,7 +275,9 @@ def table(runs: list[list[dict[str, float]]], backend: str, repeat: int, loads: 
         f"Generated with a fixed seed, power-law object degrees (p ~ 1/rank^{EXPONENT}), records of"
         f" {TUPLES_PER_RECORD} tuples; {engine}. Warm, in process, {SAMPLES} random seeds"
         f" after {WARMUP} untimed, wall time but for recall CPU (this process's CPU time): recall ="
-        " `recall_from` depth 2, top 20 (score ranking, results touched);"
+        " `recall_from` depth 2, top 20 (score ranking, results touched); two-hop SQL = one recursive"
+        " statement listing every concept two hops from the seed (both directions, confidence >= 0.1),"
+        " the reference of the `recall / SQL` ratio (aim: within 5x at 100K, p50);"
         ' query = `zero query` engine on `recall "<label>" depth 2 limit 20`;'
         " match = `match (<label> ?p ?y), (?y ?q ?z) limit 20`."
     )
