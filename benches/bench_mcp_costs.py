@@ -15,7 +15,6 @@ The wrappers add a few microseconds a call; the `total` row is measured without 
 from __future__ import annotations
 
 import argparse
-import functools
 import importlib
 import json
 import os
@@ -26,8 +25,8 @@ from collections import Counter
 from collections.abc import Callable
 from datetime import UTC, datetime
 from pathlib import Path
-from typing import Any
 
+from costs import Meter
 from machine import describe, load_average
 
 import zerolang.memory
@@ -60,32 +59,6 @@ COSTS = [
     ("zerolang.storage.sql.seals", "Seals", "seal_apply", "seals: fold and upsert"),
     ("zerolang.storage.sqlite.backend", "SqliteBackend", "_commit", "SQL: COMMIT (the WAL frames written)"),
 ]
-
-
-class Meter:
-    """Exclusive CPU time and calls per named cost, from wrappers around the functions."""
-
-    def __init__(self) -> None:
-        self.spent: Counter[str] = Counter()
-        self._stack: list[int] = []
-
-    def wrap(self, owner: Any, name: str, label: str) -> None:
-        function = owner.__dict__[name] if isinstance(owner, type) else getattr(owner, name)
-        stack, spent, clock = self._stack, self.spent, time.thread_time_ns
-
-        @functools.wraps(function)
-        def timed(*args: Any, **kwargs: Any) -> Any:
-            stack.append(0)
-            began = clock()
-            try:
-                return function(*args, **kwargs)
-            finally:
-                took = clock() - began
-                spent[label] += took - stack.pop()
-                if stack:
-                    stack[-1] += took
-
-        setattr(owner, name, timed)
 
 
 def install(meter: Meter) -> None:

@@ -26,6 +26,10 @@ RSS of the child, median (min-max) over 5 runs per repetition.
     python benches/bench_recall.py --backend postgres    # the same on PostgreSQL
     python benches/bench_recall.py --quick --repeat 1    # 10K only, one run
     python benches/bench_recall.py --keep /tmp/stores    # build SQLite stores once, copy them per run
+    python benches/bench_recall.py --costs --repeat 1    # and where a recall's CPU goes, by part
+
+With `--costs`, each store's recalls are run once more with the parts of `recall_from` wrapped
+(benches/costs.py: each part's exclusive CPU time, this thread's), the mean per recall printed.
 """
 
 from __future__ import annotations
@@ -65,6 +69,7 @@ TUPLES_PER_RECORD = 10
 PREDICATES = ["needs", "has part", "feeds", "is a", "stores", "depends on", "produces", "recalls"]
 EXPONENT = 0.8
 WARMUP, SAMPLES = 50, 300
+COSTS = False  # --costs
 PROCESS_RUNS = 5
 NOW = "2026-03-01T00:00:00.000Z"
 START = datetime(2026, 1, 1, tzinfo=UTC)
@@ -128,6 +133,49 @@ def two_hop(store: MemoryStore, backend: str) -> Callable[[str], object]:
     return run
 
 
+# The parts of a recall (module or the store's backend class, function, name), as `--costs` names them.
+PARTS = [
+    ("recall", "walk", "traversal: the two levels' edges read and walked (Python and SQL)"),
+    ("backend", "degrees", "SQL: the pool's degrees (two index ranges counted a concept)"),
+    ("backend", "episodes_of", "SQL: the arriving facts' episodes, contexts and accesses"),
+    ("backend", "recall_inputs", "SQL: the path ends' labels"),
+    ("recall", "stats_of", "ranking: episodes folded per fact (times parsed)"),
+    ("recall", "factors_for", "ranking: the four factors"),
+    ("recall", "_ends", "results: path texts"),
+    ("recall", "_results", "results: built"),
+    ("tiers", "touch", "touch: the chosen results' episodes (one write transaction)"),
+    ("recall", "recall_from", "recall_from itself (options, sorting, glue)"),
+]
+
+
+def costs(store: MemoryStore, seeds: list[str], options: RecallOptions) -> dict[str, float]:
+    """Mean CPU ms a recall per part of `PARTS` (`--costs`), over `seeds`, after the same warm-up."""
+    from costs import Meter
+
+    import zerolang.knowledge.recall as recall_module
+    from zerolang.knowledge.tiers import EpisodicMemory
+
+    meter = Meter()
+    owners = {"recall": recall_module, "backend": type(store.backend), "tiers": EpisodicMemory}
+    saved = [(owners[owner], name, vars(owners[owner]).get(name)) for owner, name, _ in PARTS]
+    try:
+        for owner, name, label in PARTS:
+            meter.wrap(owners[owner], name, label)
+        run = recall_module.recall_from
+        for label in seeds[:WARMUP]:
+            run(store, concept_hash(label), options)
+        meter.spent.clear()
+        for label in seeds[WARMUP:]:
+            run(store, concept_hash(label), options)
+    finally:
+        for owner, name, function in saved:
+            if function is None:
+                delattr(owner, name)  # it was inherited
+            else:
+                setattr(owner, name, function)
+    return {label: meter.spent[label] / len(seeds[WARMUP:]) / 1e6 for *_, label in PARTS}
+
+
 def timed(run: Callable[[str], object], seeds: list[str]) -> tuple[float, float, float]:
     """p50 and p95 of wall time and the p50 of this process's CPU time, in milliseconds over `seeds`,
     after `WARMUP` untimed runs (CPU time is what a loaded machine does not inflate; on PostgreSQL it
@@ -158,6 +206,7 @@ def measure(concepts: int, relations: int, backend: str, keep: Path | None) -> d
             match = timed(
                 lambda label: run_query(store, f"match ({label} ?p ?y), (?y ?q ?z) limit 20"), seeds
             )
+            parts = costs(store, seeds, options) if COSTS else {}
         zero = [sys.executable, "-m", "zerolang", "query", f'recall "{hub}" depth 2 limit 20', "--db", where]
         processes = {"pass": [sys.executable, "-c", "pass"], "zero": zero}
         child(zero)  # untimed: writes bytecode and the parser tables' cache, as any first run does
@@ -179,6 +228,7 @@ def measure(concepts: int, relations: int, backend: str, keep: Path | None) -> d
         "query_p95": query[1],
         "match_p50": match[0],
         "match_p95": match[1],
+        **{f"part: {label}": ms for label, ms in parts.items()},
         **{
             f"{name}_{what}": statistics.median(run[index] for run in runs)
             for name, runs in whole.items()
@@ -305,6 +355,13 @@ def table(runs: list[list[dict[str, float]]], backend: str, repeat: int, loads: 
                 f" | {spread([v * 1000 for v in column[name + '_cpu']], '{:.0f}', ' ms')}"
                 f" | {spread(column[name + '_rss'], '{:.0f}', ' MiB')} |"
             )
+    if COSTS:
+        lines += ["", "Where a recall's CPU goes (`--costs`: mean CPU ms a recall, exclusive, by part):", ""]
+        lines += ["| part | " + " | ".join(f"{rows[0]['concepts'] / 1000:,.0f}K" for rows in runs) + " |"]
+        lines += ["|---|" + "---:|" * len(runs)]
+        for *_, label in PARTS:
+            cells = [spread([row[f"part: {label}"] for row in rows], "{:.2f}", " ms") for rows in runs]
+            lines.append(f"| {label} | " + " | ".join(cells) + " |")
     return "\n".join(lines) + "\n"
 
 
@@ -321,7 +378,10 @@ def main() -> None:
     parser.add_argument(
         "--keep", type=Path, metavar="DIR", help="SQLite: build each store once into DIR, reuse it"
     )
+    parser.add_argument("--costs", action="store_true", help="and where a recall's CPU goes, by part")
     args = parser.parse_args()
+    global COSTS
+    COSTS = args.costs
     sizes = [(10_000, 30_000)] if args.quick else [(10_000, 30_000), (100_000, 300_000)]
     before = load()
     runs = [[measure(*size, args.backend, args.keep) for _ in range(args.repeat)] for size in sizes]
