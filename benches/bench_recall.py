@@ -123,7 +123,7 @@ TWO_HOP_POSTGRES = """WITH RECURSIVE walk(concept, confidence, depth) AS (
 def two_hop(store: MemoryStore, backend: str) -> Callable[[str], object]:
     """The reference: `TWO_HOP` from a seed label, on the store's own connection."""
     connection = store.backend.connection  # type: ignore[attr-defined]
-    sql = TWO_HOP if backend == "sqlite" else re.sub(r":(\w+)", r"%(\1)s", TWO_HOP_POSTGRES)
+    sql = TWO_HOP if backend == "sqlite" else re.sub(r"(?<!:):(\w+)", r"%(\1)s", TWO_HOP_POSTGRES)
     space = store.backend.space
 
     def run(label: str) -> object:
