@@ -10,6 +10,13 @@ first: N entities built one `create_entities` call each (one entity, two observa
     python benches/bench_mcp_stdio.py                       # N = 1,000 and 5,000, both servers
     python benches/bench_mcp_stdio.py --sizes 1000,50000 --ours-only   # flatness of ours
 
+Then, beside the built graph, the floor: rounds of 20 `ping`s (the SDK's ping round trip, from a
+second client in the protocol's legacy mode, the only one that still has ping, to a second server
+process on the same store), 20 `create_entities` of a new entity and 20 no-op calls
+(`create_entities` of an entity the graph holds: nothing is written), interleaved so that the
+machine's load falls on all three alike. The aims: `create_entities` within 4x of the ping at every
+size, and the no-op call flat with the graph's size.
+
 Per-call figures are wall time at the client (a round trip: JSON-RPC, the tool, the result); on a
 loaded machine they measure the neighbours too. `server CPU per call` is the server process's CPU
 time for the whole run (start-up and reads included) over the calls: what the load does not move.
@@ -26,7 +33,7 @@ import sys
 import tempfile
 import time
 from collections.abc import Awaitable, Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
@@ -49,6 +56,7 @@ class Run:
     server_cpu: float = (
         0.0  # seconds of CPU the server process used in the whole run (start-up and reads too)
     )
+    floor: dict[str, list[float]] = field(default_factory=dict)  # ms: ping, create, no-op (`FLOOR`)
 
     def window(self, end: int, width: int = 200) -> float:
         """Median ms of the `width` calls before call number `end` (where the graph had ~`end`)."""
@@ -60,6 +68,38 @@ class Run:
 
     def p95(self) -> float:
         return statistics.quantiles(self.calls, n=20)[-1]
+
+
+FLOOR_ROUNDS, FLOOR_CALLS = 10, 20
+
+
+async def floor(params: StdioServerParameters, client: Client, size: int) -> dict[str, list[float]]:
+    """Interleaved rounds of pings (a legacy-mode client of a second server on the same store), new
+    entities' `create_entities` and no-op calls (an entity the graph holds), ms each."""
+    import warnings
+
+    times: dict[str, list[float]] = {name: [] for name in ("ping", "create", "no-op")}
+    times.update({f"{name} CPU": [] for name in ("ping", "create", "no-op")})
+    counter = iter(range(size, size + FLOOR_ROUNDS * FLOOR_CALLS))
+
+    async def timed(name: str, step: Callable[[], Awaitable[Any]]) -> None:
+        for _ in range(FLOOR_CALLS):
+            began, used = time.perf_counter(), time.process_time()
+            await step()
+            times[name].append((time.perf_counter() - began) * 1000)
+            times[f"{name} CPU"].append((time.process_time() - used) * 1000)  # the client's share
+
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")  # ping is deprecated by the protocol's 2026 era: legacy mode has it
+        async with Client(params, mode="legacy") as pinger:
+            for _ in range(FLOOR_ROUNDS):
+                await timed("ping", pinger.send_ping)
+                await timed(
+                    "create",
+                    lambda: client.call_tool("create_entities", {"entities": [entity(next(counter))]}),
+                )
+                await timed("no-op", lambda: client.call_tool("create_entities", {"entities": [entity(0)]}))
+    return times
 
 
 def install_reference(folder: Path) -> list[str] | None:
@@ -137,7 +177,9 @@ async def _drive(params: StdioServerParameters, server: str, size: int) -> Run:
                 lambda: client.call_tool("open_nodes", {"names": ["entity 1", f"entity {size // 2}"]})
             ),
         }
-        return Run(server, size, total, calls, reads)
+        run = Run(server, size, total, calls, reads)
+        run.floor = await floor(params, client, size)
+        return run
 
 
 def ours(folder: Path) -> StdioServerParameters:
@@ -198,6 +240,25 @@ def main() -> None:
             f" | {run.reads['open_nodes']:.1f} ms |"
         )
     print()
+    print(
+        f"The floor ({FLOOR_ROUNDS} interleaved rounds of {FLOOR_CALLS} calls each, median):"
+        " ping = the SDK's ping round trip, no-op = create_entities of an entity the graph holds;"
+        " client CPU = this process's CPU time a call (mean): the SDK client's share of the round trip."
+    )
+    print()
+    print(
+        "| server | entities | ping | create_entities | no-op call | create_entities / ping"
+        " | client CPU: ping | create_entities | no-op |"
+    )
+    print("|---|---:|---:|---:|---:|---:|---:|---:|---:|")
+    for run in sorted(runs, key=lambda run: (run.size, run.server)):
+        ping, create, noop = (statistics.median(run.floor[name]) for name in ("ping", "create", "no-op"))
+        cpu = [statistics.mean(run.floor[f"{name} CPU"]) for name in ("ping", "create", "no-op")]
+        print(
+            f"| {run.server} | {run.size:,} | {ping:.2f} ms | {create:.2f} ms | {noop:.2f} ms"
+            f" | {create / ping:.1f}x | {cpu[0]:.2f} ms | {cpu[1]:.2f} ms | {cpu[2]:.2f} ms |"
+        )
+    print()
     for line in verdicts(runs):
         print(line)
 
@@ -223,6 +284,22 @@ def verdicts(runs: list[Run]) -> list[str]:
         lines.append(
             f"Ours at {run.size:,}: per-call p50 {run.p50():.1f} ms, p95 {run.p95():.1f} ms"
             f" (aim p95 < 10 ms: {held(run.p95() < 10)})."
+        )
+    for run in ours:
+        ping, create = statistics.median(run.floor["ping"]), statistics.median(run.floor["create"])
+        lines.append(
+            f"Ours at {run.size:,}: create_entities {create:.2f} ms, {create / ping:.1f}x the ping round trip"
+            f" ({ping:.2f} ms; aim within 4x: {held(create <= 4 * ping)})."
+        )
+    if len(ours) > 1:  # against the ping of its own round: a load that moves both leaves it be
+        first, last = (
+            statistics.median(run.floor["no-op"]) / statistics.median(run.floor["ping"])
+            for run in (ours[0], ours[-1])
+        )
+        lines.append(
+            f"Ours' no-op call from {ours[0].size:,} to {ours[-1].size:,} entities: {first:.2f} to"
+            f" {last:.2f} times the ping ({last / first:.2f}x;"
+            f" aim flat, within 1.5x: {held(last <= 1.5 * first)})."
         )
     if ours and ours[-1].size > 1000:
         last = ours[-1]

@@ -11,7 +11,11 @@ warm (after 50 untimed queries), in process, from 300 random seeds:
 
 - recall: `recall_from` (depth 2, top 20, default score ranking, touches its results);
 - query: `run_query('recall "<label>" depth 2 limit 20')` (parse + seed lookup + the same);
-- match: `run_query('match (<label> ?p ?y), (?y ?q ?z) limit 20')`.
+- match: `run_query('match (<label> ?p ?y), (?y ?q ?z) limit 20')`;
+- two-hop SQL (the reference): one recursive SQL statement returning every concept two hops from
+  the seed, both directions, at recall's least confidence (0.1) with each path's confidence, run
+  on the store's own connection: what reading the neighbourhood costs with nothing done to it.
+  `recall / SQL` is the ratio of their p50s (wall and CPU), from the same seeds in the same run.
 
 And whole processes on the biggest hub of each store, side by side with
 `python -c pass`: `python -m zerolang query 'recall "<hub>" depth 2 limit 20'
@@ -22,6 +26,10 @@ RSS of the child, median (min-max) over 5 runs per repetition.
     python benches/bench_recall.py --backend postgres    # the same on PostgreSQL
     python benches/bench_recall.py --quick --repeat 1    # 10K only, one run
     python benches/bench_recall.py --keep /tmp/stores    # build SQLite stores once, copy them per run
+    python benches/bench_recall.py --costs --repeat 1    # and where a recall's CPU goes, by part
+
+With `--costs`, each store's recalls are run once more with the parts of `recall_from` wrapped
+(benches/costs.py: each part's exclusive CPU time, this thread's), the mean per recall printed.
 """
 
 from __future__ import annotations
@@ -31,6 +39,7 @@ import itertools
 import math
 import os
 import random
+import re
 import shutil
 import statistics
 import subprocess
@@ -52,6 +61,7 @@ from stores import location, spread  # noqa: E402
 
 from zerolang.knowledge.query.executor import run_query  # noqa: E402
 from zerolang.knowledge.recall import RecallOptions, recall_from  # noqa: E402
+from zerolang.knowledge.store import MemoryStore  # noqa: E402
 from zerolang.memory import CompilerInput, ContextMeta, SemanticTuple, concept_hash, ingest  # noqa: E402
 from zerolang.storage import open_store  # noqa: E402
 
@@ -59,6 +69,7 @@ TUPLES_PER_RECORD = 10
 PREDICATES = ["needs", "has part", "feeds", "is a", "stores", "depends on", "produces", "recalls"]
 EXPONENT = 0.8
 WARMUP, SAMPLES = 50, 300
+COSTS = False  # --costs
 PROCESS_RUNS = 5
 NOW = "2026-03-01T00:00:00.000Z"
 START = datetime(2026, 1, 1, tzinfo=UTC)
@@ -86,6 +97,85 @@ def generate(concepts: int, relations: int, seed: int = 11) -> list[CompilerInpu
     return inputs
 
 
+# Every concept two hops from the seed (both directions, at or above the least confidence), with the
+# confidence of the path there: the raw read under recall, one statement, no ranking, no touch.
+TWO_HOP = """WITH RECURSIVE walk(concept, confidence, depth) AS (
+    SELECT :seed, 1.0, 0
+    UNION ALL SELECT f.object_hash, walk.confidence * f.confidence, walk.depth + 1 FROM walk
+        JOIN facts f ON f.space = :space AND f.subject_hash = walk.concept AND f.confidence >= :floor
+        WHERE walk.depth < 2
+    UNION ALL SELECT f.subject_hash, walk.confidence * f.confidence, walk.depth + 1 FROM walk
+        JOIN facts f ON f.space = :space AND f.object_hash = walk.concept AND f.confidence >= :floor
+        WHERE walk.depth < 2
+) SELECT concept, confidence, depth FROM walk WHERE depth > 0"""
+
+
+# PostgreSQL allows one reference to `walk` in the recursive part: both directions in one join.
+TWO_HOP_POSTGRES = """WITH RECURSIVE walk(concept, confidence, depth) AS (
+    SELECT :seed, 1.0::float8, 0
+    UNION ALL SELECT CASE WHEN f.subject_hash = walk.concept THEN f.object_hash ELSE f.subject_hash END,
+        walk.confidence * f.confidence, walk.depth + 1 FROM walk
+        JOIN facts f ON f.space = :space AND (f.subject_hash = walk.concept OR f.object_hash = walk.concept)
+        AND f.confidence >= :floor WHERE walk.depth < 2
+) SELECT concept, confidence, depth FROM walk WHERE depth > 0"""
+
+
+def two_hop(store: MemoryStore, backend: str) -> Callable[[str], object]:
+    """The reference: `TWO_HOP` from a seed label, on the store's own connection."""
+    connection = store.backend.connection  # type: ignore[attr-defined]
+    sql = TWO_HOP if backend == "sqlite" else re.sub(r"(?<!:):(\w+)", r"%(\1)s", TWO_HOP_POSTGRES)
+    space = store.backend.space
+
+    def run(label: str) -> object:
+        arguments = {"seed": concept_hash(label).digest, "space": space, "floor": 0.1}
+        return connection.execute(sql, arguments).fetchall()
+
+    return run
+
+
+# The parts of a recall (module or the store's backend class, function, name), as `--costs` names them.
+PARTS = [
+    ("recall", "walk", "traversal: the two levels' edges read and walked (Python and SQL)"),
+    ("backend", "degrees", "SQL: the pool's degrees (two index ranges counted a concept)"),
+    ("backend", "episodes_of", "SQL: the arriving facts' episodes, contexts and accesses"),
+    ("backend", "recall_inputs", "SQL: the path ends' labels"),
+    ("recall", "stats_of", "ranking: episodes folded per fact (times parsed)"),
+    ("recall", "factors_for", "ranking: the four factors"),
+    ("recall", "_ends", "results: path texts"),
+    ("recall", "_results", "results: built"),
+    ("tiers", "touch", "touch: the chosen results' episodes (one write transaction)"),
+    ("recall", "recall_from", "recall_from itself (options, sorting, glue)"),
+]
+
+
+def costs(store: MemoryStore, seeds: list[str], options: RecallOptions) -> dict[str, float]:
+    """Mean CPU ms a recall per part of `PARTS` (`--costs`), over `seeds`, after the same warm-up."""
+    from costs import Meter
+
+    import zerolang.knowledge.recall as recall_module
+    from zerolang.knowledge.tiers import EpisodicMemory
+
+    meter = Meter()
+    owners = {"recall": recall_module, "backend": type(store.backend), "tiers": EpisodicMemory}
+    saved = [(owners[owner], name, vars(owners[owner]).get(name)) for owner, name, _ in PARTS]
+    try:
+        for owner, name, label in PARTS:
+            meter.wrap(owners[owner], name, label)
+        run = recall_module.recall_from
+        for label in seeds[:WARMUP]:
+            run(store, concept_hash(label), options)
+        meter.spent.clear()
+        for label in seeds[WARMUP:]:
+            run(store, concept_hash(label), options)
+    finally:
+        for owner, name, function in saved:
+            if function is None:
+                delattr(owner, name)  # it was inherited
+            else:
+                setattr(owner, name, function)
+    return {label: meter.spent[label] / len(seeds[WARMUP:]) / 1e6 for *_, label in PARTS}
+
+
 def timed(run: Callable[[str], object], seeds: list[str]) -> tuple[float, float, float]:
     """p50 and p95 of wall time and the p50 of this process's CPU time, in milliseconds over `seeds`,
     after `WARMUP` untimed runs (CPU time is what a loaded machine does not inflate; on PostgreSQL it
@@ -111,10 +201,12 @@ def measure(concepts: int, relations: int, backend: str, keep: Path | None) -> d
     with built(concepts, relations, inputs, backend, keep) as (where, build):
         with open_store(where) as store:
             recall = timed(lambda label: recall_from(store, concept_hash(label), options), seeds)
+            reference = timed(two_hop(store, backend), seeds)
             query = timed(lambda label: run_query(store, f'recall "{label}" depth 2 limit 20'), seeds)
             match = timed(
                 lambda label: run_query(store, f"match ({label} ?p ?y), (?y ?q ?z) limit 20"), seeds
             )
+            parts = costs(store, seeds, options) if COSTS else {}
         zero = [sys.executable, "-m", "zerolang", "query", f'recall "{hub}" depth 2 limit 20', "--db", where]
         processes = {"pass": [sys.executable, "-c", "pass"], "zero": zero}
         child(zero)  # untimed: writes bytecode and the parser tables' cache, as any first run does
@@ -128,10 +220,15 @@ def measure(concepts: int, relations: int, backend: str, keep: Path | None) -> d
         "recall_p50": recall[0],
         "recall_p95": recall[1],
         "recall_cpu": recall[2],
+        "sql_p50": reference[0],
+        "sql_cpu": reference[2],
+        "ratio": recall[0] / reference[0],
+        "ratio_cpu": recall[2] / reference[2],
         "query_p50": query[0],
         "query_p95": query[1],
         "match_p50": match[0],
         "match_p95": match[1],
+        **{f"part: {label}": ms for label, ms in parts.items()},
         **{
             f"{name}_{what}": statistics.median(run[index] for run in runs)
             for name, runs in whole.items()
@@ -203,11 +300,13 @@ def table(runs: list[list[dict[str, float]]], backend: str, repeat: int, loads: 
         f"Load average on {os.cpu_count()} cores: {loads[0]} before, {loads[1]} after;"
         f" median of {repeat} runs (min-max).",
         "",
-        "| concepts / relations | build | hub degree | recall p50 | recall p95 | recall CPU p50 | query p50"
-        " | query p95 | match p50 | match p95 |",
-        "|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|",
+        "| concepts / relations | build | hub degree | recall p50 | recall p95 | recall CPU p50"
+        " | two-hop SQL p50 | two-hop SQL CPU p50 | recall / SQL (wall, CPU)"
+        " | query p50 | query p95 | match p50 | match p95 |",
+        "|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|",
     ]
-    keys = ("recall_p50", "recall_p95", "recall_cpu", "query_p50", "query_p95", "match_p50", "match_p95")
+    keys = ("recall_p50", "recall_p95", "recall_cpu", "sql_p50", "sql_cpu")
+    after = ("query_p50", "query_p95", "match_p50", "match_p95")
     for rows in runs:
         column = {key: [row[key] for row in rows] for key in rows[0]}
         builds = [value for value in column["build_s"] if not math.isnan(value)]
@@ -216,6 +315,8 @@ def table(runs: list[list[dict[str, float]]], backend: str, repeat: int, loads: 
             spread(builds, "{:.1f}", " s") if builds else "kept",
             f"{rows[0]['max_degree']:,.0f}",
             *(spread(column[key], "{:.2f}", " ms") for key in keys),
+            f"{spread(column['ratio'], '{:.1f}', 'x')}, {spread(column['ratio_cpu'], '{:.1f}', 'x')}",
+            *(spread(column[key], "{:.2f}", " ms") for key in after),
         ]
         lines.append("| " + " | ".join(cells) + " |")
     lines.append("")
@@ -224,7 +325,9 @@ def table(runs: list[list[dict[str, float]]], backend: str, repeat: int, loads: 
         f"Generated with a fixed seed, power-law object degrees (p ~ 1/rank^{EXPONENT}), records of"
         f" {TUPLES_PER_RECORD} tuples; {engine}. Warm, in process, {SAMPLES} random seeds"
         f" after {WARMUP} untimed, wall time but for recall CPU (this process's CPU time): recall ="
-        " `recall_from` depth 2, top 20 (score ranking, results touched);"
+        " `recall_from` depth 2, top 20 (score ranking, results touched); two-hop SQL = one recursive"
+        " statement listing every concept two hops from the seed (both directions, confidence >= 0.1),"
+        " the reference of the `recall / SQL` ratio (aim: within 5x at 100K, p50);"
         ' query = `zero query` engine on `recall "<label>" depth 2 limit 20`;'
         " match = `match (<label> ?p ?y), (?y ?q ?z) limit 20`."
     )
@@ -252,6 +355,13 @@ def table(runs: list[list[dict[str, float]]], backend: str, repeat: int, loads: 
                 f" | {spread([v * 1000 for v in column[name + '_cpu']], '{:.0f}', ' ms')}"
                 f" | {spread(column[name + '_rss'], '{:.0f}', ' MiB')} |"
             )
+    if COSTS:
+        lines += ["", "Where a recall's CPU goes (`--costs`: mean CPU ms a recall, exclusive, by part):", ""]
+        lines += ["| part | " + " | ".join(f"{rows[0]['concepts'] / 1000:,.0f}K" for rows in runs) + " |"]
+        lines += ["|---|" + "---:|" * len(runs)]
+        for *_, label in PARTS:
+            cells = [spread([row[f"part: {label}"] for row in rows], "{:.2f}", " ms") for rows in runs]
+            lines.append(f"| {label} | " + " | ".join(cells) + " |")
     return "\n".join(lines) + "\n"
 
 
@@ -268,7 +378,10 @@ def main() -> None:
     parser.add_argument(
         "--keep", type=Path, metavar="DIR", help="SQLite: build each store once into DIR, reuse it"
     )
+    parser.add_argument("--costs", action="store_true", help="and where a recall's CPU goes, by part")
     args = parser.parse_args()
+    global COSTS
+    COSTS = args.costs
     sizes = [(10_000, 30_000)] if args.quick else [(10_000, 30_000), (100_000, 300_000)]
     before = load()
     runs = [[measure(*size, args.backend, args.keep) for _ in range(args.repeat)] for size in sizes]

@@ -14,7 +14,7 @@ from __future__ import annotations
 import pytest
 
 from tests.knowledge.recall.conftest import Clock, add
-from zerolang.knowledge.recall import RecallOptions, TraversalConfig, Weights, bfs, recall, spread
+from zerolang.knowledge.recall import RecallOptions, TraversalConfig, Weights, bfs, recall, spread, walk
 from zerolang.knowledge.recall.ranking import importance
 from zerolang.knowledge.tiers import EpisodicMemory
 from zerolang.memory import MemoryStore, concept_hash, fact_hash
@@ -114,3 +114,25 @@ def test_rank_by_activation(graph: MemoryStore, clock: Clock) -> None:
 def test_unknown_seed_is_a_zero_error(graph: MemoryStore) -> None:
     with pytest.raises(ZeroError, match="no concept"):
         recall(graph, "nowhere")
+
+
+def test_walk_keeps_the_paths_facts_as_the_store_holds_them(graph: MemoryStore) -> None:
+    """Recall shows a path from the edges the walk loaded and the labels of their ends: the same
+    ends and predicate as reading each fact again (`fact_ends`), on every backend."""
+    for depth in (1, 2, 3):
+        hits, edges = walk(graph.backend, concept_hash("s"), TraversalConfig(depth))
+        paths = sorted({fact.digest for hit in hits for fact in hit.path})
+        assert sorted(edges) == paths
+        ends = {end for edge in edges.values() for end in (edge.subject, edge.object)}
+        inputs = graph.backend.recall_inputs([], [], [], sorted(ends))
+        derived = {
+            key: (
+                edge.subject,
+                inputs.labels[edge.subject],
+                edge.predicate,
+                edge.object,
+                inputs.labels[edge.object],
+            )
+            for key, edge in edges.items()
+        }
+        assert derived == graph.backend.fact_ends(paths)

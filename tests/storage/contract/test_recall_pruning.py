@@ -53,12 +53,13 @@ def whole_level(
     frontier: list[bytes],
     config: TraversalConfig,
     edge_filter: EdgeFilter | None,
+    arrived: dict[bytes, Edge] | None = None,
 ) -> dict[bytes, Found]:
     """The reference: the last level loaded whole, as every other level is."""
     edges = neighbours(backend, frontier, config.min_confidence, config.predicates)
     if edge_filter is not None:
         edges = edge_filter(edges)
-    return traversal._expand(reached, set(frontier), edges)
+    return traversal._expand(reached, set(frontier), edges, arrived)
 
 
 def seeds(store: MemoryStore) -> list[str]:

@@ -96,6 +96,7 @@ class RecallInputs:
     episodes: list[EpisodeRow]  # of the facts that reached each concept, as `episodes_of`
     degrees: dict[bytes, int]  # of the concepts, as `degrees`
     ends: dict[bytes, FactEnds]  # of every fact on a path
+    labels: dict[bytes, str] = field(default_factory=dict)  # of the concepts asked for by label
 
 
 @dataclass(frozen=True, slots=True)

@@ -43,6 +43,12 @@ class Traversal(Protocol):
         """Each fact's subject and object with their labels, and its predicate."""
 
     def recall_inputs(
-        self, arriving: Sequence[bytes], concepts: Sequence[bytes], paths: Sequence[bytes]
+        self,
+        arriving: Sequence[bytes],
+        concepts: Sequence[bytes],
+        paths: Sequence[bytes],
+        labelled: Sequence[bytes] = (),
     ) -> RecallInputs:
-        """`episodes_of(arriving)`, `degrees(concepts)`, `fact_ends(paths)`: one round trip on a server."""
+        """`episodes_of(arriving)`, `degrees(concepts)`, `fact_ends(paths)` and the labels of `labelled`
+        (a caller that knows the paths' facts asks for their ends' labels, a look-up each, instead of
+        their ends): one round trip on a server."""

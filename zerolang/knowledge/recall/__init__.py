@@ -30,6 +30,7 @@ from zerolang.knowledge.recall.traversal import (
     TraversalHit,
     bfs,
     neighbours,
+    walk,
 )
 from zerolang.knowledge.store import MemoryStore
 from zerolang.knowledge.tiers import DEFAULT_HALF_LIFE, EpisodicMemory
@@ -53,6 +54,7 @@ __all__ = [
     "recall",
     "recall_from",
     "spread",
+    "walk",
 ]
 
 
@@ -120,11 +122,12 @@ def recall_from(
     backend: Traversal = store.backend
     pool = options.candidates if options.candidates is not None else max(50, 5 * options.limit)
     config = TraversalConfig(options.depth, pool, options.min_confidence, options.predicates)
-    hits = bfs(backend, seed, config, edge_filter)
+    hits, edges = walk(backend, seed, config, edge_filter)
     inputs = backend.recall_inputs(
         [hit.path[-1].digest for hit in hits],
         [hit.concept.digest for hit in hits],
-        [fact.digest for hit in hits for fact in hit.path],
+        [],
+        sorted({end for edge in edges.values() for end in (edge.subject, edge.object)}),
     )
     stats = stats_of(inputs.episodes)
     factors = factors_for(hits, stats, inputs.degrees, episodic.now(), options.half_life)
@@ -146,12 +149,26 @@ def recall_from(
     order = sorted(range(len(hits)), key=lambda i: (-scores[i], hits[i].depth, hits[i].concept.digest))
     chosen = order[: options.limit]
     results = _results(
-        inputs.ends, [hits[i] for i in chosen], [scores[i] for i in chosen], [factors[i] for i in chosen]
+        _ends(edges, inputs.labels),
+        [hits[i] for i in chosen],
+        [scores[i] for i in chosen],
+        [factors[i] for i in chosen],
     )
     if options.touch:
         touched = [episode for i in chosen for episode in stats[hits[i].path[-1].digest].episodes]
         episodic.touch(EpisodeHash(key) for key in touched)
     return results
+
+
+def _ends(edges: dict[bytes, Edge], labels: dict[bytes, str]) -> dict[bytes, FactEnds]:
+    """Each path fact's ends with their labels, and its predicate (as `Traversal.fact_ends`: a fact
+    one of whose ends has no concept row is left out)."""
+    ends: dict[bytes, FactEnds] = {}
+    for key, edge in edges.items():
+        subject, obj = labels.get(edge.subject), labels.get(edge.object)
+        if subject is not None and obj is not None:
+            ends[key] = (edge.subject, subject, edge.predicate, edge.object, obj)
+    return ends
 
 
 def _results(

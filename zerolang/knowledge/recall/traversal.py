@@ -76,31 +76,46 @@ def bfs(
     level needs to know all of the earlier ones); the last level is loaded pruned, see `_last_level`.
     The result is the same as from loading every level whole.
     """
+    return walk(backend, seed, config, edge_filter)[0]
+
+
+def walk(
+    backend: Traversal,
+    seed: ConceptHash,
+    config: TraversalConfig,
+    edge_filter: EdgeFilter | None = None,
+) -> tuple[list[TraversalHit], dict[bytes, Edge]]:
+    """`bfs`, and each fact on the hits' paths as the edge it was loaded as (its ends and predicate:
+    what showing a path needs, without reading the facts again)."""
     reached: dict[bytes, Found] = {seed.digest: ((), 1.0)}
     depth_of: dict[bytes, int] = {seed.digest: 0}
     frontier = [seed.digest]
+    seen: dict[bytes, Edge] = {}  # the fact by which each concept was reached, as its edge
     for depth in range(1, config.max_depth + 1):
         if not frontier:
             break
+        arrived: dict[bytes, Edge] = {}
         if depth < config.max_depth:
             edges = neighbours(backend, frontier, config.min_confidence, config.predicates)
             if edge_filter is not None:
                 edges = edge_filter(edges)
-            level = _expand(reached, set(frontier), edges)
+            level = _expand(reached, set(frontier), edges, arrived)
         else:
-            level = _last_level(backend, reached, depth_of, frontier, config, edge_filter)
+            level = _last_level(backend, reached, depth_of, frontier, config, edge_filter, arrived)
         for key, found in level.items():
             reached[key] = found
             depth_of[key] = depth
+            seen[found[0][-1]] = arrived[key]
         frontier = sorted(level)
     del reached[seed.digest]
     best = heapq.nsmallest(
         config.max_results, reached.items(), key=lambda item: (-item[1][1], depth_of[item[0]], item[0])
     )
-    return [
+    hits = [
         TraversalHit(ConceptHash(key), tuple(FactHash(f) for f in path), depth_of[key], confidence)
         for key, (path, confidence) in best
     ]
+    return hits, {fact: seen[fact] for hit in hits for fact in (f.digest for f in hit.path)}
 
 
 def _last_level(
@@ -110,6 +125,7 @@ def _last_level(
     frontier: list[bytes],
     config: TraversalConfig,
     edge_filter: EdgeFilter | None,
+    arrived: dict[bytes, Edge] | None = None,
 ) -> dict[bytes, Found]:
     """The last BFS level, loading only the edges that can reach the result pool (the pruning rule).
 
@@ -152,7 +168,10 @@ def _last_level(
 
     def level() -> dict[bytes, Found]:
         edges = [loaded[key] for key in sorted(loaded)]
-        return _expand(reached, set(frontier), edge_filter(edges) if edge_filter is not None else edges)
+        if arrived is not None:
+            arrived.clear()  # a second read makes the level again
+        kept = edge_filter(edges) if edge_filter is not None else edges
+        return _expand(reached, set(frontier), kept, arrived)
 
     if cut is not None:
         read(
@@ -205,9 +224,13 @@ def _floor(cut: Cut, through: float, config: TraversalConfig) -> float:
 
 
 def _expand(
-    reached: dict[bytes, tuple[tuple[bytes, ...], float]], frontier: set[bytes], edges: list[Edge]
-) -> dict[bytes, tuple[tuple[bytes, ...], float]]:
-    """One BFS level: the best path to each concept first reached through `edges`."""
+    reached: dict[bytes, Found],
+    frontier: set[bytes],
+    edges: list[Edge],
+    arrived: dict[bytes, Edge] | None = None,
+) -> dict[bytes, Found]:
+    """One BFS level: the best path to each concept first reached through `edges` (and, into
+    `arrived`, the edge that path ends with)."""
     level: dict[bytes, tuple[tuple[bytes, ...], float]] = {}
     for edge in edges:
         for source, target in ((edge.subject, edge.object), (edge.object, edge.subject)):
@@ -218,4 +241,6 @@ def _expand(
             best = level.get(target)
             if best is None or candidate[1] > best[1]:
                 level[target] = candidate
+                if arrived is not None:
+                    arrived[target] = edge
     return level

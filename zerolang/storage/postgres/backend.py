@@ -446,9 +446,13 @@ class PostgresBackend(PsycopgStatements, SqlBackend, PostgresWords):
                 self.connection.execute(f"ANALYZE {table}")
 
     def recall_inputs(
-        self, arriving: Sequence[bytes], concepts: Sequence[bytes], paths: Sequence[bytes]
+        self,
+        arriving: Sequence[bytes],
+        concepts: Sequence[bytes],
+        paths: Sequence[bytes],
+        labelled: Sequence[bytes] = (),
     ) -> RecallInputs:
-        """The three reads pipelined: one round trip."""
+        """The reads pipelined: one round trip."""
         keys = sorted(set(concepts))
         queries: list[tuple[str, Sequence[object]]] = [
             (
@@ -457,6 +461,7 @@ class PostgresBackend(PsycopgStatements, SqlBackend, PostgresWords):
             ),
             (_DEGREES, (self._space, keys, self._space, keys)),
             (self._text(ENDS_SELECT + " AND f.hash = ANY(%b)"), (self._space, sorted(set(paths)))),
+            (_LABELS, (self._space, sorted(set(labelled)))),
         ]
 
         def read(connection: psycopg.Connection[Any]) -> list[list[Any]]:
@@ -464,8 +469,13 @@ class PostgresBackend(PsycopgStatements, SqlBackend, PostgresWords):
                 cursors = [connection.execute(sql, args) for sql, args in queries]
                 return [cursor.fetchall() for cursor in cursors]
 
-        episodes, degrees, ends = self.reading(read)
-        return RecallInputs(episodes_in_order(episodes), _degrees(degrees), ends_of(ends))
+        episodes, degrees, ends, labels = self.reading(read)
+        return RecallInputs(
+            episodes_in_order(episodes),
+            _degrees(degrees),
+            ends_of(ends),
+            {bytes(key): label for key, label in labels},
+        )
 
     def write_plan(self, plan: merge.Plan, beside: Alongside[Any] | None = None) -> None:
         """The plan in a few statements, parents first: the new concepts, facts and episodes by
@@ -643,6 +653,7 @@ END $$;
 _LOCK_SPACE = "SELECT 1 FROM zero_spaces WHERE space = %s FOR UPDATE"
 _NEW_SPACE = "INSERT INTO zero_spaces (space) VALUES (%s) ON CONFLICT DO NOTHING RETURNING 1"
 
+_LABELS = "SELECT hash, label FROM concepts WHERE space = %s AND hash = ANY(%b)"
 _DEGREES = (
     "SELECT k, count(*) FROM (SELECT subject_hash AS k FROM facts WHERE space = %s"
     " AND subject_hash = ANY(%b) UNION ALL SELECT object_hash FROM facts WHERE space = %s"

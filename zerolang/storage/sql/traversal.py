@@ -12,6 +12,7 @@ from zerolang.storage.sql.core import Row, SqlCore
 from zerolang.storage.sql.records import FACT_COLUMNS, fact_of
 
 EDGE_COLUMNS = "hash, subject_hash, predicate, object_hash, confidence"
+LABELS_SELECT = "SELECT hash, label FROM concepts WHERE space = ?"
 
 ENDS_SELECT = """SELECT f.hash, f.subject_hash, s.label, f.predicate, f.object_hash, o.label FROM facts f
     JOIN concepts s ON s.space = f.space AND s.hash = f.subject_hash
@@ -114,9 +115,21 @@ class Traversal(SqlCore, backend.Traversal):
         return ends_of(self.select_in(ENDS_SELECT, "f.hash", sorted(set(facts)), [self.space]))
 
     def recall_inputs(
-        self, arriving: Sequence[bytes], concepts: Sequence[bytes], paths: Sequence[bytes]
+        self,
+        arriving: Sequence[bytes],
+        concepts: Sequence[bytes],
+        paths: Sequence[bytes],
+        labelled: Sequence[bytes] = (),
     ) -> RecallInputs:
-        return RecallInputs(self.episodes_of(arriving), self.degrees(concepts), self.fact_ends(paths))
+        return RecallInputs(
+            self.episodes_of(arriving),
+            self.degrees(concepts),
+            self.fact_ends(paths) if paths else {},
+            {
+                bytes(key): label
+                for key, label in self.select_in(LABELS_SELECT, "hash", sorted(set(labelled)), [self.space])
+            },
+        )
 
 
 def ends_of(rows: Sequence[Row]) -> dict[bytes, FactEnds]:
