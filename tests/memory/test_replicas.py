@@ -127,7 +127,7 @@ def test_a_read_after_the_process_s_own_write_sees_it(
         memory.remember([("Mo", "reads", "poetry")])
         assert knows(memory, "poetry")
         memory.capture(session="s1", user_said="Mo reads poetry by the window", agent_said="Noted.")
-        assert any("window" in str(hit) for hit in memory.recall("poetry window"))  # conversations too
+        assert "window" in memory.recall("poetry window").text  # conversations too
     with psycopg.connect(reading.url(reading.standby_port, "memory"), autocommit=True) as standby:
         (held,) = standby.execute("SELECT count(*) FROM concepts WHERE label = 'poetry'").fetchone() or (0,)
     assert held == 0  # the standby did not have it: the primary served the read
