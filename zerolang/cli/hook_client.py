@@ -1,0 +1,340 @@
+"""`zero hook claude-code|pi` as an agent runs it before every prompt: the lean path, standard library only.
+
+An agent waits for its hook, so the command line an installed hook runs (`zero hook RUNTIME` with
+`--db`, `--space`, `--budget`, `--timeout`, each at most once) is read here, before typer, the
+option specs or any store is imported (`zerolang.cli.app.main` offers it first). The event is
+read from stdin, then:
+
+- when a warm server (`zerolang.cli.hook_server`) for this memory listens on its socket, it is
+  sent there and its answer is printed: the very stdout and stderr the hook would print in process;
+- else (no server, a refusal, no answer within `REPLY_WAIT`) the hook runs in process
+  (`zerolang.cli.hook_exec.run_runtime`) with the time left, after starting a server (detached, at
+  most once every `START_PAUSE` seconds) for the next event.
+
+A server serves one memory, one folder and one environment: the `Context` of the command (the
+options, the working folder, the variables a store's resolution or the code depends on, the
+interpreter and the package), whose digest names its socket in a folder only this user may enter
+(`socket_folder`). The server answers recalls only (SessionStart, UserPromptSubmit, pi's
+before_agent_start); a capture runs in process. `$ZERO_HOOK_SERVER=off` (or 0, no, false) turns
+the server off: neither asked nor started.
+
+Whatever fails, the hook exits 0 (a failure is one line on stderr, as in process).
+"""
+
+from __future__ import annotations
+
+import os
+import sys
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from collections.abc import Mapping
+
+RUNTIMES = ("claude-code", "pi")
+DEFAULT_TIMEOUT = 10.0
+"""Seconds before a hook gives up (changing nothing, exit 0): `--timeout`."""
+SERVER_ENV = "ZERO_HOOK_SERVER"
+"""`off`, `0`, `no` or `false`: the hook neither asks nor starts a warm server."""
+_OFF = frozenset({"off", "0", "no", "false"})
+REPLY_WAIT = 2.0
+"""The longest a hook waits for a server's answer before it works in process."""
+START_PAUSE = 30.0
+"""A hook starts a server for its context at most once in this many seconds."""
+IDLE = 900.0
+"""A server exits after this many seconds without a request."""
+_OPTIONS = ("--db", "--space", "--budget", "--timeout")
+_MOST = 64 << 20
+"""The largest message a hook or a server reads from the other."""
+# The variables a store's resolution, the settings or the code depend on (`zerolang.util.config`,
+# platformdirs, the interpreter): a server is started with the hook's, and serves only those.
+_PREFIXES = ("ZERO_", "XDG_")
+_NAMES = frozenset({"HOME", "PYTHONPATH", "PYTHONHOME", "TMPDIR", "PGHOST", "PGPORT", "PGUSER", "PGPASSFILE"})
+
+
+class Command:
+    """A plain hook command line: the runtime and its options (None: not given)."""
+
+    __slots__ = ("budget", "db", "runtime", "space", "timeout")
+
+    def __init__(
+        self, runtime: str, db: str | None, space: str | None, budget: int | None, timeout: float
+    ) -> None:
+        self.runtime, self.db, self.space, self.budget, self.timeout = runtime, db, space, budget, timeout
+
+
+def read_command(arguments: list[str]) -> Command | None:
+    """The command when `zero hook ARGUMENTS` is plain (a runtime, then only the options above, each
+    once, with a valid value); None for anything else (`install`, `--help`, `--event`, a usage
+    error), which typer reads as always."""
+    if not arguments or arguments[0] not in RUNTIMES or not all(map(_is_text, arguments)):
+        return None
+    given: dict[str, str] = {}
+    rest = arguments[1:]
+    while rest:
+        flag, equals, value = rest[0].partition("=")
+        if flag not in _OPTIONS or flag in given:
+            return None
+        if equals:
+            rest = rest[1:]
+        elif len(rest) > 1 and not rest[1].startswith("-"):
+            value, rest = rest[1], rest[2:]
+        else:
+            return None
+        given[flag] = value
+    budget = _number(given.get("--budget"), int, 1)
+    timeout = _number(given.get("--timeout"), float, 0.1)
+    if budget is False or timeout is False:
+        return None
+    return Command(
+        arguments[0],
+        given.get("--db"),
+        given.get("--space"),
+        budget,
+        DEFAULT_TIMEOUT if timeout is None else float(timeout),
+    )
+
+
+def _number(text: str | None, kind: type[int] | type[float], least: float) -> int | float | None | bool:
+    """The option's value (None: not given); False when it is not a finite number of at least `least`."""
+    if text is None:
+        return None
+    try:
+        value = kind(text)
+    except ValueError:
+        return False
+    return value if least <= value < float("inf") else False
+
+
+def _is_text(argument: str) -> bool:
+    try:
+        argument.encode("utf-8")
+    except UnicodeEncodeError:  # not UTF-8 on the command line: typer reports it
+        return False
+    return True
+
+
+def context(
+    db: str | None, space: str | None, environ: Mapping[str, str], cwd: str
+) -> dict[str, object]:
+    """What a server must share with a hook to answer for it: the same memory, settings and code."""
+    package = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+    variables = {
+        name: value for name, value in environ.items() if name.startswith(_PREFIXES) or name in _NAMES
+    }
+    return {
+        "db": db,
+        "space": space,
+        "cwd": cwd,
+        "python": sys.executable,
+        "package": package,
+        "environ": dict(sorted(variables.items())),
+    }
+
+
+def digest(of: dict[str, object]) -> str:
+    """The context's name for its socket (a collision only costs a refusal: the server compares all)."""
+    import json
+    import zlib
+
+    data = json.dumps(of, sort_keys=True).encode("utf-8", "surrogatepass")
+    return f"{zlib.crc32(data):08x}{zlib.adler32(data[::-1]):08x}"
+
+
+def socket_folder(environ: Mapping[str, str]) -> str | None:
+    """The folder of this user's hook sockets, made 0700 if missing; None where it is not safe (not a
+    folder, another owner, open to others) or there are no Unix sockets."""
+    import socket
+    import stat
+
+    if not hasattr(socket, "AF_UNIX") or not hasattr(os, "getuid"):
+        return None
+    base = environ.get("XDG_RUNTIME_DIR") or environ.get("TMPDIR") or "/tmp"
+    folder = os.path.join(base, f"zerolang-hook-{os.getuid()}")
+    try:
+        os.mkdir(folder, 0o700)
+    except FileExistsError:
+        pass
+    except OSError:
+        return None
+    try:
+        found = os.lstat(folder)
+    except OSError:
+        return None
+    if not stat.S_ISDIR(found.st_mode) or found.st_uid != os.getuid() or found.st_mode & 0o077:
+        return None
+    return folder
+
+
+def socket_path(folder: str, name: str) -> str | None:
+    path = os.path.join(folder, f"{name}.sock")
+    return path if len(os.fsencode(path)) < 100 else None  # sun_path holds 104-108 bytes
+
+
+def server_enabled(environ: Mapping[str, str]) -> bool:
+    return environ.get(SERVER_ENV, "").strip().lower() not in _OFF
+
+
+def gave_up(timeout: float) -> str:
+    """What a hook says when its time is up (in process or not)."""
+    return f"gave up after {timeout:g} s; nothing was changed"
+
+
+class _Expired(Exception):
+    pass
+
+
+def main(arguments: list[str]) -> int | None:
+    """Run `zero hook ARGUMENTS` if it is plain (`read_command`): its exit code, always 0; else None."""
+    command = read_command(arguments)
+    if command is None:
+        return None
+    import time
+
+    start = time.monotonic()
+    text = _read_event(command.timeout)
+    if text is None:
+        sys.stderr.write(f"zero hook: {gave_up(command.timeout)}\n")
+        return 0
+    environ, cwd = os.environ, _cwd()
+    if cwd is not None and server_enabled(environ):
+        served = _served(command, text, environ, cwd, start + command.timeout)
+        if served is not None:
+            sys.stdout.write(served[0])
+            sys.stdout.flush()
+            sys.stderr.write(served[1])
+            return 0
+    from zerolang.cli.hook_exec import run_runtime
+
+    left = start + command.timeout - time.monotonic()
+    run_runtime(
+        command.runtime, command.db, command.budget, command.timeout, text=text, left=left, space=command.space
+    )
+    return 0
+
+
+def _cwd() -> str | None:
+    try:
+        return os.getcwd()
+    except OSError:  # the folder was removed: no server
+        return None
+
+
+def _read_event(timeout: float) -> str | None:
+    """stdin, or None when it is not closed within `timeout` seconds."""
+    import signal
+
+    if not hasattr(signal, "setitimer"):
+        return sys.stdin.read()
+
+    def expired(_signal: int, _frame: object) -> None:
+        raise _Expired
+
+    previous = signal.signal(signal.SIGALRM, expired)
+    try:
+        signal.setitimer(signal.ITIMER_REAL, timeout)
+        return sys.stdin.read()
+    except _Expired:
+        return None
+    finally:
+        signal.setitimer(signal.ITIMER_REAL, 0)
+        signal.signal(signal.SIGALRM, previous)
+
+
+def _served(
+    command: Command, text: str, environ: Mapping[str, str], cwd: str, deadline: float
+) -> tuple[str, str] | None:
+    """(stdout, stderr) from this context's server; None when none answers (one is started then)."""
+    import time
+
+    folder = socket_folder(environ)
+    if folder is None:
+        return None
+    shared = context(command.db, command.space, environ, cwd)
+    name = digest(shared)
+    path = socket_path(folder, name)
+    if path is None:
+        return None
+    request = {
+        "context": shared,
+        "runtime": command.runtime,
+        "budget": command.budget,
+        "timeout": command.timeout,
+        "left": deadline - time.monotonic(),
+        "text": text,
+    }
+    reply = ask(path, request, min(REPLY_WAIT, deadline - time.monotonic()))
+    if reply is None:
+        start_server(folder, name, command)
+        return None
+    if reply.get("served") is not True:
+        return None
+    stdout, stderr = reply.get("stdout"), reply.get("stderr")
+    return (stdout, stderr) if isinstance(stdout, str) and isinstance(stderr, str) else None
+
+
+def ask(path: str, request: dict[str, object], wait: float) -> dict[str, object] | None:
+    """The server's reply to `request` on the socket at `path`; None when nothing listens there, or it
+    does not answer within `wait` seconds."""
+    import json
+    import socket
+
+    if wait <= 0:
+        return None
+    data = json.dumps(request, ensure_ascii=False).encode("utf-8", "surrogatepass")
+    try:
+        with socket.socket(socket.AF_UNIX, socket.SOCK_STREAM) as connection:
+            connection.settimeout(wait)
+            connection.connect(path)
+            connection.sendall(data)
+            connection.shutdown(socket.SHUT_WR)
+            answer = read_all(connection)
+        reply = json.loads(answer.decode("utf-8", "surrogatepass")) if answer is not None else None
+    except (OSError, ValueError):
+        return None
+    return reply if isinstance(reply, dict) else None
+
+
+def read_all(connection: object) -> bytes | None:
+    """What the other side sends until it shuts its side; None past `_MOST` bytes."""
+    chunks: list[bytes] = []
+    size = 0
+    while True:
+        chunk: bytes = connection.recv(1 << 16)  # type: ignore[attr-defined]
+        if not chunk:
+            return b"".join(chunks)
+        size += len(chunk)
+        if size > _MOST:
+            return None
+        chunks.append(chunk)
+
+
+def start_server(folder: str, name: str, command: Command) -> None:
+    """Start this context's server, detached (its own session, no terminal, none of our streams),
+    unless one was started in the last `START_PAUSE` seconds."""
+    import time
+
+    stamp = os.path.join(folder, f"{name}.started")
+    try:
+        if time.time() - os.stat(stamp).st_mtime < START_PAUSE:
+            return
+    except OSError:
+        pass
+    import subprocess
+
+    try:
+        os.close(os.open(stamp, os.O_WRONLY | os.O_CREAT, 0o600))
+        os.utime(stamp)
+        arguments = [sys.executable, "-P", "-m", "zerolang.cli.hook_server", f"--name={name}"]
+        for flag, value in (("--db", command.db), ("--space", command.space)):
+            if value is not None:
+                arguments += [f"{flag}={value}"]
+        subprocess.Popen(  # noqa: S603  # our interpreter, our module, no shell
+            arguments,
+            stdin=subprocess.DEVNULL,
+            stdout=subprocess.DEVNULL,
+            stderr=subprocess.DEVNULL,
+            start_new_session=True,
+            close_fds=True,
+        )
+    except OSError:
+        pass
