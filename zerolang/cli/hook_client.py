@@ -42,7 +42,7 @@ START_PAUSE = 30.0
 """A hook starts a server for its context at most once in this many seconds."""
 IDLE = 900.0
 """A server exits after this many seconds without a request."""
-_OPTIONS = ("--db", "--space", "--budget", "--timeout")
+OPTIONS = ("--db", "--space", "--budget", "--timeout")
 _MOST = 64 << 20
 """The largest message a hook or a server reads from the other."""
 # The variables a store's resolution, the settings or the code depend on (`zerolang.util.config`,
@@ -72,7 +72,7 @@ def read_command(arguments: list[str]) -> Command | None:
     rest = arguments[1:]
     while rest:
         flag, equals, value = rest[0].partition("=")
-        if flag not in _OPTIONS or flag in given:
+        if flag not in OPTIONS or flag in given:
             return None
         if equals:
             rest = rest[1:]

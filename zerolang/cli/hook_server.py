@@ -6,8 +6,8 @@
 
 in the hook's folder and environment. It serves only that context (`hook_client.context`: the
 options, the folder, the variables that resolve the memory, the interpreter and the package), on the
-socket `NAME.sock` in the user's 0700 socket folder, while it holds `NAME.lock` (a second server for
-the same context exits at once). For each request it:
+socket `NAME.sock` in the user's 0700 socket folder, while it holds `NAME.lock` (which holds its
+process id; a second server for the same context exits at once). For each request it:
 
 - refuses (the hook then works in process) anything but a recall event of a context that is its
   own, and a peer that is another user;
@@ -235,6 +235,8 @@ def main(arguments: list[str]) -> int:
         fcntl.flock(lock, fcntl.LOCK_EX | fcntl.LOCK_NB)
     except OSError:
         return 0  # another server serves this context
+    os.ftruncate(lock, 0)
+    os.write(lock, f"{os.getpid()}\n".encode())  # who serves it, for whoever must stop it
     signal.signal(signal.SIGTERM, lambda _signal, _frame: sys.exit(0))
     warm()
     served.code = code_signature()
