@@ -12,7 +12,12 @@ from zerolang.memory import asking
 from zerolang.util import tokens
 from zerolang.util.tokens import count_tokens
 
-LINES = ["facts:", "carol works at acme", "conversations:", "2024-05-01 user: the billing token expired again"]
+LINES = [
+    "facts:",
+    "carol works at acme",
+    "conversations:",
+    "2024-05-01 user: the billing token expired again",
+]
 
 
 def test_within_keeps_every_line_that_fits() -> None:

@@ -104,7 +104,14 @@ class Server:
         path = hook_client.socket_path(folder, self.name)
         assert path is not None
         self.path = path
-        arguments = [sys.executable, "-P", "-m", "zerolang.cli.hook_server", f"--name={self.name}", f"--db={db}"]
+        arguments = [
+            sys.executable,
+            "-P",
+            "-m",
+            "zerolang.cli.hook_server",
+            f"--name={self.name}",
+            f"--db={db}",
+        ]
         self.process = subprocess.Popen([*arguments, *extra], env=env, cwd=cwd)
 
     def wait(self) -> None:
@@ -146,7 +153,12 @@ def events(tmp_path: Path) -> list[tuple[str, str]]:
     transcript.turn("hello", "hi")
     prompt = payload("UserPromptSubmit", transcript, prompt="why does the billing login fail?")
     start = json.dumps(
-        {"hook_event_name": "SessionStart", "session_id": "s", "source": "startup", "cwd": "/w/billing-service"}
+        {
+            "hook_event_name": "SessionStart",
+            "session_id": "s",
+            "source": "startup",
+            "cwd": "/w/billing-service",
+        }
     )
     return [
         ("claude-code", prompt),

@@ -15,6 +15,7 @@ from pathlib import Path
 import pytest
 
 from zerolang.cli import hook_client
+from zerolang.cli.hook_defaults import RUNTIMES
 from zerolang.cli.typer_app import load_command
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -29,7 +30,13 @@ main()
 """
 
 # What the lean path may load of zerolang when a server answers: the entry point and itself.
-LEAN = {"zerolang", "zerolang.cli", "zerolang.cli.app", "zerolang.cli.hook_client"}
+LEAN = {
+    "zerolang",
+    "zerolang.cli",
+    "zerolang.cli.app",
+    "zerolang.cli.hook_client",
+    "zerolang.cli.hook_defaults",
+}
 # Nor any of these: the command line's framework, the stores, the tokenizer, the annotations' library.
 HEAVY = {"typer", "click", "rich", "sqlite3", "tiktoken", "regex", "platformdirs", "typing", "dataclasses",
          "pathlib", "subprocess", "hashlib", "lark", "psycopg", "sqlalchemy"}  # fmt: skip
@@ -134,7 +141,7 @@ def test_the_lean_path_reads_only_plain_hook_command_lines() -> None:
         assert hook_client.read_command(declined) is None, declined
 
 
-@pytest.mark.parametrize("runtime", hook_client.RUNTIMES)
+@pytest.mark.parametrize("runtime", RUNTIMES)
 def test_the_lean_path_reads_the_options_typer_declares(runtime: str) -> None:
     hook = load_command("hook")
     command = hook.commands[runtime]  # type: ignore[attr-defined]

@@ -26,13 +26,12 @@ from __future__ import annotations
 import os
 import sys
 
+from zerolang.cli.hook_defaults import DEFAULT_TIMEOUT, RUNTIMES, gave_up
+
 TYPE_CHECKING = False
 if TYPE_CHECKING:
     from collections.abc import Mapping
 
-RUNTIMES = ("claude-code", "pi")
-DEFAULT_TIMEOUT = 10.0
-"""Seconds before a hook gives up (changing nothing, exit 0): `--timeout`."""
 SERVER_ENV = "ZERO_HOOK_SERVER"
 """`off`, `0`, `no` or `false`: the hook neither asks nor starts a warm server."""
 _OFF = frozenset({"off", "0", "no", "false"})
@@ -81,28 +80,14 @@ def read_command(arguments: list[str]) -> Command | None:
         else:
             return None
         given[flag] = value
-    budget = _number(given.get("--budget"), int, 1)
-    timeout = _number(given.get("--timeout"), float, 0.1)
-    if budget is False or timeout is False:
-        return None
-    return Command(
-        arguments[0],
-        given.get("--db"),
-        given.get("--space"),
-        budget,
-        DEFAULT_TIMEOUT if timeout is None else float(timeout),
-    )
-
-
-def _number(text: str | None, kind: type[int] | type[float], least: float) -> int | float | None | bool:
-    """The option's value (None: not given); False when it is not a finite number of at least `least`."""
-    if text is None:
-        return None
     try:
-        value = kind(text)
+        budget = None if "--budget" not in given else int(given["--budget"])
+        timeout = DEFAULT_TIMEOUT if "--timeout" not in given else float(given["--timeout"])
     except ValueError:
-        return False
-    return value if least <= value < float("inf") else False
+        return None
+    if (budget is not None and budget < 1) or not 0.1 <= timeout < float("inf"):
+        return None  # typer's usage error
+    return Command(arguments[0], given.get("--db"), given.get("--space"), budget, timeout)
 
 
 def _is_text(argument: str) -> bool:
@@ -113,9 +98,7 @@ def _is_text(argument: str) -> bool:
     return True
 
 
-def context(
-    db: str | None, space: str | None, environ: Mapping[str, str], cwd: str
-) -> dict[str, object]:
+def context(db: str | None, space: str | None, environ: Mapping[str, str], cwd: str) -> dict[str, object]:
     """What a server must share with a hook to answer for it: the same memory, settings and code."""
     package = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
     variables = {
@@ -174,11 +157,6 @@ def server_enabled(environ: Mapping[str, str]) -> bool:
     return environ.get(SERVER_ENV, "").strip().lower() not in _OFF
 
 
-def gave_up(timeout: float) -> str:
-    """What a hook says when its time is up (in process or not)."""
-    return f"gave up after {timeout:g} s; nothing was changed"
-
-
 class _Expired(Exception):
     pass
 
@@ -207,7 +185,13 @@ def main(arguments: list[str]) -> int | None:
 
     left = start + command.timeout - time.monotonic()
     run_runtime(
-        command.runtime, command.db, command.budget, command.timeout, text=text, left=left, space=command.space
+        command.runtime,
+        command.db,
+        command.budget,
+        command.timeout,
+        text=text,
+        left=left,
+        space=command.space,
     )
     return 0
 
@@ -254,7 +238,7 @@ def _served(
     path = socket_path(folder, name)
     if path is None:
         return None
-    request = {
+    request: dict[str, object] = {
         "context": shared,
         "runtime": command.runtime,
         "budget": command.budget,
@@ -328,7 +312,7 @@ def start_server(folder: str, name: str, command: Command) -> None:
         for flag, value in (("--db", command.db), ("--space", command.space)):
             if value is not None:
                 arguments += [f"{flag}={value}"]
-        subprocess.Popen(  # noqa: S603  # our interpreter, our module, no shell
+        subprocess.Popen(  # our interpreter, our module, no shell
             arguments,
             stdin=subprocess.DEVNULL,
             stdout=subprocess.DEVNULL,

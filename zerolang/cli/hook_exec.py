@@ -18,9 +18,7 @@ if TYPE_CHECKING:
     from zerolang.experience.store import ExperienceStore
     from zerolang.knowledge.store import MemoryStore
 
-from zerolang.cli.hook_client import DEFAULT_TIMEOUT, RUNTIMES, gave_up
-
-__all__ = ["DEFAULT_TIMEOUT", "RUNTIMES", "claude_code", "pi", "run_hook", "run_runtime"]
+from zerolang.cli.hook_defaults import gave_up
 
 
 class _Expired(Exception):

@@ -28,14 +28,18 @@ import json
 import os
 import socket
 import sys
-from contextlib import redirect_stderr, redirect_stdout
+from contextlib import redirect_stderr, redirect_stdout, suppress
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
 from zerolang.cli import hook_client
+from zerolang.cli.hook_defaults import RUNTIMES
 
-_RECALLS = {"claude-code": ("hook_event_name", ("SessionStart", "UserPromptSubmit")), "pi": ("event", ("before_agent_start",))}
+_RECALLS = {
+    "claude-code": ("hook_event_name", ("SessionStart", "UserPromptSubmit")),
+    "pi": ("event", ("before_agent_start",)),
+}
 
 _WARM = (
     "zerolang.agents.claude_code",
@@ -126,7 +130,7 @@ def respond(served: Served, request: Any) -> dict[str, object]:
     runtime, text, budget = request.get("runtime"), request.get("text"), request.get("budget")
     timeout, left = request.get("timeout"), request.get("left")
     if (
-        runtime not in hook_client.RUNTIMES
+        runtime not in RUNTIMES
         or not isinstance(text, str)
         or not (budget is None or (type(budget) is int and budget >= 1))
         or not (type(timeout) is float and timeout >= 0.1)
@@ -164,7 +168,7 @@ def same_user(connection: socket.socket) -> bool:
 
     credentials = connection.getsockopt(socket.SOL_SOCKET, socket.SO_PEERCRED, struct.calcsize("3i"))
     _pid, uid, _gid = struct.unpack("3i", credentials)
-    return uid == os.getuid()
+    return bool(uid == os.getuid())
 
 
 def handle(served: Served, connection: socket.socket) -> None:
@@ -193,7 +197,7 @@ def serve(served: Served, listener: socket.socket, idle: float) -> None:
         with connection:
             try:
                 handle(served, connection)
-            except Exception:  # noqa: S112  # one request's failure (a peer gone): the next one
+            except Exception:  # one request's failure (a peer gone): the next one
                 continue
 
 
@@ -242,10 +246,8 @@ def main(arguments: list[str]) -> int:
     served.code = code_signature()
     served.settings = settings_signature(cwd)
     with socket.socket(socket.AF_UNIX, socket.SOCK_STREAM) as listener:
-        try:
+        with suppress(FileNotFoundError):  # a server's that was killed
             os.unlink(path)
-        except FileNotFoundError:
-            pass
         listener.bind(path)
         try:
             os.chmod(path, 0o600)
