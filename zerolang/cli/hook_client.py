@@ -166,21 +166,35 @@ def main(arguments: list[str]) -> int | None:
     command = read_command(arguments)
     if command is None:
         return None
+    try:
+        _hook(command)
+    except Exception as error:  # any failure: one line, and the agent goes on (as in process)
+        from zerolang.cli.hook_exec import report
+
+        report(error)
+    return 0
+
+
+def _hook(command: Command) -> None:
     import time
 
     start = time.monotonic()
     text = _read_event(command.timeout)
     if text is None:
         sys.stderr.write(f"zero hook: {gave_up(command.timeout)}\n")
-        return 0
+        return
     environ, cwd = os.environ, _cwd()
+    served = None
     if cwd is not None and server_enabled(environ):
-        served = _served(command, text, environ, cwd, start + command.timeout)
-        if served is not None:
-            sys.stdout.write(served[0])
-            sys.stdout.flush()
-            sys.stderr.write(served[1])
-            return 0
+        try:
+            served = _served(command, text, environ, cwd, start + command.timeout)
+        except Exception:  # a server that cannot be asked or started: the hook works alone
+            served = None
+    if served is not None:
+        sys.stdout.write(served[0])
+        sys.stdout.flush()
+        sys.stderr.write(served[1])
+        return
     from zerolang.cli.hook_exec import run_runtime
 
     left = start + command.timeout - time.monotonic()
@@ -193,7 +207,6 @@ def main(arguments: list[str]) -> int | None:
         left=left,
         space=command.space,
     )
-    return 0
 
 
 def _cwd() -> str | None:

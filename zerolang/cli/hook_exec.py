@@ -82,14 +82,19 @@ def run_hook(
     except _Expired:
         _say(gave_up(timeout))
     except Exception as error:  # any failure: one line, and the agent goes on
-        from zerolang.util.errors import ZeroError
-
-        _say(error.headline() if isinstance(error, ZeroError) else f"{type(error).__name__}: {error}")
+        report(error)
     finally:
         if timed:
             signal.setitimer(signal.ITIMER_REAL, 0)
             if previous is not None:
                 signal.signal(signal.SIGALRM, previous)
+
+
+def report(error: Exception) -> None:
+    """A hook's failure as its one line on stderr."""
+    from zerolang.util.errors import ZeroError
+
+    _say(error.headline() if isinstance(error, ZeroError) else f"{type(error).__name__}: {error}")
 
 
 def _say(message: str) -> None:
