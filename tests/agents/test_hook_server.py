@@ -207,6 +207,16 @@ def test_the_server_refuses_what_is_not_its_own(tmp_path: Path, memory: str, ser
 
 
 @pytest.mark.slow
+def test_a_server_stops_when_the_settings_change(tmp_path: Path, memory: str, server: Server) -> None:
+    runtime, text = events(tmp_path)[0]
+    assert server.ask(runtime, text)["served"] is True  # type: ignore[index]
+    (server.cwd / "pyproject.toml").write_text('[tool.zero.memory]\nspace = "elsewhere"\n')
+    assert server.ask(runtime, text) == {"served": False}  # what a fresh process would read differs
+    assert server.process.wait(timeout=60) == 0
+    assert not Path(server.path).exists()
+
+
+@pytest.mark.slow
 def test_a_hook_without_a_server_starts_one_and_prints_the_same(tmp_path: Path, memory: str) -> None:
     project = tmp_path / "p"
     project.mkdir()

@@ -98,9 +98,20 @@ def _is_text(argument: str) -> bool:
     return True
 
 
+# The server's start: the folder holding the hook's zerolang on the path (first, unless it is there).
+_SERVE = (
+    "import sys; sys.argv[1] in sys.path or sys.path.insert(0, sys.argv[1]); "
+    "from zerolang.cli.hook_server import main; sys.exit(main(sys.argv[2:]))"
+)
+
+
+def _package_parent() -> str:
+    return os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+
+
 def context(db: str | None, space: str | None, environ: Mapping[str, str], cwd: str) -> dict[str, object]:
     """What a server must share with a hook to answer for it: the same memory, settings and code."""
-    package = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+    package = os.path.join(_package_parent(), "zerolang")
     variables = {
         name: value for name, value in environ.items() if name.startswith(_PREFIXES) or name in _NAMES
     }
@@ -321,7 +332,7 @@ def start_server(folder: str, name: str, command: Command) -> None:
     try:
         os.close(os.open(stamp, os.O_WRONLY | os.O_CREAT, 0o600))
         os.utime(stamp)
-        arguments = [sys.executable, "-P", "-m", "zerolang.cli.hook_server", f"--name={name}"]
+        arguments = [sys.executable, "-P", "-c", _SERVE, _package_parent(), f"--name={name}"]
         for flag, value in (("--db", command.db), ("--space", command.space)):
             if value is not None:
                 arguments += [f"{flag}={value}"]

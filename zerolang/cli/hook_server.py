@@ -2,9 +2,10 @@
 
 `zerolang.cli.hook_client` starts it (detached) when a hook finds none, as
 
-    python -P -m zerolang.cli.hook_server --name NAME [--db=PATH] [--space=NAME]
+    python -P -c '... hook_server.main(...)' FOLDER --name=NAME [--db=PATH] [--space=NAME]
 
-in the hook's folder and environment. It serves only that context (`hook_client.context`: the
+(FOLDER: the one holding the hook's own zerolang, put on the path) in the hook's folder and
+environment. It serves only that context (`hook_client.context`: the
 options, the folder, the variables that resolve the memory, the interpreter and the package), on the
 socket `NAME.sock` in the user's 0700 socket folder, while it holds `NAME.lock` (which holds its
 process id; a second server for the same context exits at once). For each request it:
@@ -258,5 +259,5 @@ def main(arguments: list[str]) -> int:
     return 0
 
 
-if __name__ == "__main__":
+if __name__ == "__main__":  # python -m zerolang.cli.hook_server --name=NAME ...: the same, by hand
     sys.exit(main(sys.argv[1:]))
