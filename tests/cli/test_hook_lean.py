@@ -15,7 +15,7 @@ from pathlib import Path
 import pytest
 
 from zerolang.cli import hook_client
-from zerolang.cli.hook_defaults import RUNTIMES
+from zerolang.cli.hook_defaults import RECALLS, RUNTIMES
 from zerolang.cli.typer_app import load_command
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -155,3 +155,19 @@ def test_the_server_can_be_turned_off() -> None:
     assert hook_client.server_enabled({"ZERO_HOOK_SERVER": "on"})
     for off in ("off", "0", "no", "FALSE", " Off "):
         assert not hook_client.server_enabled({"ZERO_HOOK_SERVER": off})
+
+
+def test_the_events_a_server_answers_are_the_recalls() -> None:
+    from zerolang.agents import claude_code
+
+    assert RECALLS["claude-code"] == ("hook_event_name", claude_code.RECALLING)
+    assert hook_client.recall_event("claude-code", '{"hook_event_name": "UserPromptSubmit"}')
+    assert hook_client.recall_event("pi", '{"event": "before_agent_start", "prompt": "x"}')
+    for runtime, text in (
+        ("claude-code", '{"hook_event_name": "Stop"}'),
+        ("pi", '{"event": "agent_end"}'),
+        ("claude-code", "{not json"),
+        ("pi", "[1]"),
+        ("claude-code", '{"event": "UserPromptSubmit"}'),
+    ):
+        assert not hook_client.recall_event(runtime, text), text

@@ -7,7 +7,8 @@ read from stdin, then:
 
 - when a warm server (`zerolang.cli.hook_server`) for this memory listens on its socket, it is
   sent there and its answer is printed: the very stdout and stderr the hook would print in process;
-- else (no server, a refusal, no answer within `REPLY_WAIT`) the hook runs in process
+- else (no server, a refusal, no answer within `REPLY_WAIT`; a capture, which writes, is never
+  sent) the hook runs in process
   (`zerolang.cli.hook_exec.run_runtime`) with the time left, after starting a server (detached, at
   most once every `START_PAUSE` seconds) for the next event.
 
@@ -26,7 +27,7 @@ from __future__ import annotations
 import os
 import sys
 
-from zerolang.cli.hook_defaults import DEFAULT_TIMEOUT, RUNTIMES, gave_up
+from zerolang.cli.hook_defaults import DEFAULT_TIMEOUT, RECALLS, RUNTIMES, gave_up
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -196,7 +197,7 @@ def _hook(command: Command) -> None:
         return
     environ, cwd = os.environ, _cwd()
     served = None
-    if cwd is not None and server_enabled(environ):
+    if cwd is not None and server_enabled(environ) and recall_event(command.runtime, text):
         try:
             served = _served(command, text, environ, cwd, start + command.timeout)
         except Exception:  # a server that cannot be asked or started: the hook works alone
@@ -218,6 +219,18 @@ def _hook(command: Command) -> None:
         left=left,
         space=command.space,
     )
+
+
+def recall_event(runtime: str, text: str) -> bool:
+    """Whether the event recalls (`RECALLS`): a server answers those; a capture writes, in process."""
+    import json
+
+    key, events = RECALLS[runtime]
+    try:
+        event = json.loads(text)
+    except ValueError:  # the hook in process says what is wrong with it
+        return False
+    return isinstance(event, dict) and event.get(key) in events
 
 
 def _cwd() -> str | None:

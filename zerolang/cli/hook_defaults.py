@@ -8,6 +8,13 @@ DEFAULT_TIMEOUT = 10.0
 """Seconds before a hook gives up (changing nothing, exit 0): `--timeout`."""
 
 
+RECALLS = {
+    "claude-code": ("hook_event_name", ("SessionStart", "UserPromptSubmit")),
+    "pi": ("event", ("before_agent_start",)),
+}
+"""Each runtime's events that recall (the key naming the event, the names): what a warm server answers."""
+
+
 def gave_up(timeout: float) -> str:
     """What a hook says when its time is up."""
     return f"gave up after {timeout:g} s; nothing was changed"

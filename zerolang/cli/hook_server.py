@@ -37,11 +37,6 @@ from typing import Any
 from zerolang.cli import hook_client
 from zerolang.cli.hook_defaults import RUNTIMES
 
-_RECALLS = {
-    "claude-code": ("hook_event_name", ("SessionStart", "UserPromptSubmit")),
-    "pi": ("event", ("before_agent_start",)),
-}
-
 _WARM = (
     "zerolang.agents.claude_code",
     "zerolang.agents.pi",
@@ -113,16 +108,6 @@ def warm() -> None:
     count_tokens("warm")
 
 
-def recall_event(runtime: str, text: str) -> bool:
-    """Whether the event is one the server answers: a recall (a capture writes: it runs in process)."""
-    key, events = _RECALLS[runtime]
-    try:
-        event = json.loads(text)
-    except ValueError:
-        return False
-    return isinstance(event, dict) and event.get(key) in events
-
-
 def respond(served: Served, request: Any) -> dict[str, object]:
     """The reply to one request: the hook's stdout and stderr, or a refusal (`served` false)."""
     refused: dict[str, object] = {"served": False}
@@ -141,7 +126,7 @@ def respond(served: Served, request: Any) -> dict[str, object]:
     if code_changed(served.code) or settings_signature(str(served.context["cwd"])) != served.settings:
         served.stop = True
         return refused
-    if not recall_event(runtime, text):
+    if not hook_client.recall_event(runtime, text):
         return refused
     from zerolang.cli.hook_exec import run_runtime
 
