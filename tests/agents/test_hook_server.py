@@ -30,27 +30,25 @@ pytestmark = pytest.mark.skipif(not hasattr(socket, "AF_UNIX"), reason="Unix soc
 ROOT = Path(__file__).resolve().parents[2]
 
 
-@pytest.fixture(autouse=True)
-def short_run(tmp_path: Path) -> Iterator[None]:
-    """A socket folder's base short enough for a socket's path (pytest's own folders are too long)."""
+@pytest.fixture
+def run() -> Iterator[Path]:
+    """The base of the socket folder ($XDG_RUNTIME_DIR): short enough for a socket's path (pytest's
+    own folders are too long)."""
     import shutil
     import tempfile
 
-    RUN[0] = tempfile.mkdtemp(prefix="zh", dir="/tmp")
-    yield
-    shutil.rmtree(RUN[0], ignore_errors=True)
+    base = Path(tempfile.mkdtemp(prefix="zh", dir="/tmp"))
+    yield base
+    shutil.rmtree(base, ignore_errors=True)
 
 
-RUN = [""]
-
-
-def environment(home: Path, *, server: bool) -> dict[str, str]:
+def environment(home: Path, run: Path, *, server: bool) -> dict[str, str]:
     env = {k: v for k, v in os.environ.items() if not k.startswith(("ZERO_", "XDG_"))}
     env.update(
         HOME=str(home),
         XDG_DATA_HOME=str(home / "data"),
         XDG_CONFIG_HOME=str(home / "config"),
-        XDG_RUNTIME_DIR=RUN[0],
+        XDG_RUNTIME_DIR=str(run),
         ZERO_HOOK_SERVER="on" if server else "off",
         PYTHONPATH=str(ROOT),
     )
@@ -139,10 +137,10 @@ class Server:
 
 
 @pytest.fixture
-def server(tmp_path: Path, memory: str) -> Iterator[Server]:
+def server(tmp_path: Path, run: Path, memory: str) -> Iterator[Server]:
     project = tmp_path / "billing-service"
     project.mkdir()
-    started = Server(memory, environment(tmp_path, server=True), project)
+    started = Server(memory, environment(tmp_path, run, server=True), project)
     started.wait()
     yield started
     started.stop()
@@ -172,9 +170,9 @@ def events(tmp_path: Path) -> list[tuple[str, str]]:
 
 @pytest.mark.slow
 def test_the_server_answers_byte_for_byte_what_the_process_prints(
-    tmp_path: Path, memory: str, server: Server
+    tmp_path: Path, run: Path, memory: str, server: Server
 ) -> None:
-    off = environment(tmp_path, server=False)
+    off = environment(tmp_path, run, server=False)
     for runtime, text in events(tmp_path):
         for budget in (None, 60):
             options = () if budget is None else ("--budget", str(budget))
@@ -184,7 +182,7 @@ def test_the_server_answers_byte_for_byte_what_the_process_prints(
             assert (0, reply["stdout"], reply["stderr"]) == alone, (runtime, text, budget)
     assert any(server.ask(r, t)["stdout"] for r, t in events(tmp_path))  # type: ignore[index]
     # and the hook prints it: the lean path through the server, as the agent runs it
-    on = environment(tmp_path, server=True)
+    on = environment(tmp_path, run, server=True)
     for runtime, text in events(tmp_path):
         assert hook(runtime, memory, text, on, server.cwd) == hook(runtime, memory, text, off, server.cwd)
 
@@ -217,15 +215,17 @@ def test_a_server_stops_when_the_settings_change(tmp_path: Path, memory: str, se
 
 
 @pytest.mark.slow
-def test_a_hook_without_a_server_starts_one_and_prints_the_same(tmp_path: Path, memory: str) -> None:
+def test_a_hook_without_a_server_starts_one_and_prints_the_same(
+    tmp_path: Path, run: Path, memory: str
+) -> None:
     project = tmp_path / "p"
     project.mkdir()
-    on, off = environment(tmp_path, server=True), environment(tmp_path, server=False)
+    on, off = environment(tmp_path, run, server=True), environment(tmp_path, run, server=False)
     runtime, text = events(tmp_path)[0]
     first = hook(runtime, memory, text, on, project)
     assert first == hook(runtime, memory, text, off, project) and first[1]
     name = hook_client.digest(hook_client.context(memory, None, on, str(project)))
-    folder = Path(RUN[0]) / f"zerolang-hook-{os.getuid()}"
+    folder = run / f"zerolang-hook-{os.getuid()}"
     sock, lock = folder / f"{name}.sock", folder / f"{name}.lock"
     for _ in range(600):
         if sock.exists():
@@ -246,8 +246,8 @@ def test_a_hook_without_a_server_starts_one_and_prints_the_same(tmp_path: Path, 
 
 
 @pytest.mark.slow
-def test_an_idle_server_exits_and_a_second_one_gives_way(tmp_path: Path, memory: str) -> None:
-    env = environment(tmp_path, server=True)
+def test_an_idle_server_exits_and_a_second_one_gives_way(tmp_path: Path, run: Path, memory: str) -> None:
+    env = environment(tmp_path, run, server=True)
     first = Server(memory, env, tmp_path, "--idle=3")
     first.wait()
     second = Server(memory, env, tmp_path)
