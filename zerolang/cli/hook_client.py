@@ -5,19 +5,18 @@ An agent waits for its hook, so the command line an installed hook runs (`zero h
 option specs or any store is imported (`zerolang.cli.app.main` offers it first). The event is
 read from stdin, then:
 
-- when a warm server (`zerolang.cli.hook_server`) for this memory listens on its socket, it is
-  sent there and its answer is printed: the very stdout and stderr the hook would print in process;
-- else (no server, a refusal, no answer within `REPLY_WAIT`; a capture, which writes, is never
-  sent) the hook runs in process
-  (`zerolang.cli.hook_exec.run_runtime`) with the time left, after starting a server (detached, at
-  most once every `START_PAUSE` seconds) for the next event.
+- a recall (SessionStart, UserPromptSubmit, pi's before_agent_start: `RECALLS`) is sent to the
+  warm server (`zerolang.cli.hook_server`) of this memory when one listens on its socket, and its
+  answer is printed: the very stdout and stderr the hook would print in process;
+- else (a capture, which writes; no server; a refusal; no answer within `REPLY_WAIT`) the hook
+  runs in process (`zerolang.cli.hook_exec.run_runtime`) with the time left, after starting a
+  server for a recall that found none (detached, at most once every `START_PAUSE` seconds).
 
-A server serves one memory, one folder and one environment: the `Context` of the command (the
+A server serves one memory, one folder and one environment: the `context` of the command (the
 options, the working folder, the variables a store's resolution or the code depends on, the
 interpreter and the package), whose digest names its socket in a folder only this user may enter
-(`socket_folder`). The server answers recalls only (SessionStart, UserPromptSubmit, pi's
-before_agent_start); a capture runs in process. `$ZERO_HOOK_SERVER=off` (or 0, no, false) turns
-the server off: neither asked nor started.
+(`socket_folder`). `$ZERO_HOOK_SERVER=off` (or 0, no, false) turns the server off: neither asked
+nor started.
 
 Whatever fails, the hook exits 0 (a failure is one line on stderr, as in process).
 """
@@ -32,6 +31,7 @@ from zerolang.cli.hook_defaults import DEFAULT_TIMEOUT, RECALLS, RUNTIMES, gave_
 TYPE_CHECKING = False
 if TYPE_CHECKING:
     from collections.abc import Mapping
+    from socket import socket as Socket
 
 SERVER_ENV = "ZERO_HOOK_SERVER"
 """`off`, `0`, `no` or `false`: the hook neither asks nor starts a warm server."""
@@ -315,12 +315,12 @@ def ask(path: str, request: dict[str, object], wait: float) -> dict[str, object]
     return reply if isinstance(reply, dict) else None
 
 
-def read_all(connection: object) -> bytes | None:
+def read_all(connection: Socket) -> bytes | None:
     """What the other side sends until it shuts its side; None past `_MOST` bytes."""
     chunks: list[bytes] = []
     size = 0
     while True:
-        chunk: bytes = connection.recv(1 << 16)  # type: ignore[attr-defined]
+        chunk = connection.recv(1 << 16)
         if not chunk:
             return b"".join(chunks)
         size += len(chunk)

@@ -32,7 +32,6 @@ import sys
 from contextlib import redirect_stderr, redirect_stdout, suppress
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
 
 from zerolang.cli import hook_client
 from zerolang.cli.hook_defaults import RUNTIMES
@@ -108,7 +107,7 @@ def warm() -> None:
     count_tokens("warm")
 
 
-def respond(served: Served, request: Any) -> dict[str, object]:
+def respond(served: Served, request: object) -> dict[str, object]:
     """The reply to one request: the hook's stdout and stderr, or a refusal (`served` false)."""
     refused: dict[str, object] = {"served": False}
     if not isinstance(request, dict) or request.get("context") != served.context:
