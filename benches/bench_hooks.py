@@ -15,7 +15,8 @@ every prompt.
   turns (2,000), asked by `zero hook claude-code` (UserPromptSubmit, SessionStart) and `zero hook
   pi` (before_agent_start) as whole processes started as the installed `zero` script starts,
   with the warm server (`zerolang.cli.hook_server`, started by the first hook) and without it,
-  beside `python -c pass` in the same run; the aim is 10x its median. The answers with and
+  beside `python -c pass` in the same run; the aim is 10x its median. Each figure has its CPU time
+  too (the hook's and, on Linux, its server's), which a loaded machine changes less. The answers with and
   without the server are compared byte for byte.
 
 Each figure is the median (min-max) of `--repeat` runs, in process unless said; SQLite. The hook
@@ -219,19 +220,42 @@ def median_ms(values: list[float]) -> str:
     return f"{statistics.median(values):,.1f} ms ({min(values):,.1f}-{max(values):,.1f})"
 
 
-def run_each(
-    commands: list[tuple[list[str], str]], env: dict[str, str], cwd: Path
-) -> tuple[list[float], list[str]]:
-    """Each command with its stdin, in turn: the wall times (ms) and the outputs (stdout + stderr)."""
-    times, outputs = [], []
+class Run:
+    """Each command's wall time and CPU time (ms: its own, and a server's where one answered) and output."""
+
+    def __init__(self) -> None:
+        self.walls: list[float] = []
+        self.cpus: list[float] = []
+        self.outputs: list[str] = []
+
+
+def server_cpu(base: str) -> float:
+    """The CPU time (ms) the bench's hook servers have used so far (Linux: /proc; elsewhere 0)."""
+    total = 0.0
+    for lock in Path(base).glob("zerolang-hook-*/*.lock"):
+        with suppress(OSError, ValueError):
+            fields = Path(f"/proc/{int(lock.read_text())}/stat").read_text().rpartition(")")[2].split()
+            total += (int(fields[11]) + int(fields[12])) * 1000 / os.sysconf("SC_CLK_TCK")
+    return total
+
+
+def run_each(commands: list[tuple[list[str], str]], env: dict[str, str], cwd: Path, base: str = "") -> Run:
+    """Each command with its stdin, in turn."""
+    import resource
+
+    out = Run()
     for command, stdin in commands:
+        before, served = resource.getrusage(resource.RUSAGE_CHILDREN), server_cpu(base) if base else 0.0
         start = time.perf_counter()
         done = subprocess.run(
             command, input=stdin, capture_output=True, text=True, env=env, cwd=cwd, check=True
         )
-        times.append((time.perf_counter() - start) * 1000)
-        outputs.append(done.stdout + done.stderr)
-    return times, outputs
+        out.walls.append((time.perf_counter() - start) * 1000)
+        after = resource.getrusage(resource.RUSAGE_CHILDREN)
+        own = after.ru_utime - before.ru_utime + after.ru_stime - before.ru_stime
+        out.cpus.append(own * 1000 + ((server_cpu(base) - served) if base else 0.0))
+        out.outputs.append(done.stdout + done.stderr)
+    return out
 
 
 @contextmanager
@@ -309,7 +333,7 @@ def prompt_hook(options: argparse.Namespace) -> None:
             ]
 
         kinds = ["UserPromptSubmit", "SessionStart", "before_agent_start"]
-        run_each([([sys.executable, "-c", "pass"], "")] * 2, env, project)
+        run_each([([sys.executable, "-c", "pass"], "")] * 2, env, project)  # untimed: warm the caches
         run_each(commands("SessionStart"), off, project)  # warm the file cache, write the bytecode
         run_each(commands("SessionStart"), on, project)  # starts the server (it answers the next)
         socket = next(Path(base).glob("zerolang-hook-*"), None)
@@ -318,19 +342,22 @@ def prompt_hook(options: argparse.Namespace) -> None:
                 break
             time.sleep(0.05)
             socket = next(Path(base).glob("zerolang-hook-*"), None)
-        figures: dict[str, dict[str, list[float]]] = {kind: {"off": [], "on": []} for kind in kinds}
-        reference: list[float] = []
+        runs = {(kind, state): Run() for kind in kinds for state in ("on", "off")}
+        reference = Run()
         same = True
         for _ in range(options.repeat):  # interleaved, so a change of load falls on every figure alike
-            reference += run_each([([sys.executable, "-c", "pass"], "")], env, project)[0]
+            one = run_each([([sys.executable, "-c", "pass"], "")], env, project)
+            reference.walls += one.walls
+            reference.cpus += one.cpus
             for kind in kinds:
-                alone, outputs_off = run_each(commands(kind), off, project)
-                served, outputs_on = run_each(commands(kind), on, project)
-                figures[kind]["off"] += alone
-                figures[kind]["on"] += served
-                same = same and outputs_off == outputs_on
-        floor = statistics.median(reference)
-        print(f"  reference: python -c pass          {median_ms(reference)}")
+                for state, variables in (("off", off), ("on", on)):
+                    done = run_each(commands(kind), variables, project, base)
+                    runs[kind, state].walls += done.walls
+                    runs[kind, state].cpus += done.cpus
+                    runs[kind, state].outputs += done.outputs
+                same = same and runs[kind, "off"].outputs == runs[kind, "on"].outputs
+        floor, floor_cpu = statistics.median(reference.walls), statistics.median(reference.cpus)
+        print(f"  reference: python -c pass          {median_ms(reference.walls)}; CPU {floor_cpu:.1f} ms")
         labels = {
             "UserPromptSubmit": "zero hook claude-code UserPromptSubmit",
             "SessionStart": "zero hook claude-code SessionStart    ",
@@ -338,9 +365,13 @@ def prompt_hook(options: argparse.Namespace) -> None:
         }
         for kind in kinds:
             for state, name in (("on", "warm server"), ("off", "in process ")):
-                values = figures[kind][state]
-                ratio = statistics.median(values) / floor
-                print(f"  {labels[kind]} {name}  {median_ms(values)}  {ratio:.1f}x python -c pass")
+                done = runs[kind, state]
+                ratio = statistics.median(done.walls) / floor
+                cpu = statistics.median(done.cpus)
+                print(
+                    f"  {labels[kind]} {name}  {median_ms(done.walls)}  {ratio:.1f}x python -c pass;"
+                    f" CPU {cpu:.1f} ms ({cpu / floor_cpu:.1f}x)"
+                )
         print(f"  answers with and without the server: {'byte-identical' if same else 'DIFFERENT'}")
 
 
