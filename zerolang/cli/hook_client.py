@@ -8,7 +8,7 @@ read from stdin, then:
 - a recall (SessionStart, UserPromptSubmit, pi's before_agent_start: `RECALLS`) is sent to the
   warm server (`zerolang.cli.hook_server`) of this memory when one listens on its socket, and its
   answer is printed: the very stdout and stderr the hook would print in process;
-- else (a capture, which writes; no server; a refusal; no answer within `REPLY_WAIT`) the hook
+- else (a capture, which writes; no server; a refusal; no answer in `REPLY_SHARE` of the time) the hook
   runs in process (`zerolang.cli.hook_exec.run_runtime`) with the time left, after starting a
   server for a recall that found none (detached, at most once every `START_PAUSE` seconds).
 
@@ -36,8 +36,9 @@ if TYPE_CHECKING:
 SERVER_ENV = "ZERO_HOOK_SERVER"
 """`off`, `0`, `no` or `false`: the hook neither asks nor starts a warm server."""
 _OFF = frozenset({"off", "0", "no", "false"})
-REPLY_WAIT = 2.0
-"""The longest a hook waits for a server's answer before it works in process."""
+REPLY_SHARE = 0.5
+"""The share of its time left a hook waits for a server's answer (a loaded machine may take seconds)
+before it works in process with the rest."""
 START_PAUSE = 30.0
 """A hook starts a server for its context at most once in this many seconds."""
 IDLE = 900.0
@@ -283,7 +284,7 @@ def _served(
         "left": deadline - time.monotonic(),
         "text": text,
     }
-    reply = ask(path, request, min(REPLY_WAIT, deadline - time.monotonic()))
+    reply = ask(path, request, REPLY_SHARE * (deadline - time.monotonic()))
     if reply is None:
         start_server(folder, name, command)
         return None
