@@ -171,3 +171,28 @@ def test_the_events_a_server_answers_are_the_recalls() -> None:
         ("claude-code", '{"event": "UserPromptSubmit"}'),
     ):
         assert not hook_client.recall_event(runtime, text), text
+
+
+def test_a_server_is_named_by_what_it_serves_alone() -> None:
+    """The variables an agent sets per session or per call do not start another server; the memory,
+    the folder and the variables that resolve the memory (or the code) do."""
+    base = {"HOME": "/home/me", "PATH": "/bin", "ZERO_MEMORY_DB": "m.db"}
+
+    def name(db: str | None = "m.db", cwd: str = "/w", **variables: str) -> str:
+        return hook_client.digest(hook_client.context(db, None, {**base, **variables}, cwd))
+
+    same = name()
+    assert (
+        name(CLAUDE_SESSION_ID="abc", PWD="/x", SHLVL="3", CLAUDE_PROJECT_DIR="/w", PATH="/usr/bin") == same
+    )
+    for other in (
+        name(db="n.db"),
+        name(cwd="/v"),
+        name(ZERO_MEMORY_DB="n.db"),
+        name(ZERO_MEMORY_SPACE="s"),
+        name(XDG_DATA_HOME="/d"),
+        name(PYTHONPATH="/p"),
+        name(PGHOST="db"),
+        name(HOME="/home/you"),
+    ):
+        assert other != same

@@ -47,9 +47,10 @@ OPTIONS = ("--db", "--space", "--budget", "--timeout")
 _MOST = 64 << 20
 """The largest message a hook or a server reads from the other."""
 # The variables a store's resolution, the settings or the code depend on (`zerolang.util.config`,
-# platformdirs, the interpreter): a server is started with the hook's, and serves only those.
-_PREFIXES = ("ZERO_", "XDG_")
-_NAMES = frozenset({"HOME", "PYTHONPATH", "PYTHONHOME", "TMPDIR", "PGHOST", "PGPORT", "PGUSER", "PGPASSFILE"})
+# platformdirs, libpq, the interpreter, the clock and the locale): a server is started with the
+# hook's, and serves only those.
+_PREFIXES = ("ZERO_", "XDG_", "PG", "LC_")
+_NAMES = frozenset({"HOME", "PYTHONPATH", "PYTHONHOME", "TMPDIR", "TZ", "LANG", "LANGUAGE"})
 
 
 class Command:
