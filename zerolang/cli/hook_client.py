@@ -54,7 +54,8 @@ _NAMES = frozenset({"HOME", "PYTHONPATH", "PYTHONHOME", "TMPDIR", "TZ", "LANG", 
 
 
 class Command:
-    """A plain hook command line: the runtime and its options (None: not given)."""
+    """A plain hook command line: the runtime and its options (None: not given). Not a dataclass:
+    importing `dataclasses` would cost the lean path more than the rest of it."""
 
     __slots__ = ("budget", "db", "runtime", "space", "timeout")
 
