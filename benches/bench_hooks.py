@@ -52,6 +52,7 @@ from machine import CHILD_ENVIRONMENT, describe, load_average  # noqa: E402
 
 from zerolang.agents.capture import capture_new_turns  # noqa: E402
 from zerolang.agents.context import recalled_context  # noqa: E402
+from zerolang.cli.hook_server import serving  # noqa: E402
 from zerolang.experience.capture import capture_files  # noqa: E402
 from zerolang.experience.model import CaptureBatch  # noqa: E402
 from zerolang.storage import open_experiences  # noqa: E402
@@ -230,11 +231,14 @@ class Run:
 
 
 def server_cpu(base: str) -> float:
-    """The CPU time (ms) the bench's hook servers have used so far (Linux: /proc; elsewhere 0)."""
+    """The CPU time (ms) the bench's running hook servers have used so far (Linux: /proc; elsewhere 0)."""
     total = 0.0
     for lock in Path(base).glob("zerolang-hook-*/*.lock"):
-        with suppress(OSError, ValueError):
-            fields = Path(f"/proc/{int(lock.read_text())}/stat").read_text().rpartition(")")[2].split()
+        pid = serving(lock)
+        if pid is None:
+            continue
+        with suppress(OSError, ValueError, IndexError):
+            fields = Path(f"/proc/{pid}/stat").read_text().rpartition(")")[2].split()
             total += (int(fields[11]) + int(fields[12])) * 1000 / os.sysconf("SC_CLK_TCK")
     return total
 
@@ -266,8 +270,10 @@ def socket_base() -> Iterator[str]:
             yield base
         finally:
             for lock in Path(base).glob("zerolang-hook-*/*.lock"):
-                with suppress(OSError, ValueError):
-                    os.kill(int(lock.read_text()), signal.SIGTERM)  # the server this bench's hook started
+                pid = serving(lock)  # the server this bench's hook started, while it runs
+                if pid is not None:
+                    with suppress(OSError):
+                        os.kill(pid, signal.SIGTERM)
 
 
 def prompt_hook(options: argparse.Namespace) -> None:

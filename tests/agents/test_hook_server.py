@@ -17,6 +17,7 @@ import sys
 import threading
 import time
 from collections.abc import Iterator
+from contextlib import suppress
 from pathlib import Path
 
 import pytest
@@ -39,6 +40,11 @@ def run() -> Iterator[Path]:
 
     base = Path(tempfile.mkdtemp(prefix="zh", dir="/tmp"))
     yield base
+    for lock in base.glob("zerolang-hook-*/*.lock"):  # a server the test's hooks started, left running
+        pid = hook_server.serving(lock)
+        if pid is not None:
+            with suppress(OSError):
+                os.kill(pid, signal.SIGTERM)
     shutil.rmtree(base, ignore_errors=True)
 
 
@@ -233,7 +239,8 @@ def test_a_hook_without_a_server_starts_one_and_prints_the_same(
         time.sleep(0.05)
     assert sock.exists() and oct(folder.stat().st_mode & 0o777) == "0o700"
     assert oct(sock.stat().st_mode & 0o777) == "0o600"
-    pid = int(lock.read_text())
+    pid = hook_server.serving(lock)
+    assert pid is not None
     try:
         assert hook(runtime, memory, text, on, project) == first
     finally:
@@ -252,7 +259,9 @@ def test_an_idle_server_exits_and_a_second_one_gives_way(tmp_path: Path, run: Pa
     first.wait()
     second = Server(memory, env, tmp_path)
     assert second.process.wait(timeout=60) == 0  # the context has its server already
+    assert hook_server.serving(first.folder / f"{first.name}.lock") == first.process.pid
     assert first.process.wait(timeout=60) == 0
+    assert hook_server.serving(first.folder / f"{first.name}.lock") is None
     assert not Path(first.path).exists()
 
 

@@ -186,6 +186,25 @@ def serve(served: Served, listener: socket.socket, idle: float) -> None:
                 continue
 
 
+def serving(lock: Path) -> int | None:
+    """The process id of the server that holds `lock` (its NAME.lock), None when none holds it now."""
+    import fcntl
+
+    try:
+        descriptor = os.open(lock, os.O_RDONLY)
+    except OSError:
+        return None
+    try:
+        fcntl.flock(descriptor, fcntl.LOCK_SH | fcntl.LOCK_NB)
+    except OSError:  # held: its server runs
+        with suppress(ValueError):
+            return int(lock.read_text())
+        return None
+    finally:
+        os.close(descriptor)
+    return None
+
+
 def read_arguments(arguments: list[str]) -> tuple[str, str | None, str | None, float] | None:
     values: dict[str, str] = {}
     for argument in arguments:
@@ -230,16 +249,21 @@ def main(arguments: list[str]) -> int:
     warm()
     served.code = code_signature()
     served.settings = settings_signature(cwd)
+    making = path.removesuffix(".sock") + ".new"  # listening before a hook can see it
     with socket.socket(socket.AF_UNIX, socket.SOCK_STREAM) as listener:
         with suppress(FileNotFoundError):  # a server's that was killed
-            os.unlink(path)
-        listener.bind(path)
+            os.unlink(making)
+        listener.bind(making)
         try:
-            os.chmod(path, 0o600)
+            os.chmod(making, 0o600)
             listener.listen(16)
+            os.replace(making, path)
             serve(served, listener, idle)
         finally:
-            os.unlink(path)
+            with suppress(FileNotFoundError):
+                os.unlink(path)
+            with suppress(FileNotFoundError):
+                os.unlink(making)
     return 0
 
 
