@@ -171,6 +171,7 @@ def processes(
         str(budget),
     ]
     hook_env = {**env, "ZERO_EXPERIENCE_DB": experiences}  # the hook names its turns apart by the variable
+    hook_env["ZERO_HOOK_SERVER"] = "off"  # the hook working alone; with its warm server: bench_hooks.py
     for question in questions:  # the hook has no clock option: a dated question is read as of today
         event = {"hook_event_name": "UserPromptSubmit", "session_id": "bench", "prompt": question["q"]}
         start = time.perf_counter()

@@ -10,6 +10,10 @@ The storage backends the contract suite runs against are printed in the header
 and the summary. The suite runs on every core (pytest-xdist, `-n auto` in
 pyproject's addopts); the tests marked `slow` go first so that the workers end
 together.
+
+The hooks' warm server (`zerolang.cli.hook_server`) is off for every `zero hook` the tests run
+(`$ZERO_HOOK_SERVER`): a hook would otherwise leave a server behind for each test's memory; the
+tests of the server turn it on for themselves.
 """
 
 from __future__ import annotations
@@ -20,6 +24,8 @@ import pytest
 from hypothesis import HealthCheck, settings
 
 from tests.backends import summary
+
+os.environ["ZERO_HOOK_SERVER"] = "off"
 
 settings.register_profile(
     "ci",

@@ -14,7 +14,7 @@ from hypothesis import strategies as st
 from tests import forked
 from tests.budget import scaled
 from tests.memory_stores import experiences_of
-from zerolang.cli.fast import read_check, read_hook, read_query, read_run
+from zerolang.cli.fast import read_check, read_query, read_run
 from zerolang.cli.output import draw_result, plain_result
 from zerolang.storage import open_experiences
 from zerolang.util.spaces import DEFAULT_SPACE
@@ -251,26 +251,10 @@ def test_capture_fast_path_prints_what_typer_prints(json_output: bool, tmp_path:
     assert first[0] == again[0] == 0 and missing[0] == 1, outputs[0]
 
 
-def test_hook_fast_path_takes_only_plain_command_lines() -> None:
-    assert read_hook(["claude-code", "--db", "e.db"]) == ("claude-code", {"--db": "e.db", "--space": None})
-    assert read_hook(["pi"]) is not None
-    for declined in (
-        [],
-        ["install", "claude-code"],
-        ["codex"],
-        ["claude-code", "--budget", "10"],
-        ["claude-code", "--timeout", "1"],
-        ["claude-code", "--event", "e.json"],
-        ["claude-code", "--help"],
-        ["claude-code", "pi"],
-        ["claude-code", "--db"],
-    ):
-        assert read_hook(declined) is None, declined
-
-
 @pytest.mark.slow
-def test_hook_fast_path_does_what_typer_does(tmp_path: Path) -> None:
-    """A Stop event captures the same turns either way; bad input is one line on stderr, exit 0."""
+def test_hook_lean_path_does_what_typer_does(tmp_path: Path) -> None:
+    """A Stop event captures the same turns by the lean path (`zerolang.cli.hook_client`, read before
+    the fast path; tests/cli/test_hook_lean.py) and by typer; bad input is one line on stderr, exit 0."""
     transcript = TRANSCRIPTS / "claude_code.jsonl"
     stop = json.dumps({"hook_event_name": "Stop", "session_id": "s", "transcript_path": str(transcript)})
     home = {"HOME": str(tmp_path), "XDG_DATA_HOME": str(tmp_path / "data"), "ZERO_MEMORY_DB": ""}

@@ -5,7 +5,9 @@ gives (`zerolang.memory.asking.answer`, as `zero recall` prints it): the facts a
 current values first and the past with its periods, then conversation turns as who, when, what;
 no hash ids, cut at word ends, counted in exact cl100k tokens with the header. The turns of the
 session the model is in are left out (they are in its context already), and nothing at all is
-given when nothing relevant was found.
+given when nothing relevant was found. Memory is asked once: should the header and the answer
+tokenize across their join past the budget, the answer's last lines are left out (`within`), not
+asked again with less room.
 """
 
 from __future__ import annotations
@@ -44,13 +46,24 @@ def recalled_context(
 
     held = None if facts is None else facts()
     room = budget - count_tokens(HEADER)
-    while room > 0:
-        found = answer(query, facts=held, experiences=store, budget=room, skip_sessions=skip_sessions)
-        if not found.items:
-            return ""
-        text = HEADER + found.text
-        over = count_tokens(text) - budget
-        if over <= 0:  # counted whole: the header and the answer may tokenize across their join
+    if room < 1:
+        return ""
+    found = answer(query, facts=held, experiences=store, budget=room, skip_sessions=skip_sessions)
+    return within(HEADER, found.text.split("\n")[:-1], budget)  # its lines: each ends with a newline
+
+
+def within(header: str, lines: list[str], budget: int) -> str:
+    """`header` and the answer's `lines`, counted whole (the two may tokenize across their join): the
+    last lines left out, a heading with nothing under it too, until it fits; "" for no line."""
+    from zerolang.memory.asking import HEADS
+    from zerolang.util.tokens import count_tokens
+
+    heads = set(HEADS.values())
+    while lines:
+        text = header + "\n".join(lines) + "\n"
+        if count_tokens(text) <= budget:
             return text
-        room -= over
+        lines = lines[:-1]
+        while lines and lines[-1] in heads:
+            lines = lines[:-1]
     return ""

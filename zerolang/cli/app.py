@@ -8,6 +8,9 @@ command load only typer and what that one command needs. The most common
 command lines (`zero run FILE -i ...`, `zero check PATH...`) do not even load
 typer: `main` runs them through `zerolang.cli.fast`, and the typer
 application (`zerolang.cli.typer_app`) is built only for everything else.
+An installed agent hook (`zero hook claude-code|pi`, before every prompt)
+goes first of all to `zerolang.cli.hook_client`, which imports nothing but
+the standard library until it knows whether a warm server answers.
 
 The table itself is `zerolang.cli.commands`.
 """
@@ -15,7 +18,10 @@ The table itself is `zerolang.cli.commands`.
 from __future__ import annotations
 
 import sys
-from typing import Any
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:  # `typing` is not imported at run time: the hook's lean path (hook_client) avoids it
+    from typing import Any
 
 # The typer application lives in `zerolang.cli.typer_app`, imported only when it is asked for:
 # `main` runs the most common command lines without it (`zerolang.cli.fast`).
@@ -40,6 +46,12 @@ def main() -> None:
         completion_init()
     try:
         if "_ZERO_COMPLETE" not in os.environ:
+            if sys.argv[1:2] == ["hook"]:
+                from zerolang.cli.hook_client import main as hook
+
+                served = hook(sys.argv[2:])
+                if served is not None:
+                    sys.exit(served)
             from zerolang.cli.fast import dispatch
 
             code = dispatch(sys.argv[1:])

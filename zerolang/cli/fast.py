@@ -1,6 +1,6 @@
-"""The command lines run most, read without typer: `zero run FILE ...`, `zero check PATH ...`, `zero query`,
-`zero capture FILE ...`, and `zero hook claude-code|pi [--db PATH]` (what an installed hook runs after
-every reply and with every prompt).
+"""The command lines run most, read without typer: `zero run FILE ...`, `zero check PATH ...`, `zero query`
+and `zero capture FILE ...` (`zero hook claude-code|pi`, what an installed hook runs after every reply
+and with every prompt, is read even before: `zerolang.cli.hook_client`).
 
 Importing typer and click and building the command costs more than a small
 graph's whole run, so `main` first offers the arguments to `dispatch`. It
@@ -30,8 +30,8 @@ Values = dict[str, Any]
 
 
 def accepted(command: str) -> tuple[OptionSpec[Any], ...]:
-    """The options the fast path reads for `command` (`run`, `check`, `query`, `capture` or `hook`); any
-    other option sends the command line to typer."""
+    """The options the fast path reads for `command` (`run`, `check`, `query` or `capture`); any other
+    option sends the command line to typer."""
     from zerolang.cli.options import (
         DB,
         EXPERIENCES,
@@ -47,7 +47,6 @@ def accepted(command: str) -> tuple[OptionSpec[Any], ...]:
 
     return {
         "capture": (DB, SETTLED_SPACE, EXPERIENCES, JSON),
-        "hook": (DB, SETTLED_SPACE),
         "run": (INPUT, JSON, TRACE),
         "check": (JSON,),
         "query": (DB, SPACE, NOW, JSON, EXPLAIN, NO_TOUCH),
@@ -199,43 +198,17 @@ def _capture(arguments: list[str]) -> int | None:
     return _reporting(capture)
 
 
-def read_hook(arguments: list[str]) -> tuple[str, Values] | None:
-    """(runtime, values) when `zero hook` names a runtime's hook and only the options it `accepted`
-    (not `install`, which typer reads)."""
-    from zerolang.cli.hook_exec import RUNTIMES
-
-    read = read_plain(arguments, accepted("hook"), stdin=False)
-    if read is None or len(read[0]) != 1 or read[0][0] not in RUNTIMES:
-        return None
-    return read[0][0], read[1]
-
-
-def _hook(arguments: list[str]) -> int | None:
-    read = read_hook(arguments)
-    if read is None:
-        return None
-    runtime, values = read
-    from zerolang.agents.context import DEFAULT_BUDGET
-    from zerolang.cli import hook_exec
-    from zerolang.cli.options import DB, SETTLED_SPACE
-
-    run = hook_exec.claude_code if runtime == "claude-code" else hook_exec.pi
-    run(values[DB.name], DEFAULT_BUDGET, hook_exec.DEFAULT_TIMEOUT, space=values[SETTLED_SPACE.name])
-    return 0  # a hook never fails the agent (`hook_exec.run_hook`)
-
-
 _COMMANDS: dict[str, Callable[[list[str]], int | None]] = {
     "run": _run,
     "check": _check,
     "query": _query,
     "capture": _capture,
-    "hook": _hook,
 }
 
 
 def dispatch(argv: list[str]) -> int | None:
-    """Run `zero ARGV` if it is a plain `run`, `check`, `query`, `capture` or `hook` command line: its exit
-    code; else None."""
+    """Run `zero ARGV` if it is a plain `run`, `check`, `query` or `capture` command line: its exit code;
+    else None."""
     command = _COMMANDS.get(argv[0]) if argv else None
     if command is None or not all(map(_is_text, argv)):
         return None  # an argument that is not UTF-8: typer's usage error for a text, or a path

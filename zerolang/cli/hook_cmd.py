@@ -23,7 +23,7 @@ import typer
 from zerolang.agents.context import DEFAULT_BUDGET
 from zerolang.cli import hook_exec
 from zerolang.cli.errors import reports_errors
-from zerolang.cli.hook_exec import DEFAULT_TIMEOUT, RUNTIMES
+from zerolang.cli.hook_defaults import DEFAULT_TIMEOUT, RUNTIMES
 from zerolang.cli.typer_options import DbOption, SettledSpaceOption
 
 P = ParamSpec("P")

@@ -1,5 +1,6 @@
 """What `zero hook claude-code|pi` does once its options are read, without typer: the typer commands
-(`zerolang.cli.hook_cmd`) and the fast path (`zerolang.cli.fast`, what an installed hook runs) call it.
+(`zerolang.cli.hook_cmd`), the lean path (`zerolang.cli.hook_client`, what an installed hook runs) and
+the warm server it asks (`zerolang.cli.hook_server`) call it.
 
 A hook command never blocks the agent: whatever fails (bad input, an unreachable store, the time
 limit) it exits 0 with one line on stderr, having changed nothing.
@@ -17,8 +18,7 @@ if TYPE_CHECKING:
     from zerolang.experience.store import ExperienceStore
     from zerolang.knowledge.store import MemoryStore
 
-DEFAULT_TIMEOUT = 10.0
-RUNTIMES = ("claude-code", "pi")
+from zerolang.cli.hook_defaults import gave_up
 
 
 class _Expired(Exception):
@@ -32,11 +32,14 @@ def run_hook(
     *,
     event: Path | None = None,
     space: str | None = None,
+    text: str | None = None,
+    left: float | None = None,
 ) -> None:
-    """Read the event, act on the experience store of the memory `db` names in `space` (each else as
-    the settings say: `zerolang.memory.settings.resolve_stores`) and, when a recall asks for them,
-    its facts (opened to read on first use: a capture opens none), print what `act` returns; never
-    a failure exit."""
+    """Read the event (`text`, else the file `event`, else stdin), act on the experience store of the
+    memory `db` names in `space` (each else as the settings say:
+    `zerolang.memory.settings.resolve_stores`) and, when a recall asks for them, its facts (opened to
+    read on first use: a capture opens none), print what `act` returns; never a failure exit. It
+    gives up after `timeout` seconds, or the `left` of them when part was spent already."""
     import signal
     from contextlib import ExitStack
 
@@ -51,8 +54,11 @@ def run_hook(
                 raise _Expired
 
             previous = signal.signal(signal.SIGALRM, expired)
-            signal.setitimer(signal.ITIMER_REAL, timeout)
-        text = sys.stdin.read() if event is None else event.read_text(encoding="utf-8")
+            if left is not None and left <= 0:
+                raise _Expired
+            signal.setitimer(signal.ITIMER_REAL, timeout if left is None else left)
+        if text is None:
+            text = sys.stdin.read() if event is None else event.read_text(encoding="utf-8")
         stores = stores_of(db, space=space)
         with ExitStack() as opened:
             store = opened.enter_context(open_store(stores, create=True))
@@ -74,16 +80,21 @@ def run_hook(
         sys.stdout.write(output)
         sys.stdout.flush()
     except _Expired:
-        _say(f"gave up after {timeout:g} s; nothing was changed")
+        _say(gave_up(timeout))
     except Exception as error:  # any failure: one line, and the agent goes on
-        from zerolang.util.errors import ZeroError
-
-        _say(error.headline() if isinstance(error, ZeroError) else f"{type(error).__name__}: {error}")
+        report(error)
     finally:
         if timed:
             signal.setitimer(signal.ITIMER_REAL, 0)
             if previous is not None:
                 signal.signal(signal.SIGALRM, previous)
+
+
+def report(error: Exception) -> None:
+    """A hook's failure as its one line on stderr."""
+    from zerolang.util.errors import ZeroError
+
+    _say(error.headline() if isinstance(error, ZeroError) else f"{type(error).__name__}: {error}")
 
 
 def _say(message: str) -> None:
@@ -92,23 +103,54 @@ def _say(message: str) -> None:
     sys.stderr.write(f"zero hook: {escaped(' '.join(message.split()))}\n")
 
 
-def claude_code(
-    db: str | Path | None, budget: int, timeout: float, event: Path | None = None, *, space: str | None = None
+def run_runtime(
+    runtime: str,
+    db: str | None,
+    budget: int | None,
+    timeout: float,
+    *,
+    text: str,
+    left: float | None = None,
+    space: str | None = None,
 ) -> None:
-    """Claude Code's hook on the event read from stdin (or `event`)."""
+    """`runtime`'s hook (`RUNTIMES`) on the event `text`, the budget its default when None."""
+    from zerolang.agents.context import DEFAULT_BUDGET
+
+    run = claude_code if runtime == "claude-code" else pi
+    run(db, DEFAULT_BUDGET if budget is None else budget, timeout, space=space, text=text, left=left)
+
+
+def claude_code(
+    db: str | Path | None,
+    budget: int,
+    timeout: float,
+    event: Path | None = None,
+    *,
+    space: str | None = None,
+    text: str | None = None,
+    left: float | None = None,
+) -> None:
+    """Claude Code's hook on the event `text`, else read from `event`, else stdin."""
 
     def act(store: ExperienceStore, text: str, facts: Facts) -> str:
         from zerolang.agents.claude_code import Payload, handle
 
         return handle(store, Payload.parse(text), budget=budget, facts=facts).output
 
-    run_hook(db, timeout, act, event=event, space=space)
+    run_hook(db, timeout, act, event=event, space=space, text=text, left=left)
 
 
 def pi(
-    db: str | Path | None, budget: int, timeout: float, event: Path | None = None, *, space: str | None = None
+    db: str | Path | None,
+    budget: int,
+    timeout: float,
+    event: Path | None = None,
+    *,
+    space: str | None = None,
+    text: str | None = None,
+    left: float | None = None,
 ) -> None:
-    """pi's extension hook on the event read from stdin (or `event`)."""
+    """pi's extension hook on the event `text`, else read from `event`, else stdin."""
 
     def act(store: ExperienceStore, text: str, facts: Facts) -> str:
         from zerolang.agents.pi import PiEvent, handle
@@ -117,4 +159,4 @@ def pi(
         # Recalled transcript text is data, shown as `zero recall` shows it: escaped, line breaks kept.
         return escaped_lines(handle(store, PiEvent.parse(text), budget=budget, facts=facts)[0], exact=False)
 
-    run_hook(db, timeout, act, event=event, space=space)
+    run_hook(db, timeout, act, event=event, space=space, text=text, left=left)

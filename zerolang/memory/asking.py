@@ -249,7 +249,8 @@ def _day(when: str | None) -> str:
 
 # ---- the budget ---------------------------------------------------------------------------------
 
-_HEADS = {"fact": "facts:", "turn": "conversations:"}
+HEADS = {"fact": "facts:", "turn": "conversations:"}
+"""The line that heads each kind of item in a context."""
 
 
 def _render(items: Sequence[Item]) -> str:
@@ -257,7 +258,7 @@ def _render(items: Sequence[Item]) -> str:
     for kind in ("fact", "turn"):
         chosen = [item.text for item in items if item.kind == kind]
         if chosen:
-            lines += [_HEADS[kind], *chosen]
+            lines += [HEADS[kind], *chosen]
     return "\n".join(lines) + ("\n" if lines else "")
 
 
@@ -311,7 +312,7 @@ def _choose(result: Answer, offered: list[Item], budget: int, as_json: bool) -> 
         """What adding `item` costs: its line (in JSON, its object), and its heading if the first."""
         if as_json:
             return count_tokens(json.dumps(item.to_json(explain=False, ids=result.ids))) + 1
-        head = 0 if _has_kind(chosen, item) else count_tokens(_HEADS[item.kind]) + 1
+        head = 0 if _has_kind(chosen, item) else count_tokens(HEADS[item.kind]) + 1
         return count_tokens(item.text) + 1 + head
 
     share = _share(budget, len(offered))

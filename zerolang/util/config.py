@@ -7,7 +7,10 @@
   `archive.*`, `index.sql.*`, `positional.*`, `compaction.*`;
 - **the environment**: `$ZERO_MEMORY_DB`, `$ZERO_MEMORY_SPACE`, `$ZERO_EXPERIENCE_DB`,
   `$ZERO_ARCHIVE` (`MEMORY_ENV` ...), and a PostgreSQL memory's hot standbys, `$ZERO_MEMORY_READ_DB`
-  with `$ZERO_MEMORY_READ_WAIT` and `$ZERO_MEMORY_READ_LAG` (`read_settings`);
+  with `$ZERO_MEMORY_READ_WAIT` and `$ZERO_MEMORY_READ_LAG` (`read_settings`); `$ZERO_HOOK_SERVER`
+  (off: no warm server for the hooks) is read, with the server's other settings, by
+  `zerolang.cli.hook_client` alone, before this module could be imported (`zero hook` before every
+  prompt loads nothing it need not);
 - **the defaults** they fall back to: the per-user memory (`default_memory`), which holds the
   facts, the conversations and the archive's index together, and the per-user archive folder;
 - **the space** a surface works in when none is given (`configured_space`): the hooks' space is
