@@ -206,3 +206,30 @@ def test_the_conversations_of_an_older_postgres_database_read_its_blocked_terms(
             assert conversations.forgotten_terms() and conversations.keys("", now=0)
         with open_experiences(old_url, create=False) as experiences:
             assert experiences.counts()["turns"] > 0
+
+
+def test_stores_opened_at_once_on_a_new_postgres_database_all_open() -> None:
+    """Agents starting together on a new database: each opening creates the tables only once, one
+    at a time (two `CREATE TABLE`s of one name at once collide in PostgreSQL's catalogue)."""
+    import threading
+
+    with scratch() as url:
+        start = threading.Barrier(6)
+        failed: list[BaseException] = []
+
+        def open_one(number: int) -> None:
+            start.wait()
+            try:
+                opener = open_experiences if number % 2 else open_conversations
+                opener(url).close()
+            except BaseException as error:  # noqa: BLE001 - what each thread met is the result
+                failed.append(error)
+
+        threads = [threading.Thread(target=open_one, args=(n,)) for n in range(6)]
+        for thread in threads:
+            thread.start()
+        for thread in threads:
+            thread.join()
+        assert failed == []
+        with open_experiences(url) as store:
+            assert store.counts()["turns"] == 0

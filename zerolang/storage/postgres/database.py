@@ -31,6 +31,7 @@ if TYPE_CHECKING:
     from zerolang.storage.postgres.replicas import Replicas
 
 _SCHEMA_NAME = re.compile(r"[a-z_][a-z0-9_]{0,62}")
+_CREATE_LOCK = 0x5A455850  # with the schema's hash: a transaction's advisory lock while a store is made
 
 
 @translating
@@ -56,6 +57,12 @@ class PostgresDatabase(PsycopgStatements, SqlDatabase):
         db = cls(connection)
         tables = store_tables(cls.dialect, store)
         with db.transaction():
+            if not db.rows(
+                "SELECT 1 FROM pg_namespace n JOIN pg_class c ON c.relnamespace = n.oid"
+                " WHERE n.nspname = ? AND c.relname = ?",
+                (schema, tables.keyed),
+            ):  # a first opening: one at a time, so that two never create the same tables at once
+                db.rows("SELECT pg_advisory_xact_lock(?, hashtext(?))", (_CREATE_LOCK, schema))
             if not db.rows("SELECT 1 FROM pg_namespace WHERE nspname = ?", (schema,)):
                 db.run(f"CREATE SCHEMA IF NOT EXISTS {schema}")
             if db.rows("SELECT current_schema()") != [(schema,)]:  # the usual `public`: nothing to set
