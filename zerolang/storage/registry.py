@@ -135,6 +135,35 @@ def open_conversations(where: Where, *, space: str = DEFAULT_SPACE, create: bool
     return engine.conversations(location, space=space, create=create)
 
 
+def conversations_on(store: MemoryStore, where: Where) -> tuple[ExperienceStore, EntryStore | None] | None:
+    """The experience and conversation stores at `where`, in `store`'s space, on `store`'s own
+    connection, when `where` is `store`'s own SQLite file and holds them as this release reads them
+    (`zerolang.storage.sqlite.sharing`): their writes then commit in `store`'s transactions, so a
+    forget's two halves commit together. None otherwise (a server's stores, another file, a file
+    that holds no experience store yet): open them apart (`open_experiences`). The conversation
+    store is None where the file holds none. Closing them leaves `store` open."""
+    from zerolang.storage.sqlite.backend import SqliteBackend
+
+    backend = store.backend
+    if not isinstance(backend, SqliteBackend) or not _same_file(backend.location, where):
+        return None
+    from zerolang.storage.sqlite.sharing import shared_stores
+
+    return shared_stores(backend, store.space)
+
+
+def _same_file(one: Where, other: Where) -> bool:
+    import os
+
+    mine, theirs = parse_location(one), parse_location(other)
+    if not (mine.is_file and theirs.is_file):
+        return False
+    try:
+        return os.path.samefile(mine.path, theirs.path)
+    except OSError:  # one of them is not there
+        return False
+
+
 def holds_conversations(where: Where) -> bool:
     """Whether the SQLite file at `where` holds captured turns or conversation entries, of any space
     (read only; a file that is missing, unreadable or not a database holds none). Where releases
