@@ -180,3 +180,35 @@ def test_a_plain_forget_of_a_label_only_conversations_hold_hides_it_until_restor
         assert SECRET not in zero(env, "recall", "Where does she live?", "--db", db)
         zero(env, "memory", "restore", SECRET, "--db", db)
         assert json.loads(zero(env, "convo", "restore", "coder", "--db", db)) == whole
+
+
+@pytest.mark.parametrize("engine", ENGINES)
+def test_a_purge_leaves_no_byte_of_the_label_in_any_file_of_the_memory(
+    engine: str, tmp_path: Path, env: dict[str, str]
+) -> None:
+    """Facts, a conversation, captured turns and an archived document name the secret; a purge with
+    no flag beyond `--db` leaves none of its bytes in the memory's files (main file, WAL, shared
+    memory, the archive's files and index) nor in `pg_dump`, and `check` passes."""
+    facts = {
+        "tuples": [
+            {"subject": SECRET, "predicate": "lives_in", "object": "Lyon"},
+            {"subject": "Bob", "predicate": "met", "object": f"{SECRET}'s sister"},
+            {"subject": "Mo", "predicate": "plays", "object": "chess"},
+        ],
+        "context": {"source": "chat", "scope": "s1", "event_time": "2026-01-01T00:00:00Z"},
+    }
+    with memory(engine, tmp_path) as db:
+        zero(env, "memory", "ingest", write(tmp_path / "facts.json", facts), "--db", db)
+        conversation(tmp_path, env, db)
+        secret, other = archived(tmp_path, env, db)
+        before = leaks(tmp_path / "data", db)
+        assert before and (engine == "postgres" or "memory.db" in before or "memory.db-wal" in before)
+
+        out = zero(env, "memory", "forget", SECRET, "--purge", "--db", db)
+        assert "(purged: content erased)" in out and "conversation entries" in out, out
+
+        assert leaks(tmp_path / "data", db) == {}
+        assert zero(env, "memory", "check", "--db", db).startswith("ok")
+        assert "erased" in zero(env, "archive", "get", secret, code=1)
+        assert "Mo plays chess" in zero(env, "archive", "get", other)
+        assert "chess" in zero(env, "query", "match (mo plays ?x)", "--db", db)
