@@ -59,7 +59,9 @@ def dumped(db: str) -> bytes:
     """Every live byte of a PostgreSQL database, as `pg_dump` writes it."""
     bindir = subprocess.run(["pg_config", "--bindir"], capture_output=True, text=True).stdout.strip()
     dump = Path(bindir) / "pg_dump"
-    return subprocess.run([str(dump) if dump.is_file() else "pg_dump", db], capture_output=True, check=True).stdout
+    return subprocess.run(
+        [str(dump) if dump.is_file() else "pg_dump", db], capture_output=True, check=True
+    ).stdout
 
 
 def leaks(folder: Path, db: str) -> dict[str, list[bytes]]:
@@ -68,9 +70,8 @@ def leaks(folder: Path, db: str) -> dict[str, list[bytes]]:
     for path in sorted(folder.rglob("*")):
         if path.is_file() and (hits := [n for n in NEEDLES if n in path.read_bytes().lower()]):
             found[str(path.relative_to(folder))] = hits
-    if db.startswith("postgresql"):
-        if hits := [n for n in NEEDLES if n in dumped(db).lower()]:
-            found["pg_dump"] = hits
+    if db.startswith("postgresql") and (hits := [n for n in NEEDLES if n in dumped(db).lower()]):
+        found["pg_dump"] = hits
     return found
 
 
@@ -81,9 +82,15 @@ def write(path: Path, value: object) -> str:
 
 def conversation(tmp_path: Path, env: dict[str, str], db: str) -> None:
     """A `zero convo` entry and a captured turn that name the secret, beside ones that do not."""
-    said = [{"role": "user", "content": f"{SECRET} told me the vault code"}, {"role": "assistant", "content": "Noted."}]
+    said = [
+        {"role": "user", "content": f"{SECRET} told me the vault code"},
+        {"role": "assistant", "content": "Noted."},
+    ]
     zero(env, "convo", "store", "coder", write(tmp_path / "chat.json", said), "--db", db)
-    lines = [{"role": "user", "content": f"Where does {SECRET} live?"}, {"role": "assistant", "content": "Far."}]
+    lines = [
+        {"role": "user", "content": f"Where does {SECRET} live?"},
+        {"role": "assistant", "content": "Far."},
+    ]
     other = [{"role": "user", "content": "What does Mo play?"}, {"role": "assistant", "content": "Chess."}]
     transcript = tmp_path / "t.jsonl"
     transcript.write_text("\n".join(json.dumps(line) for line in lines), encoding="utf-8")
@@ -141,7 +148,7 @@ def test_a_label_only_the_archive_holds_is_purged_by_label(
 ) -> None:
     with memory(engine, tmp_path) as db:
         zero(env, "remember", "Mo", "likes", "chess", "--db", db)
-        secret, _ = archived(tmp_path, env, db)
+        archived(tmp_path, env, db)
         out = zero(env, "memory", "forget", SECRET, "--purge", "--db", db)
         assert "erased: 1 archive summary, 1 archived document" in out, out
         assert leaks(tmp_path / "data", db) == {}

@@ -3,8 +3,8 @@ experience database.
 
 Experiences (`zero capture`) and conversation entries (`zero convo`) live in the memory's own
 database unless one is named apart. Given one (`--experiences PATH` or `$ZERO_EXPERIENCE_DB`, a
-SQLite file or a `postgresql://` URL), a forget records the hashes of the forgotten concepts' labels and aliases
-there, so `zero recall` and `zero convo restore|turns|search` leave out what mentions them;
+SQLite file or a `postgresql://` URL), a forget records the hashes of the forgotten concepts'
+labels and aliases there, so `zero recall` and `zero convo restore|turns|search` leave out what mentions them;
 `--purge` (or a later `zero memory purge`) erases those experiences, turns and messages for real;
 `zero memory restore` lifts the block. See `zerolang.experience.forgotten`. Without it, forget,
 restore and purge reach the memory's own (`zerolang.memory.settings.Stores.experiences`, the one
@@ -42,4 +42,3 @@ def experience_stores(option: Path | None) -> Iterator[tuple[ForgettingStore, Er
             entries.close()
     finally:
         experiences.close()
-

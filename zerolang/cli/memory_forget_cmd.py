@@ -146,7 +146,9 @@ def forget(
         count = len(term_keys(report.terms))
         blocked = f"{count} term" + ("" if count == 1 else "s")
         echo(f"experiences: {blocked} blocked" + (f", {erased} records erased" if purge else ""))
-        everywhere = {name: n for name, n in everywhere.items() if name not in ("experiences", "conversations")}
+        everywhere = {
+            name: n for name, n in everywhere.items() if name not in {"experiences", "conversations"}
+        }
     if everywhere:
         from zerolang.memory.erasure import describe
 

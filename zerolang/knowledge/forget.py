@@ -231,7 +231,8 @@ def _already(store: MemoryStore, label: str, aliases: AliasTable | None) -> str:
     for row in store.backend.tombstones():
         if row.hash in blocking and row.restored_at is None:
             how = f"purged {row.purged_at}" if row.purged_at else f"forgotten {row.created_at}"
-            return f": it was forgotten already, tombstone {row.hash.hex()} ({how}; zero memory tombstones lists it)"
+            listed = "zero memory tombstones lists it"  # no backquotes: the message is fitted by them
+            return f": it was forgotten already, tombstone {row.hash.hex()} ({how}; {listed})"
     return ""
 
 

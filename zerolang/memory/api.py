@@ -620,11 +620,10 @@ class Memory:
         file): a crash between leaves them hidden, not shown."""
         from zerolang.knowledge.forget import restore
 
-        with self._reached() as reached:
-            with self.store.transaction() if reached.together else nullcontext():
-                row, back = restore(self.store, tombstone, at=_at(now))
-                if reached.experiences is not None:
-                    reached.experiences.lift_terms(row.hash.hex())
+        with self._reached() as reached, self.store.transaction() if reached.together else nullcontext():
+            row, back = restore(self.store, tombstone, at=_at(now))
+            if reached.experiences is not None:
+                reached.experiences.lift_terms(row.hash.hex())
         return Restoring(row, back)
 
     @contextmanager

@@ -10,7 +10,8 @@ or erases the turns inside its own transaction commits both halves at once, or n
 
 from __future__ import annotations
 
-from contextlib import AbstractContextManager
+from collections.abc import Iterator
+from contextlib import contextmanager
 from typing import TYPE_CHECKING
 
 from zerolang.storage.errors import translating
@@ -36,9 +37,11 @@ class SharedDatabase(SqliteDatabase):
         super().__init__(owner.connection, owner.location)
         self._owner = owner
 
-    def transaction(self) -> AbstractContextManager[None]:
+    @contextmanager
+    def transaction(self) -> Iterator[None]:
         """The backend's transaction: a savepoint inside the one it holds (a forget's)."""
-        return self._owner.transaction()
+        with self._owner.transaction():
+            yield
 
     def erase_freed(self) -> None:
         """The backend's (nothing inside a transaction: the forget erases after its commit)."""
@@ -59,9 +62,7 @@ class SharedDatabase(SqliteDatabase):
         return True
 
 
-def shared_stores(
-    owner: SqliteBackend, space: str
-) -> tuple[SqlExperienceStore, SqlEntryStore | None] | None:
+def shared_stores(owner: SqliteBackend, space: str) -> tuple[SqlExperienceStore, SqlEntryStore | None] | None:
     """The experience store and the conversation store (None where the file holds no conversation
     tables) in `owner`'s file, on its connection, in `space`; None where the file holds no
     experience store this release reads as it is."""
