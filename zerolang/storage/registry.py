@@ -35,6 +35,9 @@ class Engine(Protocol):
     def memory(self, location: Location, *, space: str, create: bool) -> MemoryBackend: ...
     def experiences(self, location: Location, *, space: str, create: bool) -> ExperienceStore: ...
     def conversations(self, location: Location, *, space: str, create: bool) -> EntryStore: ...
+    def shared_conversations(
+        self, backend: MemoryBackend, *, space: str
+    ) -> tuple[ExperienceStore, EntryStore | None] | None: ...
     def state(self, location: Location) -> StateStore: ...
 
 
@@ -137,25 +140,27 @@ def open_conversations(where: Where, *, space: str = DEFAULT_SPACE, create: bool
 
 def conversations_on(store: MemoryStore, where: Where) -> tuple[ExperienceStore, EntryStore | None] | None:
     """The experience and conversation stores at `where`, in `store`'s space, on `store`'s own
-    connection, when `where` is `store`'s own SQLite file and holds them as this release reads them
-    (`zerolang.storage.sqlite.sharing`): their writes then commit in `store`'s transactions, so a
-    forget's two halves commit together. None otherwise (a server's stores, another file, a file
-    that holds no experience store yet): open them apart (`open_experiences`). The conversation
-    store is None where the file holds none. Closing them leaves `store` open."""
-    from zerolang.storage.sqlite.backend import SqliteBackend
-
+    connection, when `where` is `store`'s own database (its SQLite file, its server URL) and holds
+    them as this release reads them (`zerolang.storage.sqlite.sharing`,
+    `zerolang.storage.postgres.sharing`): their writes then commit in `store`'s transactions, so a
+    forget's two halves commit together. None otherwise (another database, one that holds no
+    experience store yet, or one an older release made): open them apart (`open_experiences`).
+    The conversation store is None where the database holds none. Closing them leaves `store` open."""
     backend = store.backend
-    if not isinstance(backend, SqliteBackend) or not _same_file(backend.location, where):
+    mine, theirs = parse_location(getattr(backend, "location", "")), parse_location(where)
+    if not _same_database(mine, theirs):
         return None
-    from zerolang.storage.sqlite.sharing import shared_stores
+    engine, _ = engine_for(theirs)
+    return engine.shared_conversations(backend, space=store.space)
 
-    return shared_stores(backend, store.space)
 
-
-def _same_file(one: Where, other: Where) -> bool:
+def _same_database(mine: Location, theirs: Location) -> bool:
+    """Whether two locations name one database: the same SQLite file, or the same server URL (as
+    shown: a memory backend keeps its URL without the password)."""
     import os
 
-    mine, theirs = parse_location(one), parse_location(other)
+    if mine.is_url or theirs.is_url:
+        return mine.is_url and theirs.is_url and mine.display == theirs.display
     if not (mine.is_file and theirs.is_file):
         return False
     try:

@@ -27,6 +27,9 @@ if TYPE_CHECKING:
 
 _SCHEMA_NAME = re.compile(r"[a-z_][a-z0-9_]{0,62}")
 
+SCHEMA = "public"
+"""The schema the experience and conversation stores keep their tables in, unless told another."""
+
 
 @translating
 class PostgresDatabase(PsycopgStatements, SqlDatabase):
