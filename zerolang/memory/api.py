@@ -511,8 +511,9 @@ class Memory:
         A concept the fact store does not hold is forgotten by its label when another store the
         forget reaches mentions it (`zerolang.memory.holders`: the experiences and conversations;
         a purge also the facts' contexts and the archive); none: `no concept`, naming them.
-        When the conversations are in the memory's own SQLite file, the forget blocks (and a purge
-        erases) them inside its own transaction: both halves commit together, or neither."""
+        When the conversations are in the memory's own database (its SQLite file, its PostgreSQL
+        database), the forget blocks (and a purge erases) them inside its own transaction, on its
+        connection: both halves commit together, or neither."""
         try:
             module = import_module(FORGET_MODULE)
             selector, forget = module.Selector, module.forget
@@ -584,7 +585,7 @@ class Memory:
     def purging(self, tombstone: str, *, now: str | None = None) -> tuple[TombstoneRow, dict[str, int]]:
         """`purge`, with what it erased beside the memory, by place: `zero memory purge` calls it. A
         purge runs again where it stopped: the memory's half is idempotent. Conversations in the
-        memory's own SQLite file are erased in the purge's transaction."""
+        memory's own database are erased in the purge's transaction."""
         from zerolang.experience.forgotten import erase_by_place
         from zerolang.knowledge.forget import purge
         from zerolang.memory.erasure import erase_everywhere
@@ -617,7 +618,7 @@ class Memory:
     def restoring(self, tombstone: str, *, now: str | None = None) -> Restoring:
         """`restore`, with how many episodes came back: `zero memory restore` calls it. The
         experiences' block is lifted after the memory (in its transaction when they share its
-        file): a crash between leaves them hidden, not shown."""
+        database): a crash between leaves them hidden, not shown."""
         from zerolang.knowledge.forget import restore
 
         with self._reached() as reached, self.store.transaction() if reached.together else nullcontext():
@@ -629,7 +630,7 @@ class Memory:
     @contextmanager
     def _reached(self) -> Iterator[_Reached]:
         """The experience and conversation stores forget, restore and purge reach: those lent; else,
-        when they are in the memory's own SQLite file, on its connection (`together`: one
+        when they are in the memory's own database, on its connection (`together`: one
         transaction for both halves); else the experience store when it is open or its file exists
         (a forget need not create one)."""
         if self._lent is not None:
