@@ -173,7 +173,7 @@ def test_a_label_no_store_holds_is_refused_naming_the_stores_searched(
 
 
 @pytest.mark.parametrize("engine", ENGINES)
-def test_a_plain_forget_of_a_label_only_conversations_hold_hides_it_until_restored(
+def test_a_plain_forget_of_a_label_only_conversations_hold_hides_it_until_restored_or_purged(
     engine: str, tmp_path: Path, env: dict[str, str]
 ) -> None:
     with memory(engine, tmp_path) as db:
@@ -187,6 +187,13 @@ def test_a_plain_forget_of_a_label_only_conversations_hold_hides_it_until_restor
         assert SECRET not in zero(env, "recall", "Where does she live?", "--db", db)
         zero(env, "memory", "restore", SECRET, "--db", db)
         assert json.loads(zero(env, "convo", "restore", "coder", "--db", db)) == whole
+        # forgotten again, then purged later by its label: the conversations go for good
+        zero(env, "memory", "forget", SECRET, "--db", db)
+        assert "experience records, 2 conversation entries" in zero(
+            env, "memory", "purge", SECRET, "--db", db
+        )
+        assert leaks(tmp_path / "data", db) == {}
+        assert zero(env, "memory", "check", "--db", db).startswith("ok")
 
 
 @pytest.mark.parametrize("engine", ENGINES)
