@@ -629,18 +629,18 @@ class Memory:
 
     @contextmanager
     def _reached(self) -> Iterator[_Reached]:
-        """The experience and conversation stores forget, restore and purge reach: those lent; else,
-        when they are in the memory's own database, on its connection (`together`: one
-        transaction for both halves); else the experience store when it is open or its file exists
-        (a forget need not create one)."""
-        if self._lent is not None:
-            yield _Reached(*self._lent)
-            return
+        """The experience and conversation stores forget, restore and purge reach: when they are in
+        the memory's own database, on its connection (`together`: one transaction for both
+        halves; so too when those lent are there); else those lent; else the experience store when
+        it is open or its file exists (a forget need not create one)."""
         from zerolang.memory.opening import conversations_in_memory
 
         shared = conversations_in_memory(self.store, self.stores)
         if shared is not None:
             yield _Reached(*shared, together=True)
+            return
+        if self._lent is not None:
+            yield _Reached(*self._lent)
             return
         experiences = self._experiences_if_any()
         entries = None if experiences is None else self._entries()
