@@ -125,3 +125,23 @@ def test_forget_with_purge_through_mcp_erases_the_captured_turn(
 
 def _turns(memory: zerolang.memory.Memory) -> list[str]:
     return [hit.experience.turn for hit in memory.recall_turns("PostgreSQL port", limit=50)]
+
+
+def test_a_label_only_a_turn_holds_is_purged_by_label_through_mcp(
+    session: Session, memory: zerolang.memory.Memory
+) -> None:
+    """No fact names it, a captured turn does: the `forget` tool purges it by its label (issue 40)."""
+
+    async def body(client: Any) -> None:
+        await call(client, "store", {"turn": TURN})
+        await call(client, "store", {"tuples": [TUPLES[2]], "turn": OTHER_TURN})
+        await fails(client, "get", {"hash": SECRET})  # no concept of it
+        report = await call(client, "forget", {"kind": "concept", "target": SECRET, "purge": True})
+        assert report["purged"] is True and report["removed"]["facts"] == 0
+        assert leaks(await everything(client, "0" * 64)) == []
+        refused = await fails(client, "forget", {"kind": "concept", "target": "Nobody Known"})
+        assert "nothing in its" in refused and "mentions it" in refused
+
+    session(body)
+    texts = [e.what for e in memory.experiences.experiences_of_turns(_turns(memory))]
+    assert texts and not any("Zorblax" in text for text in texts)  # erased, not only hidden

@@ -396,7 +396,7 @@ def test_forget_is_served_only_where_the_build_has_it(
         "class Report:\n"
         "    def __init__(self, selector, purge): self.selector, self.purge = selector, purge\n"
         "    def to_json(self): return {'kind': self.selector.kind, 'target': self.selector.target}\n"
-        "def forget(store, selector, *, at, purge=False):\n    return Report(selector, purge)\n",
+        "def forget(store, selector, *, at, purge=False, **options):\n    return Report(selector, purge)\n",
         encoding="utf-8",
     )
 

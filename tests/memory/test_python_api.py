@@ -84,7 +84,9 @@ def test_forget_is_a_named_seam(monkeypatch: pytest.MonkeyPatch) -> None:
         calls: list[tuple[object, ...]] = []
         fake = types.ModuleType("fake_forget")
         fake.Selector = lambda kind, target: (kind, target)  # type: ignore[attr-defined]
-        fake.forget = lambda store, selector, *, at, purge: calls.append((store, selector, purge)) or "report"  # type: ignore[attr-defined]
+        fake.forget = lambda store, selector, *, at, purge, **options: (
+            calls.append((store, selector, purge)) or "report"
+        )  # type: ignore[attr-defined]
         monkeypatch.setitem(__import__("sys").modules, "fake_forget", fake)
         monkeypatch.setattr(handle, "FORGET_MODULE", "fake_forget")
         assert memory.forget("concept", "x", purge=True) == "report"

@@ -222,7 +222,7 @@ def test_stores_opened_at_once_on_a_new_postgres_database_all_open() -> None:
             try:
                 opener = open_experiences if number % 2 else open_conversations
                 opener(url).close()
-            except BaseException as error:  # noqa: BLE001 - what each thread met is the result
+            except BaseException as error:  # what each thread met is the result
                 failed.append(error)
 
         threads = [threading.Thread(target=open_one, args=(n,)) for n in range(6)]

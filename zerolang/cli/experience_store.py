@@ -16,13 +16,6 @@ if TYPE_CHECKING:
     from zerolang.memory.settings import Stores
 
 
-def default_path() -> Path:
-    """The experiences beside the per-user default memory."""
-    from zerolang.memory.settings import default_experiences
-
-    return default_experiences()
-
-
 def stores_of(
     db: str | Path | None = None, *, space: str | None = None, experiences: str | Path | None = None
 ) -> Stores:

@@ -1,12 +1,14 @@
 """`--experiences` (`zerolang.cli.options.ALSO_EXPERIENCES`): forget, restore and purge also reach an
 experience database.
 
-Experiences (`zero capture`) and conversation entries (`zero convo`) live in their own database,
-not the memory's. Given one (`--experiences PATH` or `$ZERO_EXPERIENCE_DB`, a SQLite file or a
-`postgresql://` URL), a forget records the hashes of the forgotten concepts' labels and aliases
-there, so `zero recall` and `zero convo restore|turns|search` leave out what mentions them;
+Experiences (`zero capture`) and conversation entries (`zero convo`) live in the memory's own
+database unless one is named apart. Given one (`--experiences PATH` or `$ZERO_EXPERIENCE_DB`, a
+SQLite file or a `postgresql://` URL), a forget records the hashes of the forgotten concepts'
+labels and aliases there, so `zero recall` and `zero convo restore|turns|search` leave out what mentions them;
 `--purge` (or a later `zero memory purge`) erases those experiences, turns and messages for real;
-`zero memory restore` lifts the block. See `zerolang.experience.forgotten`.
+`zero memory restore` lifts the block. See `zerolang.experience.forgotten`. Without it, forget,
+restore and purge reach the memory's own (`zerolang.memory.settings.Stores.experiences`, the one
+rule for where they are).
 """
 
 from __future__ import annotations
@@ -40,14 +42,3 @@ def experience_stores(option: Path | None) -> Iterator[tuple[ForgettingStore, Er
             entries.close()
     finally:
         experiences.close()
-
-
-def purged_experiences(option: Path | None) -> Path | None:
-    """The experience database a purge reaches: `--experiences`, else the per-user default one when
-    it exists (a purge erases every copy; it creates no database)."""
-    if option is not None:
-        return option
-    from zerolang.cli.experience_store import default_path
-
-    path = default_path()
-    return path if path.is_file() else None

@@ -9,7 +9,7 @@ from typing import TYPE_CHECKING, Annotated
 
 import typer
 
-from zerolang.cli.forget_experiences import experience_stores, purged_experiences
+from zerolang.cli.forget_experiences import experience_stores
 from zerolang.cli.memory_cmd import AliasOption, _aliases, _command, _print_json
 from zerolang.cli.options import NOW
 from zerolang.cli.stores import as_of, open_memory_store
@@ -99,9 +99,10 @@ def forget(
     Re-ingesting the same content keeps it forgotten until `zero memory restore`. With
     --experiences, captured experiences and conversation turns that mention a forgotten concept
     are left out of `zero recall` and `zero convo` too (and erased with --purge). --purge erases
-    every copy (zerolang.memory.erasure): whatever mentions the label in the memory, the
-    experience database (--experiences, else the default one if it exists), conversations, the
-    archive (--root) and its summaries; and nothing that mentions it is stored again.
+    every copy (zerolang.memory.erasure): whatever mentions the label in the memory, its
+    conversations and experiences (--experiences, else the memory's own), the archive (--root)
+    and its summaries; and nothing that mentions it is stored again. A label that only they
+    mention (no concept in the facts) is forgotten by its label.
     """
     from zerolang.experience.forgotten import term_keys
     from zerolang.util.errors import ZeroError
@@ -124,12 +125,9 @@ def forget(
             + (f" (got {len(chosen)})" if chosen else "")
         )
     (kind, target), at = chosen[0], _stamp(now)
-    reaching = purged_experiences(experiences) if purge else experiences
-    with _memory(db, space, reaching, root) as memory:
+    with _memory(db, space, experiences, root) as memory:
         done = memory.forgetting(kind, target, purge=purge, aliases=_aliases(aliases), now=at)
     report, erased, everywhere = done.report, done.experiences_erased, done.erased
-    if purge and experiences is None and erased:  # the default experience database, erased inside
-        everywhere = {"experiences": erased + everywhere.pop("experiences", 0), **everywhere}
     if as_json:
         document = report.to_json()
         if experiences is not None:
@@ -148,6 +146,9 @@ def forget(
         count = len(term_keys(report.terms))
         blocked = f"{count} term" + ("" if count == 1 else "s")
         echo(f"experiences: {blocked} blocked" + (f", {erased} records erased" if purge else ""))
+        everywhere = {
+            name: n for name, n in everywhere.items() if name not in {"experiences", "conversations"}
+        }
     if everywhere:
         from zerolang.memory.erasure import describe
 
@@ -191,13 +192,12 @@ def purge(
 ) -> None:
     """Erase a forgotten thing for good: the tombstone keeps only its hash and the hashes it blocks.
 
-    Like `forget --purge`, it reaches every copy (zerolang.memory.erasure): the experience
-    database (--experiences, else the default one if it exists), conversations, the archive
-    (--root) and its summaries.
+    Like `forget --purge`, it reaches every copy (zerolang.memory.erasure): the conversations
+    and experiences (--experiences, else the memory's own), the archive (--root) and its summaries.
     """
     from zerolang.memory.erasure import describe
 
-    with _memory(db, space, purged_experiences(experiences), root) as memory:
+    with _memory(db, space, experiences, root) as memory:
         row, everywhere = memory.purging(tombstone, now=_stamp(now))
     echo(f"purged tombstone {row.hash.hex()}")
     if everywhere:

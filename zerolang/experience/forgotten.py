@@ -42,6 +42,10 @@ class ForgettingStore(Protocol):
         """Delete for real (full-text entries included) what mentions a forgotten term; how many."""
         ...
 
+    def count_mentioning(self, forgotten: Forgotten) -> int:
+        """How many records mention a forgotten term, read only."""
+        ...
+
 
 def forgotten(store: object) -> Forgotten:
     """The store's forgotten terms; none for a store that cannot forget."""
@@ -53,6 +57,8 @@ class ErasingStore(Protocol):
     """A conversation entry store as purge sees it."""
 
     def erase_mentioning(self, forgotten: Forgotten) -> int: ...
+
+    def count_mentioning(self, forgotten: Forgotten) -> int: ...
 
 
 def apply_forget(
@@ -76,10 +82,18 @@ def apply_forget(
 
 def erase(store: ForgettingStore, tombstone: str, entries: ErasingStore | None = None) -> int:
     """Erase for real what mentions a term `tombstone` blocked, experiences and conversation entries."""
+    return sum(erase_by_place(store, tombstone, entries).values())
+
+
+def erase_by_place(
+    store: ForgettingStore, tombstone: str, entries: ErasingStore | None = None
+) -> dict[str, int]:
+    """`erase`, saying how many records each store erased: `experiences`, `conversations` (the
+    names of `zerolang.memory.erasure.PLACES`)."""
     blocked = Forgotten.of(store.forgotten_terms(tombstone))
-    erased = store.erase_mentioning(blocked)
+    erased = {"experiences": store.erase_mentioning(blocked)}
     if entries is not None:
-        erased += entries.erase_mentioning(blocked)
+        erased["conversations"] = entries.erase_mentioning(blocked)
     return erased
 
 

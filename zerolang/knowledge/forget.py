@@ -22,7 +22,7 @@ from __future__ import annotations
 
 import hashlib
 import json
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from datetime import datetime
 from pathlib import Path
@@ -121,6 +121,7 @@ def forget(
     aliases: AliasTable | None = None,
     inside: Callable[[str, tuple[str, ...]], object] | None = None,
     experiences: str | Path | None = None,
+    searched: Mapping[str, int] | None = None,
 ) -> ForgetReport:
     """Forget what `selector` names, as of store time `at`; ZeroError if it names nothing stored.
 
@@ -130,9 +131,14 @@ def forget(
     commits leaves the experiences blocked (more hidden, never less) and the forget to be run
     again. When that store is the memory's own SQLite file (one writer at a time), it runs after
     the commit instead.
+
+    `searched`: the other stores of the memory searched for a concept's label when the store holds
+    no such concept, with how many of their items mention it (`zerolang.memory.holders`). One that
+    does: the label is forgotten all the same (its concept's hash blocked, its terms passed to
+    `inside`); none: the error names the stores searched.
     """
     first = _blocks_first(store, experiences)
-    target, episodes, blocked = _select(store, selector, aliases)
+    target, episodes, blocked = _select(store, selector, aliases, searched)
     key = tombstone_hash(selector.kind, target, at)
     content = _payload(store, episodes)
     payload = (
@@ -225,20 +231,30 @@ def _already(store: MemoryStore, label: str, aliases: AliasTable | None) -> str:
     for row in store.backend.tombstones():
         if row.hash in blocking and row.restored_at is None:
             how = f"purged {row.purged_at}" if row.purged_at else f"forgotten {row.created_at}"
-            return f": it was forgotten already, tombstone {row.hash.hex()} ({how}; `zero memory tombstones`)"
+            listed = "zero memory tombstones lists it"  # no backquotes: the message is fitted by them
+            return f": it was forgotten already, tombstone {row.hash.hex()} ({how}; {listed})"
     return ""
 
 
 def _select(
-    store: MemoryStore, selector: Selector, aliases: AliasTable | None
+    store: MemoryStore,
+    selector: Selector,
+    aliases: AliasTable | None,
+    searched: Mapping[str, int] | None = None,
 ) -> tuple[str, list[bytes], list[tuple[bytes, str]]]:
     """The canonical target, the episodes to remove and the keys to block."""
     backend = store.backend
     kind, target = selector.kind, selector.target
     if kind == "concept":
         concept = store.find_concept(target, aliases)
+        if concept is None and searched and any(searched.values()):  # a label only they hold
+            from zerolang.knowledge.hashing import concept_hash
+
+            label = (aliases or AliasTable.default()).resolve(target)
+            return label, [], [(concept_hash(label).digest, "concept")]
         if concept is None:
-            raise ZeroError(f"no concept `{target}` in {store.path}{_already(store, target, aliases)}")
+            where = f" (nothing in its {', '.join(searched)} mentions it either)" if searched else ""
+            raise ZeroError(f"no concept `{target}` in {store.path}{where}{_already(store, target, aliases)}")
         facts = [f.fact_hash.digest for f in backend.facts_touching([concept.hash.digest])]
         return concept.label, backend.episodes_by("fact_hash", facts), [(concept.hash.digest, "concept")]
     if kind == "fact":

@@ -24,7 +24,7 @@ from __future__ import annotations
 
 import builtins
 from collections.abc import Iterable, Iterator, Mapping, Sequence
-from contextlib import contextmanager
+from contextlib import AbstractContextManager, ExitStack, contextmanager, nullcontext
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from importlib import import_module
@@ -65,6 +65,7 @@ if TYPE_CHECKING:
     from zerolang.knowledge.normalize import AliasTable
     from zerolang.knowledge.query.executor import QueryResult
     from zerolang.memory.asking import Answer
+    from zerolang.memory.erasure import Reach
     from zerolang.memory.tokens import Grant, Token
 
 __all__ = [
@@ -86,9 +87,10 @@ Lent = tuple["ForgettingStore", "ErasingStore | None"]
 
 @dataclass(frozen=True, slots=True)
 class Forgetting:
-    """What `Memory.forgetting` did: the memory's report, the experience records erased inside the
-    forget's transaction (with `purge`), and what the purge erased in every other place, by place
-    (`zerolang.memory.erasure`; places that erased nothing left out)."""
+    """What `Memory.forgetting` did: the memory's report, the experience records and conversation
+    entries erased inside the forget's transaction (with `purge`), and what the purge erased in
+    every place beside the memory, by place, those included (`zerolang.memory.erasure`; places
+    that erased nothing left out)."""
 
     report: ForgetReport
     experiences_erased: int = 0
@@ -564,7 +566,14 @@ class Memory:
         aliases: AliasTable | None = None,
         now: str | None = None,
     ) -> Forgetting:
-        """`forget`, with what it erased beside the memory: `zero memory forget` calls it."""
+        """`forget`, with what it erased beside the memory: `zero memory forget` calls it.
+
+        A concept the fact store does not hold is forgotten by its label when another store the
+        forget reaches mentions it (`zerolang.memory.holders`: the experiences and conversations;
+        a purge also the facts' contexts and the archive); none: `no concept`, naming them.
+        When the conversations are in the memory's own database (its SQLite file, its PostgreSQL
+        database), the forget blocks (and a purge erases) them inside its own transaction, on its
+        connection: both halves commit together, or neither."""
         try:
             module = import_module(FORGET_MODULE)
             selector, forget = module.Selector, module.forget
@@ -572,28 +581,62 @@ class Memory:
             raise ZeroError(
                 "forget is not in this build of zerolang (it needs zerolang.knowledge.forget)"
             ) from None
-        from zerolang.experience.forgotten import apply_forget
+        from zerolang.experience.forgotten import apply_forget, erase_by_place
+        from zerolang.memory.erasure import erase_everywhere
 
         at = _at(now)
-        erased_inside = 0
-        with self._reached() as (experiences, entries):
+        inside: dict[str, int] = {}
+        with ExitStack() as stack:
+            reached = stack.enter_context(self._reached())
+            experiences, entries = reached.experiences, reached.entries
+            places = stack.enter_context(self._places(experiences, entries)) if purge else None
 
             def block(tombstone: str, terms: tuple[str, ...]) -> None:  # before the memory commits
-                nonlocal erased_inside
                 if experiences is not None:
-                    erased_inside = apply_forget(experiences, tombstone, terms, purge=purge, entries=entries)
+                    apply_forget(experiences, tombstone, terms, purge=False)
+                    if purge:
+                        inside.update(erase_by_place(experiences, tombstone, entries))
 
-            blocking = (
-                {} if experiences is None else {"inside": block, "experiences": self.experiences_location}
-            )
-            extra = {} if aliases is None else {"aliases": aliases}
+            blocking: dict[str, Any] = {} if experiences is None else {"inside": block}
+            if experiences is not None and not reached.together:
+                blocking["experiences"] = self.experiences_location
+            extra: dict[str, Any] = {} if aliases is None else {"aliases": aliases}
+            if kind == "concept" and self.store.find_concept(target, aliases) is None:
+                extra["searched"] = self._holders(target, aliases, experiences, entries, places)
             report = forget(self.store, selector(kind, target), at=at, purge=purge, **extra, **blocking)
             tombstone = getattr(report, "tombstone", None)  # a stand-in module's report may lack one
             erased: dict[str, int] = {}
-            if purge and isinstance(tombstone, str):
-                terms = getattr(report, "terms", ())
-                erased = self._erase_everywhere(tombstone, at, terms, experiences, entries)
-        return Forgetting(report, erased_inside, erased)
+            if places is not None and isinstance(tombstone, str):
+                erased = erase_everywhere(places, tombstone, at, getattr(report, "terms", ()))
+        return Forgetting(report, sum(inside.values()), _together(inside, erased))
+
+    def _holders(
+        self,
+        label: str,
+        aliases: AliasTable | None,
+        experiences: ForgettingStore | None,
+        entries: ErasingStore | None,
+        places: Reach | None,
+    ) -> dict[str, int]:
+        """How many items of each store a forget of `label` reaches mention it (`zerolang.memory.holders`)."""
+        from zerolang.knowledge.normalize import AliasTable
+        from zerolang.knowledge.terms import Forgotten
+        from zerolang.memory.holders import holders
+
+        table = aliases or AliasTable.default()
+        canonical = table.resolve(label)
+        forgotten = Forgotten.terms({label, canonical, *table.variants(canonical)})
+        if places is None:
+            return holders(self.store, forgotten, experiences, entries)
+        return holders(
+            self.store,
+            forgotten,
+            experiences,
+            entries,
+            purging=True,
+            archive=places.archive,
+            indexes=places.indexes,
+        )
 
     def purge(self, tombstone: str, *, now: str | None = None) -> Any:
         """Erase a forgotten thing for good (hash, prefix or target), in every place that holds a copy."""
@@ -601,33 +644,32 @@ class Memory:
 
     def purging(self, tombstone: str, *, now: str | None = None) -> tuple[TombstoneRow, dict[str, int]]:
         """`purge`, with what it erased beside the memory, by place: `zero memory purge` calls it. A
-        purge runs again where it stopped: the memory's half is idempotent."""
-        from zerolang.experience.forgotten import erase
+        purge runs again where it stopped: the memory's half is idempotent. Conversations in the
+        memory's own database are erased in the purge's transaction."""
+        from zerolang.experience.forgotten import erase_by_place
         from zerolang.knowledge.forget import purge
+        from zerolang.memory.erasure import erase_everywhere
 
         at = _at(now)
-        with self._reached() as (experiences, entries):
-            row = purge(self.store, tombstone, at=at)
-            if experiences is not None:
-                erase(experiences, row.hash.hex(), entries)
-            erased = self._erase_everywhere(row.hash.hex(), at, (), experiences, entries)
-        return row, erased
+        inside: dict[str, int] = {}
+        with self._reached() as reached:
+            experiences, entries = reached.experiences, reached.entries
+            with self.store.transaction() if reached.together else nullcontext():
+                row = purge(self.store, tombstone, at=at)
+                if experiences is not None:
+                    inside = erase_by_place(experiences, row.hash.hex(), entries)
+            with self._places(experiences, entries) as places:
+                erased = erase_everywhere(places, row.hash.hex(), at, ())
+        return row, _together(inside, erased)
 
-    def _erase_everywhere(
-        self,
-        tombstone: str,
-        at: str,
-        terms: Sequence[str],
-        experiences: ForgettingStore | None,
-        entries: ErasingStore | None,
-    ) -> dict[str, int]:
-        """A purge's visit to every place beside the memory (`zerolang.memory.erasure`): the
+    def _places(
+        self, experiences: ForgettingStore | None, entries: ErasingStore | None
+    ) -> AbstractContextManager[Reach]:
+        """Every place a purge visits beside the memory (`zerolang.memory.erasure`): the
         experiences and conversations, the archive when its folder is one, its summary indexes."""
-        from zerolang.memory.erasure import erase_everywhere
         from zerolang.memory.reach import reach
 
-        with reach(self.stores, self.store, experiences, entries) as places:
-            return erase_everywhere(places, tombstone, at, terms)
+        return reach(self.stores, self.store, experiences, entries)
 
     def restore(self, tombstone: str, *, now: str | None = None) -> Any:
         """Lift a tombstone (hash, prefix or target): what it forgot comes back, experiences included."""
@@ -635,26 +677,35 @@ class Memory:
 
     def restoring(self, tombstone: str, *, now: str | None = None) -> Restoring:
         """`restore`, with how many episodes came back: `zero memory restore` calls it. The
-        experiences' block is lifted after the memory: a crash between leaves them hidden, not shown."""
+        experiences' block is lifted after the memory (in its transaction when they share its
+        database): a crash between leaves them hidden, not shown."""
         from zerolang.knowledge.forget import restore
 
-        with self._reached() as (experiences, _entries):
+        with self._reached() as reached, self.store.transaction() if reached.together else nullcontext():
             row, back = restore(self.store, tombstone, at=_at(now))
-            if experiences is not None:
-                experiences.lift_terms(row.hash.hex())
+            if reached.experiences is not None:
+                reached.experiences.lift_terms(row.hash.hex())
         return Restoring(row, back)
 
     @contextmanager
-    def _reached(self) -> Iterator[tuple[ForgettingStore | None, ErasingStore | None]]:
-        """The experience and conversation stores forget, restore and purge reach: those lent, else
-        the experience store when it is open or its file exists (a forget need not create one)."""
+    def _reached(self) -> Iterator[_Reached]:
+        """The experience and conversation stores forget, restore and purge reach: when they are in
+        the memory's own database, on its connection (`together`: one transaction for both
+        halves; so too when those lent are there); else those lent; else the experience store when
+        it is open or its file exists (a forget need not create one)."""
+        from zerolang.memory.opening import conversations_in_memory
+
+        shared = conversations_in_memory(self.store, self.stores)
+        if shared is not None:
+            yield _Reached(*shared, together=True)
+            return
         if self._lent is not None:
-            yield self._lent
+            yield _Reached(*self._lent)
             return
         experiences = self._experiences_if_any()
         entries = None if experiences is None else self._entries()
         try:
-            yield experiences, entries
+            yield _Reached(experiences, entries)
         finally:
             if entries is not None:
                 entries.close()
@@ -685,6 +736,23 @@ class Memory:
 
         location = parse_location(self.experiences_location)
         return None if location.in_memory else open_conversations_of(self.stores, create=False)
+
+
+@dataclass(frozen=True, slots=True)
+class _Reached:
+    """The experience and conversation stores a forget reaches; `together`: on the memory's own
+    connection, so their writes commit in its transactions."""
+
+    experiences: ForgettingStore | None
+    entries: ErasingStore | None
+    together: bool = False
+
+
+def _together(inside: Mapping[str, int], after: Mapping[str, int]) -> dict[str, int]:
+    """What a forget erased by place: inside its transaction, then everywhere else (none left out
+    but those that erased nothing)."""
+    total = {name: inside.get(name, 0) + after.get(name, 0) for name in (*inside, *after)}
+    return {name: count for name, count in total.items() if count}
 
 
 def _at(now: str | None) -> str:

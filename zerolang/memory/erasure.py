@@ -93,16 +93,12 @@ def _summaries(purge: Purge) -> int:
 
 
 def _documents(purge: Purge) -> int:
+    from zerolang.memory.holders import documents_mentioning
+
     archive = purge.reach.archive
     if archive is None:
         return 0
-    for digest in archive.hashes():
-        try:
-            body = archive.get(digest).body()
-        except Exception:  # an unreadable copy is `zero archive verify`'s to report
-            continue
-        if purge.forgotten.mentions_any(body):
-            purge.documents.add(digest)
+    purge.documents |= documents_mentioning(archive, purge.forgotten)
     erased = archive.erase(sorted(purge.documents), purge.at) if purge.documents else []
     for index in purge.reach.indexes:  # their summaries go with them, in every space
         erase = getattr(index, "erase", None)

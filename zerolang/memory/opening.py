@@ -12,6 +12,7 @@ walks surface -> memory -> storage and no further up.
   purges before it is written (`carry_purges_into`: the one place purges are carried);
   `reading_experiences` reads one with the purges hidden, writing nothing;
 - `open_conversations_of`: conversation entries, in the experience store's database and space;
+  `conversations_in_memory`: both on the memory's own connection, when they share its file;
 - `move_conversations`: an older release's `NAME.experiences.db` moved into the memory's own file;
 - `open_run_state`: `zero run --state`'s store; `copy_memory`: `zero memory migrate`;
 - `storage_errors`: the storage layer's error boundary (the lock-wait notice is `zerolang.util.waits`).
@@ -37,6 +38,7 @@ if TYPE_CHECKING:
 
 __all__ = [
     "carry_purges_into",
+    "conversations_in_memory",
     "copy_memory",
     "facts_or_undone",
     "move_conversations",
@@ -129,6 +131,20 @@ def open_conversations_of(
     elif create:
         prepare_folder(stores.experiences, given=stores.experiences_named or stores.memory_named)
     return open_conversations(stores.experiences, space=stores.space, create=create)
+
+
+def conversations_in_memory(
+    memory: MemoryStore, stores: Stores
+) -> tuple[ExperienceStore, EntryStore | None] | None:
+    """The experience and conversation stores of `stores` on `memory`'s own connection, when they are
+    in its SQLite file and hold this release's tables (`zerolang.storage.conversations_on`): what
+    they write then commits in the memory's transactions, so a forget's two halves are one. None
+    otherwise (open them apart: `open_experiences_of`). Nothing is created."""
+    from zerolang.storage import conversations_on
+
+    if memory.space != stores.space:
+        return None
+    return conversations_on(memory, stores.experiences)
 
 
 def carry_purges_into(store: ForgettingStore, stores: Stores, *, memory: MemoryStore | None = None) -> int:

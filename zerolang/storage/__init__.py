@@ -16,6 +16,7 @@ from __future__ import annotations
 from zerolang.storage.errors import EngineError, StorageError, UnknownEngine, storage_errors
 from zerolang.storage.registry import (
     absorb_experiences,
+    conversations_on,
     engine_for,
     holds_conversations,
     index_of,
@@ -33,6 +34,7 @@ __all__ = [
     "StorageError",
     "UnknownEngine",
     "absorb_experiences",
+    "conversations_on",
     "engine_for",
     "holds_conversations",
     "index_of",

@@ -36,6 +36,9 @@ class Engine(Protocol):
     def memory(self, location: Location, *, space: str, create: bool) -> MemoryBackend: ...
     def experiences(self, location: Location, *, space: str, create: bool) -> ExperienceStore: ...
     def conversations(self, location: Location, *, space: str, create: bool) -> EntryStore: ...
+    def shared_conversations(
+        self, backend: MemoryBackend, *, space: str
+    ) -> tuple[ExperienceStore, EntryStore | None] | None: ...
     def state(self, location: Location) -> StateStore: ...
 
 
@@ -144,6 +147,37 @@ def open_conversations(where: Where, *, space: str = DEFAULT_SPACE, create: bool
     check_space(space)
     engine, location = engine_for(where)
     return engine.conversations(location, space=space, create=create)
+
+
+def conversations_on(store: MemoryStore, where: Where) -> tuple[ExperienceStore, EntryStore | None] | None:
+    """The experience and conversation stores at `where`, in `store`'s space, on `store`'s own
+    connection, when `where` is `store`'s own database (its SQLite file, its server URL) and holds
+    them as this release reads them (`zerolang.storage.sqlite.sharing`,
+    `zerolang.storage.postgres.sharing`): their writes then commit in `store`'s transactions, so a
+    forget's two halves commit together. None otherwise (another database, one that holds no
+    experience store yet, or one an older release made): open them apart (`open_experiences`).
+    The conversation store is None where the database holds none. Closing them leaves `store` open."""
+    backend = store.backend
+    mine, theirs = parse_location(getattr(backend, "location", "")), parse_location(where)
+    if not _same_database(mine, theirs):
+        return None
+    engine, _ = engine_for(theirs)
+    return engine.shared_conversations(backend, space=store.space)
+
+
+def _same_database(mine: Location, theirs: Location) -> bool:
+    """Whether two locations name one database: the same SQLite file, or the same server URL (as
+    shown: a memory backend keeps its URL without the password)."""
+    import os
+
+    if mine.is_url or theirs.is_url:
+        return mine.is_url and theirs.is_url and mine.display == theirs.display
+    if not (mine.is_file and theirs.is_file):
+        return False
+    try:
+        return os.path.samefile(mine.path, theirs.path)
+    except OSError:  # one of them is not there
+        return False
 
 
 def holds_conversations(where: Where) -> bool:

@@ -3,7 +3,7 @@ tsvectors."""
 
 from __future__ import annotations
 
-from zerolang.storage.postgres.database import PostgresDatabase
+from zerolang.storage.postgres.database import SCHEMA, PostgresDatabase
 from zerolang.storage.postgres.fulltext import TSVECTOR
 from zerolang.storage.schema import CONVERSATIONS
 from zerolang.storage.sql.conversations import SqlEntryStore
@@ -15,7 +15,7 @@ class PostgresEntryStore(SqlEntryStore):
 
     __slots__ = ("_conn",)
 
-    def __init__(self, dsn: str, *, schema: str = "public", space: str = DEFAULT_SPACE) -> None:
+    def __init__(self, dsn: str, *, schema: str = SCHEMA, space: str = DEFAULT_SPACE) -> None:
         db = PostgresDatabase.connect(dsn, schema, CONVERSATIONS)
         super().__init__(db, TSVECTOR, space=space)
         self._conn = db.connection  # the psycopg connection (tests drop their scratch schema through it)

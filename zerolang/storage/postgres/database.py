@@ -33,6 +33,9 @@ if TYPE_CHECKING:
 _SCHEMA_NAME = re.compile(r"[a-z_][a-z0-9_]{0,62}")
 _CREATE_LOCK = 0x5A455850  # with the schema's hash: a transaction's advisory lock while a store is made
 
+SCHEMA = "public"
+"""The schema the experience and conversation stores keep their tables in, unless told another."""
+
 
 @translating
 class PostgresDatabase(PsycopgStatements, SqlDatabase):

@@ -8,10 +8,13 @@ from zerolang.storage.errors import StorageError
 from zerolang.util.locations import Location
 
 if TYPE_CHECKING:
+    from zerolang.knowledge.backend import MemoryBackend
     from zerolang.runtime.ports import StateStore
     from zerolang.storage.postgres.backend import PostgresBackend
     from zerolang.storage.postgres.convo import PostgresEntryStore
     from zerolang.storage.postgres.experience import PostgresExperienceStore
+    from zerolang.storage.sql.conversations import SqlEntryStore
+    from zerolang.storage.sql.experiences import SqlExperienceStore
 
 
 class PostgresEngine:
@@ -33,6 +36,14 @@ class PostgresEngine:
         from zerolang.storage.postgres.convo import PostgresEntryStore
 
         return PostgresEntryStore(location.target, space=space)
+
+    def shared_conversations(
+        self, backend: MemoryBackend, *, space: str
+    ) -> tuple[SqlExperienceStore, SqlEntryStore | None] | None:
+        from zerolang.storage.postgres.backend import PostgresBackend
+        from zerolang.storage.postgres.sharing import shared_stores
+
+        return shared_stores(backend, space) if isinstance(backend, PostgresBackend) else None
 
     def state(self, location: Location) -> StateStore:
         raise StorageError(f"{location.display}: `zero run --state` keeps run state in a SQLite file")

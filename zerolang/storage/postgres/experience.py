@@ -7,7 +7,7 @@ the tables in (created if missing, as are the tables).
 
 from __future__ import annotations
 
-from zerolang.storage.postgres.database import PostgresDatabase
+from zerolang.storage.postgres.database import SCHEMA, PostgresDatabase
 from zerolang.storage.postgres.fulltext import TSVECTOR
 from zerolang.storage.schema import EXPERIENCES
 from zerolang.storage.sql.experiences import SqlExperienceStore
@@ -19,7 +19,7 @@ class PostgresExperienceStore(SqlExperienceStore):
 
     __slots__ = ("_conn",)
 
-    def __init__(self, dsn: str, *, schema: str = "public", space: str = DEFAULT_SPACE) -> None:
+    def __init__(self, dsn: str, *, schema: str = SCHEMA, space: str = DEFAULT_SPACE) -> None:
         db = PostgresDatabase.connect(dsn, schema, EXPERIENCES)
         super().__init__(db, TSVECTOR, space=space)
         self._conn = db.connection  # the psycopg connection (tests drop their scratch schema through it)

@@ -139,16 +139,7 @@ class SqlEntryStore(DatabaseStore[EntryText]):
             return 0
         changed = 0
         with self.db.transaction():
-            rows = self.db.rows(
-                "SELECT key, value FROM convo_entry WHERE space = ? ORDER BY key", (self.space,)
-            )
-            for key, raw in rows:
-                value = json.loads(raw)
-                if not isinstance(value, dict):
-                    continue
-                kept = scrub(value, forgotten)
-                if kept is value:
-                    continue
+            for key, kept in self._mentioning(forgotten):
                 changed += 1
                 if kept is None:
                     self._remove("key = ?", (key,))
@@ -161,3 +152,18 @@ class SqlEntryStore(DatabaseStore[EntryText]):
             self.text.optimize_entries(self.db)
         self.db.erase_freed()
         return changed
+
+    def count_mentioning(self, forgotten: Forgotten) -> int:
+        """How many entries mention a forgotten term (those `erase_mentioning` changes), read only."""
+        return len(self._mentioning(forgotten)) if forgotten else 0
+
+    def _mentioning(self, forgotten: Forgotten) -> list[tuple[str, dict[str, Any] | None]]:
+        """The entries of the space that mention a forgotten term: `(key, what is left of it)` (None:
+        the whole entry goes)."""
+        found = []
+        rows = self.db.rows("SELECT key, value FROM convo_entry WHERE space = ? ORDER BY key", (self.space,))
+        for key, raw in rows:
+            value = json.loads(raw)
+            if isinstance(value, dict) and (kept := scrub(value, forgotten)) is not value:
+                found.append((str(key), kept))
+        return found

@@ -364,18 +364,7 @@ class SqlExperienceStore(DatabaseStore[ExperienceText]):
         db, space = self.db, self.space
         edges = "DELETE FROM exp_edge WHERE space = ? AND (src = ? OR dst = ?)"
         with db.transaction():
-            doomed = [
-                (str(ident), str(turn))
-                for ident, turn, who, what in db.rows(
-                    "SELECT id, turn, who, what FROM exp_experience WHERE space = ? ORDER BY seq", (space,)
-                )
-                if forgotten.mentions(str(who), str(what))
-            ]
-            concepts = [
-                str(ident)
-                for ident, label in db.rows("SELECT id, label FROM exp_concept WHERE space = ?", (space,))
-                if forgotten.mentions(str(label))
-            ]
+            doomed, concepts = self._mentioning(forgotten)
             for ident, _ in doomed:
                 self.text.unindex_experience(db, space, ident)
                 db.run("DELETE FROM exp_experience WHERE space = ? AND id = ?", (space, ident))
@@ -398,6 +387,29 @@ class SqlExperienceStore(DatabaseStore[ExperienceText]):
             self.text.optimize_experiences(db)
         db.erase_freed()
         return len(doomed) + len(concepts) + orphans
+
+    def count_mentioning(self, forgotten: Forgotten) -> int:
+        """How many experiences and concepts mention a forgotten term (what `erase_mentioning` takes
+        first), read only."""
+        doomed, concepts = self._mentioning(forgotten) if forgotten else ([], [])
+        return len(doomed) + len(concepts)
+
+    def _mentioning(self, forgotten: Forgotten) -> tuple[list[tuple[str, str]], list[str]]:
+        """The experiences `(id, turn)` and the concepts (ids) of the space that mention a forgotten term."""
+        db, space = self.db, self.space
+        doomed = [
+            (str(ident), str(turn))
+            for ident, turn, who, what in db.rows(
+                "SELECT id, turn, who, what FROM exp_experience WHERE space = ? ORDER BY seq", (space,)
+            )
+            if forgotten.mentions(str(who), str(what))
+        ]
+        concepts = [
+            str(ident)
+            for ident, label in db.rows("SELECT id, label FROM exp_concept WHERE space = ?", (space,))
+            if forgotten.mentions(str(label))
+        ]
+        return doomed, concepts
 
 
 def _experience(row: Row) -> Experience:

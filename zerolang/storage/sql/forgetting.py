@@ -182,7 +182,10 @@ class Forgetting(Seals, backend.Forgetting):
         if not concepts:
             return 0
         used = {bytes(row[0]) for row in self._touching_ends(concepts)}
-        gone = [key for key in concepts if key not in used]
+        # a label forgotten that only other stores held has no concept here: none is counted
+        stored = self.select_in("SELECT hash FROM concepts WHERE space = ?", "hash", concepts, [self.space])
+        held = {bytes(row[0]) for row in stored}
+        gone = [key for key in concepts if key in held and key not in used]
         self._delete("concept_aliases", "concept_hash", gone, changes)
         self._delete("concepts", "hash", gone, changes)
         return len(gone)

@@ -149,6 +149,14 @@ class SqlIndex:
         found = read() if read is not None else None
         return found if isinstance(found, Forgotten) else Forgotten()
 
+    def mentioning(self, forgotten: Forgotten) -> list[str]:
+        """The hashes of the rows, in every space, whose summary mentions a forgotten term (those
+        `erase` drops for it), read only."""
+        if not forgotten:
+            return []
+        rows = self._backend.rows("SELECT hash, summary FROM memory_index ORDER BY hash", ())
+        return sorted({digest for digest, summary in rows if forgotten.mentions(summary)})
+
     def erase(self, forgotten: Forgotten, hashes: Iterable[str] = ()) -> list[str]:
         """Drop, in every space, the rows of `hashes` and the rows whose summary mentions a forgotten
         term; the hashes of the rows dropped (sorted)."""

@@ -7,6 +7,9 @@ from typing import TYPE_CHECKING
 from zerolang.util.locations import Location
 
 if TYPE_CHECKING:
+    from zerolang.knowledge.backend import MemoryBackend
+    from zerolang.storage.sql.conversations import SqlEntryStore
+    from zerolang.storage.sql.experiences import SqlExperienceStore
     from zerolang.storage.sqlite.backend import SqliteBackend
     from zerolang.storage.sqlite.convo import SqliteEntryStore
     from zerolang.storage.sqlite.experience import SqliteExperienceStore
@@ -32,6 +35,14 @@ class SqliteEngine:
         from zerolang.storage.sqlite.convo import SqliteEntryStore
 
         return SqliteEntryStore(location.target, create=create, space=space)
+
+    def shared_conversations(
+        self, backend: MemoryBackend, *, space: str
+    ) -> tuple[SqlExperienceStore, SqlEntryStore | None] | None:
+        from zerolang.storage.sqlite.backend import SqliteBackend
+        from zerolang.storage.sqlite.sharing import shared_stores
+
+        return shared_stores(backend, space) if isinstance(backend, SqliteBackend) else None
 
     def state(self, location: Location) -> SqliteStateStore:
         from zerolang.storage.sqlite.state import SqliteStateStore
