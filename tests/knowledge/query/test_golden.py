@@ -77,4 +77,6 @@ def test_a_seed_in_words_names_the_concept_its_words_name() -> None:
         with pytest.raises(QueryError, match="its words name 'carol diaz', 'carol smith'") as caught:
             run_query(memory.store, 'recall "carol"', clock=fixed_clock)  # a tie names both, picks neither
         assert caught.value.span is not None and caught.value.span.column == 8
-        assert run_query(memory.store, 'recall "carol smith"', clock=fixed_clock).rows[0]["concept"] == "globex"
+        assert (
+            run_query(memory.store, 'recall "carol smith"', clock=fixed_clock).rows[0]["concept"] == "globex"
+        )
