@@ -6,27 +6,33 @@ ranks by bm25, PostgreSQL with `tsvector`s ranked by `ts_rank`. Each experience 
 indexed by its `who` and `what`, each turn by its layers' `what` together (one a line,
 in the order they were captured), re-indexed when the turn gains or loses a layer.
 Every write is one transaction.
+
+Rows are named by their hashes (the public ids), each kept once, in its row; turns, experiences
+and concepts are also numbered (`seq`, unique across spaces), and an experience names its turn, an
+edge its ends, by those numbers (experience schema 3, `zerolang.storage.schema.experience_tables`).
 """
 
 from __future__ import annotations
 
 import json
-from collections.abc import Collection, Iterable, Sequence
+from collections.abc import Callable, Collection, Iterable, Sequence
 from contextlib import nullcontext
 from typing import Protocol
 
 from zerolang.experience.forgotten import PURGED, Forgotten, without_forgotten
-from zerolang.experience.model import Added, CaptureBatch, Experience, Layer, SessionRow
+from zerolang.experience.model import Added, CaptureBatch, EdgeKind, Experience, Layer, SessionRow
 from zerolang.storage.errors import translating
-from zerolang.storage.schema import EXPERIENCES
+from zerolang.storage.schema import EDGE_KINDS, EXPERIENCES
 from zerolang.storage.sql.database import DatabaseStore, SqlDatabase
 from zerolang.storage.sql.fulltext import Ranked
 from zerolang.storage.sql.statements import Row
 
-_COLUMNS = "id, layer, who, what, at, session, turn, position, ordinal, affect, sources"
+_COLUMNS = "e.id, e.layer, e.who, e.what, e.at, t.session, t.id, t.position, e.ordinal, e.affect, e.sources"
+_EXPERIENCES = "exp_experience e JOIN exp_turn t ON t.seq = e.turn"  # an experience with its turn's names
+_MENTIONS, _SIBLING, _NEXT = EDGE_KINDS["mentions"], EDGE_KINDS["sibling"], EDGE_KINDS["next"]
 _json_sorted = json.JSONEncoder(sort_keys=True).encode  # what `json.dumps(..., sort_keys=True)` writes
 _EDGE_COLUMNS = "src, kind, dst, weight, space"
-_EDGE_KEY = "src, kind, dst, weight"  # a key met twice in a space keeps its least weight (as a sorted batch)
+_EDGE_KEY = "src, kind, dst, weight"  # a key met twice keeps its least weight (as a sorted batch)
 BULK_TURNS = 4_000  # a capture of at least this many turns (and the store's number) builds indexes once
 CAPTURE_CACHE_KIB = 64 * 1024  # and has this page cache: the indexes keyed by hashes of 50 MB of transcript
 _COUNTED = (
@@ -136,13 +142,17 @@ class SqlExperienceStore(DatabaseStore[ExperienceText]):
             " ON CONFLICT DO NOTHING",
             [(turn.id, turn.session, turn.position, turn.key, turn.when, space) for turn in new_turns],
         )
+        before = {
+            edge.src for edge in batch.edges if edge.kind is EdgeKind.NEXT
+        }  # a turn of an earlier batch
+        turn_seqs = self._numbers("exp_turn", [*turns, *(before - turns.keys())])
         items = {item.id: item for item in batch.experiences}
-        held = {str(row[0]) for row in self._rows_in("SELECT id FROM exp_experience", "id", list(items))}
-        fresh = [item for ident, item in items.items() if ident not in held]
+        seqs = self._numbers("exp_experience", list(items))
+        fresh = [item for ident, item in items.items() if ident not in seqs]
         last = db.one("SELECT max(seq) FROM exp_experience") if fresh else None
         db.run_many(
-            f"INSERT INTO exp_experience ({_COLUMNS}, space) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)"
-            " ON CONFLICT DO NOTHING",
+            "INSERT INTO exp_experience (id, layer, who, what, at, turn, ordinal, affect, sources, space)"
+            " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT DO NOTHING",
             [
                 (
                     item.id,
@@ -150,9 +160,7 @@ class SqlExperienceStore(DatabaseStore[ExperienceText]):
                     item.who,
                     item.what,
                     item.when,
-                    item.session,
-                    item.turn,
-                    item.position,
+                    turn_seqs[item.turn],
                     item.ordinal,
                     _json_sorted(item.affect) if item.affect else "{}",
                     json.dumps(list(item.sources)) if item.sources else "[]",
@@ -162,7 +170,12 @@ class SqlExperienceStore(DatabaseStore[ExperienceText]):
             ],
         )
         if last is not None:
-            self.text.index_experiences_after(db, int(last[0] or 0))  # of this write alone: one space
+            after = int(last[0] or 0)
+            self.text.index_experiences_after(db, after)  # of this write alone: one space
+            seqs.update(
+                (str(ident), int(seq))
+                for ident, seq in db.rows("SELECT id, seq FROM exp_experience WHERE seq > ?", (after,))
+            )
         created = {turn.id for turn in new_turns}
         texts: dict[str, list[str]] = {}  # a new turn's layers, in the order they were inserted
         changed: set[str] = set()  # a turn held before that gained a layer: read again
@@ -181,7 +194,20 @@ class SqlExperienceStore(DatabaseStore[ExperienceText]):
             "INSERT INTO exp_concept (id, label, space) VALUES (?, ?, ?) ON CONFLICT DO NOTHING",
             [(concept.id, concept.label, space) for concept in batch.concepts],
         )
-        rows = [(edge.src, str(edge.kind), edge.dst, edge.weight, space) for edge in batch.edges]
+        concept_seqs = self._numbers(
+            "exp_concept", list({edge.dst for edge in batch.edges if edge.kind is EdgeKind.MENTIONS})
+        )
+        ends = {
+            EdgeKind.MENTIONS: (seqs, concept_seqs),
+            EdgeKind.SIBLING: (seqs, seqs),
+            EdgeKind.NEXT: (turn_seqs, turn_seqs),
+        }
+        rows = []
+        for edge in batch.edges:
+            sources, targets = ends[edge.kind]
+            src, dst = sources.get(edge.src), targets.get(edge.dst)
+            if src is not None and dst is not None:  # both ends stored (none left out as forgotten)
+                rows.append((src, EDGE_KINDS[edge.kind], dst, edge.weight, space))
         if staged is None:
             edges = db.run_many(  # in key order: each index page is visited once, not once per row
                 f"INSERT INTO exp_edge ({_EDGE_COLUMNS}) VALUES (?, ?, ?, ?, ?) ON CONFLICT DO NOTHING",
@@ -193,6 +219,12 @@ class SqlExperienceStore(DatabaseStore[ExperienceText]):
         for transcript, state in batch.cursors:
             self._keep_cursor(transcript, state)
         return Added(len(new_turns), len(fresh), concepts, edges, forgotten)
+
+    def _numbers(self, table: str, ids: Collection[str]) -> dict[str, int]:
+        """The `seq` of each of `ids` that `table` holds in the store's space."""
+        return {
+            str(ident): int(seq) for ident, seq in self._rows_in(f"SELECT id, seq FROM {table}", "id", ids)
+        }
 
     def _keep_cursor(self, transcript: str, state: str | None) -> None:
         if state is None:
@@ -208,7 +240,8 @@ class SqlExperienceStore(DatabaseStore[ExperienceText]):
         """(Re)index a turn's text, all its layers in order, as one full-text document; a `new` turn
         (its row inserted by this write) has no entry to replace."""
         rows = self.db.rows(
-            "SELECT what FROM exp_experience WHERE space = ? AND turn = ? ORDER BY seq", (self.space, turn)
+            f"SELECT e.what FROM {_EXPERIENCES} WHERE t.space = ? AND t.id = ? ORDER BY e.seq",
+            (self.space, turn),
         )
         text = "\n".join(str(what) for (what,) in rows)
         if new:
@@ -232,23 +265,44 @@ class SqlExperienceStore(DatabaseStore[ExperienceText]):
             return []
         return [(str(ident), float(score)) for ident, score in self.db.rows(sql, (query, self.space, limit))]
 
-    def _rows_in(self, sql: str, column: str, keys: Collection[str], tail: str = "") -> list[Row]:
-        """`sql` WHERE the row is of the store's space and `column` is one of `keys`, then `tail`: over
-        as many slices as the engine takes."""
+    def _rows_in(
+        self, sql: str, column: str, keys: Collection[str], tail: str = "", *, space: str = "space"
+    ) -> list[Row]:
+        """`sql` WHERE the row is of the store's space (`space`: the column naming it) and `column` is
+        one of `keys`, then `tail`: over as many slices as the engine takes."""
         if not keys:
             return []
         return [
             row
             for condition, values in self.db.in_list(column, list(keys))
-            for row in self.db.rows(f"{sql} WHERE space = ? AND {condition}{tail}", [self.space, *values])
+            for row in self.db.rows(f"{sql} WHERE {space} = ? AND {condition}{tail}", [self.space, *values])
+        ]
+
+    def _sorted_in(
+        self, sql: str, column: str, keys: Collection[str], order: Callable[[Row], object]
+    ) -> list[Row]:
+        """`_rows_in` (`column` of a joined table, whose `space` is `column`'s table's), each slice's rows
+        in `order`: the order of the rows of schema 2, which an index by hashes gave."""
+        table = column.split(".")[0]
+        if not keys:
+            return []
+        return [
+            row
+            for condition, values in self.db.in_list(column, list(keys))
+            for row in sorted(
+                self.db.rows(f"{sql} WHERE {table}.space = ? AND {condition}", [self.space, *values]),
+                key=order,
+            )
         ]
 
     def experiences(self, ids: Collection[str]) -> dict[str, Experience]:
-        rows = self._rows_in(f"SELECT {_COLUMNS} FROM exp_experience", "id", ids)
+        rows = self._rows_in(f"SELECT {_COLUMNS} FROM {_EXPERIENCES}", "e.id", ids, space="e.space")
         return {str(row[0]): _experience(row) for row in rows}
 
     def experiences_of_turns(self, turn_ids: Collection[str]) -> list[Experience]:
-        rows = self._rows_in(f"SELECT {_COLUMNS} FROM exp_experience", "turn", turn_ids, " ORDER BY seq")
+        rows = self._rows_in(
+            f"SELECT {_COLUMNS} FROM {_EXPERIENCES}", "t.id", turn_ids, " ORDER BY e.seq", space="t.space"
+        )
         return [_experience(row) for row in rows]
 
     def neighbour_turns(self, turn_ids: Collection[str]) -> list[tuple[str, str]]:
@@ -256,30 +310,55 @@ class SqlExperienceStore(DatabaseStore[ExperienceText]):
         out: list[tuple[str, str]] = []
         if not ids:
             return out
+        following = (
+            f"SELECT a.id, b.id FROM exp_turn a JOIN exp_edge g ON g.src = a.seq AND g.kind = {_NEXT}"
+            " JOIN exp_turn b ON b.seq = g.dst"
+        )
+        preceding = (
+            f"SELECT a.id, b.id FROM exp_turn a JOIN exp_edge g ON g.dst = a.seq AND g.kind = {_NEXT}"
+            " JOIN exp_turn b ON b.seq = g.src"
+        )
         for (sources, of_sources), (targets, of_targets) in zip(
-            self.db.in_list("src", ids), self.db.in_list("dst", ids), strict=True
+            self.db.in_list("a.id", ids), self.db.in_list("a.id", ids), strict=True
         ):
-            rows = self.db.rows(
-                f"SELECT src, dst FROM exp_edge WHERE space = ? AND kind = 'next' AND {sources}"
-                f" UNION ALL SELECT dst, src FROM exp_edge WHERE space = ? AND kind = 'next' AND {targets}",
-                [self.space, *of_sources, self.space, *of_targets],
+            after = self.db.rows(f"{following} WHERE a.space = ? AND {sources}", [self.space, *of_sources])
+            earlier = self.db.rows(f"{preceding} WHERE a.space = ? AND {targets}", [self.space, *of_targets])
+            out.extend((str(turn), str(other)) for turn, other in sorted(after))
+            out.extend(
+                (str(turn), str(other)) for turn, other in sorted(earlier, key=lambda row: (row[1], row[0]))
             )
-            out.extend((str(turn), str(other)) for turn, other in rows)
         return out
 
     def mentions_of(self, experience_ids: Collection[str]) -> list[tuple[str, str, float]]:
-        rows = self._mentions("src, dst, weight", "src", experience_ids)
+        rows = self._sorted_in(
+            "SELECT e.id, c.id, g.weight FROM exp_experience e"
+            f" JOIN exp_edge g ON g.src = e.seq AND g.kind = {_MENTIONS} JOIN exp_concept c ON c.seq = g.dst",
+            "e.id",
+            experience_ids,
+            lambda row: (row[0], row[1]),
+        )
         return [(str(src), str(dst), float(weight)) for src, dst, weight in rows]
 
     def mentioning(self, concept_ids: Collection[str]) -> list[tuple[str, str]]:
-        return [(str(src), str(dst)) for src, dst in self._mentions("src, dst", "dst", concept_ids)]
+        rows = self._sorted_in(
+            f"SELECT e.id, c.id FROM exp_concept c JOIN exp_edge g ON g.dst = c.seq AND g.kind = {_MENTIONS}"
+            " JOIN exp_experience e ON e.seq = g.src",
+            "c.id",
+            concept_ids,
+            lambda row: (row[1], row[0]),
+        )
+        return [(str(src), str(dst)) for src, dst in rows]
 
     def concept_frequency(self, concept_ids: Collection[str]) -> dict[str, int]:
-        rows = self._mentions("dst, count(*)", "dst", concept_ids, tail=" GROUP BY dst")
+        rows = self._rows_in(
+            "SELECT c.id, count(*) FROM exp_concept c"
+            f" JOIN exp_edge g ON g.dst = c.seq AND g.kind = {_MENTIONS}",
+            "c.id",
+            concept_ids,
+            " GROUP BY c.id",
+            space="c.space",
+        )
         return {str(ident): int(count) for ident, count in rows}
-
-    def _mentions(self, columns: str, column: str, keys: Collection[str], tail: str = "") -> list[Row]:
-        return self._rows_in(f"SELECT {columns} FROM exp_edge", column, keys, f" AND kind = 'mentions'{tail}")
 
     def concept_labels(self, concept_ids: Collection[str]) -> dict[str, str]:
         rows = self._rows_in("SELECT id, label FROM exp_concept", "id", concept_ids)
@@ -362,38 +441,44 @@ class SqlExperienceStore(DatabaseStore[ExperienceText]):
         if not forgotten:
             return 0
         db, space = self.db, self.space
-        edges = "DELETE FROM exp_edge WHERE space = ? AND (src = ? OR dst = ?)"
+        # an edge's ends are numbers of the tables its kind joins: each deletion names the kinds
+        of_experience = (
+            f"DELETE FROM exp_edge WHERE (src = ? AND kind IN ({_MENTIONS}, {_SIBLING}))"
+            f" OR (dst = ? AND kind = {_SIBLING})"
+        )
         with db.transaction():
             doomed = [
-                (str(ident), str(turn))
-                for ident, turn, who, what in db.rows(
-                    "SELECT id, turn, who, what FROM exp_experience WHERE space = ? ORDER BY seq", (space,)
+                (str(ident), int(seq), str(turn), int(number))
+                for seq, ident, turn, number, who, what in db.rows(
+                    f"SELECT e.seq, e.id, t.id, t.seq, e.who, e.what FROM {_EXPERIENCES}"
+                    " WHERE e.space = ? ORDER BY e.seq",
+                    (space,),
                 )
                 if forgotten.mentions(str(who), str(what))
             ]
             concepts = [
-                str(ident)
-                for ident, label in db.rows("SELECT id, label FROM exp_concept WHERE space = ?", (space,))
+                int(seq)
+                for seq, label in db.rows("SELECT seq, label FROM exp_concept WHERE space = ?", (space,))
                 if forgotten.mentions(str(label))
             ]
-            for ident, _ in doomed:
+            for ident, seq, _, _ in doomed:
                 self.text.unindex_experience(db, space, ident)
-                db.run("DELETE FROM exp_experience WHERE space = ? AND id = ?", (space, ident))
-                db.run(edges, (space, ident, ident))
-            for ident in concepts:
-                db.run("DELETE FROM exp_concept WHERE space = ? AND id = ?", (space, ident))
-                db.run(edges, (space, ident, ident))
-            for turn in sorted({turn for _, turn in doomed}):
-                if db.one("SELECT 1 FROM exp_experience WHERE space = ? AND turn = ? LIMIT 1", (space, turn)):
+                db.run("DELETE FROM exp_experience WHERE seq = ?", (seq,))
+                db.run(of_experience, (seq, seq))
+            for seq in concepts:
+                db.run("DELETE FROM exp_concept WHERE seq = ?", (seq,))
+                db.run(f"DELETE FROM exp_edge WHERE dst = ? AND kind = {_MENTIONS}", (seq,))
+            for turn, seq in sorted({(turn, number) for _, _, turn, number in doomed}):
+                if db.one("SELECT 1 FROM exp_experience WHERE turn = ? LIMIT 1", (seq,)):
                     self._index_turn(turn)
                     continue
                 self.text.unindex_turn(db, space, turn)
-                db.run("DELETE FROM exp_turn WHERE space = ? AND id = ?", (space, turn))
-                db.run(edges, (space, turn, turn))
+                db.run("DELETE FROM exp_turn WHERE seq = ?", (seq,))
+                db.run(f"DELETE FROM exp_edge WHERE (src = ? OR dst = ?) AND kind = {_NEXT}", (seq, seq))
             orphans = db.run(
-                "DELETE FROM exp_concept WHERE space = ? AND id NOT IN"
-                " (SELECT dst FROM exp_edge WHERE space = ? AND kind = 'mentions')",
-                (space, space),
+                "DELETE FROM exp_concept WHERE space = ? AND NOT EXISTS"
+                f" (SELECT 1 FROM exp_edge WHERE dst = exp_concept.seq AND kind = {_MENTIONS})",
+                (space,),
             )
             self.text.optimize_experiences(db)
         db.erase_freed()
