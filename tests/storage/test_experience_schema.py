@@ -26,7 +26,7 @@ from zerolang.storage import open_conversations, open_experiences
 from zerolang.util.errors import ZeroError
 from zerolang.util.spaces import DEFAULT_SPACE
 
-EXPERIENCE_VERSION = 2  # what `zerolang.storage.schema.experience_tables` renders (read without SQLAlchemy)
+EXPERIENCE_VERSION = 3  # what `zerolang.storage.schema.experience_tables` renders (read without SQLAlchemy)
 
 ROOT = Path(__file__).resolve().parents[2]
 FIXTURES = ROOT / "tests" / "fixtures" / "stores"

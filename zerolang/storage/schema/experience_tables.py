@@ -378,10 +378,12 @@ def set_aside(dialect: str, name: str) -> list[str]:
         "DO $$ DECLARE i record; BEGIN FOR i IN SELECT indexname FROM pg_indexes"
         f" WHERE schemaname = current_schema() AND tablename = '{old}' LOOP"
         " EXECUTE format('ALTER INDEX %I RENAME TO %I', i.indexname, i.indexname || '_old'); END LOOP;"
+        " IF EXISTS (SELECT 1 FROM information_schema.columns WHERE table_schema = current_schema()"
+        f" AND table_name = '{old}' AND column_name = 'seq') THEN"
         f" IF pg_get_serial_sequence('{old}', 'seq') IS NOT NULL THEN"
         f" EXECUTE format('ALTER SEQUENCE %s RENAME TO {name}_seq_old',"
         f" pg_get_serial_sequence('{old}', 'seq'));"
-        " END IF; END $$",
+        " END IF; END IF; END $$",
     ]
 
 
