@@ -206,3 +206,49 @@ def test_the_conversations_of_an_older_postgres_database_read_its_blocked_terms(
             assert conversations.forgotten_terms() and conversations.keys("", now=0)
         with open_experiences(old_url, create=False) as experiences:
             assert experiences.counts()["turns"] > 0
+
+
+NUMBERED = "experiences-2026-12-07"  # experience schema 2: hashes in every edge, turns not numbered
+
+
+def test_a_sqlite_store_of_schema_2_opens_with_the_schema_a_new_one_has(tmp_path: Path) -> None:
+    older = tmp_path / "older.db"
+    shutil.copyfile(FIXTURES / f"{NUMBERED}.db", older)
+    with sqlite3.connect(older) as connection:
+        edges = connection.execute("SELECT count(*) FROM exp_edge").fetchone()[0]
+        assert connection.execute("SELECT typeof(src) FROM exp_edge LIMIT 1").fetchone() == ("text",)
+    new = tmp_path / "new.db"
+    create(str(new))
+    assert sqlite_database(older)["meta"] == [("schema", "2")]
+    create(str(older))
+    assert sqlite_database(new) == sqlite_database(older)
+    with sqlite3.connect(older) as connection:
+        assert connection.execute("SELECT count(*) FROM exp_edge").fetchone()[0] == edges > 0
+        assert connection.execute("PRAGMA integrity_check").fetchone() == ("ok",)
+        assert connection.execute("INSERT INTO exp_fts (exp_fts) VALUES ('integrity-check')").rowcount != 0
+
+
+def test_a_secured_postgres_store_of_schema_2_opens_with_the_schema_a_new_one_has() -> None:
+    """Where the memory's grants are and the older tables had row-level security, the tables made
+    again have it too."""
+    from zerolang import storage
+    from zerolang.storage.schema import EXPERIENCES, store_tables
+
+    with scratch() as new_url, restored(FIXTURES / f"{NUMBERED}.pg.sql") as old_url:
+        import psycopg
+
+        for url in (new_url, old_url):
+            storage.open_backend(url).close()  # the memory's tables, its grants among them
+        with psycopg.connect(old_url, autocommit=True) as old:  # secured as the release secured it
+            for statement in store_tables("postgresql", EXPERIENCES).secure:
+                old.execute(statement.encode())
+            edges = old.execute("SELECT count(*) FROM exp_edge").fetchone()
+        create(new_url)
+        create(old_url)
+        with psycopg.connect(new_url) as new, psycopg.connect(old_url) as old:
+            assert postgres_schema(new) == postgres_schema(old)
+            assert old.execute("SELECT count(*) FROM exp_edge").fetchone() == edges
+            policies = old.execute("SELECT count(*) FROM pg_policies WHERE tablename = 'exp_edge'").fetchone()
+            assert policies == (1,)
+        with open_experiences(old_url, create=False) as store:
+            assert store.search(["compost"], 3) and store.counts()["edges"] == edges[0]
