@@ -19,8 +19,8 @@ from zerolang.experience.capture import Extractors, TurnRecorder, capture_files
 from zerolang.experience.recall import RecallWeights, recall
 from zerolang.experience.store import ExperienceStore
 from zerolang.experience.transcripts import read_transcript
-from zerolang.storage.sql.experiences import BULK_TURNS
 from zerolang.storage.schema import EDGE_KINDS
+from zerolang.storage.sql.experiences import BULK_TURNS
 from zerolang.storage.sqlite.experience import SqliteExperienceStore
 from zerolang.util.tokens import count_tokens
 

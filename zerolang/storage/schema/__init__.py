@@ -117,6 +117,13 @@ EDGE_KINDS = {"mentions": 0, "sibling": 1, "next": 2}
 commonest kinds are 0 and 1, which SQLite stores in no byte. `src` and `dst` are then the `seq` of
 an experience and a concept (mentions), of two experiences (sibling), of two turns (next)."""
 
+EDGE_ENDS = {
+    "mentions": ("exp_experience", "exp_concept"),
+    "sibling": ("exp_experience", "exp_experience"),
+    "next": ("exp_turn", "exp_turn"),
+}
+"""The tables whose `seq`s an edge of each kind joins (`EDGE_KINDS`): its source's, its target's."""
+
 
 @dataclass(frozen=True, slots=True)
 class StoreTables:

@@ -48,7 +48,7 @@ from sqlalchemy.engine.interfaces import Dialect
 from sqlalchemy.schema import AddConstraint, CreateIndex, CreateTable, SchemaItem
 from sqlalchemy.types import DOUBLE_PRECISION, REAL, TypeEngine
 
-from zerolang.storage.schema import CONVERSATIONS, EDGE_KINDS, EXPERIENCES, SPACE
+from zerolang.storage.schema import CONVERSATIONS, EDGE_ENDS, EDGE_KINDS, EXPERIENCES, SPACE
 from zerolang.storage.schema.history import ddl
 from zerolang.storage.schema.tables import DIALECTS, GRANTS, POSTGRESQL, SQLITE, policy, serials
 from zerolang.util.spaces import DEFAULT_SPACE
@@ -310,14 +310,6 @@ def upgrade(store: str, dialect: str, compiler: Dialect) -> list[str]:
     return out
 
 
-_ENDS = {
-    "mentions": ("exp_experience", "exp_concept"),
-    "sibling": ("exp_experience", "exp_experience"),
-    "next": ("exp_turn", "exp_turn"),
-}
-"""The tables whose `seq`s an edge of each kind joins (`EDGE_KINDS`)."""
-
-
 def _moved_edges() -> str:
     """The older edges (hashes at their ends, kinds named), numbered as the tables made again number
     their ends; in key order."""
@@ -325,7 +317,7 @@ def _moved_edges() -> str:
         f"SELECT s.seq AS src, {EDGE_KINDS[kind]} AS kind, d.seq AS dst, o.weight AS weight, o.space AS space"
         f" FROM exp_edge_old o JOIN {ends[0]} s ON s.space = o.space AND s.id = o.src"
         f" JOIN {ends[1]} d ON d.space = o.space AND d.id = o.dst WHERE o.kind = '{kind}'"
-        for kind, ends in _ENDS.items()
+        for kind, ends in EDGE_ENDS.items()
     ]
     return " UNION ALL ".join(parts)
 
