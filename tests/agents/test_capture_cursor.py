@@ -101,7 +101,7 @@ def records(db: Path) -> dict[str, list[tuple[object, ...]]]:
         " e.affect, e.sources FROM exp_experience e JOIN exp_turn t ON t.seq = e.turn",
         "exp_concept": "SELECT id, label FROM exp_concept",
         "exp_edge": edges,
-        "exp_turn_fts": "SELECT turn, what FROM exp_turn_fts",
+        "exp_turn_fts": "SELECT t.id, f.what FROM exp_turn_fts f JOIN exp_turn t ON t.seq = f.rowid",
     }
     with sqlite3.connect(db) as connection:
         return {name: sorted(connection.execute(sql)) for name, sql in queries.items()}

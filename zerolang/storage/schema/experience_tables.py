@@ -8,7 +8,8 @@ from here. What differs between engines is chosen here by name, each with its re
 
 - **full text**: SQLite indexes with FTS5 tables beside the rows (`exp_fts`, external
   content over `exp_experience` by its rowid `seq`; `exp_turn_fts`, a turn's layers as one
-  document; `convo_fts`, by `convo_entry.seq`), all tokenized `porter unicode61` without
+  document, external content over the view `exp_turn_text` by the turn's `seq`; `convo_fts`, by
+  `convo_entry.seq`), all tokenized `porter unicode61` without
   diacritics. PostgreSQL keeps `tsvector`s with the `english` configuration in columns
   with GIN indexes: `exp_experience.doc` generated from `who` (weight B) and `what` (A),
   `exp_turn_doc`, and `convo_entry.doc`, which the store writes;
@@ -236,6 +237,14 @@ def conversations(dialect: str) -> MetaData:
     return schema
 
 
+_TURN_TEXT = (
+    "SELECT t.seq AS seq, (SELECT group_concat(what, char(10)) FROM (SELECT e.what FROM exp_experience e"
+    " WHERE e.turn = t.seq ORDER BY e.seq)) AS what FROM exp_turn t"
+)
+"""SQLite: each turn's document, its layers' `what` one a line in the order they were captured (NULL
+for a turn without any): what `exp_turn_fts` indexes, by the turn's `seq`, without a copy of the text."""
+
+
 def _fts5(name: str, *arguments: str) -> tuple[str, str]:
     """An FTS5 table of `arguments` (columns, options), tokenized as every full-text table is."""
     return name, f"CREATE VIRTUAL TABLE IF NOT EXISTS {name} USING fts5({', '.join([*arguments, _TOKENS])})"
@@ -249,7 +258,8 @@ def full_text(store: str, dialect: str) -> dict[str, str]:
     if store == EXPERIENCES:
         return dict(
             [
-                _fts5("exp_turn_fts", "turn UNINDEXED", "what", "space UNINDEXED"),
+                ("exp_turn_text", f"CREATE VIEW IF NOT EXISTS exp_turn_text AS {_TURN_TEXT}"),
+                _fts5("exp_turn_fts", "what", "content='exp_turn_text'", "content_rowid='seq'"),
                 _fts5(
                     "exp_fts",
                     "who",
@@ -343,7 +353,8 @@ def compact(dialect: str) -> list[str]:
         *(f"DROP TABLE {name}_old" for name in reversed(COMPACTED)),
     ]
     if dialect == SQLITE:
-        return [*out, "INSERT INTO exp_fts (exp_fts) VALUES ('rebuild')"]
+        rebuilt = ("exp_fts", "exp_turn_fts")  # the turns' documents: a copy of the text before 3
+        return [*out, *(f"INSERT INTO {name} ({name}) VALUES ('rebuild')" for name in rebuilt)]
     steps = " ".join(f"{statement};" for name in COMPACTED for statement in policy(name))
     return [
         *out,
@@ -360,9 +371,10 @@ def compact(dialect: str) -> list[str]:
 def set_aside(dialect: str, name: str) -> list[str]:
     """PostgreSQL: what renames table `name` of a store at 1 or 2 to `NAME_old` with its indexes
     (constraints with them) and sequences, so its own can be made again, and gives it a `space` (the
-    default) where it has none. SQLite drops an older table's indexes (`zerolang.storage.sqlite.database`)."""
+    default) where it has none. SQLite drops an older table's indexes (`zerolang.storage.sqlite.database`),
+    and the turns' full text, which held a copy of their text (made again from the rows: `compact`)."""
     if dialect == SQLITE:
-        return []
+        return ["DROP TABLE IF EXISTS exp_turn_fts"] if name == COMPACTED[0] else []
     old = f"{name}_old"
     return [
         f"ALTER TABLE {name} RENAME TO {old}",

@@ -60,12 +60,8 @@ class ExperienceText(Protocol):
         """Drop the experience from the index (before its row is deleted)."""
         ...
 
-    def index_turn(self, db: SqlDatabase, space: str, turn: str, text: str) -> None:
-        """(Re)index a turn as `text`, its layers together."""
-        ...
-
     def index_new_turn(self, db: SqlDatabase, space: str, turn: str, text: str) -> None:
-        """Index a turn the index does not hold yet (its row was just inserted) as `text`."""
+        """Index a turn the index does not hold (new, or dropped by `unindex_turn`) as `text`."""
         ...
 
     def index_experiences_after(self, db: SqlDatabase, seq: int) -> None:
@@ -78,7 +74,7 @@ class ExperienceText(Protocol):
         ...
 
     def unindex_turn(self, db: SqlDatabase, space: str, turn: str) -> None:
-        """Drop a turn that has no layer left from the index."""
+        """Drop a turn from the index before its layers change (the rows may give its document)."""
         ...
 
     def optimize_experiences(self, db: SqlDatabase) -> None:
@@ -149,6 +145,10 @@ class SqlExperienceStore(DatabaseStore[ExperienceText]):
         items = {item.id: item for item in batch.experiences}
         seqs = self._numbers("exp_experience", list(items))
         fresh = [item for ident, item in items.items() if ident not in seqs]
+        created = {turn.id for turn in new_turns}
+        changed = sorted({item.turn for item in fresh if item.turn not in created})  # held, gaining layers
+        for turn_id in changed:  # dropped from the full text while its rows give its document
+            self.text.unindex_turn(db, space, turn_id)
         last = db.one("SELECT max(seq) FROM exp_experience") if fresh else None
         db.run_many(
             "INSERT INTO exp_experience (id, layer, who, what, at, turn, ordinal, affect, sources, space)"
@@ -176,19 +176,15 @@ class SqlExperienceStore(DatabaseStore[ExperienceText]):
                 (str(ident), int(seq))
                 for ident, seq in db.rows("SELECT id, seq FROM exp_experience WHERE seq > ?", (after,))
             )
-        created = {turn.id for turn in new_turns}
         texts: dict[str, list[str]] = {}  # a new turn's layers, in the order they were inserted
-        changed: set[str] = set()  # a turn held before that gained a layer: read again
         for item in fresh:
             if item.turn in created:
                 texts.setdefault(item.turn, []).append(item.what)
-            else:
-                changed.add(item.turn)
         if texts:
             self.text.index_new_turns(
                 db, space, [(turn, "\n".join(parts)) for turn, parts in sorted(texts.items())]
             )
-        for turn_id in sorted(changed):
+        for turn_id in changed:  # read again: all its layers
             self._index_turn(turn_id)
         concepts = db.run_many(
             "INSERT INTO exp_concept (id, label, space) VALUES (?, ?, ?) ON CONFLICT DO NOTHING",
@@ -236,18 +232,16 @@ class SqlExperienceStore(DatabaseStore[ExperienceText]):
                 (transcript, state, self.space),
             )
 
-    def _index_turn(self, turn: str, *, new: bool = False) -> None:
-        """(Re)index a turn's text, all its layers in order, as one full-text document; a `new` turn
-        (its row inserted by this write) has no entry to replace."""
+    def _index_turn(self, turn: str) -> None:
+        """Index a turn's text, all its layers in order, as one full-text document (the index holds
+        none for it: new, or dropped before its layers changed)."""
         rows = self.db.rows(
             f"SELECT e.what FROM {_EXPERIENCES} WHERE t.space = ? AND t.id = ? ORDER BY e.seq",
             (self.space, turn),
         )
-        text = "\n".join(str(what) for (what,) in rows)
-        if new:
+        if rows:
+            text = "\n".join(str(what) for (what,) in rows)
             self.text.index_new_turn(self.db, self.space, turn, text)
-        else:
-            self.text.index_turn(self.db, self.space, turn, text)
 
     # ---- reading ----------------------------------------------------------------------------
 
@@ -461,6 +455,9 @@ class SqlExperienceStore(DatabaseStore[ExperienceText]):
                 for seq, label in db.rows("SELECT seq, label FROM exp_concept WHERE space = ?", (space,))
                 if forgotten.mentions(str(label))
             ]
+            touched = sorted({(turn, number) for _, _, turn, number in doomed})
+            for turn, _ in touched:  # while their rows give their documents
+                self.text.unindex_turn(db, space, turn)
             for ident, seq, _, _ in doomed:
                 self.text.unindex_experience(db, space, ident)
                 db.run("DELETE FROM exp_experience WHERE seq = ?", (seq,))
@@ -468,11 +465,10 @@ class SqlExperienceStore(DatabaseStore[ExperienceText]):
             for seq in concepts:
                 db.run("DELETE FROM exp_concept WHERE seq = ?", (seq,))
                 db.run(f"DELETE FROM exp_edge WHERE dst = ? AND kind = {_MENTIONS}", (seq,))
-            for turn, seq in sorted({(turn, number) for _, _, turn, number in doomed}):
+            for turn, seq in touched:
                 if db.one("SELECT 1 FROM exp_experience WHERE turn = ? LIMIT 1", (seq,)):
                     self._index_turn(turn)
                     continue
-                self.text.unindex_turn(db, space, turn)
                 db.run("DELETE FROM exp_turn WHERE seq = ?", (seq,))
                 db.run(f"DELETE FROM exp_edge WHERE (src = ? OR dst = ?) AND kind = {_NEXT}", (seq, seq))
             orphans = db.run(

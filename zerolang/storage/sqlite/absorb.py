@@ -79,12 +79,8 @@ def _move(db: SqliteDatabase) -> int:
             " WHERE g.kind = ? ORDER BY 1, 2, 3 ON CONFLICT DO NOTHING",
             (EDGE_KINDS[kind],),
         )
-    db.run("INSERT INTO main.exp_fts (exp_fts) VALUES ('rebuild')")  # external content: from the rows
-    db.run(
-        "INSERT INTO main.exp_turn_fts (turn, what, space) SELECT o.turn, o.what, o.space"
-        " FROM older.exp_turn_fts o WHERE NOT EXISTS (SELECT 1 FROM main.exp_turn_fts m"
-        " WHERE m.turn = o.turn AND m.space = o.space)"
-    )
+    for index in ("exp_fts", "exp_turn_fts"):  # external content: from the rows
+        db.run(f"INSERT INTO main.{index} ({index}) VALUES ('rebuild')")
     db.run(
         "INSERT INTO main.convo_entry (key, value, expires_at, space)"
         " SELECT key, value, expires_at, space FROM older.convo_entry WHERE true ORDER BY seq"

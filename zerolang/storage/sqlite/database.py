@@ -97,6 +97,8 @@ class SqliteDatabase(SqliteStatements, SqlDatabase):
         experiences = store_tables(self.dialect, EXPERIENCES)
         with self.transaction():
             if compacting:
+                for statement in experiences.set_aside:
+                    self.run(statement)
                 self._set_aside(experiences.compacted)
             # both stores' tables at once: each reads the other's (the blocked terms), so neither
             # may be left without its space
