@@ -96,9 +96,11 @@ def records(db: Path) -> dict[str, list[tuple[object, ...]]]:
         for kind, (sources, targets) in EDGE_ENDS.items()
     )
     queries = {
-        "exp_turn": "SELECT id, session, position, key, at FROM exp_turn",
-        "exp_experience": "SELECT e.id, e.layer, e.who, e.what, e.at, t.session, t.id, t.position, e.ordinal,"
-        " e.affect, e.sources FROM exp_experience e JOIN exp_turn t ON t.seq = e.turn",
+        "exp_turn": "SELECT t.id, s.id, t.position, t.key, t.at FROM exp_turn t"
+        " JOIN exp_session s ON s.seq = t.session",
+        "exp_experience": "SELECT e.id, e.layer, e.who, e.what, e.at, s.id, t.id, t.position, e.ordinal,"
+        " e.affect, e.sources FROM exp_experience e JOIN exp_turn t ON t.seq = e.turn"
+        " JOIN exp_session s ON s.seq = t.session",
         "exp_concept": "SELECT id, label FROM exp_concept",
         "exp_edge": edges,
         "exp_turn_fts": "SELECT t.id, f.what FROM exp_turn_fts f JOIN exp_turn t ON t.seq = f.rowid",

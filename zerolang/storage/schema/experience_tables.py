@@ -58,11 +58,12 @@ EXPERIENCE_VERSION = 3
 """The experience schema a SQLite store records in `exp_meta` (a newer one is refused). Version 2
 keys every row by its space (`space`, the last column of every table and the first of every key):
 a store at 1 is upgraded on opening (`upgrade`), its rows landing in the default space. Version 3
-numbers turns and concepts as experiences are (`seq`, unique across spaces): an experience names
-its turn, and an edge its two ends, by that number (its kind too: `EDGE_KINDS`), the hashes stored
-once, in their rows; a store at 1 or 2 is rebuilt on opening (`COMPACTED`, `compact`)."""
+numbers sessions, turns and concepts as experiences are (`seq`, unique across spaces): a turn
+names its session, an experience its turn, and an edge its two ends, by that number (its kind
+too: `EDGE_KINDS`), the hashes stored once, in their rows; a store at 1 or 2 is rebuilt on
+opening (`COMPACTED`, `compact`)."""
 
-COMPACTED = ("exp_turn", "exp_concept", "exp_experience", "exp_edge")
+COMPACTED = ("exp_session", "exp_turn", "exp_concept", "exp_experience", "exp_edge")
 """The tables version 3 changed, in the order `compact` fills them: a store at 1 or 2 sets them aside
 (renamed `NAME_old`, their indexes dropped or renamed), then they are made again and filled from them."""
 
@@ -128,19 +129,20 @@ def experiences(dialect: str) -> MetaData:
     schema = MetaData()
     if sqlite:
         Table("exp_meta", schema, _key("key"), _text("value"))
+    _table(dialect, schema, "exp_session", _serial(dialect), _text("id"), UniqueConstraint(SPACE, "id"))
     turns = _table(
         dialect,
         schema,
         "exp_turn",
         _serial(dialect),
         _text("id"),
-        _text("session"),
+        Column("session", BigInteger(), nullable=False),  # its session's `seq`
         Column("position", Integer(), nullable=False),
         _text("key"),
         _text("at", nullable=True),
         UniqueConstraint(SPACE, "id"),
     )
-    Index("exp_turn_session", turns.c.space, turns.c.session, turns.c.position)
+    Index("exp_turn_session", turns.c.session, turns.c.position)  # a `seq`: unique across spaces
     doc: tuple[SchemaItem, ...] = ()
     if not sqlite:
         doc = (Column("doc", TSVECTOR(), Computed(_EXPERIENCE_DOC, persisted=True)),)
@@ -341,8 +343,12 @@ def compact(dialect: str) -> list[str]:
     number, and where the memory's grants are, the tables made again get the row-level security and
     privileges the others have (`secure`)."""
     out = [
+        "INSERT INTO exp_session (id, space)"
+        " SELECT DISTINCT session, space FROM exp_turn_old ORDER BY space, session",
         "INSERT INTO exp_turn (id, session, position, key, at, space)"
-        " SELECT id, session, position, key, at, space FROM exp_turn_old ORDER BY space, session, position",
+        " SELECT o.id, s.seq, o.position, o.key, o.at, o.space FROM exp_turn_old o"
+        " JOIN exp_session s ON s.space = o.space AND s.id = o.session"
+        " ORDER BY o.space, o.session, o.position",
         "INSERT INTO exp_concept (id, label, space)"
         " SELECT id, label, space FROM exp_concept_old ORDER BY space, id",
         "INSERT INTO exp_experience (seq, id, layer, who, what, at, turn, ordinal, affect, sources, space)"
@@ -350,7 +356,7 @@ def compact(dialect: str) -> list[str]:
         " FROM exp_experience_old o JOIN exp_turn t ON t.space = o.space AND t.id = o.turn ORDER BY o.seq",
         f"INSERT INTO exp_edge (src, kind, dst, weight, space) SELECT src, kind, dst, weight, space"
         f" FROM ({_moved_edges()}) AS moved ORDER BY src, kind, dst",
-        *(f"DROP TABLE {name}_old" for name in reversed(COMPACTED)),
+        *(f"DROP TABLE IF EXISTS {name}_old" for name in reversed(COMPACTED)),
     ]
     if dialect == SQLITE:
         rebuilt = ("exp_fts", "exp_turn_fts")  # the turns' documents: a copy of the text before 3
@@ -374,11 +380,12 @@ def set_aside(dialect: str, name: str) -> list[str]:
     default) where it has none. SQLite drops an older table's indexes (`zerolang.storage.sqlite.database`),
     and the turns' full text, which held a copy of their text (made again from the rows: `compact`)."""
     if dialect == SQLITE:
-        return ["DROP TABLE IF EXISTS exp_turn_fts"] if name == COMPACTED[0] else []
+        return ["DROP TABLE IF EXISTS exp_turn_fts"] if name == "exp_turn" else []
     old = f"{name}_old"
     return [
-        f"ALTER TABLE {name} RENAME TO {old}",
-        f"ALTER TABLE {old} ADD COLUMN IF NOT EXISTS {SPACE} TEXT NOT NULL DEFAULT '{DEFAULT_SPACE}'",
+        f"ALTER TABLE IF EXISTS {name} RENAME TO {old}",
+        f"ALTER TABLE IF EXISTS {old}"
+        f" ADD COLUMN IF NOT EXISTS {SPACE} TEXT NOT NULL DEFAULT '{DEFAULT_SPACE}'",
         "DO $$ DECLARE i record; BEGIN FOR i IN SELECT indexname FROM pg_indexes"
         f" WHERE schemaname = current_schema() AND tablename = '{old}' LOOP"
         " EXECUTE format('ALTER INDEX %I RENAME TO %I', i.indexname, i.indexname || '_old'); END LOOP;"

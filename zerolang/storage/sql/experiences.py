@@ -27,8 +27,11 @@ from zerolang.storage.sql.database import DatabaseStore, SqlDatabase
 from zerolang.storage.sql.fulltext import Ranked
 from zerolang.storage.sql.statements import Row
 
-_COLUMNS = "e.id, e.layer, e.who, e.what, e.at, t.session, t.id, t.position, e.ordinal, e.affect, e.sources"
-_EXPERIENCES = "exp_experience e JOIN exp_turn t ON t.seq = e.turn"  # an experience with its turn's names
+_COLUMNS = "e.id, e.layer, e.who, e.what, e.at, s.id, t.id, t.position, e.ordinal, e.affect, e.sources"
+_TURNS = "exp_turn t JOIN exp_session s ON s.seq = t.session"  # a turn with its session's name
+_EXPERIENCES = (  # an experience with its turn's names
+    "exp_experience e JOIN exp_turn t ON t.seq = e.turn JOIN exp_session s ON s.seq = t.session"
+)
 _MENTIONS, _SIBLING, _NEXT = EDGE_KINDS["mentions"], EDGE_KINDS["sibling"], EDGE_KINDS["next"]
 _json_sorted = json.JSONEncoder(sort_keys=True).encode  # what `json.dumps(..., sort_keys=True)` writes
 _EDGE_COLUMNS = "src, kind, dst, weight, space"
@@ -133,10 +136,19 @@ class SqlExperienceStore(DatabaseStore[ExperienceText]):
         held_turns = self.known_turns(list(turns))
         new_turns = [turn for ident, turn in turns.items() if ident not in held_turns]
         space = self.space
+        named = sorted({turn.session for turn in new_turns})
+        db.run_many(
+            "INSERT INTO exp_session (id, space) VALUES (?, ?) ON CONFLICT DO NOTHING",
+            [(session, space) for session in named],
+        )
+        sessions = self._numbers("exp_session", named)
         db.run_many(
             "INSERT INTO exp_turn (id, session, position, key, at, space) VALUES (?, ?, ?, ?, ?, ?)"
             " ON CONFLICT DO NOTHING",
-            [(turn.id, turn.session, turn.position, turn.key, turn.when, space) for turn in new_turns],
+            [
+                (turn.id, sessions[turn.session], turn.position, turn.key, turn.when, space)
+                for turn in new_turns
+            ],
         )
         before = {
             edge.src for edge in batch.edges if edge.kind is EdgeKind.NEXT
@@ -360,8 +372,8 @@ class SqlExperienceStore(DatabaseStore[ExperienceText]):
 
     def last_turn(self, session: str) -> tuple[str, int] | None:
         row = self.db.one(
-            "SELECT id, position FROM exp_turn WHERE space = ? AND session = ?"
-            " ORDER BY position DESC LIMIT 1",
+            f"SELECT t.id, t.position FROM {_TURNS} WHERE s.space = ? AND s.id = ?"
+            " ORDER BY t.position DESC LIMIT 1",
             (self.space, session),
         )
         return None if row is None else (str(row[0]), int(row[1]))
@@ -376,12 +388,15 @@ class SqlExperienceStore(DatabaseStore[ExperienceText]):
         return {str(row[0]) for row in self._rows_in("SELECT id FROM exp_turn", "id", ids)}
 
     def sessions(self, after: str, limit: int) -> list[SessionRow]:
-        latest = "coalesce(max(at), '')"  # no time sorts below every time: such sessions come last
-        mark = "(SELECT coalesce(max(at), '') FROM exp_turn WHERE space = ? AND session = ?)"
+        latest = "coalesce(max(t.at), '')"  # no time sorts below every time: such sessions come last
+        mark = (
+            "(SELECT coalesce(max(u.at), '') FROM exp_turn u JOIN exp_session v ON v.seq = u.session"
+            " WHERE v.space = ? AND v.id = ?)"
+        )
         rows = self.db.rows(
-            f"SELECT session, count(*), min(at), max(at) FROM exp_turn WHERE space = ? GROUP BY session"
-            f" HAVING ? = '' OR {latest} < {mark} OR ({latest} = {mark} AND session > ?)"
-            f" ORDER BY {latest} DESC, session LIMIT ?",
+            f"SELECT s.id, count(*), min(t.at), max(t.at) FROM {_TURNS} WHERE s.space = ? GROUP BY s.id"
+            f" HAVING ? = '' OR {latest} < {mark} OR ({latest} = {mark} AND s.id > ?)"
+            f" ORDER BY {latest} DESC, s.id LIMIT ?",
             (self.space, after, self.space, after, self.space, after, after, limit),
         )
         return [
@@ -391,8 +406,8 @@ class SqlExperienceStore(DatabaseStore[ExperienceText]):
 
     def session_turns(self, session: str, after: int, limit: int) -> list[tuple[str, int]]:
         rows = self.db.rows(
-            "SELECT id, position FROM exp_turn WHERE space = ? AND session = ? AND position > ?"
-            " ORDER BY position LIMIT ?",
+            f"SELECT t.id, t.position FROM {_TURNS} WHERE s.space = ? AND s.id = ? AND t.position > ?"
+            " ORDER BY t.position LIMIT ?",
             (self.space, session, after, limit),
         )
         return [(str(ident), int(position)) for ident, position in rows]
@@ -474,6 +489,11 @@ class SqlExperienceStore(DatabaseStore[ExperienceText]):
             orphans = db.run(
                 "DELETE FROM exp_concept WHERE space = ? AND NOT EXISTS"
                 f" (SELECT 1 FROM exp_edge WHERE dst = exp_concept.seq AND kind = {_MENTIONS})",
+                (space,),
+            )
+            db.run(  # a session left without turns: its name goes too
+                "DELETE FROM exp_session WHERE space = ? AND NOT EXISTS"
+                " (SELECT 1 FROM exp_turn WHERE session = exp_session.seq)",
                 (space,),
             )
             self.text.optimize_experiences(db)

@@ -22,7 +22,8 @@ from zerolang.storage.sqlite.experience import SqliteExperienceStore
 _SAME = ("exp_forgotten", "exp_cursor")
 # Rows numbered in their file (`seq`): they come in numbered anew, each reference to one (an
 # experience's turn, an edge's ends) made again through its hash.
-_NUMBERED = {"exp_turn": "id, session, position, key, at, space", "exp_concept": "id, label, space"}
+_NUMBERED = {"exp_session": "id, space", "exp_concept": "id, label, space"}
+_TURN = "id, position, key, at, space"
 _EXPERIENCE = "id, layer, who, what, at, ordinal, affect, sources, space"
 
 
@@ -61,6 +62,13 @@ def _move(db: SqliteDatabase) -> int:
             f"INSERT INTO main.{table} ({columns}) SELECT {columns} FROM older.{table}"
             " WHERE true ORDER BY seq ON CONFLICT DO NOTHING"
         )
+    turn = ", ".join(f"o.{column}" for column in _TURN.split(", "))
+    db.run(
+        f"INSERT INTO main.exp_turn ({_TURN}, session) SELECT {turn}, m.seq"
+        " FROM older.exp_turn o JOIN older.exp_session s ON s.seq = o.session"
+        " JOIN main.exp_session m ON m.space = s.space AND m.id = s.id"
+        " WHERE true ORDER BY o.seq ON CONFLICT DO NOTHING"
+    )
     picked = ", ".join(f"o.{column}" for column in _EXPERIENCE.split(", "))
     db.run(
         f"INSERT INTO main.exp_experience ({_EXPERIENCE}, turn) SELECT {picked}, m.seq"

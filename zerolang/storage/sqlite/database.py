@@ -118,6 +118,8 @@ class SqliteDatabase(SqliteStatements, SqlDatabase):
         """The older tables `names` renamed `NAME_old`, their indexes dropped (today's take their
         names), each with a `space` (the default space's, where it has none: schema 1)."""
         for name in names:
+            if not self.has_table(name):  # new in schema 3 (`exp_session`)
+                continue
             self._drop_indexes(name)
             self.run(f"ALTER TABLE {name} RENAME TO {name}_old")
             if not self.has_column(f"{name}_old", SPACE):
