@@ -124,6 +124,11 @@ EDGE_ENDS = {
 }
 """The tables whose `seq`s an edge of each kind joins (`EDGE_KINDS`): its source's, its target's."""
 
+EDGE_SPACED = {"sqlite": False, "postgresql": True}
+"""Whether `exp_edge` names each row's space, by engine: PostgreSQL's row-level security admits a
+role to the rows of its spaces by that column; an edge's space is its ends' (numbers unique across
+spaces), which is all SQLite needs."""
+
 
 @dataclass(frozen=True, slots=True)
 class StoreTables:

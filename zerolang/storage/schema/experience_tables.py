@@ -49,7 +49,7 @@ from sqlalchemy.engine.interfaces import Dialect
 from sqlalchemy.schema import AddConstraint, CreateIndex, CreateTable, SchemaItem
 from sqlalchemy.types import DOUBLE_PRECISION, REAL, TypeEngine
 
-from zerolang.storage.schema import CONVERSATIONS, EDGE_ENDS, EDGE_KINDS, EXPERIENCES, SPACE
+from zerolang.storage.schema import CONVERSATIONS, EDGE_ENDS, EDGE_KINDS, EDGE_SPACED, EXPERIENCES, SPACE
 from zerolang.storage.schema.history import ddl
 from zerolang.storage.schema.tables import DIALECTS, GRANTS, POSTGRESQL, SQLITE, policy, serials
 from zerolang.util.spaces import DEFAULT_SPACE
@@ -95,13 +95,12 @@ def _serial(dialect: str) -> Column[int]:
     return Column("seq", BigInteger(), primary_key=True, autoincrement=True)
 
 
-def _spaced(dialect: str, items: tuple[SchemaItem, ...], *, keyed: bool = True) -> tuple[SchemaItem, ...]:
+def _spaced(dialect: str, items: tuple[SchemaItem, ...]) -> tuple[SchemaItem, ...]:
     """A table's items with the row's space among its columns: first on SQLite (its tables are made
     again by an upgrade, and SQLite 3.40's `integrity_check` misreads a `WITHOUT ROWID` table whose
-    key does not lead its columns), last on PostgreSQL (where an upgrade adds it to the table) and
-    on SQLite where the key holds no space (`exp_edge`, keyed by numbers unique across spaces)."""
+    key does not lead its columns), last on PostgreSQL (where an upgrade adds it to the table)."""
     space = Column(SPACE, Text(), nullable=False)
-    if dialect == SQLITE and keyed:
+    if dialect == SQLITE:
         return (space, *items)
     columns = [item for item in items if isinstance(item, Column)]
     return (*columns, space, *(item for item in items if not isinstance(item, Column)))
@@ -112,13 +111,19 @@ def _number(dialect: str) -> TypeEngine[float]:
 
 
 def _table(
-    dialect: str, schema: MetaData, name: str, *items: SchemaItem, rowid: bool = True, keyed: bool = True
+    dialect: str,
+    schema: MetaData,
+    name: str,
+    *items: SchemaItem,
+    rowid: bool = True,
+    spaced: bool = True,
 ) -> Table:
-    """A table of spaces' rows (`_spaced`: `keyed`, its key begins with the space); one whose key is the
+    """A table of spaces' rows (`_spaced`; not `spaced`: its rows name no space); one whose key is the
     row's point (not `rowid`) is `WITHOUT ROWID` on SQLite."""
+    columns = _spaced(dialect, items) if spaced else items
     if dialect == SQLITE and not rowid:
-        return Table(name, schema, *_spaced(dialect, items, keyed=keyed), sqlite_with_rowid=False)
-    return Table(name, schema, *_spaced(dialect, items, keyed=keyed))
+        return Table(name, schema, *columns, sqlite_with_rowid=False)
+    return Table(name, schema, *columns)
 
 
 def experiences(dialect: str) -> MetaData:
@@ -185,7 +190,8 @@ def experiences(dialect: str) -> MetaData:
         UniqueConstraint(SPACE, "id"),
     )
     # An edge's ends are `seq`s (unique across spaces: the key needs no space) of the tables its kind
-    # joins (`EDGE_KINDS`); `space` stays a column, for counting and PostgreSQL's row-level security.
+    # joins (`EDGE_KINDS`), of its space. PostgreSQL keeps the space on the row too, for its row-level
+    # security (`EDGE_SPACED`); SQLite, which has none, does not.
     edges = _table(
         dialect,
         schema,
@@ -196,7 +202,7 @@ def experiences(dialect: str) -> MetaData:
         Column("weight", _number(dialect), nullable=False),
         PrimaryKeyConstraint("src", "kind", "dst"),
         rowid=False,
-        keyed=False,
+        spaced=EDGE_SPACED[dialect],
     )
     Index("exp_edge_dst", edges.c.dst, edges.c.kind)
     # Terms a memory forget blocked (hashes only, see zerolang.experience.forgotten); also read by convo.
@@ -324,7 +330,7 @@ def upgrade(store: str, dialect: str, compiler: Dialect) -> list[str]:
 
 def _moved_edges() -> str:
     """The older edges (hashes at their ends, kinds named), numbered as the tables made again number
-    their ends; in key order."""
+    their ends."""
     parts = [
         f"SELECT s.seq AS src, {EDGE_KINDS[kind]} AS kind, d.seq AS dst, o.weight AS weight, o.space AS space"
         f" FROM exp_edge_old o JOIN {ends[0]} s ON s.space = o.space AND s.id = o.src"
@@ -342,6 +348,7 @@ def compact(dialect: str) -> list[str]:
     experience index is made again from the rows; PostgreSQL's sequence goes on after the largest
     number, and where the memory's grants are, the tables made again get the row-level security and
     privileges the others have (`secure`)."""
+    edges = "src, kind, dst, weight" + (f", {SPACE}" if EDGE_SPACED[dialect] else "")
     out = [
         "INSERT INTO exp_session (id, space)"
         " SELECT DISTINCT session, space FROM exp_turn_old ORDER BY space, session",
@@ -354,8 +361,8 @@ def compact(dialect: str) -> list[str]:
         "INSERT INTO exp_experience (seq, id, layer, who, what, at, turn, ordinal, affect, sources, space)"
         " SELECT o.seq, o.id, o.layer, o.who, o.what, o.at, t.seq, o.ordinal, o.affect, o.sources, o.space"
         " FROM exp_experience_old o JOIN exp_turn t ON t.space = o.space AND t.id = o.turn ORDER BY o.seq",
-        f"INSERT INTO exp_edge (src, kind, dst, weight, space) SELECT src, kind, dst, weight, space"
-        f" FROM ({_moved_edges()}) AS moved ORDER BY src, kind, dst",
+        f"INSERT INTO exp_edge ({edges}) SELECT {edges} FROM ({_moved_edges()}) AS moved"
+        " ORDER BY src, kind, dst",
         *(f"DROP TABLE IF EXISTS {name}_old" for name in reversed(COMPACTED)),
     ]
     if dialect == SQLITE:

@@ -22,7 +22,7 @@ from typing import Protocol
 from zerolang.experience.forgotten import PURGED, Forgotten, without_forgotten
 from zerolang.experience.model import Added, CaptureBatch, EdgeKind, Experience, Layer, SessionRow
 from zerolang.storage.errors import translating
-from zerolang.storage.schema import EDGE_KINDS, EXPERIENCES
+from zerolang.storage.schema import EDGE_ENDS, EDGE_KINDS, EDGE_SPACED, EXPERIENCES, SPACE
 from zerolang.storage.sql.database import DatabaseStore, SqlDatabase
 from zerolang.storage.sql.fulltext import Ranked
 from zerolang.storage.sql.statements import Row
@@ -34,15 +34,15 @@ _EXPERIENCES = (  # an experience with its turn's names
 )
 _MENTIONS, _SIBLING, _NEXT = EDGE_KINDS["mentions"], EDGE_KINDS["sibling"], EDGE_KINDS["next"]
 _json_sorted = json.JSONEncoder(sort_keys=True).encode  # what `json.dumps(..., sort_keys=True)` writes
-_EDGE_COLUMNS = "src, kind, dst, weight, space"
 _EDGE_KEY = "src, kind, dst, weight"  # a key met twice keeps its least weight (as a sorted batch)
 BULK_TURNS = 4_000  # a capture of at least this many turns (and the store's number) builds indexes once
 CAPTURE_CACHE_KIB = 64 * 1024  # and has this page cache: the indexes keyed by hashes of 50 MB of transcript
-_COUNTED = (
-    ("turns", "exp_turn"),
-    ("experiences", "exp_experience"),
-    ("concepts", "exp_concept"),
-    ("edges", "exp_edge"),
+_COUNTED = (("turns", "exp_turn"), ("experiences", "exp_experience"), ("concepts", "exp_concept"))
+# A space's edges are those whose source is of the space (an edge's row may name no space: EDGE_SPACED).
+_EDGES_COUNTED = " + ".join(
+    f"(SELECT count(*) FROM exp_edge g JOIN {ends[0]} a ON a.seq = g.src"
+    f" WHERE a.space = ? AND g.kind = {EDGE_KINDS[kind]})"
+    for kind, ends in EDGE_ENDS.items()
 )
 
 
@@ -121,7 +121,7 @@ class SqlExperienceStore(DatabaseStore[ExperienceText]):
                 for batch in batches:
                     added = added + self._add(batch, blocked, staged)
                 if staged is not None:
-                    edges = self.db.insert_staged(staged, "exp_edge", _EDGE_COLUMNS, _EDGE_KEY)
+                    edges = self.db.insert_staged(staged, "exp_edge", self._edge_columns(), _EDGE_KEY)
                     added = added + Added(edges=edges)
         return added
 
@@ -210,23 +210,28 @@ class SqlExperienceStore(DatabaseStore[ExperienceText]):
             EdgeKind.SIBLING: (seqs, seqs),
             EdgeKind.NEXT: (turn_seqs, turn_seqs),
         }
+        spaced = (space,) if EDGE_SPACED[db.dialect] else ()
         rows = []
         for edge in batch.edges:
             sources, targets = ends[edge.kind]
             src, dst = sources.get(edge.src), targets.get(edge.dst)
             if src is not None and dst is not None:  # both ends stored (none left out as forgotten)
-                rows.append((src, EDGE_KINDS[edge.kind], dst, edge.weight, space))
+                rows.append((src, EDGE_KINDS[edge.kind], dst, edge.weight, *spaced))
+        columns = self._edge_columns()
+        marks = ", ".join("?" * (4 + len(spaced)))
         if staged is None:
             edges = db.run_many(  # in key order: each index page is visited once, not once per row
-                f"INSERT INTO exp_edge ({_EDGE_COLUMNS}) VALUES (?, ?, ?, ?, ?) ON CONFLICT DO NOTHING",
-                sorted(rows),
+                f"INSERT INTO exp_edge ({columns}) VALUES ({marks}) ON CONFLICT DO NOTHING", sorted(rows)
             )
         else:
-            db.run_many(f"INSERT INTO {staged} ({_EDGE_COLUMNS}) VALUES (?, ?, ?, ?, ?)", rows)
+            db.run_many(f"INSERT INTO {staged} ({columns}) VALUES ({marks})", rows)
             edges = 0  # counted when they go in
         for transcript, state in batch.cursors:
             self._keep_cursor(transcript, state)
         return Added(len(new_turns), len(fresh), concepts, edges, forgotten)
+
+    def _edge_columns(self) -> str:
+        return _EDGE_KEY + (f", {SPACE}" if EDGE_SPACED[self.db.dialect] else "")
 
     def _numbers(self, table: str, ids: Collection[str]) -> dict[str, int]:
         """The `seq` of each of `ids` that `table` holds in the store's space."""
@@ -413,10 +418,12 @@ class SqlExperienceStore(DatabaseStore[ExperienceText]):
         return [(str(ident), int(position)) for ident, position in rows]
 
     def counts(self) -> dict[str, int]:
-        return {
+        counted = {
             name: int(self.db.rows(f"SELECT count(*) FROM {table} WHERE space = ?", (self.space,))[0][0])
             for name, table in _COUNTED
         }
+        (edges,) = self.db.rows(f"SELECT {_EDGES_COUNTED}", [self.space] * len(EDGE_ENDS))[0]
+        return {**counted, "edges": int(edges)}
 
     # ---- forgetting (zerolang.experience.forgotten) ---------------------------------------------
 

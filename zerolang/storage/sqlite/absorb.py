@@ -78,8 +78,7 @@ def _move(db: SqliteDatabase) -> int:
     )
     for kind, (sources, targets) in EDGE_ENDS.items():
         db.run(
-            "INSERT INTO main.exp_edge (src, kind, dst, weight, space)"
-            " SELECT ms.seq, g.kind, md.seq, g.weight, g.space"
+            "INSERT INTO main.exp_edge (src, kind, dst, weight) SELECT ms.seq, g.kind, md.seq, g.weight"
             f" FROM older.exp_edge g JOIN older.{sources} os ON os.seq = g.src"
             f" JOIN older.{targets} od ON od.seq = g.dst"
             f" JOIN main.{sources} ms ON ms.space = os.space AND ms.id = os.id"
