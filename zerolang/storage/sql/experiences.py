@@ -15,7 +15,7 @@ edge its ends, by those numbers (experience schema 3, `zerolang.storage.schema.e
 from __future__ import annotations
 
 import json
-from collections.abc import Callable, Collection, Iterable, Sequence
+from collections.abc import Collection, Iterable, Sequence
 from contextlib import nullcontext
 from typing import Protocol
 
@@ -289,12 +289,11 @@ class SqlExperienceStore(DatabaseStore[ExperienceText]):
             for row in self.db.rows(f"{sql} WHERE {space} = ? AND {condition}{tail}", [self.space, *values])
         ]
 
-    def _sorted_in(
-        self, sql: str, column: str, keys: Collection[str], order: Callable[[Row], object]
-    ) -> list[Row]:
+    def _sorted_in(self, sql: str, column: str, keys: Collection[str], order: tuple[int, int]) -> list[Row]:
         """`_rows_in` (`column` of a joined table, whose `space` is `column`'s table's), each slice's rows
-        in `order`: the order of the rows of schema 2, which an index by hashes gave."""
+        by the two columns `order` names (hashes): the order of schema 2, which its indexes by hashes gave."""
         table = column.split(".")[0]
+        first, second = order
         if not keys:
             return []
         return [
@@ -302,7 +301,7 @@ class SqlExperienceStore(DatabaseStore[ExperienceText]):
             for condition, values in self.db.in_list(column, list(keys))
             for row in sorted(
                 self.db.rows(f"{sql} WHERE {table}.space = ? AND {condition}", [self.space, *values]),
-                key=order,
+                key=lambda row: (str(row[first]), str(row[second])),
             )
         ]
 
@@ -346,7 +345,7 @@ class SqlExperienceStore(DatabaseStore[ExperienceText]):
             f" JOIN exp_edge g ON g.src = e.seq AND g.kind = {_MENTIONS} JOIN exp_concept c ON c.seq = g.dst",
             "e.id",
             experience_ids,
-            lambda row: (row[0], row[1]),
+            (0, 1),
         )
         return [(str(src), str(dst), float(weight)) for src, dst, weight in rows]
 
@@ -356,7 +355,7 @@ class SqlExperienceStore(DatabaseStore[ExperienceText]):
             " JOIN exp_experience e ON e.seq = g.src",
             "c.id",
             concept_ids,
-            lambda row: (row[1], row[0]),
+            (1, 0),
         )
         return [(str(src), str(dst)) for src, dst in rows]
 
