@@ -421,8 +421,19 @@ class SqlExperienceStore(DatabaseStore[ExperienceText]):
             name: int(self.db.rows(f"SELECT count(*) FROM {table} WHERE space = ?", (self.space,))[0][0])
             for name, table in _COUNTED
         }
-        (edges,) = self.db.rows(f"SELECT {_EDGES_COUNTED}", [self.space] * len(EDGE_ENDS))[0]
-        return {**counted, "edges": int(edges)}
+        return {**counted, "edges": self._edge_count()}
+
+    def _edge_count(self) -> int:
+        """The space's edges: every edge where the database holds no other space (two index seeks tell;
+        recall counts on every call), else those whose source is of the space."""
+        others = self.db.rows(
+            "SELECT 1 FROM (SELECT 1 FROM exp_turn WHERE space < ? UNION ALL"
+            " SELECT 1 FROM exp_turn WHERE space > ?) AS other LIMIT 1",
+            (self.space, self.space),
+        )
+        if not others:
+            return int(self.db.rows("SELECT count(*) FROM exp_edge")[0][0])
+        return int(self.db.rows(f"SELECT {_EDGES_COUNTED}", [self.space] * len(EDGE_ENDS))[0][0])
 
     # ---- forgetting (zerolang.experience.forgotten) ---------------------------------------------
 
