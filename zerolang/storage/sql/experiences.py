@@ -103,19 +103,20 @@ class SqlExperienceStore(DatabaseStore[ExperienceText]):
     def add_all(self, batches: Iterable[CaptureBatch], *, expected_turns: int = 0) -> Added:
         """Every batch in one transaction, each written as it comes: a generator may build the next
         after the last is stored, so a long transcript is never held as records all at once. When
-        `expected_turns` (what the batches will hold, if the caller knows) is at least `BULK_TURNS`,
-        the write has a larger page cache (`roomy_cache`: the indexes by id take rows at random pages,
-        each read back once the cache is full); if it is also the store's own, the edges' second index
-        is made once at the end (`index_deferred`), and the edges are collected where the engine stages
-        rows (`staging`) and inserted at the end in key order, so a large capture does not write its
-        edges at random pages of a growing index."""
+        `expected_turns` (what the batches will hold, if the caller knows) is at least the store's own,
+        the edges' second index is made once at the end (`index_deferred`: sorted, its pages full, where
+        edges taken one concept at a time would leave them half full); if it is also at least
+        `BULK_TURNS`, the write has a larger page cache (`roomy_cache`: the indexes by id take rows at
+        random pages, each read back once the cache is full), and the edges are collected where the
+        engine stages rows (`staging`) and inserted at the end in key order."""
         added = Added()
         large = expected_turns >= BULK_TURNS
         with self.db.roomy_cache(CAPTURE_CACHE_KIB) if large else nullcontext(), self.db.transaction():
             blocked = Forgotten.of(self.purged_terms())
-            bulk = large and expected_turns >= self._turn_count()
+            deferred = expected_turns > 0 and self._turn_count(expected_turns + 1) <= expected_turns
+            bulk = large and deferred
             with (
-                self.db.index_deferred(EXPERIENCES, "exp_edge_dst") if bulk else nullcontext(),
+                self.db.index_deferred(EXPERIENCES, "exp_edge_dst") if deferred else nullcontext(),
                 self.db.staging("exp_edge") if bulk else nullcontext(None) as staged,
             ):
                 for batch in batches:
@@ -125,8 +126,14 @@ class SqlExperienceStore(DatabaseStore[ExperienceText]):
                     added = added + Added(edges=edges)
         return added
 
-    def _turn_count(self) -> int:
-        return int(self.db.rows("SELECT count(*) FROM exp_turn WHERE space = ?", (self.space,))[0][0])
+    def _turn_count(self, limit: int) -> int:
+        """How many turns the store holds, counted up to `limit` (a look at as many rows at most)."""
+        return int(
+            self.db.rows(
+                "SELECT count(*) FROM (SELECT 1 FROM exp_turn WHERE space = ? LIMIT ?) AS held",
+                (self.space, limit),
+            )[0][0]
+        )
 
     def _add(self, batch: CaptureBatch, blocked: Forgotten, staged: str | None = None) -> Added:
         """Write one batch; its edges go to `staged` when given (inserted at the end, `add_all`)."""
