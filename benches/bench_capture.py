@@ -21,7 +21,6 @@ from __future__ import annotations
 import argparse
 import json
 import os
-import resource
 import statistics
 import subprocess
 import sys
@@ -159,36 +158,28 @@ def write_transcript(path: Path, megabytes: float, fmt: str = "openai") -> int:
 
 def capture(path: Path, db: Path, fmt: str | None = None) -> tuple[float, float, float]:
     """Wall seconds of one `zero capture` process, its CPU seconds (user and system: what the load of
-    a shared machine disturbs less) and its peak memory (MiB)."""
+    a shared machine disturbs less) and its own peak memory (MiB: its max RSS, from `wait4`, where
+    `RUSAGE_CHILDREN` would give the largest of every child so far)."""
     # bytecode written and used, as installed; no per-user memory store to read purges from (a
     # machine's own would load the memory's code into every capture, as bench_hooks notes)
     data = db.parent / "data"
     env = {**CHILD_ENVIRONMENT, "XDG_DATA_HOME": str(data), "ZERO_MEMORY_DB": "", "PYTHONPATH": str(ROOT)}
-    usage = resource.getrusage(resource.RUSAGE_CHILDREN)
-    before, cpu = usage.ru_maxrss, usage.ru_utime + usage.ru_stime
-    start = time.perf_counter()
-    done = subprocess.run(
-        [
-            sys.executable,
-            "-m",
-            "zerolang",
-            "capture",
-            str(path),
-            "--db",
-            str(db),
-            "--json",
-            *(["--format", fmt] if fmt else []),
-        ],
-        capture_output=True,
-        text=True,
-        env=env,
-        check=False,
-    )
-    wall = time.perf_counter() - start
-    if done.returncode != 0:
-        raise SystemExit(f"zero capture failed: {done.stderr.strip()}")
-    usage = resource.getrusage(resource.RUSAGE_CHILDREN)
-    return wall, usage.ru_utime + usage.ru_stime - cpu, max(usage.ru_maxrss, before) / 1024
+    arguments = [sys.executable, "-m", "zerolang", "capture", str(path), "--db", str(db), "--json"]
+    with tempfile.TemporaryFile() as errors:
+        start = time.perf_counter()
+        child = subprocess.Popen(
+            [*arguments, *(["--format", fmt] if fmt else [])],
+            stdout=subprocess.DEVNULL,
+            stderr=errors,
+            env=env,
+        )
+        _, status, usage = os.wait4(child.pid, 0)
+        wall = time.perf_counter() - start
+        child.returncode = os.waitstatus_to_exitcode(status)
+        if child.returncode != 0:
+            errors.seek(0)
+            raise SystemExit(f"zero capture failed: {errors.read().decode(errors='replace').strip()}")
+    return wall, usage.ru_utime + usage.ru_stime, usage.ru_maxrss / 1024
 
 
 def loads_seconds(path: Path) -> tuple[float, float]:
