@@ -26,6 +26,7 @@ from zerolang.experience.model import CaptureBatch
 from zerolang.experience.store import ExperienceStore
 from zerolang.experience.transcripts import read_transcript
 from zerolang.storage import open_experiences
+from zerolang.storage.schema import EDGE_ENDS, EDGE_KINDS
 from zerolang.util.errors import ZeroError
 
 SESSION = "cccccccc-0000-4000-8000-000000000003"
@@ -88,17 +89,24 @@ def whole_file_capture(store: ExperienceStore, path: Path) -> None:
 
 
 def records(db: Path) -> dict[str, list[tuple[object, ...]]]:
-    tables = {
-        "exp_turn": "id, session, position, key, at",
-        "exp_experience": "id, layer, who, what, at, session, turn, position, ordinal, affect, sources",
-        "exp_concept": "id, label",
-        "exp_edge": "src, kind, dst, weight",
-        "exp_turn_fts": "turn, what",
+    """Every record of the store, named by hashes (the numbers that join them are the file's own)."""
+    edges = " UNION ALL ".join(
+        f"SELECT a.id, '{kind}', b.id, g.weight FROM exp_edge g JOIN {sources} a ON a.seq = g.src"
+        f" JOIN {targets} b ON b.seq = g.dst WHERE g.kind = {EDGE_KINDS[kind]}"
+        for kind, (sources, targets) in EDGE_ENDS.items()
+    )
+    queries = {
+        "exp_turn": "SELECT t.id, s.id, t.position, t.key, t.at FROM exp_turn t"
+        " JOIN exp_session s ON s.seq = t.session",
+        "exp_experience": "SELECT e.id, e.layer, e.who, e.what, e.at, s.id, t.id, t.position, e.ordinal,"
+        " e.affect, e.sources FROM exp_experience e JOIN exp_turn t ON t.seq = e.turn"
+        " JOIN exp_session s ON s.seq = t.session",
+        "exp_concept": "SELECT id, label FROM exp_concept",
+        "exp_edge": edges,
+        "exp_turn_fts": "SELECT t.id, f.what FROM exp_turn_fts f JOIN exp_turn t ON t.seq = f.rowid",
     }
     with sqlite3.connect(db) as connection:
-        return {
-            name: sorted(connection.execute(f"SELECT {cols} FROM {name}")) for name, cols in tables.items()
-        }
+        return {name: sorted(connection.execute(sql)) for name, sql in queries.items()}
 
 
 def write_lines(path: Path, lines: list[str]) -> None:

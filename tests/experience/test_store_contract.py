@@ -19,6 +19,7 @@ from zerolang.experience.capture import Extractors, TurnRecorder, capture_files
 from zerolang.experience.recall import RecallWeights, recall
 from zerolang.experience.store import ExperienceStore
 from zerolang.experience.transcripts import read_transcript
+from zerolang.storage.schema import EDGE_KINDS
 from zerolang.storage.sql.experiences import BULK_TURNS
 from zerolang.storage.sqlite.experience import SqliteExperienceStore
 from zerolang.util.tokens import count_tokens
@@ -279,9 +280,15 @@ def test_a_bulk_capture_stores_what_a_plain_one_does(store: ExperienceStore, tmp
 def _edges(store: ExperienceStore) -> list[tuple[str, str, str, float]]:
     """Every edge with its weight: what a capture wrote, read back in one order."""
     db = store.db  # type: ignore[attr-defined]
+    ends = {"mentions": ("exp_experience", "exp_concept"), "sibling": ("exp_experience",) * 2}
+    ends["next"] = ("exp_turn", "exp_turn")
     return sorted(
-        (str(s), str(k), str(d), float(w))
-        for s, k, d, w in db.rows("SELECT src, kind, dst, weight FROM exp_edge")
+        (str(s), kind, str(d), float(w))
+        for kind, (sources, targets) in ends.items()
+        for s, d, w in db.rows(
+            f"SELECT a.id, b.id, g.weight FROM exp_edge g JOIN {sources} a ON a.seq = g.src"
+            f" JOIN {targets} b ON b.seq = g.dst WHERE g.kind = {EDGE_KINDS[kind]}"
+        )
     )
 
 

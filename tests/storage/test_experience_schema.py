@@ -10,6 +10,7 @@ stores needs no SQLAlchemy; a SQLite store a newer zerolang made is refused, and
 
 from __future__ import annotations
 
+import re
 import shutil
 import sqlite3
 import subprocess
@@ -26,7 +27,7 @@ from zerolang.storage import open_conversations, open_experiences
 from zerolang.util.errors import ZeroError
 from zerolang.util.spaces import DEFAULT_SPACE
 
-EXPERIENCE_VERSION = 2  # what `zerolang.storage.schema.experience_tables` renders (read without SQLAlchemy)
+EXPERIENCE_VERSION = 3  # what `zerolang.storage.schema.experience_tables` renders (read without SQLAlchemy)
 
 ROOT = Path(__file__).resolve().parents[2]
 FIXTURES = ROOT / "tests" / "fixtures" / "stores"
@@ -233,3 +234,50 @@ def test_stores_opened_at_once_on_a_new_postgres_database_all_open() -> None:
         assert failed == []
         with open_experiences(url) as store:
             assert store.counts()["turns"] == 0
+
+
+NUMBERED = "experiences-2026-12-07"  # experience schema 2: hashes in every edge, turns not numbered
+
+
+def test_a_sqlite_store_of_schema_2_opens_with_the_schema_a_new_one_has(tmp_path: Path) -> None:
+    older = tmp_path / "older.db"
+    shutil.copyfile(FIXTURES / f"{NUMBERED}.db", older)
+    with sqlite3.connect(older) as connection:
+        edges = connection.execute("SELECT count(*) FROM exp_edge").fetchone()[0]
+        assert connection.execute("SELECT typeof(src) FROM exp_edge LIMIT 1").fetchone() == ("text",)
+    new = tmp_path / "new.db"
+    create(str(new))
+    assert sqlite_database(older)["meta"] == [("schema", "2")]
+    create(str(older))
+    assert sqlite_database(new) == sqlite_database(older)
+    with sqlite3.connect(older) as connection:
+        assert connection.execute("SELECT count(*) FROM exp_edge").fetchone()[0] == edges > 0
+        assert connection.execute("PRAGMA integrity_check").fetchone() == ("ok",)
+        assert connection.execute("INSERT INTO exp_fts (exp_fts) VALUES ('integrity-check')").rowcount != 0
+
+
+def test_a_secured_postgres_store_of_schema_2_opens_with_the_schema_a_new_one_has() -> None:
+    """Where the memory's grants are and the older tables had row-level security, the tables made
+    again have it too."""
+    from zerolang import storage
+    from zerolang.storage.schema import EXPERIENCES, store_tables
+
+    with scratch() as new_url, restored(FIXTURES / f"{NUMBERED}.pg.sql") as old_url:
+        import psycopg
+
+        for url in (new_url, old_url):
+            storage.open_backend(url).close()  # the memory's tables, its grants among them
+        with psycopg.connect(old_url, autocommit=True) as old:  # secured as the release secured it
+            for statement in store_tables("postgresql", EXPERIENCES).secure:  # (it had no exp_session)
+                policy = r"ALTER TABLE exp_session ENABLE ROW LEVEL SECURITY; CREATE POLICY [^;]*; "
+                old.execute(re.sub(policy, "", statement).encode())
+            edges = old.execute("SELECT count(*) FROM exp_edge").fetchone()
+        create(new_url)
+        create(old_url)
+        with psycopg.connect(new_url) as new, psycopg.connect(old_url) as old:
+            assert postgres_schema(new) == postgres_schema(old)
+            assert old.execute("SELECT count(*) FROM exp_edge").fetchone() == edges
+            policies = old.execute("SELECT count(*) FROM pg_policies WHERE tablename = 'exp_edge'").fetchone()
+            assert policies == (1,)
+        with open_experiences(old_url, create=False) as store:
+            assert store.search(["compost"], 3) and store.counts()["edges"] == edges[0]

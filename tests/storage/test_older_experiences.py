@@ -2,7 +2,8 @@
 
 The fixtures in tests/fixtures/stores were written by the release their name gives
 (`make_experiences.py` says how): a SQLite file holding experiences and conversation
-entries, and a `pg_dump` of a PostgreSQL database holding the same. Reading one with
+entries, and a `pg_dump` of a PostgreSQL database holding the same; one of experience schema 1
+(no spaces) and one of schema 2 (hashes in every edge, before turns and concepts were numbered). Reading one with
 today's zerolang must give what that release read (`expected-experiences-*.json`); a
 capture, a purge and a conversation write must then work on it.
 """
@@ -23,32 +24,34 @@ from zerolang.experience.forgotten import apply_forget
 from zerolang.storage import open_conversations, open_experiences
 
 FIXTURES = Path(__file__).resolve().parent.parent / "fixtures" / "stores"
-RELEASE = "experiences-2026-11-28"
+RELEASES = {"experiences-2026-11-28": "experiences", "experiences-2026-12-07": "experiences-2026-12-07"}
+"""Each release's database, by the name of what reading it gave (`expected-NAME-ENGINE.json`)."""
 
 
-def expected(engine: str) -> dict[str, object]:
-    return dict(json.loads((FIXTURES / f"expected-experiences-{engine}.json").read_text(encoding="utf-8")))
+def expected(name: str, engine: str) -> dict[str, object]:
+    return dict(json.loads((FIXTURES / f"expected-{name}-{engine}.json").read_text(encoding="utf-8")))
 
 
-@pytest.fixture(params=["sqlite", "postgres"])
-def older(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[tuple[str, str]]:
-    """(engine, location) of a copy of the release's database."""
-    if request.param == "sqlite":
+@pytest.fixture(params=[(engine, release) for release in RELEASES for engine in ("sqlite", "postgres")])
+def older(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[tuple[str, str, str]]:
+    """(engine, location, expected name) of a copy of a release's database."""
+    engine, release = request.param
+    if engine == "sqlite":
         copy = tmp_path / "experiences.db"
-        shutil.copyfile(FIXTURES / f"{RELEASE}.db", copy)
-        yield "sqlite", str(copy)
+        shutil.copyfile(FIXTURES / f"{release}.db", copy)
+        yield "sqlite", str(copy), RELEASES[release]
         return
-    with restored(FIXTURES / f"{RELEASE}.pg.sql") as url:
-        yield "postgres", url
+    with restored(FIXTURES / f"{release}.pg.sql") as url:
+        yield "postgres", url, RELEASES[release]
 
 
-def test_an_older_experience_database_reads_as_it_did(older: tuple[str, str]) -> None:
-    engine, location = older
-    assert read(location) == expected(engine)
+def test_an_older_experience_database_reads_as_it_did(older: tuple[str, str, str]) -> None:
+    engine, location, name = older
+    assert read(location) == expected(name, engine)
 
 
-def test_an_older_experience_database_keeps_working(older: tuple[str, str]) -> None:
-    _, location = older
+def test_an_older_experience_database_keeps_working(older: tuple[str, str, str]) -> None:
+    _, location, _ = older
     with open_experiences(location, create=False) as store:
         before = store.counts()
         assert capture_files(store, sorted((FIXTURES.parent / "transcripts").iterdir())).added.turns == 0

@@ -83,10 +83,19 @@ class PostgresDatabase(PsycopgStatements, SqlDatabase):
                     older = True
                     for statement in found.upgrade:  # schema 1: every row to the default space
                         connection.execute(statement)  # as written: no placeholders (a DO block's `%I`)
-            made = older or not all(db.has_table(name) for name in tables.tables)
+            # experience schema 3 numbered turns and concepts: older tables are set aside and filled again
+            compacting = db.has_table("exp_turn") and not db.has_column("exp_turn", "seq")
+            experiences = store_tables(cls.dialect, EXPERIENCES)
+            if compacting:
+                for statement in experiences.set_aside:
+                    connection.execute(statement)
+            made = older or compacting or not all(db.has_table(name) for name in tables.tables)
             if made:
                 for statement in tables.create:
                     db.run(statement)
+            if compacting:
+                for statement in (*experiences.create, *experiences.compact):
+                    connection.execute(statement)
             privileges = f"zero_{store}_privileges(text)"  # made with the tables (`secure`)
             if (
                 made

@@ -56,11 +56,8 @@ class TsVector:
     def unindex_experience(self, db: SqlDatabase, space: str, ident: str) -> None:
         """Nothing: `exp_experience.doc` goes with its row."""
 
-    def index_turn(self, db: SqlDatabase, space: str, turn: str, text: str) -> None:
-        db.run(_TURN_DOC, (turn, text, space))
-
     def index_new_turn(self, db: SqlDatabase, space: str, turn: str, text: str) -> None:
-        self.index_turn(db, space, turn, text)  # keyed by turn: replacing is an index look-up anyway
+        db.run(_TURN_DOC, (turn, text, space))  # keyed by turn: replacing is an index look-up anyway
 
     def unindex_turn(self, db: SqlDatabase, space: str, turn: str) -> None:
         db.run("DELETE FROM exp_turn_doc WHERE space = ? AND turn = ?", (space, turn))

@@ -112,6 +112,24 @@ SPACE = "space"
 in every table, first in every key and index, and in every full-text row."""
 
 
+EDGE_KINDS = {"mentions": 0, "sibling": 1, "next": 2}
+"""What `exp_edge.kind` holds for each kind of edge (`zerolang.experience.model.EdgeKind`); the
+commonest kinds are 0 and 1, which SQLite stores in no byte. `src` and `dst` are then the `seq` of
+an experience and a concept (mentions), of two experiences (sibling), of two turns (next)."""
+
+EDGE_ENDS = {
+    "mentions": ("exp_experience", "exp_concept"),
+    "sibling": ("exp_experience", "exp_experience"),
+    "next": ("exp_turn", "exp_turn"),
+}
+"""The tables whose `seq`s an edge of each kind joins (`EDGE_KINDS`): its source's, its target's."""
+
+EDGE_SPACED = {"sqlite": False, "postgresql": True}
+"""Whether `exp_edge` names each row's space, by engine: PostgreSQL's row-level security admits a
+role to the rows of its spaces by that column; an edge's space is its ends' (numbers unique across
+spaces), which is all SQLite needs."""
+
+
 @dataclass(frozen=True, slots=True)
 class StoreTables:
     """What makes the tables of one of the experience database's stores (`experiences`,
@@ -123,6 +141,9 @@ class StoreTables:
     keyed: str  # the table whose lack of a `space` column marks a store of schema 1
     upgrade: tuple[str, ...]  # what brings such a store to today's schema in place (PostgreSQL)
     secure: tuple[str, ...]  # row-level security and tenant grants where the memory's are (PostgreSQL)
+    compacted: tuple[str, ...] = ()  # the tables experience schema 3 made anew (numbers for hashes)
+    set_aside: tuple[str, ...] = ()  # what renames those of an older store to NAME_old (PostgreSQL)
+    compact: tuple[str, ...] = ()  # what fills them from NAME_old, then drops those
 
 
 def store_tables(dialect: str, store: str) -> StoreTables:
@@ -135,4 +156,7 @@ def store_tables(dialect: str, store: str) -> StoreTables:
         rendered["keyed"],
         tuple(rendered["upgrade"]),
         tuple(rendered["secure"]),
+        tuple(rendered.get("compacted", ())),
+        tuple(rendered.get("set_aside", ())),
+        tuple(rendered.get("compact", ())),
     )

@@ -8,7 +8,8 @@ from here. What differs between engines is chosen here by name, each with its re
 
 - **full text**: SQLite indexes with FTS5 tables beside the rows (`exp_fts`, external
   content over `exp_experience` by its rowid `seq`; `exp_turn_fts`, a turn's layers as one
-  document; `convo_fts`, by `convo_entry.seq`), all tokenized `porter unicode61` without
+  document, external content over the view `exp_turn_text` by the turn's `seq`; `convo_fts`, by
+  `convo_entry.seq`), all tokenized `porter unicode61` without
   diacritics. PostgreSQL keeps `tsvector`s with the `english` configuration in columns
   with GIN indexes: `exp_experience.doc` generated from `who` (weight B) and `what` (A),
   `exp_turn_doc`, and `convo_entry.doc`, which the store writes;
@@ -48,15 +49,23 @@ from sqlalchemy.engine.interfaces import Dialect
 from sqlalchemy.schema import AddConstraint, CreateIndex, CreateTable, SchemaItem
 from sqlalchemy.types import DOUBLE_PRECISION, REAL, TypeEngine
 
-from zerolang.storage.schema import CONVERSATIONS, EXPERIENCES, SPACE
+from zerolang.storage.schema import CONVERSATIONS, EDGE_ENDS, EDGE_KINDS, EDGE_SPACED, EXPERIENCES, SPACE
 from zerolang.storage.schema.history import ddl
 from zerolang.storage.schema.tables import DIALECTS, GRANTS, POSTGRESQL, SQLITE, policy, serials
 from zerolang.util.spaces import DEFAULT_SPACE
 
-EXPERIENCE_VERSION = 2
+EXPERIENCE_VERSION = 3
 """The experience schema a SQLite store records in `exp_meta` (a newer one is refused). Version 2
 keys every row by its space (`space`, the last column of every table and the first of every key):
-a store at 1 is upgraded on opening (`upgrade`), its rows landing in the default space."""
+a store at 1 is upgraded on opening (`upgrade`), its rows landing in the default space. Version 3
+numbers sessions, turns and concepts as experiences are (`seq`, unique across spaces): a turn
+names its session, an experience its turn, and an edge its two ends, by that number (its kind
+too: `EDGE_KINDS`), the hashes stored once, in their rows; a store at 1 or 2 is rebuilt on
+opening (`COMPACTED`, `compact`)."""
+
+COMPACTED = ("exp_session", "exp_turn", "exp_concept", "exp_experience", "exp_edge")
+"""The tables version 3 changed, in the order `compact` fills them: a store at 1 or 2 sets them aside
+(renamed `NAME_old`, their indexes dropped or renamed), then they are made again and filled from them."""
 
 _TOKENS = "tokenize='porter unicode61 remove_diacritics 2'"
 _EXPERIENCE_DOC = (
@@ -78,6 +87,14 @@ def _rowid() -> Column[int]:
     return Column("seq", Integer(), primary_key=True, nullable=True, autoincrement=True)
 
 
+def _serial(dialect: str) -> Column[int]:
+    """A row's number, unique across spaces, by which other rows name it: SQLite's rowid (`_rowid`),
+    PostgreSQL's `BIGSERIAL` (the order of capture)."""
+    if dialect == SQLITE:
+        return _rowid()
+    return Column("seq", BigInteger(), primary_key=True, autoincrement=True)
+
+
 def _spaced(dialect: str, items: tuple[SchemaItem, ...]) -> tuple[SchemaItem, ...]:
     """A table's items with the row's space among its columns: first on SQLite (its tables are made
     again by an upgrade, and SQLite 3.40's `integrity_check` misreads a `WITHOUT ROWID` table whose
@@ -93,12 +110,20 @@ def _number(dialect: str) -> TypeEngine[float]:
     return REAL() if dialect == SQLITE else DOUBLE_PRECISION()
 
 
-def _table(dialect: str, schema: MetaData, name: str, *items: SchemaItem, rowid: bool = True) -> Table:
-    """A table of spaces' rows (`_spaced`); one whose key is the row's point (not `rowid`) is
-    `WITHOUT ROWID` on SQLite."""
+def _table(
+    dialect: str,
+    schema: MetaData,
+    name: str,
+    *items: SchemaItem,
+    rowid: bool = True,
+    spaced: bool = True,
+) -> Table:
+    """A table of spaces' rows (`_spaced`; not `spaced`: its rows name no space); one whose key is the
+    row's point (not `rowid`) is `WITHOUT ROWID` on SQLite."""
+    columns = _spaced(dialect, items) if spaced else items
     if dialect == SQLITE and not rowid:
-        return Table(name, schema, *_spaced(dialect, items), sqlite_with_rowid=False)
-    return Table(name, schema, *_spaced(dialect, items))
+        return Table(name, schema, *columns, sqlite_with_rowid=False)
+    return Table(name, schema, *columns)
 
 
 def experiences(dialect: str) -> MetaData:
@@ -109,44 +134,41 @@ def experiences(dialect: str) -> MetaData:
     schema = MetaData()
     if sqlite:
         Table("exp_meta", schema, _key("key"), _text("value"))
+    _table(dialect, schema, "exp_session", _serial(dialect), _text("id"), UniqueConstraint(SPACE, "id"))
     turns = _table(
         dialect,
         schema,
         "exp_turn",
+        _serial(dialect),
         _text("id"),
-        _text("session"),
+        Column("session", BigInteger(), nullable=False),  # its session's `seq`
         Column("position", Integer(), nullable=False),
         _text("key"),
         _text("at", nullable=True),
-        PrimaryKeyConstraint(SPACE, "id"),
+        UniqueConstraint(SPACE, "id"),
     )
-    Index("exp_turn_session", turns.c.space, turns.c.session, turns.c.position)
+    Index("exp_turn_session", turns.c.session, turns.c.position)  # a `seq`: unique across spaces
     doc: tuple[SchemaItem, ...] = ()
-    if sqlite:
-        seq = _rowid()
-    else:
-        seq = Column("seq", BigInteger(), primary_key=True, autoincrement=True)
+    if not sqlite:
         doc = (Column("doc", TSVECTOR(), Computed(_EXPERIENCE_DOC, persisted=True)),)
     rows = _table(
         dialect,
         schema,
         "exp_experience",
-        seq,
+        _serial(dialect),
         _text("id"),
         _text("layer"),
         _text("who"),
         _text("what"),
         _text("at", nullable=True),
-        _text("session"),
-        _text("turn"),
-        Column("position", Integer(), nullable=False),
+        Column("turn", BigInteger(), nullable=False),  # its turn's `seq`
         Column("ordinal", Integer(), nullable=False),
         _text("affect"),
         _text("sources"),
         *doc,
         UniqueConstraint(SPACE, "id"),
     )
-    Index("exp_experience_turn", rows.c.space, rows.c.turn)
+    Index("exp_experience_turn", rows.c.turn)  # a `seq`: unique across spaces
     if not sqlite:
         Index("exp_experience_doc", rows.c.doc, postgresql_using="gin")
         turn_docs = _table(
@@ -158,19 +180,31 @@ def experiences(dialect: str) -> MetaData:
             PrimaryKeyConstraint(SPACE, "turn"),
         )
         Index("exp_turn_doc_doc", turn_docs.c.doc, postgresql_using="gin")
-    _table(dialect, schema, "exp_concept", _text("id"), _text("label"), PrimaryKeyConstraint(SPACE, "id"))
+    _table(
+        dialect,
+        schema,
+        "exp_concept",
+        _serial(dialect),
+        _text("id"),
+        _text("label"),
+        UniqueConstraint(SPACE, "id"),
+    )
+    # An edge's ends are `seq`s (unique across spaces: the key needs no space) of the tables its kind
+    # joins (`EDGE_KINDS`), of its space. PostgreSQL keeps the space on the row too, for its row-level
+    # security (`EDGE_SPACED`); SQLite, which has none, does not.
     edges = _table(
         dialect,
         schema,
         "exp_edge",
-        _text("src"),
-        _text("kind"),
-        _text("dst"),
+        Column("src", BigInteger(), nullable=False),
+        Column("kind", Integer(), nullable=False),
+        Column("dst", BigInteger(), nullable=False),
         Column("weight", _number(dialect), nullable=False),
-        PrimaryKeyConstraint(SPACE, "src", "kind", "dst"),
+        PrimaryKeyConstraint("src", "kind", "dst"),
         rowid=False,
+        spaced=EDGE_SPACED[dialect],
     )
-    Index("exp_edge_dst", edges.c.space, edges.c.dst, edges.c.kind)
+    Index("exp_edge_dst", edges.c.dst, edges.c.kind)
     # Terms a memory forget blocked (hashes only, see zerolang.experience.forgotten); also read by convo.
     _table(
         dialect,
@@ -211,6 +245,14 @@ def conversations(dialect: str) -> MetaData:
     return schema
 
 
+_TURN_TEXT = (
+    "SELECT t.seq AS seq, (SELECT group_concat(what, char(10)) FROM (SELECT e.what FROM exp_experience e"
+    " WHERE e.turn = t.seq ORDER BY e.seq)) AS what FROM exp_turn t"
+)
+"""SQLite: each turn's document, its layers' `what` one a line in the order they were captured (NULL
+for a turn without any): what `exp_turn_fts` indexes, by the turn's `seq`, without a copy of the text."""
+
+
 def _fts5(name: str, *arguments: str) -> tuple[str, str]:
     """An FTS5 table of `arguments` (columns, options), tokenized as every full-text table is."""
     return name, f"CREATE VIRTUAL TABLE IF NOT EXISTS {name} USING fts5({', '.join([*arguments, _TOKENS])})"
@@ -224,7 +266,8 @@ def full_text(store: str, dialect: str) -> dict[str, str]:
     if store == EXPERIENCES:
         return dict(
             [
-                _fts5("exp_turn_fts", "turn UNINDEXED", "what", "space UNINDEXED"),
+                ("exp_turn_text", f"CREATE VIEW IF NOT EXISTS exp_turn_text AS {_TURN_TEXT}"),
+                _fts5("exp_turn_fts", "what", "content='exp_turn_text'", "content_rowid='seq'"),
                 _fts5(
                     "exp_fts",
                     "who",
@@ -261,6 +304,8 @@ def upgrade(store: str, dialect: str, compiler: Dialect) -> list[str]:
         return []
     out: list[str] = []
     for name, table in _metadata(store, dialect).tables.items():
+        if name in COMPACTED:  # made again from the older rows (`compact`), given a space if they lack one
+            continue
         guarded = f"ALTER TABLE IF EXISTS {name}"
         out.append(f"{guarded} ADD COLUMN IF NOT EXISTS {SPACE} TEXT NOT NULL DEFAULT '{DEFAULT_SPACE}'")
         out.append(f"{guarded} ALTER COLUMN {SPACE} DROP DEFAULT")
@@ -281,6 +326,83 @@ def upgrade(store: str, dialect: str, compiler: Dialect) -> list[str]:
             if SPACE in index.columns:
                 out.append(f"DROP INDEX IF EXISTS {index.name}")
     return out
+
+
+def _moved_edges() -> str:
+    """The older edges (hashes at their ends, kinds named), numbered as the tables made again number
+    their ends."""
+    parts = [
+        f"SELECT s.seq AS src, {EDGE_KINDS[kind]} AS kind, d.seq AS dst, o.weight AS weight, o.space AS space"
+        f" FROM exp_edge_old o JOIN {ends[0]} s ON s.space = o.space AND s.id = o.src"
+        f" JOIN {ends[1]} d ON d.space = o.space AND d.id = o.dst WHERE o.kind = '{kind}'"
+        for kind, ends in EDGE_ENDS.items()
+    ]
+    return " UNION ALL ".join(parts)
+
+
+def compact(dialect: str) -> list[str]:
+    """What fills the tables of version 3 (`COMPACTED`, just made) from those of a store at 1 or 2, set
+    aside as `NAME_old` with a `space` column (the rows of a store at 1: the default space), then
+    drops them: turns and concepts are numbered anew, experiences keep theirs (the full text's rows
+    point at them) and name their turn by its number, edges name their ends by theirs. SQLite's
+    experience index is made again from the rows; PostgreSQL's sequence goes on after the largest
+    number, and where the memory's grants are, the tables made again get the row-level security and
+    privileges the others have (`secure`)."""
+    edges = "src, kind, dst, weight" + (f", {SPACE}" if EDGE_SPACED[dialect] else "")
+    out = [
+        "INSERT INTO exp_session (id, space)"
+        " SELECT DISTINCT session, space FROM exp_turn_old ORDER BY space, session",
+        "INSERT INTO exp_turn (id, session, position, key, at, space)"
+        " SELECT o.id, s.seq, o.position, o.key, o.at, o.space FROM exp_turn_old o"
+        " JOIN exp_session s ON s.space = o.space AND s.id = o.session"
+        " ORDER BY o.space, o.session, o.position",
+        "INSERT INTO exp_concept (id, label, space)"
+        " SELECT id, label, space FROM exp_concept_old ORDER BY space, id",
+        "INSERT INTO exp_experience (seq, id, layer, who, what, at, turn, ordinal, affect, sources, space)"
+        " SELECT o.seq, o.id, o.layer, o.who, o.what, o.at, t.seq, o.ordinal, o.affect, o.sources, o.space"
+        " FROM exp_experience_old o JOIN exp_turn t ON t.space = o.space AND t.id = o.turn ORDER BY o.seq",
+        f"INSERT INTO exp_edge ({edges}) SELECT {edges} FROM ({_moved_edges()}) AS moved"
+        " ORDER BY src, kind, dst",
+        *(f"DROP TABLE IF EXISTS {name}_old" for name in reversed(COMPACTED)),
+    ]
+    if dialect == SQLITE:
+        rebuilt = ("exp_fts", "exp_turn_fts")  # the turns' documents: a copy of the text before 3
+        return [*out, *(f"INSERT INTO {name} ({name}) VALUES ('rebuild')" for name in rebuilt)]
+    steps = " ".join(f"{statement};" for name in COMPACTED for statement in policy(name))
+    return [
+        *out,
+        "SELECT setval(pg_get_serial_sequence('exp_experience', 'seq'), coalesce(max(seq), 0) + 1, false)"
+        " FROM exp_experience",
+        f"DO $$ BEGIN IF to_regclass('{GRANTS}') IS NOT NULL"
+        f" AND to_regprocedure('zero_{EXPERIENCES}_privileges(text)') IS NOT NULL THEN {steps}"
+        f" PERFORM zero_{EXPERIENCES}_privileges(g.role_name) FROM"
+        f" (SELECT DISTINCT role_name FROM {GRANTS}) AS g JOIN pg_roles r ON r.rolname = g.role_name;"
+        " END IF; END $$",
+    ]
+
+
+def set_aside(dialect: str, name: str) -> list[str]:
+    """PostgreSQL: what renames table `name` of a store at 1 or 2 to `NAME_old` with its indexes
+    (constraints with them) and sequences, so its own can be made again, and gives it a `space` (the
+    default) where it has none. SQLite drops an older table's indexes (`zerolang.storage.sqlite.database`),
+    and the turns' full text, which held a copy of their text (made again from the rows: `compact`)."""
+    if dialect == SQLITE:
+        return ["DROP TABLE IF EXISTS exp_turn_fts"] if name == "exp_turn" else []
+    old = f"{name}_old"
+    return [
+        f"ALTER TABLE IF EXISTS {name} RENAME TO {old}",
+        f"ALTER TABLE IF EXISTS {old}"
+        f" ADD COLUMN IF NOT EXISTS {SPACE} TEXT NOT NULL DEFAULT '{DEFAULT_SPACE}'",
+        "DO $$ DECLARE i record; BEGIN FOR i IN SELECT indexname FROM pg_indexes"
+        f" WHERE schemaname = current_schema() AND tablename = '{old}' LOOP"
+        " EXECUTE format('ALTER INDEX %I RENAME TO %I', i.indexname, i.indexname || '_old'); END LOOP;"
+        " IF EXISTS (SELECT 1 FROM information_schema.columns WHERE table_schema = current_schema()"
+        f" AND table_name = '{old}' AND column_name = 'seq') THEN"
+        f" IF pg_get_serial_sequence('{old}', 'seq') IS NOT NULL THEN"
+        f" EXECUTE format('ALTER SEQUENCE %s RENAME TO {name}_seq_old',"
+        f" pg_get_serial_sequence('{old}', 'seq'));"
+        " END IF; END IF; END $$",
+    ]
 
 
 def privileges(store: str) -> str:

@@ -57,8 +57,20 @@ def _store(store: str, dialect: str, compiler: Dialect) -> dict[str, object]:
     the table whose lack of a space marks an older store and what upgrades one in place (PostgreSQL),
     and the schema version where the store records one (SQLite's experiences)."""
     version = {"version": EXPERIENCE_VERSION} if store == EXPERIENCES and dialect == SQLITE else {}
+    compacted: dict[str, object] = {}
+    if store == EXPERIENCES:
+        compacted = {
+            "compacted": list(experience_tables.COMPACTED),
+            "set_aside": [
+                statement
+                for name in experience_tables.COMPACTED
+                for statement in experience_tables.set_aside(dialect, name)
+            ],
+            "compact": experience_tables.compact(dialect),
+        }
     return {
         **version,
+        **compacted,
         "tables": experience_tables.names(store, dialect),
         "keyed": experience_tables.KEYED[store],
         "upgrade": experience_tables.upgrade(store, dialect, compiler),

@@ -6,6 +6,10 @@ ranks by bm25, PostgreSQL with `tsvector`s ranked by `ts_rank`. Each experience 
 indexed by its `who` and `what`, each turn by its layers' `what` together (one a line,
 in the order they were captured), re-indexed when the turn gains or loses a layer.
 Every write is one transaction.
+
+Rows are named by their hashes (the public ids), each kept once, in its row; turns, experiences
+and concepts are also numbered (`seq`, unique across spaces), and an experience names its turn, an
+edge its ends, by those numbers (experience schema 3, `zerolang.storage.schema.experience_tables`).
 """
 
 from __future__ import annotations
@@ -16,24 +20,29 @@ from contextlib import nullcontext
 from typing import Protocol
 
 from zerolang.experience.forgotten import PURGED, Forgotten, without_forgotten
-from zerolang.experience.model import Added, CaptureBatch, Experience, Layer, SessionRow
+from zerolang.experience.model import Added, CaptureBatch, EdgeKind, Experience, Layer, SessionRow
 from zerolang.storage.errors import translating
-from zerolang.storage.schema import EXPERIENCES
+from zerolang.storage.schema import EDGE_ENDS, EDGE_KINDS, EDGE_SPACED, EXPERIENCES, SPACE
 from zerolang.storage.sql.database import DatabaseStore, SqlDatabase
 from zerolang.storage.sql.fulltext import Ranked
 from zerolang.storage.sql.statements import Row
 
-_COLUMNS = "id, layer, who, what, at, session, turn, position, ordinal, affect, sources"
+_COLUMNS = "e.id, e.layer, e.who, e.what, e.at, s.id, t.id, t.position, e.ordinal, e.affect, e.sources"
+_TURNS = "exp_turn t JOIN exp_session s ON s.seq = t.session"  # a turn with its session's name
+_EXPERIENCES = (  # an experience with its turn's names
+    "exp_experience e JOIN exp_turn t ON t.seq = e.turn JOIN exp_session s ON s.seq = t.session"
+)
+_MENTIONS, _SIBLING, _NEXT = EDGE_KINDS["mentions"], EDGE_KINDS["sibling"], EDGE_KINDS["next"]
 _json_sorted = json.JSONEncoder(sort_keys=True).encode  # what `json.dumps(..., sort_keys=True)` writes
-_EDGE_COLUMNS = "src, kind, dst, weight, space"
-_EDGE_KEY = "src, kind, dst, weight"  # a key met twice in a space keeps its least weight (as a sorted batch)
+_EDGE_KEY = "src, kind, dst, weight"  # a key met twice keeps its least weight (as a sorted batch)
 BULK_TURNS = 4_000  # a capture of at least this many turns (and the store's number) builds indexes once
 CAPTURE_CACHE_KIB = 64 * 1024  # and has this page cache: the indexes keyed by hashes of 50 MB of transcript
-_COUNTED = (
-    ("turns", "exp_turn"),
-    ("experiences", "exp_experience"),
-    ("concepts", "exp_concept"),
-    ("edges", "exp_edge"),
+_COUNTED = (("turns", "exp_turn"), ("experiences", "exp_experience"), ("concepts", "exp_concept"))
+# A space's edges are those whose source is of the space (an edge's row may name no space: EDGE_SPACED).
+_EDGES_COUNTED = " + ".join(
+    f"(SELECT count(*) FROM exp_edge g JOIN {ends[0]} a ON a.seq = g.src"
+    f" WHERE a.space = ? AND g.kind = {EDGE_KINDS[kind]})"
+    for kind, ends in EDGE_ENDS.items()
 )
 
 
@@ -54,12 +63,8 @@ class ExperienceText(Protocol):
         """Drop the experience from the index (before its row is deleted)."""
         ...
 
-    def index_turn(self, db: SqlDatabase, space: str, turn: str, text: str) -> None:
-        """(Re)index a turn as `text`, its layers together."""
-        ...
-
     def index_new_turn(self, db: SqlDatabase, space: str, turn: str, text: str) -> None:
-        """Index a turn the index does not hold yet (its row was just inserted) as `text`."""
+        """Index a turn the index does not hold (new, or dropped by `unindex_turn`) as `text`."""
         ...
 
     def index_experiences_after(self, db: SqlDatabase, seq: int) -> None:
@@ -72,7 +77,7 @@ class ExperienceText(Protocol):
         ...
 
     def unindex_turn(self, db: SqlDatabase, space: str, turn: str) -> None:
-        """Drop a turn that has no layer left from the index."""
+        """Drop a turn from the index before its layers change (the rows may give its document)."""
         ...
 
     def optimize_experiences(self, db: SqlDatabase) -> None:
@@ -98,30 +103,37 @@ class SqlExperienceStore(DatabaseStore[ExperienceText]):
     def add_all(self, batches: Iterable[CaptureBatch], *, expected_turns: int = 0) -> Added:
         """Every batch in one transaction, each written as it comes: a generator may build the next
         after the last is stored, so a long transcript is never held as records all at once. When
-        `expected_turns` (what the batches will hold, if the caller knows) is at least `BULK_TURNS`,
-        the write has a larger page cache (`roomy_cache`: the indexes by id take rows at random pages,
-        each read back once the cache is full); if it is also the store's own, the edges' second index
-        is made once at the end (`index_deferred`), and the edges are collected where the engine stages
-        rows (`staging`) and inserted at the end in key order, so a large capture does not write its
-        edges at random pages of a growing index."""
+        `expected_turns` (what the batches will hold, if the caller knows) is at least the store's own,
+        the edges' second index is made once at the end (`index_deferred`: sorted, its pages full, where
+        edges taken one concept at a time would leave them half full); if it is also at least
+        `BULK_TURNS`, the write has a larger page cache (`roomy_cache`: the indexes by id take rows at
+        random pages, each read back once the cache is full), and the edges are collected where the
+        engine stages rows (`staging`) and inserted at the end in key order."""
         added = Added()
         large = expected_turns >= BULK_TURNS
         with self.db.roomy_cache(CAPTURE_CACHE_KIB) if large else nullcontext(), self.db.transaction():
             blocked = Forgotten.of(self.purged_terms())
-            bulk = large and expected_turns >= self._turn_count()
+            deferred = expected_turns > 0 and self._turn_count(expected_turns + 1) <= expected_turns
+            bulk = large and deferred
             with (
-                self.db.index_deferred(EXPERIENCES, "exp_edge_dst") if bulk else nullcontext(),
+                self.db.index_deferred(EXPERIENCES, "exp_edge_dst") if deferred else nullcontext(),
                 self.db.staging("exp_edge") if bulk else nullcontext(None) as staged,
             ):
                 for batch in batches:
                     added = added + self._add(batch, blocked, staged)
                 if staged is not None:
-                    edges = self.db.insert_staged(staged, "exp_edge", _EDGE_COLUMNS, _EDGE_KEY)
+                    edges = self.db.insert_staged(staged, "exp_edge", self._edge_columns(), _EDGE_KEY)
                     added = added + Added(edges=edges)
         return added
 
-    def _turn_count(self) -> int:
-        return int(self.db.rows("SELECT count(*) FROM exp_turn WHERE space = ?", (self.space,))[0][0])
+    def _turn_count(self, limit: int) -> int:
+        """How many turns the store holds, counted up to `limit` (a look at as many rows at most)."""
+        return int(
+            self.db.rows(
+                "SELECT count(*) FROM (SELECT 1 FROM exp_turn WHERE space = ? LIMIT ?) AS held",
+                (self.space, limit),
+            )[0][0]
+        )
 
     def _add(self, batch: CaptureBatch, blocked: Forgotten, staged: str | None = None) -> Added:
         """Write one batch; its edges go to `staged` when given (inserted at the end, `add_all`)."""
@@ -131,18 +143,35 @@ class SqlExperienceStore(DatabaseStore[ExperienceText]):
         held_turns = self.known_turns(list(turns))
         new_turns = [turn for ident, turn in turns.items() if ident not in held_turns]
         space = self.space
+        named = sorted({turn.session for turn in new_turns})
+        db.run_many(
+            "INSERT INTO exp_session (id, space) VALUES (?, ?) ON CONFLICT DO NOTHING",
+            [(session, space) for session in named],
+        )
+        sessions = self._numbers("exp_session", named)
         db.run_many(
             "INSERT INTO exp_turn (id, session, position, key, at, space) VALUES (?, ?, ?, ?, ?, ?)"
             " ON CONFLICT DO NOTHING",
-            [(turn.id, turn.session, turn.position, turn.key, turn.when, space) for turn in new_turns],
+            [
+                (turn.id, sessions[turn.session], turn.position, turn.key, turn.when, space)
+                for turn in new_turns
+            ],
         )
+        before = {
+            edge.src for edge in batch.edges if edge.kind is EdgeKind.NEXT
+        }  # a turn of an earlier batch
+        turn_seqs = self._numbers("exp_turn", [*turns, *(before - turns.keys())])
         items = {item.id: item for item in batch.experiences}
-        held = {str(row[0]) for row in self._rows_in("SELECT id FROM exp_experience", "id", list(items))}
-        fresh = [item for ident, item in items.items() if ident not in held]
+        seqs = self._numbers("exp_experience", list(items))
+        fresh = [item for ident, item in items.items() if ident not in seqs]
+        created = {turn.id for turn in new_turns}
+        changed = sorted({item.turn for item in fresh if item.turn not in created})  # held, gaining layers
+        for turn_id in changed:  # dropped from the full text while its rows give its document
+            self.text.unindex_turn(db, space, turn_id)
         last = db.one("SELECT max(seq) FROM exp_experience") if fresh else None
         db.run_many(
-            f"INSERT INTO exp_experience ({_COLUMNS}, space) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)"
-            " ON CONFLICT DO NOTHING",
+            "INSERT INTO exp_experience (id, layer, who, what, at, turn, ordinal, affect, sources, space)"
+            " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT DO NOTHING",
             [
                 (
                     item.id,
@@ -150,9 +179,7 @@ class SqlExperienceStore(DatabaseStore[ExperienceText]):
                     item.who,
                     item.what,
                     item.when,
-                    item.session,
-                    item.turn,
-                    item.position,
+                    turn_seqs[item.turn],
                     item.ordinal,
                     _json_sorted(item.affect) if item.affect else "{}",
                     json.dumps(list(item.sources)) if item.sources else "[]",
@@ -162,37 +189,62 @@ class SqlExperienceStore(DatabaseStore[ExperienceText]):
             ],
         )
         if last is not None:
-            self.text.index_experiences_after(db, int(last[0] or 0))  # of this write alone: one space
-        created = {turn.id for turn in new_turns}
+            after = int(last[0] or 0)
+            self.text.index_experiences_after(db, after)  # of this write alone: one space
+            seqs.update(
+                (str(ident), int(seq))
+                for ident, seq in db.rows("SELECT id, seq FROM exp_experience WHERE seq > ?", (after,))
+            )
         texts: dict[str, list[str]] = {}  # a new turn's layers, in the order they were inserted
-        changed: set[str] = set()  # a turn held before that gained a layer: read again
         for item in fresh:
             if item.turn in created:
                 texts.setdefault(item.turn, []).append(item.what)
-            else:
-                changed.add(item.turn)
         if texts:
             self.text.index_new_turns(
                 db, space, [(turn, "\n".join(parts)) for turn, parts in sorted(texts.items())]
             )
-        for turn_id in sorted(changed):
+        for turn_id in changed:  # read again: all its layers
             self._index_turn(turn_id)
         concepts = db.run_many(
             "INSERT INTO exp_concept (id, label, space) VALUES (?, ?, ?) ON CONFLICT DO NOTHING",
             [(concept.id, concept.label, space) for concept in batch.concepts],
         )
-        rows = [(edge.src, str(edge.kind), edge.dst, edge.weight, space) for edge in batch.edges]
+        concept_seqs = self._numbers(
+            "exp_concept", list({edge.dst for edge in batch.edges if edge.kind is EdgeKind.MENTIONS})
+        )
+        ends = {
+            EdgeKind.MENTIONS: (seqs, concept_seqs),
+            EdgeKind.SIBLING: (seqs, seqs),
+            EdgeKind.NEXT: (turn_seqs, turn_seqs),
+        }
+        spaced = (space,) if EDGE_SPACED[db.dialect] else ()
+        rows = []
+        for edge in batch.edges:
+            sources, targets = ends[edge.kind]
+            src, dst = sources.get(edge.src), targets.get(edge.dst)
+            if src is not None and dst is not None:  # both ends stored (none left out as forgotten)
+                rows.append((src, EDGE_KINDS[edge.kind], dst, edge.weight, *spaced))
+        columns = self._edge_columns()
+        marks = ", ".join("?" * (4 + len(spaced)))
         if staged is None:
             edges = db.run_many(  # in key order: each index page is visited once, not once per row
-                f"INSERT INTO exp_edge ({_EDGE_COLUMNS}) VALUES (?, ?, ?, ?, ?) ON CONFLICT DO NOTHING",
-                sorted(rows),
+                f"INSERT INTO exp_edge ({columns}) VALUES ({marks}) ON CONFLICT DO NOTHING", sorted(rows)
             )
         else:
-            db.run_many(f"INSERT INTO {staged} ({_EDGE_COLUMNS}) VALUES (?, ?, ?, ?, ?)", rows)
+            db.run_many(f"INSERT INTO {staged} ({columns}) VALUES ({marks})", rows)
             edges = 0  # counted when they go in
         for transcript, state in batch.cursors:
             self._keep_cursor(transcript, state)
         return Added(len(new_turns), len(fresh), concepts, edges, forgotten)
+
+    def _edge_columns(self) -> str:
+        return _EDGE_KEY + (f", {SPACE}" if EDGE_SPACED[self.db.dialect] else "")
+
+    def _numbers(self, table: str, ids: Collection[str]) -> dict[str, int]:
+        """The `seq` of each of `ids` that `table` holds in the store's space."""
+        return {
+            str(ident): int(seq) for ident, seq in self._rows_in(f"SELECT id, seq FROM {table}", "id", ids)
+        }
 
     def _keep_cursor(self, transcript: str, state: str | None) -> None:
         if state is None:
@@ -204,17 +256,16 @@ class SqlExperienceStore(DatabaseStore[ExperienceText]):
                 (transcript, state, self.space),
             )
 
-    def _index_turn(self, turn: str, *, new: bool = False) -> None:
-        """(Re)index a turn's text, all its layers in order, as one full-text document; a `new` turn
-        (its row inserted by this write) has no entry to replace."""
+    def _index_turn(self, turn: str) -> None:
+        """Index a turn's text, all its layers in order, as one full-text document (the index holds
+        none for it: new, or dropped before its layers changed)."""
         rows = self.db.rows(
-            "SELECT what FROM exp_experience WHERE space = ? AND turn = ? ORDER BY seq", (self.space, turn)
+            f"SELECT e.what FROM {_EXPERIENCES} WHERE t.space = ? AND t.id = ? ORDER BY e.seq",
+            (self.space, turn),
         )
-        text = "\n".join(str(what) for (what,) in rows)
-        if new:
+        if rows:
+            text = "\n".join(str(what) for (what,) in rows)
             self.text.index_new_turn(self.db, self.space, turn, text)
-        else:
-            self.text.index_turn(self.db, self.space, turn, text)
 
     # ---- reading ----------------------------------------------------------------------------
 
@@ -232,23 +283,43 @@ class SqlExperienceStore(DatabaseStore[ExperienceText]):
             return []
         return [(str(ident), float(score)) for ident, score in self.db.rows(sql, (query, self.space, limit))]
 
-    def _rows_in(self, sql: str, column: str, keys: Collection[str], tail: str = "") -> list[Row]:
-        """`sql` WHERE the row is of the store's space and `column` is one of `keys`, then `tail`: over
-        as many slices as the engine takes."""
+    def _rows_in(
+        self, sql: str, column: str, keys: Collection[str], tail: str = "", *, space: str = "space"
+    ) -> list[Row]:
+        """`sql` WHERE the row is of the store's space (`space`: the column naming it) and `column` is
+        one of `keys`, then `tail`: over as many slices as the engine takes."""
         if not keys:
             return []
         return [
             row
             for condition, values in self.db.in_list(column, list(keys))
-            for row in self.db.rows(f"{sql} WHERE space = ? AND {condition}{tail}", [self.space, *values])
+            for row in self.db.rows(f"{sql} WHERE {space} = ? AND {condition}{tail}", [self.space, *values])
+        ]
+
+    def _sorted_in(self, sql: str, column: str, keys: Collection[str], order: tuple[int, int]) -> list[Row]:
+        """`_rows_in` (`column` of a joined table, whose `space` is `column`'s table's), each slice's rows
+        by the two columns `order` names (hashes): the order of schema 2, which its indexes by hashes gave."""
+        table = column.split(".")[0]
+        first, second = order
+        if not keys:
+            return []
+        return [
+            row
+            for condition, values in self.db.in_list(column, list(keys))
+            for row in sorted(
+                self.db.rows(f"{sql} WHERE {table}.space = ? AND {condition}", [self.space, *values]),
+                key=lambda row: (str(row[first]), str(row[second])),
+            )
         ]
 
     def experiences(self, ids: Collection[str]) -> dict[str, Experience]:
-        rows = self._rows_in(f"SELECT {_COLUMNS} FROM exp_experience", "id", ids)
+        rows = self._rows_in(f"SELECT {_COLUMNS} FROM {_EXPERIENCES}", "e.id", ids, space="e.space")
         return {str(row[0]): _experience(row) for row in rows}
 
     def experiences_of_turns(self, turn_ids: Collection[str]) -> list[Experience]:
-        rows = self._rows_in(f"SELECT {_COLUMNS} FROM exp_experience", "turn", turn_ids, " ORDER BY seq")
+        rows = self._rows_in(
+            f"SELECT {_COLUMNS} FROM {_EXPERIENCES}", "t.id", turn_ids, " ORDER BY e.seq", space="t.space"
+        )
         return [_experience(row) for row in rows]
 
     def neighbour_turns(self, turn_ids: Collection[str]) -> list[tuple[str, str]]:
@@ -256,30 +327,55 @@ class SqlExperienceStore(DatabaseStore[ExperienceText]):
         out: list[tuple[str, str]] = []
         if not ids:
             return out
+        following = (
+            f"SELECT a.id, b.id FROM exp_turn a JOIN exp_edge g ON g.src = a.seq AND g.kind = {_NEXT}"
+            " JOIN exp_turn b ON b.seq = g.dst"
+        )
+        preceding = (
+            f"SELECT a.id, b.id FROM exp_turn a JOIN exp_edge g ON g.dst = a.seq AND g.kind = {_NEXT}"
+            " JOIN exp_turn b ON b.seq = g.src"
+        )
         for (sources, of_sources), (targets, of_targets) in zip(
-            self.db.in_list("src", ids), self.db.in_list("dst", ids), strict=True
+            self.db.in_list("a.id", ids), self.db.in_list("a.id", ids), strict=True
         ):
-            rows = self.db.rows(
-                f"SELECT src, dst FROM exp_edge WHERE space = ? AND kind = 'next' AND {sources}"
-                f" UNION ALL SELECT dst, src FROM exp_edge WHERE space = ? AND kind = 'next' AND {targets}",
-                [self.space, *of_sources, self.space, *of_targets],
+            after = self.db.rows(f"{following} WHERE a.space = ? AND {sources}", [self.space, *of_sources])
+            earlier = self.db.rows(f"{preceding} WHERE a.space = ? AND {targets}", [self.space, *of_targets])
+            out.extend((str(turn), str(other)) for turn, other in sorted(after))
+            out.extend(
+                (str(turn), str(other)) for turn, other in sorted(earlier, key=lambda row: (row[1], row[0]))
             )
-            out.extend((str(turn), str(other)) for turn, other in rows)
         return out
 
     def mentions_of(self, experience_ids: Collection[str]) -> list[tuple[str, str, float]]:
-        rows = self._mentions("src, dst, weight", "src", experience_ids)
+        rows = self._sorted_in(
+            "SELECT e.id, c.id, g.weight FROM exp_experience e"
+            f" JOIN exp_edge g ON g.src = e.seq AND g.kind = {_MENTIONS} JOIN exp_concept c ON c.seq = g.dst",
+            "e.id",
+            experience_ids,
+            (0, 1),
+        )
         return [(str(src), str(dst), float(weight)) for src, dst, weight in rows]
 
     def mentioning(self, concept_ids: Collection[str]) -> list[tuple[str, str]]:
-        return [(str(src), str(dst)) for src, dst in self._mentions("src, dst", "dst", concept_ids)]
+        rows = self._sorted_in(
+            f"SELECT e.id, c.id FROM exp_concept c JOIN exp_edge g ON g.dst = c.seq AND g.kind = {_MENTIONS}"
+            " JOIN exp_experience e ON e.seq = g.src",
+            "c.id",
+            concept_ids,
+            (1, 0),
+        )
+        return [(str(src), str(dst)) for src, dst in rows]
 
     def concept_frequency(self, concept_ids: Collection[str]) -> dict[str, int]:
-        rows = self._mentions("dst, count(*)", "dst", concept_ids, tail=" GROUP BY dst")
+        rows = self._rows_in(
+            "SELECT c.id, count(*) FROM exp_concept c"
+            f" JOIN exp_edge g ON g.dst = c.seq AND g.kind = {_MENTIONS}",
+            "c.id",
+            concept_ids,
+            " GROUP BY c.id",
+            space="c.space",
+        )
         return {str(ident): int(count) for ident, count in rows}
-
-    def _mentions(self, columns: str, column: str, keys: Collection[str], tail: str = "") -> list[Row]:
-        return self._rows_in(f"SELECT {columns} FROM exp_edge", column, keys, f" AND kind = 'mentions'{tail}")
 
     def concept_labels(self, concept_ids: Collection[str]) -> dict[str, str]:
         rows = self._rows_in("SELECT id, label FROM exp_concept", "id", concept_ids)
@@ -287,8 +383,8 @@ class SqlExperienceStore(DatabaseStore[ExperienceText]):
 
     def last_turn(self, session: str) -> tuple[str, int] | None:
         row = self.db.one(
-            "SELECT id, position FROM exp_turn WHERE space = ? AND session = ?"
-            " ORDER BY position DESC LIMIT 1",
+            f"SELECT t.id, t.position FROM {_TURNS} WHERE s.space = ? AND s.id = ?"
+            " ORDER BY t.position DESC LIMIT 1",
             (self.space, session),
         )
         return None if row is None else (str(row[0]), int(row[1]))
@@ -303,12 +399,15 @@ class SqlExperienceStore(DatabaseStore[ExperienceText]):
         return {str(row[0]) for row in self._rows_in("SELECT id FROM exp_turn", "id", ids)}
 
     def sessions(self, after: str, limit: int) -> list[SessionRow]:
-        latest = "coalesce(max(at), '')"  # no time sorts below every time: such sessions come last
-        mark = "(SELECT coalesce(max(at), '') FROM exp_turn WHERE space = ? AND session = ?)"
+        latest = "coalesce(max(t.at), '')"  # no time sorts below every time: such sessions come last
+        mark = (
+            "(SELECT coalesce(max(u.at), '') FROM exp_turn u JOIN exp_session v ON v.seq = u.session"
+            " WHERE v.space = ? AND v.id = ?)"
+        )
         rows = self.db.rows(
-            f"SELECT session, count(*), min(at), max(at) FROM exp_turn WHERE space = ? GROUP BY session"
-            f" HAVING ? = '' OR {latest} < {mark} OR ({latest} = {mark} AND session > ?)"
-            f" ORDER BY {latest} DESC, session LIMIT ?",
+            f"SELECT s.id, count(*), min(t.at), max(t.at) FROM {_TURNS} WHERE s.space = ? GROUP BY s.id"
+            f" HAVING ? = '' OR {latest} < {mark} OR ({latest} = {mark} AND s.id > ?)"
+            f" ORDER BY {latest} DESC, s.id LIMIT ?",
             (self.space, after, self.space, after, self.space, after, after, limit),
         )
         return [
@@ -318,17 +417,30 @@ class SqlExperienceStore(DatabaseStore[ExperienceText]):
 
     def session_turns(self, session: str, after: int, limit: int) -> list[tuple[str, int]]:
         rows = self.db.rows(
-            "SELECT id, position FROM exp_turn WHERE space = ? AND session = ? AND position > ?"
-            " ORDER BY position LIMIT ?",
+            f"SELECT t.id, t.position FROM {_TURNS} WHERE s.space = ? AND s.id = ? AND t.position > ?"
+            " ORDER BY t.position LIMIT ?",
             (self.space, session, after, limit),
         )
         return [(str(ident), int(position)) for ident, position in rows]
 
     def counts(self) -> dict[str, int]:
-        return {
+        counted = {
             name: int(self.db.rows(f"SELECT count(*) FROM {table} WHERE space = ?", (self.space,))[0][0])
             for name, table in _COUNTED
         }
+        return {**counted, "edges": self._edge_count()}
+
+    def _edge_count(self) -> int:
+        """The space's edges: every edge where the database holds no other space (two index seeks tell;
+        recall counts on every call), else those whose source is of the space."""
+        others = self.db.rows(
+            "SELECT 1 FROM (SELECT 1 FROM exp_turn WHERE space < ? UNION ALL"
+            " SELECT 1 FROM exp_turn WHERE space > ?) AS other LIMIT 1",
+            (self.space, self.space),
+        )
+        if not others:
+            return int(self.db.rows("SELECT count(*) FROM exp_edge")[0][0])
+        return int(self.db.rows(f"SELECT {_EDGES_COUNTED}", [self.space] * len(EDGE_ENDS))[0][0])
 
     # ---- forgetting (zerolang.experience.forgotten) ---------------------------------------------
 
@@ -362,27 +474,38 @@ class SqlExperienceStore(DatabaseStore[ExperienceText]):
         if not forgotten:
             return 0
         db, space = self.db, self.space
-        edges = "DELETE FROM exp_edge WHERE space = ? AND (src = ? OR dst = ?)"
+        # an edge's ends are numbers of the tables its kind joins: each deletion names the kinds
+        of_experience = (
+            f"DELETE FROM exp_edge WHERE (src = ? AND kind IN ({_MENTIONS}, {_SIBLING}))"
+            f" OR (dst = ? AND kind = {_SIBLING})"
+        )
         with db.transaction():
             doomed, concepts = self._mentioning(forgotten)
-            for ident, _ in doomed:
+            touched = sorted({(turn, number) for _, _, turn, number in doomed})
+            for turn, _ in touched:  # while their rows give their documents
+                self.text.unindex_turn(db, space, turn)
+            for ident, seq, _, _ in doomed:
                 self.text.unindex_experience(db, space, ident)
-                db.run("DELETE FROM exp_experience WHERE space = ? AND id = ?", (space, ident))
-                db.run(edges, (space, ident, ident))
-            for ident in concepts:
-                db.run("DELETE FROM exp_concept WHERE space = ? AND id = ?", (space, ident))
-                db.run(edges, (space, ident, ident))
-            for turn in sorted({turn for _, turn in doomed}):
-                if db.one("SELECT 1 FROM exp_experience WHERE space = ? AND turn = ? LIMIT 1", (space, turn)):
+                db.run("DELETE FROM exp_experience WHERE seq = ?", (seq,))
+                db.run(of_experience, (seq, seq))
+            for seq in concepts:
+                db.run("DELETE FROM exp_concept WHERE seq = ?", (seq,))
+                db.run(f"DELETE FROM exp_edge WHERE dst = ? AND kind = {_MENTIONS}", (seq,))
+            for turn, seq in touched:
+                if db.one("SELECT 1 FROM exp_experience WHERE turn = ? LIMIT 1", (seq,)):
                     self._index_turn(turn)
                     continue
-                self.text.unindex_turn(db, space, turn)
-                db.run("DELETE FROM exp_turn WHERE space = ? AND id = ?", (space, turn))
-                db.run(edges, (space, turn, turn))
+                db.run("DELETE FROM exp_turn WHERE seq = ?", (seq,))
+                db.run(f"DELETE FROM exp_edge WHERE (src = ? OR dst = ?) AND kind = {_NEXT}", (seq, seq))
             orphans = db.run(
-                "DELETE FROM exp_concept WHERE space = ? AND id NOT IN"
-                " (SELECT dst FROM exp_edge WHERE space = ? AND kind = 'mentions')",
-                (space, space),
+                "DELETE FROM exp_concept WHERE space = ? AND NOT EXISTS"
+                f" (SELECT 1 FROM exp_edge WHERE dst = exp_concept.seq AND kind = {_MENTIONS})",
+                (space,),
+            )
+            db.run(  # a session left without turns: its name goes too
+                "DELETE FROM exp_session WHERE space = ? AND NOT EXISTS"
+                " (SELECT 1 FROM exp_turn WHERE session = exp_session.seq)",
+                (space,),
             )
             self.text.optimize_experiences(db)
         db.erase_freed()
@@ -394,19 +517,22 @@ class SqlExperienceStore(DatabaseStore[ExperienceText]):
         doomed, concepts = self._mentioning(forgotten) if forgotten else ([], [])
         return len(doomed) + len(concepts)
 
-    def _mentioning(self, forgotten: Forgotten) -> tuple[list[tuple[str, str]], list[str]]:
-        """The experiences `(id, turn)` and the concepts (ids) of the space that mention a forgotten term."""
+    def _mentioning(self, forgotten: Forgotten) -> tuple[list[tuple[str, int, str, int]], list[int]]:
+        """The experiences `(id, seq, turn id, turn seq)` and the concepts (`seq`s) of the space that
+        mention a forgotten term."""
         db, space = self.db, self.space
         doomed = [
-            (str(ident), str(turn))
-            for ident, turn, who, what in db.rows(
-                "SELECT id, turn, who, what FROM exp_experience WHERE space = ? ORDER BY seq", (space,)
+            (str(ident), int(seq), str(turn), int(number))
+            for seq, ident, turn, number, who, what in db.rows(
+                f"SELECT e.seq, e.id, t.id, t.seq, e.who, e.what FROM {_EXPERIENCES}"
+                " WHERE e.space = ? ORDER BY e.seq",
+                (space,),
             )
             if forgotten.mentions(str(who), str(what))
         ]
         concepts = [
-            str(ident)
-            for ident, label in db.rows("SELECT id, label FROM exp_concept WHERE space = ?", (space,))
+            int(seq)
+            for seq, label in db.rows("SELECT seq, label FROM exp_concept WHERE space = ?", (space,))
             if forgotten.mentions(str(label))
         ]
         return doomed, concepts

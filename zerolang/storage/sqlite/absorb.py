@@ -13,13 +13,18 @@ from __future__ import annotations
 from pathlib import Path
 
 from zerolang.storage.errors import StorageError
+from zerolang.storage.schema import EDGE_ENDS, EDGE_KINDS
 from zerolang.storage.sqlite.convo import SqliteEntryStore
 from zerolang.storage.sqlite.database import SqliteDatabase
 from zerolang.storage.sqlite.experience import SqliteExperienceStore
 
 # Tables copied row for row (today's schema on both sides: the older file is upgraded first).
-_SAME = ("exp_turn", "exp_concept", "exp_edge", "exp_forgotten", "exp_cursor")
-_EXPERIENCE = "id, layer, who, what, at, session, turn, position, ordinal, affect, sources, space"
+_SAME = ("exp_forgotten", "exp_cursor")
+# Rows numbered in their file (`seq`): they come in numbered anew, each reference to one (an
+# experience's turn, an edge's ends) made again through its hash.
+_NUMBERED = {"exp_session": "id, space", "exp_concept": "id, label, space"}
+_TURN = "id, position, key, at, space"
+_EXPERIENCE = "id, layer, who, what, at, ordinal, affect, sources, space"
 
 
 def absorb_experiences(older: Path, into: str | Path) -> int:
@@ -52,16 +57,37 @@ def _move(db: SqliteDatabase) -> int:
     entries = db.one("SELECT count(*) FROM older.convo_entry")
     for table in _SAME:
         db.run(f"INSERT INTO main.{table} SELECT * FROM older.{table} WHERE true ON CONFLICT DO NOTHING")
+    for table, columns in _NUMBERED.items():
+        db.run(
+            f"INSERT INTO main.{table} ({columns}) SELECT {columns} FROM older.{table}"
+            " WHERE true ORDER BY seq ON CONFLICT DO NOTHING"
+        )
+    turn = ", ".join(f"o.{column}" for column in _TURN.split(", "))
     db.run(
-        f"INSERT INTO main.exp_experience ({_EXPERIENCE}) SELECT {_EXPERIENCE} FROM older.exp_experience"
-        " WHERE true ORDER BY seq ON CONFLICT DO NOTHING"
+        f"INSERT INTO main.exp_turn ({_TURN}, session) SELECT {turn}, m.seq"
+        " FROM older.exp_turn o JOIN older.exp_session s ON s.seq = o.session"
+        " JOIN main.exp_session m ON m.space = s.space AND m.id = s.id"
+        " WHERE true ORDER BY o.seq ON CONFLICT DO NOTHING"
     )
-    db.run("INSERT INTO main.exp_fts (exp_fts) VALUES ('rebuild')")  # external content: from the rows
+    picked = ", ".join(f"o.{column}" for column in _EXPERIENCE.split(", "))
     db.run(
-        "INSERT INTO main.exp_turn_fts (turn, what, space) SELECT o.turn, o.what, o.space"
-        " FROM older.exp_turn_fts o WHERE NOT EXISTS (SELECT 1 FROM main.exp_turn_fts m"
-        " WHERE m.turn = o.turn AND m.space = o.space)"
+        f"INSERT INTO main.exp_experience ({_EXPERIENCE}, turn) SELECT {picked}, m.seq"
+        " FROM older.exp_experience o JOIN older.exp_turn t ON t.seq = o.turn"
+        " JOIN main.exp_turn m ON m.space = t.space AND m.id = t.id"
+        " WHERE true ORDER BY o.seq ON CONFLICT DO NOTHING"
     )
+    for kind, (sources, targets) in EDGE_ENDS.items():
+        db.run(
+            "INSERT INTO main.exp_edge (src, kind, dst, weight) SELECT ms.seq, g.kind, md.seq, g.weight"
+            f" FROM older.exp_edge g JOIN older.{sources} os ON os.seq = g.src"
+            f" JOIN older.{targets} od ON od.seq = g.dst"
+            f" JOIN main.{sources} ms ON ms.space = os.space AND ms.id = os.id"
+            f" JOIN main.{targets} md ON md.space = od.space AND md.id = od.id"
+            " WHERE g.kind = ? ORDER BY 1, 2, 3 ON CONFLICT DO NOTHING",
+            (EDGE_KINDS[kind],),
+        )
+    for index in ("exp_fts", "exp_turn_fts"):  # external content: from the rows
+        db.run(f"INSERT INTO main.{index} ({index}) VALUES ('rebuild')")
     db.run(
         "INSERT INTO main.convo_entry (key, value, expires_at, space)"
         " SELECT key, value, expires_at, space FROM older.convo_entry WHERE true ORDER BY seq"

@@ -84,19 +84,53 @@ class SqliteDatabase(SqliteStatements, SqlDatabase):
 
     def _make_tables(self, store: str) -> None:
         """Make `store`'s tables unless every one is there (then nothing is written, so opening never
-        waits for a writer); a store that records its schema version is refused if it is newer."""
+        waits for a writer); a store that records its schema version is refused if it is newer. A
+        store of an older experience schema is brought to today's: one without spaces (schema 1) is
+        copied into today's tables (`_upgrade`), and the tables schema 3 numbered (`compacted`) are
+        set aside and filled again from their rows (`_set_aside`, `StoreTables.compact`)."""
         tables = store_tables(self.dialect, store)
         if tables.version is not None:
             self._check_version(tables.version)
-        if not self._older() and all(self.has_table(name) for name in tables.tables):
+        older, compacting = self._older(), self._uncompacted()
+        if not older and not compacting and all(self.has_table(name) for name in tables.tables):
             return
+        experiences = store_tables(self.dialect, EXPERIENCES)
         with self.transaction():
+            if compacting:
+                for statement in experiences.set_aside:
+                    self.run(statement)
+                self._set_aside(experiences.compacted)
             # both stores' tables at once: each reads the other's (the blocked terms), so neither
             # may be left without its space
-            for older in self._older():
-                self._upgrade(older)
+            for each in older:
+                self._upgrade(each)
             for statement in tables.create:
                 self.run(statement)
+            if compacting:
+                for statement in (*experiences.create, *experiences.compact):
+                    self.run(statement)
+
+    def _uncompacted(self) -> bool:
+        """Whether the experience tables are of a schema before 3 (turns not numbered)."""
+        return self.has_table("exp_turn") and not self.has_column("exp_turn", "seq")
+
+    def _set_aside(self, names: tuple[str, ...]) -> None:
+        """The older tables `names` renamed `NAME_old`, their indexes dropped (today's take their
+        names), each with a `space` (the default space's, where it has none: schema 1)."""
+        for name in names:
+            if not self.has_table(name):  # new in schema 3 (`exp_session`)
+                continue
+            self._drop_indexes(name)
+            self.run(f"ALTER TABLE {name} RENAME TO {name}_old")
+            if not self.has_column(f"{name}_old", SPACE):
+                self.run(f"ALTER TABLE {name}_old ADD COLUMN {SPACE} TEXT NOT NULL DEFAULT '{DEFAULT_SPACE}'")
+
+    def _drop_indexes(self, name: str) -> None:
+        for (index,) in self.rows(
+            "SELECT name FROM sqlite_schema WHERE type = 'index' AND tbl_name = ? AND sql IS NOT NULL",
+            (name,),
+        ):
+            self.run(f"DROP INDEX {index}")
 
     def _older(self) -> list[StoreTables]:
         """The stores of this database an older release made without spaces (schema 1)."""
@@ -122,11 +156,7 @@ class SqliteDatabase(SqliteStatements, SqlDatabase):
             if virtual and "content=" in self._definition(name):
                 self.run(f"DROP TABLE {name}")  # external content: rebuilt from its rows below
                 continue
-            for (index,) in self.rows(
-                "SELECT name FROM sqlite_schema WHERE type = 'index' AND tbl_name = ? AND sql IS NOT NULL",
-                (name,),
-            ):
-                self.run(f"DROP INDEX {index}")
+            self._drop_indexes(name)
             self.run(f"ALTER TABLE {name} RENAME TO {name}_v1")
             moved.append((name, virtual))
         for statement in tables.create:
