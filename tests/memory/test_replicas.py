@@ -93,6 +93,7 @@ def reading(standby: Servers, monkeypatch: pytest.MonkeyPatch) -> Servers:
     monkeypatch.setenv(READ_DB_ENV, standby.url(standby.standby_port, "memory"))
     monkeypatch.setenv(READ_WAIT_ENV, "0.5")
     monkeypatch.setenv(READ_LAG_ENV, "3600")  # no lag bound, unless a test sets one
+    caught_up(standby)  # the memory's database made on the primary is on the standby too
     return standby
 
 
