@@ -312,7 +312,7 @@ def forget(
         detail = f"{chosen.kind}{purged}: {removed.episodes} episodes, {len(chosen.blocked)} keys"
         store.backend.append_log(at, "forget", key, detail)
         if chosen.redactions:
-            store.backend.append_log(at, "redact", key, redaction_detail(len(chosen.redactions), moved))
+            store.backend.append_log(at, "redact", key, scope.redaction_detail(len(chosen.redactions), moved))
         if inside is not None and first:
             inside(key.hex(), terms)
     if purge:
@@ -320,11 +320,6 @@ def forget(
     if inside is not None and not first:
         inside(key.hex(), terms)
     return chosen.report(removed)
-
-
-def redaction_detail(contexts: int, moved: int) -> str:
-    """The log's line for a redaction: counts only, never what was redacted."""
-    return f"{contexts} contexts: mentions removed, {moved} episodes re-derived"
 
 
 def _terms(

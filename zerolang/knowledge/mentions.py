@@ -51,10 +51,8 @@ def erase_terms(store: MemoryStore, row: TombstoneRow, terms: Iterable[str], at:
     forgotten = Forgotten.of(term_keys(terms)) | purged_terms(store, row.hash)
     removed = store.backend.forget(row, found.episodes, blocked)
     if found.redactions:
-        from zerolang.knowledge.forget import redaction_detail
-
         moved = store.backend.redact(found.redactions)
-        store.backend.append_log(at, "redact", row.hash, redaction_detail(len(found.redactions), moved))
+        store.backend.append_log(at, "redact", row.hash, scope.redaction_detail(len(found.redactions), moved))
     for other in store.backend.tombstones():
         live = other.purged_at is None and other.hash != row.hash
         if live and forgotten.mentions(*strings(other.target or ""), other.payload or ""):

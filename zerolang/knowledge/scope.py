@@ -20,9 +20,10 @@ from dataclasses import dataclass
 
 from zerolang.knowledge.backend import Redaction, Removed
 from zerolang.knowledge.hashing import context_hash, episode_hash
+from zerolang.knowledge.redaction import redacted
 from zerolang.knowledge.store import MemoryStore
 from zerolang.knowledge.terms import Forgotten
-from zerolang.knowledge.types import ContextMeta, ContextNode, FactHash
+from zerolang.knowledge.types import ContextNode, FactHash
 
 
 @dataclass(frozen=True, slots=True)
@@ -52,19 +53,6 @@ class Mentions:
     episodes: tuple[bytes, ...]
     concepts: tuple[bytes, ...]
     redactions: tuple[Redaction, ...]
-
-
-def redacted(meta: ContextMeta, forgotten: Forgotten) -> ContextMeta:
-    """`meta` with every mention of a forgotten term replaced (its event time as it is)."""
-    cut = forgotten.redact
-    return ContextMeta(
-        meta.event_time,
-        cut(meta.source),
-        cut(meta.scope),
-        None if meta.agent_id is None else cut(meta.agent_id),
-        None if meta.session_id is None else cut(meta.session_id),
-        {cut(key): cut(value) for key, value in sorted(meta.metadata.items())},
-    )
 
 
 def mentions(
@@ -143,3 +131,8 @@ def predict(
     live = sum(1 for key in chosen if where[key].live)
     removed = Removed(len(gone_concepts), len(gone_facts), live, len(contexts - kept_contexts))
     return removed, gone_concepts
+
+
+def redaction_detail(contexts: int, moved: int) -> str:
+    """The log's line for a redaction: counts only, never what was redacted."""
+    return f"{contexts} contexts: mentions removed, {moved} episodes re-derived"
