@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
-from typing import TYPE_CHECKING, Annotated
+from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
 
@@ -27,7 +27,6 @@ from zerolang.util.escapes import escaped
 from zerolang.util.spaces import DEFAULT_SPACE
 
 if TYPE_CHECKING:
-    from zerolang.knowledge.backend import Removed
     from zerolang.memory.api import Memory
 
 # The time forget, restore, purge and retract record their event at.
@@ -54,10 +53,12 @@ def _previewed(db: str | None, space: str) -> Iterator[Memory]:
         yield Memory(store)
 
 
-def _counts(removed: Removed, redacted: int) -> str:
+def _counts(removed: Any, redacted: int) -> str:
+    """`removed`: what a forget takes (its `to_json`: facts, episodes, concepts, contexts)."""
+    taken = removed.to_json()
     text = (
-        f"{removed.facts} facts, {removed.episodes} episodes, {removed.concepts} concepts,"
-        f" {removed.contexts} contexts removed"
+        f"{taken['facts']} facts, {taken['episodes']} episodes, {taken['concepts']} concepts,"
+        f" {taken['contexts']} contexts removed"
     )
     return text + (f"; {redacted} contexts redacted" if redacted else "")
 

@@ -24,6 +24,10 @@ RECORD = {
 
 
 def _bytes(path: Path) -> bytes:
+    """The store's file and WAL, once a plain read has opened and closed it (which checkpoints what
+    the last write left in the WAL: a change of form, not of content)."""
+    result = CliRunner().invoke(app, ["memory", "tombstones", "--db", str(path)])
+    assert result.exit_code == 0, result.output
     return b"".join(
         p.read_bytes() for p in sorted(path.parent.glob(path.name + "*")) if not p.name.endswith("-shm")
     )
@@ -47,6 +51,7 @@ def test_dry_runs_report_the_plan_and_change_nothing(tmp_path: Path, snapshot: S
         zero("forget", "Zelda Quux", "--purge", "--dry-run", "--json", "--now", "2026-03-01T00:00:00Z"),
     ]
     assert _bytes(db) == before
+    assert zero("forget", "Zelda Quux", "--dry-run", "--now", "2026-03-01T00:00:00Z") == outputs[0]
     done = json.loads(zero("forget", "Zelda Quux", "--json", "--now", "2026-03-01T00:00:00Z"))
     preview = json.loads(outputs[1])
     assert (done["removed"], done["redacted"]) == (preview["removed"], preview["redacted"])

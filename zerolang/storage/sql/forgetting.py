@@ -20,7 +20,8 @@ from zerolang.knowledge.integrity import SEALED, Seal, change
 from zerolang.knowledge.terms import TERM_KIND, Forgotten, from_blocked
 from zerolang.storage.errors import translating
 from zerolang.storage.sql.memo import remembered
-from zerolang.storage.sql.seals import Seals
+from zerolang.storage.sql.redacting import redact
+from zerolang.storage.sql.seals import Seals, fold
 
 _EPISODE_TABLES = ("episodes", "pruned_episodes")
 _ANY_BLOCKED = "SELECT 1 FROM forgotten_keys WHERE space = ? LIMIT 1"
@@ -186,8 +187,6 @@ class Forgetting(Seals, backend.Forgetting):
         return self._drop_unreferenced_contexts(contexts, changes)
 
     def redact(self, redactions: Sequence[Redaction]) -> int:
-        from zerolang.storage.sql.redacting import redact
-
         return redact(self, redactions)
 
     def _drop_unreferenced_concepts(self, concepts: list[bytes], changes: dict[str, Seal]) -> int:
@@ -323,13 +322,3 @@ class Forgetting(Seals, backend.Forgetting):
 
     def erase_freed(self) -> None:
         """Nothing by default; a dialect that can reclaim deleted rows' storage does so."""
-
-
-def fold(
-    changes: dict[str, Seal],
-    table: str,
-    added: Sequence[Sequence[object]],
-    removed: Sequence[Sequence[object]] = (),
-) -> None:
-    """Add what writing `added` and deleting `removed` does to `table`'s seal into `changes`."""
-    changes[table] = changes.get(table, Seal()).add(change(table, added, removed))

@@ -14,15 +14,37 @@ seals take every row written and deleted, read before the write.
 from __future__ import annotations
 
 import json
-from collections.abc import Sequence
-from typing import TYPE_CHECKING
+from collections.abc import Mapping, Sequence
+from typing import TYPE_CHECKING, Protocol
 
 from zerolang.knowledge.backend import Redaction
 from zerolang.knowledge.integrity import SEALED, Seal
-from zerolang.storage.sql.forgetting import fold as _fold
+from zerolang.storage.sql.core import Row
+from zerolang.storage.sql.seals import fold as _fold
 
 if TYPE_CHECKING:
-    from zerolang.storage.sql.forgetting import Forgetting
+    from contextlib import AbstractContextManager
+
+
+class Forgetting(Protocol):
+    """What redacting needs of the SQL backend (`storage.sql.forgetting.Forgetting`)."""
+
+    @property
+    def space(self) -> str: ...
+    def write(self) -> AbstractContextManager[None]: ...
+    def run(self, sql: str, args: Sequence[object] = ()) -> int: ...
+    def run_many(self, sql: str, rows: Sequence[Sequence[object]]) -> int: ...
+    def select_in(
+        self, sql: str, column: str, keys: Sequence[object], args: Sequence[object] = (), tail: str = ""
+    ) -> list[Row]: ...
+    def delete_rows(
+        self, table: str, column: str | None = None, keys: Sequence[object] = (), space: str | None = None
+    ) -> int: ...
+    def sealed_rows(self, table: str, keys: Sequence[bytes], column: str = "hash") -> list[Row]: ...
+    def seal_apply(self, changes: Mapping[str, Seal], space: str | None = None) -> None: ...
+    def refold_facts(self, facts: list[bytes], changes: dict[str, Seal]) -> None: ...
+    def drop_unreferenced_contexts(self, contexts: list[bytes], changes: dict[str, Seal]) -> int: ...
+
 
 _EPISODE_COLUMNS = {
     "episodes": "hash, fact_hash, context_hash, confidence, created_at",
