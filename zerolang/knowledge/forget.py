@@ -115,6 +115,7 @@ class Plan:
     removed: Removed
     labels: tuple[str, ...]
     payload: str | None
+    content: dict[str, object]  # what it takes, as restore would put it back (`_payload`)
 
     def report(self, removed: Removed | None = None, *, dry_run: bool = False) -> ForgetReport:
         return ForgetReport(
@@ -183,10 +184,11 @@ def plan(
     concepts = [k for k, kind in blocked if kind == "concept"]
     removed, gone = scope.predict(store, episodes, concepts, where)
     labels = tuple(sorted(store.backend.labels(sorted(gone)).values()))
+    content = _payload(store, episodes, where)
     payload = None
     if not purge:
-        content = {**_payload(store, episodes), "redactions": _undo(store, redactions)}
-        payload = json.dumps(content, sort_keys=True, separators=(",", ":"), ensure_ascii=False)
+        kept = {**content, "redactions": _undo(store, redactions)}
+        payload = json.dumps(kept, sort_keys=True, separators=(",", ":"), ensure_ascii=False)
     return Plan(
         selector.kind,
         target,
@@ -199,6 +201,7 @@ def plan(
         removed,
         labels,
         payload,
+        content,
     )
 
 
@@ -292,7 +295,7 @@ def forget(
     with store.transaction():
         chosen = plan(store, selector, at=at, purge=purge, aliases=aliases)
         key, terms = chosen.tombstone, chosen.terms
-        content = _payload(store, chosen.episodes)
+        content = chosen.content
         row = TombstoneRow(
             key,
             chosen.kind,
@@ -501,10 +504,12 @@ def _settle_rivals(store: MemoryStore, keys: Sequence[bytes], at: str) -> None:
         temporal.settle(store.backend, left, at=at, cause=lambda _: "forget", single=store.single_valued)
 
 
-def _payload(store: MemoryStore, episodes: Sequence[bytes]) -> dict[str, object]:
+def _payload(
+    store: MemoryStore, episodes: Sequence[bytes], where: dict[bytes, scope.Episode]
+) -> dict[str, object]:
     backend = store.backend
     wanted = set(episodes)
-    facts = sorted({f for f in _facts_of(store, wanted)})
+    facts = sorted({where[key].fact for key in wanted if key in where})
     relations = [r for r in backend.scan_relations(facts) if r.episode_hash.digest in wanted]
     ends = sorted({r.subject_hash.digest for r in relations} | {r.object_hash.digest for r in relations})
     concepts = backend.concepts(ends)
@@ -517,15 +522,6 @@ def _payload(store: MemoryStore, episodes: Sequence[bytes]) -> dict[str, object]
         ],
         "relations": [r.to_json() for r in sorted(relations, key=lambda r: r.episode_hash.digest)],
     }
-
-
-def _facts_of(store: MemoryStore, episodes: set[bytes]) -> set[bytes]:
-    # episodes_of needs fact keys; the live relations give them through the episode rows
-    found: set[bytes] = set()
-    for row in store.backend.scan_episodes():
-        if row.hash in episodes:
-            found.add(row.fact_hash)
-    return found
 
 
 def payload_records(payload: str) -> list[MemoryRecord]:

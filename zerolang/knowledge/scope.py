@@ -37,11 +37,9 @@ class Episode:
 
 def episodes(store: MemoryStore) -> dict[bytes, Episode]:
     """Every episode of the space, live and pruned, by hash."""
-    found = {
-        row.hash: Episode(row.fact_hash, row.context_hash, True) for row in store.backend.scan_episodes()
-    }
-    for row in store.backend.pruned():
-        found.setdefault(row.hash, Episode(row.fact_hash, row.context_hash, False))
+    found: dict[bytes, Episode] = {}
+    for key, fact, context, live in store.backend.episode_places():
+        found.setdefault(key, Episode(fact, context, live))
     return found
 
 
@@ -72,7 +70,7 @@ def mentions(
         node.hash.digest for node in backend.scan_concepts() if forgotten.mentions(node.label, *node.aliases)
     )
     facts = {fact.fact_hash.digest for fact in backend.facts_touching(concepts)} if concepts else set()
-    facts |= _named_by_predicate(store, forgotten, where)
+    facts |= _named_by_predicate(store, forgotten)
     chosen.update(key for key, episode in where.items() if episode.fact in facts)
     redactions: list[Redaction] = []
     by_context: dict[bytes, list[bytes]] = {}
@@ -97,10 +95,14 @@ def mentions(
     return Mentions(tuple(sorted(chosen)), tuple(concepts), tuple(redactions))
 
 
-def _named_by_predicate(store: MemoryStore, forgotten: Forgotten, where: dict[bytes, Episode]) -> set[bytes]:
+def _named_by_predicate(store: MemoryStore, forgotten: Forgotten) -> set[bytes]:
     """The facts whose predicate mentions a term."""
-    facts = store.backend.facts(sorted({episode.fact for episode in where.values()}))
-    return {key for key, fact in facts.items() if forgotten.mentions(fact.predicate)}
+    from zerolang.knowledge.backend import FactFilter
+
+    named = [predicate for predicate in store.backend.predicates() if forgotten.mentions(predicate)]
+    return {
+        fact.fact_hash.digest for p in named for fact in store.backend.find_facts(FactFilter(predicate=p))
+    }
 
 
 def predict(

@@ -17,6 +17,7 @@ conversations consult; the archive consults the memory its index lives in.
 
 from __future__ import annotations
 
+import functools
 import hashlib
 import re
 from collections.abc import Iterable, Mapping
@@ -34,6 +35,7 @@ def words(text: str) -> list[str]:
     return [word.lower() for word in _WORD.findall(text)]
 
 
+@functools.lru_cache(maxsize=1 << 16)
 def _digest(joined: str) -> str:
     return hashlib.sha256(DOMAIN + joined.encode()).hexdigest()
 

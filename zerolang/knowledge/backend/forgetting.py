@@ -22,6 +22,14 @@ class Forgetting(Protocol):
     ) -> Removed:
         """Record the tombstone and its blocked keys; remove the episodes and whatever only they held up."""
 
+    def episode_places(self) -> list[tuple[bytes, bytes, bytes, bool]]:
+        """`(episode, fact, context, live)` for every episode of the space, live then pruned."""
+        ...
+
+    def predicates(self) -> list[str]:
+        """The space's distinct fact predicates, sorted."""
+        ...
+
     def redact(self, redactions: Sequence[Redaction]) -> int:
         """Rewrite each context as redacted, moving its listed episodes (live or pruned) with their
         confidence, times, accesses, working-memory and semantic sources to their new hashes (one

@@ -179,6 +179,22 @@ class Forgetting(Seals, backend.Forgetting):
         self._delete("facts", "hash", gone, changes)
         return gone, ends
 
+    def episode_places(self) -> list[tuple[bytes, bytes, bytes, bool]]:
+        found = []
+        for table, live in (("episodes", True), ("pruned_episodes", False)):
+            rows = self.rows(
+                f"SELECT hash, fact_hash, context_hash FROM {table} WHERE space = ? ORDER BY hash",
+                [self.space],
+            )
+            found += [(bytes(e), bytes(f), bytes(c), live) for e, f, c in rows]
+        return found
+
+    def predicates(self) -> list[str]:
+        rows = self.rows(
+            "SELECT DISTINCT predicate FROM facts WHERE space = ? ORDER BY predicate", [self.space]
+        )
+        return [str(row[0]) for row in rows]
+
     def refold_facts(self, facts: list[bytes], changes: dict[str, Seal]) -> None:
         """Fold these facts again from the episodes they keep (a redaction merged some)."""
         self._refold(facts, changes)
