@@ -187,7 +187,9 @@ def plan(
     content = _payload(store, episodes, where)
     payload = None
     if not purge:
-        kept = {**content, "redactions": _undo(store, redactions)}
+        absorbed = _absorbed(redactions, where)
+        back = _payload(store, [*episodes, *absorbed], where) if absorbed else content
+        kept = {**back, "redactions": _undo(store, redactions, absorbed)}
         payload = json.dumps(kept, sort_keys=True, separators=(",", ":"), ensure_ascii=False)
     return Plan(
         selector.kind,
@@ -238,7 +240,23 @@ def _planned_terms(
     return tuple(sorted(names))
 
 
-def _undo(store: MemoryStore, redactions: Sequence[Redaction]) -> list[dict[str, object]]:
+def _absorbed(redactions: Sequence[Redaction], where: dict[bytes, scope.Episode]) -> set[bytes]:
+    """The episodes a redaction folds into one already stored under the new hash (in the order
+    `Forgetting.redact` moves them: redaction by redaction, live before pruned, by hash): restore
+    puts them back from the payload, not by moving the one that absorbed them."""
+    held, found = set(where), set()
+    for redaction in redactions:
+        moves = [(before, after) for before, after in redaction.moves if before != after]
+        for before, after in sorted(moves, key=lambda move: (not where[move[0]].live, move[0])):
+            if after in held:
+                found.add(before)
+            held.add(after)
+    return found
+
+
+def _undo(
+    store: MemoryStore, redactions: Sequence[Redaction], absorbed: set[bytes]
+) -> list[dict[str, object]]:
     """How to put each redacted context back (restore): its stored form and the episodes moved."""
     stored = store.backend.contexts([r.old for r in redactions])
     undo: list[dict[str, object]] = []
@@ -249,7 +267,9 @@ def _undo(store: MemoryStore, redactions: Sequence[Redaction]) -> list[dict[str,
                 "context": node.meta.to_json(),
                 "created_at": created,
                 "from": redaction.new.hex(),
-                "moves": [[before.hex(), after.hex()] for before, after in redaction.moves],
+                "moves": [
+                    [before.hex(), after.hex()] for before, after in redaction.moves if before not in absorbed
+                ],
             }
         )
     return undo

@@ -212,3 +212,35 @@ def test_sqlite_file_keeps_no_byte_after_a_purge(tmp_path: Path) -> None:
         assert connection.execute("SELECT scope FROM contexts ORDER BY scope").fetchall() == [
             (f"talk with {REDACTED}",)
         ]  # x held only Zelda's fact
+
+
+def test_a_redacted_context_that_meets_a_stored_one_merges_and_restore_splits_it(open_store) -> None:  # type: ignore[no-untyped-def]
+    """`talk with Zelda Quux` redacts to `talk with […]`, which is stored already with the same fact:
+    the stored episode absorbs the moved one, the fact is folded again; restore puts both back."""
+    store = open_store()
+    named = (
+        "2026-02-08T02:30:00Z",
+        "chat",
+        "talk with Zelda Quux",
+        "",
+        [
+            ("Zelda Quux", "knows", "Mo", 0.9),
+            ("Mo", "likes", "chess", 0.8),
+            ("Mo", "likes", "tea", 0.5),
+        ],
+    )
+    plain = ("2026-02-08T02:30:00Z", "chat", f"talk with {REDACTED}", "", [("Mo", "likes", "chess", 0.6)])
+    ingest(store, parse_inputs(_text([named, plain])), now="2026-02-10T00:00:00.000Z")
+    before = facts(store)
+    assert before[("mo", "likes", "chess")][1] == 2
+    report = forget(store, Selector("concept", "Zelda Quux"), at=AT)
+    after = facts(store)
+    assert set(after) == {("mo", "likes", "chess"), ("mo", "likes", "tea")}
+    assert after[("mo", "likes", "chess")][:2] == (0.6, 1)  # the stored episode absorbed the moved one
+    assert after[("mo", "likes", "tea")] == before[("mo", "likes", "tea")]
+    assert len(list(store.backend.scan_contexts())) == 1
+    assert find_problems(store.backend) == []
+    restore(store, report.tombstone, at="2026-03-02T00:00:00.000Z")
+    assert facts(store) == before
+    assert len(list(store.backend.scan_contexts())) == 2
+    assert find_problems(store.backend) == []

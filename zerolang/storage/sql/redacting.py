@@ -118,9 +118,9 @@ def _move_episodes(
         stored.update(bytes(row[0]) for row in rows)
     count = 0
     for table, columns in _EPISODE_COLUMNS.items():
-        rows = db.select_in(
-            f"SELECT {columns} FROM {table} WHERE space = ?", "hash", sorted(moves), [db.space]
-        )
+        select = f"SELECT {columns} FROM {table} WHERE space = ?"
+        found = db.select_in(select, "hash", sorted(moves), [db.space])
+        rows = sorted(found, key=lambda row: bytes(row[0]))  # the order the plan expects
         if not rows:
             continue
         before = db.sealed_rows(table, [bytes(row[0]) for row in rows])
