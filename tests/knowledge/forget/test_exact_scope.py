@@ -244,3 +244,37 @@ def test_a_redacted_context_that_meets_a_stored_one_merges_and_restore_splits_it
     assert facts(store) == before
     assert len(list(store.backend.scan_contexts())) == 2
     assert find_problems(store.backend) == []
+
+
+def test_a_moved_episode_keeps_its_tiers(open_store) -> None:  # type: ignore[no-untyped-def]
+    """Accesses, working memory, semantic sources and pruning follow an episode to its new hash."""
+    store = open_store()
+    record = (
+        "2026-02-08T02:30:00Z",
+        "chat",
+        "talk with Zelda Quux",
+        "",
+        [
+            ("Zelda Quux", "knows", "Mo", 0.9),
+            ("Mo", "likes", "chess", 0.8),
+            ("Mo", "likes", "tea", 0.5),
+        ],
+    )
+    ingest(store, parse_inputs(_text([record])), now="2026-02-10T00:00:00.000Z")
+    backend = store.backend
+    rows = {e.fact_hash: e.hash for e in backend.scan_episodes()}
+    liked = sorted(f.fact_hash.digest for f in backend.find_facts(_any()) if f.predicate == "likes")
+    chess, tea = liked  # one is touched, in working memory and semantic; the other pruned
+    with store.transaction():
+        backend.touch([rows[chess]], "2026-02-11T00:00:00.000Z")
+        backend.working_push("s1", rows[chess], "2026-02-11T00:00:00.000Z", 10)
+        backend.semantic_merge(chess, 0.8, rows[chess], "2026-02-11T00:00:00.000Z")
+        backend.prune_episodes([rows[tea]], "2026-02-12T00:00:00.000Z", "decay")
+    forget(store, Selector("concept", "Zelda Quux"), at=AT, purge=True)
+    (moved,) = [e for e in backend.scan_episodes() if e.fact_hash == chess]
+    assert moved.hash != rows[chess] and moved.access_count == 1
+    assert backend.working_peek("s1", 5) == [moved.hash]
+    assert backend.semantic_merged(moved.hash) and not backend.semantic_merged(rows[chess])
+    (pruned,) = backend.pruned()
+    assert pruned.fact_hash == tea and pruned.hash != rows[tea] and pruned.reason == "decay"
+    assert find_problems(backend) == []
