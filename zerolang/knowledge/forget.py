@@ -209,8 +209,12 @@ def plan(
 
 def _joined(first: Sequence[tuple[bytes, str]], more: Sequence[tuple[bytes, str]]) -> list[tuple[bytes, str]]:
     """`first`, then those of `more` whose key it does not hold (the first row of a key counts)."""
-    held = {key for key, _ in first}
-    return [*first, *(item for item in more if item[0] not in held and not held.add(item[0]))]  # type: ignore[func-returns-value]
+    joined, held = list(first), {key for key, _ in first}
+    for key, kind in more:
+        if key not in held:
+            held.add(key)
+            joined.append((key, kind))
+    return joined
 
 
 def _planned_terms(

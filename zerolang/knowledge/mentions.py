@@ -58,12 +58,3 @@ def erase_terms(store: MemoryStore, row: TombstoneRow, terms: Iterable[str], at:
         if live and forgotten.mentions(*strings(other.target or ""), other.payload or ""):
             store.backend.purge_tombstone(other.hash, at)
     return removed
-
-
-def add(first: Removed, second: Removed) -> Removed:
-    return Removed(
-        first.concepts + second.concepts,
-        first.facts + second.facts,
-        first.episodes + second.episodes,
-        first.contexts + second.contexts,
-    )
