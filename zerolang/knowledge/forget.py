@@ -622,7 +622,7 @@ def purge(store: MemoryStore, query: str, *, at: str) -> TombstoneRow:
     row = find_tombstone(store, query)
     with store.transaction():
         if row.purged_at is None:
-            terms = _purged_terms(store, row)
+            terms = purged_terms_of(store, row)
             store.backend.purge_tombstone(row.hash, at)
             row = TombstoneRow(row.hash, row.kind, None, row.created_at, None, at, row.restored_at)
             if row.restored_at is None:
@@ -634,7 +634,7 @@ def purge(store: MemoryStore, query: str, *, at: str) -> TombstoneRow:
     return row
 
 
-def _purged_terms(store: MemoryStore, row: TombstoneRow) -> tuple[str, ...]:
+def purged_terms_of(store: MemoryStore, row: TombstoneRow) -> tuple[str, ...]:
     """The terms a live tombstone's purge erases everywhere (`_terms`, from its payload)."""
     if row.restored_at is not None or row.target is None:
         return ()
@@ -649,67 +649,3 @@ def _purged_terms(store: MemoryStore, row: TombstoneRow) -> tuple[str, ...]:
     if row.kind == "concept":
         terms = tuple(sorted({*terms, *AliasTable.default().variants(row.target)}))
     return terms
-
-
-# ---- previews: what purge and restore would do, nothing written -------------------------------
-
-
-@dataclass(frozen=True, slots=True)
-class Preview:
-    """What `purge` or `restore` of a tombstone would do (`--dry-run`): for a purge, what would go
-    (`removed`, the concepts' `labels`) and the contexts it would redact; for a restore, the
-    episodes and concepts that would come back and the redacted contexts put back."""
-
-    action: str
-    tombstone: str
-    kind: str
-    target: str | None
-    removed: Removed
-    redacted: int
-    labels: tuple[str, ...]
-    back: int = 0
-
-    def to_json(self) -> dict[str, object]:
-        return {
-            "dry_run": True,
-            "action": self.action,
-            "tombstone": self.tombstone,
-            "kind": self.kind,
-            "target": self.target,
-            "removed": self.removed.to_json(),
-            "redacted": self.redacted,
-            "labels": list(self.labels),
-            "restored_episodes": self.back,
-        }
-
-
-def preview_purge(store: MemoryStore, query: str) -> Preview:
-    """What `purge(store, query)` would erase in the memory; nothing is written."""
-    from zerolang.knowledge.mentions import erasure
-
-    with store.snapshot():
-        row = find_tombstone(store, query)
-        live = row.restored_at is None
-        terms = _purged_terms(store, row) if row.purged_at is None else ()
-        found, blocked = erasure(store, row, terms) if live else (scope.Mentions((), (), ()), [])
-        concepts = [key for key, kind in blocked if kind == "concept"]
-        removed, gone = scope.predict(store, found.episodes, concepts, scope.episodes(store))
-        labels = tuple(sorted(store.backend.labels(sorted(gone)).values()))
-    target = row.target
-    return Preview("purge", row.hash.hex(), row.kind, target, removed, len(found.redactions), labels)
-
-
-def preview_restore(store: MemoryStore, query: str, aliases: AliasTable | None = None) -> Preview:
-    """What `restore(store, query)` would put back; nothing is written."""
-    with store.snapshot():
-        row = find_tombstone(store, query, aliases)
-        if row.restored_at is not None:
-            raise ZeroError(f"tombstone {row.hash.hex()[:12]} was already restored at {row.restored_at}")
-        records = payload_records(row.payload) if row.payload else []
-        stored = scope.episodes(store)
-        back = {r.episode_hash.digest for record in records for r in record.relations} - set(stored)
-        concepts = {c.hash.digest: c.label for record in records for c in record.concepts}
-        present = store.backend.concepts(sorted(concepts))
-        labels = tuple(sorted(label for key, label in concepts.items() if key not in present))
-        undone = len(unredactions(row.payload)) if row.payload else 0
-    return Preview("restore", row.hash.hex(), row.kind, row.target, Removed(), undone, labels, len(back))

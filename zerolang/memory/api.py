@@ -548,7 +548,7 @@ class Memory:
         `dry_run`: what it would erase and redact in the memory (`knowledge.forget.Preview`), nothing
         written."""
         if dry_run:
-            from zerolang.knowledge.forget import preview_purge
+            from zerolang.knowledge.previews import preview_purge
 
             return preview_purge(self.store, tombstone)
         return self.purging(tombstone, now=now)[0]
@@ -587,7 +587,7 @@ class Memory:
         """Lift a tombstone (hash, prefix or target): what it forgot comes back, experiences included.
         `dry_run`: what would come back (`knowledge.forget.Preview`), nothing written."""
         if dry_run:
-            from zerolang.knowledge.forget import preview_restore
+            from zerolang.knowledge.previews import preview_restore
 
             return preview_restore(self.store, tombstone)
         return self.restoring(tombstone, now=now).row
