@@ -29,7 +29,7 @@ from zerolang.memory import MemoryStore
 
 AT = "2026-03-01T00:00:00.000Z"
 PURGEABLE = ["Zelda Quux", "Mobius", "Acmecorp", "Wintermute"]
-OTHERS = ["chess", "tea", "Zelda Quux's cat", "bob"]
+OTHERS = ["chess", "tea", "Zelda Quux's cat", "bob", "ZELDA-QUUX", "mobius strip"]
 PREDICATES = ["likes", "knows", "met with Wintermute"]
 
 TUPLE = st.tuples(
@@ -41,7 +41,7 @@ TUPLE = st.tuples(
 RECORD = st.tuples(
     st.sampled_from(["2026-02-01T00:00:00Z", "2026-02-02T00:00:00Z"]),
     st.sampled_from(["chat", "mail from Mobius"]),
-    st.sampled_from(["talk", "talk with Zelda Quux", "Acmecorp meeting"]),
+    st.sampled_from(["talk", "talk with Zelda Quux", "Acmecorp meeting", "zelda_quux's notes"]),
     st.sampled_from(["", "Wintermute said so", "seen by Zelda Quux and bob"]),
     st.lists(TUPLE, min_size=1, max_size=3),
 )
