@@ -55,6 +55,8 @@ def test_dry_runs_report_the_plan_and_change_nothing(tmp_path: Path, snapshot: S
     done = json.loads(zero("forget", "Zelda Quux", "--json", "--now", "2026-03-01T00:00:00Z"))
     preview = json.loads(outputs[1])
     assert (done["removed"], done["redacted"]) == (preview["removed"], preview["redacted"])
+    kept = zero("get", "Mo")  # the case: `mo likes chess` stays, its record redacted
+    assert "mo --likes--> chess" in kept and "talk with […]" in kept and "Zelda" not in kept
     before = _bytes(db)
     outputs += [
         zero("restore", "Zelda Quux", "--dry-run"),
