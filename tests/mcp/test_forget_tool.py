@@ -145,3 +145,44 @@ def test_a_label_only_a_turn_holds_is_purged_by_label_through_mcp(
     session(body)
     texts = [e.what for e in memory.experiences.experiences_of_turns(_turns(memory))]
     assert texts and not any("Zorblax" in text for text in texts)  # erased, not only hidden
+
+
+def test_a_purge_through_mcp_takes_only_what_involves_the_label(
+    session: Session, memory: zerolang.memory.Memory
+) -> None:
+    """Issue 40: one `create_entities` call made Zelda, Mo and Acme; purging Zelda took Mo and Acme
+    too (they shared the operation's record). Now the record is redacted and they stay; the preview
+    said so first and changed nothing."""
+    people = [
+        {"name": "Zelda Quux", "entityType": "person", "observations": ["spy"]},
+        {"name": "Mo", "entityType": "person", "observations": ["likes chess"]},
+        {"name": "Acme", "entityType": "company", "observations": []},
+    ]
+    relations = [
+        {"from": "Mo", "to": "Acme", "relationType": "works_at"},
+        {"from": "Zelda Quux", "to": "Mo", "relationType": "knows"},
+    ]
+
+    async def body(client: Any) -> None:
+        await call(client, "create_entities", {"entities": people})
+        await call(client, "create_relations", {"relations": relations})
+        before = await call(client, "read_graph", {})
+        target = {"kind": "concept", "target": "Zelda Quux", "purge": True}
+        preview = await call(client, "forget", {**target, "dry_run": True})
+        assert preview["dry_run"] is True and preview["labels"] == [
+            "spy",
+            "zelda quux",
+        ]  # her observation too
+        assert await call(client, "read_graph", {}) == before
+        report = await call(client, "forget", target)
+        assert (report["removed"], report["redacted"]) == (preview["removed"], preview["redacted"])
+        graph = await call(client, "read_graph", {})
+        assert [e["name"] for e in graph["entities"]] == ["Mo", "Acme"]
+        assert graph["relations"] == [{"from": "Mo", "to": "Acme", "relationType": "works_at"}]
+        assert [e["observations"] for e in graph["entities"]] == [["likes chess"], []]
+        assert "zelda" not in json.dumps(graph).lower() and "quux" not in json.dumps(graph).lower()
+
+    session(body)
+    from zerolang.knowledge.check import find_problems
+
+    assert find_problems(memory.store.backend) == []

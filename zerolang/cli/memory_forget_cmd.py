@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
-from typing import TYPE_CHECKING, Annotated
+from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
 
@@ -17,6 +17,7 @@ from zerolang.cli.terminal import echo
 from zerolang.cli.typer_options import (
     AlsoExperiencesOption,
     DbOption,
+    DryRunOption,
     JsonOption,
     RootOption,
     SpaceOption,
@@ -36,6 +37,35 @@ def _stamp(now: str | None) -> str:
     from zerolang.util.times import format_time
 
     return format_time(as_of(now)())
+
+
+_NOTHING = (
+    "dry run: nothing changed (the memory's facts only; conversations and the archive are not previewed)"
+)
+
+
+@contextmanager
+def _previewed(db: str | None, space: str) -> Iterator[Memory]:
+    """The memory `--db` names, for a `--dry-run`: opened without creating, nothing else reached."""
+    from zerolang.memory.api import Memory
+
+    with open_memory_store(db, create=False, space=space) as store:
+        yield Memory(store)
+
+
+def _counts(removed: Any, redacted: int) -> str:
+    """`removed`: what a forget takes (its `to_json`: facts, episodes, concepts, contexts)."""
+    taken = removed.to_json()
+    text = (
+        f"{taken['facts']} facts, {taken['episodes']} episodes, {taken['concepts']} concepts,"
+        f" {taken['contexts']} contexts removed"
+    )
+    return text + (f"; {redacted} contexts redacted" if redacted else "")
+
+
+def _labels(heading: str, labels: tuple[str, ...]) -> None:
+    if labels:
+        echo(f"{heading}: " + ", ".join(escaped(label) for label in labels))
 
 
 @contextmanager
@@ -93,8 +123,12 @@ def forget(
     experiences: AlsoExperiencesOption = None,
     root: RootOption = None,
     as_json: JsonOption = False,
+    dry_run: DryRunOption = False,
 ) -> None:
     """Forget a concept, a fact, a source, a scope, a time range or a space: a recorded tombstone.
+
+    A label takes the facts it takes part in; a record that only names it keeps its other facts,
+    the mention redacted. --dry-run prints what would go and be redacted, and changes nothing.
 
     Re-ingesting the same content keeps it forgotten until `zero memory restore`. With
     --experiences, captured experiences and conversation turns that mention a forgotten concept
@@ -125,6 +159,19 @@ def forget(
             + (f" (got {len(chosen)})" if chosen else "")
         )
     (kind, target), at = chosen[0], _stamp(now)
+    if dry_run:
+        with _previewed(db, space) as memory:
+            preview = memory.forget(
+                kind, target, purge=purge, aliases=_aliases(aliases), now=at, dry_run=True
+            )
+        if as_json:
+            _print_json(preview.to_json())
+            return
+        verb = "would purge" if purge else "would forget"
+        echo(f"{verb} {preview.kind} {escaped(preview.target)}: {_counts(preview.removed, preview.redacted)}")
+        _labels("concepts going", preview.labels)
+        echo(_NOTHING)
+        return
     with _memory(db, space, experiences, root) as memory:
         done = memory.forgetting(kind, target, purge=purge, aliases=_aliases(aliases), now=at)
     report, erased, everywhere = done.report, done.experiences_erased, done.erased
@@ -136,10 +183,8 @@ def forget(
             document["erased"] = everywhere
         _print_json(document)
         return
-    removed = report.removed
     echo(
-        f"forgot {report.kind} {escaped(report.target)}: {removed.facts} facts, {removed.episodes} episodes,"
-        f" {removed.concepts} concepts, {removed.contexts} contexts removed\n"
+        f"forgot {report.kind} {escaped(report.target)}: {_counts(report.removed, report.redacted)}\n"
         f"tombstone {report.tombstone}" + (" (purged: content erased)" if report.purged else "")
     )
     if experiences is not None:
@@ -165,8 +210,22 @@ def restore(
     now: EventTimeOption = None,
     experiences: AlsoExperiencesOption = None,
     as_json: JsonOption = False,
+    dry_run: DryRunOption = False,
 ) -> None:
-    """Lift a tombstone: what it forgot comes back (unless purged) and may be ingested again."""
+    """Lift a tombstone: what it forgot comes back (unless purged) and may be ingested again.
+    --dry-run prints what would come back, and changes nothing."""
+    if dry_run:
+        with _previewed(db, space) as memory:
+            preview = memory.restore(tombstone, dry_run=True)
+        if as_json:
+            _print_json(preview.to_json())
+            return
+        what = escaped(preview.target) if preview.target is not None else "(purged)"
+        put = f", {preview.redacted} contexts put back" if preview.redacted else ""
+        echo(f"would restore {preview.kind} {what}: {preview.back} episodes back{put}")
+        _labels("concepts back", preview.labels)
+        echo(_NOTHING)
+        return
     with _memory(db, space, experiences, None) as memory:
         done = memory.restoring(tombstone, now=_stamp(now))
     row, restored = done.row, done.episodes
@@ -189,16 +248,34 @@ def purge(
     now: EventTimeOption = None,
     experiences: AlsoExperiencesOption = None,
     root: RootOption = None,
+    as_json: JsonOption = False,
+    dry_run: DryRunOption = False,
 ) -> None:
     """Erase a forgotten thing for good: the tombstone keeps only its hash and the hashes it blocks.
 
     Like `forget --purge`, it reaches every copy (zerolang.memory.erasure): the conversations
     and experiences (--experiences, else the memory's own), the archive (--root) and its summaries.
+    --dry-run prints what would go and be redacted in the memory,
+    and changes nothing.
     """
     from zerolang.memory.erasure import describe
 
+    if dry_run:
+        with _previewed(db, space) as memory:
+            preview = memory.purge(tombstone, dry_run=True)
+        if as_json:
+            _print_json(preview.to_json())
+            return
+        counts = _counts(preview.removed, preview.redacted)
+        echo(f"would purge tombstone {preview.tombstone} ({preview.kind}): {counts}")
+        _labels("concepts going", preview.labels)
+        echo(_NOTHING)
+        return
     with _memory(db, space, experiences, root) as memory:
         row, everywhere = memory.purging(tombstone, now=_stamp(now))
+    if as_json:
+        _print_json({"tombstone": row.hash.hex(), "erased": everywhere})
+        return
     echo(f"purged tombstone {row.hash.hex()}")
     if everywhere:
         echo(describe(everywhere))

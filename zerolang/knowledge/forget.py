@@ -27,11 +27,13 @@ from dataclasses import dataclass
 from datetime import datetime
 from pathlib import Path
 
-from zerolang.knowledge.backend import Removed, TombstoneRow
+from zerolang.knowledge import scope
+from zerolang.knowledge.backend import Redaction, Removed, TombstoneRow
 from zerolang.knowledge.hashing import fact_hash
-from zerolang.knowledge.mentions import add, erase_terms
+from zerolang.knowledge.mentions import erase_terms
 from zerolang.knowledge.normalize import AliasTable, normalize_predicate
 from zerolang.knowledge.store import MemoryStore
+from zerolang.knowledge.terms import Forgotten, as_blocked, strings, term_keys
 from zerolang.knowledge.types import (
     HEX_DIGEST,
     ConceptNode,
@@ -76,16 +78,58 @@ class ForgetReport:
     # what captured experiences and conversations must no longer show (zerolang.experience.forgotten):
     # labels and aliases, kept in this report only (the experience store keeps their hashes)
     terms: tuple[str, ...] = ()
+    redacted: int = 0  # contexts that named a forgotten term, kept without the mention
+    labels: tuple[str, ...] = ()  # the concepts it removed (or would: a preview), by label
+    dry_run: bool = False  # a preview: nothing was written
 
     def to_json(self) -> dict[str, object]:
-        return {
+        document: dict[str, object] = {
             "tombstone": self.tombstone,
             "kind": self.kind,
             "target": self.target,
             "removed": self.removed.to_json(),
+            "redacted": self.redacted,
             "blocked": self.blocked,
             "purged": self.purged,
         }
+        if self.dry_run:
+            document["dry_run"] = True
+            document["labels"] = list(self.labels)
+        return document
+
+
+@dataclass(frozen=True, slots=True)
+class Plan:
+    """What a forget does, computed without writing: `forget` applies it, a preview reports it, so the
+    two cannot disagree. `removed` is what it takes out of the live tables (as the backend counts
+    it), `labels` the concepts that go, `redactions` the contexts kept without the mention."""
+
+    kind: str
+    target: str
+    tombstone: bytes
+    purge: bool
+    episodes: tuple[bytes, ...]
+    blocked: tuple[tuple[bytes, str], ...]
+    redactions: tuple[Redaction, ...]
+    terms: tuple[str, ...]
+    removed: Removed
+    labels: tuple[str, ...]
+    payload: str | None
+    content: dict[str, object]  # what it takes, as restore would put it back (`_payload`)
+
+    def report(self, removed: Removed | None = None, *, dry_run: bool = False) -> ForgetReport:
+        return ForgetReport(
+            self.tombstone.hex(),
+            self.kind,
+            self.target,
+            self.removed if removed is None else removed,
+            len(self.blocked),
+            self.purge,
+            self.terms,
+            len(self.redactions),
+            self.labels,
+            dry_run,
+        )
 
 
 def _blocks_first(store: MemoryStore, experiences: str | Path | None) -> bool:
@@ -112,6 +156,143 @@ def tombstone_hash(kind: str, target: str, at: str) -> bytes:
     return hashlib.sha256(_DOMAIN + text.encode()).digest()
 
 
+def plan(
+    store: MemoryStore,
+    selector: Selector,
+    *,
+    at: str,
+    purge: bool = False,
+    aliases: AliasTable | None = None,
+    searched: Mapping[str, int] | None = None,
+) -> Plan:
+    """What forgetting `selector` at store time `at` takes, blocks and redacts; nothing is written.
+
+    A concept forget (and any purge) takes every fact a forgotten term takes part in and redacts
+    the contexts that only name one (`zerolang.knowledge.scope`); a purge also blocks the terms.
+    ZeroError if `selector` names nothing stored. `searched`: as `forget` takes it."""
+    target, episodes, blocked = _select(store, selector, aliases, searched)
+    key = tombstone_hash(selector.kind, target, at)
+    where = scope.episodes(store)
+    terms = _planned_terms(store, selector.kind, target, episodes, blocked, aliases, where)
+    redactions: tuple[Redaction, ...] = ()
+    if selector.kind == "concept" or purge:
+        found = scope.mentions(store, Forgotten.terms(terms), episodes, where)
+        episodes = list(found.episodes)
+        blocked = _joined(blocked, [(concept, "concept") for concept in found.concepts])
+        redactions = found.redactions
+    if purge:
+        blocked = _joined(blocked, as_blocked(term_keys(terms)))
+    concepts = [k for k, kind in blocked if kind == "concept"]
+    removed, gone = scope.predict(store, episodes, concepts, where)
+    labels = tuple(sorted(store.backend.labels(sorted(gone)).values()))
+    content = _payload(store, episodes, where)
+    payload = None
+    if not purge:
+        absorbed = _absorbed(redactions, where)
+        back = _payload(store, [*episodes, *absorbed], where) if absorbed else content
+        kept = {**back, "redactions": _undo(store, redactions, absorbed)}
+        payload = json.dumps(kept, sort_keys=True, separators=(",", ":"), ensure_ascii=False)
+    return Plan(
+        selector.kind,
+        target,
+        key,
+        purge,
+        tuple(episodes),
+        tuple(blocked),
+        redactions,
+        terms,
+        removed,
+        labels,
+        payload,
+        content,
+    )
+
+
+def _joined(first: Sequence[tuple[bytes, str]], more: Sequence[tuple[bytes, str]]) -> list[tuple[bytes, str]]:
+    """`first`, then those of `more` whose key it does not hold (the first row of a key counts)."""
+    joined, held = list(first), {key for key, _ in first}
+    for key, kind in more:
+        if key not in held:
+            held.add(key)
+            joined.append((key, kind))
+    return joined
+
+
+def _planned_terms(
+    store: MemoryStore,
+    kind: str,
+    target: str,
+    episodes: Sequence[bytes],
+    blocked: Sequence[tuple[bytes, str]],
+    aliases: AliasTable | None,
+    where: dict[bytes, scope.Episode],
+) -> tuple[str, ...]:
+    """What experiences must no longer mention, and a purge erases: a concept's label, aliases and the
+    alias table's variants; for a source, scope, time range or space, every concept it removes (label
+    and aliases); nothing for one fact (its concepts stay)."""
+    if kind == "fact":
+        return ()
+    if kind == "concept":
+        concept = blocked[0][0]
+        found: set[str] = {target, *(aliases or AliasTable.default()).variants(target)}
+        for node in store.backend.concepts([concept]).values():
+            found.update((node.label, *node.aliases))
+        return tuple(sorted(found))
+    _, gone = scope.predict(store, episodes, [], where)
+    names: set[str] = set()
+    for node in store.backend.concepts(sorted(gone)).values():
+        names.update((node.label, *node.aliases))
+    return tuple(sorted(names))
+
+
+def _absorbed(redactions: Sequence[Redaction], where: dict[bytes, scope.Episode]) -> set[bytes]:
+    """The episodes a redaction folds into one already stored under the new hash (in the order
+    `Forgetting.redact` moves them: redaction by redaction, live before pruned, by hash): restore
+    puts them back from the payload, not by moving the one that absorbed them."""
+    held, found = set(where), set()
+    for redaction in redactions:
+        moves = [(before, after) for before, after in redaction.moves if before != after]
+        for before, after in sorted(moves, key=lambda move: (not where[move[0]].live, move[0])):
+            if after in held:
+                found.add(before)
+            held.add(after)
+    return found
+
+
+def _undo(
+    store: MemoryStore, redactions: Sequence[Redaction], absorbed: set[bytes]
+) -> list[dict[str, object]]:
+    """How to put each redacted context back (restore): its stored form and the episodes moved."""
+    stored = store.backend.contexts([r.old for r in redactions])
+    undo: list[dict[str, object]] = []
+    for redaction in redactions:
+        node, created = stored[redaction.old]
+        undo.append(
+            {
+                "context": node.meta.to_json(),
+                "created_at": created,
+                "from": redaction.new.hex(),
+                "moves": [
+                    [before.hex(), after.hex()] for before, after in redaction.moves if before not in absorbed
+                ],
+            }
+        )
+    return undo
+
+
+def unredactions(payload: str) -> list[Redaction]:
+    """The redactions that put a plain forget's redacted contexts back as they were stored."""
+    from zerolang.knowledge.hashing import context_hash
+
+    found = []
+    for item in json.loads(payload).get("redactions", ()):
+        meta = ContextMeta.from_json(item["context"])
+        moves = tuple((bytes.fromhex(after), bytes.fromhex(before)) for before, after in item["moves"])
+        node = ContextNode(context_hash(meta), meta)
+        found.append(Redaction(bytes.fromhex(item["from"]), node, item["created_at"], moves))
+    return found
+
+
 def forget(
     store: MemoryStore,
     selector: Selector,
@@ -122,53 +303,59 @@ def forget(
     inside: Callable[[str, tuple[str, ...]], object] | None = None,
     experiences: str | Path | None = None,
     searched: Mapping[str, int] | None = None,
+    dry_run: bool = False,
 ) -> ForgetReport:
     """Forget what `selector` names, as of store time `at`; ZeroError if it names nothing stored.
 
-    `inside(tombstone, terms)` blocks the terms in the experience store at `experiences`. It runs
-    within the forget's transaction, once the terms experiences must no longer show are known and
-    before the memory commits: a failure there forgets nothing, and a crash between the two
-    commits leaves the experiences blocked (more hidden, never less) and the forget to be run
-    again. When that store is the memory's own SQLite file (one writer at a time), it runs after
-    the commit instead.
+    It applies `plan`; `dry_run` reports the plan and writes nothing. `inside(tombstone, terms)`
+    blocks the terms in the experience store at `experiences`. It runs within the forget's
+    transaction, once the terms experiences must no longer show are known and before the memory
+    commits: a failure there forgets nothing, and a crash between the two commits leaves the
+    experiences blocked (more hidden, never less) and the forget to be run again. When that store
+    is the memory's own SQLite file (one writer at a time), it runs after the commit instead.
 
     `searched`: the other stores of the memory searched for a concept's label when the store holds
     no such concept, with how many of their items mention it (`zerolang.memory.holders`). One that
     does: the label is forgotten all the same (its concept's hash blocked, its terms passed to
     `inside`); none: the error names the stores searched.
     """
+    if dry_run:
+        with store.snapshot():
+            return plan(store, selector, at=at, purge=purge, aliases=aliases, searched=searched).report(
+                dry_run=True
+            )
     first = _blocks_first(store, experiences)
-    target, episodes, blocked = _select(store, selector, aliases, searched)
-    key = tombstone_hash(selector.kind, target, at)
-    content = _payload(store, episodes)
-    payload = (
-        None if purge else json.dumps(content, sort_keys=True, separators=(",", ":"), ensure_ascii=False)
-    )
-    row = TombstoneRow(
-        key, selector.kind, None if purge else target, at, payload, at if purge else None, None
-    )
-    rivals = _rivals(store, content)
     with store.transaction():
-        removed = store.backend.forget(row, episodes, blocked)
-        _settle_rivals(store, rivals, at)
-        gone = _gone_labels(store, content)
-        terms = _terms(selector.kind, target, content, blocked, gone)
-        if selector.kind == "concept":
-            terms = tuple(sorted({*terms, *(aliases or AliasTable.default()).variants(target)}))
-        if purge:
-            _scrub(store, {target} | gone, at)
-            removed = add(removed, erase_terms(store, row, terms, at))
-        detail = (
-            f"{selector.kind}{' (purged)' if purge else ''}: {removed.episodes} episodes, {len(blocked)} keys"
+        chosen = plan(store, selector, at=at, purge=purge, aliases=aliases, searched=searched)
+        key, terms = chosen.tombstone, chosen.terms
+        content = chosen.content
+        row = TombstoneRow(
+            key,
+            chosen.kind,
+            None if purge else chosen.target,
+            at,
+            chosen.payload,
+            at if purge else None,
+            None,
         )
+        rivals = _rivals(store, content)
+        removed = store.backend.forget(row, chosen.episodes, chosen.blocked)
+        moved = store.backend.redact(chosen.redactions)
+        _settle_rivals(store, rivals, at)
+        if purge:
+            _scrub(store, Forgotten.terms((*terms, chosen.target)), at, key)
+        purged = " (purged)" if purge else ""
+        detail = f"{chosen.kind}{purged}: {removed.episodes} episodes, {len(chosen.blocked)} keys"
         store.backend.append_log(at, "forget", key, detail)
+        if chosen.redactions:
+            store.backend.append_log(at, "redact", key, scope.redaction_detail(len(chosen.redactions), moved))
         if inside is not None and first:
             inside(key.hex(), terms)
     if purge:
         store.backend.erase_freed()
     if inside is not None and not first:
         inside(key.hex(), terms)
-    return ForgetReport(key.hex(), selector.kind, target, removed, len(blocked), purge, terms)
+    return chosen.report(removed)
 
 
 def _terms(
@@ -207,13 +394,14 @@ def _gone_labels(store: MemoryStore, content: dict[str, object]) -> set[str]:
     return gone
 
 
-def _scrub(store: MemoryStore, texts: set[str], at: str) -> None:
-    """Purge every other tombstone whose target or payload names what a purge erased."""
-    needles = {text for text in texts if text}
+def _scrub(store: MemoryStore, forgotten: Forgotten, at: str, own: bytes) -> None:
+    """Purge every other live tombstone whose target or payload mentions what a purge erased."""
     for row in store.backend.tombstones():
-        if row.purged_at is not None:
-            continue
-        if any(n in (row.target or "") or n in (row.payload or "") for n in needles):
+        if (
+            row.purged_at is None
+            and row.hash != own
+            and forgotten.mentions(*strings(row.target or ""), row.payload or "")
+        ):
             store.backend.purge_tombstone(row.hash, at)
 
 
@@ -359,10 +547,12 @@ def _settle_rivals(store: MemoryStore, keys: Sequence[bytes], at: str) -> None:
         temporal.settle(store.backend, left, at=at, cause=lambda _: "forget", single=store.single_valued)
 
 
-def _payload(store: MemoryStore, episodes: Sequence[bytes]) -> dict[str, object]:
+def _payload(
+    store: MemoryStore, episodes: Sequence[bytes], where: dict[bytes, scope.Episode]
+) -> dict[str, object]:
     backend = store.backend
     wanted = set(episodes)
-    facts = sorted({f for f in _facts_of(store, wanted)})
+    facts = sorted({where[key].fact for key in wanted if key in where})
     relations = [r for r in backend.scan_relations(facts) if r.episode_hash.digest in wanted]
     ends = sorted({r.subject_hash.digest for r in relations} | {r.object_hash.digest for r in relations})
     concepts = backend.concepts(ends)
@@ -375,15 +565,6 @@ def _payload(store: MemoryStore, episodes: Sequence[bytes]) -> dict[str, object]
         ],
         "relations": [r.to_json() for r in sorted(relations, key=lambda r: r.episode_hash.digest)],
     }
-
-
-def _facts_of(store: MemoryStore, episodes: set[bytes]) -> set[bytes]:
-    # episodes_of needs fact keys; the live relations give them through the episode rows
-    found: set[bytes] = set()
-    for row in store.backend.scan_episodes():
-        if row.hash in episodes:
-            found.add(row.fact_hash)
-    return found
 
 
 def payload_records(payload: str) -> list[MemoryRecord]:
@@ -444,6 +625,10 @@ def restore(
         raise ZeroError(f"tombstone {row.hash.hex()[:12]} was already restored at {row.restored_at}")
     with store.transaction():
         store.backend.restore_tombstone(row.hash, at)
+        undone = unredactions(row.payload) if row.payload else []
+        if undone:
+            store.backend.redact(undone)
+            store.backend.append_log(at, "unredact", row.hash, f"{len(undone)} contexts put back")
         records = payload_records(row.payload) if row.payload else []
         result = store.apply(records) if records else None
         back = 0 if result is None else result.new_episodes
@@ -456,7 +641,7 @@ def purge(store: MemoryStore, query: str, *, at: str) -> TombstoneRow:
     row = find_tombstone(store, query)
     with store.transaction():
         if row.purged_at is None:
-            terms = _purged_terms(store, row)
+            terms = purged_terms_of(store, row)
             store.backend.purge_tombstone(row.hash, at)
             row = TombstoneRow(row.hash, row.kind, None, row.created_at, None, at, row.restored_at)
             if row.restored_at is None:
@@ -468,7 +653,7 @@ def purge(store: MemoryStore, query: str, *, at: str) -> TombstoneRow:
     return row
 
 
-def _purged_terms(store: MemoryStore, row: TombstoneRow) -> tuple[str, ...]:
+def purged_terms_of(store: MemoryStore, row: TombstoneRow) -> tuple[str, ...]:
     """The terms a live tombstone's purge erases everywhere (`_terms`, from its payload)."""
     if row.restored_at is not None or row.target is None:
         return ()

@@ -1,10 +1,11 @@
 """A purge in the memory: what else in the space mentions a purged term goes too, and stays out.
 
 A concept forget removes the concept and its facts. A purge erases the label
-everywhere: every other concept whose label or an alias mentions a purged term
-(`zerolang.knowledge.terms`), and every context whose fields or metadata do
-(the MCP graph's operation log keeps its operations there), are forgotten under
-the same tombstone, and the terms' hashes are blocked (`forgotten_keys` rows of
+everywhere: the facts of every other concept whose label or an alias mentions a
+purged term (`zerolang.knowledge.terms`), or whose predicate does, are forgotten
+under the same tombstone, every context whose fields or metadata name one (the MCP
+graph's operation log keeps its operations there) is redacted, its other facts
+kept (`zerolang.knowledge.scope`), and the terms' hashes are blocked (`forgotten_keys` rows of
 kind `term:N`), so ingest, import and received bundles that mention them store
 none of it. Other tombstones whose target or payload mentions a term are purged.
 """
@@ -13,7 +14,9 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 
+from zerolang.knowledge import scope
 from zerolang.knowledge.backend import Removed, TombstoneRow
+from zerolang.knowledge.scope import Mentions
 from zerolang.knowledge.store import MemoryStore
 from zerolang.knowledge.terms import Forgotten, as_blocked, from_blocked, strings, term_keys
 
@@ -29,43 +32,29 @@ def purged_terms(store: MemoryStore, tombstone: bytes | None = None) -> Forgotte
     return Forgotten.of(purged_term_keys(store, tombstone))
 
 
-def mentioning(store: MemoryStore, forgotten: Forgotten) -> tuple[list[bytes], list[tuple[bytes, str]]]:
-    """The episodes of what mentions a forgotten term in the space, and the concepts that do."""
-    if not forgotten:
-        return [], []
-    backend = store.backend
-    concepts = sorted(
-        node.hash.digest for node in backend.scan_concepts() if forgotten.mentions(node.label, *node.aliases)
-    )
-    contexts = sorted(
-        node.hash.digest for node, _ in backend.scan_contexts() if forgotten.mentions_any(node.meta.to_json())
-    )
-    facts = [fact.fact_hash.digest for fact in backend.facts_touching(concepts)] if concepts else []
-    episodes = set(backend.episodes_by("fact_hash", facts)) if facts else set()
-    if contexts:
-        episodes.update(backend.episodes_by("context_hash", contexts))
-    return sorted(episodes), [(key, "concept") for key in concepts]
+def erasure(
+    store: MemoryStore, row: TombstoneRow, terms: Iterable[str]
+) -> tuple[Mentions, list[tuple[bytes, str]]]:
+    """What erasing `terms` under the tombstone `row` takes (`zerolang.knowledge.scope`), and the
+    keys it blocks: the concepts that mention a term and the terms' hashes; nothing is written."""
+    keys = term_keys(terms)
+    forgotten = Forgotten.of(keys) | purged_terms(store, row.hash)
+    found = scope.mentions(store, forgotten)
+    return found, [*((key, "concept") for key in found.concepts), *as_blocked(keys)]
 
 
 def erase_terms(store: MemoryStore, row: TombstoneRow, terms: Iterable[str], at: str) -> Removed:
-    """Within a purge's transaction: block `terms` under the (purged) tombstone `row`, forget what
-    mentions them (or any term the tombstone blocked before), and purge the other tombstones that
-    name them. What it removed."""
-    keys = term_keys(terms)
-    forgotten = Forgotten.of(keys) | purged_terms(store, row.hash)
-    episodes, concepts = mentioning(store, forgotten)
-    removed = store.backend.forget(row, episodes, [*concepts, *as_blocked(keys)])
+    """Within a purge's transaction: block `terms` under the (purged) tombstone `row`, take what a
+    term (or any term the tombstone blocked before) takes part in, redact the contexts that name one
+    (logged), and purge the other tombstones that name them. What it removed."""
+    found, blocked = erasure(store, row, terms)
+    forgotten = Forgotten.of(term_keys(terms)) | purged_terms(store, row.hash)
+    removed = store.backend.forget(row, found.episodes, blocked)
+    if found.redactions:
+        moved = store.backend.redact(found.redactions)
+        store.backend.append_log(at, "redact", row.hash, scope.redaction_detail(len(found.redactions), moved))
     for other in store.backend.tombstones():
         live = other.purged_at is None and other.hash != row.hash
         if live and forgotten.mentions(*strings(other.target or ""), other.payload or ""):
             store.backend.purge_tombstone(other.hash, at)
     return removed
-
-
-def add(first: Removed, second: Removed) -> Removed:
-    return Removed(
-        first.concepts + second.concepts,
-        first.facts + second.facts,
-        first.episodes + second.episodes,
-        first.contexts + second.contexts,
-    )

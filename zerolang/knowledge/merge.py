@@ -117,7 +117,9 @@ def mentioning_episodes(
     records: Sequence[MemoryRecord], stored: set[bytes], forgotten: Forgotten
 ) -> set[bytes]:
     """The new episodes that mention a purged term (`zerolang.knowledge.terms`): a label or alias
-    of its subject or object, or any field of its context. Skipped like `forgotten_episodes`."""
+    of its subject or object, its predicate, or (left when it cannot be redacted: its event time)
+    a field of its context. Skipped like `forgotten_episodes`. A context that only names a term is
+    redacted before (`redaction.redacted_records`), its other episodes kept."""
     if not forgotten:
         return set()
     found: set[bytes] = set()
@@ -132,7 +134,8 @@ def mentioning_episodes(
             key = r.episode_hash.digest
             if key in stored:
                 continue
-            if context or r.subject_hash.digest in named or r.object_hash.digest in named:
+            ends = r.subject_hash.digest in named or r.object_hash.digest in named
+            if context or ends or forgotten.mentions(r.predicate):
                 found.add(key)
     return found
 

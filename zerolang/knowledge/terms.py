@@ -17,6 +17,7 @@ conversations consult; the archive consults the memory its index lives in.
 
 from __future__ import annotations
 
+import functools
 import hashlib
 import re
 from collections.abc import Iterable, Mapping
@@ -24,6 +25,8 @@ from dataclasses import dataclass
 
 DOMAIN = b"0M-forgotten-term\n"
 TERM_KIND = "term:"
+# What a redaction puts where a mention was: no letter or digit, so it mentions no term itself.
+REDACTED = "[…]"
 _WORD = re.compile(r"[^\W_]+")
 
 
@@ -32,6 +35,7 @@ def words(text: str) -> list[str]:
     return [word.lower() for word in _WORD.findall(text)]
 
 
+@functools.lru_cache(maxsize=1 << 16)
 def _digest(joined: str) -> str:
     return hashlib.sha256(DOMAIN + joined.encode()).hexdigest()
 
@@ -101,9 +105,40 @@ class Forgotten:
                         return True
         return False
 
+    def redact(self, text: str) -> str:
+        """`text` with every run of words that mentions a term replaced by `REDACTED` (adjacent or
+        overlapping runs become one); unchanged when it mentions none."""
+        if not self.keys:
+            return text
+        found = list(_WORD.finditer(text))
+        lowered = [match.group().lower() for match in found]
+        spans: list[tuple[int, int]] = []
+        for n in sorted(self.lengths):
+            for start in range(len(found) - n + 1):
+                if _digest(" ".join(lowered[start : start + n])) in self.keys:
+                    spans.append((found[start].start(), found[start + n - 1].end()))
+        if not spans:
+            return text
+        parts, at = [], 0
+        for low, high in _merged(spans):
+            parts += [text[at:low], REDACTED]
+            at = high
+        return "".join([*parts, text[at:]])
+
     def mentions_any(self, value: object) -> bool:
         """Whether any string inside `value` (JSON-like: dicts, lists, keys included) mentions a term."""
         return bool(self.keys) and self.mentions(*strings(value))
+
+
+def _merged(spans: list[tuple[int, int]]) -> list[tuple[int, int]]:
+    """Character spans in order, those that overlap or touch joined."""
+    merged: list[tuple[int, int]] = []
+    for low, high in sorted(spans):
+        if merged and low <= merged[-1][1]:
+            merged[-1] = (merged[-1][0], max(high, merged[-1][1]))
+        else:
+            merged.append((low, high))
+    return merged
 
 
 def strings(value: object) -> list[str]:

@@ -286,12 +286,16 @@ def _our_tools(
     if _has_forget():
 
         @server.tool(annotations=DELETE)
-        async def forget(kind: str, target: str, purge: bool = False) -> dict[str, Any]:
-            """Forget what `kind` (concept, fact, source, scope, time, space) and `target` name; captured
-            experiences that mention a forgotten concept are left out of `recall` too. `purge` erases
-            the content for good (no restore)."""
+        async def forget(
+            kind: str, target: str, purge: bool = False, dry_run: bool = False
+        ) -> dict[str, Any]:
+            """Forget what `kind` (concept, fact, source, scope, time, space) and `target` name: the facts
+            a label takes part in go, records that only name it are kept with the mention redacted;
+            captured experiences that mention a forgotten concept are left out of `recall` too. `purge`
+            erases the content for good (no restore). `dry_run` says what would go and be redacted
+            (`labels`: the concepts) and changes nothing."""
             try:
-                report = memory.forget(kind, target, purge=purge)
+                report = memory.forget(kind, target, purge=purge, dry_run=dry_run)
             except ZeroError as error:
                 raise _failing(error) from None
             return dict(report.to_json())

@@ -547,14 +547,22 @@ class Memory:
         purge: bool = False,
         aliases: AliasTable | None = None,
         now: str | None = None,
+        dry_run: bool = False,
     ) -> Any:
         """Forget what `kind` (concept, fact, source, scope, time, space) and `target` name: a tombstone.
 
-        It delegates to `zerolang.knowledge.forget`. When the memory has an experience store (open, or
-        its file exists), captured experiences and conversation turns that mention a forgotten
-        concept's label or aliases are left out of `recall` from then on (and erased with `purge`).
-        `now` is the store time it is recorded at (default: the clock).
+        It delegates to `zerolang.knowledge.forget`: a label takes the facts it takes part in, and the
+        contexts that only name it are redacted (`zerolang.knowledge.scope`). When the memory has an
+        experience store (open, or its file exists), captured experiences and conversation turns that
+        mention a forgotten concept's label or aliases are left out of `recall` from then on (and
+        erased with `purge`). `now` is the store time it is recorded at (default: the clock).
+        `dry_run`: the report of what it would take and redact in the memory, nothing written.
         """
+        if dry_run:
+            from zerolang.knowledge.forget import Selector, forget
+
+            selector = Selector(kind, target)
+            return forget(self.store, selector, at=_at(now), purge=purge, aliases=aliases, dry_run=True)
         return self.forgetting(kind, target, purge=purge, aliases=aliases, now=now).report
 
     def forgetting(
@@ -638,8 +646,14 @@ class Memory:
             indexes=places.indexes,
         )
 
-    def purge(self, tombstone: str, *, now: str | None = None) -> Any:
-        """Erase a forgotten thing for good (hash, prefix or target), in every place that holds a copy."""
+    def purge(self, tombstone: str, *, now: str | None = None, dry_run: bool = False) -> Any:
+        """Erase a forgotten thing for good (hash, prefix or target), in every place that holds a copy.
+        `dry_run`: what it would erase and redact in the memory (`knowledge.forget.Preview`), nothing
+        written."""
+        if dry_run:
+            from zerolang.knowledge.previews import preview_purge
+
+            return preview_purge(self.store, tombstone)
         return self.purging(tombstone, now=now)[0]
 
     def purging(self, tombstone: str, *, now: str | None = None) -> tuple[TombstoneRow, dict[str, int]]:
@@ -671,8 +685,13 @@ class Memory:
 
         return reach(self.stores, self.store, experiences, entries)
 
-    def restore(self, tombstone: str, *, now: str | None = None) -> Any:
-        """Lift a tombstone (hash, prefix or target): what it forgot comes back, experiences included."""
+    def restore(self, tombstone: str, *, now: str | None = None, dry_run: bool = False) -> Any:
+        """Lift a tombstone (hash, prefix or target): what it forgot comes back, experiences included.
+        `dry_run`: what would come back (`knowledge.forget.Preview`), nothing written."""
+        if dry_run:
+            from zerolang.knowledge.previews import preview_restore
+
+            return preview_restore(self.store, tombstone)
         return self.restoring(tombstone, now=now).row
 
     def restoring(self, tombstone: str, *, now: str | None = None) -> Restoring:

@@ -10,7 +10,7 @@ from __future__ import annotations
 from hypothesis import given
 from hypothesis import strategies as st
 
-from zerolang.knowledge.forget import Selector, forget, purge
+from zerolang.knowledge.forget import Selector, forget, purge, restore
 from zerolang.knowledge.formats.bundle import make, receive
 from zerolang.knowledge.ingest import ingest, parse_inputs
 from zerolang.knowledge.terms import Forgotten, term_key
@@ -48,12 +48,15 @@ def test_what_mentions_a_purged_label_goes_and_stays_out(open_store) -> None:  #
     assert "carol" in labels(store) and "zelda's brother" not in labels(store)
 
 
-def test_a_later_purge_erases_the_mentions_a_plain_forget_left(open_store) -> None:  # type: ignore[no-untyped-def]
+def test_a_plain_forget_hides_what_a_purge_erases(open_store) -> None:  # type: ignore[no-untyped-def]
     store = open_store()
     load(store, TUPLES)
     report = forget(store, Selector("concept", "zelda"), at=AT)
-    assert "zelda's cat" in labels(store)  # a forget (not a purge) removes the concept only
-    purge(store, report.tombstone, at="2026-03-02T00:00:00.000Z")
+    assert "zelda's cat" not in labels(store)  # a forget takes what a purge would, but only hides it
+    restore(store, report.tombstone, at="2026-03-02T00:00:00.000Z")
+    assert "zelda's cat" in labels(store)
+    report = forget(store, Selector("concept", "zelda"), at="2026-03-03T00:00:00.000Z")
+    purge(store, report.tombstone, at="2026-03-04T00:00:00.000Z")
     assert "zelda's cat" not in labels(store)
     assert load(store, [("bob", "met", "zelda's cat", 0.8)]) == 1
 

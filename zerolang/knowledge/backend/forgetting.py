@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Protocol
 
-from zerolang.knowledge.backend.rows import Removed, TombstoneRow
+from zerolang.knowledge.backend.rows import Redaction, Removed, TombstoneRow
 from zerolang.knowledge.terms import Forgotten
 
 
@@ -21,6 +21,21 @@ class Forgetting(Protocol):
         self, tombstone: TombstoneRow, episodes: Sequence[bytes], blocked: Sequence[tuple[bytes, str]]
     ) -> Removed:
         """Record the tombstone and its blocked keys; remove the episodes and whatever only they held up."""
+
+    def episode_places(self) -> list[tuple[bytes, bytes, bytes, bool]]:
+        """`(episode, fact, context, live)` for every episode of the space, live then pruned."""
+        ...
+
+    def predicates(self) -> list[str]:
+        """The space's distinct fact predicates, sorted."""
+        ...
+
+    def redact(self, redactions: Sequence[Redaction]) -> int:
+        """Rewrite each context as redacted, moving its listed episodes (live or pruned) with their
+        confidence, times, accesses, working-memory and semantic sources to their new hashes (one
+        already stored absorbs it: its fact is folded again); drop the old context once nothing
+        refers to it. How many episodes moved to a new hash."""
+        ...
 
     def blocked(self, keys: Sequence[bytes]) -> set[bytes]:
         """Which of `keys` (concept, fact or episode hashes) a live tombstone blocks."""

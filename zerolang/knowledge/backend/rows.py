@@ -5,6 +5,8 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 
+from zerolang.knowledge.types import ContextNode
+
 
 @dataclass(frozen=True, slots=True)
 class InsertResult:
@@ -183,6 +185,25 @@ class Removed:
             "episodes": self.episodes,
             "contexts": self.contexts,
         }
+
+
+@dataclass(frozen=True, slots=True)
+class Redaction:
+    """A context rewritten without what mentions a forgotten term (`zerolang.knowledge.scope`).
+
+    `old` is the stored context's hash, `context` the rewritten one (the same hash when only fields
+    outside the hash changed), `created_at` the store time the context row keeps, and `moves` each
+    kept episode's hash before and after (the same when the hash did not change).
+    """
+
+    old: bytes
+    context: ContextNode
+    created_at: str
+    moves: tuple[tuple[bytes, bytes], ...]
+
+    @property
+    def new(self) -> bytes:
+        return self.context.hash.digest
 
 
 @dataclass(frozen=True, slots=True)

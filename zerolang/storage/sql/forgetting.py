@@ -15,12 +15,13 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from zerolang.knowledge import backend
-from zerolang.knowledge.backend import Removed, TombstoneRow
+from zerolang.knowledge.backend import Redaction, Removed, TombstoneRow
 from zerolang.knowledge.integrity import SEALED, Seal, change
 from zerolang.knowledge.terms import TERM_KIND, Forgotten, from_blocked
 from zerolang.storage.errors import translating
 from zerolang.storage.sql.memo import remembered
-from zerolang.storage.sql.seals import Seals
+from zerolang.storage.sql.redacting import redact
+from zerolang.storage.sql.seals import Seals, fold
 
 _EPISODE_TABLES = ("episodes", "pruned_episodes")
 _ANY_BLOCKED = "SELECT 1 FROM forgotten_keys WHERE space = ? LIMIT 1"
@@ -64,7 +65,7 @@ class Forgetting(Seals, backend.Forgetting):
             if added:
                 t = tombstone
                 row = (t.hash, t.kind, t.target, t.created_at, t.payload, t.purged_at, t.restored_at)
-                _fold(changes, "tombstones", [row])
+                fold(changes, "tombstones", [row])
             self._block(tombstone.hash, blocked, changes)
             concepts = [key for key, kind in blocked if kind == "concept"]
             removed = self._remove(sorted(set(episodes)), concepts, changes)
@@ -91,7 +92,7 @@ class Forgetting(Seals, backend.Forgetting):
             if key not in stored:
                 stored.add(key)
                 added.append((key, tombstone, kind))
-        _fold(changes, "forgotten_keys", added)
+        fold(changes, "forgotten_keys", added)
         self.run_many(
             "INSERT INTO forgotten_keys (space, key, tombstone, kind) VALUES (?, ?, ?, ?)"
             " ON CONFLICT DO NOTHING",
@@ -129,7 +130,7 @@ class Forgetting(Seals, backend.Forgetting):
         if not keys:
             return
         if table in SEALED:
-            _fold(changes, table, [], self.sealed_rows(table, list(keys), column))
+            fold(changes, table, [], self.sealed_rows(table, list(keys), column))
         self.delete_rows(table, column, list(keys))
 
     def _refold(self, facts: list[bytes], changes: dict[str, Seal]) -> tuple[list[bytes], set[bytes]]:
@@ -165,7 +166,7 @@ class Forgetting(Seals, backend.Forgetting):
             old = self.sealed_rows("facts", [key for *_, key in updates])
             by_key = {bytes(row[0]): row for row in old}
             new = [(*by_key[key][:4], c, n, first, last) for c, n, first, last, _, key in updates]
-            _fold(changes, "facts", new, old)
+            fold(changes, "facts", new, old)
             self.run_many(
                 "UPDATE facts SET confidence = ?, observations = ?, created_at = ?, updated_at = ?"
                 " WHERE space = ? AND hash = ?",
@@ -177,6 +178,32 @@ class Forgetting(Seals, backend.Forgetting):
         self._delete("fact_events", "fact_hash", gone, changes)
         self._delete("facts", "hash", gone, changes)
         return gone, ends
+
+    def episode_places(self) -> list[tuple[bytes, bytes, bytes, bool]]:
+        found = []
+        for table, live in (("episodes", True), ("pruned_episodes", False)):
+            rows = self.rows(
+                f"SELECT hash, fact_hash, context_hash FROM {table} WHERE space = ? ORDER BY hash",
+                [self.space],
+            )
+            found += [(bytes(e), bytes(f), bytes(c), live) for e, f, c in rows]
+        return found
+
+    def predicates(self) -> list[str]:
+        rows = self.rows(
+            "SELECT DISTINCT predicate FROM facts WHERE space = ? ORDER BY predicate", [self.space]
+        )
+        return [str(row[0]) for row in rows]
+
+    def refold_facts(self, facts: list[bytes], changes: dict[str, Seal]) -> None:
+        """Fold these facts again from the episodes they keep (a redaction merged some)."""
+        self._refold(facts, changes)
+
+    def drop_unreferenced_contexts(self, contexts: list[bytes], changes: dict[str, Seal]) -> int:
+        return self._drop_unreferenced_contexts(contexts, changes)
+
+    def redact(self, redactions: Sequence[Redaction]) -> int:
+        return redact(self, redactions)
 
     def _drop_unreferenced_concepts(self, concepts: list[bytes], changes: dict[str, Seal]) -> int:
         if not concepts:
@@ -314,13 +341,3 @@ class Forgetting(Seals, backend.Forgetting):
 
     def erase_freed(self) -> None:
         """Nothing by default; a dialect that can reclaim deleted rows' storage does so."""
-
-
-def _fold(
-    changes: dict[str, Seal],
-    table: str,
-    added: Sequence[Sequence[object]],
-    removed: Sequence[Sequence[object]] = (),
-) -> None:
-    """Add what writing `added` and deleting `removed` does to `table`'s seal into `changes`."""
-    changes[table] = changes.get(table, Seal()).add(change(table, added, removed))

@@ -18,6 +18,8 @@ from zerolang.knowledge.backend import (
 )
 from zerolang.knowledge.integrity import Seal, change
 from zerolang.knowledge.overlap import ENGINE
+from zerolang.knowledge.redaction import redacted_records
+from zerolang.knowledge.terms import Forgotten
 from zerolang.knowledge.types import (
     ConceptHash,
     ConceptNode,
@@ -107,6 +109,8 @@ class Records(Seals, backend.Records):
 
     def apply_records(self, records: Sequence[MemoryRecord]) -> InsertResult:
         with self.write():
+            terms = self.blocked_terms() if self.any_blocked() else Forgotten()
+            records = redacted_records(records, terms)  # a context naming a purged term: redacted
             keys = merge.episode_keys(records)
             filled = self._filled()  # a table with no row in the space has none of the batch's keys
             stored = self._existing("episodes", keys) if "episodes" in filled else set()
@@ -115,7 +119,7 @@ class Records(Seals, backend.Records):
             blocked, forgotten = set(), set()
             if self.any_blocked():
                 blocked = self.blocked(merge.relation_keys(records))
-                forgotten = merge.mentioning_episodes(records, stored, self.blocked_terms())
+                forgotten = merge.mentioning_episodes(records, stored, terms)
             forgotten |= merge.forgotten_episodes(records, stored, blocked)
             work = merge.pending(records, stored | forgotten)
             work.duplicates -= len(forgotten)

@@ -12,7 +12,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 
 from zerolang.knowledge import integrity
-from zerolang.knowledge.integrity import GENERATIONS, MARKER_SPACE, SEALED, Seal, pending
+from zerolang.knowledge.integrity import GENERATIONS, MARKER_SPACE, SEALED, Seal, change, pending
 from zerolang.storage.errors import translating
 from zerolang.storage.sql.core import Row, SqlCore
 from zerolang.storage.sql.memo import clean
@@ -117,3 +117,13 @@ class Seals(SqlCore):
 def _parsed(row: tuple[object, object] | None) -> Seal:
     """A stored seal's (count, digest), or none stored, as a `Seal` (a tampered one counts as empty)."""
     return Seal() if row is None else Seal.parse(*row) or Seal()
+
+
+def fold(
+    changes: dict[str, Seal],
+    table: str,
+    added: Sequence[Sequence[object]],
+    removed: Sequence[Sequence[object]] = (),
+) -> None:
+    """Add what writing `added` and deleting `removed` does to `table`'s seal into `changes`."""
+    changes[table] = changes.get(table, Seal()).add(change(table, added, removed))
