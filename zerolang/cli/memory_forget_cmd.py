@@ -49,8 +49,8 @@ def _previewed(db: str | None, space: str) -> Iterator[Memory]:
     """The memory `--db` names, for a `--dry-run`: opened without creating, nothing else reached."""
     from zerolang.memory.api import Memory
 
-    with open_memory_store(db, create=False, space=space) as store:
-        yield Memory(store)
+    with Memory(open_memory_store(db, create=False, space=space)) as memory:
+        yield memory
 
 
 def _counts(removed: Any, redacted: int) -> str:
@@ -80,8 +80,10 @@ def _memory(db: str | None, space: str, experiences: Path | None, root: Path | N
     from zerolang.memory.settings import resolve_stores
 
     stores = resolve_stores(db, space=space, experiences=experiences, archive=root)
-    with experience_stores(experiences) as reached, open_memory_store(db, create=False, space=space) as store:
-        yield Memory(store, stores=stores, lent=reached)
+    with experience_stores(experiences) as reached:
+        store = open_memory_store(db, create=False, space=space)
+        with Memory(store, stores=stores, lent=reached) as memory:  # closes what it opened on the way
+            yield memory
 
 
 @_command("forget")

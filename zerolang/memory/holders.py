@@ -14,7 +14,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
 
-from zerolang.knowledge.mentions import mentioning
+from zerolang.knowledge.scope import mentions
 from zerolang.knowledge.terms import Forgotten
 
 if TYPE_CHECKING:
@@ -52,8 +52,8 @@ def holders(
     in `indexes` a purge erases."""
     found: dict[str, int] = {}
     if purging:
-        episodes, concepts = mentioning(store, forgotten)
-        found["facts"] = len(episodes) + len(concepts)
+        found_there = mentions(store, forgotten)  # what a purge takes, and the records it redacts
+        found["facts"] = len(found_there.episodes) + len(found_there.concepts) + len(found_there.redactions)
     if experiences is not None:
         found["experiences"] = experiences.count_mentioning(forgotten)
     if entries is not None:
