@@ -42,6 +42,7 @@ def _stamp(now: str | None) -> str:
 _NOTHING = (
     "dry run: nothing changed (the memory's facts only; conversations and the archive are not previewed)"
 )
+_PREVIEWED = "dry run: nothing changed"
 
 
 @contextmanager
@@ -162,7 +163,7 @@ def forget(
         )
     (kind, target), at = chosen[0], _stamp(now)
     if dry_run:
-        with _previewed(db, space) as memory:
+        with _memory(db, space, experiences, root) as memory:  # every store it would reach, read only
             preview = memory.forget(
                 kind, target, purge=purge, aliases=_aliases(aliases), now=at, dry_run=True
             )
@@ -172,7 +173,10 @@ def forget(
         verb = "would purge" if purge else "would forget"
         echo(f"{verb} {preview.kind} {escaped(preview.target)}: {_counts(preview.removed, preview.redacted)}")
         _labels("concepts going", preview.labels)
-        echo(_NOTHING)
+        reached = [f"{count} {name}" for name, count in preview.elsewhere if count]
+        if reached:
+            echo(f"mentioned beside the facts ({'erased' if purge else 'hidden'}): {', '.join(reached)}")
+        echo(_PREVIEWED)
         return
     with _memory(db, space, experiences, root) as memory:
         done = memory.forgetting(kind, target, purge=purge, aliases=_aliases(aliases), now=at)

@@ -81,6 +81,9 @@ class ForgetReport:
     redacted: int = 0  # contexts that named a forgotten term, kept without the mention
     labels: tuple[str, ...] = ()  # the concepts it removed (or would: a preview), by label
     dry_run: bool = False  # a preview: nothing was written
+    # a preview's count, by store, of what mentions the forgotten terms beside the memory's facts
+    # (experiences, conversations; a purge's archive and summaries: `zerolang.memory.holders`)
+    elsewhere: tuple[tuple[str, int], ...] = ()
 
     def to_json(self) -> dict[str, object]:
         document: dict[str, object] = {
@@ -95,6 +98,7 @@ class ForgetReport:
         if self.dry_run:
             document["dry_run"] = True
             document["labels"] = list(self.labels)
+            document["elsewhere"] = dict(self.elsewhere)
         return document
 
 

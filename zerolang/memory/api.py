@@ -559,11 +559,47 @@ class Memory:
         `dry_run`: the report of what it would take and redact in the memory, nothing written.
         """
         if dry_run:
-            from zerolang.knowledge.forget import Selector, forget
-
-            selector = Selector(kind, target)
-            return forget(self.store, selector, at=_at(now), purge=purge, aliases=aliases, dry_run=True)
+            return self._previewing(kind, target, purge=purge, aliases=aliases, now=now)
         return self.forgetting(kind, target, purge=purge, aliases=aliases, now=now).report
+
+    def _previewing(
+        self, kind: str, target: str, *, purge: bool, aliases: AliasTable | None, now: str | None
+    ) -> Any:
+        """A forget's preview: the memory's plan, and how many items of each other store it reaches
+        mention what it forgets (`zerolang.memory.holders`, read only); nothing written."""
+        from dataclasses import replace
+
+        from zerolang.knowledge.forget import Selector, forget
+        from zerolang.knowledge.terms import Forgotten
+        from zerolang.memory.holders import holders
+
+        with ExitStack() as stack:
+            reached = stack.enter_context(self._reached(reading=True))
+            experiences, entries = reached.experiences, reached.entries
+            places = stack.enter_context(self._places(experiences, entries)) if purge else None
+            extra: dict[str, Any] = {}
+            if kind == "concept" and self.store.find_concept(target, aliases) is None:
+                extra["searched"] = self._holders(target, aliases, experiences, entries, places)
+            report = forget(
+                self.store,
+                Selector(kind, target),
+                at=_at(now),
+                purge=purge,
+                aliases=aliases,
+                dry_run=True,
+                **extra,
+            )
+            found = holders(
+                self.store,
+                Forgotten.terms(report.terms),
+                experiences,
+                entries,
+                purging=purge,
+                archive=None if places is None else places.archive,
+                indexes=() if places is None else places.indexes,
+            )
+        found.pop("facts", None)  # the plan's own count, exact
+        return replace(report, elsewhere=tuple(found.items()))
 
     def forgetting(
         self,
@@ -707,11 +743,12 @@ class Memory:
         return Restoring(row, back)
 
     @contextmanager
-    def _reached(self) -> Iterator[_Reached]:
+    def _reached(self, *, reading: bool = False) -> Iterator[_Reached]:
         """The experience and conversation stores forget, restore and purge reach: when they are in
         the memory's own database, on its connection (`together`: one transaction for both
         halves; so too when those lent are there); else those lent; else the experience store when
-        it is open or its file exists (a forget need not create one)."""
+        it is open or its file exists (a forget need not create one). `reading` (a preview): none
+        where the memory's own database holds none, rather than its tables made there."""
         from zerolang.memory.opening import conversations_in_memory
 
         shared = conversations_in_memory(self.store, self.stores)
@@ -720,6 +757,9 @@ class Memory:
             return
         if self._lent is not None:
             yield _Reached(*self._lent)
+            return
+        if reading and self._experiences is None and self.stores.experiences == self.stores.memory:
+            yield _Reached(None, None)
             return
         experiences = self._experiences_if_any()
         entries = None if experiences is None else self._entries()

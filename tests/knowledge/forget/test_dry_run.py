@@ -81,3 +81,29 @@ def test_the_python_api_previews(tmp_path: Path) -> None:
     assert (report.redacted, report.labels, report.removed.facts) == (1, ("zelda quux",), 1)
     assert memory.forget("concept", "Zelda Quux", purge=True).removed == report.removed
     store.close()
+
+
+def test_a_preview_counts_what_the_other_stores_hold(tmp_path: Path) -> None:
+    """Beside the facts' plan, a preview counts what the forget would hide (or a purge erase) in the
+    memory's conversations: a label only a captured turn holds is previewed too, and nothing changes."""
+    import zerolang.memory
+
+    db = tmp_path / "m.db"
+    with zerolang.memory.open(db) as memory:
+        memory.remember([("mo", "likes", "chess")])
+        memory.capture(session="s", user_said="Zorblax Quux called about the vault", agent_said="Noted.")
+    runner = CliRunner()
+    before = _bytes(db)
+    result = runner.invoke(
+        app, ["memory", "forget", "Zorblax Quux", "--purge", "--dry-run", "--json", "--db", str(db)]
+    )
+    assert result.exit_code == 0, result.output
+    preview = json.loads(result.output)
+    assert preview["dry_run"] is True and preview["removed"]["facts"] == 0
+    assert preview["elsewhere"]["experiences"] > 0
+    text = runner.invoke(app, ["memory", "forget", "Zorblax Quux", "--dry-run", "--db", str(db)])
+    assert text.exit_code == 0, text.output
+    assert "mentioned beside the facts (hidden):" in text.output and "experiences" in text.output
+    assert _bytes(db) == before
+    with zerolang.memory.open(db) as memory:
+        assert "Zorblax" in memory.recall("who called about the vault?").text
