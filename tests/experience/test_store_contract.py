@@ -16,6 +16,7 @@ import pytest
 from zerolang.experience.budget import render
 from zerolang.experience.build import build
 from zerolang.experience.capture import Extractors, TurnRecorder, capture_files
+from zerolang.experience.ranking import full_text
 from zerolang.experience.recall import RecallWeights, recall
 from zerolang.experience.store import ExperienceStore
 from zerolang.experience.transcripts import read_transcript
@@ -70,13 +71,13 @@ def test_capture_counts_are_the_same_everywhere(store: ExperienceStore) -> None:
 
 def test_reads(store: ExperienceStore) -> None:
     capture_files(store, [FIXTURES / "pi_v1.jsonl"])
-    hits = store.search(["tomatoes", "compost"], 10)
+    hits = full_text(store, ["tomatoes", "compost"], 10).experiences
     assert hits and all(score > 0 for _, score in hits)
     found = store.experiences([ident for ident, _ in hits])
     assert any("compost" in e.what for e in found.values())
     experience = next(iter(found.values()))
     assert experience.affect == {k: v for k, v in experience.affect.items() if 0 < v < 1}
-    turns = store.search_turns(["nitrogen"], 5)
+    turns = full_text(store, ["nitrogen"], 5).turns
     assert len(turns) == 1
     members = store.experiences_of_turns([turns[0][0]])
     assert [e.layer.value for e in members] == ["input", "contemplation", "output"]
@@ -89,7 +90,9 @@ def test_reads(store: ExperienceStore) -> None:
     assert set(frequency) == concepts and min(frequency.values()) >= 1
     assert set(store.concept_labels(concepts)) == concepts
     assert {src for src, _ in store.mentioning(concepts)} >= {members[0].id}
-    assert store.search([], 5) == [] and store.search(['"quoted" OR'], 5) == []
+    assert (
+        full_text(store, [], 5).experiences == [] and full_text(store, ['"quoted" OR'], 5).experiences == []
+    )
 
 
 def test_sessions_and_their_turns_page_in_order(store: ExperienceStore) -> None:
@@ -208,10 +211,10 @@ def test_a_grown_transcript_indexes_its_turns_as_a_whole_capture_does(
     with SqliteExperienceStore(tmp_path / "whole.db") as whole:
         assert capture_files(whole, [path]).added.as_dict() == counts
     for i in range(10):
-        hits = store.search_turns([f"word{i}"], 5)
+        hits = full_text(store, [f"word{i}"], 5).turns
         assert len(hits) == 1, i
-        assert store.search([f"word{i}"], 5)
-    held = {turn for i in (6, 7) for turn, _ in store.search_turns([f"word{i}"], 5)}
+        assert full_text(store, [f"word{i}"], 5).experiences
+    held = {turn for i in (6, 7) for turn, _ in full_text(store, [f"word{i}"], 5).turns}
     assert len(held) == 1  # the open turn's question and its later answer: one turn, one entry
 
 

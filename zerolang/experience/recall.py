@@ -1,7 +1,8 @@
 """Recall over experiences: enter by full text, expand through the graph, rank, say why.
 
-1. **Entry.** The query's content words go to the store's full-text search
-   (stemmed, bm25) twice: over single experiences (the best `entry` are the
+1. **Entry.** The query's content words go to the full text (`ranking`: BM25 over the
+   store's postings of our own stemmed terms, the same on every engine) twice: over single
+   experiences (the best `entry` are the
    seeds, scored 0..1 relative to the best) and over whole turns (all layers
    of a turn as one text: a question in one layer and its answer in the next
    match together; each layer gains `whole_turn` x the turn's relative score).
@@ -78,6 +79,7 @@ from zerolang.experience.concepts import ConceptExtractor, DefaultConcepts, conc
 from zerolang.experience.dates import Span, asked_span, parse_date, spoken_spans
 from zerolang.experience.forgotten import Forgotten
 from zerolang.experience.model import Experience
+from zerolang.experience.ranking import full_text
 from zerolang.experience.store import ExperienceStore
 from zerolang.experience.words import terms, words
 
@@ -153,7 +155,8 @@ def recall(
     # the date a query names is matched by time (step 7), not as words
     query_terms = terms(query[: asked.start] + " " + query[asked.end :] if asked else query)
     blocked = Forgotten.of(store.forgotten_terms())
-    seeds = store.search(query_terms, w.entry)
+    found_text = full_text(store, query_terms, w.entry)
+    seeds = found_text.experiences
     if blocked:  # a forgotten experience is no seed: it leads nowhere either
         seen = store.experiences([ident for ident, _ in seeds])
         seeds = [
@@ -166,7 +169,7 @@ def recall(
         scores.add(ident, seed_score[ident], "words match")
 
     if w.whole_turn:
-        turns = store.search_turns(query_terms, w.entry)
+        turns = found_text.turns
         top_turn = turns[0][1] if turns else 1.0
         turn_score = {turn: raw / top_turn for turn, raw in turns if top_turn > 0}
         layers = store.experiences_of_turns(turn_score)

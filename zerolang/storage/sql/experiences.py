@@ -1,12 +1,12 @@
 """The experience store (`zerolang.experience.store.ExperienceStore`) in the shared SQL: tables `exp_*`.
 
-The only SQL for experiences. It runs on an experience database (`database.SqlDatabase`)
-and leaves the full text to the engine's `ExperienceText`: SQLite indexes with FTS5 and
-ranks by bm25, PostgreSQL with `tsvector`s ranked by `ts_rank`. Each experience is
-indexed by its `who` and `what`, each turn by its layers' `what` together (one a line,
-in the order they were captured), re-indexed when the turn gains or loses a layer.
-Every write is one transaction.
-"""
+The only SQL for experiences. It runs on an experience database (`database.SqlDatabase`).
+Recall's full text is the store's own, the same on every engine: each experience's terms
+(`zerolang.experience.words.index_terms`) in `exp_term`, with how often its `what` and `who`
+say them, and their numbers in `exp_length`; `zerolang.experience.ranking` scores them.
+The engine's own index (`ExperienceText`: FTS5 on SQLite, `tsvector`s on PostgreSQL; each
+experience by its `who` and `what`, each turn by its layers' `what` together) is kept as
+before; recall no longer reads it. Every write is one transaction."""
 
 from __future__ import annotations
 
@@ -16,12 +16,21 @@ from contextlib import nullcontext
 from typing import Protocol
 
 from zerolang.experience.forgotten import PURGED, Forgotten, without_forgotten
-from zerolang.experience.model import Added, CaptureBatch, Experience, Layer, SessionRow
+from zerolang.experience.model import (
+    Added,
+    CaptureBatch,
+    Experience,
+    Layer,
+    Posting,
+    SessionRow,
+    TermTotals,
+)
+from zerolang.experience.words import index_terms
 from zerolang.storage.errors import translating
 from zerolang.storage.schema import EXPERIENCES
 from zerolang.storage.sql.database import DatabaseStore, SqlDatabase
-from zerolang.storage.sql.fulltext import Ranked
 from zerolang.storage.sql.statements import Row
+from zerolang.util.spaces import DEFAULT_SPACE
 
 _COLUMNS = "id, layer, who, what, at, session, turn, position, ordinal, affect, sources"
 _json_sorted = json.JSONEncoder(sort_keys=True).encode  # what `json.dumps(..., sort_keys=True)` writes
@@ -38,17 +47,8 @@ _COUNTED = (
 
 
 class ExperienceText(Protocol):
-    """How an engine indexes and searches the experiences' full text."""
-
-    experiences_index: Ranked
-    """The experiences (`exp_experience`) by their `who` and `what`."""
-
-    turns_index: Ranked
-    """The turns by their layers' `what` together (rows with a `turn` column)."""
-
-    def query(self, terms: Sequence[str]) -> str:
-        """The search that matches any of `terms`, as the engine's full text reads it ("" for none)."""
-        ...
+    """How an engine keeps its own full-text index of the experiences (recall ranks by the store's
+    postings, `exp_term`, the same on every engine; the engine's index is kept as before)."""
 
     def unindex_experience(self, db: SqlDatabase, space: str, ident: str) -> None:
         """Drop the experience from the index (before its row is deleted)."""
@@ -85,6 +85,10 @@ class SqlExperienceStore(DatabaseStore[ExperienceText]):
     """An experience store on an experience database (closing it closes the database)."""
 
     __slots__ = ()
+
+    def __init__(self, db: SqlDatabase, text: ExperienceText, *, space: str = DEFAULT_SPACE) -> None:
+        super().__init__(db, text, space=space)
+        self.index_missing()
 
     # ---- writing ----------------------------------------------------------------------------
 
@@ -163,6 +167,12 @@ class SqlExperienceStore(DatabaseStore[ExperienceText]):
         )
         if last is not None:
             self.text.index_experiences_after(db, int(last[0] or 0))  # of this write alone: one space
+            self._index_terms(
+                (int(seq), str(who), str(what))
+                for seq, who, what in self._rows_in(
+                    "SELECT seq, who, what FROM exp_experience", "id", [item.id for item in fresh]
+                )
+            )
         created = {turn.id for turn in new_turns}
         texts: dict[str, list[str]] = {}  # a new turn's layers, in the order they were inserted
         changed: set[str] = set()  # a turn held before that gained a layer: read again
@@ -194,6 +204,50 @@ class SqlExperienceStore(DatabaseStore[ExperienceText]):
             self._keep_cursor(transcript, state)
         return Added(len(new_turns), len(fresh), concepts, edges, forgotten)
 
+    def _index_terms(self, rows: Iterable[tuple[int, str, str]]) -> None:
+        """Recall's full text of the experiences `(seq, who, what)`: their terms (`exp_term`) and
+        lengths (`exp_length`), `words.index_terms` of each, in key order."""
+        terms: list[tuple[str, int, int, int, str]] = []
+        lengths: list[tuple[int, int, int, str]] = []
+        space = self.space
+        for seq, who, what in rows:
+            said, by = _counts(what), _counts(who)
+            terms.extend((term, seq, said.get(term, 0), by.get(term, 0), space) for term in {*said, *by})
+            lengths.append((seq, sum(said.values()), sum(by.values()), space))
+        self.db.run_many(
+            "INSERT INTO exp_term (term, seq, what, who, space) VALUES (?, ?, ?, ?, ?)"
+            " ON CONFLICT DO NOTHING",
+            sorted(terms),
+        )
+        self.db.run_many(
+            "INSERT INTO exp_length (seq, what, who, space) VALUES (?, ?, ?, ?) ON CONFLICT DO NOTHING",
+            lengths,
+        )
+
+    def _unindex_terms(self, seq: int, who: str, what: str) -> None:
+        space = self.space
+        self.db.run_many(
+            "DELETE FROM exp_term WHERE space = ? AND term = ? AND seq = ?",
+            [(space, term, seq) for term in sorted({*_counts(what), *_counts(who)})],
+        )
+        self.db.run("DELETE FROM exp_length WHERE space = ? AND seq = ?", (space, seq))
+
+    def index_missing(self) -> int:
+        """Index in recall's full text the experiences of the space it lacks (a store made before
+        `exp_term`, or rows another store moved in): those after the last it holds. How many."""
+        if not self.db.has_table("exp_length"):  # a tenant role opens what the owner has not upgraded yet
+            return 0
+        top = self.db.one("SELECT max(seq) FROM exp_length WHERE space = ?", (self.space,))
+        after = -1 if top is None or top[0] is None else int(top[0])
+        rows = self.db.rows(
+            "SELECT seq, who, what FROM exp_experience WHERE space = ? AND seq > ? ORDER BY seq",
+            (self.space, after),
+        )
+        if rows:
+            with self.db.transaction():
+                self._index_terms((int(seq), str(who), str(what)) for seq, who, what in rows)
+        return len(rows)
+
     def _keep_cursor(self, transcript: str, state: str | None) -> None:
         if state is None:
             self.db.run("DELETE FROM exp_cursor WHERE space = ? AND transcript = ?", (self.space, transcript))
@@ -218,19 +272,44 @@ class SqlExperienceStore(DatabaseStore[ExperienceText]):
 
     # ---- reading ----------------------------------------------------------------------------
 
-    def search(self, terms: Sequence[str], limit: int) -> list[tuple[str, float]]:
-        """Best first, ties in the order of capture."""
-        return self._search(self.text.experiences_index.search("id", "seq"), terms, limit)
+    def postings(self, terms: Collection[str]) -> list[Posting]:
+        rows = [
+            row
+            for condition, values in self.db.in_list("t.term", sorted(terms))
+            for row in self.db.rows(
+                "SELECT e.id, e.turn, t.term, t.what, t.who, l.what, l.who FROM exp_term t"
+                " JOIN exp_length l ON l.space = t.space AND l.seq = t.seq"
+                " JOIN exp_experience e ON e.seq = t.seq AND e.space = t.space"
+                f" WHERE t.space = ? AND {condition}",
+                [self.space, *values],
+            )
+        ]
+        return [
+            Posting(str(ident), str(turn), str(term), int(what), int(who), int(length), int(by))
+            for ident, turn, term, what, who, length, by in rows
+        ]
 
-    def search_turns(self, terms: Sequence[str], limit: int) -> list[tuple[str, float]]:
-        """Best first, ties by turn id."""
-        return self._search(self.text.turns_index.search("turn", "turn"), terms, limit)
+    def term_totals(self) -> TermTotals:
+        row = self.db.one(
+            "SELECT count(*), coalesce(sum(what), 0), coalesce(sum(who), 0) FROM exp_length WHERE space = ?",
+            (self.space,),
+        )
+        turns = self.db.one("SELECT count(*) FROM exp_turn WHERE space = ?", (self.space,))
+        experiences, what, who = row if row is not None else (0, 0, 0)
+        return TermTotals(int(experiences), int(turns[0]) if turns else 0, int(what), int(who))
 
-    def _search(self, sql: str, terms: Sequence[str], limit: int) -> list[tuple[str, float]]:
-        query = self.text.query(terms)
-        if not query or limit <= 0:
-            return []
-        return [(str(ident), float(score)) for ident, score in self.db.rows(sql, (query, self.space, limit))]
+    def turn_lengths(self, turn_ids: Collection[str]) -> dict[str, int]:
+        rows = [
+            row
+            for condition, values in self.db.in_list("e.turn", sorted(turn_ids))
+            for row in self.db.rows(
+                "SELECT e.turn, sum(l.what) FROM exp_experience e"
+                " JOIN exp_length l ON l.space = e.space AND l.seq = e.seq"
+                f" WHERE e.space = ? AND {condition} GROUP BY e.turn",
+                [self.space, *values],
+            )
+        ]
+        return {str(turn): int(length) for turn, length in rows}
 
     def _rows_in(self, sql: str, column: str, keys: Collection[str], tail: str = "") -> list[Row]:
         """`sql` WHERE the row is of the store's space and `column` is one of `keys`, then `tail`: over
@@ -365,9 +444,10 @@ class SqlExperienceStore(DatabaseStore[ExperienceText]):
         edges = "DELETE FROM exp_edge WHERE space = ? AND (src = ? OR dst = ?)"
         with db.transaction():
             doomed = [
-                (str(ident), str(turn))
-                for ident, turn, who, what in db.rows(
-                    "SELECT id, turn, who, what FROM exp_experience WHERE space = ? ORDER BY seq", (space,)
+                (str(ident), str(turn), int(seq), str(who), str(what))
+                for ident, turn, seq, who, what in db.rows(
+                    "SELECT id, turn, seq, who, what FROM exp_experience WHERE space = ? ORDER BY seq",
+                    (space,),
                 )
                 if forgotten.mentions(str(who), str(what))
             ]
@@ -376,14 +456,15 @@ class SqlExperienceStore(DatabaseStore[ExperienceText]):
                 for ident, label in db.rows("SELECT id, label FROM exp_concept WHERE space = ?", (space,))
                 if forgotten.mentions(str(label))
             ]
-            for ident, _ in doomed:
+            for ident, _, seq, who, what in doomed:
+                self._unindex_terms(seq, who, what)
                 self.text.unindex_experience(db, space, ident)
                 db.run("DELETE FROM exp_experience WHERE space = ? AND id = ?", (space, ident))
                 db.run(edges, (space, ident, ident))
             for ident in concepts:
                 db.run("DELETE FROM exp_concept WHERE space = ? AND id = ?", (space, ident))
                 db.run(edges, (space, ident, ident))
-            for turn in sorted({turn for _, turn in doomed}):
+            for turn in sorted({doomed_turn for _, doomed_turn, *_ in doomed}):
                 if db.one("SELECT 1 FROM exp_experience WHERE space = ? AND turn = ? LIMIT 1", (space, turn)):
                     self._index_turn(turn)
                     continue
@@ -398,6 +479,14 @@ class SqlExperienceStore(DatabaseStore[ExperienceText]):
             self.text.optimize_experiences(db)
         db.erase_freed()
         return len(doomed) + len(concepts) + orphans
+
+
+def _counts(text: str) -> dict[str, int]:
+    """How often `text` says each of its index terms."""
+    counts: dict[str, int] = {}
+    for term in index_terms(text):
+        counts[term] = counts.get(term, 0) + 1
+    return counts
 
 
 def _experience(row: Row) -> Experience:

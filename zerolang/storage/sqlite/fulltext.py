@@ -1,8 +1,9 @@
-"""Full text in SQLite: FTS5 tables ranked by bm25, for experiences and conversation entries.
+"""Full text in SQLite: FTS5 tables, for experiences (kept, not ranked: recall ranks the store's own
+postings, `zerolang.experience.ranking`) and conversation entries (ranked by bm25).
 
 The tables (`zerolang.storage.schema.experience_tables`) tokenize with `porter unicode61`
 (stems, folds case and diacritics): `exp_fts` over each experience (external content, by
-its rowid `seq`; bm25 weighs `what` fully and `who` at a quarter), `exp_turn_fts` over each
+its rowid `seq`), `exp_turn_fts` over each
 turn's layers together, `convo_fts` over each conversation entry's text (by its `seq`).
 A query ORs its terms, each quoted as an FTS5 string, so no term is read as an operator.
 bm25 is lower for a better match: a score is its negation.
@@ -17,10 +18,10 @@ from zerolang.storage.sql.database import SqlDatabase
 from zerolang.storage.sql.fulltext import Ranked
 
 
-def _bm25(index: str, rows: str | None = None, weights: str = "") -> Ranked:
-    """The FTS5 table `index`, over the rows of table `rows` by their `seq` (or its own rows)."""
-    source = index if rows is None else f"{index} JOIN {rows} ON {rows}.seq = {index}.rowid"
-    return Ranked(source, f"{index} MATCH ?", f"-bm25({index}{weights})", f"{rows or index}.space")
+def _bm25(index: str, rows: str) -> Ranked:
+    """The FTS5 table `index`, over the rows of table `rows` by their `seq`."""
+    source = f"{index} JOIN {rows} ON {rows}.seq = {index}.rowid"
+    return Ranked(source, f"{index} MATCH ?", f"-bm25({index})", f"{rows}.space")
 
 
 @translating
@@ -30,8 +31,6 @@ class Fts5:
 
     __slots__ = ()
 
-    experiences_index = _bm25("exp_fts", "exp_experience", ", 0.25, 1.0, 0.0")
-    turns_index = _bm25("exp_turn_fts")
     entries_index = _bm25("convo_fts", "convo_entry")
     code_points = "BINARY"
 
