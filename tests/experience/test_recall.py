@@ -301,7 +301,7 @@ def record_gardens(store: ExperienceStore) -> None:
         busy.record(user_said=text)
     quiet = TurnRecorder(store, session="quiet", user="Cy", agent="Ben")
     quiet.record(user_said="Tea is ready.")
-    quiet.record(user_said="Garden, garden, my garden!")
+    quiet.record(user_said="Ana? Garden, garden, my garden!")
 
 
 GARDEN = "What did Ana do in the garden?"

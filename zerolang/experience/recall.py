@@ -84,6 +84,11 @@ from zerolang.experience.store import ExperienceStore
 from zerolang.experience.words import terms, words
 
 
+FIRST = 5
+"""The first places of a ranking, where `RecallWeights.sessions` reserves room (by default) for the
+sessions the plain full-text ranking favours."""
+
+
 @dataclass(frozen=True, slots=True)
 class RecallWeights:
     """How much each way of being related counts, relative to a full-text match (1.0)."""
@@ -104,7 +109,9 @@ class RecallWeights:
     session: float = 0.4  # said in a session whose experiences match the query most (relative 0..1)
     asking: float = 0.2  # a message that ends with a question scores this share less (its reply answers)
     spread: float = 0.2  # for several things: a hit scores this share less per better hit of its session
-    sessions: int = 2  # the full text's first sessions, each kept a place among the first `FIRST`
+    sessions: int = 2  # the full text's first sessions, each kept a place among the first `within`
+    within: int = FIRST  # the first places where `sessions` keeps room for the full text's sessions
+    kept: int = 0  # the graph's first places, never given to a session kept room for
 
 
 class Ranker(Protocol):
@@ -183,7 +190,7 @@ def recall(
     wanted = {concept_id(label): label for label in extractor.extract(query) if not blocked.mentions(label)}
     frequency = store.concept_frequency(wanted)
     rarity = {ident: _rarity(frequency.get(ident, 0), total, w.common) for ident in wanted}
-    for ident, concept in store.mentioning([c for c, r in rarity.items() if r > 0]):
+    for ident, concept in sorted(store.mentioning([c for c, r in rarity.items() if r > 0])):
         scores.add(ident, w.concept * rarity[concept], f"names {wanted[concept]!r}")
 
     top = sorted(seed_score.items(), key=lambda item: -item[1])[: w.expand]
@@ -224,7 +231,7 @@ def recall(
         ranked = [(ident, score) for ident, score, _ in spread]
     if w.sessions:
         favoured = _favoured_sessions(seeds, found, w.sessions)
-        ranked, moved = _reserve(ranked, found, favoured, FIRST)
+        ranked, moved = _reserve(ranked, found, favoured, w.within, w.kept)
         for ident in moved:
             where = favoured.index(found[ident].session) + 1
             scores.reasons[ident].append((0.0, f"its session is the full text's {_ordinal(where)}"))
@@ -235,11 +242,6 @@ def recall(
             reasons = [text for _, text in sorted(scores.reasons[ident], key=lambda r: -r[0])]
             hits.append(Hit(found[ident], round(score, 4), reasons))
     return hits
-
-
-FIRST = 5
-"""The first places of a ranking, where `RecallWeights.sessions` reserves room for the sessions the
-plain full-text ranking favours."""
 
 
 def _favoured_sessions(seeds: list[tuple[str, float]], found: dict[str, Experience], count: int) -> list[str]:
@@ -255,17 +257,23 @@ def _favoured_sessions(seeds: list[tuple[str, float]], found: dict[str, Experien
 
 
 def _reserve(
-    ranked: list[tuple[str, float]], found: dict[str, Experience], favoured: list[str], first: int
+    ranked: list[tuple[str, float]],
+    found: dict[str, Experience],
+    favoured: list[str],
+    first: int,
+    kept: int = 0,
 ) -> tuple[list[tuple[str, float]], list[str]]:
     """`ranked` (best first) with room kept in its first `first` places for each `favoured` session:
     the last places of those go, while a favoured session has no hit above them, to that session's
     best hit (the most favoured first), scored as the hit whose place it takes (so scores still
-    fall down the ranking); the rest keep their order. A miss of the whole session the graph
-    prefers then still leaves the full text's sessions in view. Also the ids so moved up."""
+    fall down the ranking); the rest keep their order. The first `kept` places stay the graph's (a
+    favoured session among them is shown). A miss of the whole session the graph prefers then still
+    leaves the full text's sessions in view. Also the ids so moved up."""
     pool = [item for item in ranked if item[0] in found]
     ranked_sessions = {found[ident].session for ident, _ in pool}
     favoured = [session for session in favoured if session in ranked_sessions]
-    out: list[tuple[str, float]] = []
+    out: list[tuple[str, float]] = pool[:kept]
+    pool = pool[kept:]
     moved: list[str] = []
     while pool and len(out) < first:
         shown = {found[ident].session for ident, _ in out}
@@ -339,7 +347,7 @@ def _answers(store: ExperienceStore, seeds: dict[str, float], scores: _Scores, w
     for layer in store.experiences_of_turns([*turns, *nearby]):
         members[layer.turn].append(layer)
     by_position = {(group[0].session, group[0].position): group for group in members.values() if group}
-    for seed, experience in found.items():
+    for seed, experience in sorted(found.items()):
         score = seeds[seed]
         group = members.get(experience.turn, [])
         index = next((i for i, e in enumerate(group) if e.id == seed), None)
@@ -380,13 +388,11 @@ def _expand(
     store: ExperienceStore, seeds: dict[str, float], scores: _Scores, w: RecallWeights, total: int
 ) -> None:
     found = store.experiences(seeds)
-    turn_of = {ident: experience.turn for ident, experience in found.items()}
     turn_best: dict[str, tuple[float, str]] = {}
-    for ident, turn in turn_of.items():
-        if seeds[ident] > turn_best.get(turn, (0.0, ""))[0]:
-            turn_best[turn] = (seeds[ident], ident)
+    for ident in sorted(found, key=lambda seed: (-seeds[seed], seed)):  # best first, ties by id
+        turn_best.setdefault(found[ident].turn, (seeds[ident], ident))
     neighbour_best: dict[str, tuple[float, str]] = {}
-    for turn, other in store.neighbour_turns(turn_best):
+    for turn, other in sorted(store.neighbour_turns(turn_best)):
         if other in turn_best:
             continue
         if turn_best[turn][0] > neighbour_best.get(other, (0.0, ""))[0]:
@@ -410,7 +416,7 @@ def _expand(
             where = "next after" if after else "just before"
             scores.add(experience.id, w.neighbour * share * score, f"{where} {seed[:10]}")
 
-    mentions = store.mentions_of(seeds)
+    mentions = sorted(store.mentions_of(seeds))
     frequency = store.concept_frequency({concept for _, concept, _ in mentions})
     rare = {c: _rarity(f, total, w.common) for c, f in frequency.items()}
     rare = {c: r for c, r in rare.items() if r > 0 and frequency[c] > 1}
@@ -422,7 +428,7 @@ def _expand(
             by_concept[concept].append(seed)
     labels = store.concept_labels(rare)
     shared: dict[str, tuple[float, str]] = {}
-    for ident, concept in store.mentioning(rare):
+    for ident, concept in sorted(store.mentioning(rare)):
         for seed in by_concept.get(concept, ()):
             if ident == seed:
                 continue

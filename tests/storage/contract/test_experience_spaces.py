@@ -89,6 +89,8 @@ def test_a_purge_in_one_space_leaves_the_other_whole(
     before = bob.counts()
     assert apply_forget(alice, "t1:purged", ["compost"], purge=True, entries=alice_entries) > 0
     assert full_text(alice, ["compost"], 10).experiences == [] and alice.counts() != before
+    assert alice.postings(["compost"]) == []  # the purged experiences' terms went with them
+    assert alice.term_totals().experiences == alice.counts()["experiences"] < before["experiences"]
     assert bob.counts() == before and full_text(bob, ["compost"], 10).experiences
     assert bob.forgotten_terms() == [] and alice.forgotten_terms()
     assert bob.purged_terms() == [] and alice.purged_terms()
