@@ -10,7 +10,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from zerolang.experience.capture import TurnRecorder
-from zerolang.experience.ranking import B, K1, WHO, full_text, query_terms
+from zerolang.experience.ranking import K1, WHO, B, full_text, query_terms
 from zerolang.experience.stemming import stem
 from zerolang.experience.words import index_terms
 from zerolang.storage.sqlite.experience import SqliteExperienceStore
@@ -77,7 +77,20 @@ def _reference(texts: dict[str, tuple[str, str]], question: str) -> dict[str, fl
     return out
 
 
-WORDS = "garden gardens Ana Ben tea teas painting paints the of well-known compost".split()
+WORDS = [
+    "garden",
+    "gardens",
+    "Ana",
+    "Ben",
+    "tea",
+    "teas",
+    "painting",
+    "paints",
+    "the",
+    "of",
+    "well-known",
+    "compost",
+]
 
 
 @settings(max_examples=40, deadline=None)

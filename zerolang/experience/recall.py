@@ -83,7 +83,6 @@ from zerolang.experience.ranking import full_text
 from zerolang.experience.store import ExperienceStore
 from zerolang.experience.words import terms, words
 
-
 FIRST = 5
 """The first places of a ranking, where `RecallWeights.sessions` reserves room (by default) for the
 sessions the plain full-text ranking favours."""
