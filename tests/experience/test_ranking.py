@@ -12,7 +12,7 @@ from hypothesis import strategies as st
 from zerolang.experience.capture import TurnRecorder
 from zerolang.experience.ranking import K1, WHO, B, full_text, query_terms
 from zerolang.experience.stemming import stem
-from zerolang.experience.words import index_terms
+from zerolang.experience.words import index_terms, lower_words
 from zerolang.storage.sqlite.experience import SqliteExperienceStore
 
 # From Porter's paper (1980) and its published vocabulary.
@@ -57,11 +57,11 @@ def test_index_terms_fold_forms_possessives_hyphens_and_stopwords() -> None:
 
 
 def _reference(texts: dict[str, tuple[str, str]], question: str) -> dict[str, float]:
-    """BM25 over whole texts (who at `WHO`), written out from the definition: the store's postings,
-    lengths and totals must give the same scores."""
+    """BM25 over whole texts (who at `WHO`; lengths in words, terms matched; FTS5's idf, floored),
+    written out from the definition: the store's postings, lengths and totals give the same."""
     what = {ident: Counter(index_terms(said)) for ident, (_, said) in texts.items()}
     who = {ident: Counter(index_terms(by)) for ident, (by, _) in texts.items()}
-    length = {i: sum(what[i].values()) + WHO * sum(who[i].values()) for i in texts}
+    length = {i: len(lower_words(texts[i][1])) + WHO * len(lower_words(texts[i][0])) for i in texts}
     average = sum(length.values()) / len(texts)
     out: dict[str, float] = {}
     for ident in texts:
@@ -70,7 +70,7 @@ def _reference(texts: dict[str, tuple[str, str]], question: str) -> dict[str, fl
             held = sum(1 for i in texts if what[i][term] or who[i][term])
             tf = what[ident][term] + WHO * who[ident][term]
             if tf:
-                idf = math.log(1 + (len(texts) - held + 0.5) / (held + 0.5))
+                idf = max(math.log((len(texts) - held + 0.5) / (held + 0.5)), 1e-6)
                 total += idf * tf * (K1 + 1) / (tf + K1 * (1 - B + B * length[ident] / average))
         if total:
             out[ident] = total

@@ -170,7 +170,8 @@ class Added:
 @dataclass(frozen=True, slots=True)
 class Posting:
     """One term of recall's full text in one experience (`ExperienceStore.postings`): how often its
-    `what` and its `who` say it, and how many terms each holds (`words.index_terms`)."""
+    `what` and its `who` say it (`words.index_terms`), and how many words each holds
+    (`words.lower_words`, stopwords included)."""
 
     experience: str
     turn: str
@@ -183,7 +184,7 @@ class Posting:
 
 @dataclass(frozen=True, slots=True)
 class TermTotals:
-    """What recall's full text holds in a space: experiences, turns, and the terms of every
+    """What recall's full text holds in a space: experiences, turns, and the words of every
     experience's `what` and `who` together."""
 
     experiences: int

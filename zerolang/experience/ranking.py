@@ -11,8 +11,11 @@ store gives the same ranking on SQLite and PostgreSQL, ties broken by id.
 - **Turns**: a turn is its layers' `what` together (a question in one layer and its answer in
   the next match as one text).
 
-BM25 with `K1` 1.2 and `B` 0.75 and the idf `ln(1 + (N - n + 0.5) / (n + 0.5))`, always positive;
-each distinct query term counts once. A score is comparable only within one list.
+BM25 as SQLite's FTS5 computed it, which LoCoMo measured best (docs/benchmarks.md): `K1` 1.2,
+`B` 0.75, the idf `ln((N - n + 0.5) / (n + 0.5))` but at least `FLOOR` (a term in half the
+documents or more counts next to nothing), and a document's length its number of words, stopwords
+included (`words.lower_words`), while only its terms match; each distinct query term counts once.
+A score is comparable only within one list.
 """
 
 from __future__ import annotations
@@ -30,6 +33,8 @@ K1 = 1.2
 B = 0.75
 WHO = 0.25
 """A term said in who spoke counts this share of one in what was said."""
+FLOOR = 1e-6
+"""The least idf: that of a term held by half the documents or more."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -98,9 +103,15 @@ def _bm25(
         for term in found:
             held[term] += 1
     count = max(documents, max(held.values(), default=0))
-    idf = {term: math.log(1 + (count - n + 0.5) / (n + 0.5)) for term, n in held.items()}
+    idf = {term: _idf(count, n) for term, n in held.items()}
     out: dict[str, float] = {}
     for document, found in frequencies.items():
         norm = K1 * (1 - B + B * lengths.get(document, 0.0) / average) if average > 0 else K1
         out[document] = sum(idf[term] * tf * (K1 + 1) / (tf + norm) for term, tf in sorted(found.items()))
     return out
+
+
+def _idf(documents: int, held: int) -> float:
+    """How rare a term held by `held` of `documents` is: `ln((N - n + 0.5) / (n + 0.5))`, at least
+    `FLOOR` (a term most documents hold tells next to nothing)."""
+    return max(math.log((documents - held + 0.5) / (held + 0.5)), FLOOR)

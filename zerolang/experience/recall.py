@@ -108,9 +108,8 @@ class RecallWeights:
     session: float = 0.4  # said in a session whose experiences match the query most (relative 0..1)
     asking: float = 0.2  # a message that ends with a question scores this share less (its reply answers)
     spread: float = 0.2  # for several things: a hit scores this share less per better hit of its session
-    sessions: int = 2  # the full text's first sessions, each kept a place among the first `within`
-    within: int = FIRST  # the first places where `sessions` keeps room for the full text's sessions
-    kept: int = 0  # the graph's first places, never given to a session kept room for
+    sessions: int = 2  # the full text's first sessions, each kept a place among the first `FIRST`
+    kept: int = 0  # the graph's first places, left as they are: the room is kept in the `FIRST` after them
 
 
 class Ranker(Protocol):
@@ -230,7 +229,7 @@ def recall(
         ranked = [(ident, score) for ident, score, _ in spread]
     if w.sessions:
         favoured = _favoured_sessions(seeds, found, w.sessions)
-        ranked, moved = _reserve(ranked, found, favoured, w.within, w.kept)
+        ranked, moved = _reserve(ranked, found, favoured, w.kept + FIRST, w.kept)
         for ident in moved:
             where = favoured.index(found[ident].session) + 1
             scores.reasons[ident].append((0.0, f"its session is the full text's {_ordinal(where)}"))

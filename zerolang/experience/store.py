@@ -36,11 +36,11 @@ class ExperienceStore(ForgettingStore, Protocol):
         ...
 
     def term_totals(self) -> TermTotals:
-        """How many experiences and turns the full text holds, and their terms."""
+        """How many experiences and turns the full text holds, and their words."""
         ...
 
     def turn_lengths(self, turn_ids: Collection[str]) -> dict[str, int]:
-        """How many terms the `what` of each turn's layers hold together (absent: no layer)."""
+        """How many words the `what` of each turn's layers hold together (absent: no layer)."""
         ...
 
     def experiences(self, ids: Collection[str]) -> dict[str, Experience]: ...

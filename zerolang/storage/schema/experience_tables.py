@@ -200,7 +200,7 @@ def _terms(dialect: str, schema: MetaData) -> None:
     """Recall's own full text, the same on every engine (`zerolang.experience.ranking`): `exp_term`
     holds each term (`zerolang.experience.words.index_terms`) an experience (by its `seq`) says,
     with how often in its `what` and its `who`, keyed by term for a query's look-up; `exp_length`
-    each experience's number of terms in each. Added beside the engines' own indexes, without a new
+    each experience's number of words in each. Added beside the engines' own indexes, without a new
     number: a store without them gains them on opening, its experiences indexed then."""
     seq = Integer() if dialect == SQLITE else BigInteger()
     _table(

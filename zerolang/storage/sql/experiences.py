@@ -25,7 +25,7 @@ from zerolang.experience.model import (
     SessionRow,
     TermTotals,
 )
-from zerolang.experience.words import index_terms
+from zerolang.experience.words import index_terms, lower_words
 from zerolang.storage.errors import translating
 from zerolang.storage.schema import EXPERIENCES
 from zerolang.storage.sql.database import DatabaseStore, SqlDatabase
@@ -205,15 +205,15 @@ class SqlExperienceStore(DatabaseStore[ExperienceText]):
         return Added(len(new_turns), len(fresh), concepts, edges, forgotten)
 
     def _index_terms(self, rows: Iterable[tuple[int, str, str]]) -> None:
-        """Recall's full text of the experiences `(seq, who, what)`: their terms (`exp_term`) and
-        lengths (`exp_length`), `words.index_terms` of each, in key order."""
+        """Recall's full text of the experiences `(seq, who, what)`: their terms (`exp_term`,
+        `words.index_terms`) and their lengths in words (`exp_length`, `words.lower_words`)."""
         terms: list[tuple[str, int, int, int, str]] = []
         lengths: list[tuple[int, int, int, str]] = []
         space = self.space
         for seq, who, what in rows:
             said, by = _counts(what), _counts(who)
             terms.extend((term, seq, said.get(term, 0), by.get(term, 0), space) for term in {*said, *by})
-            lengths.append((seq, sum(said.values()), sum(by.values()), space))
+            lengths.append((seq, len(lower_words(what)), len(lower_words(who)), space))
         self.db.run_many(
             "INSERT INTO exp_term (term, seq, what, who, space) VALUES (?, ?, ?, ?, ?)"
             " ON CONFLICT DO NOTHING",
