@@ -153,8 +153,7 @@ def test_recorder_and_recall_under_a_budget(store: ExperienceStore) -> None:
 
 def test_the_full_texts_first_session_keeps_a_place_on_every_engine(store: ExperienceStore) -> None:
     """The graph piles what Ana said into the first places; the other of the full text's first two
-    sessions keeps the fifth. (The engines rank the full text differently: FTS5 bm25 on SQLite puts
-    Cy's session first, ts_rank on PostgreSQL, which also indexes who spoke, Ana's.)"""
+    sessions keeps the fifth when the room is kept there (`kept` 0)."""
     busy = TurnRecorder(store, session="busy", user="Ana", agent="Ben")
     for place in ("gate", "roses", "tools", "weeds", "shed", "path"):
         busy.record(user_said=f"the {place} in the garden needed work")
@@ -162,9 +161,9 @@ def test_the_full_texts_first_session_keeps_a_place_on_every_engine(store: Exper
     quiet.record(user_said="Tea is ready.")
     quiet.record(user_said="Garden, garden, my garden!")
     question = "What did Ana do in the garden?"
-    plain = recall(store, question, limit=8, weights=RecallWeights(speaker=2.0, sessions=0))
+    plain = recall(store, question, limit=8, weights=RecallWeights(speaker=2.0, sessions=0, kept=0))
     assert [hit.experience.who for hit in plain[:5]] == ["Ana"] * 5
-    hits = recall(store, question, limit=8, weights=RecallWeights(speaker=2.0, sessions=2))
+    hits = recall(store, question, limit=8, weights=RecallWeights(speaker=2.0, sessions=2, kept=0))
     assert [hit.experience.who for hit in hits[:5]] == ["Ana"] * 4 + ["Cy"]
     assert any(reason.startswith("its session is the full text's") for reason in hits[4].reasons)
 

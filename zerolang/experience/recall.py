@@ -52,8 +52,10 @@ for nothing.
 9. **Sessions of the full text.** When recall misses, it misses a whole session: the graph's
    signals (the session share, neighbours, answers) gather the best places in the session it
    prefers. So the first `sessions` sessions the plain full-text ranking reaches (its seeds in
-   order) each keep a place among the first `FIRST` (five): while one has no hit above them, the
-   last of those places go to its best hit; the rest of the ranking keeps its order.
+   order) each keep a place among the `FIRST` (five) places after the graph's first `kept` (five),
+   which stay as they are: while one has no hit above them, the last of those places go to its best
+   hit; the rest of the ranking keeps its order. (Kept within the first five, `kept` 0, the places
+   cost the graph's fourth and fifth best more turn recall at 5 than they gained sessions.)
 
 An experience's score is the sum of its contributions, each kept as a reason.
 The weights are `RecallWeights`; nothing depends on the data recall runs on. The defaults of
@@ -61,7 +63,8 @@ The weights are `RecallWeights`; nothing depends on the data recall runs on. The
 grid point best on average over leave-one-conversation-out folds of LoCoMo's development split
 (`benches/bench_locomo.py --loo`, `benches/loo.py`, docs/benchmarks.md): with `answer` 1.0 a
 question's answer may rank above the question itself, which is what a question asked of memory
-wants; `session` 0.4 and `sessions` 2 were chosen in every fold; the others are as first set
+wants; `session` 0.4 and `sessions` 2 were chosen in every fold (`kept` 5: the places kept for the
+full text's sessions are the sixth to the tenth); the others are as first set
 (`expand` 10, `concept` 0.25, `answer` 1.0 and `time` 1.0 were chosen in every fold when the grid
 held them).
 """
@@ -108,8 +111,8 @@ class RecallWeights:
     session: float = 0.4  # said in a session whose experiences match the query most (relative 0..1)
     asking: float = 0.2  # a message that ends with a question scores this share less (its reply answers)
     spread: float = 0.2  # for several things: a hit scores this share less per better hit of its session
-    sessions: int = 2  # the full text's first sessions, each kept a place among the first `FIRST`
-    kept: int = 0  # the graph's first places, left as they are: the room is kept in the `FIRST` after them
+    sessions: int = 2  # the full text's first sessions, each kept a place in the `FIRST` after `kept`
+    kept: int = 5  # the graph's first places, left as they are: the room is kept in the `FIRST` after them
 
 
 class Ranker(Protocol):
