@@ -163,6 +163,7 @@ def test_an_older_separate_file_moves_into_the_memory(tmp_path: Path) -> None:
     assert not older.exists() and stores.experiences.path == memory
     with open_experiences(memory, space="alice") as store:
         assert store.counts() == held and full_text(store, ["compost"], 5).experiences == hits
+        assert store.term_totals().experiences == held["experiences"]  # recall's own terms moved too
     with open_conversations(memory, space="alice") as entries:
         assert [key for key, _ in entries.search("", ["flaky"], 5, now=0)] == ["coder:conversation"]
     with zerolang.memory.open(memory, space="alice") as opened:

@@ -3,7 +3,7 @@
 Releases before one location kept a memory's conversations and experiences in a file of their
 own beside it (`NAME.experiences.db`, the per-user `experiences.db`). `absorb_experiences`
 moves every space's turns, experiences, concepts, edges, blocked terms, cursors and conversation
-entries into the memory's file, their full text with them, in one transaction, and removes the
+entries into the memory's file, their full text with them (recall's own terms indexed afresh), in one transaction, and removes the
 older file: afterwards one file holds the whole memory. A row the memory's file holds already
 (the same key in the same space) is kept as it is.
 """
@@ -15,7 +15,9 @@ from pathlib import Path
 from zerolang.storage.errors import StorageError
 from zerolang.storage.sqlite.convo import SqliteEntryStore
 from zerolang.storage.sqlite.database import SqliteDatabase
+from zerolang.storage.sql.experiences import SqlExperienceStore
 from zerolang.storage.sqlite.experience import SqliteExperienceStore
+from zerolang.storage.sqlite.fulltext import FTS5
 
 # Tables copied row for row (today's schema on both sides: the older file is upgraded first).
 _SAME = ("exp_turn", "exp_concept", "exp_edge", "exp_forgotten", "exp_cursor")
@@ -40,6 +42,8 @@ def absorb_experiences(older: Path, into: str | Path) -> int:
                 moved = _move(db)
         finally:
             db.run("DETACH DATABASE older")
+        for (space,) in db.rows("SELECT DISTINCT space FROM exp_experience ORDER BY space"):
+            SqlExperienceStore(db, FTS5, space=str(space))  # opening indexes the moved rows' terms
     finally:
         experiences.close()
     for suffix in ("", "-wal", "-shm"):
