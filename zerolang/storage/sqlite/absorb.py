@@ -13,9 +13,9 @@ from __future__ import annotations
 from pathlib import Path
 
 from zerolang.storage.errors import StorageError
+from zerolang.storage.sql.experiences import SqlExperienceStore
 from zerolang.storage.sqlite.convo import SqliteEntryStore
 from zerolang.storage.sqlite.database import SqliteDatabase
-from zerolang.storage.sql.experiences import SqlExperienceStore
 from zerolang.storage.sqlite.experience import SqliteExperienceStore
 from zerolang.storage.sqlite.fulltext import FTS5
 
