@@ -3,8 +3,9 @@
 Releases before one location kept a memory's conversations and experiences in a file of their
 own beside it (`NAME.experiences.db`, the per-user `experiences.db`). `absorb_experiences`
 moves every space's turns, experiences, concepts, edges, blocked terms, cursors and conversation
-entries into the memory's file, their full text with them (recall's own terms indexed afresh), in one transaction, and removes the
-older file: afterwards one file holds the whole memory. A row the memory's file holds already
+entries into the memory's file, their full text with them, in one transaction (recall's own
+terms are indexed afresh after it), and removes the older file: afterwards one file holds the
+whole memory. A row the memory's file holds already
 (the same key in the same space) is kept as it is.
 """
 
