@@ -42,6 +42,7 @@ import tempfile
 import time
 from collections import defaultdict
 from collections.abc import Callable, Iterator, Mapping
+from dataclasses import fields
 from pathlib import Path
 from typing import Any
 
@@ -221,12 +222,16 @@ def _score(
 
 
 def _loo(
-    conversations: list[Conversation], stores: Mapping[str, ExperienceStore], budget: int, hits: int
+    conversations: list[Conversation],
+    stores: Mapping[str, ExperienceStore],
+    budget: int,
+    hits: int,
+    values: Mapping[str, tuple[float, ...]] = GRID,
 ) -> dict[str, object]:
     """Recall@10 of every grid point on every question, then each conversation with the point
     chosen on the others (`loo.py`), scored in full (budget included)."""
     memo = {name: MemoStore(store) for name, store in stores.items()}
-    points = grid()
+    points = grid(values)
     scores: list[dict[str, list[float]]] = []
     ticks = _progress(len(points), "settings")
     for point in points:
@@ -245,7 +250,7 @@ def _loo(
     tally = _score(conversations, memo, lambda name: points[chosen[name]], budget, hits)
     rule = shipped(scores)
     return tally.summary() | {
-        "grid": {name: list(values) for name, values in GRID.items()},
+        "grid": {name: list(tried) for name, tried in values.items()},
         "grid_points": len(points),
         "chosen": {name: changes(points[index]) for name, index in chosen.items()},
         "defaults_rule": changes(points[rule]),
@@ -260,6 +265,7 @@ def run(
     loo: bool = False,
     one_context: bool = False,
     engine: str = "sqlite",
+    values: Mapping[str, tuple[float, ...]] = GRID,
 ) -> dict[str, object]:
     conversations = load(path)
     base = Tally()
@@ -299,7 +305,7 @@ def run(
                 base.budget_tokens.append(tokens)
                 base.budget_held.append(len(kept & set(question.evidence)) / len(question.evidence))
                 base.budget_full.append(base.budget_held[-1])
-        left_out = _loo(conversations, stores, budget, hits_for_budget) if loo else None
+        left_out = _loo(conversations, stores, budget, hits_for_budget, values) if loo else None
         for store in stores.values():
             store.close()
     latencies.sort()
@@ -489,13 +495,25 @@ def main() -> None:
         default="sqlite",
         help="where the stores live (PostgreSQL: benches/stores.py); both: each, and whether they agree",
     )
+    parser.add_argument(
+        "--grid",
+        nargs="+",
+        metavar="WEIGHT=V,V",
+        help="with --loo: try these values of these weights only (a quicker estimate than loo.GRID's)",
+    )
     arguments = parser.parse_args()
     if not arguments.path.is_file():
         sys.exit(f"error: {arguments.path}: no such file (the LoCoMo data: locomo10.json)")
     engines = ENGINES if arguments.engine == "both" else (arguments.engine,)
     results = {
         engine: run(
-            arguments.path, arguments.budget, arguments.hits, arguments.loo, arguments.one_context, engine
+            arguments.path,
+            arguments.budget,
+            arguments.hits,
+            arguments.loo,
+            arguments.one_context,
+            engine,
+            _grid(arguments.grid),
         )
         for engine in engines
     }
@@ -511,6 +529,19 @@ def main() -> None:
             print(f"the same figures on {' and '.join(engines)}: {same_figures(*results.values())}")
     if arguments.chart:
         draw_chart(result, arguments.chart)
+
+
+def _grid(given: list[str] | None) -> dict[str, tuple[float, ...]]:
+    """`--grid`'s weights and values (`sessions=0,2 kept=0,5`), or loo.GRID."""
+    if not given:
+        return GRID
+    out: dict[str, tuple[float, ...]] = {}
+    for item in given:
+        name, _, values = item.partition("=")
+        if name not in {f.name for f in fields(RecallWeights)} or not values:
+            sys.exit(f"error: --grid {item}: not WEIGHT=V,V with a RecallWeights weight")
+        out[name] = tuple(float(value) for value in values.split(","))
+    return out
 
 
 ENGINES = ("sqlite", "postgres")
