@@ -23,6 +23,7 @@ import pytest
 
 from tests.backends import Scratch, postgres_server, restored, scratch
 from tests.storage.schemas import postgres_schema, sqlite_schema
+from zerolang.experience.ranking import full_text
 from zerolang.storage import open_conversations, open_experiences
 from zerolang.util.errors import ZeroError
 from zerolang.util.spaces import DEFAULT_SPACE
@@ -129,9 +130,11 @@ def test_an_older_sqlite_database_keeps_its_rows_in_the_default_space(older_sqli
     assert counts["turns"] == turns > 0 and keys == entries
     word = max(text.split(), key=len)
     with open_experiences(str(older_sqlite), create=False) as store:
-        assert store.search([word], 5) and store.search_turns([word], 5)  # the full text came along
+        assert (
+            full_text(store, [word], 5).experiences and full_text(store, [word], 5).turns
+        )  # the full text came along
     with open_experiences(str(older_sqlite), create=False, space="bob") as store:
-        assert store.search([word], 5) == [] and store.counts()["turns"] == 0
+        assert full_text(store, [word], 5).experiences == [] and store.counts()["turns"] == 0
     assert counted(str(older_sqlite), "bob") == (
         {"turns": 0, "experiences": 0, "concepts": 0, "edges": 0},
         [],

@@ -1,4 +1,5 @@
-"""Full text in PostgreSQL: `tsvector`s ranked by `ts_rank`, for experiences and conversation entries.
+"""Full text in PostgreSQL: `tsvector`s, for experiences (kept, not ranked: recall ranks the store's
+own postings, `zerolang.experience.ranking`) and conversation entries (ranked by `ts_rank`).
 
 Text is indexed with the `english` configuration (stemmed, stopwords dropped), in columns
 with GIN indexes (`zerolang.storage.schema.experience_tables`): each experience's `doc` is
@@ -37,8 +38,6 @@ class TsVector:
 
     __slots__ = ()
 
-    experiences_index = _ts_rank("exp_experience")
-    turns_index = _ts_rank("exp_turn_doc")
     entries_index = _ts_rank("convo_entry")
     code_points = '"C"'
 

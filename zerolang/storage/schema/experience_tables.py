@@ -189,6 +189,7 @@ def experiences(dialect: str) -> MetaData:
         _text("label"),
         UniqueConstraint(SPACE, "id"),
     )
+    _terms(dialect, schema)
     # An edge's ends are `seq`s (unique across spaces: the key needs no space) of the tables its kind
     # joins (`EDGE_KINDS`), of its space. PostgreSQL keeps the space on the row too, for its row-level
     # security (`EDGE_SPACED`); SQLite, which has none, does not.
@@ -227,6 +228,36 @@ def experiences(dialect: str) -> MetaData:
         PrimaryKeyConstraint(SPACE, "transcript"),
     )
     return schema
+
+
+def _terms(dialect: str, schema: MetaData) -> None:
+    """Recall's own full text, the same on every engine (`zerolang.experience.ranking`): `exp_term`
+    holds each term (`zerolang.experience.words.index_terms`) an experience (by its `seq`) says,
+    with how often in its `what` and its `who`, keyed by term for a query's look-up; `exp_length`
+    each experience's number of words in each. Added beside the engines' own indexes, without a new
+    number: a store without them gains them on opening, its experiences indexed then."""
+    seq = Integer() if dialect == SQLITE else BigInteger()
+    _table(
+        dialect,
+        schema,
+        "exp_term",
+        _text("term"),
+        Column("seq", seq, nullable=False),
+        Column("what", Integer(), nullable=False),
+        Column("who", Integer(), nullable=False),
+        PrimaryKeyConstraint(SPACE, "term", "seq"),
+        rowid=False,
+    )
+    _table(
+        dialect,
+        schema,
+        "exp_length",
+        Column("seq", seq, nullable=False),
+        Column("what", Integer(), nullable=False),
+        Column("who", Integer(), nullable=False),
+        PrimaryKeyConstraint(SPACE, "seq"),
+        rowid=False,
+    )
 
 
 def conversations(dialect: str) -> MetaData:
@@ -435,8 +466,9 @@ def secure(store: str, dialect: str) -> list[str]:
         return []
     names = list(_metadata(store, dialect).tables)
     steps: list[str] = []
-    for name in names:
-        steps.extend(f"{statement};" for statement in policy(name))
+    for name in names:  # each table not secured yet (a table added later: the others are)
+        secured = " ".join(f"{statement};" for statement in policy(name))
+        steps.append(f"IF {_unsecured(name)} THEN {secured} END IF;")
     steps.append(
         f"PERFORM zero_{store}_privileges(g.role_name) FROM (SELECT DISTINCT role_name FROM {GRANTS}) AS g"
         " JOIN pg_roles r ON r.rolname = g.role_name;"
@@ -444,10 +476,17 @@ def secure(store: str, dialect: str) -> list[str]:
     return [
         privileges(store),
         f"REVOKE ALL ON FUNCTION zero_{store}_privileges(text) FROM PUBLIC",
-        f"DO $$ BEGIN IF to_regclass('{GRANTS}') IS NOT NULL AND NOT EXISTS (SELECT 1 FROM pg_policies"
-        f" WHERE schemaname = current_schema() AND tablename = '{names[0]}' AND policyname = 'zero_space')"
+        f"DO $$ BEGIN IF to_regclass('{GRANTS}') IS NOT NULL AND ({' OR '.join(map(_unsecured, names))})"
         f" THEN {' '.join(steps)} END IF; END $$",
     ]
+
+
+def _unsecured(table: str) -> str:
+    """PostgreSQL: whether `table` has no row-level security yet (a table added after the others)."""
+    return (
+        "NOT EXISTS (SELECT 1 FROM pg_policies WHERE schemaname = current_schema()"
+        f" AND tablename = '{table}' AND policyname = 'zero_space')"
+    )
 
 
 def create(store: str, dialect: str, compiler: Dialect) -> list[str]:

@@ -1,8 +1,9 @@
-"""Full text in SQLite: FTS5 tables ranked by bm25, for experiences and conversation entries.
+"""Full text in SQLite: FTS5 tables, for experiences (kept, not ranked: recall ranks the store's own
+postings, `zerolang.experience.ranking`) and conversation entries (ranked by bm25).
 
 The tables (`zerolang.storage.schema.experience_tables`) tokenize with `porter unicode61`
 (stems, folds case and diacritics): `exp_fts` over each experience (external content, by
-its rowid `seq`; bm25 weighs `what` fully and `who` at a quarter), `exp_turn_fts` over each
+its rowid `seq`), `exp_turn_fts` over each
 turn's layers together (external content over the view `exp_turn_text`, by the turn's `seq`: a
 turn's document is dropped while its rows still give it, before its layers change), `convo_fts`
 over each conversation entry's text (by its `seq`).
@@ -19,12 +20,10 @@ from zerolang.storage.sql.database import SqlDatabase
 from zerolang.storage.sql.fulltext import Ranked
 
 
-def _bm25(index: str, rows: str | None = None, weights: str = "", named: str | None = None) -> Ranked:
-    """The FTS5 table `index`, over the rows of table `rows` by their `seq` (or its own rows); `named`,
-    the rows as a subquery naming their columns as a search reads them."""
-    table = rows if named is None else f"({named}) AS {rows}"
-    source = index if rows is None else f"{index} JOIN {table} ON {rows}.seq = {index}.rowid"
-    return Ranked(source, f"{index} MATCH ?", f"-bm25({index}{weights})", f"{rows or index}.space")
+def _bm25(index: str, rows: str) -> Ranked:
+    """The FTS5 table `index`, over the rows of table `rows` by their `seq`."""
+    source = f"{index} JOIN {rows} ON {rows}.seq = {index}.rowid"
+    return Ranked(source, f"{index} MATCH ?", f"-bm25({index})", f"{rows}.space")
 
 
 _TURN = "(SELECT seq FROM exp_turn WHERE space = ? AND id = ?)"
@@ -41,8 +40,6 @@ class Fts5:
 
     __slots__ = ()
 
-    experiences_index = _bm25("exp_fts", "exp_experience", ", 0.25, 1.0, 0.0")
-    turns_index = _bm25("exp_turn_fts", "turns", named="SELECT seq, id AS turn, space FROM exp_turn")
     entries_index = _bm25("convo_fts", "convo_entry")
     code_points = "BINARY"
 
