@@ -4,10 +4,8 @@ The only SQL for experiences. It runs on an experience database (`database.SqlDa
 Recall's full text is the store's own, the same on every engine: each experience's terms
 (`zerolang.experience.words.index_terms`) in `exp_term`, with how often its `what` and `who`
 say them, and their numbers in `exp_length`, both by the experience's `seq`;
-`zerolang.experience.ranking` scores them. The engine's own index (`ExperienceText`: FTS5 on
-SQLite, `tsvector`s on PostgreSQL; each experience by its `who` and `what`, each turn by its
-layers' `what` together) is kept as before; recall no longer reads it. Every write is one
-transaction.
+`zerolang.experience.ranking` scores them. The engines' own full-text indexes of experiences
+(FTS5, `tsvector`s) are kept no more (experience schema 3). Every write is one transaction.
 
 Rows are named by their hashes (the public ids), each kept once, in its row; turns, experiences
 and concepts are also numbered (`seq`, unique across spaces), and an experience names its turn, an
@@ -34,7 +32,7 @@ from zerolang.experience.model import (
 )
 from zerolang.experience.words import index_terms, lower_words
 from zerolang.storage.errors import translating
-from zerolang.storage.schema import EDGE_ENDS, EDGE_KINDS, EDGE_SPACED, EXPERIENCES, SPACE
+from zerolang.storage.schema import EDGE_ENDS, EDGE_KINDS, EDGE_SPACED, EXPERIENCES, SPACE, TERMS_SPACED
 from zerolang.storage.sql.database import DatabaseStore, SqlDatabase
 from zerolang.storage.sql.statements import Row
 from zerolang.util.spaces import DEFAULT_SPACE
@@ -59,33 +57,9 @@ _EDGES_COUNTED = " + ".join(
 
 
 class ExperienceText(Protocol):
-    """How an engine keeps its own full-text index of the experiences (recall ranks by the store's
-    postings, `exp_term`, the same on every engine; the engine's index is kept as before)."""
-
-    def unindex_experience(self, db: SqlDatabase, space: str, ident: str) -> None:
-        """Drop the experience from the index (before its row is deleted)."""
-        ...
-
-    def index_new_turn(self, db: SqlDatabase, space: str, turn: str, text: str) -> None:
-        """Index a turn the index does not hold (new, or dropped by `unindex_turn`) as `text`."""
-        ...
-
-    def index_experiences_after(self, db: SqlDatabase, seq: int) -> None:
-        """Index the experiences inserted after row `seq` (the largest `seq` before this write's insert:
-        the new rows are a range of the table's order, read without a look-up per id), in one statement."""
-        ...
-
-    def index_new_turns(self, db: SqlDatabase, space: str, turns: Sequence[tuple[str, str]]) -> None:
-        """Index turns of `space` the index does not hold yet, `(turn, text)` each, in one batch."""
-        ...
-
-    def unindex_turn(self, db: SqlDatabase, space: str, turn: str) -> None:
-        """Drop a turn from the index before its layers change (the rows may give its document)."""
-        ...
-
-    def optimize_experiences(self, db: SqlDatabase) -> None:
-        """At the end of an erasure's transaction: rewrite the indexes so no erased text stays in them."""
-        ...
+    """What an engine adds to the experience store: nothing since schema 3. Recall ranks the store's
+    own postings (`exp_term`, `exp_length`), the same on every engine; the engines' own full text
+    of experiences is kept no more."""
 
 
 @translating
@@ -171,10 +145,6 @@ class SqlExperienceStore(DatabaseStore[ExperienceText]):
         items = {item.id: item for item in batch.experiences}
         seqs = self._numbers("exp_experience", list(items))
         fresh = [item for ident, item in items.items() if ident not in seqs]
-        created = {turn.id for turn in new_turns}
-        changed = sorted({item.turn for item in fresh if item.turn not in created})  # held, gaining layers
-        for turn_id in changed:  # dropped from the full text while its rows give its document
-            self.text.unindex_turn(db, space, turn_id)
         last = db.one("SELECT max(seq) FROM exp_experience") if fresh else None
         db.run_many(
             "INSERT INTO exp_experience (id, layer, who, what, at, turn, ordinal, affect, sources, space)"
@@ -197,20 +167,9 @@ class SqlExperienceStore(DatabaseStore[ExperienceText]):
         )
         if last is not None:
             after = int(last[0] or 0)
-            self.text.index_experiences_after(db, after)  # of this write alone: one space
             added = db.rows("SELECT id, seq, who, what FROM exp_experience WHERE seq > ?", (after,))
             seqs.update((str(ident), int(seq)) for ident, seq, _, _ in added)
             self._index_terms((int(seq), str(who), str(what)) for _, seq, who, what in added)
-        texts: dict[str, list[str]] = {}  # a new turn's layers, in the order they were inserted
-        for item in fresh:
-            if item.turn in created:
-                texts.setdefault(item.turn, []).append(item.what)
-        if texts:
-            self.text.index_new_turns(
-                db, space, [(turn, "\n".join(parts)) for turn, parts in sorted(texts.items())]
-            )
-        for turn_id in changed:  # read again: all its layers
-            self._index_turn(turn_id)
         concepts = db.run_many(
             "INSERT INTO exp_concept (id, label, space) VALUES (?, ?, ?) ON CONFLICT DO NOTHING",
             [(concept.id, concept.label, space) for concept in batch.concepts],
@@ -258,12 +217,11 @@ class SqlExperienceStore(DatabaseStore[ExperienceText]):
         index_terms_of(self.db, ((seq, who, what, space) for seq, who, what in rows))
 
     def _unindex_terms(self, seq: int, who: str, what: str) -> None:
-        space = self.space
-        self.db.run_many(
-            "DELETE FROM exp_term WHERE space = ? AND term = ? AND seq = ?",
-            [(space, term, seq) for term in sorted({*_counts(what), *_counts(who)})],
+        self.db.run_many(  # a posting's space is its experience's (`seq`)
+            "DELETE FROM exp_term WHERE term = ? AND seq = ?",
+            [(term, seq) for term in sorted({*_counts(what), *_counts(who)})],
         )
-        self.db.run("DELETE FROM exp_length WHERE space = ? AND seq = ?", (space, seq))
+        self.db.run("DELETE FROM exp_length WHERE space = ? AND seq = ?", (self.space, seq))
 
     def index_missing(self) -> int:
         """Index in recall's full text the experiences of the space it lacks (a store made before
@@ -291,17 +249,6 @@ class SqlExperienceStore(DatabaseStore[ExperienceText]):
                 (transcript, state, self.space),
             )
 
-    def _index_turn(self, turn: str) -> None:
-        """Index a turn's text, all its layers in order, as one full-text document (the index holds
-        none for it: new, or dropped before its layers changed)."""
-        rows = self.db.rows(
-            f"SELECT e.what FROM {_EXPERIENCES} WHERE t.space = ? AND t.id = ? ORDER BY e.seq",
-            (self.space, turn),
-        )
-        if rows:
-            text = "\n".join(str(what) for (what,) in rows)
-            self.text.index_new_turn(self.db, self.space, turn, text)
-
     # ---- reading ----------------------------------------------------------------------------
 
     def postings(self, terms: Collection[str]) -> list[Posting]:
@@ -310,9 +257,9 @@ class SqlExperienceStore(DatabaseStore[ExperienceText]):
             for condition, values in self.db.in_list("t.term", sorted(terms))
             for row in self.db.rows(
                 "SELECT e.id, u.id, t.term, t.what, t.who, l.what, l.who FROM exp_term t"
-                " JOIN exp_length l ON l.space = t.space AND l.seq = t.seq"
-                " JOIN exp_experience e ON e.seq = t.seq JOIN exp_turn u ON u.seq = e.turn"
-                f" WHERE t.space = ? AND {condition}",
+                " JOIN exp_length l ON l.seq = t.seq JOIN exp_experience e ON e.seq = t.seq"
+                " JOIN exp_turn u ON u.seq = e.turn"
+                f" WHERE l.space = ? AND {condition}",
                 [self.space, *values],
             )
         ]
@@ -541,20 +488,15 @@ class SqlExperienceStore(DatabaseStore[ExperienceText]):
         )
         with db.transaction():
             doomed, concepts = self._mentioning(forgotten)
-            touched = sorted({(turn, number) for _, _, turn, number, _, _ in doomed})
-            for turn, _ in touched:  # while their rows give their documents
-                self.text.unindex_turn(db, space, turn)
-            for ident, seq, _, _, who, what in doomed:
+            for _, seq, _, _, who, what in doomed:
                 self._unindex_terms(seq, who, what)
-                self.text.unindex_experience(db, space, ident)
                 db.run("DELETE FROM exp_experience WHERE seq = ?", (seq,))
                 db.run(of_experience, (seq, seq))
             for seq in concepts:
                 db.run("DELETE FROM exp_concept WHERE seq = ?", (seq,))
                 db.run(f"DELETE FROM exp_edge WHERE dst = ? AND kind = {_MENTIONS}", (seq,))
-            for turn, seq in touched:
+            for seq in sorted({number for _, _, _, number, _, _ in doomed}):
                 if db.one("SELECT 1 FROM exp_experience WHERE turn = ? LIMIT 1", (seq,)):
-                    self._index_turn(turn)
                     continue
                 db.run("DELETE FROM exp_turn WHERE seq = ?", (seq,))
                 db.run(f"DELETE FROM exp_edge WHERE (src = ? OR dst = ?) AND kind = {_NEXT}", (seq, seq))
@@ -568,7 +510,6 @@ class SqlExperienceStore(DatabaseStore[ExperienceText]):
                 " (SELECT 1 FROM exp_turn WHERE session = exp_session.seq)",
                 (space,),
             )
-            self.text.optimize_experiences(db)
         db.erase_freed()
         return len(doomed) + len(concepts) + orphans
 
@@ -611,9 +552,12 @@ def index_terms_of(db: SqlDatabase, rows: Iterable[tuple[int, str, str, str]]) -
         said, by = _counts(what), _counts(who)
         terms.extend((term, seq, said.get(term, 0), by.get(term, 0), space) for term in {*said, *by})
         lengths.append((seq, len(lower_words(what)), len(lower_words(who)), space))
+    spaced = TERMS_SPACED[db.dialect]  # else a posting's space is its experience's
+    columns = "term, seq, what, who" + (", space" if spaced else "")
     db.run_many(
-        "INSERT INTO exp_term (term, seq, what, who, space) VALUES (?, ?, ?, ?, ?) ON CONFLICT DO NOTHING",
-        sorted(terms),
+        f"INSERT INTO exp_term ({columns}) VALUES ({', '.join('?' * (5 if spaced else 4))})"
+        " ON CONFLICT DO NOTHING",
+        [row if spaced else row[:4] for row in sorted(terms)],
     )
     db.run_many(
         "INSERT INTO exp_length (seq, what, who, space) VALUES (?, ?, ?, ?) ON CONFLICT DO NOTHING",

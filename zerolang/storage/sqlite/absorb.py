@@ -99,8 +99,6 @@ def _move(db: SqliteDatabase) -> int:
             )
         ),
     )
-    for index in ("exp_fts", "exp_turn_fts"):  # external content: from the rows
-        db.run(f"INSERT INTO main.{index} ({index}) VALUES ('rebuild')")
     db.run(
         "INSERT INTO main.convo_entry (key, value, expires_at, space)"
         " SELECT key, value, expires_at, space FROM older.convo_entry WHERE true ORDER BY seq"
