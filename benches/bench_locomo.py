@@ -3,10 +3,13 @@
     python benches/bench_locomo.py ../shared/data/locomo/locomo_dev.json
     python benches/bench_locomo.py locomo10.json --json
     python benches/bench_locomo.py locomo10.json --loo --chart docs/images/locomo_recall.png
+    python benches/bench_locomo.py locomo10.json --loo --engine both
 
 Every session of every conversation is written as an OpenAI-style chat
 transcript (`locomo_data.py`) and captured with `capture_files` into that
-conversation's own store (SQLite, in a temporary folder). For each question
+conversation's own space of one store (`--engine`: SQLite in a temporary folder, or a scratch
+PostgreSQL database, `stores.py`; `both` runs each and says whether the figures agree, as
+recall ranks alike on every engine). For each question
 with evidence, `recall` ranks experiences; their transcript ids are LoCoMo
 `dia_id`s, so recall@k is the share of the question's evidence among the first
 k distinct turns retrieved. The same questions go to the baseline, plain BM25
@@ -39,6 +42,7 @@ import tempfile
 import time
 from collections import defaultdict
 from collections.abc import Callable, Iterator, Mapping
+from dataclasses import fields
 from pathlib import Path
 from typing import Any
 
@@ -51,13 +55,14 @@ from locomo_data import Conversation, load, write_transcripts  # noqa: E402
 from loo import GRID, changes, grid, leave_one_out, shipped  # noqa: E402
 from machine import describe  # noqa: E402
 from memo_store import MemoStore  # noqa: E402
+from stores import location  # noqa: E402
 
 from zerolang.experience.budget import render  # noqa: E402
 from zerolang.experience.capture import capture_files  # noqa: E402
 from zerolang.experience.recall import Hit, RecallWeights, recall  # noqa: E402
 from zerolang.experience.store import ExperienceStore  # noqa: E402
 from zerolang.memory.asking import answer  # noqa: E402
-from zerolang.storage.sqlite.experience import SqliteExperienceStore  # noqa: E402
+from zerolang.storage import open_experiences  # noqa: E402
 from zerolang.util.tokens import count_tokens  # noqa: E402
 
 KS = (1, 5, 10, 20)
@@ -217,12 +222,16 @@ def _score(
 
 
 def _loo(
-    conversations: list[Conversation], stores: Mapping[str, ExperienceStore], budget: int, hits: int
+    conversations: list[Conversation],
+    stores: Mapping[str, ExperienceStore],
+    budget: int,
+    hits: int,
+    values: Mapping[str, tuple[float, ...]] = GRID,
 ) -> dict[str, object]:
     """Recall@10 of every grid point on every question, then each conversation with the point
     chosen on the others (`loo.py`), scored in full (budget included)."""
     memo = {name: MemoStore(store) for name, store in stores.items()}
-    points = grid()
+    points = grid(values)
     scores: list[dict[str, list[float]]] = []
     ticks = _progress(len(points), "settings")
     for point in points:
@@ -241,7 +250,7 @@ def _loo(
     tally = _score(conversations, memo, lambda name: points[chosen[name]], budget, hits)
     rule = shipped(scores)
     return tally.summary() | {
-        "grid": {name: list(values) for name, values in GRID.items()},
+        "grid": {name: list(tried) for name, tried in values.items()},
         "grid_points": len(points),
         "chosen": {name: changes(points[index]) for name, index in chosen.items()},
         "defaults_rule": changes(points[rule]),
@@ -250,21 +259,28 @@ def _loo(
 
 
 def run(
-    path: Path, budget: int, hits_for_budget: int, loo: bool = False, one_context: bool = False
+    path: Path,
+    budget: int,
+    hits_for_budget: int,
+    loo: bool = False,
+    one_context: bool = False,
+    engine: str = "sqlite",
+    values: Mapping[str, tuple[float, ...]] = GRID,
 ) -> dict[str, object]:
     conversations = load(path)
     base = Tally()
     latencies: list[float] = []
     full_context: list[int] = []
     ingest = 0.0
-    with tempfile.TemporaryDirectory(prefix="locomo-") as folder:
-        stores: dict[str, SqliteExperienceStore] = {}
+    with tempfile.TemporaryDirectory(prefix="locomo-") as folder, location(engine) as database:
+        stores: dict[str, ExperienceStore] = {}
         for conversation in conversations:
             where = Path(folder) / conversation.sample_id
             where.mkdir()
             files = write_transcripts(conversation, where)
             started = time.perf_counter()
-            store = SqliteExperienceStore(where / "experiences.db")
+            # one database, each conversation in a space of its own (spaces share no row)
+            store = open_experiences(database, space=conversation.sample_id)
             capture_files(store, files)
             ingest += time.perf_counter() - started
             stores[conversation.sample_id] = store
@@ -289,7 +305,7 @@ def run(
                 base.budget_tokens.append(tokens)
                 base.budget_held.append(len(kept & set(question.evidence)) / len(question.evidence))
                 base.budget_full.append(base.budget_held[-1])
-        left_out = _loo(conversations, stores, budget, hits_for_budget) if loo else None
+        left_out = _loo(conversations, stores, budget, hits_for_budget, values) if loo else None
         for store in stores.values():
             store.close()
     latencies.sort()
@@ -307,6 +323,7 @@ def run(
         "conversations": len(conversations),
         "questions": total,
         "budget": budget,
+        "engine": engine,
     }
     if left_out is not None:
         result["loo"] = left_out
@@ -472,16 +489,77 @@ def main() -> None:
         action="store_true",
         help="also the evidence held in the one context `zero recall` and `Memory.ask` write",
     )
+    parser.add_argument(
+        "--engine",
+        choices=(*ENGINES, "both"),
+        default="sqlite",
+        help="where the stores live (PostgreSQL: benches/stores.py); both: each, and whether they agree",
+    )
+    parser.add_argument(
+        "--grid",
+        nargs="+",
+        metavar="WEIGHT=V,V",
+        help="with --loo: try these values of these weights only (a quicker estimate than loo.GRID's)",
+    )
     arguments = parser.parse_args()
     if not arguments.path.is_file():
         sys.exit(f"error: {arguments.path}: no such file (the LoCoMo data: locomo10.json)")
-    result = run(arguments.path, arguments.budget, arguments.hits, arguments.loo, arguments.one_context)
+    engines = ENGINES if arguments.engine == "both" else (arguments.engine,)
+    results = {
+        engine: run(
+            arguments.path,
+            arguments.budget,
+            arguments.hits,
+            arguments.loo,
+            arguments.one_context,
+            engine,
+            _grid(arguments.grid),
+        )
+        for engine in engines
+    }
+    result = results[engines[0]]
     if arguments.json:
-        print(json.dumps(result, indent=2))
+        both = {"engines": results, "same_figures": same_figures(*results.values())}
+        print(json.dumps(result if len(engines) == 1 else both, indent=2))
     else:
-        print_table(result)
+        for engine, each in results.items():
+            print(f"engine: {engine}")
+            print_table(each)
+        if len(engines) > 1:
+            print(f"the same figures on {' and '.join(engines)}: {same_figures(*results.values())}")
     if arguments.chart:
         draw_chart(result, arguments.chart)
+
+
+def _grid(given: list[str] | None) -> dict[str, tuple[float, ...]]:
+    """`--grid`'s weights and values (`sessions=0,2 kept=0,5`), or loo.GRID."""
+    if not given:
+        return GRID
+    out: dict[str, tuple[float, ...]] = {}
+    for item in given:
+        name, _, values = item.partition("=")
+        if name not in {f.name for f in fields(RecallWeights)} or not values:
+            sys.exit(f"error: --grid {item}: not WEIGHT=V,V with a RecallWeights weight")
+        out[name] = tuple(float(value) for value in values.split(","))
+    return out
+
+
+ENGINES = ("sqlite", "postgres")
+TIMED = ("ingest_seconds", "latency_ms")  # what the engines may differ in: time, not figures
+
+
+def figures(result: Mapping[str, object]) -> dict[str, object]:
+    """A run's figures without its engine and timings."""
+    out = {key: value for key, value in result.items() if key != "engine"}
+    ours = out["ours"]
+    assert isinstance(ours, dict)
+    out["ours"] = {key: value for key, value in ours.items() if key not in TIMED}
+    return out
+
+
+def same_figures(*results: Mapping[str, object]) -> bool:
+    """Whether every run reports the same figures (recall, session recall, budget, leave-one-out)."""
+    return all(figures(result) == figures(results[0]) for result in results)
 
 
 if __name__ == "__main__":

@@ -3,15 +3,15 @@
 `bench_locomo.py --loo` runs recall over the same questions with many settings; the store's
 answers do not change between runs, so each is read once: per id (an experience, a turn's
 layers, a turn's neighbours, an experience's mentions, a concept's mentioners, frequency and
-label) or per call (searches, counts). Only the read side of `ExperienceStore` is offered.
+label) or per call (postings, totals, counts). Only the read side of `ExperienceStore` is offered.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable, Collection, Hashable, Sequence
+from collections.abc import Callable, Collection, Hashable
 from typing import TypeVar
 
-from zerolang.experience.model import Experience
+from zerolang.experience.model import Experience, Posting, TermTotals
 from zerolang.experience.store import ExperienceStore
 
 K = TypeVar("K", bound=Hashable)
@@ -43,17 +43,23 @@ class MemoStore:
         self._mentioning: dict[str, list[tuple[str, str]]] = {}
         self._frequency: dict[str, int] = {}
         self._labels: dict[str, str | None] = {}
+        self._lengths: dict[str, int] = {}
 
     def _once(self, key: tuple[object, ...], call: Callable[[], V]) -> V:
         if key not in self._calls:
             self._calls[key] = call()
         return self._calls[key]  # type: ignore[return-value]
 
-    def search(self, terms: Sequence[str], limit: int) -> list[tuple[str, float]]:
-        return self._once(("search", tuple(terms), limit), lambda: self.store.search(terms, limit))
+    def postings(self, terms: Collection[str]) -> list[Posting]:
+        key = tuple(sorted(terms))
+        return self._once(("postings", key), lambda: self.store.postings(key))
 
-    def search_turns(self, terms: Sequence[str], limit: int) -> list[tuple[str, float]]:
-        return self._once(("turns", tuple(terms), limit), lambda: self.store.search_turns(terms, limit))
+    def term_totals(self) -> TermTotals:
+        return self._once(("totals",), self.store.term_totals)
+
+    def turn_lengths(self, turn_ids: Collection[str]) -> dict[str, int]:
+        got = _per_key(self._lengths, turn_ids, lambda keys: dict(self.store.turn_lengths(keys)), 0)
+        return {turn: length for turn, length in got.items() if length}
 
     def counts(self) -> dict[str, int]:
         return self._once(("counts",), self.store.counts)

@@ -103,7 +103,8 @@ def records(db: Path) -> dict[str, list[tuple[object, ...]]]:
         " JOIN exp_session s ON s.seq = t.session",
         "exp_concept": "SELECT id, label FROM exp_concept",
         "exp_edge": edges,
-        "exp_turn_fts": "SELECT t.id, f.what FROM exp_turn_fts f JOIN exp_turn t ON t.seq = f.rowid",
+        "exp_term": "SELECT e.id, t.term, t.what, t.who FROM exp_term t JOIN exp_experience e ON e.seq = t.seq",
+        "exp_length": "SELECT e.id, l.what, l.who FROM exp_length l JOIN exp_experience e ON e.seq = l.seq",
     }
     with sqlite3.connect(db) as connection:
         return {name: sorted(connection.execute(sql)) for name, sql in queries.items()}

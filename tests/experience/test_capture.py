@@ -11,6 +11,7 @@ import pytest
 from zerolang.experience.build import turns_of
 from zerolang.experience.capture import TurnRecorder, capture_files
 from zerolang.experience.model import Layer
+from zerolang.experience.ranking import full_text
 from zerolang.experience.transcripts import read_transcript
 from zerolang.storage.sqlite.experience import SqliteExperienceStore
 from zerolang.util.errors import ZeroError
@@ -168,7 +169,7 @@ def test_turn_recorder_links_turns_and_resumes(tmp_path: Path) -> None:
         third = again.record(user_said="What did we say?", agent_said="About the Philokalia")
         assert third.turns == 1
         assert store.counts()["turns"] == 3
-        hits = store.search(["philokalia"], 10)
+        hits = full_text(store, ["philokalia"], 10).experiences
         found = store.experiences([ident for ident, _ in hits])
         assert {e.who for e in found.values()} == {"David", "Lilu"}
         assert {e.layer for e in found.values()} == {Layer.INPUT, Layer.OUTPUT}
@@ -199,4 +200,4 @@ def test_capturing_a_growing_file_step_by_step_equals_one_capture(tmp_path: Path
         capture_files(once, [path])
         assert steps.counts() == once.counts()
         for word in ("topic1", "step", "29"):
-            assert steps.search_turns([word], 50) == once.search_turns([word], 50)
+            assert full_text(steps, [word], 50).turns == full_text(once, [word], 50).turns

@@ -301,11 +301,11 @@ def record_gardens(store: ExperienceStore) -> None:
         busy.record(user_said=text)
     quiet = TurnRecorder(store, session="quiet", user="Cy", agent="Ben")
     quiet.record(user_said="Tea is ready.")
-    quiet.record(user_said="Garden, garden, my garden!")
+    quiet.record(user_said="Ana? Garden, garden, my garden!")
 
 
 GARDEN = "What did Ana do in the garden?"
-ANA_FIRST = RecallWeights(speaker=2.0)  # what Ana said fills the first places
+ANA_FIRST = RecallWeights(speaker=2.0, kept=0)  # what Ana said fills the first places; room kept in them
 
 
 def test_the_full_texts_first_session_keeps_a_place_in_the_first_five() -> None:
@@ -322,6 +322,16 @@ def test_the_full_texts_first_session_keeps_a_place_in_the_first_five() -> None:
         h.experience.id for h in plain if h.experience.who != "Cy"
     ][: len(hits) - 1]
     assert all("full text's" not in r for h in hits if h.experience.who != "Cy" for r in h.reasons)
+
+
+def test_by_default_the_first_five_stay_the_graphs_and_room_is_kept_after_them() -> None:
+    store = garden_store()
+    plain = recall(store, GARDEN, limit=10, weights=RecallWeights(speaker=2.0, sessions=0))
+    hits = recall(store, GARDEN, limit=10, weights=RecallWeights(speaker=2.0, sessions=2))
+    assert RecallWeights().kept == 5
+    assert [h.experience.id for h in hits[:5]] == [h.experience.id for h in plain[:5]]
+    assert [h.experience.who for h in hits[:5]] == ["Ana"] * 5
+    assert "Cy" in [h.experience.who for h in hits[5:10]]
 
 
 def test_a_session_already_in_the_first_five_moves_nothing() -> None:

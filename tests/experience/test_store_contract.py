@@ -16,6 +16,7 @@ import pytest
 from zerolang.experience.budget import render
 from zerolang.experience.build import build
 from zerolang.experience.capture import Extractors, TurnRecorder, capture_files
+from zerolang.experience.ranking import full_text
 from zerolang.experience.recall import RecallWeights, recall
 from zerolang.experience.store import ExperienceStore
 from zerolang.experience.transcripts import read_transcript
@@ -71,13 +72,13 @@ def test_capture_counts_are_the_same_everywhere(store: ExperienceStore) -> None:
 
 def test_reads(store: ExperienceStore) -> None:
     capture_files(store, [FIXTURES / "pi_v1.jsonl"])
-    hits = store.search(["tomatoes", "compost"], 10)
+    hits = full_text(store, ["tomatoes", "compost"], 10).experiences
     assert hits and all(score > 0 for _, score in hits)
     found = store.experiences([ident for ident, _ in hits])
     assert any("compost" in e.what for e in found.values())
     experience = next(iter(found.values()))
     assert experience.affect == {k: v for k, v in experience.affect.items() if 0 < v < 1}
-    turns = store.search_turns(["nitrogen"], 5)
+    turns = full_text(store, ["nitrogen"], 5).turns
     assert len(turns) == 1
     members = store.experiences_of_turns([turns[0][0]])
     assert [e.layer.value for e in members] == ["input", "contemplation", "output"]
@@ -90,7 +91,9 @@ def test_reads(store: ExperienceStore) -> None:
     assert set(frequency) == concepts and min(frequency.values()) >= 1
     assert set(store.concept_labels(concepts)) == concepts
     assert {src for src, _ in store.mentioning(concepts)} >= {members[0].id}
-    assert store.search([], 5) == [] and store.search(['"quoted" OR'], 5) == []
+    assert (
+        full_text(store, [], 5).experiences == [] and full_text(store, ['"quoted" OR'], 5).experiences == []
+    )
 
 
 def test_sessions_and_their_turns_page_in_order(store: ExperienceStore) -> None:
@@ -151,8 +154,7 @@ def test_recorder_and_recall_under_a_budget(store: ExperienceStore) -> None:
 
 def test_the_full_texts_first_session_keeps_a_place_on_every_engine(store: ExperienceStore) -> None:
     """The graph piles what Ana said into the first places; the other of the full text's first two
-    sessions keeps the fifth. (The engines rank the full text differently: FTS5 bm25 on SQLite puts
-    Cy's session first, ts_rank on PostgreSQL, which also indexes who spoke, Ana's.)"""
+    sessions keeps the fifth when the room is kept there (`kept` 0)."""
     busy = TurnRecorder(store, session="busy", user="Ana", agent="Ben")
     for place in ("gate", "roses", "tools", "weeds", "shed", "path"):
         busy.record(user_said=f"the {place} in the garden needed work")
@@ -160,9 +162,9 @@ def test_the_full_texts_first_session_keeps_a_place_on_every_engine(store: Exper
     quiet.record(user_said="Tea is ready.")
     quiet.record(user_said="Garden, garden, my garden!")
     question = "What did Ana do in the garden?"
-    plain = recall(store, question, limit=8, weights=RecallWeights(speaker=2.0, sessions=0))
+    plain = recall(store, question, limit=8, weights=RecallWeights(speaker=2.0, sessions=0, kept=0))
     assert [hit.experience.who for hit in plain[:5]] == ["Ana"] * 5
-    hits = recall(store, question, limit=8, weights=RecallWeights(speaker=2.0, sessions=2))
+    hits = recall(store, question, limit=8, weights=RecallWeights(speaker=2.0, sessions=2, kept=0))
     assert [hit.experience.who for hit in hits[:5]] == ["Ana"] * 4 + ["Cy"]
     assert any(reason.startswith("its session is the full text's") for reason in hits[4].reasons)
 
@@ -209,10 +211,10 @@ def test_a_grown_transcript_indexes_its_turns_as_a_whole_capture_does(
     with SqliteExperienceStore(tmp_path / "whole.db") as whole:
         assert capture_files(whole, [path]).added.as_dict() == counts
     for i in range(10):
-        hits = store.search_turns([f"word{i}"], 5)
+        hits = full_text(store, [f"word{i}"], 5).turns
         assert len(hits) == 1, i
-        assert store.search([f"word{i}"], 5)
-    held = {turn for i in (6, 7) for turn, _ in store.search_turns([f"word{i}"], 5)}
+        assert full_text(store, [f"word{i}"], 5).experiences
+    held = {turn for i in (6, 7) for turn, _ in full_text(store, [f"word{i}"], 5).turns}
     assert len(held) == 1  # the open turn's question and its later answer: one turn, one entry
 
 

@@ -14,6 +14,7 @@ from pathlib import Path
 
 from zerolang.experience.capture import capture_files
 from zerolang.experience.forgotten import apply_forget
+from zerolang.experience.ranking import full_text
 from zerolang.experience.recall import recall
 from zerolang.storage.sqlite.experience import SqliteExperienceStore
 
@@ -102,7 +103,7 @@ def test_every_index_of_the_experience_tables_is_used_by_a_query(tmp_path: Path)
         connection.set_trace_callback(statements.append)
         capture_files(store, [transcript])
         hits = recall(store, "why was the parser slow before the deadline")
-        turns = [turn for turn, _ in store.search_turns(["parser"], 5)]
+        turns = [turn for turn, _ in full_text(store, ["parser"], 5).turns]
         layers = store.experiences_of_turns(turns)
         store.experiences([layer.id for layer in layers])
         concepts = [concept for _, concept, _ in store.mentions_of([layer.id for layer in layers])]

@@ -10,6 +10,7 @@ import zerolang.memory
 from zerolang.archive.archiving import archive_and_index
 from zerolang.archive.document import make_document
 from zerolang.archive.store import Archive
+from zerolang.experience.ranking import full_text
 from zerolang.memory.settings import (
     beside,
     default_experiences,
@@ -153,7 +154,7 @@ def test_an_older_separate_file_moves_into_the_memory(tmp_path: Path) -> None:
     fixtures = Path(__file__).resolve().parents[1] / "fixtures" / "transcripts"
     with open_experiences(older, space="alice") as store:
         held = capture_files(store, [fixtures / "pi_v1.jsonl"]).added.as_dict()
-        hits = store.search(["compost"], 5)
+        hits = full_text(store, ["compost"], 5).experiences
     with open_conversations(older, space="alice") as entries:
         entries.put("coder:conversation", {"messages": []}, text="flaky login test", expires_at=None)
     stores = resolve_stores(memory, space="alice", environ={}, cwd=tmp_path)
@@ -161,7 +162,8 @@ def test_an_older_separate_file_moves_into_the_memory(tmp_path: Path) -> None:
     assert move_conversations(stores) == held["turns"] + 1
     assert not older.exists() and stores.experiences.path == memory
     with open_experiences(memory, space="alice") as store:
-        assert store.counts() == held and store.search(["compost"], 5) == hits
+        assert store.counts() == held and full_text(store, ["compost"], 5).experiences == hits
+        assert store.term_totals().experiences == held["experiences"]  # recall's own terms moved too
     with open_conversations(memory, space="alice") as entries:
         assert [key for key, _ in entries.search("", ["flaky"], 5, now=0)] == ["coder:conversation"]
     with zerolang.memory.open(memory, space="alice") as opened:

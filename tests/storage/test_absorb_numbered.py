@@ -8,6 +8,7 @@ import sys
 from pathlib import Path
 
 from zerolang.experience.capture import capture_files
+from zerolang.experience.ranking import full_text
 from zerolang.storage import absorb_experiences, open_experiences
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -19,13 +20,14 @@ from make_experiences import QUERIES  # noqa: E402
 
 def _read(location: Path) -> dict[str, object]:
     with open_experiences(location, create=False) as store:
-        turns = [ident for terms in QUERIES for ident, _ in store.search_turns(terms, 10)]
+        found = [full_text(store, terms, 10) for terms in QUERIES]
+        turns = [ident for text in found for ident, _ in text.turns]
         layers = store.experiences_of_turns(turns)
         ids = [layer.id for layer in layers]
         concepts = sorted({concept for _, concept, _ in store.mentions_of(ids)})
         return {
             "counts": store.counts(),
-            "search": [store.search(terms, 10) for terms in QUERIES],
+            "search": [text.experiences for text in found],
             "turns": turns,
             "layers": layers,
             "neighbours": sorted(store.neighbour_turns(turns)),

@@ -23,6 +23,7 @@ import pytest
 
 from tests.backends import Scratch, postgres_server, restored, scratch
 from tests.storage.schemas import postgres_schema, sqlite_schema
+from zerolang.experience.ranking import full_text
 from zerolang.storage import open_conversations, open_experiences
 from zerolang.util.errors import ZeroError
 from zerolang.util.spaces import DEFAULT_SPACE
@@ -129,9 +130,11 @@ def test_an_older_sqlite_database_keeps_its_rows_in_the_default_space(older_sqli
     assert counts["turns"] == turns > 0 and keys == entries
     word = max(text.split(), key=len)
     with open_experiences(str(older_sqlite), create=False) as store:
-        assert store.search([word], 5) and store.search_turns([word], 5)  # the full text came along
+        assert (
+            full_text(store, [word], 5).experiences and full_text(store, [word], 5).turns
+        )  # the full text came along
     with open_experiences(str(older_sqlite), create=False, space="bob") as store:
-        assert store.search([word], 5) == [] and store.counts()["turns"] == 0
+        assert full_text(store, [word], 5).experiences == [] and store.counts()["turns"] == 0
     assert counted(str(older_sqlite), "bob") == (
         {"turns": 0, "experiences": 0, "concepts": 0, "edges": 0},
         [],
@@ -253,7 +256,15 @@ def test_a_sqlite_store_of_schema_2_opens_with_the_schema_a_new_one_has(tmp_path
     with sqlite3.connect(older) as connection:
         assert connection.execute("SELECT count(*) FROM exp_edge").fetchone()[0] == edges > 0
         assert connection.execute("PRAGMA integrity_check").fetchone() == ("ok",)
-        assert connection.execute("INSERT INTO exp_fts (exp_fts) VALUES ('integrity-check')").rowcount != 0
+        held = connection.execute("SELECT name FROM sqlite_schema WHERE name LIKE 'exp_%fts%'").fetchall()
+        assert held == []  # schema 3 keeps no FTS5 table of experiences
+    with open_experiences(str(older), create=False) as store:  # opening makes recall's postings
+        assert full_text(store, ["compost"], 3).experiences
+    with sqlite3.connect(older) as connection:
+        lengths, experiences = connection.execute(
+            "SELECT (SELECT count(*) FROM exp_length), (SELECT count(*) FROM exp_experience)"
+        ).fetchone()
+        assert lengths == experiences > 0
 
 
 def test_a_secured_postgres_store_of_schema_2_opens_with_the_schema_a_new_one_has() -> None:
@@ -268,8 +279,12 @@ def test_a_secured_postgres_store_of_schema_2_opens_with_the_schema_a_new_one_ha
         for url in (new_url, old_url):
             storage.open_backend(url).close()  # the memory's tables, its grants among them
         with psycopg.connect(old_url, autocommit=True) as old:  # secured as the release secured it
-            for statement in store_tables("postgresql", EXPERIENCES).secure:  # (it had no exp_session)
-                policy = r"ALTER TABLE exp_session ENABLE ROW LEVEL SECURITY; CREATE POLICY [^;]*; "
+            for statement in store_tables(
+                "postgresql", EXPERIENCES
+            ).secure:  # (it had no exp_session, exp_term, exp_length)
+                policy = (
+                    r"ALTER TABLE exp_(session|term|length) ENABLE ROW LEVEL SECURITY; CREATE POLICY [^;]*; "
+                )
                 old.execute(re.sub(policy, "", statement).encode())
             edges = old.execute("SELECT count(*) FROM exp_edge").fetchone()
         create(new_url)
@@ -280,4 +295,4 @@ def test_a_secured_postgres_store_of_schema_2_opens_with_the_schema_a_new_one_ha
             policies = old.execute("SELECT count(*) FROM pg_policies WHERE tablename = 'exp_edge'").fetchone()
             assert policies == (1,)
         with open_experiences(old_url, create=False) as store:
-            assert store.search(["compost"], 3) and store.counts()["edges"] == edges[0]
+            assert full_text(store, ["compost"], 3).experiences and store.counts()["edges"] == edges[0]

@@ -165,3 +165,29 @@ class Added:
             "edges": self.edges,
         }
         return {**counts, "forgotten": self.forgotten} if self.forgotten else counts
+
+
+@dataclass(frozen=True, slots=True)
+class Posting:
+    """One term of recall's full text in one experience (`ExperienceStore.postings`): how often its
+    `what` and its `who` say it (`words.index_terms`), and how many words each holds
+    (`words.lower_words`, stopwords included)."""
+
+    experience: str
+    turn: str
+    term: str
+    what: int
+    who: int
+    what_length: int
+    who_length: int
+
+
+@dataclass(frozen=True, slots=True)
+class TermTotals:
+    """What recall's full text holds in a space: experiences, turns, and the words of every
+    experience's `what` and `who` together."""
+
+    experiences: int
+    turns: int
+    what: int
+    who: int

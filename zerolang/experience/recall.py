@@ -1,7 +1,8 @@
 """Recall over experiences: enter by full text, expand through the graph, rank, say why.
 
-1. **Entry.** The query's content words go to the store's full-text search
-   (stemmed, bm25) twice: over single experiences (the best `entry` are the
+1. **Entry.** The query's content words go to the full text (`ranking`: BM25 over the
+   store's postings of our own stemmed terms, the same on every engine) twice: over single
+   experiences (the best `entry` are the
    seeds, scored 0..1 relative to the best) and over whole turns (all layers
    of a turn as one text: a question in one layer and its answer in the next
    match together; each layer gains `whole_turn` x the turn's relative score).
@@ -51,8 +52,10 @@ for nothing.
 9. **Sessions of the full text.** When recall misses, it misses a whole session: the graph's
    signals (the session share, neighbours, answers) gather the best places in the session it
    prefers. So the first `sessions` sessions the plain full-text ranking reaches (its seeds in
-   order) each keep a place among the first `FIRST` (five): while one has no hit above them, the
-   last of those places go to its best hit; the rest of the ranking keeps its order.
+   order) each keep a place among the `FIRST` (five) places after the graph's first `kept` (five),
+   which stay as they are: while one has no hit above them, the last of those places go to its best
+   hit; the rest of the ranking keeps its order. (Kept within the first five, `kept` 0, the places
+   cost the graph's fourth and fifth best more turn recall at 5 than they gained sessions.)
 
 An experience's score is the sum of its contributions, each kept as a reason.
 The weights are `RecallWeights`; nothing depends on the data recall runs on. The defaults of
@@ -60,7 +63,9 @@ The weights are `RecallWeights`; nothing depends on the data recall runs on. The
 grid point best on average over leave-one-conversation-out folds of LoCoMo's development split
 (`benches/bench_locomo.py --loo`, `benches/loo.py`, docs/benchmarks.md): with `answer` 1.0 a
 question's answer may rank above the question itself, which is what a question asked of memory
-wants; `session` 0.4 and `sessions` 2 were chosen in every fold; the others are as first set
+wants; `session` 0.4 was chosen in every fold and `sessions` 2 in every fold of round 6 (in round 7,
+with `kept` 5, the places kept for the full text's sessions being the sixth to the tenth, three folds
+chose 2 and two 0, which rank this split alike); the others are as first set
 (`expand` 10, `concept` 0.25, `answer` 1.0 and `time` 1.0 were chosen in every fold when the grid
 held them).
 """
@@ -78,8 +83,13 @@ from zerolang.experience.concepts import ConceptExtractor, DefaultConcepts, conc
 from zerolang.experience.dates import Span, asked_span, parse_date, spoken_spans
 from zerolang.experience.forgotten import Forgotten
 from zerolang.experience.model import Experience
+from zerolang.experience.ranking import full_text
 from zerolang.experience.store import ExperienceStore
 from zerolang.experience.words import terms, words
+
+FIRST = 5
+"""The first places of a ranking, where `RecallWeights.sessions` reserves room (by default) for the
+sessions the plain full-text ranking favours."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -102,7 +112,8 @@ class RecallWeights:
     session: float = 0.4  # said in a session whose experiences match the query most (relative 0..1)
     asking: float = 0.2  # a message that ends with a question scores this share less (its reply answers)
     spread: float = 0.2  # for several things: a hit scores this share less per better hit of its session
-    sessions: int = 2  # the full text's first sessions, each kept a place among the first `FIRST`
+    sessions: int = 2  # the full text's first sessions, each kept a place in the `FIRST` after `kept`
+    kept: int = 5  # the graph's first places, left as they are: the room is kept in the `FIRST` after them
 
 
 class Ranker(Protocol):
@@ -153,7 +164,8 @@ def recall(
     # the date a query names is matched by time (step 7), not as words
     query_terms = terms(query[: asked.start] + " " + query[asked.end :] if asked else query)
     blocked = Forgotten.of(store.forgotten_terms())
-    seeds = store.search(query_terms, w.entry)
+    found_text = full_text(store, query_terms, w.entry)
+    seeds = found_text.experiences
     if blocked:  # a forgotten experience is no seed: it leads nowhere either
         seen = store.experiences([ident for ident, _ in seeds])
         seeds = [
@@ -166,7 +178,7 @@ def recall(
         scores.add(ident, seed_score[ident], "words match")
 
     if w.whole_turn:
-        turns = store.search_turns(query_terms, w.entry)
+        turns = found_text.turns
         top_turn = turns[0][1] if turns else 1.0
         turn_score = {turn: raw / top_turn for turn, raw in turns if top_turn > 0}
         layers = store.experiences_of_turns(turn_score)
@@ -180,7 +192,7 @@ def recall(
     wanted = {concept_id(label): label for label in extractor.extract(query) if not blocked.mentions(label)}
     frequency = store.concept_frequency(wanted)
     rarity = {ident: _rarity(frequency.get(ident, 0), total, w.common) for ident in wanted}
-    for ident, concept in store.mentioning([c for c, r in rarity.items() if r > 0]):
+    for ident, concept in sorted(store.mentioning([c for c, r in rarity.items() if r > 0])):
         scores.add(ident, w.concept * rarity[concept], f"names {wanted[concept]!r}")
 
     top = sorted(seed_score.items(), key=lambda item: -item[1])[: w.expand]
@@ -221,7 +233,7 @@ def recall(
         ranked = [(ident, score) for ident, score, _ in spread]
     if w.sessions:
         favoured = _favoured_sessions(seeds, found, w.sessions)
-        ranked, moved = _reserve(ranked, found, favoured, FIRST)
+        ranked, moved = _reserve(ranked, found, favoured, w.kept + FIRST, w.kept)
         for ident in moved:
             where = favoured.index(found[ident].session) + 1
             scores.reasons[ident].append((0.0, f"its session is the full text's {_ordinal(where)}"))
@@ -232,11 +244,6 @@ def recall(
             reasons = [text for _, text in sorted(scores.reasons[ident], key=lambda r: -r[0])]
             hits.append(Hit(found[ident], round(score, 4), reasons))
     return hits
-
-
-FIRST = 5
-"""The first places of a ranking, where `RecallWeights.sessions` reserves room for the sessions the
-plain full-text ranking favours."""
 
 
 def _favoured_sessions(seeds: list[tuple[str, float]], found: dict[str, Experience], count: int) -> list[str]:
@@ -252,17 +259,23 @@ def _favoured_sessions(seeds: list[tuple[str, float]], found: dict[str, Experien
 
 
 def _reserve(
-    ranked: list[tuple[str, float]], found: dict[str, Experience], favoured: list[str], first: int
+    ranked: list[tuple[str, float]],
+    found: dict[str, Experience],
+    favoured: list[str],
+    first: int,
+    kept: int = 0,
 ) -> tuple[list[tuple[str, float]], list[str]]:
     """`ranked` (best first) with room kept in its first `first` places for each `favoured` session:
     the last places of those go, while a favoured session has no hit above them, to that session's
     best hit (the most favoured first), scored as the hit whose place it takes (so scores still
-    fall down the ranking); the rest keep their order. A miss of the whole session the graph
-    prefers then still leaves the full text's sessions in view. Also the ids so moved up."""
+    fall down the ranking); the rest keep their order. The first `kept` places stay the graph's (a
+    favoured session among them is shown). A miss of the whole session the graph prefers then still
+    leaves the full text's sessions in view. Also the ids so moved up."""
     pool = [item for item in ranked if item[0] in found]
     ranked_sessions = {found[ident].session for ident, _ in pool}
     favoured = [session for session in favoured if session in ranked_sessions]
-    out: list[tuple[str, float]] = []
+    out: list[tuple[str, float]] = pool[:kept]
+    pool = pool[kept:]
     moved: list[str] = []
     while pool and len(out) < first:
         shown = {found[ident].session for ident, _ in out}
@@ -336,7 +349,7 @@ def _answers(store: ExperienceStore, seeds: dict[str, float], scores: _Scores, w
     for layer in store.experiences_of_turns([*turns, *nearby]):
         members[layer.turn].append(layer)
     by_position = {(group[0].session, group[0].position): group for group in members.values() if group}
-    for seed, experience in found.items():
+    for seed, experience in sorted(found.items()):
         score = seeds[seed]
         group = members.get(experience.turn, [])
         index = next((i for i, e in enumerate(group) if e.id == seed), None)
@@ -377,13 +390,11 @@ def _expand(
     store: ExperienceStore, seeds: dict[str, float], scores: _Scores, w: RecallWeights, total: int
 ) -> None:
     found = store.experiences(seeds)
-    turn_of = {ident: experience.turn for ident, experience in found.items()}
     turn_best: dict[str, tuple[float, str]] = {}
-    for ident, turn in turn_of.items():
-        if seeds[ident] > turn_best.get(turn, (0.0, ""))[0]:
-            turn_best[turn] = (seeds[ident], ident)
+    for ident in sorted(found, key=lambda seed: (-seeds[seed], seed)):  # best first, ties by id
+        turn_best.setdefault(found[ident].turn, (seeds[ident], ident))
     neighbour_best: dict[str, tuple[float, str]] = {}
-    for turn, other in store.neighbour_turns(turn_best):
+    for turn, other in sorted(store.neighbour_turns(turn_best)):
         if other in turn_best:
             continue
         if turn_best[turn][0] > neighbour_best.get(other, (0.0, ""))[0]:
@@ -407,7 +418,7 @@ def _expand(
             where = "next after" if after else "just before"
             scores.add(experience.id, w.neighbour * share * score, f"{where} {seed[:10]}")
 
-    mentions = store.mentions_of(seeds)
+    mentions = sorted(store.mentions_of(seeds))
     frequency = store.concept_frequency({concept for _, concept, _ in mentions})
     rare = {c: _rarity(f, total, w.common) for c, f in frequency.items()}
     rare = {c: r for c, r in rare.items() if r > 0 and frequency[c] > 1}
@@ -419,7 +430,7 @@ def _expand(
             by_concept[concept].append(seed)
     labels = store.concept_labels(rare)
     shared: dict[str, tuple[float, str]] = {}
-    for ident, concept in store.mentioning(rare):
+    for ident, concept in sorted(store.mentioning(rare)):
         for seed in by_concept.get(concept, ()):
             if ident == seed:
                 continue

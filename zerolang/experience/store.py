@@ -1,20 +1,20 @@
 """The one interface experiential memory stores through.
 
 Capture writes a `CaptureBatch`; recall reads through the narrow queries below.
-`zerolang.storage.sql.experiences.SqlExperienceStore` implements it once for every engine
-(full text by FTS5 bm25 on SQLite, `ts_rank` on PostgreSQL). Ids are hex
-SHA-256 strings; search scores are "higher is better" and comparable only
-within one result list.
+`zerolang.storage.sql.experiences.SqlExperienceStore` implements it once for every engine.
+The store keeps recall's full text as postings in its own tables (the same terms on every
+engine, `words.index_terms`); `ranking` scores them in one place, so a question ranks
+alike on SQLite and PostgreSQL. Ids are hex SHA-256 strings.
 """
 
 from __future__ import annotations
 
-from collections.abc import Collection, Iterable, Sequence
+from collections.abc import Collection, Iterable
 from types import TracebackType
 from typing import Protocol, Self
 
 from zerolang.experience.forgotten import ForgettingStore
-from zerolang.experience.model import Added, CaptureBatch, Experience, SessionRow
+from zerolang.experience.model import Added, CaptureBatch, Experience, Posting, SessionRow, TermTotals
 
 
 class ExperienceStore(ForgettingStore, Protocol):
@@ -30,12 +30,17 @@ class ExperienceStore(ForgettingStore, Protocol):
         batches hold when the caller knows, lets a store write a large capture in bulk."""
         ...
 
-    def search(self, terms: Sequence[str], limit: int) -> list[tuple[str, float]]:
-        """Experiences matching any of `terms` (full text, stemmed), best first, with their score."""
+    def postings(self, terms: Collection[str]) -> list[Posting]:
+        """Every posting of the index terms `terms` (`words.index_terms`), in no particular order:
+        the store keeps recall's full text; `ranking` scores it, alike on every engine."""
         ...
 
-    def search_turns(self, terms: Sequence[str], limit: int) -> list[tuple[str, float]]:
-        """Turns whose layers together match any of `terms`, best first, with their score."""
+    def term_totals(self) -> TermTotals:
+        """How many experiences and turns the full text holds, and their words."""
+        ...
+
+    def turn_lengths(self, turn_ids: Collection[str]) -> dict[str, int]:
+        """How many words the `what` of each turn's layers hold together (absent: no layer)."""
         ...
 
     def experiences(self, ids: Collection[str]) -> dict[str, Experience]: ...

@@ -4,6 +4,9 @@ from __future__ import annotations
 
 import re
 
+from zerolang.experience.stemming import stem
+
+_PARTS = re.compile(r"['\-]+")
 WORD = re.compile(r"[A-Za-z0-9][A-Za-z0-9'’\-]*")
 
 _STOPWORDS_TEXT = """
@@ -100,4 +103,22 @@ def terms(text: str) -> list[str]:
         lower = word.lower()
         if lower and lower not in STOPWORDS and len(lower) > 1:
             out.append(lower)
+    return out
+
+
+def index_terms(text: str) -> list[str]:
+    """The terms recall's full text indexes and looks up, in order (repeats kept): the content words
+    of `terms`, a possessive `'s` dropped, split at apostrophes and hyphens (`well-known`: `well`,
+    `known`; words are ASCII, as `words` finds them), each part of two characters or more and no
+    stopword, stemmed (`stemming.stem`). One function for what is stored and what is asked, on
+    every engine."""
+    out: list[str] = []
+    for word in lower_words(text):
+        if word in STOPWORDS:
+            continue
+        if word.endswith("'s"):
+            word = word[:-2]
+        for part in _PARTS.split(word) if ("'" in word or "-" in word) else (word,):
+            if len(part) > 1 and part not in STOPWORDS:
+                out.append(stem(part))
     return out

@@ -16,6 +16,7 @@ from zerolang.convo.model import ChatMessage
 from zerolang.convo.store import EntryStore
 from zerolang.experience.capture import capture_files
 from zerolang.experience.forgotten import apply_forget
+from zerolang.experience.ranking import full_text
 from zerolang.experience.recall import recall
 from zerolang.experience.store import ExperienceStore
 from zerolang.storage import open_conversations, open_experiences
@@ -66,7 +67,7 @@ def test_the_same_transcript_in_two_spaces_is_two_memories(
     files = sorted(TRANSCRIPTS.iterdir())
     first = capture_files(alice, files).added.as_dict()
     assert bob.counts() == EMPTY and bob.sessions("", 100) == []
-    assert bob.search(["compost"], 10) == [] and bob.search_turns(["nitrogen"], 10) == []
+    assert full_text(bob, ["compost"], 10).experiences == [] and full_text(bob, ["nitrogen"], 10).turns == []
     assert recall(bob, "tomatoes compost") == []
     # the same transcript (same session and turn ids) captured into bob is new there, in full
     assert capture_files(bob, files).added.as_dict() == first
@@ -87,8 +88,10 @@ def test_a_purge_in_one_space_leaves_the_other_whole(
     chat(bob_entries, "coder", "we grow tomatoes in compost")
     before = bob.counts()
     assert apply_forget(alice, "t1:purged", ["compost"], purge=True, entries=alice_entries) > 0
-    assert alice.search(["compost"], 10) == [] and alice.counts() != before
-    assert bob.counts() == before and bob.search(["compost"], 10)
+    assert full_text(alice, ["compost"], 10).experiences == [] and alice.counts() != before
+    assert alice.postings(["compost"]) == []  # the purged experiences' terms went with them
+    assert alice.term_totals().experiences == alice.counts()["experiences"] < before["experiences"]
+    assert bob.counts() == before and full_text(bob, ["compost"], 10).experiences
     assert bob.forgotten_terms() == [] and alice.forgotten_terms()
     assert bob.purged_terms() == [] and alice.purged_terms()
     assert bob_entries.search("", ["compost"], 10, now=1_000.0)
@@ -155,7 +158,7 @@ def test_postgres_tenants_see_only_their_spaces_conversations(
         chat(mine, "agent", ALICE_SECRET)
     for asked in spaces.values():  # bob asks for his space and for alice's: neither shows hers
         with open_experiences(as_role(postgres_url, bob), space=asked) as theirs:
-            assert theirs.counts() == EMPTY and theirs.search(["compost"], 10) == []
+            assert theirs.counts() == EMPTY and full_text(theirs, ["compost"], 10).experiences == []
         with open_conversations(as_role(postgres_url, bob), space=asked) as theirs:
             assert theirs.keys("", now=1_000.0) == [] and theirs.delete("") == 0
     bobs = open_experiences(as_role(postgres_url, bob), space=spaces[alice])

@@ -1,9 +1,9 @@
-"""Full text in PostgreSQL: `tsvector`s ranked by `ts_rank`, for experiences and conversation entries.
+"""Full text in PostgreSQL: each conversation entry's `tsvector`, ranked by `ts_rank` (experiences
+have the store's own postings, `zerolang.experience.ranking`, alike on every engine).
 
-Text is indexed with the `english` configuration (stemmed, stopwords dropped), in columns
-with GIN indexes (`zerolang.storage.schema.experience_tables`): each experience's `doc` is
-generated from its `who` (weight B) and `what` (A), each turn's layers together are one
-`exp_turn_doc`, and each conversation entry's text is its `doc`. A query ORs its words for
+Text is indexed with the `english` configuration (stemmed, stopwords dropped), in a column with a
+GIN index (`zerolang.storage.schema.experience_tables`): each conversation entry's text is its
+`doc`. A query ORs its words for
 `websearch_to_tsquery` (quotes and operators in a word are dropped).
 """
 
@@ -24,12 +24,6 @@ def _ts_rank(table: str) -> Ranked:
     )
 
 
-_TURN_DOC = (
-    "INSERT INTO exp_turn_doc (turn, doc, space) VALUES (?, to_tsvector('english', ?), ?)"
-    " ON CONFLICT (space, turn) DO UPDATE SET doc = excluded.doc"
-)
-
-
 @translating
 class TsVector:
     """PostgreSQL's `ExperienceText` and `EntryText` (`zerolang.storage.sql`): stateless. Where the
@@ -37,33 +31,11 @@ class TsVector:
 
     __slots__ = ()
 
-    experiences_index = _ts_rank("exp_experience")
-    turns_index = _ts_rank("exp_turn_doc")
     entries_index = _ts_rank("convo_entry")
     code_points = '"C"'
 
     def query(self, terms: Sequence[str]) -> str:
         return " OR ".join(sorted({re.sub(r"[^\w'-]", "", term) for term in terms} - {""}))
-
-    # ---- experiences ----------------------------------------------------------------------------
-
-    def index_experiences_after(self, db: SqlDatabase, seq: int) -> None:
-        """Nothing: `exp_experience.doc` is generated."""
-
-    def index_new_turns(self, db: SqlDatabase, space: str, turns: Sequence[tuple[str, str]]) -> None:
-        db.run_many(_TURN_DOC, [(turn, text, space) for turn, text in turns])
-
-    def unindex_experience(self, db: SqlDatabase, space: str, ident: str) -> None:
-        """Nothing: `exp_experience.doc` goes with its row."""
-
-    def index_new_turn(self, db: SqlDatabase, space: str, turn: str, text: str) -> None:
-        db.run(_TURN_DOC, (turn, text, space))  # keyed by turn: replacing is an index look-up anyway
-
-    def unindex_turn(self, db: SqlDatabase, space: str, turn: str) -> None:
-        db.run("DELETE FROM exp_turn_doc WHERE space = ? AND turn = ?", (space, turn))
-
-    def optimize_experiences(self, db: SqlDatabase) -> None:
-        """Nothing to rewrite: the text is in the rows, and the server vacuums the dead ones."""
 
     # ---- conversation entries -------------------------------------------------------------------
 

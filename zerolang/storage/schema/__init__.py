@@ -129,6 +129,10 @@ EDGE_SPACED = {"sqlite": False, "postgresql": True}
 role to the rows of its spaces by that column; an edge's space is its ends' (numbers unique across
 spaces), which is all SQLite needs."""
 
+TERMS_SPACED = EDGE_SPACED
+"""Whether `exp_term` (recall's postings) names each row's space, by engine: for the same reason, a
+posting's space being its experience's (`seq`)."""
+
 
 @dataclass(frozen=True, slots=True)
 class StoreTables:

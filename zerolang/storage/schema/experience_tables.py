@@ -6,13 +6,11 @@ what `zero convo` keeps (`convo_entry`); its two stores (`zerolang.storage.sql.e
 `zerolang.storage.sql.conversations`) create their tables with the statements rendered
 from here. What differs between engines is chosen here by name, each with its reason:
 
-- **full text**: SQLite indexes with FTS5 tables beside the rows (`exp_fts`, external
-  content over `exp_experience` by its rowid `seq`; `exp_turn_fts`, a turn's layers as one
-  document, external content over the view `exp_turn_text` by the turn's `seq`; `convo_fts`, by
-  `convo_entry.seq`), all tokenized `porter unicode61` without
-  diacritics. PostgreSQL keeps `tsvector`s with the `english` configuration in columns
-  with GIN indexes: `exp_experience.doc` generated from `who` (weight B) and `what` (A),
-  `exp_turn_doc`, and `convo_entry.doc`, which the store writes;
+- **full text**: the experiences' is the store's own, alike on every engine (`exp_term`,
+  `exp_length`: `_terms`). The conversation entries' is the engine's: SQLite's FTS5 table
+  `convo_fts` (by `convo_entry.seq`, tokenized `porter unicode61` without diacritics),
+  PostgreSQL's `convo_entry.doc`, a `tsvector` of the `english` configuration with a GIN
+  index, which the store writes;
 - **row ids**: SQLite's rowid (`seq`, `INTEGER PRIMARY KEY`) is what its full-text rows
   point at; PostgreSQL numbers experiences with a `BIGSERIAL` (the order of capture) and
   keys a conversation entry by its key alone;
@@ -35,7 +33,6 @@ from __future__ import annotations
 from sqlalchemy import (
     BigInteger,
     Column,
-    Computed,
     Index,
     Integer,
     MetaData,
@@ -49,7 +46,15 @@ from sqlalchemy.engine.interfaces import Dialect
 from sqlalchemy.schema import AddConstraint, CreateIndex, CreateTable, SchemaItem
 from sqlalchemy.types import DOUBLE_PRECISION, REAL, TypeEngine
 
-from zerolang.storage.schema import CONVERSATIONS, EDGE_ENDS, EDGE_KINDS, EDGE_SPACED, EXPERIENCES, SPACE
+from zerolang.storage.schema import (
+    CONVERSATIONS,
+    EDGE_ENDS,
+    EDGE_KINDS,
+    EDGE_SPACED,
+    EXPERIENCES,
+    SPACE,
+    TERMS_SPACED,
+)
 from zerolang.storage.schema.history import ddl
 from zerolang.storage.schema.tables import DIALECTS, GRANTS, POSTGRESQL, SQLITE, policy, serials
 from zerolang.util.spaces import DEFAULT_SPACE
@@ -60,17 +65,17 @@ keys every row by its space (`space`, the last column of every table and the fir
 a store at 1 is upgraded on opening (`upgrade`), its rows landing in the default space. Version 3
 numbers sessions, turns and concepts as experiences are (`seq`, unique across spaces): a turn
 names its session, an experience its turn, and an edge its two ends, by that number (its kind
-too: `EDGE_KINDS`), the hashes stored once, in their rows; a store at 1 or 2 is rebuilt on
-opening (`COMPACTED`, `compact`)."""
+too: `EDGE_KINDS`), the hashes stored once, in their rows, and keeps no engine's full text of
+experiences (FTS5's `exp_fts` and `exp_turn_fts`, PostgreSQL's `exp_experience.doc` and
+`exp_turn_doc`), which recall no longer read: its own postings (`exp_term`, `exp_length`) by the
+experiences' numbers are made on opening; a store at 1 or 2 is rebuilt on opening (`COMPACTED`,
+`compact`)."""
 
 COMPACTED = ("exp_session", "exp_turn", "exp_concept", "exp_experience", "exp_edge")
 """The tables version 3 changed, in the order `compact` fills them: a store at 1 or 2 sets them aside
 (renamed `NAME_old`, their indexes dropped or renamed), then they are made again and filled from them."""
 
 _TOKENS = "tokenize='porter unicode61 remove_diacritics 2'"
-_EXPERIENCE_DOC = (
-    "setweight(to_tsvector('english', who), 'B') || setweight(to_tsvector('english', what), 'A')"
-)
 
 
 def _text(name: str, *, nullable: bool = False) -> Column[str]:
@@ -148,9 +153,6 @@ def experiences(dialect: str) -> MetaData:
         UniqueConstraint(SPACE, "id"),
     )
     Index("exp_turn_session", turns.c.session, turns.c.position)  # a `seq`: unique across spaces
-    doc: tuple[SchemaItem, ...] = ()
-    if not sqlite:
-        doc = (Column("doc", TSVECTOR(), Computed(_EXPERIENCE_DOC, persisted=True)),)
     rows = _table(
         dialect,
         schema,
@@ -165,21 +167,9 @@ def experiences(dialect: str) -> MetaData:
         Column("ordinal", Integer(), nullable=False),
         _text("affect"),
         _text("sources"),
-        *doc,
         UniqueConstraint(SPACE, "id"),
     )
     Index("exp_experience_turn", rows.c.turn)  # a `seq`: unique across spaces
-    if not sqlite:
-        Index("exp_experience_doc", rows.c.doc, postgresql_using="gin")
-        turn_docs = _table(
-            dialect,
-            schema,
-            "exp_turn_doc",
-            _text("turn"),
-            Column("doc", TSVECTOR(), nullable=False),
-            PrimaryKeyConstraint(SPACE, "turn"),
-        )
-        Index("exp_turn_doc_doc", turn_docs.c.doc, postgresql_using="gin")
     _table(
         dialect,
         schema,
@@ -189,6 +179,7 @@ def experiences(dialect: str) -> MetaData:
         _text("label"),
         UniqueConstraint(SPACE, "id"),
     )
+    _terms(dialect, schema)
     # An edge's ends are `seq`s (unique across spaces: the key needs no space) of the tables its kind
     # joins (`EDGE_KINDS`), of its space. PostgreSQL keeps the space on the row too, for its row-level
     # security (`EDGE_SPACED`); SQLite, which has none, does not.
@@ -229,6 +220,39 @@ def experiences(dialect: str) -> MetaData:
     return schema
 
 
+def _terms(dialect: str, schema: MetaData) -> None:
+    """Recall's own full text, the same on every engine (`zerolang.experience.ranking`): `exp_term`
+    holds each term (`zerolang.experience.words.index_terms`) an experience (by its `seq`) says,
+    with how often in its `what` and its `who`, keyed by term for a query's look-up (a posting's space
+    is its experience's: the row names it only where row-level security needs it, `TERMS_SPACED`);
+    `exp_length` each experience's number of words in each, by space (a space's totals read by its
+    key). Schema 3's only full text of experiences: a store rebuilt from 1 or 2 gains its postings
+    when a store of each space opens (`SqlExperienceStore.index_missing`)."""
+    seq = Integer() if dialect == SQLITE else BigInteger()
+    _table(
+        dialect,
+        schema,
+        "exp_term",
+        _text("term"),
+        Column("seq", seq, nullable=False),
+        Column("what", Integer(), nullable=False),
+        Column("who", Integer(), nullable=False),
+        PrimaryKeyConstraint("term", "seq"),
+        rowid=False,
+        spaced=TERMS_SPACED[dialect],
+    )
+    _table(
+        dialect,
+        schema,
+        "exp_length",
+        Column("seq", seq, nullable=False),
+        Column("what", Integer(), nullable=False),
+        Column("who", Integer(), nullable=False),
+        PrimaryKeyConstraint(SPACE, "seq"),
+        rowid=False,
+    )
+
+
 def conversations(dialect: str) -> MetaData:
     """The conversation store's table, as `dialect` keeps it (SQLite's FTS5 table: `full_text`)."""
     if dialect not in DIALECTS:
@@ -245,14 +269,6 @@ def conversations(dialect: str) -> MetaData:
     return schema
 
 
-_TURN_TEXT = (
-    "SELECT t.seq AS seq, (SELECT group_concat(what, char(10)) FROM (SELECT e.what FROM exp_experience e"
-    " WHERE e.turn = t.seq ORDER BY e.seq)) AS what FROM exp_turn t"
-)
-"""SQLite: each turn's document, its layers' `what` one a line in the order they were captured (NULL
-for a turn without any): what `exp_turn_fts` indexes, by the turn's `seq`, without a copy of the text."""
-
-
 def _fts5(name: str, *arguments: str) -> tuple[str, str]:
     """An FTS5 table of `arguments` (columns, options), tokenized as every full-text table is."""
     return name, f"CREATE VIRTUAL TABLE IF NOT EXISTS {name} USING fts5({', '.join([*arguments, _TOKENS])})"
@@ -264,20 +280,7 @@ def full_text(store: str, dialect: str) -> dict[str, str]:
     if dialect != SQLITE:
         return {}
     if store == EXPERIENCES:
-        return dict(
-            [
-                ("exp_turn_text", f"CREATE VIEW IF NOT EXISTS exp_turn_text AS {_TURN_TEXT}"),
-                _fts5("exp_turn_fts", "what", "content='exp_turn_text'", "content_rowid='seq'"),
-                _fts5(
-                    "exp_fts",
-                    "who",
-                    "what",
-                    "space UNINDEXED",
-                    "content='exp_experience'",
-                    "content_rowid='seq'",
-                ),
-            ]
-        )
+        return {}  # the store's own postings (`_terms`), alike on every engine
     return dict([_fts5("convo_fts", "text", "space UNINDEXED")])
 
 
@@ -340,12 +343,18 @@ def _moved_edges() -> str:
     return " UNION ALL ".join(parts)
 
 
+_ENGINES_TEXT = {SQLITE: ("exp_turn_fts", "exp_fts"), POSTGRESQL: ("exp_turn_doc",)}
+"""The engines' full text of experiences a store before 3 kept (PostgreSQL's `exp_experience.doc`
+goes with the older table): version 3 keeps only its own postings (`_terms`)."""
+
+
 def compact(dialect: str) -> list[str]:
     """What fills the tables of version 3 (`COMPACTED`, just made) from those of a store at 1 or 2, set
     aside as `NAME_old` with a `space` column (the rows of a store at 1: the default space), then
-    drops them: turns and concepts are numbered anew, experiences keep theirs (the full text's rows
-    point at them) and name their turn by its number, edges name their ends by theirs. SQLite's
-    experience index is made again from the rows; PostgreSQL's sequence goes on after the largest
+    drops them and the engines' full text of experiences (`_ENGINES_TEXT`): turns and concepts are
+    numbered anew, experiences keep theirs and name their turn by its number, edges name their ends
+    by theirs (recall's postings, by the experiences' numbers, are made when a store of each space
+    opens: `SqlExperienceStore.index_missing`); PostgreSQL's sequence goes on after the largest
     number, and where the memory's grants are, the tables made again get the row-level security and
     privileges the others have (`secure`)."""
     edges = "src, kind, dst, weight" + (f", {SPACE}" if EDGE_SPACED[dialect] else "")
@@ -364,10 +373,10 @@ def compact(dialect: str) -> list[str]:
         f"INSERT INTO exp_edge ({edges}) SELECT {edges} FROM ({_moved_edges()}) AS moved"
         " ORDER BY src, kind, dst",
         *(f"DROP TABLE IF EXISTS {name}_old" for name in reversed(COMPACTED)),
+        *(f"DROP TABLE IF EXISTS {name}" for name in _ENGINES_TEXT[dialect]),
     ]
     if dialect == SQLITE:
-        rebuilt = ("exp_fts", "exp_turn_fts")  # the turns' documents: a copy of the text before 3
-        return [*out, *(f"INSERT INTO {name} ({name}) VALUES ('rebuild')" for name in rebuilt)]
+        return out
     steps = " ".join(f"{statement};" for name in COMPACTED for statement in policy(name))
     return [
         *out,
@@ -385,9 +394,9 @@ def set_aside(dialect: str, name: str) -> list[str]:
     """PostgreSQL: what renames table `name` of a store at 1 or 2 to `NAME_old` with its indexes
     (constraints with them) and sequences, so its own can be made again, and gives it a `space` (the
     default) where it has none. SQLite drops an older table's indexes (`zerolang.storage.sqlite.database`),
-    and the turns' full text, which held a copy of their text (made again from the rows: `compact`)."""
+    and with the turns the FTS5 tables of experiences (`_ENGINES_TEXT`), which version 3 keeps none of."""
     if dialect == SQLITE:
-        return ["DROP TABLE IF EXISTS exp_turn_fts"] if name == "exp_turn" else []
+        return [f"DROP TABLE IF EXISTS {text}" for text in _ENGINES_TEXT[SQLITE] if name == "exp_turn"]
     old = f"{name}_old"
     return [
         f"ALTER TABLE IF EXISTS {name} RENAME TO {old}",
@@ -435,8 +444,9 @@ def secure(store: str, dialect: str) -> list[str]:
         return []
     names = list(_metadata(store, dialect).tables)
     steps: list[str] = []
-    for name in names:
-        steps.extend(f"{statement};" for statement in policy(name))
+    for name in names:  # each table not secured yet (a table added later: the others are)
+        secured = " ".join(f"{statement};" for statement in policy(name))
+        steps.append(f"IF {_unsecured(name)} THEN {secured} END IF;")
     steps.append(
         f"PERFORM zero_{store}_privileges(g.role_name) FROM (SELECT DISTINCT role_name FROM {GRANTS}) AS g"
         " JOIN pg_roles r ON r.rolname = g.role_name;"
@@ -444,10 +454,17 @@ def secure(store: str, dialect: str) -> list[str]:
     return [
         privileges(store),
         f"REVOKE ALL ON FUNCTION zero_{store}_privileges(text) FROM PUBLIC",
-        f"DO $$ BEGIN IF to_regclass('{GRANTS}') IS NOT NULL AND NOT EXISTS (SELECT 1 FROM pg_policies"
-        f" WHERE schemaname = current_schema() AND tablename = '{names[0]}' AND policyname = 'zero_space')"
+        f"DO $$ BEGIN IF to_regclass('{GRANTS}') IS NOT NULL AND ({' OR '.join(map(_unsecured, names))})"
         f" THEN {' '.join(steps)} END IF; END $$",
     ]
+
+
+def _unsecured(table: str) -> str:
+    """PostgreSQL: whether `table` has no row-level security yet (a table added after the others)."""
+    return (
+        "NOT EXISTS (SELECT 1 FROM pg_policies WHERE schemaname = current_schema()"
+        f" AND tablename = '{table}' AND policyname = 'zero_space')"
+    )
 
 
 def create(store: str, dialect: str, compiler: Dialect) -> list[str]:

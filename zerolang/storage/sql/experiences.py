@@ -1,11 +1,11 @@
 """The experience store (`zerolang.experience.store.ExperienceStore`) in the shared SQL: tables `exp_*`.
 
-The only SQL for experiences. It runs on an experience database (`database.SqlDatabase`)
-and leaves the full text to the engine's `ExperienceText`: SQLite indexes with FTS5 and
-ranks by bm25, PostgreSQL with `tsvector`s ranked by `ts_rank`. Each experience is
-indexed by its `who` and `what`, each turn by its layers' `what` together (one a line,
-in the order they were captured), re-indexed when the turn gains or loses a layer.
-Every write is one transaction.
+The only SQL for experiences. It runs on an experience database (`database.SqlDatabase`).
+Recall's full text is the store's own, the same on every engine: each experience's terms
+(`zerolang.experience.words.index_terms`) in `exp_term`, with how often its `what` and `who`
+say them, and their numbers in `exp_length`, both by the experience's `seq`;
+`zerolang.experience.ranking` scores them. The engines' own full-text indexes of experiences
+(FTS5, `tsvector`s) are kept no more (experience schema 3). Every write is one transaction.
 
 Rows are named by their hashes (the public ids), each kept once, in its row; turns, experiences
 and concepts are also numbered (`seq`, unique across spaces), and an experience names its turn, an
@@ -20,12 +20,22 @@ from contextlib import nullcontext
 from typing import Protocol
 
 from zerolang.experience.forgotten import PURGED, Forgotten, without_forgotten
-from zerolang.experience.model import Added, CaptureBatch, EdgeKind, Experience, Layer, SessionRow
+from zerolang.experience.model import (
+    Added,
+    CaptureBatch,
+    EdgeKind,
+    Experience,
+    Layer,
+    Posting,
+    SessionRow,
+    TermTotals,
+)
+from zerolang.experience.words import index_terms, lower_words
 from zerolang.storage.errors import translating
-from zerolang.storage.schema import EDGE_ENDS, EDGE_KINDS, EDGE_SPACED, EXPERIENCES, SPACE
+from zerolang.storage.schema import EDGE_ENDS, EDGE_KINDS, EDGE_SPACED, EXPERIENCES, SPACE, TERMS_SPACED
 from zerolang.storage.sql.database import DatabaseStore, SqlDatabase
-from zerolang.storage.sql.fulltext import Ranked
 from zerolang.storage.sql.statements import Row
+from zerolang.util.spaces import DEFAULT_SPACE
 
 _COLUMNS = "e.id, e.layer, e.who, e.what, e.at, s.id, t.id, t.position, e.ordinal, e.affect, e.sources"
 _TURNS = "exp_turn t JOIN exp_session s ON s.seq = t.session"  # a turn with its session's name
@@ -47,42 +57,9 @@ _EDGES_COUNTED = " + ".join(
 
 
 class ExperienceText(Protocol):
-    """How an engine indexes and searches the experiences' full text."""
-
-    experiences_index: Ranked
-    """The experiences (`exp_experience`) by their `who` and `what`."""
-
-    turns_index: Ranked
-    """The turns by their layers' `what` together (rows with a `turn` column)."""
-
-    def query(self, terms: Sequence[str]) -> str:
-        """The search that matches any of `terms`, as the engine's full text reads it ("" for none)."""
-        ...
-
-    def unindex_experience(self, db: SqlDatabase, space: str, ident: str) -> None:
-        """Drop the experience from the index (before its row is deleted)."""
-        ...
-
-    def index_new_turn(self, db: SqlDatabase, space: str, turn: str, text: str) -> None:
-        """Index a turn the index does not hold (new, or dropped by `unindex_turn`) as `text`."""
-        ...
-
-    def index_experiences_after(self, db: SqlDatabase, seq: int) -> None:
-        """Index the experiences inserted after row `seq` (the largest `seq` before this write's insert:
-        the new rows are a range of the table's order, read without a look-up per id), in one statement."""
-        ...
-
-    def index_new_turns(self, db: SqlDatabase, space: str, turns: Sequence[tuple[str, str]]) -> None:
-        """Index turns of `space` the index does not hold yet, `(turn, text)` each, in one batch."""
-        ...
-
-    def unindex_turn(self, db: SqlDatabase, space: str, turn: str) -> None:
-        """Drop a turn from the index before its layers change (the rows may give its document)."""
-        ...
-
-    def optimize_experiences(self, db: SqlDatabase) -> None:
-        """At the end of an erasure's transaction: rewrite the indexes so no erased text stays in them."""
-        ...
+    """What an engine adds to the experience store: nothing since schema 3. Recall ranks the store's
+    own postings (`exp_term`, `exp_length`), the same on every engine; the engines' own full text
+    of experiences is kept no more."""
 
 
 @translating
@@ -90,6 +67,10 @@ class SqlExperienceStore(DatabaseStore[ExperienceText]):
     """An experience store on an experience database (closing it closes the database)."""
 
     __slots__ = ()
+
+    def __init__(self, db: SqlDatabase, text: ExperienceText, *, space: str = DEFAULT_SPACE) -> None:
+        super().__init__(db, text, space=space)
+        self.index_missing()
 
     # ---- writing ----------------------------------------------------------------------------
 
@@ -164,10 +145,6 @@ class SqlExperienceStore(DatabaseStore[ExperienceText]):
         items = {item.id: item for item in batch.experiences}
         seqs = self._numbers("exp_experience", list(items))
         fresh = [item for ident, item in items.items() if ident not in seqs]
-        created = {turn.id for turn in new_turns}
-        changed = sorted({item.turn for item in fresh if item.turn not in created})  # held, gaining layers
-        for turn_id in changed:  # dropped from the full text while its rows give its document
-            self.text.unindex_turn(db, space, turn_id)
         last = db.one("SELECT max(seq) FROM exp_experience") if fresh else None
         db.run_many(
             "INSERT INTO exp_experience (id, layer, who, what, at, turn, ordinal, affect, sources, space)"
@@ -190,21 +167,9 @@ class SqlExperienceStore(DatabaseStore[ExperienceText]):
         )
         if last is not None:
             after = int(last[0] or 0)
-            self.text.index_experiences_after(db, after)  # of this write alone: one space
-            seqs.update(
-                (str(ident), int(seq))
-                for ident, seq in db.rows("SELECT id, seq FROM exp_experience WHERE seq > ?", (after,))
-            )
-        texts: dict[str, list[str]] = {}  # a new turn's layers, in the order they were inserted
-        for item in fresh:
-            if item.turn in created:
-                texts.setdefault(item.turn, []).append(item.what)
-        if texts:
-            self.text.index_new_turns(
-                db, space, [(turn, "\n".join(parts)) for turn, parts in sorted(texts.items())]
-            )
-        for turn_id in changed:  # read again: all its layers
-            self._index_turn(turn_id)
+            added = db.rows("SELECT id, seq, who, what FROM exp_experience WHERE seq > ?", (after,))
+            seqs.update((str(ident), int(seq)) for ident, seq, _, _ in added)
+            self._index_terms((int(seq), str(who), str(what)) for _, seq, who, what in added)
         concepts = db.run_many(
             "INSERT INTO exp_concept (id, label, space) VALUES (?, ?, ?) ON CONFLICT DO NOTHING",
             [(concept.id, concept.label, space) for concept in batch.concepts],
@@ -246,6 +211,34 @@ class SqlExperienceStore(DatabaseStore[ExperienceText]):
             str(ident): int(seq) for ident, seq in self._rows_in(f"SELECT id, seq FROM {table}", "id", ids)
         }
 
+    def _index_terms(self, rows: Iterable[tuple[int, str, str]]) -> None:
+        """Recall's full text of the store's experiences `(seq, who, what)` (`index_terms`)."""
+        space = self.space
+        index_terms_of(self.db, ((seq, who, what, space) for seq, who, what in rows))
+
+    def _unindex_terms(self, seq: int, who: str, what: str) -> None:
+        self.db.run_many(  # a posting's space is its experience's (`seq`)
+            "DELETE FROM exp_term WHERE term = ? AND seq = ?",
+            [(term, seq) for term in sorted({*_counts(what), *_counts(who)})],
+        )
+        self.db.run("DELETE FROM exp_length WHERE space = ? AND seq = ?", (self.space, seq))
+
+    def index_missing(self) -> int:
+        """Index in recall's full text the experiences of the space it lacks (a store made before
+        `exp_term`, or rows another store moved in): those after the last it holds. How many."""
+        if not self.db.has_table("exp_length"):  # a tenant role opens what the owner has not upgraded yet
+            return 0
+        top = self.db.one("SELECT max(seq) FROM exp_length WHERE space = ?", (self.space,))
+        after = -1 if top is None or top[0] is None else int(top[0])
+        rows = self.db.rows(
+            "SELECT seq, who, what FROM exp_experience WHERE space = ? AND seq > ? ORDER BY seq",
+            (self.space, after),
+        )
+        if rows:
+            with self.db.transaction():
+                self._index_terms((int(seq), str(who), str(what)) for seq, who, what in rows)
+        return len(rows)
+
     def _keep_cursor(self, transcript: str, state: str | None) -> None:
         if state is None:
             self.db.run("DELETE FROM exp_cursor WHERE space = ? AND transcript = ?", (self.space, transcript))
@@ -256,32 +249,46 @@ class SqlExperienceStore(DatabaseStore[ExperienceText]):
                 (transcript, state, self.space),
             )
 
-    def _index_turn(self, turn: str) -> None:
-        """Index a turn's text, all its layers in order, as one full-text document (the index holds
-        none for it: new, or dropped before its layers changed)."""
-        rows = self.db.rows(
-            f"SELECT e.what FROM {_EXPERIENCES} WHERE t.space = ? AND t.id = ? ORDER BY e.seq",
-            (self.space, turn),
-        )
-        if rows:
-            text = "\n".join(str(what) for (what,) in rows)
-            self.text.index_new_turn(self.db, self.space, turn, text)
-
     # ---- reading ----------------------------------------------------------------------------
 
-    def search(self, terms: Sequence[str], limit: int) -> list[tuple[str, float]]:
-        """Best first, ties in the order of capture."""
-        return self._search(self.text.experiences_index.search("id", "seq"), terms, limit)
+    def postings(self, terms: Collection[str]) -> list[Posting]:
+        rows = [
+            row
+            for condition, values in self.db.in_list("t.term", sorted(terms))
+            for row in self.db.rows(
+                "SELECT e.id, u.id, t.term, t.what, t.who, l.what, l.who FROM exp_term t"
+                " JOIN exp_length l ON l.seq = t.seq JOIN exp_experience e ON e.seq = t.seq"
+                " JOIN exp_turn u ON u.seq = e.turn"
+                f" WHERE l.space = ? AND {condition}",
+                [self.space, *values],
+            )
+        ]
+        return [
+            Posting(str(ident), str(turn), str(term), int(what), int(who), int(length), int(by))
+            for ident, turn, term, what, who, length, by in rows
+        ]
 
-    def search_turns(self, terms: Sequence[str], limit: int) -> list[tuple[str, float]]:
-        """Best first, ties by turn id."""
-        return self._search(self.text.turns_index.search("turn", "turn"), terms, limit)
+    def term_totals(self) -> TermTotals:
+        row = self.db.one(
+            "SELECT count(*), coalesce(sum(what), 0), coalesce(sum(who), 0) FROM exp_length WHERE space = ?",
+            (self.space,),
+        )
+        turns = self.db.one("SELECT count(*) FROM exp_turn WHERE space = ?", (self.space,))
+        experiences, what, who = row if row is not None else (0, 0, 0)
+        return TermTotals(int(experiences), int(turns[0]) if turns else 0, int(what), int(who))
 
-    def _search(self, sql: str, terms: Sequence[str], limit: int) -> list[tuple[str, float]]:
-        query = self.text.query(terms)
-        if not query or limit <= 0:
-            return []
-        return [(str(ident), float(score)) for ident, score in self.db.rows(sql, (query, self.space, limit))]
+    def turn_lengths(self, turn_ids: Collection[str]) -> dict[str, int]:
+        rows = [
+            row
+            for condition, values in self.db.in_list("u.id", sorted(turn_ids))
+            for row in self.db.rows(
+                "SELECT u.id, sum(l.what) FROM exp_turn u JOIN exp_experience e ON e.turn = u.seq"
+                " JOIN exp_length l ON l.space = u.space AND l.seq = e.seq"
+                f" WHERE u.space = ? AND {condition} GROUP BY u.id",
+                [self.space, *values],
+            )
+        ]
+        return {str(turn): int(length) for turn, length in rows}
 
     def _rows_in(
         self, sql: str, column: str, keys: Collection[str], tail: str = "", *, space: str = "space"
@@ -481,19 +488,15 @@ class SqlExperienceStore(DatabaseStore[ExperienceText]):
         )
         with db.transaction():
             doomed, concepts = self._mentioning(forgotten)
-            touched = sorted({(turn, number) for _, _, turn, number in doomed})
-            for turn, _ in touched:  # while their rows give their documents
-                self.text.unindex_turn(db, space, turn)
-            for ident, seq, _, _ in doomed:
-                self.text.unindex_experience(db, space, ident)
+            for _, seq, _, _, who, what in doomed:
+                self._unindex_terms(seq, who, what)
                 db.run("DELETE FROM exp_experience WHERE seq = ?", (seq,))
                 db.run(of_experience, (seq, seq))
             for seq in concepts:
                 db.run("DELETE FROM exp_concept WHERE seq = ?", (seq,))
                 db.run(f"DELETE FROM exp_edge WHERE dst = ? AND kind = {_MENTIONS}", (seq,))
-            for turn, seq in touched:
+            for seq in sorted({number for _, _, _, number, _, _ in doomed}):
                 if db.one("SELECT 1 FROM exp_experience WHERE turn = ? LIMIT 1", (seq,)):
-                    self._index_turn(turn)
                     continue
                 db.run("DELETE FROM exp_turn WHERE seq = ?", (seq,))
                 db.run(f"DELETE FROM exp_edge WHERE (src = ? OR dst = ?) AND kind = {_NEXT}", (seq, seq))
@@ -507,7 +510,6 @@ class SqlExperienceStore(DatabaseStore[ExperienceText]):
                 " (SELECT 1 FROM exp_turn WHERE session = exp_session.seq)",
                 (space,),
             )
-            self.text.optimize_experiences(db)
         db.erase_freed()
         return len(doomed) + len(concepts) + orphans
 
@@ -517,12 +519,14 @@ class SqlExperienceStore(DatabaseStore[ExperienceText]):
         doomed, concepts = self._mentioning(forgotten) if forgotten else ([], [])
         return len(doomed) + len(concepts)
 
-    def _mentioning(self, forgotten: Forgotten) -> tuple[list[tuple[str, int, str, int]], list[int]]:
-        """The experiences `(id, seq, turn id, turn seq)` and the concepts (`seq`s) of the space that
-        mention a forgotten term."""
+    def _mentioning(
+        self, forgotten: Forgotten
+    ) -> tuple[list[tuple[str, int, str, int, str, str]], list[int]]:
+        """The experiences `(id, seq, turn id, turn seq, who, what)` and the concepts (`seq`s) of the
+        space that mention a forgotten term."""
         db, space = self.db, self.space
         doomed = [
-            (str(ident), int(seq), str(turn), int(number))
+            (str(ident), int(seq), str(turn), int(number), str(who), str(what))
             for seq, ident, turn, number, who, what in db.rows(
                 f"SELECT e.seq, e.id, t.id, t.seq, e.who, e.what FROM {_EXPERIENCES}"
                 " WHERE e.space = ? ORDER BY e.seq",
@@ -536,6 +540,37 @@ class SqlExperienceStore(DatabaseStore[ExperienceText]):
             if forgotten.mentions(str(label))
         ]
         return doomed, concepts
+
+
+def index_terms_of(db: SqlDatabase, rows: Iterable[tuple[int, str, str, str]]) -> None:
+    """Recall's full text of the experiences `(seq, who, what, space)`: their terms (`exp_term`,
+    `words.index_terms`) and their lengths in words (`exp_length`, `words.lower_words`), in the
+    caller's transaction (capture's, or a move's: `zerolang.storage.sqlite.absorb`)."""
+    terms: list[tuple[str, int, int, int, str]] = []
+    lengths: list[tuple[int, int, int, str]] = []
+    for seq, who, what, space in rows:
+        said, by = _counts(what), _counts(who)
+        terms.extend((term, seq, said.get(term, 0), by.get(term, 0), space) for term in {*said, *by})
+        lengths.append((seq, len(lower_words(what)), len(lower_words(who)), space))
+    spaced = TERMS_SPACED[db.dialect]  # else a posting's space is its experience's
+    columns = "term, seq, what, who" + (", space" if spaced else "")
+    db.run_many(
+        f"INSERT INTO exp_term ({columns}) VALUES ({', '.join('?' * (5 if spaced else 4))})"
+        " ON CONFLICT DO NOTHING",
+        [row if spaced else row[:4] for row in sorted(terms)],
+    )
+    db.run_many(
+        "INSERT INTO exp_length (seq, what, who, space) VALUES (?, ?, ?, ?) ON CONFLICT DO NOTHING",
+        lengths,
+    )
+
+
+def _counts(text: str) -> dict[str, int]:
+    """How often `text` says each of its index terms."""
+    counts: dict[str, int] = {}
+    for term in index_terms(text):
+        counts[term] = counts.get(term, 0) + 1
+    return counts
 
 
 def _experience(row: Row) -> Experience:

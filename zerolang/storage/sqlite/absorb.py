@@ -3,9 +3,10 @@
 Releases before one location kept a memory's conversations and experiences in a file of their
 own beside it (`NAME.experiences.db`, the per-user `experiences.db`). `absorb_experiences`
 moves every space's turns, experiences, concepts, edges, blocked terms, cursors and conversation
-entries into the memory's file, their full text with them, in one transaction, and removes the
-older file: afterwards one file holds the whole memory. A row the memory's file holds already
-(the same key in the same space) is kept as it is.
+entries into the memory's file, their full text with them (recall's own terms indexed afresh by
+the rows' new numbers), in one transaction, and removes the older file: afterwards one file holds
+the whole memory. A row the memory's file holds already (the same key in the same space) is kept
+as it is.
 """
 
 from __future__ import annotations
@@ -14,6 +15,7 @@ from pathlib import Path
 
 from zerolang.storage.errors import StorageError
 from zerolang.storage.schema import EDGE_ENDS, EDGE_KINDS
+from zerolang.storage.sql.experiences import index_terms_of
 from zerolang.storage.sqlite.convo import SqliteEntryStore
 from zerolang.storage.sqlite.database import SqliteDatabase
 from zerolang.storage.sqlite.experience import SqliteExperienceStore
@@ -69,6 +71,8 @@ def _move(db: SqliteDatabase) -> int:
         " JOIN main.exp_session m ON m.space = s.space AND m.id = s.id"
         " WHERE true ORDER BY o.seq ON CONFLICT DO NOTHING"
     )
+    top = db.one("SELECT max(seq) FROM main.exp_experience")
+    before = int(top[0]) if top is not None and top[0] is not None else 0
     picked = ", ".join(f"o.{column}" for column in _EXPERIENCE.split(", "))
     db.run(
         f"INSERT INTO main.exp_experience ({_EXPERIENCE}, turn) SELECT {picked}, m.seq"
@@ -86,8 +90,15 @@ def _move(db: SqliteDatabase) -> int:
             " WHERE g.kind = ? ORDER BY 1, 2, 3 ON CONFLICT DO NOTHING",
             (EDGE_KINDS[kind],),
         )
-    for index in ("exp_fts", "exp_turn_fts"):  # external content: from the rows
-        db.run(f"INSERT INTO main.{index} ({index}) VALUES ('rebuild')")
+    index_terms_of(  # recall's own full text of the rows moved (numbered after those held before)
+        db,
+        (
+            (int(seq), str(who), str(what), str(space))
+            for seq, who, what, space in db.rows(
+                "SELECT seq, who, what, space FROM main.exp_experience WHERE seq > ? ORDER BY seq", (before,)
+            )
+        ),
+    )
     db.run(
         "INSERT INTO main.convo_entry (key, value, expires_at, space)"
         " SELECT key, value, expires_at, space FROM older.convo_entry WHERE true ORDER BY seq"

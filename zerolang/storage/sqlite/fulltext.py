@@ -1,11 +1,8 @@
-"""Full text in SQLite: FTS5 tables ranked by bm25, for experiences and conversation entries.
+"""Full text in SQLite: the FTS5 table of conversation entries, ranked by bm25 (experiences have
+the store's own postings, `zerolang.experience.ranking`, alike on every engine).
 
-The tables (`zerolang.storage.schema.experience_tables`) tokenize with `porter unicode61`
-(stems, folds case and diacritics): `exp_fts` over each experience (external content, by
-its rowid `seq`; bm25 weighs `what` fully and `who` at a quarter), `exp_turn_fts` over each
-turn's layers together (external content over the view `exp_turn_text`, by the turn's `seq`: a
-turn's document is dropped while its rows still give it, before its layers change), `convo_fts`
-over each conversation entry's text (by its `seq`).
+The table (`zerolang.storage.schema.experience_tables`) tokenizes with `porter unicode61`
+(stems, folds case and diacritics): `convo_fts` over each conversation entry's text (by its `seq`).
 A query ORs its terms, each quoted as an FTS5 string, so no term is read as an operator.
 bm25 is lower for a better match: a score is its negation.
 """
@@ -19,19 +16,10 @@ from zerolang.storage.sql.database import SqlDatabase
 from zerolang.storage.sql.fulltext import Ranked
 
 
-def _bm25(index: str, rows: str | None = None, weights: str = "", named: str | None = None) -> Ranked:
-    """The FTS5 table `index`, over the rows of table `rows` by their `seq` (or its own rows); `named`,
-    the rows as a subquery naming their columns as a search reads them."""
-    table = rows if named is None else f"({named}) AS {rows}"
-    source = index if rows is None else f"{index} JOIN {table} ON {rows}.seq = {index}.rowid"
-    return Ranked(source, f"{index} MATCH ?", f"-bm25({index}{weights})", f"{rows or index}.space")
-
-
-_TURN = "(SELECT seq FROM exp_turn WHERE space = ? AND id = ?)"
-_TURN_DELETE = (
-    "INSERT INTO exp_turn_fts (exp_turn_fts, rowid, what) SELECT 'delete', seq, what FROM exp_turn_text"
-    f" WHERE seq = {_TURN} AND what IS NOT NULL"
-)
+def _bm25(index: str, rows: str) -> Ranked:
+    """The FTS5 table `index`, over the rows of table `rows` by their `seq`."""
+    source = f"{index} JOIN {rows} ON {rows}.seq = {index}.rowid"
+    return Ranked(source, f"{index} MATCH ?", f"-bm25({index})", f"{rows}.space")
 
 
 @translating
@@ -41,47 +29,11 @@ class Fts5:
 
     __slots__ = ()
 
-    experiences_index = _bm25("exp_fts", "exp_experience", ", 0.25, 1.0, 0.0")
-    turns_index = _bm25("exp_turn_fts", "turns", named="SELECT seq, id AS turn, space FROM exp_turn")
     entries_index = _bm25("convo_fts", "convo_entry")
     code_points = "BINARY"
 
     def query(self, terms: Sequence[str]) -> str:
         return " OR ".join(sorted({'"' + term.replace('"', '""') + '"' for term in terms if term}))
-
-    # ---- experiences ----------------------------------------------------------------------------
-
-    def index_experiences_after(self, db: SqlDatabase, seq: int) -> None:
-        db.run(
-            "INSERT INTO exp_fts (rowid, who, what, space)"
-            " SELECT seq, who, what, space FROM exp_experience WHERE seq > ?",
-            (seq,),
-        )
-
-    def index_new_turns(self, db: SqlDatabase, space: str, turns: Sequence[tuple[str, str]]) -> None:
-        db.run_many(
-            f"INSERT INTO exp_turn_fts (rowid, what) VALUES ({_TURN}, ?)",
-            [(space, turn, text) for turn, text in turns],
-        )
-
-    def unindex_experience(self, db: SqlDatabase, space: str, ident: str) -> None:
-        # external content: FTS5 is told the indexed values it is to forget
-        db.run(
-            "INSERT INTO exp_fts (exp_fts, rowid, who, what, space)"
-            " SELECT 'delete', seq, who, what, space FROM exp_experience WHERE space = ? AND id = ?",
-            (space, ident),
-        )
-
-    def index_new_turn(self, db: SqlDatabase, space: str, turn: str, text: str) -> None:
-        self.index_new_turns(db, space, [(turn, text)])
-
-    def unindex_turn(self, db: SqlDatabase, space: str, turn: str) -> None:
-        # external content: FTS5 is told the document it is to forget, which the rows still give
-        db.run(_TURN_DELETE, (space, turn))
-
-    def optimize_experiences(self, db: SqlDatabase) -> None:
-        for index in ("exp_fts", "exp_turn_fts"):
-            db.run(f"INSERT INTO {index} ({index}) VALUES ('optimize')")
 
     # ---- conversation entries -------------------------------------------------------------------
 
