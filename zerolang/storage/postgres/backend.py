@@ -135,7 +135,14 @@ class PostgresBackend(PsycopgStatements, SqlBackend, PostgresWords):
 
     def _stored_version(self) -> int | None:
         """The schema version the store records; None where the database holds no store."""
-        row = self.connection.execute("SELECT to_regclass('zero_schema_version') IS NOT NULL").fetchone()
+        # the catalog read as a table, with this statement's snapshot: `to_regclass` answers from the
+        # backend's cache, which a creator that committed while this transaction waited for its lock
+        # has not reached yet (it said "no table", and the CREATE then met the one just made)
+        row = self.connection.execute(
+            "SELECT EXISTS (SELECT 1 FROM pg_catalog.pg_class c JOIN pg_catalog.pg_namespace n"
+            " ON n.oid = c.relnamespace WHERE c.relname = 'zero_schema_version'"
+            " AND n.nspname = ANY (current_schemas(false)))"
+        ).fetchone()
         if row is None or not row[0]:
             return None
         found = self.connection.execute("SELECT version FROM zero_schema_version").fetchone()
