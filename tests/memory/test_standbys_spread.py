@@ -32,13 +32,13 @@ READS = 30
 
 # One reader: `READS` recalls, then, with its memory still open, which standbys hold a connection
 # of its own (by its application name) to the memory's database.
-READER = """
+READER = f"""
 import json, sys
 import psycopg
 from zerolang.memory import open_memory
 url, name, standbys = sys.argv[1], sys.argv[2], sys.argv[3:]
 with open_memory(url, space="default") as memory:
-    found = [any("chess" in str(row) for row in memory.query("recall Mo").rows) for _ in range({reads})]
+    found = [any("chess" in str(row) for row in memory.query("recall Mo").rows) for _ in range({READS})]
     held = []
     for standby in standbys:
         try:
@@ -51,7 +51,7 @@ with open_memory(url, space="default") as memory:
         except psycopg.OperationalError:
             held.append(-1)
 print(json.dumps({{"found": all(found), "held": held}}))
-""".format(reads=READS)
+"""
 
 
 @given(st.integers(1, 8), st.integers(0, 100))

@@ -66,7 +66,7 @@ def wrote() -> None:
 
 
 def turn(count: int, start: int) -> list[int]:
-    """The order in which `count` standbys are tried for a read starting at `start`: from it, round the list."""
+    """The order in which `count` standbys are tried for a read starting at `start`: round the list."""
     return [(start + step) % count for step in range(count)]
 
 
