@@ -192,7 +192,8 @@ def main() -> None:
     )
     print()
     print(
-        "| standbys listed | reads | reads/s | p50 ms | p95 ms | transactions: primary / standby 1 / standby 2 |"
+        "| standbys listed | reads | reads/s | p50 ms | p95 ms |"
+        " transactions: primary / standby 1 / standby 2 |"
     )
     print("|---|---|---|---|---|---|")
     for row in rows:
