@@ -1,6 +1,8 @@
-"""A PostgreSQL primary and a hot standby of it (streaming replication), made for a test in a temporary
+"""A PostgreSQL primary and hot standbys of it (streaming replication), made for a test in a temporary
 folder with the server's own programs (`initdb`, `pg_ctl`, `pg_basebackup -R`, in `pg_config
 --bindir`) on free loopback ports, trusting local connections; stopped and removed afterwards.
+`primary_and_standbys(count)` makes `count` standbys, in folders `standby`, `standby2`, ...;
+`primary_and_standby()` the one.
 
 The servers refuse to run as root: as root they run as the `postgres` system user (`runuser`).
 Without the programs, or that user, the test skips, saying why.
@@ -42,7 +44,17 @@ class Servers:
     folder: Path
     programs: Path
     primary_port: int
-    standby_port: int
+    standby_ports: tuple[int, ...]
+
+    @property
+    def standby_port(self) -> int:
+        """The first standby's port."""
+        return self.standby_ports[0]
+
+    @property
+    def standby_names(self) -> tuple[str, ...]:
+        """The standbys' folder names (for `start`, `stop`), in the order of `standby_ports`."""
+        return tuple(standby_name(index) for index in range(len(self.standby_ports)))
 
     def url(self, port: int, database: str = "postgres") -> str:
         return f"postgresql://postgres@127.0.0.1:{port}/{database}"
@@ -70,6 +82,10 @@ class Servers:
         self.run("pg_ctl", "-D", str(self.folder / name), "-m", "immediate", "-w", "stop")
 
 
+def standby_name(index: int) -> str:
+    return "standby" if index == 0 else f"standby{index + 1}"
+
+
 def _settings(port: int, folder: Path) -> str:
     return "\n".join(
         [
@@ -78,8 +94,8 @@ def _settings(port: int, folder: Path) -> str:
             f"unix_socket_directories = '{folder}'",
             "fsync = off",
             "shared_buffers = 16MB",
-            "max_connections = 30",
-            "max_wal_senders = 4",
+            "max_connections = 60",
+            "max_wal_senders = 8",
             "hot_standby = on",
             "hot_standby_feedback = on",
             "wal_receiver_status_interval = 1s",
@@ -90,6 +106,14 @@ def _settings(port: int, folder: Path) -> str:
 
 @contextmanager
 def primary_and_standby() -> Iterator[Servers]:
+    """A primary and one standby of it."""
+    with primary_and_standbys(1) as servers:
+        yield servers
+
+
+@contextmanager
+def primary_and_standbys(count: int = 1) -> Iterator[Servers]:
+    """A primary and `count` standbys of it, each streaming from the primary."""
     import psycopg
     import pytest
 
@@ -106,7 +130,7 @@ def primary_and_standby() -> Iterator[Servers]:
     folder = Path(tempfile.mkdtemp(prefix="zt_standby_"))
     if os.geteuid() == 0:
         shutil.chown(folder, SYSTEM_USER)
-    servers = Servers(folder, programs, free_port(), free_port())
+    servers = Servers(folder, programs, free_port(), tuple(free_port() for _ in range(count)))
     started: list[str] = []
     try:
         servers.run("initdb", "-D", str(folder / "primary"), "-U", "postgres", "-A", "trust", "--no-sync")
@@ -114,24 +138,25 @@ def primary_and_standby() -> Iterator[Servers]:
             conf.write(_settings(servers.primary_port, folder))
         servers.start("primary")
         started.append("primary")
-        servers.run(
-            "pg_basebackup",
-            *("-h", "127.0.0.1", "-p", str(servers.primary_port), "-U", "postgres"),
-            *("-D", str(folder / "standby"), "-R", "-X", "stream", "-c", "fast", "--no-sync"),
-        )
-        with (folder / "standby" / "postgresql.conf").open("a") as conf:
-            conf.write(_settings(servers.standby_port, folder))
-        servers.start("standby")
-        started.append("standby")
+        for name, port in zip(servers.standby_names, servers.standby_ports, strict=True):
+            servers.run(
+                "pg_basebackup",
+                *("-h", "127.0.0.1", "-p", str(servers.primary_port), "-U", "postgres"),
+                *("-D", str(folder / name), "-R", "-X", "stream", "-c", "fast", "--no-sync"),
+            )
+            with (folder / name / "postgresql.conf").open("a") as conf:
+                conf.write(_settings(port, folder))
+            servers.start(name)
+            started.append(name)
         deadline = time.monotonic() + 30
-        while True:  # until the standby streams from the primary
+        while True:  # until every standby streams from the primary
             with psycopg.connect(servers.primary, autocommit=True) as primary:
                 if primary.execute(
                     "SELECT count(*) FROM pg_stat_replication WHERE state = 'streaming'"
-                ).fetchone() == (1,):
+                ).fetchone() == (count,):
                     break
             if time.monotonic() > deadline:
-                raise TimeoutError("the standby did not start streaming")
+                raise TimeoutError("the standbys did not start streaming")
             time.sleep(0.1)
         yield servers
     except subprocess.CalledProcessError as error:

@@ -1,8 +1,11 @@
 """Reads from hot standbys (`$ZERO_MEMORY_READ_DB`, `zerolang.util.config.read_settings`).
 
 A store's read outside a transaction (a `SELECT`: recall, query, search, reading the graph) goes
-to the first standby, in the listed order, that serves it, else to the primary; everything in
-a transaction, and every write, goes to the primary. A standby serves a read when
+to a standby that serves it, else to the primary; everything in a transaction, and every write,
+goes to the primary. The standbys take turns (`turn`): each read starts at the standby after the
+one the last read started at, and a process's first read at the one its process id picks, so two
+processes, and two reads of one, land on different standbys; from there the listed order is tried
+until one serves. A standby serves a read when
 
 - it answers (one that does not, or that fails a read, is left alone for `RETRY_S`, and the read
   goes to the primary);
@@ -22,6 +25,7 @@ last look), or when it has not replayed a write this process is waiting for.
 
 from __future__ import annotations
 
+import os
 import time
 from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING, Any
@@ -61,6 +65,11 @@ def wrote() -> None:
     _Writes.count += 1
 
 
+def turn(count: int, start: int) -> list[int]:
+    """The order in which `count` standbys are tried for a read starting at `start`: round the list."""
+    return [(start + step) % count for step in range(count)]
+
+
 @dataclass(slots=True)
 class Standby:
     url: str
@@ -74,7 +83,7 @@ class Standby:
 class Replicas:
     """The standbys one primary connection reads from; `reader` picks one for a read, or none."""
 
-    __slots__ = ("_cluster", "_primary", "_settings", "_standbys", "_writes", "_written_up_to")
+    __slots__ = ("_cluster", "_next", "_primary", "_settings", "_standbys", "_writes", "_written_up_to")
 
     def __init__(self, primary: Connection[Any], settings: ReadSettings) -> None:
         self._primary = primary
@@ -83,6 +92,7 @@ class Replicas:
         self._writes = -1  # `_Writes.count` when the primary was last asked where its WAL is
         self._written_up_to = 0
         self._cluster: object = None  # the primary's system identifier, asked when first needed
+        self._next = os.getpid() % max(1, len(self._standbys))  # where the next read starts
 
     def reader(self) -> Connection[Any] | None:
         """A standby's connection that serves a read now, else None (read the primary)."""
@@ -90,8 +100,10 @@ class Replicas:
             self._writes = _Writes.count
             row = self._primary.execute(_WRITTEN_UP_TO).fetchone()
             self._written_up_to = 0 if row is None else int(row[0])
-        for standby in self._standbys:
-            connection = self._serving(standby)
+        count = len(self._standbys)
+        start, self._next = self._next, (self._next + 1) % max(1, count)
+        for index in turn(count, start):
+            connection = self._serving(self._standbys[index])
             if connection is not None:
                 return connection
         return None
