@@ -751,7 +751,7 @@ class Memory:
         where the memory's own database holds none, rather than its tables made there."""
         from zerolang.memory.opening import conversations_in_memory
 
-        shared = conversations_in_memory(self.store, self.stores)
+        shared = conversations_in_memory(self.store, self.stores, create=not reading)
         if shared is not None:
             yield _Reached(*shared, together=True)
             return

@@ -134,17 +134,18 @@ def open_conversations_of(
 
 
 def conversations_in_memory(
-    memory: MemoryStore, stores: Stores
+    memory: MemoryStore, stores: Stores, *, create: bool = True
 ) -> tuple[ExperienceStore, EntryStore | None] | None:
     """The experience and conversation stores of `stores` on `memory`'s own connection, when they are
     in its SQLite file and hold this release's tables (`zerolang.storage.conversations_on`): what
     they write then commits in the memory's transactions, so a forget's two halves are one. None
-    otherwise (open them apart: `open_experiences_of`). Nothing is created."""
+    otherwise (open them apart: `open_experiences_of`). Only the conversation tables beside them
+    are made where missing, unless not `create` (a preview)."""
     from zerolang.storage import conversations_on
 
     if memory.space != stores.space:
         return None
-    return conversations_on(memory, stores.experiences)
+    return conversations_on(memory, stores.experiences, create=create)
 
 
 def carry_purges_into(store: ForgettingStore, stores: Stores, *, memory: MemoryStore | None = None) -> int:

@@ -37,7 +37,7 @@ class Engine(Protocol):
     def experiences(self, location: Location, *, space: str, create: bool) -> ExperienceStore: ...
     def conversations(self, location: Location, *, space: str, create: bool) -> EntryStore: ...
     def shared_conversations(
-        self, backend: MemoryBackend, *, space: str
+        self, backend: MemoryBackend, *, space: str, create: bool = True
     ) -> tuple[ExperienceStore, EntryStore | None] | None: ...
     def state(self, location: Location) -> StateStore: ...
 
@@ -149,20 +149,23 @@ def open_conversations(where: Where, *, space: str = DEFAULT_SPACE, create: bool
     return engine.conversations(location, space=space, create=create)
 
 
-def conversations_on(store: MemoryStore, where: Where) -> tuple[ExperienceStore, EntryStore | None] | None:
+def conversations_on(
+    store: MemoryStore, where: Where, *, create: bool = True
+) -> tuple[ExperienceStore, EntryStore | None] | None:
     """The experience and conversation stores at `where`, in `store`'s space, on `store`'s own
     connection, when `where` is `store`'s own database (its SQLite file, its server URL) and holds
     them as this release reads them (`zerolang.storage.sqlite.sharing`,
     `zerolang.storage.postgres.sharing`): their writes then commit in `store`'s transactions, so a
     forget's two halves commit together. None otherwise (another database, one that holds no
     experience store yet, or one an older release made): open them apart (`open_experiences`).
-    The conversation store is None where the database holds none. Closing them leaves `store` open."""
+    The conversation store is None where the database holds none (its tables are made where missing,
+    unless not `create`: a preview). Closing them leaves `store` open."""
     backend = store.backend
     mine, theirs = parse_location(getattr(backend, "location", "")), parse_location(where)
     if not _same_database(mine, theirs):
         return None
     engine, _ = engine_for(theirs)
-    return engine.shared_conversations(backend, space=store.space)
+    return engine.shared_conversations(backend, space=store.space, create=create)
 
 
 def _same_database(mine: Location, theirs: Location) -> bool:

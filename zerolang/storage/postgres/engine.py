@@ -38,11 +38,12 @@ class PostgresEngine:
         return PostgresEntryStore(location.target, space=space)
 
     def shared_conversations(
-        self, backend: MemoryBackend, *, space: str
+        self, backend: MemoryBackend, *, space: str, create: bool = True
     ) -> tuple[SqlExperienceStore, SqlEntryStore | None] | None:
         from zerolang.storage.postgres.backend import PostgresBackend
         from zerolang.storage.postgres.sharing import shared_stores
 
+        # nothing made either way: the conversation tables are the memory's own on PostgreSQL
         return shared_stores(backend, space) if isinstance(backend, PostgresBackend) else None
 
     def state(self, location: Location) -> StateStore:

@@ -37,12 +37,12 @@ class SqliteEngine:
         return SqliteEntryStore(location.target, create=create, space=space)
 
     def shared_conversations(
-        self, backend: MemoryBackend, *, space: str
+        self, backend: MemoryBackend, *, space: str, create: bool = True
     ) -> tuple[SqlExperienceStore, SqlEntryStore | None] | None:
         from zerolang.storage.sqlite.backend import SqliteBackend
         from zerolang.storage.sqlite.sharing import shared_stores
 
-        return shared_stores(backend, space) if isinstance(backend, SqliteBackend) else None
+        return shared_stores(backend, space, create=create) if isinstance(backend, SqliteBackend) else None
 
     def state(self, location: Location) -> SqliteStateStore:
         from zerolang.storage.sqlite.state import SqliteStateStore

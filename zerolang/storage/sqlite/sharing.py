@@ -50,6 +50,11 @@ class SharedDatabase(SqliteDatabase):
     def close(self) -> None:
         """Nothing: the connection is the backend's."""
 
+    def make_conversations(self) -> None:
+        """The conversation store's tables, made where missing (as opening that store apart makes them)."""
+        if not self.holds(CONVERSATIONS):
+            self._make_tables(CONVERSATIONS)
+
     def holds(self, store: str) -> bool:
         """Whether the file holds `store`'s tables as this release reads them (not an older
         release's, which the store's own opening upgrades, nor a newer one's)."""
@@ -62,13 +67,17 @@ class SharedDatabase(SqliteDatabase):
         return True
 
 
-def shared_stores(owner: SqliteBackend, space: str) -> tuple[SqlExperienceStore, SqlEntryStore | None] | None:
+def shared_stores(
+    owner: SqliteBackend, space: str, *, create: bool = True
+) -> tuple[SqlExperienceStore, SqlEntryStore | None] | None:
     """The experience store and the conversation store in `owner`'s file, on its connection, in
-    `space`; None where the file holds no experience store this release reads as it is, and no
-    conversation store where it holds none (nothing is created: a preview reads through these too;
-    conversation entries made later read the experience store's blocked terms)."""
+    `space`; None where the file holds no experience store this release reads as it is. The
+    conversation tables are made where missing (as opening that store apart makes them), unless
+    not `create` (a preview): then no conversation store where the file holds none."""
     db = SharedDatabase(owner)
     if not db.holds(EXPERIENCES):
         return None
+    if create:
+        db.make_conversations()
     entries = SqlEntryStore(db, FTS5, space=space) if db.holds(CONVERSATIONS) else None
     return SqlExperienceStore(db, FTS5, space=space), entries
