@@ -102,7 +102,7 @@ class Kept(dict[str, Any]):
     parents): `whole()` parses the line again for the rest, so a long transcript's lines are not all
     held parsed at once."""
 
-    __slots__ = ("_text", "_start", "_end")
+    __slots__ = ("_end", "_start", "_text")
 
     def __init__(self, fields: dict[str, Any], text: str, start: int, end: int) -> None:
         super().__init__(fields)
