@@ -39,7 +39,7 @@ def fields() -> Fields:
     def keep(value: dict[str, Any]) -> tuple[str, ...] | None:
         if value.get("type") == "summary":
             return None
-        names = ("type", "uuid", "parentUuid")
+        names: tuple[str, ...] = ("type", "uuid", "parentUuid")
         names += tuple(flag for flag in ("isSidechain", "isMeta") if value.get(flag))
         if not session[0] and isinstance(value.get("sessionId"), str):
             session[0] = True
