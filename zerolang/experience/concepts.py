@@ -180,7 +180,9 @@ class _Clauses:
         found = self.phrases.get(clause)
         if found is None:
             found = _clause_phrases(clause)
-            if self.chars + len(clause) > _CLAUSE_CHARS_AT_MOST:  # a bound on memory, whatever the text
+            if len(clause) > _CLAUSE_CHARS_AT_MOST:  # a bound on memory, whatever the text
+                return found
+            if self.chars + len(clause) > _CLAUSE_CHARS_AT_MOST:
                 self.phrases.clear()
                 self.chars = 0
             self.phrases[clause] = found
