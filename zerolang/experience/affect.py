@@ -104,10 +104,15 @@ class LexiconAffect:
 
     def score(self, text: str) -> dict[str, float]:
         hits: dict[str, int] = {}
-        seen = self._seen
-        for lower in lower_words(text):
-            found = seen.get(lower)
-            for affect in self._affects(lower) if found is None else found:
+        found = lower_words(text)
+        met = list(map(self._seen.get, found))  # each word's affects, looked up without a Python loop
+        if None in met:  # a word not met before: worked out once
+            met = [
+                self._affects(lower) if affects is None else affects
+                for lower, affects in zip(found, met, strict=True)
+            ]
+        for affects in filter(None, met):  # only the words that hit an affect
+            for affect in affects:
                 hits[affect] = hits.get(affect, 0) + 1
         lowered = text.lower()
         for phrase, affect in self._phrases:

@@ -25,7 +25,7 @@ from functools import lru_cache
 from operator import itemgetter
 from typing import Protocol
 
-from zerolang.experience.words import COMMON, SPACED, STOPWORDS, ascii_words, raw_words
+from zerolang.experience.words import COMMON, SPACED, STOPWORDS, raw_words
 from zerolang.knowledge.digests import concept_digest
 from zerolang.knowledge.normalize import AliasTable, normalize_label
 
@@ -78,6 +78,7 @@ class DefaultConcepts:
             for alias, canonical in self._known
         ]
         self._labels: dict[str, str] = {}  # each raw label met: its normalised form (bounded)
+        self._clauses = _Clauses()
 
     def extract(self, text: str) -> list[str]:
         found: list[tuple[int, str]] = []
@@ -89,7 +90,7 @@ class DefaultConcepts:
             if match:
                 found.append((match.start(), canonical))
         found.extend(_names(text))
-        found.extend(_phrases(text))
+        found.extend(_phrases(text, self._clauses))
         found.sort(key=itemgetter(0))
         out: list[str] = []
         seen: set[str] = set()
@@ -145,13 +146,13 @@ def _content(word: str) -> str | None:
     return lower
 
 
-def _clauses(text: str) -> Iterator[tuple[int, list[str]]]:
-    """Each clause of `text` (what `_CLAUSE` splits it into) with its words (`raw_words`), and its
-    offset: the lengths of the clauses before it, each plus one."""
+def _clauses(text: str) -> Iterator[tuple[int, str]]:
+    """Each clause of `text` (what `_CLAUSE` splits it into), as text whose `raw_words` are the
+    clause's, and its offset: the lengths of the clauses before it, each plus one."""
     if not text.isascii():
         offset = 0
         for clause in _CLAUSE.split(text):
-            yield offset, raw_words(clause)
+            yield offset, clause
             offset += len(clause) + 1
         return
     # ASCII: every clause break made a `.` (which no word holds) and every other character no word
@@ -161,29 +162,65 @@ def _clauses(text: str) -> Iterator[tuple[int, list[str]]]:
     offset = 0
     for index, part in enumerate(parts):
         if part or index == 0 or index == last:
-            yield offset, ascii_words(part)
+            yield offset, part  # only word characters and spaces: `raw_words` gives `ascii_words(part)`
             offset += len(part) + 1
 
 
-def _phrases(text: str) -> list[tuple[int, str]]:
+class _Clauses:
+    """Each clause met: its phrases (`_clause_phrases`, a function of the clause's text alone), kept
+    while the clauses kept hold at most `_CLAUSE_CHARS_AT_MOST` characters."""
+
+    __slots__ = ("chars", "phrases")
+
+    def __init__(self) -> None:
+        self.phrases: dict[str, tuple[str, ...]] = {}
+        self.chars = 0
+
+    def of(self, clause: str) -> tuple[str, ...]:
+        found = self.phrases.get(clause)
+        if found is None:
+            found = _clause_phrases(clause)
+            if len(clause) > _CLAUSE_CHARS_AT_MOST:  # a bound on memory, whatever the text
+                return found
+            if self.chars + len(clause) > _CLAUSE_CHARS_AT_MOST:
+                self.phrases.clear()
+                self.chars = 0
+            self.phrases[clause] = found
+            self.chars += len(clause)
+        return found
+
+
+_CLAUSE_CHARS_AT_MOST = 1 << 22
+
+
+def _phrases(text: str, clauses: _Clauses) -> list[tuple[int, str]]:
     out: list[tuple[int, str]] = []
-    for offset, found in _clauses(text):
-        run: list[str] = []
-        for lower in map(_content, found):  # one with an apostrophe is no content word
-            if lower is not None:
-                run.append(lower)
-            elif run:
-                _close(out, offset, run)
-                run = []
-        if run:
-            _close(out, offset, run)
+    for offset, clause in _clauses(text):
+        for phrase in clauses.of(clause):
+            out.append((offset, phrase))
     return out
 
 
-def _close(out: list[tuple[int, str]], offset: int, run: list[str]) -> None:
+def _clause_phrases(clause: str) -> tuple[str, ...]:
+    """A clause's noun phrases and long single words, in order: each run of content words's last
+    `MAX_PHRASE` words (two or more), then its words of `MIN_SINGLE` letters or more."""
+    out: list[str] = []
+    run: list[str] = []
+    for lower in map(_content, raw_words(clause)):  # one with an apostrophe is no content word
+        if lower is not None:
+            run.append(lower)
+        elif run:
+            _close(out, run)
+            run = []
+    if run:
+        _close(out, run)
+    return tuple(out)
+
+
+def _close(out: list[str], run: list[str]) -> None:
     """A run of content words ends: its last `MAX_PHRASE` words as a phrase, and its long single words."""
     if len(run) >= 2:
-        out.append((offset, " ".join(run[-MAX_PHRASE:])))
+        out.append(" ".join(run[-MAX_PHRASE:]))
     for single in run:
         if len(single) >= MIN_SINGLE:
-            out.append((offset, single))
+            out.append(single)

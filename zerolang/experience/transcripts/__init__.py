@@ -13,9 +13,10 @@ is left for the next reading.
 from __future__ import annotations
 
 from pathlib import Path
+from typing import Any
 
 from zerolang.experience.model import Session
-from zerolang.experience.transcripts.jsonlines import Line, read_lines, read_text
+from zerolang.experience.transcripts.jsonlines import Fields, Line, Slim, read_lines, read_text
 from zerolang.util.errors import ZeroError
 
 FORMATS = ("pi", "claude-code", "openai")
@@ -51,10 +52,32 @@ def detect(lines: list[Line], path: str) -> str:
 def read_transcript(path: str | Path, *, fmt: str | None = None) -> list[Session]:
     """The sessions in one transcript file (OpenAI JSONL of `{"messages": ...}` holds several)."""
     name = str(path)
-    lines = read_lines(read_text(name), name)
+    lines = read_lines(read_text(name), name, slim(fmt))
     if lines.waiting:
         return []
     return parse_lines(lines.values, name, fmt)[1]
+
+
+def slim(fmt: str | None) -> Slim:
+    """What to keep of each line of a transcript in format `fmt` (or the one its first value tells):
+    a tree's lines only their ids and parents (the readers parse again those they use)."""
+
+    def choose(first: Any) -> Fields | None:
+        try:
+            kind = fmt or detect([Line(first, 1)], "")
+        except ZeroError:
+            return None
+        if kind == "claude-code":
+            from zerolang.experience.transcripts import claude
+
+            return claude.fields()
+        if kind == "pi":
+            from zerolang.experience.transcripts import pi
+
+            return pi.fields()
+        return None
+
+    return choose
 
 
 def parse_lines(lines: list[Line], path: str, fmt: str | None) -> tuple[str, list[Session]]:

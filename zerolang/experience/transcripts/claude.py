@@ -17,15 +17,36 @@ from zerolang.experience.ids import address, session_id
 from zerolang.experience.model import Message, Role, Session
 from zerolang.experience.transcripts import tree
 from zerolang.experience.transcripts.jsonlines import (
+    Fields,
     Line,
     arguments_text,
     clip,
     shape_error,
     text_of,
+    whole,
 )
 from zerolang.experience.transcripts.tree import Chain
 
 FORMAT = "claude-code"
+
+
+def fields() -> Fields:
+    """What `parse`, `chain` and `parse_tail` read of a line not on the conversation's path: its
+    type, id and parent, the flags that leave it out when set, the first session id; a summary
+    line whole. The rest is read again (`jsonlines.whole`) for the lines on the path."""
+    session = [False]  # a session id kept yet
+
+    def keep(value: dict[str, Any]) -> tuple[str, ...] | None:
+        if value.get("type") == "summary":
+            return None
+        names: tuple[str, ...] = ("type", "uuid", "parentUuid")
+        names += tuple(flag for flag in ("isSidechain", "isMeta") if value.get(flag))
+        if not session[0] and isinstance(value.get("sessionId"), str):
+            session[0] = True
+            names += ("sessionId",)
+        return names
+
+    return keep
 
 
 def parse(lines: list[Line], path: str) -> list[Session]:
@@ -103,7 +124,7 @@ def _append(messages: list[Message], message: Message) -> None:
 
 
 def _messages(line: Line, path: str) -> list[Message]:
-    value = line.value
+    value = whole(line.value)
     message = value.get("message")
     if not isinstance(message, dict):
         raise shape_error(f'a Claude Code "{value["type"]}" entry needs a "message" object', path, line.line)

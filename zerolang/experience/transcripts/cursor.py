@@ -23,7 +23,7 @@ from codecs import BOM_UTF8
 from dataclasses import asdict, dataclass, fields
 
 from zerolang.experience.model import Session, Turn
-from zerolang.experience.transcripts import claude, openai, parse_lines, pi
+from zerolang.experience.transcripts import claude, openai, parse_lines, pi, slim
 from zerolang.experience.transcripts.jsonlines import (
     BadLine,
     JsonLines,
@@ -136,7 +136,7 @@ def read_whole(path: str, fmt: str | None) -> Reading:
     base = len(BOM_UTF8) if data.startswith(BOM_UTF8) else 0  # `decoded` drops it
     text = decoded(data, path)
     del data
-    read = read_lines(text, path)
+    read = read_lines(text, path, slim(fmt))
     lines = read.values
     if read.waiting:
         return Reading(fmt or "", [], text, base, 1, None, unfinished=read.unfinished)

@@ -97,32 +97,71 @@ class BadLine(ValueError):
         self.number, self.error, self.before = number, error, before
 
 
-def line_values(text: str, first: int = 1) -> JsonLines:
+class Kept(dict[str, Any]):
+    """A line's object with only the fields a reader looks at on every line (a tree's ids and
+    parents): `whole()` parses the line again for the rest, so a long transcript's lines are not all
+    held parsed at once."""
+
+    __slots__ = ("_end", "_start", "_text")
+
+    def __init__(self, fields: dict[str, Any], text: str, start: int, end: int) -> None:
+        super().__init__(fields)
+        self._text, self._start, self._end = text, start, end
+
+    def whole(self) -> Any:
+        return json.loads(self._text[self._start : self._end])
+
+
+def whole(value: Any) -> Any:
+    """A line's value with all its fields (a `Kept` one parsed again)."""
+    return value.whole() if isinstance(value, Kept) else value
+
+
+Fields = Callable[[dict[str, Any]], tuple[str, ...] | None]
+"""The fields of a line's object to keep (`Kept`), or None: keep it whole."""
+Slim = Callable[[Any], Fields | None]
+"""Given a transcript's first value, what to keep of each later object line (None: all)."""
+
+
+def line_values(text: str, first: int = 1, slim: Slim | None = None) -> JsonLines:
     """One value per non-blank line of `text`, numbered from `first`, less a last line cut short
-    (`cut_short`); `BadLine` for any other line that is not JSON."""
+    (`cut_short`); `BadLine` for any other line that is not JSON. With `slim`, an object after the
+    first value keeps only the fields it names (`Kept`)."""
     values: list[Line] = []
     lines = split_lines(text)
+    keep: Fields | None = None
+    start = 0
     for index, raw in enumerate(lines):
         lines[index] = ""  # each line released once read: the values parsed take its room
+        at, start = start, text.find("\n", start) + 1 if slim is not None else 0
         if not raw.strip():
             continue
         try:
-            values.append(Line(_loads(raw), first + index))
+            value = _loads(raw)
         except json.JSONDecodeError as error:
             if cut_short(text, index + 1, len(lines)):
                 return JsonLines(values, first + index)
             raise BadLine(first + index, error, len(values)) from None
+        if keep is not None and isinstance(value, dict):
+            fields = keep(value)
+            if fields is not None:
+                end = start - 1 if start else len(text)
+                value = Kept({name: value[name] for name in fields if name in value}, text, at, end)
+        elif slim is not None and not values:
+            keep = slim(value)
+        values.append(Line(value, first + index))
     return JsonLines(values)
 
 
-def read_lines(text: str, path: str) -> JsonLines:
+def read_lines(text: str, path: str, slim: Slim | None = None) -> JsonLines:
     """A whole-file JSON document (when the file starts with `[` or is one object over many lines)
-    as one line-1 value, else one value per non-blank line, less a last line cut short."""
+    as one line-1 value, else one value per non-blank line (`slim`: see `line_values`), less a last
+    line cut short."""
     first = _FIRST.match(text).group(1)  # type: ignore[union-attr]  # `\s*` always matches
     if first == "[":
         return JsonLines([Line(_whole(text, path), 1)])
     try:
-        return line_values(text)
+        return line_values(text, slim=slim)
     except BadLine as bad:
         if not bad.before and first == "{":  # the first line that is not blank
             # maybe one pretty-printed JSON object (an OpenAI `{"messages": [...]}` file)

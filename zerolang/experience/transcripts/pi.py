@@ -19,11 +19,13 @@ from zerolang.experience.ids import address, session_id
 from zerolang.experience.model import Message, Role, Session
 from zerolang.experience.transcripts import tree
 from zerolang.experience.transcripts.jsonlines import (
+    Fields,
     Line,
     arguments_text,
     clip,
     shape_error,
     text_of,
+    whole,
 )
 from zerolang.experience.transcripts.tree import Chain
 from zerolang.util.errors import ZeroError
@@ -40,6 +42,16 @@ def parse(lines: list[Line], path: str) -> list[Session]:
 
 
 TREE, LINES = "tree", "lines"
+
+
+def fields() -> Fields:
+    """What `parse`, `shape` and `chain` read of an entry not on the conversation's path: its type,
+    id and parent (a header whole). The rest is read again (`jsonlines.whole`) for the entries used."""
+
+    def keep(value: dict[str, Any]) -> tuple[str, ...] | None:
+        return None if value.get("type") == "session" else ("type", "id", "parentId")
+
+    return keep
 
 
 def shape(lines: list[Line], path: str) -> str | None:
@@ -122,7 +134,7 @@ def _along(entries: list[Line], walk: Chain) -> list[Line]:
 
 
 def _messages(entry: Line, path: str) -> list[Message]:
-    value = entry.value
+    value = whole(entry.value)
     kind = value["type"]
     key = value.get("id") if isinstance(value.get("id"), str) else None
     when = value.get("timestamp") if isinstance(value.get("timestamp"), str) else None
