@@ -7,9 +7,9 @@ every format at 5, 25 and 50 MB."""
 
 from __future__ import annotations
 
-import json
 import re
 import sqlite3
+import sys
 from pathlib import Path
 
 from zerolang.experience.capture import capture_files
@@ -18,58 +18,14 @@ from zerolang.experience.ranking import full_text
 from zerolang.experience.recall import recall
 from zerolang.storage.sqlite.experience import SqliteExperienceStore
 
-WORDS = [
-    "the",
-    "agent",
-    "read",
-    "the",
-    "file",
-    "and",
-    "found",
-    "that",
-    "the",
-    "parser",
-    "was",
-    "slow",
-    "because",
-    "each",
-    "diagnostic",
-    "split",
-    "the",
-    "source",
-    "again",
-    "so",
-    "we",
-    "planned",
-    "a",
-    "fix",
-    "with",
-    "an",
-    "index",
-    "of",
-    "line",
-    "starts",
-    "and",
-    "felt",
-    "curious",
-    "happy",
-    "worried",
-    "about",
-    "the",
-    "deadline",
-    "but",
-    "the",
-    "team",
-    "helped",
-]
+sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "benches"))
+from bench_capture import message
 
 
 def chat(path: Path, messages: int) -> None:
+    """The bench's OpenAI chat (`bench_capture.message`), `messages` lines of it."""
     with path.open("w", encoding="utf-8") as handle:
-        for i in range(messages):
-            words = " ".join(WORDS[(i * 7 + k * 3) % len(WORDS)] for k in range(40))
-            role = "user" if i % 2 == 0 else "assistant"
-            handle.write(json.dumps({"role": role, "content": f"message {i}: {words}."}) + "\n")
+        handle.writelines(message(i) + "\n" for i in range(messages))
 
 
 def test_a_captured_chat_is_stored_in_under_four_times_its_bytes(tmp_path: Path) -> None:
