@@ -64,6 +64,7 @@ if TYPE_CHECKING:
     from zerolang.knowledge.forget import ForgetReport
     from zerolang.knowledge.normalize import AliasTable
     from zerolang.knowledge.query.executor import QueryResult
+    from zerolang.knowledge.terms import Forgotten
     from zerolang.memory.asking import Answer
     from zerolang.memory.erasure import Reach
     from zerolang.memory.tokens import Grant, Token
@@ -571,7 +572,6 @@ class Memory:
 
         from zerolang.knowledge.forget import Selector, forget
         from zerolang.knowledge.terms import Forgotten
-        from zerolang.memory.holders import holders
 
         with ExitStack() as stack:
             reached = stack.enter_context(self._reached(reading=True))
@@ -589,15 +589,7 @@ class Memory:
                 dry_run=True,
                 **extra,
             )
-            found = holders(
-                self.store,
-                Forgotten.terms(report.terms),
-                experiences,
-                entries,
-                purging=purge,
-                archive=None if places is None else places.archive,
-                indexes=() if places is None else places.indexes,
-            )
+            found = self._holding(Forgotten.terms(report.terms), experiences, entries, places)
         found.pop("facts", None)  # the plan's own count, exact
         return replace(report, elsewhere=tuple(found.items()))
 
@@ -665,11 +657,23 @@ class Memory:
         """How many items of each store a forget of `label` reaches mention it (`zerolang.memory.holders`)."""
         from zerolang.knowledge.normalize import AliasTable
         from zerolang.knowledge.terms import Forgotten
-        from zerolang.memory.holders import holders
 
         table = aliases or AliasTable.default()
         canonical = table.resolve(label)
         forgotten = Forgotten.terms({label, canonical, *table.variants(canonical)})
+        return self._holding(forgotten, experiences, entries, places)
+
+    def _holding(
+        self,
+        forgotten: Forgotten,
+        experiences: ForgettingStore | None,
+        entries: ErasingStore | None,
+        places: Reach | None,
+    ) -> dict[str, int]:
+        """How many items of each store mention a forgotten term: those a forget hides, and with a
+        purge's `places`, also the facts, the archive's documents and its summaries."""
+        from zerolang.memory.holders import holders
+
         if places is None:
             return holders(self.store, forgotten, experiences, entries)
         return holders(
