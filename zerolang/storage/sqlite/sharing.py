@@ -78,6 +78,8 @@ def shared_stores(
     if not db.holds(EXPERIENCES):
         return None
     if create:
-        db.make_conversations()
-    entries = SqlEntryStore(db, FTS5, space=space) if db.holds(CONVERSATIONS) else None
+        db.make_conversations()  # made where missing: the file holds them now
+    elif not db.holds(CONVERSATIONS):
+        return SqlExperienceStore(db, FTS5, space=space), None
+    entries = SqlEntryStore(db, FTS5, space=space)
     return SqlExperienceStore(db, FTS5, space=space), entries
