@@ -261,8 +261,7 @@ def purge(
 
     Like `forget --purge`, it reaches every copy (zerolang.memory.erasure): the conversations
     and experiences (--experiences, else the memory's own), the archive (--root) and its summaries.
-    --dry-run prints what would go and be redacted in the memory,
-    and changes nothing.
+    --dry-run prints what would go and be redacted in the memory, and changes nothing.
     """
     from zerolang.memory.erasure import describe
 
