@@ -21,9 +21,11 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from typing import Protocol
 
+from zerolang.knowledge.backend import Words
 from zerolang.knowledge.store import MemoryStore
 from zerolang.knowledge.temporal import beliefs
 from zerolang.knowledge.types import Fact
+from zerolang.util.folding import fold
 from zerolang.util.stopwords import ENGLISH
 
 SEEDS = 40
@@ -32,8 +34,12 @@ HOP = 0.5
 """A fact one hop away scores this share of the concept it was reached from."""
 MOST_FACTS = 400
 """The facts a question reads at most (around its seeds, then one hop further)."""
+INWARD = 0.8
+"""One hop away, a fact reached from its object scores this share of one reached from its subject:
+from a concept to what its facts name, then on to what those facts' objects tell (carol works at
+acme corp, acme corp is located in lisbon), before the facts of third concepts naming them."""
 
-_WORD = re.compile(r"[a-z0-9]+")
+_WORD = re.compile(r"[^\W_]+")  # letters and digits of any script, on folded text
 _STOP = ENGLISH | frozenset(
     {
         "about",
@@ -95,8 +101,20 @@ _OBSERVATION = "has_observation"
 
 
 def question_words(text: str) -> list[str]:
-    """The words of a question that can name something: lower case, no stopwords, no possessive."""
-    flat = re.sub(r"['’]s\b", "", text.lower())
+    """The words of a question that can name something: folded (lower case, no diacritics: "María"
+    is "maria"), no stopwords, no possessive."""
+    return _words(fold(text))
+
+
+def index_words(text: str) -> list[str]:
+    """The words a question asks the word index for: its folded words and, where they differ, the
+    words as typed (in lower case), so an index that keeps a label's diacritics finds it from
+    "Søren" and one that folds them finds it from "Soren"."""
+    return list(dict.fromkeys([*question_words(text), *_words(text.lower())]))
+
+
+def _words(lowered: str) -> list[str]:
+    flat = re.sub(r"['’]s\b", "", lowered)
     seen: dict[str, None] = {}
     for word in _WORD.findall(flat):
         if word not in _STOP and (len(word) > 1 or word.isdigit()):
@@ -138,7 +156,7 @@ class WordScorer:
     __slots__ = ()
 
     def __call__(self, words: Sequence[str], text: str) -> tuple[float, tuple[str, ...]]:
-        tokens = _WORD.findall(text.lower())
+        tokens = _WORD.findall(fold(text))
         stems = {stem(token) for token in tokens}
         score, matched = 0.0, []
         for word in words:
@@ -237,7 +255,7 @@ def concepts_named(
     if not words:
         return []
     found: dict[str, tuple[float, tuple[str, ...]]] = {}
-    for _, label, _ in store.backend.concepts_matching(words, SEEDS):
+    for _, label in _offered(store.backend, text, words, score):
         points, matched = score(words, label)
         if points > 0:
             found[label] = (points + 0.25 * _coverage(matched, label), matched)
@@ -270,7 +288,7 @@ def ask_facts(
         return []
     backend = store.backend
     seeds: dict[bytes, _Found] = {}
-    for key, label, _ in backend.concepts_matching(words, SEEDS):
+    for key, label in _offered(backend, question, words, score):
         points, matched = score(words, label)
         if points > 0:
             reason = f"{', '.join(repr(w) for w in matched)} in {label!r}"
@@ -293,8 +311,27 @@ def ask_facts(
     return _lines(store, facts, at=at or now)[:limit]
 
 
+def _offered(backend: Words, question: str, words: Sequence[str], score: Scorer) -> list[tuple[bytes, str]]:
+    """The concepts the word index offers a question; and where a name in it (a word written with
+    a capital) found none, as when it is typed without the diacritics its label has and the index
+    keeps them, those a scan of the labels finds for it (`concepts_spelled`)."""
+    found = [(key, label) for key, label, _ in backend.concepts_matching(index_words(question), SEEDS)]
+    matched = {word for _, label in found for word in score(words, label)[1]}
+    names = {
+        word
+        for match in _WORD.finditer(question)
+        if match.group()[0].isupper()
+        for word in _words(fold(match.group()))
+    }
+    missing = [word for word in words if word in names and word not in matched and len(word) >= 3]
+    if missing:
+        known = {key for key, _ in found}
+        found += [item for item in backend.concepts_spelled(missing, SEEDS) if item[0] not in known]
+    return found
+
+
 def _coverage(matched: Sequence[str], label: str) -> float:
-    tokens = _WORD.findall(label.lower())
+    tokens = _WORD.findall(fold(label))
     return min(1.0, len(matched) / len(tokens)) if tokens else 0.0
 
 
@@ -314,15 +351,23 @@ def _around(
         why = next(seeds[end].reasons for end in ends if end in seeds)
         points, matched = score(words, predicate_words(fact.predicate))
         found_ends = [seeds[end].score for end in ends if end in seeds]
-        # a fact whose both ends the question names scores both; one hop away, the nearer end counts
-        total = max(found_ends) + HOP * points if hopped else sum(found_ends) + points
+        # a fact whose both ends the question names scores both; one hop away, the nearer end counts,
+        # less where the concept reached is only the fact's object: a fact of a third concept
+        if hopped:
+            outward = fact.subject_hash.digest in seeds
+            total = max(found_ends) * (1.0 if outward else INWARD) + HOP * points
+        else:
+            total = sum(found_ends) + points
         reasons = [f"one hop from {why[0]}"] if hopped else list(why)
         if matched:
             reasons.append(f"{', '.join(repr(w) for w in matched)} in {fact.predicate!r}")
         facts[fact.fact_hash.digest] = (fact, _Found(total, tuple(reasons)))
         for end in ends:
             if end not in seeds:
-                reached[end] = _Found(total, (f"a fact of {why[0]}",))
+                # what a concept's facts name ("carol's employer": acme corp) leads on before what
+                # names the concept (a project led by carol)
+                share = 1.0 if end == fact.object_hash.digest else INWARD
+                reached[end] = _Found(total * share, (f"a fact of {why[0]}",))
     return reached
 
 
