@@ -150,6 +150,12 @@ def test_a_time_in_the_question() -> None:
     assert asked_time("where did she live before March 2022?", now) == "2022-02-28T23:59:59.000Z"
     assert asked_time("where did she work in December?", now) == "2025-12-31T23:59:59.000Z"
     assert asked_time("where does she work?", now) is None
+    assert asked_time("what did she drive two years ago?", now) == "2024-06-01T23:59:59.000Z"
+    assert asked_time("what did she drive on 2023-05-05?", now) == "2023-05-05T23:59:59.000Z"
+    assert asked_time("where did she live in mid-2023?", now) == "2023-08-31T23:59:59.000Z"
+    # since and after a time: what holds now (with what held before it), not the end of that year
+    assert asked_time("where has she lived since 2020?", now) is None
+    assert asked_time("which team was he on after 2023?", now) is None
 
 
 def test_a_year_in_the_question_answers_as_of_then(memory: Memory) -> None:

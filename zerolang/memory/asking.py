@@ -56,6 +56,7 @@ _NOISE = re.compile(
     re.IGNORECASE,
 )
 _ASKED_BEFORE = re.compile(r"\b(?:before|until|by|prior to)\s*$", re.IGNORECASE)
+_ASKED_SINCE = re.compile(r"\b(?:since|after|ever since)\s*$", re.IGNORECASE)
 
 
 def spoken(text: str) -> str:
@@ -171,7 +172,7 @@ def answer(
 def asked_time(question: str, clock: str) -> str | None:
     """The world time a question asks about (the end of the span it names; the day before it for
     "before ..."), in the store's format; None when it names none."""
-    from zerolang.experience.dates import asked_span, spoken_spans
+    from zerolang.experience.dates import ago, asked_span, spoken_spans
 
     today = datetime.fromisoformat(clock.replace("Z", "+00:00")).date()
     asked = asked_span(question)
@@ -183,7 +184,12 @@ def asked_time(question: str, clock: str) -> str | None:
             start, end = start.replace(year=year), end.replace(year=year)
         if _ASKED_BEFORE.search(question[: asked.start]):
             return _moment(start - timedelta(days=1))
+        if _ASKED_SINCE.search(question[: asked.start]) and end < today:
+            return None  # "since 2020", "after 2023": what holds now, with what held before it
         return _moment(min(end, today))
+    day = ago(question, today)  # "two years ago": that day, not the end of its year
+    if day is not None:
+        return _moment(min(day, today))
     spans = spoken_spans(question, today)
     if spans:
         return _moment(min(spans[0].end, today))
