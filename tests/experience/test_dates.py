@@ -146,7 +146,9 @@ def test_ago_is_the_day_that_far_back() -> None:
 
 
 def test_the_previous_year_is_last_year() -> None:
-    assert spoken_spans("the previous year", date(2026, 3, 15)) == [Span(date(2025, 1, 1), date(2025, 12, 31))]
+    assert spoken_spans("the previous year", date(2026, 3, 15)) == [
+        Span(date(2025, 1, 1), date(2025, 12, 31))
+    ]
 
 
 @pytest.mark.parametrize(

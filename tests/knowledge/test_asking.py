@@ -72,6 +72,31 @@ def test_one_hop_reaches_the_related_concept(memory: Memory) -> None:
     assert "acme corp located in lisbon" in texts(ask(memory, "Which city is Carol's employer in?"))
 
 
+def test_one_hop_leads_on_from_what_a_concept_names_before_what_names_it() -> None:
+    with zerolang.memory.open(":memory:") as opened:
+        opened.remember(
+            [
+                ("ana", "has_pet", "rex"),
+                ("rex", "is_a", "beagle"),
+                ("bob", "knows", "rex"),  # a fact of a third concept naming rex
+                ("trip", "organised_by", "ana"),  # a concept naming ana
+                ("trip", "includes", "kyoto"),
+            ],
+            event_time="2024-01-01",
+        )
+        lines = texts(ask(opened, "What breed is Ana's dog?"))
+    assert lines.index("rex is a beagle") < lines.index("bob knows rex")
+    assert lines.index("rex is a beagle") < lines.index("trip includes kyoto")
+
+
+def test_a_name_with_diacritics_is_found_typed_with_or_without_them() -> None:
+    assert question_words("Where does María José live?") == ["maria", "jose", "live"]
+    with zerolang.memory.open(":memory:") as opened:
+        opened.remember([("søren nielsen", "prefers", "neovim")], event_time="2024-01-01")
+        for question in ("What does Søren prefer?", "What does Soren prefer?", "what does soren prefer"):
+            assert texts(ask(opened, question))[0] == "søren nielsen prefers neovim", question
+
+
 def test_an_observation_is_a_line_of_its_own(memory: Memory) -> None:
     assert texts(ask(memory, "what does carol like?"))[0] == "carol diaz: likes hiking in the alps"
 

@@ -99,6 +99,15 @@ def test_json_with_a_small_budget_carries_the_text(memory: Memory) -> None:
     assert found.json_tokens <= 60
 
 
+def test_json_keeps_letters_as_they_are_and_escapes_what_does_not_print() -> None:
+    with zerolang.memory.open(":memory:", experiences=":memory:") as opened:
+        opened.remember([("maría josé", "lives_in", "bilbao\u202e")], event_time="2024-01-01")
+        printed = opened.ask("Where does María José live?", now=NOW, as_json=True).json
+    assert "maría josé lives in bilbao" in printed  # not "mar\\u00eda", three times the tokens
+    assert "\u202e" not in printed and "\\u202e" in printed
+    assert json.loads(printed)["lines"][0]["text"] == "maría josé lives in bilbao\u202e"
+
+
 def test_a_long_turn_is_cut_at_a_sentence_or_a_word_end(memory: Memory) -> None:
     found = memory.ask("tram rides along the river", now=NOW, budget=45)
     (turn,) = [item for item in found.items if item.kind == "turn"]

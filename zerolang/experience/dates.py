@@ -48,7 +48,9 @@ _UNIT = r"(?P<unit>day|week|month|year)s?"
 _AGO = re.compile(r"\b" + _COUNT + r"(?:\s+of)?\s+" + _UNIT + r"\s+ago\b", re.IGNORECASE)
 _IN = re.compile(r"\bin\s+(?:a\s+)?" + _COUNT + r"(?:\s+of)?\s+" + _UNIT + r"\b", re.IGNORECASE)
 _WHICH = re.compile(
-    r"\b(?P<which>last|previous|this|next|past|coming)\s+(?P<what>week(?:end)?|month|year|" + "|".join(_DAYS) + r")\b",
+    r"\b(?P<which>last|previous|this|next|past|coming)\s+(?P<what>week(?:end)?|month|year|"
+    + "|".join(_DAYS)
+    + r")\b",
     re.IGNORECASE,
 )
 _DAYWORD = re.compile(
@@ -305,7 +307,12 @@ _THIRDS = {"early": 1, "mid": 5, "late": 9}
 
 def _part_of(part: re.Match[str], span: Span) -> Span:
     every = span.every_year
-    whole_year = not every and (span.start.month, span.start.day, span.end.month, span.end.day) == (1, 1, 12, 31)
+    whole_year = not every and (span.start.month, span.start.day, span.end.month, span.end.day) == (
+        1,
+        1,
+        12,
+        31,
+    )
     if part.group("season") or part.group("quarter"):
         if not whole_year:
             return span

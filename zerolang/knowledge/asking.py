@@ -17,7 +17,7 @@ Lines holding something at that moment rank before lines that only tell the past
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable, Sequence
+from collections.abc import Collection, Iterable, Sequence
 from dataclasses import dataclass, field
 from typing import Protocol
 
@@ -25,7 +25,7 @@ from zerolang.knowledge.backend import Words
 from zerolang.knowledge.store import MemoryStore
 from zerolang.knowledge.temporal import beliefs
 from zerolang.knowledge.types import Fact
-from zerolang.util.folding import fold
+from zerolang.util.folding import accented, fold
 from zerolang.util.stopwords import ENGLISH
 
 SEEDS = 40
@@ -160,14 +160,29 @@ class WordScorer:
         stems = {stem(token) for token in tokens}
         score, matched = 0.0, []
         for word in words:
-            if word in tokens or stem(word) in stems:
-                score += 1.0
-            elif len(word) >= 3 and any(token.startswith(word) for token in tokens):
-                score += 0.5
-            else:
-                continue
-            matched.append(word)
+            points = _held(word, tokens, stems)
+            if points:
+                score += points
+                matched.append(word)
         return score, tuple(matched)
+
+
+def _held(word: str, tokens: Sequence[str], stems: Collection[str]) -> float:
+    """1 where a text's words (`tokens`, their `stems`) hold `word` or a form of it, 0.5 where it
+    only starts one of them (three letters at least), else 0."""
+    if word in tokens or stem(word) in stems:
+        return 1.0
+    return 0.5 if len(word) >= 3 and any(token.startswith(word) for token in tokens) else 0.0
+
+
+def _whole(words: Sequence[str], labels: Iterable[str]) -> set[str]:
+    """The `words` some label holds whole (or in a form), not only as the start of a longer word."""
+    found: set[str] = set()
+    for label in labels:
+        tokens = _WORD.findall(fold(label))
+        stems = {stem(token) for token in tokens}
+        found.update(word for word in words if _held(word, tokens, stems) == 1.0)
+    return found
 
 
 @dataclass(frozen=True, slots=True)
@@ -255,7 +270,7 @@ def concepts_named(
     if not words:
         return []
     found: dict[str, tuple[float, tuple[str, ...]]] = {}
-    for _, label in _offered(store.backend, text, words, score):
+    for _, label in _offered(store.backend, text, words):
         points, matched = score(words, label)
         if points > 0:
             found[label] = (points + 0.25 * _coverage(matched, label), matched)
@@ -288,7 +303,7 @@ def ask_facts(
         return []
     backend = store.backend
     seeds: dict[bytes, _Found] = {}
-    for key, label in _offered(backend, question, words, score):
+    for key, label in _offered(backend, question, words):
         points, matched = score(words, label)
         if points > 0:
             reason = f"{', '.join(repr(w) for w in matched)} in {label!r}"
@@ -311,22 +326,24 @@ def ask_facts(
     return _lines(store, facts, at=at or now)[:limit]
 
 
-def _offered(backend: Words, question: str, words: Sequence[str], score: Scorer) -> list[tuple[bytes, str]]:
-    """The concepts the word index offers a question; and where a name in it (a word written with
-    a capital) found none, as when it is typed without the diacritics its label has and the index
-    keeps them, those a scan of the labels finds for it (`concepts_spelled`)."""
+def _offered(backend: Words, question: str, words: Sequence[str]) -> list[tuple[bytes, str]]:
+    """The concepts the word index offers a question; and for a name in it the index did not find
+    (a word written with a capital, or any word of a question written all in lower case), as when
+    it is typed without the diacritics its label has and the engine's index keeps them (PostgreSQL's
+    keeps all, SQLite's those that do not decompose: `ø`, `ł`), those its spellings with one letter
+    accented find (`util.folding.accented`: "soren" finds `søren nielsen`)."""
     found = [(key, label) for key, label, _ in backend.concepts_matching(index_words(question), SEEDS)]
-    matched = {word for _, label in found for word in score(words, label)[1]}
-    names = {
-        word
-        for match in _WORD.finditer(question)
-        if match.group()[0].isupper()
-        for word in _words(fold(match.group()))
-    }
-    missing = [word for word in words if word in names and word not in matched and len(word) >= 3]
-    if missing:
+    matched = _whole(words, (label for _, label in found))
+    lowered = question == question.lower()
+    capitalised = " ".join(word for word in _WORD.findall(question) if word[0].isupper())
+    names = set(words) if lowered else set(_words(fold(capitalised)))
+    spellings = [
+        spelled for word in words if word in names and word not in matched for spelled in accented(word)
+    ]
+    if spellings:
         known = {key for key, _ in found}
-        found += [item for item in backend.concepts_spelled(missing, SEEDS) if item[0] not in known]
+        more = backend.concepts_matching(spellings, SEEDS)
+        found += [(key, label) for key, label, _ in more if key not in known]
     return found
 
 

@@ -23,19 +23,30 @@ def fold(text: str) -> str:
     return "".join(character for character in decomposed if not unicodedata.combining(character))
 
 
-def _spelled() -> dict[str, str]:
-    """Each lower-case ASCII letter with every letter of the Latin blocks that folds to it (both
-    cases), itself first: `o` is `oOòóôõöøōŏő...`."""
-    found: dict[str, list[str]] = {
-        letter: [letter, letter.upper()] for letter in "abcdefghijklmnopqrstuvwxyz"
-    }
-    for point in range(0xC0, 0x250):
+def _accented() -> dict[str, tuple[str, ...]]:
+    """Each plain letter or pair with the lower-case letters of Latin-1 and Latin Extended-A that
+    fold to it: `o` is `ò ó ô õ ö ø ō ŏ ő`, `ae` is `æ`."""
+    found: dict[str, list[str]] = {}
+    for point in range(0xDF, 0x180):
         character = chr(point)
         plain = fold(character)
-        if character.isalpha() and len(plain) == 1 and plain in found and character not in found[plain]:
-            found[plain].append(character)
-    return {letter: "".join(characters) for letter, characters in found.items()}
+        if character.islower() and plain != character and plain.isascii() and plain.isalpha():
+            found.setdefault(plain, []).append(character)
+    return {plain: tuple(characters) for plain, characters in found.items()}
 
 
-SPELLINGS = _spelled()
-"""The letters each plain letter stands for in a word typed without diacritics."""
+_ACCENTED = _accented()
+
+
+def accented(word: str) -> list[str]:
+    """The spellings of a plain word with one of its letters (or letter pairs: `ae`, `ss`) written
+    with a diacritic, in order: "soren" gives "sòren", ..., "søren", ...; none for a word that is
+    not plain (already folded, letters a to z and digits)."""
+    if not word.isascii() or fold(word) != word:
+        return []
+    out: list[str] = []
+    for at in range(len(word)):
+        for size in (1, 2):
+            for letter in _ACCENTED.get(word[at : at + size], ()) if at + size <= len(word) else ():
+                out.append(word[:at] + letter + word[at + size :])
+    return out

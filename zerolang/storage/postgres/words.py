@@ -8,7 +8,6 @@ from collections.abc import Sequence
 from zerolang.knowledge import backend
 from zerolang.storage.errors import translating
 from zerolang.storage.sql.core import SqlCore
-from zerolang.storage.sql.spelled import spelled
 
 _MATCHING = (
     "SELECT hash, label, ts_rank(words, q) AS score FROM concepts, to_tsquery('english', ?) q"
@@ -28,6 +27,3 @@ class PostgresWords(SqlCore, backend.Words):
             return []
         found = self.rows(_MATCHING, (" | ".join(f"{term}:*" for term in terms), self.space, limit))
         return [(bytes(key), label, float(score)) for key, label, score in found]
-
-    def concepts_spelled(self, words: Sequence[str], limit: int) -> list[tuple[bytes, str]]:
-        return spelled(self, words, limit, "label ~ ?", lambda pattern: pattern)

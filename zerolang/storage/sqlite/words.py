@@ -7,7 +7,6 @@ from collections.abc import Sequence
 from zerolang.knowledge import backend
 from zerolang.storage.errors import translating
 from zerolang.storage.sql.core import SqlCore
-from zerolang.storage.sql.spelled import spelled
 
 _MATCHING = (
     "SELECT w.hash, c.label, -bm25(concept_fts) AS score FROM concept_fts"
@@ -29,9 +28,6 @@ class SqliteWords(SqlCore, backend.Words):
             return []
         found = self.rows(_MATCHING, (" OR ".join(terms), self.space, limit))
         return [(bytes(key), label, float(score)) for key, label, score in found]
-
-    def concepts_spelled(self, words: Sequence[str], limit: int) -> list[tuple[bytes, str]]:
-        return spelled(self, words, limit, "label GLOB ?", lambda pattern: f"*{pattern}*")
 
     def merge_words(self) -> None:
         """Rewrite the index without the entries of deleted labels (a purge leaves none behind)."""
