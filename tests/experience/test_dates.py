@@ -136,6 +136,17 @@ def test_asked_span(question: str, start: date, end: date, every_year: bool, phr
         assert question[asked.start : asked.end] == phrase
 
 
+def test_recall_ranks_a_part_of_a_year_by_the_whole_year() -> None:
+    # the facts are read as of the part asked about; conversation recall ranks turns said near the
+    # whole year (a turn tells of "last summer" months later), and a season stays a word to match
+    asked = asked_span("What state did Joanna visit in summer 2021?")
+    assert asked is not None and asked.span == Span(date(2021, 6, 1), date(2021, 8, 31))
+    assert asked.near == Span(date(2021, 1, 1), date(2021, 12, 31))
+    assert "summer" not in "What state did Joanna visit in summer 2021?"[asked.start : asked.end]
+    month = asked_span("What did Ben do at the end of May 2023?")
+    assert month is not None and month.near == month.span
+
+
 def test_ago_is_the_day_that_far_back() -> None:
     anchor = date(2026, 3, 31)
     assert ago("what did he drive two years ago?", anchor) == date(2024, 3, 31)

@@ -262,11 +262,19 @@ def ago(text: str, anchor: date) -> date | None:
 
 @dataclass(frozen=True, slots=True)
 class Asked:
-    """The time a question asks about, and where in the question it is written."""
+    """The time a question asks about, and where in the question it is written; `around`: the span
+    conversation recall ranks turns by, the whole year where the question names a part of one ("in
+    summer 2021": a turn tells of "last summer" months later, said nowhere near those months)."""
 
     span: Span
     start: int
     end: int
+    around: Span | None = None
+
+    @property
+    def near(self) -> Span:
+        """The span turns are ranked by: `around`, else `span`."""
+        return self.around or self.span
 
 
 def asked_span(question: str) -> Asked | None:
@@ -295,7 +303,11 @@ def asked_span(question: str) -> Asked | None:
     span, start = first.span, first.start
     part = _PART.search(question[: first.start])
     if part:
-        span, start = _part_of(part, first.span), part.start()
+        span = _part_of(part, first.span)
+        # a season stays a word of the question: turns tell of "last summer"
+        start = start if part.group("season") else part.start()
+        if _whole_year(first.span):
+            return Asked(span, start, first.end, first.span)
     return Asked(span, start, first.end)
 
 
@@ -307,12 +319,7 @@ _THIRDS = {"early": 1, "mid": 5, "late": 9}
 
 def _part_of(part: re.Match[str], span: Span) -> Span:
     every = span.every_year
-    whole_year = not every and (span.start.month, span.start.day, span.end.month, span.end.day) == (
-        1,
-        1,
-        12,
-        31,
-    )
+    whole_year = _whole_year(span)
     if part.group("season") or part.group("quarter"):
         if not whole_year:
             return span
@@ -345,6 +352,12 @@ def _part_of(part: re.Match[str], span: Span) -> Span:
     if part.group("mid"):
         return Span(span.start.replace(day=min(11, last)), span.start.replace(day=min(20, last)), every)
     return Span(span.start.replace(day=min(21, last)), span.end, every)
+
+
+def _whole_year(span: Span) -> bool:
+    """Whether `span` is one calendar year, January 1 to December 31."""
+    ends = (span.start.month, span.start.day, span.end.month, span.end.day)
+    return not span.every_year and span.start.year == span.end.year and ends == (1, 1, 12, 31)
 
 
 def _months(year: int, first: int, count: int) -> Span:
