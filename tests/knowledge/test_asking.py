@@ -97,6 +97,15 @@ def test_a_name_with_diacritics_is_found_typed_with_or_without_them() -> None:
             assert texts(ask(opened, question))[0] == "søren nielsen prefers neovim", question
 
 
+def test_a_line_tells_when_each_value_began_when_asked() -> None:
+    with zerolang.memory.open(":memory:") as opened:
+        for language, start in (("russian", "2020-01-01"), ("spanish", "2024-06-01")):
+            opened.remember([("ivan", "speaks", language)], event_time=start)
+        line = ask(opened, "Since when does Ivan speak Spanish?")[0]
+    assert line.text() == "ivan speaks spanish, russian"  # no history: no dates unless asked
+    assert line.text(dated=True) == "ivan speaks spanish (since 2024-06-01), russian (since 2020-01-01)"
+
+
 def test_an_observation_is_a_line_of_its_own(memory: Memory) -> None:
     assert texts(ask(memory, "what does carol like?"))[0] == "carol diaz: likes hiking in the alps"
 

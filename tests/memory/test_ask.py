@@ -99,6 +99,16 @@ def test_json_with_a_small_budget_carries_the_text(memory: Memory) -> None:
     assert found.json_tokens <= 60
 
 
+def test_a_question_asking_when_gets_the_dates() -> None:
+    with zerolang.memory.open(":memory:", experiences=":memory:") as opened:
+        opened.remember([("bob", "married_to", "alice")], event_time="2019-08-10T00:00:00Z")
+        assert (
+            "bob married to alice (since 2019-08-10)" in opened.ask("When did Bob marry Alice?", now=NOW).text
+        )
+        assert "(since 2019-08-10)" in opened.ask("How long has Bob been married?", now=NOW).text
+        assert "since" not in opened.ask("Who is Bob married to?", now=NOW).text
+
+
 def test_json_keeps_letters_as_they_are_and_escapes_what_does_not_print() -> None:
     with zerolang.memory.open(":memory:", experiences=":memory:") as opened:
         opened.remember([("maría josé", "lives_in", "bilbao\u202e")], event_time="2024-01-01")

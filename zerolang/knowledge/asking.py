@@ -216,14 +216,21 @@ class FactLine:
     def fact_hashes(self) -> list[str]:
         return [v.fact_hash for v in (*self.held, *self.before, *self.after)]
 
-    def text(self, *, ids: bool = False) -> str:
-        """The line a model reads: `S P O (since ...; before: ...; later: ...)`, hash ids on request."""
+    def text(self, *, ids: bool = False, dated: bool = False) -> str:
+        """The line a model reads: `S P O (since ...; before: ...; later: ...)`, hash ids on request;
+        `dated` (a question asking when): each value held with its start, history or not
+        (`ivan speaks spanish (since 2024-06-01), english (since 2020-01-01)`)."""
         lead = self.subject + (
             ":" if self.predicate == _OBSERVATION else " " + predicate_words(self.predicate)
         )
         history = bool(self.before or self.after)
         notes: list[str] = []
-        if self.held:
+        if self.held and dated and not history:
+            head = ", ".join(
+                f"{_labelled(v, ids)} ({since})" if (since := _since(v)) else _labelled(v, ids)
+                for v in self.held
+            )
+        elif self.held:
             head = ", ".join(_labelled(v, ids) for v in self.held)
             since = _since(self.held[0]) if history else ""
             if since:

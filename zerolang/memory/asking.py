@@ -56,6 +56,10 @@ _NOISE = re.compile(
     re.IGNORECASE,
 )
 _ASKED_BEFORE = re.compile(r"\b(?:before|until|by|prior to)\s*$", re.IGNORECASE)
+_ASKS_WHEN = re.compile(
+    r"\b(?:when|how long|what (?:year|date|day|month)|which (?:year|date|day|month))\b", re.IGNORECASE
+)
+"""A question asking when something began: every fact line then tells when each value did."""
 _ASKED_SINCE = re.compile(r"\b(?:since|after|ever since)\s*$", re.IGNORECASE)
 
 
@@ -208,11 +212,12 @@ def _fact_items(
     if store is None:
         return []
     lines = ask_facts(store, question, now=clock, at=at, limit=FACT_LINES, scorer=scorer)
+    dated = bool(_ASKS_WHEN.search(question))
     best = max((line.score for line in lines), default=0.0) or 1.0
     return [
         Item(
             "fact",
-            line.text(ids=ids),
+            line.text(ids=ids, dated=dated),
             "; ".join(line.reasons) + ("" if line.current else "; only the past"),
             line.score / best * (1.0 if line.current else PAST),
             tuple(line.fact_hashes),
