@@ -35,9 +35,11 @@ HOP = 0.5
 MOST_FACTS = 400
 """The facts a question reads at most (around its seeds, then one hop further)."""
 INWARD = 0.8
-"""One hop away, a fact reached from its object scores this share of one reached from its subject:
-from a concept to what its facts name, then on to what those facts' objects tell (carol works at
-acme corp, acme corp is located in lisbon), before the facts of third concepts naming them."""
+"""A fact found from its object scores this share of one found from its subject: a concept's own
+facts ("Kenji's boss": kenji reports to olga) before the facts of others naming it (a colleague
+reports to kenji), unless the question names the predicate ("who reports to Kenji?"); and one hop
+away, on from what a concept's facts name (carol works at acme corp, acme corp is located in
+lisbon) before the facts of third concepts naming those."""
 
 _WORD = re.compile(r"[^\W_]+")  # letters and digits of any script, on folded text
 _STOP = ENGLISH | frozenset(
@@ -375,13 +377,14 @@ def _around(
         why = next(seeds[end].reasons for end in ends if end in seeds)
         points, matched = score(words, predicate_words(fact.predicate))
         found_ends = [seeds[end].score for end in ends if end in seeds]
-        # a fact whose both ends the question names scores both; one hop away, the nearer end counts,
-        # less where the concept reached is only the fact's object: a fact of a third concept
+        # a fact whose both ends the question names scores both; one hop away, the nearer end counts;
+        # either way less where the concept found is only the fact's object (a fact of another
+        # concept naming it), unless the question's words name the predicate
+        share = 1.0 if fact.subject_hash.digest in seeds else INWARD
         if hopped:
-            outward = fact.subject_hash.digest in seeds
-            total = max(found_ends) * (1.0 if outward else INWARD) + HOP * points
+            total = max(found_ends) * share + HOP * points
         else:
-            total = sum(found_ends) + points
+            total = sum(found_ends) * share + points
         reasons = [f"one hop from {why[0]}"] if hopped else list(why)
         if matched:
             reasons.append(f"{', '.join(repr(w) for w in matched)} in {fact.predicate!r}")
