@@ -1,7 +1,8 @@
 """A question in plain words, answered from the fact graph: lines a model reads.
 
 The question's words enter through the store's word index (`backend.Words`: concept labels,
-so fact values and observations too, by partial names, prefixes and word forms); the facts
+so fact values and observations too, by partial names, prefixes and word forms; with or without
+diacritics, `util.folding`); the facts
 around the concepts found are scored by the words they share with the question (a predicate's
 words too: "work" finds `works_at`, "mentors" `mentor_of`), then the graph is followed one hop
 to the concepts those facts name ("which city is Carol's employer in?": carol works at acme

@@ -20,7 +20,9 @@ def fold(text: str) -> str:
     if lowered.isascii():
         return lowered
     decomposed = unicodedata.normalize("NFKD", lowered.translate(_PLAIN))
-    return "".join(character for character in decomposed if not unicodedata.combining(character))
+    plain = "".join(character for character in decomposed if not unicodedata.combining(character))
+    # a compatibility form may decompose to a capital or a letter spelled plain (`𝓐`, `Ｏ`)
+    return plain.lower().translate(_PLAIN)
 
 
 def _accented() -> dict[str, tuple[str, ...]]:
