@@ -382,10 +382,7 @@ def _around(
         # either way less where the concept found is only the fact's object (a fact of another
         # concept naming it), unless the question's words name the predicate
         share = 1.0 if fact.subject_hash.digest in seeds else INWARD
-        if hopped:
-            total = max(found_ends) * share + HOP * points
-        else:
-            total = sum(found_ends) * share + points
+        total = (max(found_ends) if hopped else sum(found_ends)) * share + (HOP if hopped else 1.0) * points
         reasons = [f"one hop from {why[0]}"] if hopped else list(why)
         if matched:
             reasons.append(f"{', '.join(repr(w) for w in matched)} in {fact.predicate!r}")
