@@ -35,6 +35,9 @@ HOP = 0.5
 """A fact one hop away scores this share of the concept it was reached from."""
 MOST_FACTS = 400
 """The facts a question reads at most (around its seeds, then one hop further)."""
+RESPELLED = 3
+"""How many words of a question the index is asked again by their accented spellings, at most (a
+long prompt's words would cost a lookup of some forty spellings each)."""
 INWARD = 0.8
 """A fact found from its object scores this share of one found from its subject: a concept's own
 facts ("Kenji's boss": kenji reports to olga) before the facts of others naming it (a colleague
@@ -337,19 +340,18 @@ def ask_facts(
 
 
 def _offered(backend: Words, question: str, words: Sequence[str]) -> list[tuple[bytes, str]]:
-    """The concepts the word index offers a question; and for a name in it the index did not find
-    (a word written with a capital, or any word of a question written all in lower case), as when
-    it is typed without the diacritics its label has and the engine's index keeps them (PostgreSQL's
-    keeps all, SQLite's those that do not decompose: `ø`, `ł`), those its spellings with one letter
-    accented find (`util.folding.accented`: "soren" finds `søren nielsen`)."""
+    """The concepts the word index offers a question; and for up to `RESPELLED` words of three
+    letters or more that no label found holds whole (names first: words written with a capital
+    after the first), those their spellings with one letter accented find (`util.folding.accented`:
+    "soren" finds `søren nielsen`), as a word typed without the diacritics its label has misses
+    where the engine's index keeps them (PostgreSQL's keeps all, SQLite's those that do not
+    decompose, `ø`, `ł`): both engines then find the same concepts."""
     found = [(key, label) for key, label, _ in backend.concepts_matching(index_words(question), SEEDS)]
     matched = _whole(words, (label for _, label in found))
-    lowered = question == question.lower()
-    capitalised = " ".join(word for word in _WORD.findall(question) if word[0].isupper())
-    names = set(words) if lowered else set(_words(fold(capitalised)))
-    spellings = [
-        spelled for word in words if word in names and word not in matched for spelled in accented(word)
-    ]
+    named = set(_words(fold(" ".join(word for word in _WORD.findall(question)[1:] if word[0].isupper()))))
+    missing = [word for word in words if len(word) >= 3 and word not in matched]
+    missing.sort(key=lambda word: word not in named)  # stable: names first, then in the question's order
+    spellings = [spelled for word in missing[:RESPELLED] for spelled in accented(word)]
     if spellings:
         known = {key for key, _ in found}
         more = backend.concepts_matching(spellings, SEEDS)
