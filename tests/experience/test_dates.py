@@ -8,7 +8,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from zerolang.experience.dates import ANY_YEAR, Span, asked_span, parse_date, spoken_spans
+from zerolang.experience.dates import ANY_YEAR, Span, ago, asked_span, parse_date, spoken_spans
 
 DAYS = st.dates(min_value=date(1990, 1, 1), max_value=date(2090, 12, 31))
 
@@ -116,6 +116,16 @@ def test_text_without_dates_resolves_to_nothing(anchor: date) -> None:
             None,
         ),
         ("What did Ben do at the end of May 2023?", date(2023, 5, 21), date(2023, 5, 31), False, None),
+        # a date written as ISO, or its month
+        ("What did Ben drive on 2023-05-05?", date(2023, 5, 5), date(2023, 5, 5), False, "2023-05-05"),
+        ("Where was Ben in 2023-05?", date(2023, 5, 1), date(2023, 5, 31), False, "2023-05"),
+        # a part of a year is months, not the days of its January
+        ("What did Ben drive in early 2024?", date(2024, 1, 1), date(2024, 4, 30), False, "early 2024"),
+        ("Where was Ben in mid-2023?", date(2023, 5, 1), date(2023, 8, 31), False, "mid-2023"),
+        ("Where was Ben in late 2022?", date(2022, 9, 1), date(2022, 12, 31), False, None),
+        ("Where was Ben in the summer of 2022?", date(2022, 6, 1), date(2022, 8, 31), False, None),
+        ("Where was Ben in winter 2022?", date(2022, 12, 1), date(2023, 2, 28), False, None),
+        ("What did Ben ship in Q3 2022?", date(2022, 7, 1), date(2022, 9, 30), False, "Q3 2022"),
     ],
 )
 def test_asked_span(question: str, start: date, end: date, every_year: bool, phrase: str | None) -> None:
@@ -124,6 +134,32 @@ def test_asked_span(question: str, start: date, end: date, every_year: bool, phr
     assert asked.span == Span(start, end, every_year)
     if phrase is not None:
         assert question[asked.start : asked.end] == phrase
+
+
+def test_recall_ranks_a_part_of_a_year_by_the_whole_year() -> None:
+    # the facts are read as of the part asked about; conversation recall ranks turns said near the
+    # whole year (a turn tells of "last summer" months later), and a season stays a word to match
+    asked = asked_span("What state did Joanna visit in summer 2021?")
+    assert asked is not None and asked.span == Span(date(2021, 6, 1), date(2021, 8, 31))
+    assert asked.near == Span(date(2021, 1, 1), date(2021, 12, 31))
+    assert "summer" not in "What state did Joanna visit in summer 2021?"[asked.start : asked.end]
+    month = asked_span("What did Ben do at the end of May 2023?")
+    assert month is not None and month.near == month.span
+
+
+def test_ago_is_the_day_that_far_back() -> None:
+    anchor = date(2026, 3, 31)
+    assert ago("what did he drive two years ago?", anchor) == date(2024, 3, 31)
+    assert ago("where was she 1 month ago", anchor) == date(2026, 2, 28)  # February has no 31st
+    assert ago("3 weeks ago", anchor) == date(2026, 3, 10)
+    assert ago("a day ago", anchor) == date(2026, 3, 30)
+    assert ago("last year", anchor) is None
+
+
+def test_the_previous_year_is_last_year() -> None:
+    assert spoken_spans("the previous year", date(2026, 3, 15)) == [
+        Span(date(2025, 1, 1), date(2025, 12, 31))
+    ]
 
 
 @pytest.mark.parametrize(

@@ -72,6 +72,47 @@ def test_one_hop_reaches_the_related_concept(memory: Memory) -> None:
     assert "acme corp located in lisbon" in texts(ask(memory, "Which city is Carol's employer in?"))
 
 
+def test_one_hop_leads_on_from_what_a_concept_names_before_what_names_it() -> None:
+    with zerolang.memory.open(":memory:") as opened:
+        opened.remember(
+            [
+                ("ana", "has_pet", "rex"),
+                ("rex", "is_a", "beagle"),
+                ("bob", "knows", "rex"),  # a fact of a third concept naming rex
+                ("trip", "organised_by", "ana"),  # a concept naming ana
+                ("trip", "includes", "kyoto"),
+            ],
+            event_time="2024-01-01",
+        )
+        lines = texts(ask(opened, "What breed is Ana's dog?"))
+    assert lines.index("rex is a beagle") < lines.index("bob knows rex")
+    assert lines.index("rex is a beagle") < lines.index("trip includes kyoto")
+
+
+def test_a_name_with_diacritics_is_found_typed_with_or_without_them() -> None:
+    assert question_words("Where does María José live?") == ["maria", "jose", "live"]
+    with zerolang.memory.open(":memory:") as opened:
+        opened.remember([("søren nielsen", "prefers", "neovim")], event_time="2024-01-01")
+        for question in (
+            "What does Søren prefer?",
+            "What does Soren prefer?",
+            "what does soren prefer",
+            "Where does soren work?",
+            # only a few words are looked up again by their accented spellings: a name first
+            "Which quick brown foxes jumped over lazy dogs near Soren?",
+        ):
+            assert texts(ask(opened, question))[0] == "søren nielsen prefers neovim", question
+
+
+def test_a_line_tells_when_each_value_began_when_asked() -> None:
+    with zerolang.memory.open(":memory:") as opened:
+        for language, start in (("russian", "2020-01-01"), ("spanish", "2024-06-01")):
+            opened.remember([("ivan", "speaks", language)], event_time=start)
+        line = ask(opened, "Since when does Ivan speak Spanish?")[0]
+    assert line.text() == "ivan speaks spanish, russian"  # no history: no dates unless asked
+    assert line.text(dated=True) == "ivan speaks spanish (since 2024-06-01), russian (since 2020-01-01)"
+
+
 def test_an_observation_is_a_line_of_its_own(memory: Memory) -> None:
     assert texts(ask(memory, "what does carol like?"))[0] == "carol diaz: likes hiking in the alps"
 

@@ -99,6 +99,25 @@ def test_json_with_a_small_budget_carries_the_text(memory: Memory) -> None:
     assert found.json_tokens <= 60
 
 
+def test_a_question_asking_when_gets_the_dates() -> None:
+    with zerolang.memory.open(":memory:", experiences=":memory:") as opened:
+        opened.remember([("bob", "married_to", "alice")], event_time="2019-08-10T00:00:00Z")
+        assert (
+            "bob married to alice (since 2019-08-10)" in opened.ask("When did Bob marry Alice?", now=NOW).text
+        )
+        assert "(since 2019-08-10)" in opened.ask("How long has Bob been married?", now=NOW).text
+        assert "since" not in opened.ask("Who is Bob married to?", now=NOW).text
+
+
+def test_json_keeps_letters_as_they_are_and_escapes_what_does_not_print() -> None:
+    with zerolang.memory.open(":memory:", experiences=":memory:") as opened:
+        opened.remember([("maría josé", "lives_in", "bilbao\u202e")], event_time="2024-01-01")
+        printed = opened.ask("Where does María José live?", now=NOW, as_json=True).json
+    assert "maría josé lives in bilbao" in printed  # not "mar\\u00eda", three times the tokens
+    assert "\u202e" not in printed and "\\u202e" in printed
+    assert json.loads(printed)["lines"][0]["text"] == "maría josé lives in bilbao\u202e"
+
+
 def test_a_long_turn_is_cut_at_a_sentence_or_a_word_end(memory: Memory) -> None:
     found = memory.ask("tram rides along the river", now=NOW, budget=45)
     (turn,) = [item for item in found.items if item.kind == "turn"]
@@ -150,6 +169,12 @@ def test_a_time_in_the_question() -> None:
     assert asked_time("where did she live before March 2022?", now) == "2022-02-28T23:59:59.000Z"
     assert asked_time("where did she work in December?", now) == "2025-12-31T23:59:59.000Z"
     assert asked_time("where does she work?", now) is None
+    assert asked_time("what did she drive two years ago?", now) == "2024-06-01T23:59:59.000Z"
+    assert asked_time("what did she drive on 2023-05-05?", now) == "2023-05-05T23:59:59.000Z"
+    assert asked_time("where did she live in mid-2023?", now) == "2023-08-31T23:59:59.000Z"
+    # since and after a time: what holds now (with what held before it), not the end of that year
+    assert asked_time("where has she lived since 2020?", now) is None
+    assert asked_time("which team was he on after 2023?", now) is None
 
 
 def test_a_year_in_the_question_answers_as_of_then(memory: Memory) -> None:

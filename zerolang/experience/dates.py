@@ -30,6 +30,7 @@ _DAYS = {name.lower(): number for number, name in enumerate(calendar.day_name)}
 
 _DATE = re.compile(
     r"\b(?:"
+    + r"(?P<iso>(?:19|20)\d\d-[01]\d(?:-[0-3]\d)?)(?![\d-])|"
     + _DAY.format("d1") + r"\s+(?:of\s+)?" + _MONTH.format("m1") + r"(?:,?\s*" + _YEAR.format("y1") + r")?"
     + r"|" + _MONTH.format("m2") + r"\s+" + _DAY.format("d2") + r"\b(?:,?\s*" + _YEAR.format("y2") + r")?"
     + r"|" + _MONTH.format("m3") + r"(?:,?\s*" + _YEAR.format("y3") + r")?"
@@ -47,7 +48,9 @@ _UNIT = r"(?P<unit>day|week|month|year)s?"
 _AGO = re.compile(r"\b" + _COUNT + r"(?:\s+of)?\s+" + _UNIT + r"\s+ago\b", re.IGNORECASE)
 _IN = re.compile(r"\bin\s+(?:a\s+)?" + _COUNT + r"(?:\s+of)?\s+" + _UNIT + r"\b", re.IGNORECASE)
 _WHICH = re.compile(
-    r"\b(?P<which>last|this|next|past|coming)\s+(?P<what>week(?:end)?|month|year|" + "|".join(_DAYS) + r")\b",
+    r"\b(?P<which>last|previous|this|next|past|coming)\s+(?P<what>week(?:end)?|month|year|"
+    + "|".join(_DAYS)
+    + r")\b",
     re.IGNORECASE,
 )
 _DAYWORD = re.compile(
@@ -59,6 +62,7 @@ _ORDINALS = {"first": 1, "second": 2, "third": 3, "fourth": 4, "1st": 1, "2nd": 
 _PART = re.compile(
     r"\b(?:the\s+)?(?:(?P<nth>first|second|third|fourth|last|1st|2nd|3rd|4th)\s+week\s+of"
     r"|(?P<early>beginning|start|early)(?:\s+of)?|(?P<mid>middle|mid)(?:\s+of|-)?|(?P<late>end|late)(?:\s+of)?"
+    r"|(?P<season>spring|summer|autumn|fall|winter)(?:\s+of)?|(?P<quarter>q[1-4])"
     r"|(?:the\s+)?week\s+(?P<rel>before|after|of))\s*$",
     re.IGNORECASE,
 )
@@ -125,6 +129,15 @@ def _mentions(text: str) -> list[_Mention]:
     out: list[_Mention] = []
     for match in _DATE.finditer(text):
         groups = {key: value for key, value in match.groupdict().items() if value}
+        if "iso" in groups:  # 2023-05-05, or 2023-05 for the month
+            parts = [int(part) for part in groups["iso"].split("-")]
+            if not 1 <= parts[1] <= 12:
+                continue
+            if len(parts) == 2:
+                out.append(_Mention(_month_span(parts[0], parts[1]), *match.span(), False, True))
+            elif (day := _day(*parts)) is not None:
+                out.append(_Mention(Span(day, day), *match.span(), True, True))
+            continue
         month_name = groups.get("m1") or groups.get("m2") or groups.get("m3")
         day_text = groups.get("d1") or groups.get("d2")
         year_text = groups.get("y1") or groups.get("y2") or groups.get("y3") or groups.get("y4")
@@ -192,7 +205,7 @@ def _week(day: date, offset: int) -> Span:
 
 def _relative(which: str, what: str, anchor: date) -> Span:
     which, what = which.lower(), what.lower()
-    step = {"last": -1, "past": -1, "this": 0, "next": 1, "coming": 1}[which]
+    step = {"last": -1, "previous": -1, "past": -1, "this": 0, "next": 1, "coming": 1}[which]
     if what == "week":
         return _week(anchor, step)
     if what == "weekend":
@@ -233,13 +246,35 @@ def spoken_spans(text: str, anchor: date) -> list[Span]:
     return [span for _, span in sorted(found, key=lambda item: item[0])]
 
 
+def ago(text: str, anchor: date) -> date | None:
+    """The day `text` names as some days, weeks, months or years before `anchor` ("two years ago":
+    the same day two years back; a month's last day where it has no such day), or None."""
+    match = _AGO.search(text)
+    if match is None:
+        return None
+    n, unit = _count(match.group("n")), match.group("unit").lower()
+    if unit in {"day", "week"}:
+        return anchor - timedelta(days=n * (7 if unit == "week" else 1))
+    index = anchor.year * 12 + anchor.month - 1 - n * (12 if unit == "year" else 1)
+    year, month = index // 12, index % 12 + 1
+    return date(year, month, min(anchor.day, calendar.monthrange(year, month)[1]))
+
+
 @dataclass(frozen=True, slots=True)
 class Asked:
-    """The time a question asks about, and where in the question it is written."""
+    """The time a question asks about, and where in the question it is written; `around`: the span
+    conversation recall ranks turns by, the whole year where the question names a part of one ("in
+    summer 2021": a turn tells of "last summer" months later, said nowhere near those months)."""
 
     span: Span
     start: int
     end: int
+    around: Span | None = None
+
+    @property
+    def near(self) -> Span:
+        """The span turns are ranked by: `around`, else `span`."""
+        return self.around or self.span
 
 
 def asked_span(question: str) -> Asked | None:
@@ -268,12 +303,35 @@ def asked_span(question: str) -> Asked | None:
     span, start = first.span, first.start
     part = _PART.search(question[: first.start])
     if part:
-        span, start = _part_of(part, first.span), part.start()
+        span = _part_of(part, first.span)
+        # a season stays a word of the question: turns tell of "last summer"
+        start = start if part.group("season") else part.start()
+        if _whole_year(first.span):
+            return Asked(span, start, first.end, first.span)
     return Asked(span, start, first.end)
+
+
+_SEASONS = {"spring": 3, "summer": 6, "autumn": 9, "fall": 9, "winter": 12}
+"""The month each season begins in (the northern hemisphere's, by the meteorological calendar)."""
+_THIRDS = {"early": 1, "mid": 5, "late": 9}
+"""The month each third of a year begins in: "early 2024" is January to April."""
 
 
 def _part_of(part: re.Match[str], span: Span) -> Span:
     every = span.every_year
+    whole_year = _whole_year(span)
+    if part.group("season") or part.group("quarter"):
+        if not whole_year:
+            return span
+        first = (
+            _SEASONS[part.group("season").lower()]
+            if part.group("season")
+            else 3 * int(part.group("quarter")[1]) - 2
+        )
+        return _months(span.start.year, first, 3)
+    if whole_year and not part.group("rel") and not part.group("nth"):
+        third = next(name for name in ("early", "mid", "late") if part.group(name))
+        return _months(span.start.year, _THIRDS[third], 4)
     if part.group("rel"):
         rel = part.group("rel").lower()
         if rel == "before":
@@ -294,3 +352,15 @@ def _part_of(part: re.Match[str], span: Span) -> Span:
     if part.group("mid"):
         return Span(span.start.replace(day=min(11, last)), span.start.replace(day=min(20, last)), every)
     return Span(span.start.replace(day=min(21, last)), span.end, every)
+
+
+def _whole_year(span: Span) -> bool:
+    """Whether `span` is one calendar year, January 1 to December 31."""
+    ends = (span.start.month, span.start.day, span.end.month, span.end.day)
+    return not span.every_year and span.start.year == span.end.year and ends == (1, 1, 12, 31)
+
+
+def _months(year: int, first: int, count: int) -> Span:
+    """`count` months from month `first` of `year` (winter runs on into the next year)."""
+    last = year * 12 + first - 1 + count - 1
+    return Span(date(year, first, 1), _month_span(last // 12, last % 12 + 1).end)

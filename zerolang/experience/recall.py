@@ -213,8 +213,8 @@ def recall(
         _sessions(seed_score, found, scores, w)
     if asked is not None:
         for ident, experience in found.items():
-            near = closeness(asked.span, experience)
-            scores.add(ident, w.time * near, f"said near {asked.span.start.isoformat()}")
+            near = closeness(asked.near, experience)
+            scores.add(ident, w.time * near, f"said near {asked.near.start.isoformat()}")
     named = {word.lower() for word in words(query)}
     boost = w.about if asks_about_someone(query) else w.speaker
     for ident, experience in found.items():

@@ -1,7 +1,8 @@
 """A question in plain words, answered from the fact graph: lines a model reads.
 
 The question's words enter through the store's word index (`backend.Words`: concept labels,
-so fact values and observations too, by partial names, prefixes and word forms); the facts
+so fact values and observations too, by partial names, prefixes and word forms; with or without
+diacritics, `util.folding`); the facts
 around the concepts found are scored by the words they share with the question (a predicate's
 words too: "work" finds `works_at`, "mentors" `mentor_of`), then the graph is followed one hop
 to the concepts those facts name ("which city is Carol's employer in?": carol works at acme
@@ -17,13 +18,15 @@ Lines holding something at that moment rank before lines that only tell the past
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable, Sequence
+from collections.abc import Collection, Iterable, Sequence
 from dataclasses import dataclass, field
 from typing import Protocol
 
+from zerolang.knowledge.backend import Words
 from zerolang.knowledge.store import MemoryStore
 from zerolang.knowledge.temporal import beliefs
 from zerolang.knowledge.types import Fact
+from zerolang.util.folding import accented, fold
 from zerolang.util.stopwords import ENGLISH
 
 SEEDS = 40
@@ -32,8 +35,17 @@ HOP = 0.5
 """A fact one hop away scores this share of the concept it was reached from."""
 MOST_FACTS = 400
 """The facts a question reads at most (around its seeds, then one hop further)."""
+RESPELLED = 3
+"""How many words of a question the index is asked again by their accented spellings, at most (a
+long prompt's words would cost a lookup of some forty spellings each)."""
+INWARD = 0.8
+"""A fact found from its object scores this share of one found from its subject: a concept's own
+facts ("Kenji's boss": kenji reports to olga) before the facts of others naming it (a colleague
+reports to kenji), unless the question names the predicate ("who reports to Kenji?"); and one hop
+away, on from what a concept's facts name (carol works at acme corp, acme corp is located in
+lisbon) before the facts of third concepts naming those."""
 
-_WORD = re.compile(r"[a-z0-9]+")
+_WORD = re.compile(r"[^\W_]+")  # letters and digits of any script, on folded text
 _STOP = ENGLISH | frozenset(
     {
         "about",
@@ -95,8 +107,20 @@ _OBSERVATION = "has_observation"
 
 
 def question_words(text: str) -> list[str]:
-    """The words of a question that can name something: lower case, no stopwords, no possessive."""
-    flat = re.sub(r"['’]s\b", "", text.lower())
+    """The words of a question that can name something: folded (lower case, no diacritics: "María"
+    is "maria"), no stopwords, no possessive."""
+    return _words(fold(text))
+
+
+def index_words(text: str) -> list[str]:
+    """The words a question asks the word index for: its folded words and, where they differ, the
+    words as typed (in lower case), so an index that keeps a label's diacritics finds it from
+    "Søren" and one that folds them finds it from "Soren"."""
+    return list(dict.fromkeys([*question_words(text), *_words(text.lower())]))
+
+
+def _words(lowered: str) -> list[str]:
+    flat = re.sub(r"['’]s\b", "", lowered)
     seen: dict[str, None] = {}
     for word in _WORD.findall(flat):
         if word not in _STOP and (len(word) > 1 or word.isdigit()):
@@ -138,18 +162,33 @@ class WordScorer:
     __slots__ = ()
 
     def __call__(self, words: Sequence[str], text: str) -> tuple[float, tuple[str, ...]]:
-        tokens = _WORD.findall(text.lower())
+        tokens = _WORD.findall(fold(text))
         stems = {stem(token) for token in tokens}
         score, matched = 0.0, []
         for word in words:
-            if word in tokens or stem(word) in stems:
-                score += 1.0
-            elif len(word) >= 3 and any(token.startswith(word) for token in tokens):
-                score += 0.5
-            else:
-                continue
-            matched.append(word)
+            points = _held(word, tokens, stems)
+            if points:
+                score += points
+                matched.append(word)
         return score, tuple(matched)
+
+
+def _held(word: str, tokens: Sequence[str], stems: Collection[str]) -> float:
+    """1 where a text's words (`tokens`, their `stems`) hold `word` or a form of it, 0.5 where it
+    only starts one of them (three letters at least), else 0."""
+    if word in tokens or stem(word) in stems:
+        return 1.0
+    return 0.5 if len(word) >= 3 and any(token.startswith(word) for token in tokens) else 0.0
+
+
+def _whole(words: Sequence[str], labels: Iterable[str]) -> set[str]:
+    """The `words` some label holds whole (or in a form), not only as the start of a longer word."""
+    found: set[str] = set()
+    for label in labels:
+        tokens = _WORD.findall(fold(label))
+        stems = {stem(token) for token in tokens}
+        found.update(word for word in words if _held(word, tokens, stems) == 1.0)
+    return found
 
 
 @dataclass(frozen=True, slots=True)
@@ -183,14 +222,21 @@ class FactLine:
     def fact_hashes(self) -> list[str]:
         return [v.fact_hash for v in (*self.held, *self.before, *self.after)]
 
-    def text(self, *, ids: bool = False) -> str:
-        """The line a model reads: `S P O (since ...; before: ...; later: ...)`, hash ids on request."""
+    def text(self, *, ids: bool = False, dated: bool = False) -> str:
+        """The line a model reads: `S P O (since ...; before: ...; later: ...)`, hash ids on request;
+        `dated` (a question asking when): each value held with its start, history or not
+        (`ivan speaks spanish (since 2024-06-01), english (since 2020-01-01)`)."""
         lead = self.subject + (
             ":" if self.predicate == _OBSERVATION else " " + predicate_words(self.predicate)
         )
         history = bool(self.before or self.after)
         notes: list[str] = []
-        if self.held:
+        if self.held and dated and not history:
+            head = ", ".join(
+                f"{_labelled(v, ids)} ({since})" if (since := _since(v)) else _labelled(v, ids)
+                for v in self.held
+            )
+        elif self.held:
             head = ", ".join(_labelled(v, ids) for v in self.held)
             since = _since(self.held[0]) if history else ""
             if since:
@@ -237,7 +283,7 @@ def concepts_named(
     if not words:
         return []
     found: dict[str, tuple[float, tuple[str, ...]]] = {}
-    for _, label, _ in store.backend.concepts_matching(words, SEEDS):
+    for _, label in _offered(store.backend, text, words):
         points, matched = score(words, label)
         if points > 0:
             found[label] = (points + 0.25 * _coverage(matched, label), matched)
@@ -270,7 +316,7 @@ def ask_facts(
         return []
     backend = store.backend
     seeds: dict[bytes, _Found] = {}
-    for key, label, _ in backend.concepts_matching(words, SEEDS):
+    for key, label in _offered(backend, question, words):
         points, matched = score(words, label)
         if points > 0:
             reason = f"{', '.join(repr(w) for w in matched)} in {label!r}"
@@ -293,8 +339,28 @@ def ask_facts(
     return _lines(store, facts, at=at or now)[:limit]
 
 
+def _offered(backend: Words, question: str, words: Sequence[str]) -> list[tuple[bytes, str]]:
+    """The concepts the word index offers a question; and for up to `RESPELLED` words of three
+    letters or more that no label found holds whole (names first: words written with a capital
+    after the first), those their spellings with one letter accented find (`util.folding.accented`:
+    "soren" finds `søren nielsen`), as a word typed without the diacritics its label has misses
+    where the engine's index keeps them (PostgreSQL's keeps all, SQLite's those that do not
+    decompose, `ø`, `ł`): both engines then find the same concepts."""
+    found = [(key, label) for key, label, _ in backend.concepts_matching(index_words(question), SEEDS)]
+    matched = _whole(words, (label for _, label in found))
+    named = set(_words(fold(" ".join(word for word in _WORD.findall(question)[1:] if word[0].isupper()))))
+    missing = [word for word in words if len(word) >= 3 and word not in matched]
+    missing.sort(key=lambda word: word not in named)  # stable: names first, then in the question's order
+    spellings = [spelled for word in missing[:RESPELLED] for spelled in accented(word)]
+    if spellings:
+        known = {key for key, _ in found}
+        more = backend.concepts_matching(spellings, SEEDS)
+        found += [(key, label) for key, label, _ in more if key not in known]
+    return found
+
+
 def _coverage(matched: Sequence[str], label: str) -> float:
-    tokens = _WORD.findall(label.lower())
+    tokens = _WORD.findall(fold(label))
     return min(1.0, len(matched) / len(tokens)) if tokens else 0.0
 
 
@@ -314,15 +380,21 @@ def _around(
         why = next(seeds[end].reasons for end in ends if end in seeds)
         points, matched = score(words, predicate_words(fact.predicate))
         found_ends = [seeds[end].score for end in ends if end in seeds]
-        # a fact whose both ends the question names scores both; one hop away, the nearer end counts
-        total = max(found_ends) + HOP * points if hopped else sum(found_ends) + points
+        # a fact whose both ends the question names scores both; one hop away, the nearer end counts;
+        # either way less where the concept found is only the fact's object (a fact of another
+        # concept naming it), unless the question's words name the predicate
+        share = 1.0 if fact.subject_hash.digest in seeds else INWARD
+        total = (max(found_ends) if hopped else sum(found_ends)) * share + (HOP if hopped else 1.0) * points
         reasons = [f"one hop from {why[0]}"] if hopped else list(why)
         if matched:
             reasons.append(f"{', '.join(repr(w) for w in matched)} in {fact.predicate!r}")
         facts[fact.fact_hash.digest] = (fact, _Found(total, tuple(reasons)))
         for end in ends:
             if end not in seeds:
-                reached[end] = _Found(total, (f"a fact of {why[0]}",))
+                # what a concept's facts name ("carol's employer": acme corp) leads on before what
+                # names the concept (a project led by carol)
+                share = 1.0 if end == fact.object_hash.digest else INWARD
+                reached[end] = _Found(total * share, (f"a fact of {why[0]}",))
     return reached
 
 

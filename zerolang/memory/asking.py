@@ -56,6 +56,11 @@ _NOISE = re.compile(
     re.IGNORECASE,
 )
 _ASKED_BEFORE = re.compile(r"\b(?:before|until|by|prior to)\s*$", re.IGNORECASE)
+_ASKS_WHEN = re.compile(
+    r"\b(?:when|how long|what (?:year|date|day|month)|which (?:year|date|day|month))\b", re.IGNORECASE
+)
+"""A question asking when something began: every fact line then tells when each value did."""
+_ASKED_SINCE = re.compile(r"\b(?:since|after|ever since)\s*$", re.IGNORECASE)
 
 
 def spoken(text: str) -> str:
@@ -171,7 +176,7 @@ def answer(
 def asked_time(question: str, clock: str) -> str | None:
     """The world time a question asks about (the end of the span it names; the day before it for
     "before ..."), in the store's format; None when it names none."""
-    from zerolang.experience.dates import asked_span, spoken_spans
+    from zerolang.experience.dates import ago, asked_span, spoken_spans
 
     today = datetime.fromisoformat(clock.replace("Z", "+00:00")).date()
     asked = asked_span(question)
@@ -183,7 +188,12 @@ def asked_time(question: str, clock: str) -> str | None:
             start, end = start.replace(year=year), end.replace(year=year)
         if _ASKED_BEFORE.search(question[: asked.start]):
             return _moment(start - timedelta(days=1))
+        if _ASKED_SINCE.search(question[: asked.start]) and end < today:
+            return None  # "since 2020", "after 2023": what holds now, with what held before it
         return _moment(min(end, today))
+    day = ago(question, today)  # "two years ago": that day, not the end of its year
+    if day is not None:
+        return _moment(min(day, today))
     spans = spoken_spans(question, today)
     if spans:
         return _moment(min(spans[0].end, today))
@@ -202,11 +212,12 @@ def _fact_items(
     if store is None:
         return []
     lines = ask_facts(store, question, now=clock, at=at, limit=FACT_LINES, scorer=scorer)
+    dated = bool(_ASKS_WHEN.search(question))
     best = max((line.score for line in lines), default=0.0) or 1.0
     return [
         Item(
             "fact",
-            line.text(ids=ids),
+            line.text(ids=ids, dated=dated),
             "; ".join(line.reasons) + ("" if line.current else "; only the past"),
             line.score / best * (1.0 if line.current else PAST),
             tuple(line.fact_hashes),
@@ -265,7 +276,17 @@ def _render(items: Sequence[Item]) -> str:
 def _json(result: Answer, items: Sequence[Item], *, explain: bool) -> str:
     body: dict[str, object] = {"question": result.question, "as_of": result.at}
     body["lines"] = [item.to_json(explain=explain, ids=result.ids) for item in items]
-    return json.dumps(body)  # ASCII: a control character in stored text is escaped
+    return _dumped(body)
+
+
+def _dumped(value: object) -> str:
+    """`value` as JSON with its letters as they are ("maría", not "mar\\u00eda", which costs a model
+    three times the tokens), every character that does not print (a control, a bidirectional
+    override, a line separator) escaped."""
+    text = json.dumps(value, ensure_ascii=False)
+    if text.isascii() or text.isprintable():
+        return text
+    return "".join(c if c.isprintable() else json.dumps(c)[1:-1] for c in text)
 
 
 def _fit(result: Answer, offered: list[Item], as_json: bool) -> None:
@@ -311,7 +332,7 @@ def _choose(result: Answer, offered: list[Item], budget: int, as_json: bool) -> 
     def extra(item: Item) -> int:
         """What adding `item` costs: its line (in JSON, its object), and its heading if the first."""
         if as_json:
-            return count_tokens(json.dumps(item.to_json(explain=False, ids=result.ids))) + 1
+            return count_tokens(_dumped(item.to_json(explain=False, ids=result.ids))) + 1
         head = 0 if _has_kind(chosen, item) else count_tokens(HEADS[item.kind]) + 1
         return count_tokens(item.text) + 1 + head
 

@@ -12,6 +12,6 @@ class Words(Protocol):
     __slots__ = ()
 
     def concepts_matching(self, words: Sequence[str], limit: int) -> list[tuple[bytes, str, float]]:
-        """Concepts of this space whose label holds one of `words` (lower-case letters and digits)
-        in any form the engine's stemmer folds together, or a word starting with one; best first,
-        as `(hash, label, score)` (higher is better), at most `limit`."""
+        """Concepts of this space whose label holds one of `words` (lower-case letters and digits of
+        any script) in any form the engine's stemmer folds together, or a word starting with one;
+        best first, as `(hash, label, score)` (higher is better), at most `limit`."""

@@ -22,7 +22,7 @@ class PostgresWords(SqlCore, backend.Words):
     __slots__ = ()
 
     def concepts_matching(self, words: Sequence[str], limit: int) -> list[tuple[bytes, str, float]]:
-        terms = sorted({re.sub(r"[^a-z0-9]", "", word.lower()) for word in words} - {""})
+        terms = sorted({re.sub(r"[\W_]", "", word.lower()) for word in words} - {""})
         if not terms or limit < 1:
             return []
         found = self.rows(_MATCHING, (" | ".join(f"{term}:*" for term in terms), self.space, limit))
