@@ -132,6 +132,39 @@ class Tally:
         return out
 
 
+def session_misses(ours: Tally, base: Tally) -> dict[str, object]:
+    """The session guarantee's figure: per k, the questions whose evidence session the baseline's
+    first k turns show and ours' do not (`session_misses_bm25_catches@k`, what the guarantee should
+    shrink), and the other way round (`bm25_misses_ours_catch@k`); overall and per conversation.
+    Both tallies hold the same questions in the same order."""
+
+    def count(mine: list[dict[str, float]], theirs: list[dict[str, float]]) -> dict[str, int]:
+        out: dict[str, int] = {}
+        for k in SESSION_KS:
+            key = f"session_recall@{k}"
+            pairs = list(zip(mine, theirs, strict=True))
+            out[f"session_misses_bm25_catches@{k}"] = sum(1 for a, b in pairs if b[key] and not a[key])
+            out[f"bm25_misses_ours_catch@{k}"] = sum(1 for a, b in pairs if a[key] and not b[key])
+        return out
+
+    return count(ours.rows["all"], base.rows["all"]) | {
+        "by_conversation": {
+            name: count(rows["all"], base.conversations[name]["all"])
+            for name, rows in ours.conversations.items()
+        }
+    }
+
+
+def _with_misses(summary: dict[str, object], misses: dict[str, object]) -> dict[str, object]:
+    """`summary` with `session_misses`' figures, per conversation too."""
+    per = misses.pop("by_conversation")
+    conversations = summary["by_conversation"]
+    assert isinstance(per, dict) and isinstance(conversations, dict)
+    for name, figures in per.items():
+        conversations[name] |= figures
+    return summary | misses
+
+
 def session_recall(
     ranked: list[str], evidence: tuple[str, ...], session_of: Mapping[str, int]
 ) -> dict[str, float]:
@@ -226,6 +259,7 @@ def _loo(
     stores: Mapping[str, ExperienceStore],
     budget: int,
     hits: int,
+    base: Tally,
     values: Mapping[str, tuple[float, ...]] = GRID,
 ) -> dict[str, object]:
     """Recall@10 of every grid point on every question, then each conversation with the point
@@ -249,7 +283,7 @@ def _loo(
     chosen = leave_one_out(scores)
     tally = _score(conversations, memo, lambda name: points[chosen[name]], budget, hits)
     rule = shipped(scores)
-    return tally.summary() | {
+    return _with_misses(tally.summary(), session_misses(tally, base)) | {
         "grid": {name: list(tried) for name, tried in values.items()},
         "grid_points": len(points),
         "chosen": {name: changes(points[index]) for name, index in chosen.items()},
@@ -305,12 +339,12 @@ def run(
                 base.budget_tokens.append(tokens)
                 base.budget_held.append(len(kept & set(question.evidence)) / len(question.evidence))
                 base.budget_full.append(base.budget_held[-1])
-        left_out = _loo(conversations, stores, budget, hits_for_budget, values) if loo else None
+        left_out = _loo(conversations, stores, budget, hits_for_budget, base, values) if loo else None
         for store in stores.values():
             store.close()
     latencies.sort()
     result: dict[str, object] = {
-        "ours": ours.summary()
+        "ours": _with_misses(ours.summary(), session_misses(ours, base))
         | {
             "ingest_seconds": round(ingest, 2),
             "latency_ms": {
@@ -376,6 +410,7 @@ def print_table(result: dict[str, object]) -> None:
         print(f"| {'  its tokens':<{WIDTH}} | {ours['one_context_tokens']:>8,} | {'':>8} |")
     size = "budgeted context, tokens"
     print(f"| {size:<{WIDTH}} | {ours['budget_tokens']:>8,} | {base['budget_tokens']:>8,} |")
+    print(f"\n{_misses_line(ours)}")
     print(f"\nfull conversation: {result['full_context_tokens']:,} tokens (mean)")
     latency = ours["latency_ms"]
     print(
@@ -385,6 +420,13 @@ def print_table(result: dict[str, object]) -> None:
     loo = result.get("loo")
     if isinstance(loo, dict):
         print_loo(ours, loo, base, int(str(budget)))
+
+
+def _misses_line(side: dict[str, Any]) -> str:
+    """The session guarantee's figure in words."""
+    ks = ", ".join(f"@{k} {side[f'session_misses_bm25_catches@{k}']}" for k in SESSION_KS)
+    other = ", ".join(f"@{k} {side[f'bm25_misses_ours_catch@{k}']}" for k in SESSION_KS)
+    return f"session misses BM25 catches (questions): {ks}; the other way round: {other}"
 
 
 def print_loo(ours: dict[str, Any], loo: dict[str, Any], base: dict[str, Any], budget: int) -> None:
@@ -416,6 +458,7 @@ def print_loo(ours: dict[str, Any], loo: dict[str, Any], base: dict[str, Any], b
         chosen = " ".join(f"{k} {v}" for k, v in loo["chosen"][name].items())
         recall10 = f"{_pct(mine['recall@10'])} / {_pct(row['recall@10'])}"
         print(f"| {_escape(name):<14} | {row['questions']:>4} | {recall10:>18} | {one:>19} | {chosen} |")
+    print(f"\nleave-one-out {_misses_line(loo)}")
     rule = " ".join(f"{k} {v}" for k, v in loo["defaults_rule"].items())
     agree = "the shipped defaults" if loo["defaults_follow_rule"] else "NOT the shipped defaults"
     print(f"\nbest on average over the folds (the rule for the defaults): {rule} ({agree})")

@@ -23,9 +23,11 @@ GRID: dict[str, tuple[float, ...]] = {
     "asking": (0.0, 0.2),
     "spread": (0.0, 0.2),
     "sessions": (0, 2, 3),
+    "fused": (0, 3),
 }
 """The weights `--loo` chooses, and the values it tries for each (the others keep their defaults;
-`answer` 0.6/1.0 and `time` 0.5/1.0 were in the grid until every fold chose 1.0 for both)."""
+`answer` 0.6/1.0 and `time` 0.5/1.0 were in the grid until every fold chose 1.0 for both; `fused`,
+the sessions of both rankings fused, joined in round 8)."""
 
 
 def grid(values: Mapping[str, Sequence[float]] = GRID) -> list[RecallWeights]:

@@ -57,6 +57,15 @@ def test_bench_json_shape_on_a_tiny_conversation(tmp_path: Path) -> None:
     assert isinstance(ours, dict)
     assert ours["recall@20"] == 1.0  # every turn of a tiny conversation is within reach
     assert ours["by_category"]["3"]["recall@20"] == 1.0  # "D2:1; D2:2" counts as two ids
+    # ours' session misses BM25 catches, and the other way round: the session recalls' difference
+    base = document["bm25"]
+    assert isinstance(base, dict)
+    for k in (5, 10):
+        misses, catches = ours[f"session_misses_bm25_catches@{k}"], ours[f"bm25_misses_ours_catch@{k}"]
+        difference = (ours[f"session_recall@{k}"] - base[f"session_recall@{k}"]) * document["questions"]
+        assert round(difference) == catches - misses and min(misses, catches) >= 0
+        per = [figures[f"session_misses_bm25_catches@{k}"] for figures in ours["by_conversation"].values()]
+        assert sum(per) == misses
     full = document["full_context_tokens"]
     assert isinstance(full, int) and full > 50
 
@@ -85,6 +94,28 @@ def test_bench_loo_scores_each_conversation_with_settings_chosen_on_the_others(t
     assert all(set(chosen) == set(loo["grid"]) for chosen in loo["chosen"].values())
     assert 0 <= loo["recall@10"] <= 1
     assert set(loo) >= SESSION_KEYS and loo["session_recall@5"] <= loo["session_recall@10"]
+    assert loo["session_misses_bm25_catches@10"] >= 0 and loo["bm25_misses_ours_catch@10"] >= 0
+
+
+def test_session_misses_count_the_questions_only_the_baseline_finds_at_session_level() -> None:
+    sys.path.insert(0, str(ROOT / "benches"))
+    from bench_locomo import Tally, session_misses
+
+    session_of = {"D1:1": 1, "D2:1": 2, "D3:1": 3}
+    ours, base = Tally(), Tally()
+    # question 1: both find its session; 2: only BM25; 3: only ours; 4: neither
+    for mine, theirs, evidence in (
+        (["D1:1"], ["D1:1"], ("D1:1",)),
+        (["D3:1"], ["D2:1"], ("D2:1",)),
+        (["D3:1"], ["D1:1"], ("D3:1",)),
+        (["D1:1"], ["D1:1"], ("D2:1",)),
+    ):
+        ours.add(1, mine, evidence, "c", session_of)
+        base.add(1, theirs, evidence, "c", session_of)
+    figures = session_misses(ours, base)
+    assert figures["session_misses_bm25_catches@5"] == figures["session_misses_bm25_catches@10"] == 1
+    assert figures["bm25_misses_ours_catch@5"] == 1
+    assert figures["by_conversation"] == {"c": {key: 1 for key in figures if key != "by_conversation"}}
 
 
 def test_session_recall_counts_a_question_whose_evidence_session_is_among_the_first_turns() -> None:

@@ -349,6 +349,56 @@ def test_a_session_already_in_the_first_five_moves_nothing() -> None:
     ]
 
 
+def crowded_garden_store() -> SqliteExperienceStore:
+    """Ana fills more than ten places with her garden; Cy, in another session, says the words the full
+    text over whole turns ranks first."""
+    store = SqliteExperienceStore(":memory:")
+    record_gardens(store)
+    busy = TurnRecorder(store, session="busy", user="Ana", agent="Ben")
+    for text in (
+        "the garden hose sprang a leak",
+        "birds keep eating the seeds in the garden",
+        "the garden path needs new gravel",
+        "a fox dug up the garden bed",
+        "the garden looks lovely in the evening",
+        "my sister visited the garden today",
+    ):
+        busy.record(user_said=text)
+    return store
+
+
+def test_fused_sessions_bring_the_full_texts_first_session_within_the_first_ten() -> None:
+    store = crowded_garden_store()
+    graph_only = RecallWeights(speaker=2.0, sessions=0)
+    plain = recall(store, GARDEN, limit=12, weights=graph_only)
+    assert [h.experience.who for h in plain[:10]] == ["Ana"] * 10  # BM25's first session is missing
+    hits = recall(store, GARDEN, limit=12, weights=replace(graph_only, fused=2))
+    cy = next(i for i, h in enumerate(hits) if h.experience.who == "Cy")
+    assert cy == 9  # within the first ten, in the last place: the graph's best keep theirs
+    assert "its session is among the first of both rankings fused" in hits[cy].reasons
+    assert [h.experience.id for h in hits[:9]] == [h.experience.id for h in plain[:9]]
+    assert [h.score for h in hits] == sorted((h.score for h in hits), reverse=True)
+    # the fusion's first session is the graph's own, shown already: one fused session moves nothing
+    once = recall(store, GARDEN, limit=12, weights=replace(graph_only, fused=1))
+    assert [h.experience.id for h in once] == [h.experience.id for h in plain]
+    assert RecallWeights().fused == 0  # the leave-one-out rule's choice (docs/benchmarks.md, round 8)
+
+
+def test_reciprocal_rank_fusion_puts_a_session_both_orders_reach_early_first() -> None:
+    from zerolang.experience.recall import _fused_sessions
+
+    found = {
+        f"e{i}": Experience(f"e{i}", Layer.INPUT, "Ana", "x", None, session, f"t{i}", i, 0)
+        for i, session in enumerate(["a", "b", "c", "d"])
+    }
+    graph = [("e0", 4.0), ("e1", 3.0), ("e2", 2.0), ("e3", 1.0)]  # sessions a, b, c, d
+    text = [("t3", 9.0), ("t2", 8.0), ("t1", 7.0)]  # the full text: d, c, b (a not at all)
+    # d (ranks 4 and 1) just edges b and c (2 and 3, 3 and 2: tied, so the graph's order), and all
+    # three beat a, first in the graph's order alone
+    assert _fused_sessions(graph, text, found) == ["d", "b", "c", "a"]
+    assert _fused_sessions(graph, [], found) == ["a", "b", "c", "d"]
+
+
 @given(
     st.lists(st.integers(0, 4), min_size=0, max_size=12),
     st.lists(st.integers(0, 4), min_size=0, max_size=3, unique=True),

@@ -167,6 +167,10 @@ def test_the_full_texts_first_session_keeps_a_place_on_every_engine(store: Exper
     hits = recall(store, question, limit=8, weights=RecallWeights(speaker=2.0, sessions=2, kept=0))
     assert [hit.experience.who for hit in hits[:5]] == ["Ana"] * 4 + ["Cy"]
     assert any(reason.startswith("its session is the full text's") for reason in hits[4].reasons)
+    # the sessions of the graph's and the full text's orders fused (`fused`) reach it alike
+    fused = recall(store, question, limit=8, weights=RecallWeights(speaker=2.0, sessions=0, fused=2, kept=0))
+    assert [hit.experience.who for hit in fused[:5]] == ["Ana"] * 4 + ["Cy"]
+    assert "its session is among the first of both rankings fused" in fused[4].reasons
 
 
 def test_without_psycopg_a_postgres_url_is_one_clear_error(monkeypatch: pytest.MonkeyPatch) -> None:

@@ -56,6 +56,12 @@ for nothing.
    which stay as they are: while one has no hit above them, the last of those places go to its best
    hit; the rest of the ranking keeps its order. (Kept within the first five, `kept` 0, the places
    cost the graph's fourth and fifth best more turn recall at 5 than they gained sessions.)
+   With `fused`, the sessions a **reciprocal-rank fusion** at session level puts first keep such
+   places too: each session scores `1 / (FUSION + r)` for its rank `r` in the order the graph's
+   ranking reaches sessions and the same for the order the plain full text over whole turns reaches
+   them (the lexical ranking a plain BM25 over turns gives), so a session the full text reaches
+   early and the graph late comes within the first ten, while the sessions both put first, already
+   there, take no place; the first `fused` such sessions not favoured by `sessions` are owed a place.
 
 An experience's score is the sum of its contributions, each kept as a reason.
 The weights are `RecallWeights`; nothing depends on the data recall runs on. The defaults of
@@ -65,7 +71,9 @@ grid point best on average over leave-one-conversation-out folds of LoCoMo's dev
 question's answer may rank above the question itself, which is what a question asked of memory
 wants; `session` 0.4 was chosen in every fold and `sessions` 2 in every fold of round 6 (in round 7,
 with `kept` 5, the places kept for the full text's sessions being the sixth to the tenth, three folds
-chose 2 and two 0, which rank this split alike); the others are as first set
+chose 2 and two 0, which rank this split alike); `fused` 0 in every fold of round 8, where 3 was
+in the grid too (places owed to more sessions cost the graph's own turns more than they found); the
+others are as first set
 (`expand` 10, `concept` 0.25, `answer` 1.0 and `time` 1.0 were chosen in every fold when the grid
 held them).
 """
@@ -74,7 +82,7 @@ from __future__ import annotations
 
 import math
 from collections import defaultdict
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from typing import Protocol
 
@@ -90,6 +98,11 @@ from zerolang.experience.words import terms, words
 FIRST = 5
 """The first places of a ranking, where `RecallWeights.sessions` reserves room (by default) for the
 sessions the plain full-text ranking favours."""
+FUSION = 60
+"""Reciprocal-rank fusion's constant (Cormack, Clarke and Buettcher, SIGIR 2009): a session at rank
+`r` of one order counts `1 / (FUSION + r)`; large against the ranks that matter (1 to 10), so a session
+two orders put fairly early outranks one that only one of them puts first."""
+FUSED_REASON = "among the first of both rankings fused"
 
 
 @dataclass(frozen=True, slots=True)
@@ -114,6 +127,7 @@ class RecallWeights:
     spread: float = 0.2  # for several things: a hit scores this share less per better hit of its session
     sessions: int = 2  # the full text's first sessions, each kept a place in the `FIRST` after `kept`
     kept: int = 5  # the graph's first places, left as they are: the room is kept in the `FIRST` after them
+    fused: int = 0  # sessions first in the graph's and the full text's orders fused (RRF): a place each too
 
 
 class Ranker(Protocol):
@@ -231,12 +245,17 @@ def recall(
             if before:
                 scores.reasons[ident].append((0.0, f"after {before} better of its session"))
         ranked = [(ident, score) for ident, score, _ in spread]
-    if w.sessions:
-        favoured = _favoured_sessions(seeds, found, w.sessions)
+    if w.sessions or w.fused:
+        favoured = _favoured_sessions(seeds, found, w.sessions) if w.sessions else []
+        text = len(favoured)
+        if w.fused:
+            fusion = _fused_sessions(ranked, found_text.turns, found)
+            favoured += [session for session in fusion if session not in favoured][: w.fused]
         ranked, moved = _reserve(ranked, found, favoured, w.kept + FIRST, w.kept)
         for ident in moved:
             where = favoured.index(found[ident].session) + 1
-            scores.reasons[ident].append((0.0, f"its session is the full text's {_ordinal(where)}"))
+            why = f"the full text's {_ordinal(where)}" if where <= text else FUSED_REASON
+            scores.reasons[ident].append((0.0, f"its session is {why}"))
     ranked = ranked[:limit]
     hits: list[Hit] = []
     for ident, score in ranked:
@@ -256,6 +275,32 @@ def _favoured_sessions(seeds: list[tuple[str, float]], found: dict[str, Experien
             if len(sessions) == count:
                 break
     return sessions
+
+
+def _fused_sessions(
+    ranked: list[tuple[str, float]], turns: list[tuple[str, float]], found: dict[str, Experience]
+) -> list[str]:
+    """Sessions best first by reciprocal-rank fusion of two orders: the order the graph's ranking
+    (`ranked`, best first) reaches them in, and the order the full text over whole turns (`turns`,
+    best first) does; each session scores `1 / (FUSION + rank)` in each order it is in. Ties go to
+    the graph's order, then the full text's."""
+    turn_session = {experience.turn: experience.session for experience in found.values()}
+    graph = _order(found[ident].session for ident, _ in ranked if ident in found)
+    text = _order(turn_session[turn] for turn, _ in turns if turn in turn_session)
+    fused: dict[str, float] = defaultdict(float)
+    for order in (graph, text):
+        for session, rank in order.items():
+            fused[session] += 1.0 / (FUSION + rank)
+    late = len(graph) + len(text)
+    return sorted(fused, key=lambda s: (-fused[s], graph.get(s, late), text.get(s, late), s))
+
+
+def _order(sessions: Iterable[str]) -> dict[str, int]:
+    """Each session's rank (from 1) by where `sessions` first names it."""
+    ranks: dict[str, int] = {}
+    for session in sessions:
+        ranks.setdefault(session, len(ranks) + 1)
+    return ranks
 
 
 def _reserve(
