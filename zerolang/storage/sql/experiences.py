@@ -17,6 +17,7 @@ from __future__ import annotations
 import json
 from collections.abc import Collection, Iterable, Sequence
 from contextlib import nullcontext
+from operator import itemgetter
 from typing import Protocol
 
 from zerolang.experience.forgotten import PURGED, Forgotten, without_forgotten
@@ -30,7 +31,7 @@ from zerolang.experience.model import (
     SessionRow,
     TermTotals,
 )
-from zerolang.experience.words import index_terms, lower_words
+from zerolang.experience.words import counted_terms
 from zerolang.storage.errors import translating
 from zerolang.storage.schema import EDGE_ENDS, EDGE_KINDS, EDGE_SPACED, EXPERIENCES, SPACE, TERMS_SPACED
 from zerolang.storage.sql.database import DatabaseStore, SqlDatabase
@@ -143,7 +144,10 @@ class SqlExperienceStore(DatabaseStore[ExperienceText]):
         }  # a turn of an earlier batch
         turn_seqs = self._numbers("exp_turn", [*turns, *(before - turns.keys())])
         items = {item.id: item for item in batch.experiences}
-        seqs = self._numbers("exp_experience", list(items))
+        # an experience's id names its turn: one of a turn the store lacks is not held either
+        seqs = self._numbers(
+            "exp_experience", [ident for ident, item in items.items() if item.turn in held_turns]
+        )
         fresh = [item for ident, item in items.items() if ident not in seqs]
         last = db.one("SELECT max(seq) FROM exp_experience") if fresh else None
         db.run_many(
@@ -167,9 +171,12 @@ class SqlExperienceStore(DatabaseStore[ExperienceText]):
         )
         if last is not None:
             after = int(last[0] or 0)
-            added = db.rows("SELECT id, seq, who, what FROM exp_experience WHERE seq > ?", (after,))
-            seqs.update((str(ident), int(seq)) for ident, seq, _, _ in added)
-            self._index_terms((int(seq), str(who), str(what)) for _, seq, who, what in added)
+            numbered = {
+                str(ident): int(seq)
+                for ident, seq in db.rows("SELECT id, seq FROM exp_experience WHERE seq > ?", (after,))
+            }
+            seqs.update(numbered)
+            self._index_terms((seq, items[ident].who, items[ident].what) for ident, seq in numbered.items())
         concepts = db.run_many(
             "INSERT INTO exp_concept (id, label, space) VALUES (?, ?, ?) ON CONFLICT DO NOTHING",
             [(concept.id, concept.label, space) for concept in batch.concepts],
@@ -178,17 +185,17 @@ class SqlExperienceStore(DatabaseStore[ExperienceText]):
             "exp_concept", list({edge.dst for edge in batch.edges if edge.kind is EdgeKind.MENTIONS})
         )
         ends = {
-            EdgeKind.MENTIONS: (seqs, concept_seqs),
-            EdgeKind.SIBLING: (seqs, seqs),
-            EdgeKind.NEXT: (turn_seqs, turn_seqs),
+            EdgeKind.MENTIONS: (seqs.get, concept_seqs.get, EDGE_KINDS[EdgeKind.MENTIONS]),
+            EdgeKind.SIBLING: (seqs.get, seqs.get, EDGE_KINDS[EdgeKind.SIBLING]),
+            EdgeKind.NEXT: (turn_seqs.get, turn_seqs.get, EDGE_KINDS[EdgeKind.NEXT]),
         }
         spaced = (space,) if EDGE_SPACED[db.dialect] else ()
         rows = []
         for edge in batch.edges:
-            sources, targets = ends[edge.kind]
-            src, dst = sources.get(edge.src), targets.get(edge.dst)
+            sources, targets, kind = ends[edge.kind]
+            src, dst = sources(edge.src), targets(edge.dst)
             if src is not None and dst is not None:  # both ends stored (none left out as forgotten)
-                rows.append((src, EDGE_KINDS[edge.kind], dst, edge.weight, *spaced))
+                rows.append((src, kind, dst, edge.weight, *spaced))
         columns = self._edge_columns()
         marks = ", ".join("?" * (4 + len(spaced)))
         if staged is None:
@@ -219,7 +226,7 @@ class SqlExperienceStore(DatabaseStore[ExperienceText]):
     def _unindex_terms(self, seq: int, who: str, what: str) -> None:
         self.db.run_many(  # a posting's space is its experience's (`seq`)
             "DELETE FROM exp_term WHERE term = ? AND seq = ?",
-            [(term, seq) for term in sorted({*_counts(what), *_counts(who)})],
+            [(term, seq) for term in sorted({*counted_terms(what)[0], *counted_terms(who)[0]})],
         )
         self.db.run("DELETE FROM exp_length WHERE space = ? AND seq = ?", (self.space, seq))
 
@@ -545,32 +552,32 @@ class SqlExperienceStore(DatabaseStore[ExperienceText]):
 def index_terms_of(db: SqlDatabase, rows: Iterable[tuple[int, str, str, str]]) -> None:
     """Recall's full text of the experiences `(seq, who, what, space)`: their terms (`exp_term`,
     `words.index_terms`) and their lengths in words (`exp_length`, `words.lower_words`), in the
-    caller's transaction (capture's, or a move's: `zerolang.storage.sqlite.absorb`)."""
-    terms: list[tuple[str, int, int, int, str]] = []
-    lengths: list[tuple[int, int, int, str]] = []
-    for seq, who, what, space in rows:
-        said, by = _counts(what), _counts(who)
-        terms.extend((term, seq, said.get(term, 0), by.get(term, 0), space) for term in {*said, *by})
-        lengths.append((seq, len(lower_words(what)), len(lower_words(who)), space))
+    caller's transaction (capture's, or a move's: `zerolang.storage.sqlite.absorb`). The postings go
+    in by term, then `seq` (each index page visited once)."""
     spaced = TERMS_SPACED[db.dialect]  # else a posting's space is its experience's
+    terms: list[tuple[object, ...]] = []
+    lengths: list[tuple[int, int, int, str]] = []
+    speakers: dict[str, tuple[dict[str, int], int]] = {}  # a few speakers say every experience
+    for seq, who, what, space in sorted(rows, key=itemgetter(0)):
+        said, length = counted_terms(what)
+        by, by_length = speakers.get(who) or speakers.setdefault(who, counted_terms(who))
+        tail = (space,) if spaced else ()
+        if by:
+            terms.extend([(term, seq, said.get(term, 0), by.get(term, 0), *tail) for term in {*said, *by}])
+        else:
+            terms.extend([(term, seq, count, 0, *tail) for term, count in said.items()])
+        lengths.append((seq, length, by_length, space))
+    terms.sort(key=itemgetter(0))  # stable: by term, then `seq` (what sorting the rows whole gives)
     columns = "term, seq, what, who" + (", space" if spaced else "")
     db.run_many(
         f"INSERT INTO exp_term ({columns}) VALUES ({', '.join('?' * (5 if spaced else 4))})"
         " ON CONFLICT DO NOTHING",
-        [row if spaced else row[:4] for row in sorted(terms)],
+        terms,
     )
     db.run_many(
         "INSERT INTO exp_length (seq, what, who, space) VALUES (?, ?, ?, ?) ON CONFLICT DO NOTHING",
         lengths,
     )
-
-
-def _counts(text: str) -> dict[str, int]:
-    """How often `text` says each of its index terms."""
-    counts: dict[str, int] = {}
-    for term in index_terms(text):
-        counts[term] = counts.get(term, 0) + 1
-    return counts
 
 
 def _experience(row: Row) -> Experience:
