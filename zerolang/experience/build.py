@@ -35,6 +35,7 @@ from zerolang.experience.model import (
     Session,
     Turn,
 )
+from zerolang.experience.words import counted_terms
 
 
 def turns_of(session: Session, first: int = 0) -> list[Turn]:
@@ -114,6 +115,7 @@ def add_turn(
             experience = _experience(turn, ordinal, message, layer, who, text, affect)
             batch.experiences.append(experience)
             ident = experience.id
+            batch.terms[ident] = counted_terms(text)  # after affect, which split the same text
             if last is not None:
                 edges.append(Edge(last, EdgeKind.SIBLING, ident))
             last = ident

@@ -133,6 +133,8 @@ class CaptureBatch:
     concepts: list[Concept] = field(default_factory=list)
     edges: list[Edge] = field(default_factory=list)
     concept_ids: set[str] = field(default_factory=set)  # the ids in `concepts`, to add each once
+    # each experience's `words.counted_terms` of its `what`, by id, where built with it (recall's postings)
+    terms: dict[str, tuple[dict[str, int], int]] = field(default_factory=dict)
     # each transcript whose cursor changes, and where its capture stopped now (None: forget it)
     cursors: list[tuple[str, str | None]] = field(default_factory=list)
 

@@ -83,10 +83,19 @@ def words(text: str) -> list[str]:
 
 
 def lower_words(text: str) -> list[str]:
-    """`words(text)`, each lowercased."""
-    if text.isascii():  # lowercasing ASCII keeps every character in or out of words
-        return ascii_words(spaced(text.lower()))
-    return [word.lower() for word in words(text)]
+    """`words(text)`, each lowercased (the list is shared with the next call for the same text: read
+    it, do not change it)."""
+    global _LAST
+    last = _LAST  # one reference, swapped whole: a thread sees a text with its own words
+    if last[0] is text:  # capture reads each text for its affect, then for recall's postings
+        return last[1]
+    # lowercasing ASCII keeps every character in or out of words
+    found = ascii_words(spaced(text.lower())) if text.isascii() else [word.lower() for word in words(text)]
+    _LAST = (text, found)
+    return found
+
+
+_LAST: tuple[str | None, list[str]] = (None, [])  # the text split last (held: no other takes its identity)
 
 
 def raw_words(text: str) -> list[str]:
@@ -132,7 +141,7 @@ def counted_terms(text: str) -> tuple[dict[str, int], int]:
 
 
 _WORD_TERMS: dict[str, tuple[str, ...]] = {}  # each lowercase word met: its index terms (bounded)
-_WORD_TERMS_AT_MOST = 200_000
+_WORD_TERMS_AT_MOST = 1 << 15  # ~5 MB: a capture meets far fewer distinct words that recur
 
 
 def word_terms(word: str) -> tuple[str, ...]:

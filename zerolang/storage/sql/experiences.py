@@ -15,7 +15,7 @@ edge its ends, by those numbers (experience schema 3, `zerolang.storage.schema.e
 from __future__ import annotations
 
 import json
-from collections.abc import Collection, Iterable, Sequence
+from collections.abc import Collection, Iterable, Mapping, Sequence
 from contextlib import nullcontext
 from operator import itemgetter
 from typing import Protocol
@@ -45,9 +45,10 @@ _EXPERIENCES = (  # an experience with its turn's names
 )
 _MENTIONS, _SIBLING, _NEXT = EDGE_KINDS["mentions"], EDGE_KINDS["sibling"], EDGE_KINDS["next"]
 _json_sorted = json.JSONEncoder(sort_keys=True).encode  # what `json.dumps(..., sort_keys=True)` writes
-_EDGE_KEY = "src, kind, dst, weight"  # a key met twice keeps its least weight (as a sorted batch)
+_EDGE_KEY = "src, kind, dst, weight"  # a key met twice in a batch keeps its least weight (sorted rows)
 BULK_TURNS = 4_000  # a capture of at least this many turns (and the store's number) builds indexes once
 CAPTURE_CACHE_KIB = 64 * 1024  # and has this page cache: the indexes keyed by hashes of 50 MB of transcript
+Counted = Mapping[int, tuple[dict[str, int], int]]  # `words.counted_terms` of experiences, by `seq`
 _COUNTED = (("turns", "exp_turn"), ("experiences", "exp_experience"), ("concepts", "exp_concept"))
 # A space's edges are those whose source is of the space (an edge's row may name no space: EDGE_SPACED).
 _EDGES_COUNTED = " + ".join(
@@ -89,23 +90,16 @@ class SqlExperienceStore(DatabaseStore[ExperienceText]):
         the edges' second index is made once at the end (`index_deferred`: sorted, its pages full, where
         edges taken one concept at a time would leave them half full); if it is also at least
         `BULK_TURNS`, the write has a larger page cache (`roomy_cache`: the indexes by id take rows at
-        random pages, each read back once the cache is full), and the edges are collected where the
-        engine stages rows (`staging`) and inserted at the end in key order."""
+        random pages, each read back once the cache is full). Each batch's edges go in in key order:
+        keyed by numbers, new ones above the held ones, they mostly go at the end of the table."""
         added = Added()
         large = expected_turns >= BULK_TURNS
         with self.db.roomy_cache(CAPTURE_CACHE_KIB) if large else nullcontext(), self.db.transaction():
             blocked = Forgotten.of(self.purged_terms())
             deferred = expected_turns > 0 and self._turn_count(expected_turns + 1) <= expected_turns
-            bulk = large and deferred
-            with (
-                self.db.index_deferred(EXPERIENCES, "exp_edge_dst") if deferred else nullcontext(),
-                self.db.staging("exp_edge") if bulk else nullcontext(None) as staged,
-            ):
+            with self.db.index_deferred(EXPERIENCES, "exp_edge_dst") if deferred else nullcontext():
                 for batch in batches:
-                    added = added + self._add(batch, blocked, staged)
-                if staged is not None:
-                    edges = self.db.insert_staged(staged, "exp_edge", self._edge_columns(), _EDGE_KEY)
-                    added = added + Added(edges=edges)
+                    added = added + self._add(batch, blocked)
         return added
 
     def _turn_count(self, limit: int) -> int:
@@ -117,8 +111,8 @@ class SqlExperienceStore(DatabaseStore[ExperienceText]):
             )[0][0]
         )
 
-    def _add(self, batch: CaptureBatch, blocked: Forgotten, staged: str | None = None) -> Added:
-        """Write one batch; its edges go to `staged` when given (inserted at the end, `add_all`)."""
+    def _add(self, batch: CaptureBatch, blocked: Forgotten) -> Added:
+        """Write one batch."""
         db = self.db
         batch, forgotten = without_forgotten(batch, blocked)
         turns = {turn.id: turn for turn in batch.turns}
@@ -176,7 +170,11 @@ class SqlExperienceStore(DatabaseStore[ExperienceText]):
                 for ident, seq in db.rows("SELECT id, seq FROM exp_experience WHERE seq > ?", (after,))
             }
             seqs.update(numbered)
-            self._index_terms((seq, items[ident].who, items[ident].what) for ident, seq in numbered.items())
+            known = batch.terms
+            self._index_terms(
+                ((seq, items[ident].who, items[ident].what) for ident, seq in numbered.items()),
+                {seq: known[ident] for ident, seq in numbered.items() if ident in known},
+            )
         concepts = db.run_many(
             "INSERT INTO exp_concept (id, label, space) VALUES (?, ?, ?) ON CONFLICT DO NOTHING",
             [(concept.id, concept.label, space) for concept in batch.concepts],
@@ -198,13 +196,9 @@ class SqlExperienceStore(DatabaseStore[ExperienceText]):
                 rows.append((src, kind, dst, edge.weight, *spaced))
         columns = self._edge_columns()
         marks = ", ".join("?" * (4 + len(spaced)))
-        if staged is None:
-            edges = db.run_many(  # in key order: each index page is visited once, not once per row
-                f"INSERT INTO exp_edge ({columns}) VALUES ({marks}) ON CONFLICT DO NOTHING", sorted(rows)
-            )
-        else:
-            db.run_many(f"INSERT INTO {staged} ({columns}) VALUES ({marks})", rows)
-            edges = 0  # counted when they go in
+        edges = db.run_many(  # in key order: each index page is visited once, not once per row
+            f"INSERT INTO exp_edge ({columns}) VALUES ({marks}) ON CONFLICT DO NOTHING", sorted(rows)
+        )
         for transcript, state in batch.cursors:
             self._keep_cursor(transcript, state)
         return Added(len(new_turns), len(fresh), concepts, edges, forgotten)
@@ -218,10 +212,15 @@ class SqlExperienceStore(DatabaseStore[ExperienceText]):
             str(ident): int(seq) for ident, seq in self._rows_in(f"SELECT id, seq FROM {table}", "id", ids)
         }
 
-    def _index_terms(self, rows: Iterable[tuple[int, str, str]]) -> None:
-        """Recall's full text of the store's experiences `(seq, who, what)` (`index_terms`)."""
+    def _index_terms(
+        self,
+        rows: Iterable[tuple[int, str, str]],
+        counted: Mapping[int, tuple[dict[str, int], int]] | None = None,
+    ) -> None:
+        """Recall's full text of the store's experiences `(seq, who, what)` (`index_terms`); `counted`:
+        the `counted_terms` of some `what`s, by `seq`, as capture built them."""
         space = self.space
-        index_terms_of(self.db, ((seq, who, what, space) for seq, who, what in rows))
+        index_terms_of(self.db, ((seq, who, what, space) for seq, who, what in rows), counted)
 
     def _unindex_terms(self, seq: int, who: str, what: str) -> None:
         self.db.run_many(  # a posting's space is its experience's (`seq`)
@@ -549,17 +548,23 @@ class SqlExperienceStore(DatabaseStore[ExperienceText]):
         return doomed, concepts
 
 
-def index_terms_of(db: SqlDatabase, rows: Iterable[tuple[int, str, str, str]]) -> None:
+def index_terms_of(
+    db: SqlDatabase,
+    rows: Iterable[tuple[int, str, str, str]],
+    counted: Counted | None = None,
+) -> None:
     """Recall's full text of the experiences `(seq, who, what, space)`: their terms (`exp_term`,
     `words.index_terms`) and their lengths in words (`exp_length`, `words.lower_words`), in the
     caller's transaction (capture's, or a move's: `zerolang.storage.sqlite.absorb`). The postings go
-    in by term, then `seq` (each index page visited once)."""
+    in by term, then `seq` (each index page visited once). `counted`: the `words.counted_terms` of
+    some `what`s, by `seq`, where the caller has them (capture's batch)."""
     spaced = TERMS_SPACED[db.dialect]  # else a posting's space is its experience's
     terms: list[tuple[object, ...]] = []
     lengths: list[tuple[int, int, int, str]] = []
     speakers: dict[str, tuple[dict[str, int], int]] = {}  # a few speakers say every experience
+    known = counted or {}
     for seq, who, what, space in sorted(rows, key=itemgetter(0)):
-        said, length = counted_terms(what)
+        said, length = known.get(seq) or counted_terms(what)
         by, by_length = speakers.get(who) or speakers.setdefault(who, counted_terms(who))
         tail = (space,) if spaced else ()
         if by:
