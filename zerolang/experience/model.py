@@ -116,8 +116,13 @@ class EdgeKind(StrEnum):
     NEXT = "next"  # turn -> the turn after it in its session
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(slots=True)
 class Edge:
+    """An edge of a capture's batch, named by its ends' ids. Not frozen: a capture makes one per
+    concept each experience mentions, and a frozen dataclass's `__init__` (a call of
+    `object.__setattr__` per field) took 4% of its instructions; nothing holds or hashes an edge
+    once its batch is stored."""
+
     src: str
     kind: EdgeKind
     dst: str

@@ -120,18 +120,19 @@ class SqlExperienceStore(DatabaseStore[ExperienceText]):
         new_turns = [turn for ident, turn in turns.items() if ident not in held_turns]
         space = self.space
         named = sorted({turn.session for turn in new_turns})
-        db.run_many(
-            "INSERT INTO exp_session (id, space) VALUES (?, ?) ON CONFLICT DO NOTHING",
+        db.insert_rows(
+            "INSERT INTO exp_session (id, space)",
             [(session, space) for session in named],
+            " ON CONFLICT DO NOTHING",
         )
         sessions = self._numbers("exp_session", named)
-        db.run_many(
-            "INSERT INTO exp_turn (id, session, position, key, at, space) VALUES (?, ?, ?, ?, ?, ?)"
-            " ON CONFLICT DO NOTHING",
+        db.insert_rows(
+            "INSERT INTO exp_turn (id, session, position, key, at, space)",
             [
                 (turn.id, sessions[turn.session], turn.position, turn.key, turn.when, space)
                 for turn in new_turns
             ],
+            " ON CONFLICT DO NOTHING",
         )
         before = {
             edge.src for edge in batch.edges if edge.kind is EdgeKind.NEXT
@@ -144,9 +145,8 @@ class SqlExperienceStore(DatabaseStore[ExperienceText]):
         )
         fresh = [item for ident, item in items.items() if ident not in seqs]
         last = db.one("SELECT max(seq) FROM exp_experience") if fresh else None
-        db.run_many(
-            "INSERT INTO exp_experience (id, layer, who, what, at, turn, ordinal, affect, sources, space)"
-            " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT DO NOTHING",
+        db.insert_rows(
+            "INSERT INTO exp_experience (id, layer, who, what, at, turn, ordinal, affect, sources, space)",
             [
                 (
                     item.id,
@@ -162,6 +162,7 @@ class SqlExperienceStore(DatabaseStore[ExperienceText]):
                 )
                 for item in fresh
             ],
+            " ON CONFLICT DO NOTHING",
         )
         if last is not None:
             after = int(last[0] or 0)
@@ -175,9 +176,10 @@ class SqlExperienceStore(DatabaseStore[ExperienceText]):
                 ((seq, items[ident].who, items[ident].what) for ident, seq in numbered.items()),
                 {seq: known[ident] for ident, seq in numbered.items() if ident in known},
             )
-        concepts = db.run_many(
-            "INSERT INTO exp_concept (id, label, space) VALUES (?, ?, ?) ON CONFLICT DO NOTHING",
+        concepts = db.insert_rows(
+            "INSERT INTO exp_concept (id, label, space)",
             [(concept.id, concept.label, space) for concept in batch.concepts],
+            " ON CONFLICT DO NOTHING",
         )
         concept_seqs = self._numbers(
             "exp_concept", list({edge.dst for edge in batch.edges if edge.kind is EdgeKind.MENTIONS})
@@ -194,10 +196,8 @@ class SqlExperienceStore(DatabaseStore[ExperienceText]):
             src, dst = sources(edge.src), targets(edge.dst)
             if src is not None and dst is not None:  # both ends stored (none left out as forgotten)
                 rows.append((src, kind, dst, edge.weight, *spaced))
-        columns = self._edge_columns()
-        marks = ", ".join("?" * (4 + len(spaced)))
-        edges = db.run_many(  # in key order: each index page is visited once, not once per row
-            f"INSERT INTO exp_edge ({columns}) VALUES ({marks}) ON CONFLICT DO NOTHING", sorted(rows)
+        edges = db.insert_rows(  # in key order: each index page is visited once, not once per row
+            f"INSERT INTO exp_edge ({self._edge_columns()})", sorted(rows), " ON CONFLICT DO NOTHING"
         )
         for transcript, state in batch.cursors:
             self._keep_cursor(transcript, state)
@@ -567,22 +567,16 @@ def index_terms_of(
         said, length = known.get(seq) or counted_terms(what)
         by, by_length = speakers.get(who) or speakers.setdefault(who, counted_terms(who))
         tail = (space,) if spaced else ()
-        if by:
+        if by and not said.keys().isdisjoint(by):  # a term its text and its speaker's name both say
             terms.extend([(term, seq, said.get(term, 0), by.get(term, 0), *tail) for term in {*said, *by}])
         else:
             terms.extend([(term, seq, count, 0, *tail) for term, count in said.items()])
+            terms.extend([(term, seq, 0, count, *tail) for term, count in by.items()])
         lengths.append((seq, length, by_length, space))
     terms.sort(key=itemgetter(0))  # stable: by term, then `seq` (what sorting the rows whole gives)
     columns = "term, seq, what, who" + (", space" if spaced else "")
-    db.run_many(
-        f"INSERT INTO exp_term ({columns}) VALUES ({', '.join('?' * (5 if spaced else 4))})"
-        " ON CONFLICT DO NOTHING",
-        terms,
-    )
-    db.run_many(
-        "INSERT INTO exp_length (seq, what, who, space) VALUES (?, ?, ?, ?) ON CONFLICT DO NOTHING",
-        lengths,
-    )
+    db.insert_rows(f"INSERT INTO exp_term ({columns})", terms, " ON CONFLICT DO NOTHING")
+    db.insert_rows("INSERT INTO exp_length (seq, what, who, space)", lengths, " ON CONFLICT DO NOTHING")
 
 
 def _experience(row: Row) -> Experience:
