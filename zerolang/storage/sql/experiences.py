@@ -44,6 +44,7 @@ _EXPERIENCES = (  # an experience with its turn's names
     "exp_experience e JOIN exp_turn t ON t.seq = e.turn JOIN exp_session s ON s.seq = t.session"
 )
 _MENTIONS, _SIBLING, _NEXT = EDGE_KINDS["mentions"], EDGE_KINDS["sibling"], EDGE_KINDS["next"]
+_MENTIONS_EDGE, _NEXT_EDGE = EdgeKind.MENTIONS, EdgeKind.NEXT  # read off the enum once, not per edge
 _json_sorted = json.JSONEncoder(sort_keys=True).encode  # what `json.dumps(..., sort_keys=True)` writes
 _EDGE_KEY = "src, kind, dst, weight"  # a key met twice in a batch keeps its least weight (sorted rows)
 BULK_TURNS = 4_000  # a capture of at least this many turns (and the store's number) builds indexes once
@@ -134,9 +135,7 @@ class SqlExperienceStore(DatabaseStore[ExperienceText]):
             ],
             " ON CONFLICT DO NOTHING",
         )
-        before = {
-            edge.src for edge in batch.edges if edge.kind is EdgeKind.NEXT
-        }  # a turn of an earlier batch
+        before = {edge.src for edge in batch.edges if edge.kind is _NEXT_EDGE}  # a turn of an earlier batch
         turn_seqs = self._numbers("exp_turn", [*turns, *(before - turns.keys())])
         items = {item.id: item for item in batch.experiences}
         # an experience's id names its turn: one of a turn the store lacks is not held either
@@ -182,7 +181,7 @@ class SqlExperienceStore(DatabaseStore[ExperienceText]):
             " ON CONFLICT DO NOTHING",
         )
         concept_seqs = self._numbers(
-            "exp_concept", list({edge.dst for edge in batch.edges if edge.kind is EdgeKind.MENTIONS})
+            "exp_concept", list({edge.dst for edge in batch.edges if edge.kind is _MENTIONS_EDGE})
         )
         ends = {
             EdgeKind.MENTIONS: (seqs.get, concept_seqs.get, EDGE_KINDS[EdgeKind.MENTIONS]),
