@@ -152,8 +152,6 @@ def carry_purges_into(store: ForgettingStore, stores: Stores, *, memory: MemoryS
     """Block in `store` every term the memory's purges blocked that it does not block yet: from
     `memory` when it is open in the space of `stores`, else from the memory `stores` name (when it
     exists: nothing else is created). How many terms were added."""
-    if memory is None and stores.memory.holds_nothing_yet:
-        return 0  # no memory, no purge (what `purges_of` says), and none of the memory's code loaded
     from zerolang.memory.erasure import carry_blocks, purged_blocks, purges_of
 
     if memory is not None and memory.space == stores.space:
