@@ -122,18 +122,18 @@ class SqlExperienceStore(DatabaseStore[ExperienceText]):
         space = self.space
         named = sorted({turn.session for turn in new_turns})
         db.insert_rows(
-            "INSERT INTO exp_session (id, space)",
+            "exp_session (id, space)",
             [(session, space) for session in named],
-            " ON CONFLICT DO NOTHING",
+            skip_held=True,
         )
         sessions = self._numbers("exp_session", named)
         db.insert_rows(
-            "INSERT INTO exp_turn (id, session, position, key, at, space)",
+            "exp_turn (id, session, position, key, at, space)",
             [
                 (turn.id, sessions[turn.session], turn.position, turn.key, turn.when, space)
                 for turn in new_turns
             ],
-            " ON CONFLICT DO NOTHING",
+            skip_held=True,
         )
         before = {edge.src for edge in batch.edges if edge.kind is _NEXT_EDGE}  # a turn of an earlier batch
         turn_seqs = self._numbers("exp_turn", [*turns, *(before - turns.keys())])
@@ -145,7 +145,7 @@ class SqlExperienceStore(DatabaseStore[ExperienceText]):
         fresh = [item for ident, item in items.items() if ident not in seqs]
         last = db.one("SELECT max(seq) FROM exp_experience") if fresh else None
         db.insert_rows(
-            "INSERT INTO exp_experience (id, layer, who, what, at, turn, ordinal, affect, sources, space)",
+            "exp_experience (id, layer, who, what, at, turn, ordinal, affect, sources, space)",
             [
                 (
                     item.id,
@@ -161,7 +161,7 @@ class SqlExperienceStore(DatabaseStore[ExperienceText]):
                 )
                 for item in fresh
             ],
-            " ON CONFLICT DO NOTHING",
+            skip_held=True,
         )
         if last is not None:
             after = int(last[0] or 0)
@@ -176,9 +176,9 @@ class SqlExperienceStore(DatabaseStore[ExperienceText]):
                 {seq: known[ident] for ident, seq in numbered.items() if ident in known},
             )
         concepts = db.insert_rows(
-            "INSERT INTO exp_concept (id, label, space)",
+            "exp_concept (id, label, space)",
             [(concept.id, concept.label, space) for concept in batch.concepts],
-            " ON CONFLICT DO NOTHING",
+            skip_held=True,
         )
         concept_seqs = self._numbers(
             "exp_concept", list({edge.dst for edge in batch.edges if edge.kind is _MENTIONS_EDGE})
@@ -196,7 +196,7 @@ class SqlExperienceStore(DatabaseStore[ExperienceText]):
             if src is not None and dst is not None:  # both ends stored (none left out as forgotten)
                 rows.append((src, kind, dst, edge.weight, *spaced))
         edges = db.insert_rows(  # in key order: each index page is visited once, not once per row
-            f"INSERT INTO exp_edge ({self._edge_columns()})", sorted(rows), " ON CONFLICT DO NOTHING"
+            f"exp_edge ({self._edge_columns()})", sorted(rows), skip_held=True
         )
         for transcript, state in batch.cursors:
             self._keep_cursor(transcript, state)
@@ -574,8 +574,8 @@ def index_terms_of(
         lengths.append((seq, length, by_length, space))
     terms.sort(key=itemgetter(0))  # stable: by term, then `seq` (what sorting the rows whole gives)
     columns = "term, seq, what, who" + (", space" if spaced else "")
-    db.insert_rows(f"INSERT INTO exp_term ({columns})", terms, " ON CONFLICT DO NOTHING")
-    db.insert_rows("INSERT INTO exp_length (seq, what, who, space)", lengths, " ON CONFLICT DO NOTHING")
+    db.insert_rows(f"exp_term ({columns})", terms, skip_held=True)
+    db.insert_rows("exp_length (seq, what, who, space)", lengths, skip_held=True)
 
 
 def _experience(row: Row) -> Experience:

@@ -50,13 +50,15 @@ class SqlStatements(ABC):
         """The open write transaction's memo (`sql.memo`), or None: read every time."""
         return None
 
-    def insert_rows(self, head: str, rows: Sequence[Sequence[object]], tail: str = "") -> int:
-        """`head` (`INSERT INTO table (columns)`) `VALUES` each of `rows` (all as wide) `tail`, as
-        many rows a statement as `INSERT_ARGUMENTS` hold, in order; the rows it changed. A statement
+    def insert_rows(self, into: str, rows: Sequence[Sequence[object]], *, skip_held: bool = False) -> int:
+        """`INSERT INTO {into}` (a table and its columns) `VALUES` each of `rows` (all as wide), as many
+        rows a statement as `INSERT_ARGUMENTS` hold, in order; with `skip_held`, a row whose key the
+        table (or an earlier row) holds is left out (`skipping`). The rows it inserted. A statement
         run once per row pays the driver's call and the engine's step for each: most of the cost of
-        inserting short rows (postings, edges), a third of it this way."""
+        inserting short rows (postings, edges)."""
         if not rows:
             return 0
+        head, tail = self.skipping(into) if skip_held else (f"INSERT INTO {into}", "")
         width = len(rows[0])
         per = max(1, INSERT_ARGUMENTS // width)
         group = f"({', '.join('?' * width)})"
@@ -70,6 +72,11 @@ class SqlStatements(ABC):
         if whole < len(rows):
             changed += self.run_many(f"{head} VALUES {group}{tail}", rows[whole:])
         return changed
+
+    def skipping(self, into: str) -> tuple[str, str]:
+        """What goes before `VALUES` and after the rows in an insert into `into` that leaves out the
+        rows whose key is held."""
+        return f"INSERT INTO {into}", " ON CONFLICT DO NOTHING"
 
     def one(self, sql: str, args: Sequence[object] = ()) -> Row | None:
         found = self.rows(sql, args)
