@@ -20,6 +20,7 @@ from zerolang.experience.ranking import full_text
 from zerolang.experience.recall import RecallWeights, recall
 from zerolang.experience.store import ExperienceStore
 from zerolang.experience.transcripts import read_transcript
+from zerolang.storage.errors import StorageError
 from zerolang.storage.schema import EDGE_KINDS
 from zerolang.storage.sql.experiences import BULK_TURNS
 from zerolang.storage.sqlite.experience import SqliteExperienceStore
@@ -338,3 +339,17 @@ def test_a_failed_bulk_capture_writes_nothing_and_can_run_again(
     added = capture_files(store, files).added
     assert added.as_dict() == {"turns": 13, "experiences": 33, "concepts": 158, "edges": 258}
     assert store.counts() == added.as_dict()
+
+
+def test_rows_inserted_many_a_statement_go_in_in_order_each_once(store: ExperienceStore) -> None:
+    db = store.db  # type: ignore[attr-defined]  # every SQL store's database
+    rows = [(f"session-{index:04d}", store.space) for index in range(1_234)]  # 499 a statement, then 236
+    held = [rows[7], rows[1_000]]  # met again: left out, not counted
+    inserted = db.insert_rows("exp_session (id, space)", [*rows, *held], skip_held=True)
+    assert inserted == len(rows)
+    assert [str(row[0]) for row in db.rows("SELECT id FROM exp_session ORDER BY seq")] == [
+        ident for ident, _ in rows
+    ]
+    assert db.insert_rows("exp_session (id, space)", [], skip_held=True) == 0
+    with pytest.raises(StorageError):  # not skipping: a held key is an error, as one row at a time
+        db.insert_rows("exp_session (id, space)", [("session-new", store.space), rows[3]])

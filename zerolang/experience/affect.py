@@ -94,8 +94,11 @@ class LexiconAffect:
         found = self._seen.get(lower)
         if found is None:
             matched = dict.fromkeys(self._exact.get(lower, ()))
+            prefixes = self._prefixes
             for end in range(min(len(lower), self._longest) + 1):  # each of its beginnings, looked up
-                matched.update(dict.fromkeys(self._prefixes.get(lower[:end], ())))
+                hit = prefixes.get(lower[:end])
+                if hit:
+                    matched.update(dict.fromkeys(hit))
             found = tuple(matched)
             if len(self._seen) >= _SEEN_AT_MOST:  # a bound on memory, whatever the text
                 self._seen.clear()

@@ -35,6 +35,14 @@ from zerolang.experience.model import (
     Session,
     Turn,
 )
+from zerolang.experience.words import counted_terms
+
+# Enum members named once: reading one off its class is a descriptor call each time (~0.3 us in
+# Python 3.11), paid per message and per mention otherwise.
+_USER, _ASSISTANT, _SYSTEM = Role.USER, Role.ASSISTANT, Role.SYSTEM
+_OPENING = frozenset({Role.USER, Role.SUMMARY})  # a message that opens a turn
+_INPUT, _CONTEMPLATION, _OUTPUT = Layer.INPUT, Layer.CONTEMPLATION, Layer.OUTPUT
+_NEXT, _SIBLING, _MENTIONS = EdgeKind.NEXT, EdgeKind.SIBLING, EdgeKind.MENTIONS
 
 
 def turns_of(session: Session, first: int = 0) -> list[Turn]:
@@ -42,9 +50,9 @@ def turns_of(session: Session, first: int = 0) -> list[Turn]:
     the messages start with, when they are a session's last ones)."""
     groups: list[list[Message]] = []
     for message in session.messages:
-        if message.role is Role.SYSTEM:
+        if message.role is _SYSTEM:
             continue
-        opens = message.role in {Role.USER, Role.SUMMARY}
+        opens = message.role in _OPENING
         if opens or not groups:
             groups.append([message])
         else:
@@ -59,15 +67,15 @@ def turns_of(session: Session, first: int = 0) -> list[Turn]:
 
 def layers_of(message: Message) -> list[tuple[Layer, str]]:
     """What one message contributes to each layer (empty layers left out)."""
-    if message.role is Role.USER:
-        pairs = [(Layer.INPUT, message.text)]
-    elif message.role is Role.ASSISTANT:
+    if message.role is _USER:
+        pairs = [(_INPUT, message.text)]
+    elif message.role is _ASSISTANT:
         inner = "\n".join(
             part for part in (message.thinking, *(f"→ {call}" for call in message.tool_calls)) if part
         )
-        pairs = [(Layer.CONTEMPLATION, inner), (Layer.OUTPUT, message.text)]
+        pairs = [(_CONTEMPLATION, inner), (_OUTPUT, message.text)]
     else:
-        pairs = [(Layer.CONTEMPLATION, message.text)]
+        pairs = [(_CONTEMPLATION, message.text)]
     return [(layer, text.strip()) for layer, text in pairs if text.strip()]
 
 
@@ -106,7 +114,7 @@ def add_turn(
     edges = batch.edges
     known = batch.concept_ids
     if previous is not None:
-        edges.append(Edge(previous, EdgeKind.NEXT, turn.id))
+        edges.append(Edge(previous, _NEXT, turn.id))
     last: str | None = None
     for ordinal, message in enumerate(turn.messages):
         who = names.get(message.who, message.who) if names else message.who
@@ -114,15 +122,16 @@ def add_turn(
             experience = _experience(turn, ordinal, message, layer, who, text, affect)
             batch.experiences.append(experience)
             ident = experience.id
+            batch.terms[ident] = counted_terms(text)  # after affect, which split the same text
             if last is not None:
-                edges.append(Edge(last, EdgeKind.SIBLING, ident))
+                edges.append(Edge(last, _SIBLING, ident))
             last = ident
             for label, count in _counted(concepts.extract(text)):
                 concept = concept_id(label)
                 if concept not in known:
                     known.add(concept)
                     batch.concepts.append(Concept(concept, label))
-                edges.append(Edge(ident, EdgeKind.MENTIONS, concept, count))
+                edges.append(Edge(ident, _MENTIONS, concept, count))
 
 
 def _counted(labels: list[str]) -> Iterable[tuple[str, float]]:

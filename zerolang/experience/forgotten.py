@@ -140,6 +140,7 @@ def without_forgotten(batch: CaptureBatch, blocked: Forgotten) -> tuple[CaptureB
         concepts=[c for c in batch.concepts if c.id not in concepts and c.id in used],
         edges=edges,
         cursors=batch.cursors,
+        terms=batch.terms,
     )
     kept.concept_ids = {concept.id for concept in kept.concepts}
     return kept, len(batch.experiences) - len(kept.experiences)

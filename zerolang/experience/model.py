@@ -116,8 +116,13 @@ class EdgeKind(StrEnum):
     NEXT = "next"  # turn -> the turn after it in its session
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(slots=True)
 class Edge:
+    """An edge of a capture's batch, named by its ends' ids. Not frozen: a capture makes one per
+    concept each experience mentions, and a frozen dataclass's `__init__` (a call of
+    `object.__setattr__` per field) took 4% of its instructions; nothing holds or hashes an edge
+    once its batch is stored."""
+
     src: str
     kind: EdgeKind
     dst: str
@@ -133,6 +138,8 @@ class CaptureBatch:
     concepts: list[Concept] = field(default_factory=list)
     edges: list[Edge] = field(default_factory=list)
     concept_ids: set[str] = field(default_factory=set)  # the ids in `concepts`, to add each once
+    # each experience's `words.counted_terms` of its `what`, by id, where built with it (recall's postings)
+    terms: dict[str, tuple[dict[str, int], int]] = field(default_factory=dict)
     # each transcript whose cursor changes, and where its capture stopped now (None: forget it)
     cursors: list[tuple[str, str | None]] = field(default_factory=list)
 

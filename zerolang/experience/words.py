@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import re
+from collections import Counter
 
 from zerolang.experience.stemming import stem
 
@@ -82,10 +83,19 @@ def words(text: str) -> list[str]:
 
 
 def lower_words(text: str) -> list[str]:
-    """`words(text)`, each lowercased."""
-    if text.isascii():  # lowercasing ASCII keeps every character in or out of words
-        return ascii_words(spaced(text.lower()))
-    return [word.lower() for word in words(text)]
+    """`words(text)`, each lowercased (the list is shared with the next call for the same text: read
+    it, do not change it)."""
+    global _LAST
+    last = _LAST  # one reference, swapped whole: a thread sees a text with its own words
+    if last[0] is text:  # capture reads each text for its affect, then for recall's postings
+        return last[1]
+    # lowercasing ASCII keeps every character in or out of words
+    found = ascii_words(spaced(text.lower())) if text.isascii() else [word.lower() for word in words(text)]
+    _LAST = (text, found)
+    return found
+
+
+_LAST: tuple[str | None, list[str]] = (None, [])  # the text split last (held: no other takes its identity)
 
 
 def raw_words(text: str) -> list[str]:
@@ -112,13 +122,44 @@ def index_terms(text: str) -> list[str]:
     `known`; words are ASCII, as `words` finds them), each part of two characters or more and no
     stopword, stemmed (`stemming.stem`). One function for what is stored and what is asked, on
     every engine."""
-    out: list[str] = []
-    for word in lower_words(text):
-        if word in STOPWORDS:
-            continue
-        if word.endswith("'s"):
-            word = word[:-2]
-        for part in _PARTS.split(word) if ("'" in word or "-" in word) else (word,):
-            if len(part) > 1 and part not in STOPWORDS:
-                out.append(stem(part))
-    return out
+    return [term for word in lower_words(text) for term in word_terms(word)]
+
+
+def counted_terms(text: str) -> tuple[dict[str, int], int]:
+    """How often `text` says each of its `index_terms`, and its number of words (`lower_words`): what
+    recall's full text keeps of it, each distinct word worked out once."""
+    found = lower_words(text)
+    counts: dict[str, int] = {}
+    known = _WORD_TERMS
+    for word, times in Counter(found).items():
+        parts = known.get(word)
+        if parts is None:
+            parts = word_terms(word)
+        for term in parts:
+            counts[term] = counts.get(term, 0) + times
+    return counts, len(found)
+
+
+_WORD_TERMS: dict[str, tuple[str, ...]] = {}  # each lowercase word met: its index terms (bounded)
+_WORD_TERMS_AT_MOST = 1 << 15  # ~5 MB: a capture meets far fewer distinct words that recur
+
+
+def word_terms(word: str) -> tuple[str, ...]:
+    """The index terms of one lowercase word of `lower_words` (what `index_terms` makes of it), worked
+    out once per distinct word."""
+    found = _WORD_TERMS.get(word)
+    if found is None:
+        found = _word_terms(word)
+        if len(_WORD_TERMS) >= _WORD_TERMS_AT_MOST:  # a bound on memory, whatever the text
+            _WORD_TERMS.clear()
+        _WORD_TERMS[word] = found
+    return found
+
+
+def _word_terms(word: str) -> tuple[str, ...]:
+    if word in STOPWORDS:
+        return ()
+    if word.endswith("'s"):
+        word = word[:-2]
+    parts = _PARTS.split(word) if ("'" in word or "-" in word) else (word,)
+    return tuple(stem(part) for part in parts if len(part) > 1 and part not in STOPWORDS)

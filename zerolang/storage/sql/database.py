@@ -41,24 +41,10 @@ class SqlDatabase(SqlStatements):
         made once at the end (one sort) where the engine gains by it, not updated row by row."""
         return nullcontext()
 
-    def staging(self, table: str) -> AbstractContextManager[str | None]:
-        """Inside a transaction, around a write that adds more rows than `table` holds: the name of an
-        empty temporary table with `table`'s columns, to collect the rows in and insert them at the end
-        in key order (`insert_staged`), where the engine gains by it; None: insert them as they come."""
-        return nullcontext(None)
-
     def roomy_cache(self, kib: int) -> AbstractContextManager[None]:
         """Around a large write: the engine's page cache for this connection at least `kib` KiB, where
         the engine keeps one (a B-tree keyed by hashes that outgrows it is read back page by page)."""
         return nullcontext()
-
-    def insert_staged(self, staged: str, table: str, columns: str, key: str) -> int:
-        """Insert the rows collected in `staged` into `table` in `key` order, those whose key `table`
-        (or an earlier row of `staged`) holds left out; how many went in."""
-        return self.run(
-            f"INSERT INTO {table} ({columns}) SELECT {columns} FROM {staged} WHERE true ORDER BY {key}"
-            " ON CONFLICT DO NOTHING"
-        )
 
     @abstractmethod
     def close(self) -> None: ...

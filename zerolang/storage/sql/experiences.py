@@ -15,8 +15,9 @@ edge its ends, by those numbers (experience schema 3, `zerolang.storage.schema.e
 from __future__ import annotations
 
 import json
-from collections.abc import Collection, Iterable, Sequence
+from collections.abc import Collection, Iterable, Mapping, Sequence
 from contextlib import nullcontext
+from operator import itemgetter
 from typing import Protocol
 
 from zerolang.experience.forgotten import PURGED, Forgotten, without_forgotten
@@ -30,7 +31,7 @@ from zerolang.experience.model import (
     SessionRow,
     TermTotals,
 )
-from zerolang.experience.words import index_terms, lower_words
+from zerolang.experience.words import counted_terms
 from zerolang.storage.errors import translating
 from zerolang.storage.schema import EDGE_ENDS, EDGE_KINDS, EDGE_SPACED, EXPERIENCES, SPACE, TERMS_SPACED
 from zerolang.storage.sql.database import DatabaseStore, SqlDatabase
@@ -43,10 +44,12 @@ _EXPERIENCES = (  # an experience with its turn's names
     "exp_experience e JOIN exp_turn t ON t.seq = e.turn JOIN exp_session s ON s.seq = t.session"
 )
 _MENTIONS, _SIBLING, _NEXT = EDGE_KINDS["mentions"], EDGE_KINDS["sibling"], EDGE_KINDS["next"]
+_MENTIONS_EDGE, _NEXT_EDGE = EdgeKind.MENTIONS, EdgeKind.NEXT  # read off the enum once, not per edge
 _json_sorted = json.JSONEncoder(sort_keys=True).encode  # what `json.dumps(..., sort_keys=True)` writes
-_EDGE_KEY = "src, kind, dst, weight"  # a key met twice keeps its least weight (as a sorted batch)
+_EDGE_KEY = "src, kind, dst, weight"  # a key met twice in a batch keeps its least weight (sorted rows)
 BULK_TURNS = 4_000  # a capture of at least this many turns (and the store's number) builds indexes once
 CAPTURE_CACHE_KIB = 64 * 1024  # and has this page cache: the indexes keyed by hashes of 50 MB of transcript
+Counted = Mapping[int, tuple[dict[str, int], int]]  # `words.counted_terms` of experiences, by `seq`
 _COUNTED = (("turns", "exp_turn"), ("experiences", "exp_experience"), ("concepts", "exp_concept"))
 # A space's edges are those whose source is of the space (an edge's row may name no space: EDGE_SPACED).
 _EDGES_COUNTED = " + ".join(
@@ -88,23 +91,16 @@ class SqlExperienceStore(DatabaseStore[ExperienceText]):
         the edges' second index is made once at the end (`index_deferred`: sorted, its pages full, where
         edges taken one concept at a time would leave them half full); if it is also at least
         `BULK_TURNS`, the write has a larger page cache (`roomy_cache`: the indexes by id take rows at
-        random pages, each read back once the cache is full), and the edges are collected where the
-        engine stages rows (`staging`) and inserted at the end in key order."""
+        random pages, each read back once the cache is full). Each batch's edges go in in key order:
+        keyed by numbers, new ones above the held ones, they mostly go at the end of the table."""
         added = Added()
         large = expected_turns >= BULK_TURNS
         with self.db.roomy_cache(CAPTURE_CACHE_KIB) if large else nullcontext(), self.db.transaction():
             blocked = Forgotten.of(self.purged_terms())
             deferred = expected_turns > 0 and self._turn_count(expected_turns + 1) <= expected_turns
-            bulk = large and deferred
-            with (
-                self.db.index_deferred(EXPERIENCES, "exp_edge_dst") if deferred else nullcontext(),
-                self.db.staging("exp_edge") if bulk else nullcontext(None) as staged,
-            ):
+            with self.db.index_deferred(EXPERIENCES, "exp_edge_dst") if deferred else nullcontext():
                 for batch in batches:
-                    added = added + self._add(batch, blocked, staged)
-                if staged is not None:
-                    edges = self.db.insert_staged(staged, "exp_edge", self._edge_columns(), _EDGE_KEY)
-                    added = added + Added(edges=edges)
+                    added = added + self._add(batch, blocked)
         return added
 
     def _turn_count(self, limit: int) -> int:
@@ -116,8 +112,8 @@ class SqlExperienceStore(DatabaseStore[ExperienceText]):
             )[0][0]
         )
 
-    def _add(self, batch: CaptureBatch, blocked: Forgotten, staged: str | None = None) -> Added:
-        """Write one batch; its edges go to `staged` when given (inserted at the end, `add_all`)."""
+    def _add(self, batch: CaptureBatch, blocked: Forgotten) -> Added:
+        """Write one batch."""
         db = self.db
         batch, forgotten = without_forgotten(batch, blocked)
         turns = {turn.id: turn for turn in batch.turns}
@@ -125,30 +121,31 @@ class SqlExperienceStore(DatabaseStore[ExperienceText]):
         new_turns = [turn for ident, turn in turns.items() if ident not in held_turns]
         space = self.space
         named = sorted({turn.session for turn in new_turns})
-        db.run_many(
-            "INSERT INTO exp_session (id, space) VALUES (?, ?) ON CONFLICT DO NOTHING",
+        db.insert_rows(
+            "exp_session (id, space)",
             [(session, space) for session in named],
+            skip_held=True,
         )
         sessions = self._numbers("exp_session", named)
-        db.run_many(
-            "INSERT INTO exp_turn (id, session, position, key, at, space) VALUES (?, ?, ?, ?, ?, ?)"
-            " ON CONFLICT DO NOTHING",
+        db.insert_rows(
+            "exp_turn (id, session, position, key, at, space)",
             [
                 (turn.id, sessions[turn.session], turn.position, turn.key, turn.when, space)
                 for turn in new_turns
             ],
+            skip_held=True,
         )
-        before = {
-            edge.src for edge in batch.edges if edge.kind is EdgeKind.NEXT
-        }  # a turn of an earlier batch
+        before = {edge.src for edge in batch.edges if edge.kind is _NEXT_EDGE}  # a turn of an earlier batch
         turn_seqs = self._numbers("exp_turn", [*turns, *(before - turns.keys())])
         items = {item.id: item for item in batch.experiences}
-        seqs = self._numbers("exp_experience", list(items))
+        # an experience's id names its turn: one of a turn the store lacks is not held either
+        seqs = self._numbers(
+            "exp_experience", [ident for ident, item in items.items() if item.turn in held_turns]
+        )
         fresh = [item for ident, item in items.items() if ident not in seqs]
         last = db.one("SELECT max(seq) FROM exp_experience") if fresh else None
-        db.run_many(
-            "INSERT INTO exp_experience (id, layer, who, what, at, turn, ordinal, affect, sources, space)"
-            " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT DO NOTHING",
+        db.insert_rows(
+            "exp_experience (id, layer, who, what, at, turn, ordinal, affect, sources, space)",
             [
                 (
                     item.id,
@@ -164,40 +161,43 @@ class SqlExperienceStore(DatabaseStore[ExperienceText]):
                 )
                 for item in fresh
             ],
+            skip_held=True,
         )
         if last is not None:
             after = int(last[0] or 0)
-            added = db.rows("SELECT id, seq, who, what FROM exp_experience WHERE seq > ?", (after,))
-            seqs.update((str(ident), int(seq)) for ident, seq, _, _ in added)
-            self._index_terms((int(seq), str(who), str(what)) for _, seq, who, what in added)
-        concepts = db.run_many(
-            "INSERT INTO exp_concept (id, label, space) VALUES (?, ?, ?) ON CONFLICT DO NOTHING",
+            numbered = {
+                str(ident): int(seq)
+                for ident, seq in db.rows("SELECT id, seq FROM exp_experience WHERE seq > ?", (after,))
+            }
+            seqs.update(numbered)
+            known = batch.terms
+            self._index_terms(
+                ((seq, items[ident].who, items[ident].what) for ident, seq in numbered.items()),
+                {seq: known[ident] for ident, seq in numbered.items() if ident in known},
+            )
+        concepts = db.insert_rows(
+            "exp_concept (id, label, space)",
             [(concept.id, concept.label, space) for concept in batch.concepts],
+            skip_held=True,
         )
         concept_seqs = self._numbers(
-            "exp_concept", list({edge.dst for edge in batch.edges if edge.kind is EdgeKind.MENTIONS})
+            "exp_concept", list({edge.dst for edge in batch.edges if edge.kind is _MENTIONS_EDGE})
         )
         ends = {
-            EdgeKind.MENTIONS: (seqs, concept_seqs),
-            EdgeKind.SIBLING: (seqs, seqs),
-            EdgeKind.NEXT: (turn_seqs, turn_seqs),
+            EdgeKind.MENTIONS: (seqs.get, concept_seqs.get, EDGE_KINDS[EdgeKind.MENTIONS]),
+            EdgeKind.SIBLING: (seqs.get, seqs.get, EDGE_KINDS[EdgeKind.SIBLING]),
+            EdgeKind.NEXT: (turn_seqs.get, turn_seqs.get, EDGE_KINDS[EdgeKind.NEXT]),
         }
         spaced = (space,) if EDGE_SPACED[db.dialect] else ()
         rows = []
         for edge in batch.edges:
-            sources, targets = ends[edge.kind]
-            src, dst = sources.get(edge.src), targets.get(edge.dst)
+            sources, targets, kind = ends[edge.kind]
+            src, dst = sources(edge.src), targets(edge.dst)
             if src is not None and dst is not None:  # both ends stored (none left out as forgotten)
-                rows.append((src, EDGE_KINDS[edge.kind], dst, edge.weight, *spaced))
-        columns = self._edge_columns()
-        marks = ", ".join("?" * (4 + len(spaced)))
-        if staged is None:
-            edges = db.run_many(  # in key order: each index page is visited once, not once per row
-                f"INSERT INTO exp_edge ({columns}) VALUES ({marks}) ON CONFLICT DO NOTHING", sorted(rows)
-            )
-        else:
-            db.run_many(f"INSERT INTO {staged} ({columns}) VALUES ({marks})", rows)
-            edges = 0  # counted when they go in
+                rows.append((src, kind, dst, edge.weight, *spaced))
+        edges = db.insert_rows(  # in key order: each index page is visited once, not once per row
+            f"exp_edge ({self._edge_columns()})", sorted(rows), skip_held=True
+        )
         for transcript, state in batch.cursors:
             self._keep_cursor(transcript, state)
         return Added(len(new_turns), len(fresh), concepts, edges, forgotten)
@@ -211,15 +211,20 @@ class SqlExperienceStore(DatabaseStore[ExperienceText]):
             str(ident): int(seq) for ident, seq in self._rows_in(f"SELECT id, seq FROM {table}", "id", ids)
         }
 
-    def _index_terms(self, rows: Iterable[tuple[int, str, str]]) -> None:
-        """Recall's full text of the store's experiences `(seq, who, what)` (`index_terms`)."""
+    def _index_terms(
+        self,
+        rows: Iterable[tuple[int, str, str]],
+        counted: Mapping[int, tuple[dict[str, int], int]] | None = None,
+    ) -> None:
+        """Recall's full text of the store's experiences `(seq, who, what)` (`index_terms`); `counted`:
+        the `counted_terms` of some `what`s, by `seq`, as capture built them."""
         space = self.space
-        index_terms_of(self.db, ((seq, who, what, space) for seq, who, what in rows))
+        index_terms_of(self.db, ((seq, who, what, space) for seq, who, what in rows), counted)
 
     def _unindex_terms(self, seq: int, who: str, what: str) -> None:
         self.db.run_many(  # a posting's space is its experience's (`seq`)
             "DELETE FROM exp_term WHERE term = ? AND seq = ?",
-            [(term, seq) for term in sorted({*_counts(what), *_counts(who)})],
+            [(term, seq) for term in sorted({*counted_terms(what)[0], *counted_terms(who)[0]})],
         )
         self.db.run("DELETE FROM exp_length WHERE space = ? AND seq = ?", (self.space, seq))
 
@@ -542,35 +547,35 @@ class SqlExperienceStore(DatabaseStore[ExperienceText]):
         return doomed, concepts
 
 
-def index_terms_of(db: SqlDatabase, rows: Iterable[tuple[int, str, str, str]]) -> None:
+def index_terms_of(
+    db: SqlDatabase,
+    rows: Iterable[tuple[int, str, str, str]],
+    counted: Counted | None = None,
+) -> None:
     """Recall's full text of the experiences `(seq, who, what, space)`: their terms (`exp_term`,
     `words.index_terms`) and their lengths in words (`exp_length`, `words.lower_words`), in the
-    caller's transaction (capture's, or a move's: `zerolang.storage.sqlite.absorb`)."""
-    terms: list[tuple[str, int, int, int, str]] = []
-    lengths: list[tuple[int, int, int, str]] = []
-    for seq, who, what, space in rows:
-        said, by = _counts(what), _counts(who)
-        terms.extend((term, seq, said.get(term, 0), by.get(term, 0), space) for term in {*said, *by})
-        lengths.append((seq, len(lower_words(what)), len(lower_words(who)), space))
+    caller's transaction (capture's, or a move's: `zerolang.storage.sqlite.absorb`). The postings go
+    in by term, then `seq` (each index page visited once). `counted`: the `words.counted_terms` of
+    some `what`s, by `seq`, where the caller has them (capture's batch)."""
     spaced = TERMS_SPACED[db.dialect]  # else a posting's space is its experience's
+    terms: list[tuple[object, ...]] = []
+    lengths: list[tuple[int, int, int, str]] = []
+    speakers: dict[str, tuple[dict[str, int], int]] = {}  # a few speakers say every experience
+    known = counted or {}
+    for seq, who, what, space in sorted(rows, key=itemgetter(0)):
+        said, length = known.get(seq) or counted_terms(what)
+        by, by_length = speakers.get(who) or speakers.setdefault(who, counted_terms(who))
+        tail = (space,) if spaced else ()
+        if by and not said.keys().isdisjoint(by):  # a term its text and its speaker's name both say
+            terms.extend([(term, seq, said.get(term, 0), by.get(term, 0), *tail) for term in {*said, *by}])
+        else:
+            terms.extend([(term, seq, count, 0, *tail) for term, count in said.items()])
+            terms.extend([(term, seq, 0, count, *tail) for term, count in by.items()])
+        lengths.append((seq, length, by_length, space))
+    terms.sort(key=itemgetter(0))  # stable: by term, then `seq` (what sorting the rows whole gives)
     columns = "term, seq, what, who" + (", space" if spaced else "")
-    db.run_many(
-        f"INSERT INTO exp_term ({columns}) VALUES ({', '.join('?' * (5 if spaced else 4))})"
-        " ON CONFLICT DO NOTHING",
-        [row if spaced else row[:4] for row in sorted(terms)],
-    )
-    db.run_many(
-        "INSERT INTO exp_length (seq, what, who, space) VALUES (?, ?, ?, ?) ON CONFLICT DO NOTHING",
-        lengths,
-    )
-
-
-def _counts(text: str) -> dict[str, int]:
-    """How often `text` says each of its index terms."""
-    counts: dict[str, int] = {}
-    for term in index_terms(text):
-        counts[term] = counts.get(term, 0) + 1
-    return counts
+    db.insert_rows(f"exp_term ({columns})", terms, skip_held=True)
+    db.insert_rows("exp_length (seq, what, who, space)", lengths, skip_held=True)
 
 
 def _experience(row: Row) -> Experience:

@@ -203,17 +203,6 @@ class SqliteDatabase(SqliteStatements, SqlDatabase):
         self.run(create)
 
     @contextmanager
-    def staging(self, table: str) -> Iterator[str | None]:
-        """A temporary table like `table` (no key, no index: each row appended): a B-tree keyed by
-        hashes takes rows in random order at a page read and write per row once it outgrows the page
-        cache, where the rows collected here go in by one sort, each page written once."""
-        staged = f"temp.{table}_staged"
-        self.run(f"DROP TABLE IF EXISTS {staged}")
-        self.run(f"CREATE TABLE {staged} AS SELECT * FROM main.{table} WHERE false")
-        yield staged  # a failure rolls the transaction back, and the table with it
-        self.run(f"DROP TABLE {staged}")
-
-    @contextmanager
     def roomy_cache(self, kib: int) -> Iterator[None]:
         """The page cache at least `kib` KiB (the default is 2 MiB), restored after: pages are taken
         as they are needed, and given back when it shrinks again."""

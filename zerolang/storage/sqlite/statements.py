@@ -37,6 +37,14 @@ class SqliteStatements(SqlStatements):
             self._seals_written()
         return max(self.connection.executemany(sql, rows).rowcount, 0)
 
+    def skipping(self, into: str) -> tuple[str, str]:
+        """`INSERT OR IGNORE`: a statement of many rows that may abort (a NOT NULL column's default on
+        a conflict, which `ON CONFLICT DO NOTHING` keeps) makes SQLite keep a statement journal in the
+        transaction, a page written for each page the statement changes (a 25 MB capture's system
+        time 0.67 against 0.41 s); one that ignores cannot abort. It leaves out a row breaking NOT NULL
+        too: the rows the stores insert this way give every such column a value."""
+        return f"INSERT OR IGNORE INTO {into}", ""
+
     def _seals_written(self) -> None:
         """A statement writes seals: the write memo's copy is no longer known to be the stored one (a
         fold that keeps it, `Seals.seal_apply`, puts it back after)."""
