@@ -14,7 +14,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from hypothesis import given, settings
+from hypothesis import example, given, settings
 from hypothesis import strategies as st
 
 from tests.agents.test_capture_cursor import records
@@ -95,8 +95,8 @@ def test_a_transcript_whose_one_line_is_being_written_has_no_session_yet(tmp_pat
 
 def line_end(data: bytes, end: int) -> int:
     """Where the complete lines of `data[:end]` stop: what a reader can take of the file cut there."""
-    if end == len(data) or data[end : end + 1] == b"\n":
-        return end  # the cut falls at a line's end: its last line is whole
+    if end == len(data) or data[end : end + 1] == b"\n" or data[end : end + 2] == b"\r\n":
+        return end  # the cut falls at a line's end (before its `\r\n` too): its last line is whole
     return data.rfind(b"\n", 0, end) + 1
 
 
@@ -118,6 +118,7 @@ def grow_by_cuts(folder: Path, data: bytes, ends: list[int], hook: bool) -> Path
     cuts=st.lists(st.floats(min_value=0.0, max_value=1.0), min_size=1, max_size=6),
     hook=st.booleans(),
 )
+@example(name="claude_crlf", cuts=[0.3398], hook=False)  # cut just before a `\r\n`: the line is whole
 def test_a_file_cut_anywhere_is_captured_as_if_cut_after_its_last_whole_line(
     tmp_path_factory: Any, name: str, cuts: list[float], hook: bool
 ) -> None:
