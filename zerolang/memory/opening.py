@@ -151,11 +151,18 @@ def conversations_in_memory(
 def carry_purges_into(store: ForgettingStore, stores: Stores, *, memory: MemoryStore | None = None) -> int:
     """Block in `store` every term the memory's purges blocked that it does not block yet: from
     `memory` when it is open in the space of `stores`, else from the memory `stores` name (when it
-    exists: nothing else is created). How many terms were added."""
-    from zerolang.memory.erasure import carry_blocks, purged_blocks, purges_of
-
+    exists: nothing else is created). How many terms were added. A memory that holds no purge in
+    that space (`holds_purges`: one read) is not opened, nor the code that reads purges loaded."""
     if memory is not None and memory.space == stores.space:
+        from zerolang.memory.erasure import carry_blocks, purged_blocks
+
         return carry_blocks(purged_blocks(memory), store)
+    from zerolang.storage import holds_purges
+
+    if not holds_purges(stores.memory, stores.space):
+        return 0
+    from zerolang.memory.erasure import carry_blocks, purges_of
+
     return carry_blocks(purges_of(stores), store)
 
 

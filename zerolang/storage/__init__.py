@@ -2,7 +2,8 @@
 
 - `registry`: `open_store`, `open_backend`, `open_index`, `open_experiences`,
   `open_conversations`, `open_state`, `tokens_of`: a path or URL to the engine for its scheme
-  (`holds_conversations`: whether an older release's separate file still holds turns);
+  (`holds_conversations`: whether an older release's separate file still holds turns;
+  `holds_purges`: whether a memory may hold purges to carry);
 - `errors`: the `StorageError` family every engine's failures become;
 - `sql`: the SQL the engines share, written once with `?` placeholders;
 - `sqlite`: the embedded default, one file (or `:memory:`);
@@ -19,6 +20,7 @@ from zerolang.storage.registry import (
     conversations_on,
     engine_for,
     holds_conversations,
+    holds_purges,
     index_of,
     open_backend,
     open_conversations,
@@ -37,6 +39,7 @@ __all__ = [
     "conversations_on",
     "engine_for",
     "holds_conversations",
+    "holds_purges",
     "index_of",
     "open_backend",
     "open_conversations",

@@ -195,6 +195,20 @@ def holds_conversations(where: Where) -> bool:
     return holds_rows(location.path, ("exp_turn", "convo_entry"))
 
 
+def holds_purges(where: Where, space: str) -> bool:
+    """Whether the memory at `where` may hold purges of `space` (rows of `forgotten_keys`), read only,
+    without opening it as a store: False only where it provably holds none (nothing stored there yet,
+    a SQLite file without such a row); a server's memory, or a file that cannot be read so, may."""
+    location = parse_location(where)
+    if location.holds_nothing_yet:
+        return False
+    if not location.is_file:
+        return True
+    from zerolang.storage.sqlite.database import holds_space_rows
+
+    return holds_space_rows(location.path, "forgotten_keys", space)
+
+
 def absorb_experiences(older: Where, into: Where) -> int:
     """Move the conversations and experiences of an older release's separate SQLite file `older`
     (every space) into the memory's SQLite database `into`, full text and all, and remove `older`;

@@ -274,3 +274,22 @@ def holds_rows(path: Path, tables: tuple[str, ...]) -> bool:
         return False
     finally:
         connection.close()
+
+
+def holds_space_rows(path: Path, table: str, space: str) -> bool:
+    """Whether the SQLite file at `path` may hold a row of `space` in `table` (read only, never created
+    or written): False only when it provably holds none (no such table, or none of its rows is of
+    `space`); True when it cannot tell (a file it cannot read as a database, an older `table`)."""
+    try:
+        connection = sqlite3.connect(f"{path.resolve().as_uri()}?mode=ro", uri=True)
+    except sqlite3.Error:
+        return True
+    try:
+        if not connection.execute("SELECT 1 FROM sqlite_schema WHERE name = ?", (table,)).fetchone():
+            return False
+        found = connection.execute(f"SELECT 1 FROM {table} WHERE space = ? LIMIT 1", (space,)).fetchone()
+        return found is not None
+    except sqlite3.Error:
+        return True
+    finally:
+        connection.close()
