@@ -149,16 +149,17 @@ def _experience(
     ident = experience_id(
         session=turn.session, turn=turn.id, layer=layer, who=who, what=text, when=when, ordinal=ordinal
     )
+    sources = (message.key,) if message.key else ()  # positional below: keywords cost a third more
     return Experience(
-        id=ident,
-        layer=layer,
-        who=who,
-        what=text,
-        when=when,
-        session=turn.session,
-        turn=turn.id,
-        position=turn.position,
-        ordinal=ordinal,
-        affect=affect.score(text),
-        sources=(message.key,) if message.key else (),
+        ident,
+        layer,
+        who,
+        text,
+        when,
+        turn.session,
+        turn.id,
+        turn.position,
+        ordinal,
+        affect.score(text),
+        sources,
     )

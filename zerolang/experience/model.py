@@ -28,7 +28,12 @@ AFFECTS: tuple[str, ...] = ("SEEKING", "RAGE", "FEAR", "LUST", "CARE", "PANIC_GR
 """Panksepp's seven primary affects, in his order; `PANIC_GRIEF` is his PANIC/GRIEF."""
 
 
-@dataclass(frozen=True, slots=True)
+# `Message`, `Turn` and `Experience` are made once per message of a capture: plain slots dataclasses,
+# not frozen ones, whose `__init__` calls `object.__setattr__` per field (~3% of a capture's
+# instructions). Nothing changes them once made; `Message` and `Turn` hash as frozen ones did.
+
+
+@dataclass(slots=True, unsafe_hash=True)
 class Message:
     """One message of a transcript, whatever its format, with where it came from.
 
@@ -57,7 +62,7 @@ class Session:
     source: str = ""
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(slots=True, unsafe_hash=True)
 class Turn:
     """A conversational turn: a user message and everything the agent did until the next one."""
 
@@ -69,7 +74,7 @@ class Turn:
     messages: tuple[Message, ...]
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(slots=True)
 class Experience:
     """One layer of one message of a turn: who, what, when, which layer, how it felt.
 
