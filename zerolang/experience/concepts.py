@@ -77,18 +77,24 @@ class DefaultConcepts:
             )
             for alias, canonical in self._known
         ]
+        needles = {needle for needle, _, _ in self._patterns}
+        # the needles that hold no other: a text holds a needle only if it holds one of these
+        self._roots = tuple(sorted(n for n in needles if not any(m != n and m in n for m in needles)))
         self._labels: dict[str, str] = {}  # each raw label met: its normalised form (bounded)
         self._clauses = _Clauses()
 
     def extract(self, text: str) -> list[str]:
         found: list[tuple[int, str]] = []
         lowered = text.lower()
-        for needle, pattern, canonical in self._patterns:
-            if needle not in lowered:  # a plain substring test first: the regex only where it may match
-                continue
-            match = pattern.search(lowered)
-            if match:
-                found.append((match.start(), canonical))
+        for root in self._roots:  # most texts hold no alias: a few substring tests tell
+            if root in lowered:
+                for needle, pattern, canonical in self._patterns:
+                    if needle not in lowered:  # a plain substring test first: the regex where it may match
+                        continue
+                    match = pattern.search(lowered)
+                    if match:
+                        found.append((match.start(), canonical))
+                break
         found.extend(_names(text))
         found.extend(_phrases(text, self._clauses))
         found.sort(key=itemgetter(0))
