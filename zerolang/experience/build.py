@@ -126,7 +126,16 @@ def add_turn(
             if last is not None:
                 edges.append(Edge(last, _SIBLING, ident))
             last = ident
-            for label, count in _counted(concepts.extract(text)):
+            labels = concepts.extract(text)
+            if len(set(labels)) == len(labels):  # each once, as the default extractor gives them
+                for label in labels:
+                    concept = concept_id(label)
+                    if concept not in known:
+                        known.add(concept)
+                        batch.concepts.append(Concept(concept, label))
+                    edges.append(Edge(ident, _MENTIONS, concept, 1.0))
+                continue
+            for label, count in _counted(labels):
                 concept = concept_id(label)
                 if concept not in known:
                     known.add(concept)
@@ -135,10 +144,8 @@ def add_turn(
 
 
 def _counted(labels: list[str]) -> Iterable[tuple[str, float]]:
-    """Each label once, first mention first, with how often it is mentioned (an extractor gives each
-    once, as the default does, or repeats)."""
-    if len(set(labels)) == len(labels):
-        return [(label, 1.0) for label in labels]
+    """Each label once, first mention first, with how often it is mentioned (for an extractor that
+    repeats labels; `add_turn` takes those of one that gives each once, as the default does, as they are)."""
     return [(label, float(count)) for label, count in Counter(labels).items()]
 
 
