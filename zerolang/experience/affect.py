@@ -86,7 +86,7 @@ class LexiconAffect:
                 else:
                     self._exact.setdefault(entry, []).append(affect)
 
-        self._longest = max(map(len, self._prefixes), default=0)
+        self._lengths = sorted({len(prefix) for prefix in self._prefixes})  # the prefix entries' lengths
         self._seen: dict[str, tuple[str, ...]] = {}  # each word met, lowercased: the affects it hits
 
     def _affects(self, lower: str) -> tuple[str, ...]:
@@ -95,7 +95,9 @@ class LexiconAffect:
         if found is None:
             matched = dict.fromkeys(self._exact.get(lower, ()))
             prefixes = self._prefixes
-            for end in range(min(len(lower), self._longest) + 1):  # each of its beginnings, looked up
+            for end in self._lengths:  # each of its beginnings as long as a prefix entry, looked up
+                if end > len(lower):
+                    break
                 hit = prefixes.get(lower[:end])
                 if hit:
                     matched.update(dict.fromkeys(hit))

@@ -201,9 +201,10 @@ _CLAUSE_CHARS_AT_MOST = 1 << 22
 
 def _phrases(text: str, clauses: _Clauses) -> list[tuple[int, str]]:
     out: list[tuple[int, str]] = []
+    known = clauses.phrases
     for offset, clause in _clauses(text):
-        for phrase in clauses.of(clause):
-            out.append((offset, phrase))
+        found = known.get(clause)  # most clauses recur: their phrases looked up without a call
+        out.extend([(offset, phrase) for phrase in (clauses.of(clause) if found is None else found)])
     return out
 
 

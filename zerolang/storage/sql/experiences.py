@@ -194,7 +194,9 @@ class SqlExperienceStore(DatabaseStore[ExperienceText]):
             sources, targets, kind = ends[edge.kind]
             src, dst = sources(edge.src), targets(edge.dst)
             if src is not None and dst is not None:  # both ends stored (none left out as forgotten)
-                rows.append((src, kind, dst, edge.weight, *spaced))
+                rows.append(
+                    (src, kind, dst, edge.weight, *spaced) if spaced else (src, kind, dst, edge.weight)
+                )
         edges = db.insert_rows(  # in key order: each index page is visited once, not once per row
             f"exp_edge ({self._edge_columns()})", sorted(rows), skip_held=True
         )
@@ -565,12 +567,20 @@ def index_terms_of(
     for seq, who, what, space in sorted(rows, key=itemgetter(0)):
         said, length = known.get(seq) or counted_terms(what)
         by, by_length = speakers.get(who) or speakers.setdefault(who, counted_terms(who))
-        tail = (space,) if spaced else ()
-        if by and not said.keys().isdisjoint(by):  # a term its text and its speaker's name both say
-            terms.extend([(term, seq, said.get(term, 0), by.get(term, 0), *tail) for term in {*said, *by}])
+        if spaced:
+            tail = (space,)
+            if by and not said.keys().isdisjoint(by):  # a term its text and its speaker's name both say
+                terms.extend(
+                    [(term, seq, said.get(term, 0), by.get(term, 0), *tail) for term in {*said, *by}]
+                )
+            else:
+                terms.extend([(term, seq, count, 0, *tail) for term, count in said.items()])
+                terms.extend([(term, seq, 0, count, *tail) for term, count in by.items()])
+        elif by and not said.keys().isdisjoint(by):  # the same rows without a space: no `*tail` to unpack
+            terms.extend([(term, seq, said.get(term, 0), by.get(term, 0)) for term in {*said, *by}])
         else:
-            terms.extend([(term, seq, count, 0, *tail) for term, count in said.items()])
-            terms.extend([(term, seq, 0, count, *tail) for term, count in by.items()])
+            terms.extend([(term, seq, count, 0) for term, count in said.items()])
+            terms.extend([(term, seq, 0, count) for term, count in by.items()])
         lengths.append((seq, length, by_length, space))
     terms.sort(key=itemgetter(0))  # stable: by term, then `seq` (what sorting the rows whole gives)
     columns = "term, seq, what, who" + (", space" if spaced else "")
