@@ -14,8 +14,8 @@ from zerolang.util.lines import split_lines
 from zerolang.util.span import Span
 
 
-@dataclass(frozen=True, slots=True)
-class Line:
+@dataclass(slots=True, unsafe_hash=True)  # not frozen: made per line, whose `__init__` sets through
+class Line:  # `object.__setattr__`; nothing changes one, and it hashes (or not) as a frozen one did
     """One JSON value of a transcript and where it starts."""
 
     value: Any
