@@ -204,7 +204,10 @@ def _phrases(text: str, clauses: _Clauses) -> list[tuple[int, str]]:
     known = clauses.phrases
     for offset, clause in _clauses(text):
         found = known.get(clause)  # most clauses recur: their phrases looked up without a call
-        out.extend([(offset, phrase) for phrase in (clauses.of(clause) if found is None else found)])
+        if found is None:
+            found = clauses.of(clause)
+        for phrase in found:  # a loop, not a comprehension: that is a function call in Python 3.11
+            out.append((offset, phrase))
     return out
 
 
