@@ -126,4 +126,8 @@ class LexiconAffect:
                 hits[affect] = hits.get(affect, 0) + count
         if "?" in text:
             hits["SEEKING"] = hits.get("SEEKING", 0) + 1
-        return {affect: round(hits[affect] / (hits[affect] + 2), 3) for affect in AFFECTS if affect in hits}
+        scores: dict[str, float] = {}
+        for affect in AFFECTS:  # a loop, not a comprehension: that is a function call in Python 3.11
+            if affect in hits:
+                scores[affect] = round(hits[affect] / (hits[affect] + 2), 3)
+        return scores

@@ -60,7 +60,11 @@ def turns_of(session: Session, first: int = 0) -> list[Turn]:
     turns: list[Turn] = []
     for position, group in enumerate(groups, start=first):
         key = group[0].key or f"#{position}"
-        when = next((m.when for m in group if m.when), None)
+        when = None
+        for message in group:  # the first time a message of the turn carries
+            if message.when:
+                when = message.when
+                break
         turns.append(Turn(turn_id(session.id, key), session.id, position, key, when, tuple(group)))
     return turns
 
@@ -76,7 +80,12 @@ def layers_of(message: Message) -> list[tuple[Layer, str]]:
         pairs = [(_CONTEMPLATION, inner), (_OUTPUT, message.text)]
     else:
         pairs = [(_CONTEMPLATION, message.text)]
-    return [(layer, text.strip()) for layer, text in pairs if text.strip()]
+    kept = []
+    for layer, text in pairs:  # a loop, not a comprehension: that is a function call in Python 3.11
+        stripped = text.strip()
+        if stripped:
+            kept.append((layer, stripped))
+    return kept
 
 
 def build(

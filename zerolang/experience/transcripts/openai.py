@@ -121,7 +121,8 @@ def _message(message: dict[str, Any], path: str, line: int) -> list[Message]:
         thinking = message.get("reasoning_content") or message.get("reasoning") or ""
         if not isinstance(thinking, str):
             thinking = text_of(thinking, path, line, kinds=(*_TEXT_PARTS, "reasoning"))
-        calls = [_call(call, path, line) for call in message.get("tool_calls") or []]
+        listed = message.get("tool_calls")
+        calls = [_call(call, path, line) for call in listed] if listed else []
         if isinstance(message.get("function_call"), dict):
             calls.append(_call({"function": message["function_call"]}, path, line))
         text = text_of(content, path, line, kinds=_TEXT_PARTS)
