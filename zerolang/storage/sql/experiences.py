@@ -579,6 +579,7 @@ def index_terms_of(
     some `what`s, by `seq`, where the caller has them (capture's batch)."""
     spaced = TERMS_SPACED[db.dialect]  # else a posting's space is its experience's
     terms: list[tuple[object, ...]] = []
+    add = terms.append
     lengths: list[tuple[int, int, int, str]] = []
     speakers: dict[str, tuple[dict[str, int], int]] = {}  # a few speakers say every experience
     known = counted or {}
@@ -596,9 +597,11 @@ def index_terms_of(
                 terms.extend([(term, seq, 0, count, *tail) for term, count in by.items()])
         elif by and not said.keys().isdisjoint(by):  # the same rows without a space: no `*tail` to unpack
             terms.extend([(term, seq, said.get(term, 0), by.get(term, 0)) for term in {*said, *by}])
-        else:
-            terms.extend([(term, seq, count, 0) for term, count in said.items()])
-            terms.extend([(term, seq, 0, count) for term, count in by.items()])
+        else:  # loops, not comprehensions: each is a function call in Python 3.11, for a few rows
+            for term, count in said.items():
+                add((term, seq, count, 0))
+            for term, count in by.items():
+                add((term, seq, 0, count))
         lengths.append((seq, length, by_length, space))
     terms.sort(key=itemgetter(0))  # stable: by term, then `seq` (what sorting the rows whole gives)
     columns = "term, seq, what, who" + (", space" if spaced else "")
