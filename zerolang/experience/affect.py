@@ -112,10 +112,9 @@ class LexiconAffect:
         found = lower_words(text)
         met = list(map(self._seen.get, found))  # each word's affects, looked up without a Python loop
         if None in met:  # a word not met before: worked out once
-            met = [
-                self._affects(lower) if affects is None else affects
-                for lower, affects in zip(found, met, strict=True)
-            ]
+            for index, affects in enumerate(met):
+                if affects is None:
+                    met[index] = self._affects(found[index])
         for affects in filter(None, met):  # only the words that hit an affect
             for affect in affects:
                 hits[affect] = hits.get(affect, 0) + 1
