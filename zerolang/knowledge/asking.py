@@ -346,12 +346,19 @@ def _offered(backend: Words, question: str, words: Sequence[str]) -> list[tuple[
     "soren" finds `søren nielsen`), as a word typed without the diacritics its label has misses
     where the engine's index keeps them (PostgreSQL's keeps all, SQLite's those that do not
     decompose, `ø`, `ł`): both engines then find the same concepts."""
-    found = [(key, label) for key, label, _ in backend.concepts_matching(index_words(question), SEEDS)]
+    asked = index_words(question)
+    found = [(key, label) for key, label, _ in backend.concepts_matching(asked, SEEDS)]
     matched = _whole(words, (label for _, label in found))
     named = set(_words(fold(" ".join(word for word in _WORD.findall(question)[1:] if word[0].isupper()))))
     missing = [word for word in words if len(word) >= 3 and word not in matched]
     missing.sort(key=lambda word: word not in named)  # stable: names first, then in the question's order
-    spellings = [spelled for word in missing[:RESPELLED] for spelled in accented(word)]
+    forms = {backend.indexed_form(word) for word in asked}
+    spellings = []
+    for spelled in (spelled for word in missing[:RESPELLED] for spelled in accented(word)):
+        form = backend.indexed_form(spelled)
+        if form not in forms:  # a spelling the index reads as one already asked would find nothing new
+            forms.add(form)
+            spellings.append(spelled)
     if spellings:
         known = {key for key, _ in found}
         more = backend.concepts_matching(spellings, SEEDS)

@@ -16,6 +16,7 @@ from tests.backends import restored
 from zerolang.knowledge.asking import concepts_named
 from zerolang.memory import Memory, MemoryStore
 from zerolang.storage import open_store
+from zerolang.util.folding import accented
 
 FIXTURES = Path(__file__).resolve().parents[2] / "fixtures" / "stores"
 
@@ -118,3 +119,21 @@ def test_an_older_postgres_store_gets_its_index_when_opened() -> None:
         everything = [concept.label for concept in store.backend.scan_concepts()]
         word = everything[0].split()[0]
         assert everything[0] in labels(store, word, limit=1000)
+
+
+def test_spellings_of_one_indexed_form_find_the_same_concepts(store: MemoryStore) -> None:
+    # a question's respellings are asked only where the index reads them differently: the engine's
+    # `indexed_form` must never merge two spellings its index tells apart
+    remember(
+        store,
+        ("maría josé", "lives_in", "bilbao"),
+        ("søren nielsen", "prefers", "neovim"),
+        ("łukasz", "knows", "zoë"),
+    )
+    backend = store.backend
+    for plain in ("maria", "jose", "soren", "lukasz", "zoe"):
+        by_form: dict[str, list[str]] = {}
+        for spelled in [plain, *accented(plain)]:
+            found = labels(store, spelled)
+            assert by_form.setdefault(backend.indexed_form(spelled), found) == found, spelled
+    assert backend.indexed_form("søren") != backend.indexed_form("soren")

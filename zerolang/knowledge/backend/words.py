@@ -15,3 +15,8 @@ class Words(Protocol):
         """Concepts of this space whose label holds one of `words` (lower-case letters and digits of
         any script) in any form the engine's stemmer folds together, or a word starting with one;
         best first, as `(hash, label, score)` (higher is better), at most `limit`."""
+
+    def indexed_form(self, word: str) -> str:
+        """`word` (lower case) as the index reads it, diacritics and all: two words of one form ask
+        the index the same thing (SQLite's folds `ò` to `o` but keeps `ø`; PostgreSQL's keeps both)."""
+        ...

@@ -22,8 +22,11 @@ class PostgresWords(SqlCore, backend.Words):
     __slots__ = ()
 
     def concepts_matching(self, words: Sequence[str], limit: int) -> list[tuple[bytes, str, float]]:
-        terms = sorted({re.sub(r"[\W_]", "", word.lower()) for word in words} - {""})
+        terms = sorted({self.indexed_form(word) for word in words} - {""})
         if not terms or limit < 1:
             return []
         found = self.rows(_MATCHING, (" | ".join(f"{term}:*" for term in terms), self.space, limit))
         return [(bytes(key), label, float(score)) for key, label, score in found]
+
+    def indexed_form(self, word: str) -> str:
+        return re.sub(r"[\W_]", "", word.lower())  # its lexemes keep every diacritic
