@@ -129,9 +129,10 @@ def _words(lowered: str) -> list[str]:
 
 
 def stem(word: str) -> str:
-    """A light English stem, so a word and its forms meet ("works", "working", "worked": "work")."""
+    """A light English stem, so a word and its forms meet ("works", "working", "worked", "worker":
+    "work"; "lives", "living": "liv"; "marry", "married": "marri")."""
     w = word.lower()
-    for suffix, keep in (("ies", "y"), ("sses", "ss"), ("ing", ""), ("ed", ""), ("es", "e"), ("s", "")):
+    for suffix, keep in _SUFFIXES:
         if (
             w.endswith(suffix)
             and len(w) - len(suffix) >= 3
@@ -139,7 +140,13 @@ def stem(word: str) -> str:
         ):
             w = w[: len(w) - len(suffix)] + keep
             break
-    return w[:-1] if len(w) > 4 and w.endswith("e") else w
+    if len(w) > 3 and w.endswith("e"):
+        return w[:-1]
+    return w[:-1] + "i" if len(w) > 3 and w.endswith("y") else w
+
+
+# the suffixes `stem` takes off (the first that fits), with what it leaves in their place
+_SUFFIXES = (("ies", "y"), ("sses", "ss"), ("ing", ""), ("ed", ""), ("er", ""), ("es", "e"), ("s", ""))
 
 
 def predicate_words(predicate: str) -> str:
