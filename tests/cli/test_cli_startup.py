@@ -85,8 +85,9 @@ NOT_ON_THE_FAST_PATH = (
 # What a plain `zero run` and `zero check` of a graph that reads no clock and misspells nothing never
 # import (start-up, issue 43 point 2): the clock's types come with the ops that read it, difflib with a
 # suggestion, platformdirs and tempfile only when the parser tables are not found (tests/syntax/
-# test_parser_cache.py runs that case without ZERO_CACHE_DIR, which `imported` sets).
-NOT_ON_A_PLAIN_RUN = ("datetime", "difflib", "platformdirs", "tempfile")
+# test_parser_cache.py runs that case without ZERO_CACHE_DIR, which `imported` sets), and the inputs'
+# findings (zerolang.runtime.fit_findings) only when there is one.
+NOT_ON_A_PLAIN_RUN = ("datetime", "difflib", "platformdirs", "tempfile", "zerolang.runtime.fit_findings")
 
 
 # What `zero run` without a database, `zero check`, `zero fmt` and `zero lint` never import: memory in
