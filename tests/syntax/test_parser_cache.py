@@ -134,3 +134,42 @@ def test_no_cache_setting(cache_folder: Path, monkeypatch: pytest.MonkeyPatch) -
     assert cache.cache_dir() is None
     assert build_parser("query", None, False).parse('recall "x"') is not None
     assert not cache_folder.exists()
+
+
+@pytest.mark.skipif(sys.platform != "linux", reason="the usual folder is looked in first only on Linux")
+@pytest.mark.parametrize(
+    ("xdg", "home"), [("/x/cache", "/home/u"), ("", "/home/u"), ("relative", "/home/u"), (None, "/home/v")]
+)
+def test_usual_folder_is_where_platformdirs_puts_it(
+    monkeypatch: pytest.MonkeyPatch, xdg: str | None, home: str
+) -> None:
+    """`load` looks in `_usual_folder` before importing platformdirs: it must be the folder `cache_dir`
+    resolves when no variable of ours moves it."""
+    from platformdirs import user_cache_dir
+
+    monkeypatch.delenv("ZERO_CACHE_DIR", raising=False)
+    monkeypatch.delenv("ZERO_NO_CACHE", raising=False)
+    monkeypatch.setenv("HOME", home)
+    if xdg is None:
+        monkeypatch.delenv("XDG_CACHE_HOME", raising=False)
+    else:
+        monkeypatch.setenv("XDG_CACHE_HOME", xdg)
+    assert cache._usual_folder() == Path(user_cache_dir("zerolang", appauthor=False))
+    monkeypatch.setenv("ZERO_CACHE_DIR", "/elsewhere")
+    assert cache._usual_folder() is None
+
+
+@pytest.mark.skipif(sys.platform != "linux", reason="the usual folder is looked in first only on Linux")
+def test_run_that_finds_its_tables_imports_no_platformdirs(tmp_path: Path) -> None:
+    """Start-up (issue 43): the tables in the usual folder are read without resolving it again."""
+    probe = "import runpy, sys; sys.argv = ['zero', *sys.argv[1:]]\ntry:\n    runpy.run_module('zerolang', run_name='__main__')\nexcept SystemExit:\n    pass\nprint('platformdirs' in sys.modules, 'tempfile' in sys.modules, file=sys.stderr)"
+    environment = {k: v for k, v in os.environ.items() if k not in ("ZERO_CACHE_DIR", "ZERO_NO_CACHE")}
+    environment["XDG_CACHE_HOME"] = str(tmp_path / "xdg")
+    command = [sys.executable, "-c", probe, "run", HELLO, "--input", "name=Ada"]
+    runs = [
+        subprocess.run(command, capture_output=True, text=True, env=environment, cwd=ROOT) for _ in range(2)
+    ]
+    assert runs[0].stdout == runs[1].stdout and "Hello, Ada" in runs[1].stdout
+    assert (tmp_path / "xdg" / "zerolang").is_dir()  # the first run built the tables and stored them there
+    assert runs[0].stderr.split()[-2:] == ["True", "True"]  # a miss resolves the folder
+    assert runs[1].stderr.split()[-2:] == ["False", "False"]

@@ -21,7 +21,7 @@ import inspect
 import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from datetime import UTC, datetime
+from typing import TYPE_CHECKING
 
 from zerolang.runtime.ports import MemoryPort, StateStore
 from zerolang.runtime.signing import DigestSigner, Signer
@@ -36,6 +36,9 @@ from zerolang.runtime.values import (
     values_equal,
 )
 from zerolang.util.errors import RunError, ZeroError
+
+if TYPE_CHECKING:  # datetime is imported by the ops that read the clock (start-up, issue 43)
+    from datetime import datetime
 
 
 @dataclass(slots=True)
@@ -602,6 +605,8 @@ def _param_number(given: Value, name: str, op: str) -> float:
 
 
 def _moment(ctx: RunContext) -> datetime:
+    from datetime import UTC, datetime
+
     return datetime.fromtimestamp(ctx.clock(), UTC)
 
 

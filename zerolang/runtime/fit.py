@@ -7,15 +7,17 @@ ignored, a string reaching `Multiply` is skipped); these say so before it happen
 
 from __future__ import annotations
 
-import json
 from collections.abc import Iterable, Mapping
-from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
 from zerolang.runtime.builtins import OPERATIONS
-from zerolang.runtime.values import Confidence, Value, type_name
+from zerolang.runtime.values import Confidence, Value
 from zerolang.syntax.ast import Graph
 from zerolang.syntax.dependencies import input_references
 from zerolang.util.suggest import suggest
+
+if TYPE_CHECKING:  # made only when there is one to report: a run that fits builds neither class
+    from zerolang.runtime.fit_findings import Misfit, Unread
 
 INPUT_SCHEME = "input://"
 
@@ -35,68 +37,16 @@ def _text(value: object) -> str | None:
     return text if isinstance(text, str) else None
 
 
-@dataclass(frozen=True, slots=True)
-class Unread:
-    """An input given that no External node reads, and the one it most likely meant."""
-
-    name: str
-    meant: str | None
-
-    def message(self) -> str:
-        text = f"no External node reads input `{self.name}`"
-        return text + (f": did you mean `{self.meant}`?" if self.meant else "")
-
-
 def unread_inputs(graph: Graph, given: Iterable[str]) -> list[Unread]:
     """The given input names no External node of `graph` reads, each with its did-you-mean."""
     read = input_names(graph)
+    unread = [name for name in given if name not in read]
+    if not unread:
+        return []
+    from zerolang.runtime.fit_findings import Unread
+
     candidates = tuple(name for name in read if name not in set(given))
-    return [Unread(name, suggest(name, candidates)) for name in given if name not in read]
-
-
-@dataclass(frozen=True, slots=True)
-class Misfit:
-    """A run input whose value the op it reaches does not use (a string into `Multiply`)."""
-
-    name: str
-    node: str
-    op: str
-    value: Value
-    wants: str  # "number" or "string"
-
-    def message(self) -> str:
-        if isinstance(self.value, str):
-            shown = json.dumps(self.value, ensure_ascii=False)
-            kind = "the string " + (shown if len(shown) <= 40 else shown[:37] + '..."')
-        else:
-            kind = _article(type_name(self.value))
-        what = "string" if isinstance(self.value, str) else type_name(self.value)
-        text = f"input `{self.name}` is {kind}, but `{self.op}` (node `{self.node}`) reads only {self.wants}s"
-        text += f", so the {what} is not used"
-        hint = self.hint()
-        return text + (f": pass {hint}" if hint else "")
-
-    def hint(self) -> str | None:
-        """How to give the value the op wants, in `--input` form, when one is plain."""
-        if self.wants == "number" and isinstance(self.value, str):
-            if _number_text(self.value):
-                return f"`-i {self.name}:={self.value.strip()}` for a number"
-            return None
-        if self.wants == "string" and type(self.value) in (int, float):
-            return f"`-i {self.name}={json.dumps(self.value)}` for a string"
-        return None
-
-
-def _article(kind: str) -> str:
-    return ("an " if kind[:1] in "AEIOU" else "a ") + kind
-
-
-def _number_text(text: str) -> bool:
-    try:
-        number = json.loads(text)
-    except ValueError:
-        return False
-    return type(number) in (int, float)
+    return [Unread(name, suggest(name, candidates)) for name in unread]
 
 
 def misfits(graph: Graph, values: Mapping[str, Value]) -> list[Misfit]:
@@ -114,6 +64,8 @@ def misfits(graph: Graph, values: Mapping[str, Value]) -> list[Misfit]:
             value = values[name]
             if value is None or _fits(value, op.takes):
                 continue
+            from zerolang.runtime.fit_findings import Misfit
+
             found.append(Misfit(name, node.id or "", op.name, value, op.takes))
     return found
 

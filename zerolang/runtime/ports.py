@@ -9,10 +9,12 @@ persistent store opened by `zerolang.storage` for `StateStore`, and
 
 from __future__ import annotations
 
-from datetime import datetime
-from typing import Protocol
+from typing import TYPE_CHECKING, Protocol
 
 from zerolang.runtime.values import Value
+
+if TYPE_CHECKING:  # the protocols name it; a run without a memory never imports datetime (issue 43)
+    from datetime import datetime
 
 
 class StateStore(Protocol):

@@ -36,12 +36,16 @@ def _warn(message: str) -> None:
     sys.stderr.write(f"zero: warning: {message}; not using the cache\n")
 
 
-def _private(folder: Path) -> bool:
-    """True when `folder` is a directory owned by this user that no one else can write."""
+def _private(folder: Path, *, quiet: bool = False) -> bool:
+    """True when `folder` is a directory owned by this user that no one else can write (`quiet`: say
+    nothing when it is not)."""
     try:
         info = os.stat(folder)
     except OSError:
         return False
+    if quiet:
+        owned = not hasattr(os, "getuid") or info.st_uid == os.getuid()
+        return stat.S_ISDIR(info.st_mode) and owned and not info.st_mode & (stat.S_IWGRP | stat.S_IWOTH)
     if not stat.S_ISDIR(info.st_mode):
         _warn(f"cache folder {folder} is not a directory")
         return False
@@ -79,6 +83,23 @@ def cache_dir() -> Path | None:
             folder = candidate
     _folders[setting] = folder
     return folder
+
+
+def _usual_folder() -> Path | None:
+    """Where `cache_dir` puts the folder on Linux when nothing moves it: `$XDG_CACHE_HOME/zerolang`, else
+    `$HOME/.cache/zerolang` (platformdirs' rule there). `load` looks there first, so a start-up that finds
+    its tables imports no platformdirs (issue 43); anything else, a miss included, asks `cache_dir`, the
+    rule's home. None when not on Linux, when a variable moves or turns off the cache, or when neither
+    variable is an absolute path."""
+    if sys.platform != "linux" or os.environ.get("ZERO_NO_CACHE") or os.environ.get("ZERO_CACHE_DIR"):
+        return None
+    base = os.environ.get("XDG_CACHE_HOME", "")
+    if not os.path.isabs(base):
+        home = os.environ.get("HOME", "")
+        if not os.path.isabs(home):
+            return None
+        base = os.path.join(home, ".cache")
+    return Path(base, "zerolang")
 
 
 def _read_secret(path: Path) -> bytes | None:
@@ -127,10 +148,22 @@ def _sign(key: bytes, name: str, payload: bytes) -> bytes:
 
 
 def load(name: str) -> bytes | None:
-    """The payload of cache file `name` if this user's zerolang wrote it, else None (missing or forged)."""
+    """The payload of cache file `name` if this user's zerolang wrote it, else None (missing or forged).
+
+    The usual folder (`_usual_folder`) is read first when it is there and private; only when the file
+    is not found there is the folder resolved (`cache_dir`, which imports platformdirs)."""
+    usual = _usual_folder()
+    if usual is not None and _private(usual, quiet=True):
+        payload = _load_from(usual, name)
+        if payload is not None:
+            return payload
     folder = cache_dir()
-    if folder is None:
+    if folder is None or folder == usual:
         return None
+    return _load_from(folder, name)
+
+
+def _load_from(folder: Path, name: str) -> bytes | None:
     key = secret(folder)
     if key is None:
         return None

@@ -20,7 +20,6 @@ Within the budget the answer is exactly `difflib`'s over all candidates.
 
 from __future__ import annotations
 
-import difflib
 from collections import Counter
 from collections.abc import Iterable
 
@@ -40,6 +39,8 @@ def suggest(
     lowered = {candidate.lower(): candidate for candidate in candidates}
     if name.lower() in lowered:
         return lowered[name.lower()]
+    import difflib  # only when the name is not found as it is (start-up, issue 43)
+
     matches = difflib.get_close_matches(name, list(candidates), n=1, cutoff=CUTOFF)
     if matches:
         return matches[0]
@@ -150,5 +151,7 @@ def _need(length: int, other: int) -> int | None:
 
 
 def _best(name: str, candidates: list[str]) -> str | None:
+    import difflib
+
     matches = difflib.get_close_matches(name, candidates, n=1, cutoff=CUTOFF)
     return matches[0] if matches else None
