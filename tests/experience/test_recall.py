@@ -289,19 +289,25 @@ def garden_store() -> SqliteExperienceStore:
 
 
 def record_gardens(store: ExperienceStore) -> None:
-    busy = TurnRecorder(store, session="busy", user="Ana", agent="Ben")
-    for text in (
+    ana_says(
+        store,
         "the garden was full of weeds after the storm",
         "we spent the weekend in the garden pulling weeds",
         "the neighbours say their garden has weeds too",
         "I bought new tools for the garden",
         "the garden gate is broken again",
         "roses in the garden need more sun",
-    ):
-        busy.record(user_said=text)
+    )
     quiet = TurnRecorder(store, session="quiet", user="Cy", agent="Ben")
     quiet.record(user_said="Tea is ready.")
     quiet.record(user_said="Ana? Garden, garden, my garden!")
+
+
+def ana_says(store: ExperienceStore, *texts: str) -> None:
+    """Ana's turns in the busy session, one a text."""
+    busy = TurnRecorder(store, session="busy", user="Ana", agent="Ben")
+    for text in texts:
+        busy.record(user_said=text)
 
 
 GARDEN = "What did Ana do in the garden?"
@@ -354,16 +360,15 @@ def crowded_garden_store() -> SqliteExperienceStore:
     text over whole turns ranks first."""
     store = SqliteExperienceStore(":memory:")
     record_gardens(store)
-    busy = TurnRecorder(store, session="busy", user="Ana", agent="Ben")
-    for text in (
+    ana_says(
+        store,
         "the garden hose sprang a leak",
         "birds keep eating the seeds in the garden",
         "the garden path needs new gravel",
         "a fox dug up the garden bed",
         "the garden looks lovely in the evening",
         "my sister visited the garden today",
-    ):
-        busy.record(user_said=text)
+    )
     return store
 
 
