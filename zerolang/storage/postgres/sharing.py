@@ -47,10 +47,7 @@ class SharedDatabase(PostgresDatabase):
             return False
         if self.one("SELECT to_regprocedure(?)", (f"zero_{store}_privileges(text)",)) == (None,):
             return False
-        if tables.version is not None:
-            row = self.one("SELECT value FROM exp_meta WHERE key = 'schema'")
-            return row is not None and int(row[0]) == tables.version
-        return True
+        return tables.version is None or self.recorded_schema() == tables.version
 
 
 def shared_stores(

@@ -31,6 +31,12 @@ class SqlDatabase(SqlStatements):
     def has_table(self, name: str) -> bool:
         """Whether the database holds table `name` (where the stores look)."""
 
+    def recorded_schema(self) -> int | None:
+        """The experience schema recorded in `exp_meta` (None where it records none; the table must
+        be there)."""
+        row = self.one("SELECT value FROM exp_meta WHERE key = 'schema'")
+        return None if row is None else int(row[0])
+
     @abstractmethod
     def erase_freed(self) -> None:
         """After an erasure's transaction: leave no freed storage holding the erased text, where the

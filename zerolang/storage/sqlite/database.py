@@ -185,8 +185,7 @@ class SqliteDatabase(SqliteStatements, SqlDatabase):
         """The experience schema is recorded in `exp_meta` (where there is one yet)."""
         if not self.has_table("exp_meta"):
             return
-        row = self.one("SELECT value FROM exp_meta WHERE key = 'schema'")
-        version = int(row[0]) if row else 0
+        version = self.recorded_schema() or 0
         if version > reads:
             raise StorageError(
                 f"{self.path}: made by a newer zerolang (experience schema {version}, this one reads {reads})"

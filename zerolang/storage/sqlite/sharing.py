@@ -61,10 +61,7 @@ class SharedDatabase(SqliteDatabase):
         tables = store_tables(self.dialect, store)
         if not all(self.has_table(name) for name in tables.tables) or self._older():
             return False
-        if tables.version is not None:
-            row = self.one("SELECT value FROM exp_meta WHERE key = 'schema'")
-            return row is not None and int(row[0]) == tables.version
-        return True
+        return tables.version is None or self.recorded_schema() == tables.version
 
 
 def shared_stores(
