@@ -43,19 +43,17 @@ def _private(folder: Path, *, quiet: bool = False) -> bool:
         info = os.stat(folder)
     except OSError:
         return False
-    if quiet:
-        owned = not hasattr(os, "getuid") or info.st_uid == os.getuid()
-        return stat.S_ISDIR(info.st_mode) and owned and not info.st_mode & (stat.S_IWGRP | stat.S_IWOTH)
     if not stat.S_ISDIR(info.st_mode):
-        _warn(f"cache folder {folder} is not a directory")
-        return False
-    if hasattr(os, "getuid") and info.st_uid != os.getuid():
-        _warn(f"cache folder {folder} is not owned by you")
-        return False
-    if info.st_mode & (stat.S_IWGRP | stat.S_IWOTH):
-        _warn(f"cache folder {folder} is writable by others (chmod 700 it)")
-        return False
-    return True
+        flaw = "is not a directory"
+    elif hasattr(os, "getuid") and info.st_uid != os.getuid():
+        flaw = "is not owned by you"
+    elif info.st_mode & (stat.S_IWGRP | stat.S_IWOTH):
+        flaw = "is writable by others (chmod 700 it)"
+    else:
+        return True
+    if not quiet:
+        _warn(f"cache folder {folder} {flaw}")
+    return False
 
 
 def cache_dir() -> Path | None:
